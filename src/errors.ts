@@ -1,0 +1,36 @@
+/**
+ * Errors a user can act on. The CLI prints `message` alone (never a stack trace) and exits 1;
+ * library callers can read the structured fields.
+ */
+export interface InputErrorDetails {
+  /** File the problem is in, when there is one. */
+  file?: string;
+  /** 1-based line number in that file. */
+  line?: number;
+  /** YAML key / option name, for configuration errors. */
+  key?: string;
+  /** How to fix it, in one sentence. */
+  fix?: string;
+}
+
+export class TesseraError extends Error {
+  readonly details: InputErrorDetails;
+  constructor(problem: string, details: InputErrorDetails = {}) {
+    super(formatMessage(problem, details));
+    this.name = 'TesseraError';
+    this.details = details;
+  }
+}
+
+/** "file:line: problem (key: k). Fix: ..." — the one-line form every user-facing error takes. */
+function formatMessage(problem: string, d: InputErrorDetails): string {
+  let where = '';
+  if (d.file !== undefined) where = d.line !== undefined ? `${d.file}:${d.line}: ` : `${d.file}: `;
+  const key = d.key !== undefined ? ` (at ${d.key})` : '';
+  const fix = d.fix !== undefined ? ` Fix: ${d.fix}` : '';
+  return `${where}${problem}${key}.${fix}`.replace(/\.\./g, '.');
+}
+
+export function isTesseraError(e: unknown): e is TesseraError {
+  return e instanceof TesseraError;
+}
