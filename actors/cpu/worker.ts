@@ -1,0 +1,76 @@
+/**
+ * Piscina worker of a CPU socket actor: holds the graph's pages (shared memory, given once in
+ * workerData) and runs one task per call with the kernel named in the task header.
+ */
+import { workerData } from 'node:worker_threads';
+import { KERNELS } from '../../src/programs/kernels.js';
+import { STATE_CTORS, type KernelCtx, type KernelGraph, type StateArray, type TaskOut } from '../../src/engine/kernel.js';
+import { materializeGraph, type GraphShare } from './share.js';
+import type { Mode, StateKind, Task } from '../../src/wire/frames.js';
+
+const graph: KernelGraph = materializeGraph(workerData as GraphShare);
+
+export interface TaskMessage {
+  /** Identifies the superstep: workers rebuild their context only when it changes. */
+  key: string;
+  kernel: string;
+  mode: Mode;
+  args: Record<string, number>;
+  state: Array<{ name: string; kind: StateKind; buffer: SharedArrayBuffer }>;
+  frontier: SharedArrayBuffer | undefined;
+  frontierList: SharedArrayBuffer | undefined;
+  next: SharedArrayBuffer;
+  wantList: boolean;
+  task: Task;
+}
+
+export interface TaskResult {
+  active: number;
+  sum: number;
+  edges: number;
+  ms: number;
+  discovered: Uint32Array | undefined;
+}
+
+let cachedKey = '';
+let cachedCtx: KernelCtx | undefined;
+
+function contextFor(m: TaskMessage): KernelCtx {
+  if (m.key === cachedKey && cachedCtx !== undefined) return cachedCtx;
+  const state: Record<string, StateArray> = {};
+  for (const s of m.state) state[s.name] = new STATE_CTORS[s.kind](s.buffer);
+  cachedCtx = {
+    graph,
+    state,
+    args: m.args,
+    frontier: m.frontier ? new Uint8Array(m.frontier) : undefined,
+    frontierList: m.frontierList ? new Uint32Array(m.frontierList) : undefined,
+    next: new Uint8Array(m.next),
+  };
+  cachedKey = m.key;
+  return cachedCtx;
+}
+
+export default function runTask(m: TaskMessage): TaskResult {
+  const t0 = performance.now();
+  const kernel = KERNELS[m.kernel];
+  if (kernel === undefined) throw new Error(`unknown kernel '${m.kernel}'`);
+  const ctx = contextFor(m);
+  const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: m.wantList ? [] : undefined };
+  const { task } = m;
+  if (m.mode === 'pull') {
+    if (kernel.pull === undefined) throw new Error(`kernel '${m.kernel}' has no pull mode`);
+    const pages = graph.in.pages.slice(task.page, task.page + task.count);
+    kernel.pull(ctx, pages, task.lo, task.hi, out);
+  } else {
+    if (kernel.push === undefined) throw new Error(`kernel '${m.kernel}' has no push mode`);
+    kernel.push(ctx, task.lo, task.hi, out);
+  }
+  return {
+    active: out.active,
+    sum: out.sum,
+    edges: out.edges,
+    ms: performance.now() - t0,
+    discovered: out.discovered ? Uint32Array.from(out.discovered) : undefined,
+  };
+}

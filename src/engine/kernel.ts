@@ -1,0 +1,76 @@
+/**
+ * What a CPU kernel sees. Kernels are plain loops over typed arrays (GAP/Ligra style): a pull
+ * kernel walks the in-edges of a vertex range of one page (or every page of one split vertex),
+ * a push kernel walks the out-edges of a slice of the frontier list. The engine chooses which
+ * (the sparse/dense switch lives in one place: coordinator.ts) and kernels never allocate per edge.
+ */
+import type { Page, PageSet } from '../graph/types.js';
+import type { StateKind } from '../wire/frames.js';
+
+export type StateArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
+
+/** The graph as a worker holds it: pages and degrees over shared memory. */
+export interface KernelGraph {
+  readonly numVertices: number;
+  readonly numEdges: number;
+  readonly directed: boolean;
+  readonly out: PageSet;
+  readonly in: PageSet;
+  readonly outDegree: Uint32Array;
+  readonly inDegree: Uint32Array;
+  readonly pageEdges: number;
+}
+
+export interface KernelCtx {
+  readonly graph: KernelGraph;
+  readonly state: Record<string, StateArray>;
+  readonly args: Record<string, number>;
+  /** Current frontier as a byte per vertex (1 = active); present in pull mode when the kernel reads it. */
+  readonly frontier: Uint8Array | undefined;
+  /** Current frontier as a vertex list; present in push mode. */
+  readonly frontierList: Uint32Array | undefined;
+  /** Byte per vertex the kernel sets to 1 for vertices active in the next superstep. */
+  readonly next: Uint8Array;
+}
+
+/** Per-task results, summed over tasks by the actor and over actors by the coordinator. */
+export interface TaskOut {
+  /** Vertices newly activated (each counted once). */
+  active: number;
+  /** Program-defined scalar (PageRank: rank held by dangling vertices). */
+  sum: number;
+  /** Edges examined. */
+  edges: number;
+  /** Push kernels append newly activated vertices here (when the program wants a list). */
+  discovered: number[] | undefined;
+}
+
+export interface CpuKernel {
+  /** Dense: compute vertices [lo, hi) of pages[0] (or the single split vertex of all `pages`). */
+  pull?(ctx: KernelCtx, pages: Page[], lo: number, hi: number, out: TaskOut): void;
+  /** Sparse: push from frontierList[lo..hi). */
+  push?(ctx: KernelCtx, lo: number, hi: number, out: TaskOut): void;
+}
+
+export const STATE_CTORS: Record<StateKind, new (b: SharedArrayBuffer) => StateArray> = {
+  f64: Float64Array,
+  f32: Float32Array,
+  i32: Int32Array,
+  u32: Uint32Array,
+  u8: Uint8Array,
+};
+
+/** Edges of vertex v in a push step: calls fn over each out-page slice holding v's edges. */
+export function outSlices(g: KernelGraph, v: number, fn: (p: Page, lo: number, hi: number) => void): void {
+  let pi = g.out.firstPageOf[v]!;
+  let p = g.out.pages[pi]!;
+  if (!p.split) {
+    const i = v - p.vBegin;
+    fn(p, p.offsets[i]!, p.offsets[i + 1]!);
+    return;
+  }
+  while (p !== undefined && p.split && p.vBegin === v) {
+    fn(p, 0, p.edges);
+    p = g.out.pages[++pi]!;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Writes per-vertex results as `id value` lines in ascending original id (the Graphalytics
+ * output format), streamed to a temporary file that is renamed into place: a reader never sees a
+ * half-written file, and memory stays flat on large graphs.
+ */
+import { createWriteStream } from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
+import { once } from 'node:events';
+import { TesseraError } from '../errors.js';
+import type { Graph } from '../graph/types.js';
+import type { OutputKind } from './program.js';
+
+const LONG_MAX = '9223372036854775807';
+
+export function formatValue(kind: OutputKind, x: number): string {
+  switch (kind) {
+    case 'depth':
+      return x < 0 ? LONG_MAX : String(x);
+    case 'distance':
+      return x === Infinity ? 'infinity' : String(x);
+    case 'int':
+      return String(x);
+    case 'float':
+      // Shortest string that reads back as the same double.
+      return String(x);
+  }
+}
+
+export async function writeResult(
+  file: string,
+  graph: Graph,
+  values: ArrayLike<number>,
+  kind: OutputKind,
+): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}`;
+  const out = createWriteStream(tmp);
+  const failed = new Promise<never>((_, reject) =>
+    out.once('error', (e) => reject(new TesseraError(`cannot write the output: ${e.message}`, { file, fix: 'check that the directory exists and is writable' }))),
+  );
+  try {
+    const { toOriginal, byOriginal } = graph.ids;
+    let buf = '';
+    for (let i = 0; i < byOriginal.length; i++) {
+      const v = byOriginal[i]!;
+      buf += `${toOriginal[v]} ${formatValue(kind, values[v]!)}\n`;
+      if (buf.length > 1 << 16) {
+        if (!out.write(buf)) await Promise.race([once(out, 'drain'), failed]);
+        buf = '';
+      }
+    }
+    out.end(buf);
+    await Promise.race([once(out, 'finish'), failed]);
+    await rename(tmp, file);
+  } catch (e) {
+    out.destroy();
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Internal id of an original vertex id, or a clear error. */
+export function internalId(graph: Graph, original: number, what = 'source vertex'): number {
+  const { toOriginal, byOriginal } = graph.ids;
+  let lo = 0;
+  let hi = byOriginal.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (toOriginal[byOriginal[mid]!]! < original) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < byOriginal.length && toOriginal[byOriginal[lo]!] === original) return byOriginal[lo]!;
+  throw new TesseraError(`${what} ${original} is not a vertex of ${graph.source}`, {
+    fix: `pick an id that appears in the graph (ids run from ${toOriginal[byOriginal[0]!]} to ${toOriginal[byOriginal[byOriginal.length - 1]!]})`,
+  });
+}

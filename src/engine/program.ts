@@ -1,0 +1,61 @@
+/**
+ * A program is a small driver on the coordinator (what to run each superstep, when to stop)
+ * plus named CPU kernels (src/programs/kernels.ts) that workers look up by name. Programs speak
+ * to the engine only through RunContext, so the same program runs on any topology.
+ */
+import type { Graph } from '../graph/types.js';
+import type { StateKind } from '../wire/frames.js';
+import type { StateArray } from './kernel.js';
+
+/** Active vertices: a byte per vertex, plus a list when the producer had one. */
+export interface Frontier {
+  readonly bitmap: Uint8Array;
+  readonly list: Uint32Array | undefined;
+  readonly size: number;
+}
+
+export interface EdgeMapOptions {
+  /** Modes the kernel implements (default both). */
+  modes?: ReadonlyArray<'push' | 'pull'>;
+  /** Whether pull kernels read the frontier (BFS does; PageRank computes every vertex). */
+  readsFrontier?: boolean;
+}
+
+export interface StepResult {
+  next: Frontier;
+  /** Sum of the kernels' scalar outputs. */
+  sum: number;
+  edges: number;
+}
+
+export interface RunContext {
+  readonly graph: Graph;
+  /** A shared state array of n entries (or `length`), filled with `fill`. */
+  alloc(kind: StateKind, fill?: number, length?: number): StateArray;
+  frontierOf(ids: ArrayLike<number>): Frontier;
+  /** Every vertex active. */
+  all(): Frontier;
+  /**
+   * One BSP superstep of `kernel` over the edges of `frontier`'s vertices: the engine picks
+   * push (sparse) or pull (dense), splits pages across actors and threads, and returns the
+   * vertices the kernels activated. A frontier returned by edgeMap is consumed by the next
+   * edgeMap it is given to (its memory is reused); copy its list first to keep it.
+   */
+  edgeMap(
+    kernel: string,
+    frontier: Frontier,
+    state: Record<string, StateArray>,
+    args?: Record<string, number>,
+    opts?: EdgeMapOptions,
+  ): Promise<StepResult>;
+}
+
+/** How result values are written: integers, floats, or BFS depths with Long.MAX for unreachable. */
+export type OutputKind = 'int' | 'float' | 'depth' | 'distance';
+
+export interface Program<P> {
+  readonly name: string;
+  readonly output: OutputKind;
+  /** Runs to completion; returns one value per internal vertex id. */
+  run(ctx: RunContext, params: P): Promise<Float64Array | Int32Array | Uint32Array>;
+}

@@ -1,0 +1,71 @@
+/** The run report: per superstep and per actor, plus totals (JSON and a terminal summary). */
+import type { Mode } from '../wire/frames.js';
+
+export interface ActorStepReport {
+  actor: string;
+  kind: 'cpu' | 'gpu';
+  tasks: number;
+  pages: number;
+  edges: number;
+  computeMs: number;
+  /** Frame bytes the coordinator sent this actor in the superstep. */
+  bytesSent: number;
+  /** Messages to vertices in another actor's memory, before and after aggregation at the source. */
+  messages: number;
+  messagesAggregated: number;
+}
+
+export interface StepReport {
+  step: number;
+  kernel: string;
+  mode: Mode;
+  frontier: number;
+  active: number;
+  edges: number;
+  ms: number;
+  actors: ActorStepReport[];
+}
+
+export interface RunReport {
+  program: string;
+  graph: { source: string; vertices: number; edges: number; directed: boolean };
+  topology: { name: string; source: string; sockets: Array<{ id: number; threads: number }>; gpus: unknown[] };
+  supersteps: number;
+  steps: StepReport[];
+  totalMs: number;
+  edgesProcessed: number;
+  /** Edges processed per second over the whole run. */
+  teps: number;
+  /** Wall time to load or generate and build the graph, when the caller measured it. */
+  loadMs?: number;
+}
+
+const fmt = (x: number): string =>
+  x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)} k` : `${Math.round(x)} `;
+
+/** A readable summary for the terminal. */
+export function summarize(r: RunReport): string {
+  const lines: string[] = [];
+  lines.push(
+    `${r.program} on ${r.graph.source}: ${fmt(r.graph.vertices)}vertices, ${fmt(r.graph.edges)}edges (${r.graph.directed ? 'directed' : 'undirected'})`,
+  );
+  const threads = r.topology.sockets.map((s) => `socket${s.id}:${s.threads}t`).join(' ');
+  lines.push(`topology ${r.topology.name} (${r.topology.source}): ${threads}`);
+  const modes = r.steps.reduce<Record<string, number>>((m, s) => ((m[s.mode] = (m[s.mode] ?? 0) + 1), m), {});
+  lines.push(
+    `${r.supersteps} supersteps (${Object.entries(modes).map(([k, v]) => `${v} ${k}`).join(', ')}), ${r.totalMs.toFixed(1)} ms, ` +
+      `${fmt(r.edgesProcessed)}edges processed, ${fmt(r.teps)}TEPS` +
+      (r.loadMs !== undefined ? `; load ${r.loadMs.toFixed(0)} ms` : ''),
+  );
+  const per = new Map<string, { edges: number; ms: number; tasks: number }>();
+  for (const s of r.steps)
+    for (const a of s.actors) {
+      const t = per.get(a.actor) ?? { edges: 0, ms: 0, tasks: 0 };
+      t.edges += a.edges;
+      t.ms += a.computeMs;
+      t.tasks += a.tasks;
+      per.set(a.actor, t);
+    }
+  for (const [name, t] of per) lines.push(`  ${name}: ${t.tasks} tasks, ${fmt(t.edges)}edges, ${t.ms.toFixed(1)} ms busy`);
+  return lines.join('\n');
+}

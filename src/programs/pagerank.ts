@@ -1,0 +1,84 @@
+/**
+ * PageRank — Graphalytics semantics: PR_0 = 1/n; for a fixed number of iterations
+ *   PR_i(v) = (1-d)/n + d * sum_{u in N_in(v)} PR_{i-1}(u)/outdeg(u) + d/n * sum_{w dangling} PR_{i-1}(w)
+ * (dangling = out-degree 0; its rank is spread over every vertex), synchronous, no early stop.
+ *
+ * Pull only: each vertex sums its in-neighbours' contributions (rank/outdeg) from the previous
+ * iteration — no atomics, every page written by one task. The kernel also computes the next
+ * contribution and the dangling mass in the same pass, so an iteration reads each edge once.
+ * Serial reference: reference/pagerank.ts.
+ */
+import type { CpuKernel } from '../engine/kernel.js';
+import type { Program } from '../engine/program.js';
+
+export interface PageRankParams {
+  iterations: number;
+  damping: number;
+}
+
+export const pagerankKernel: CpuKernel = {
+  pull(ctx, pages, lo, hi, out) {
+    const contrib = ctx.state.contrib as Float64Array;
+    const nextContrib = ctx.state.nextContrib as Float64Array;
+    const rank = ctx.state.rank as Float64Array;
+    const outDeg = ctx.graph.outDegree;
+    const base = ctx.args.base!;
+    const d = ctx.args.damping!;
+    let dangling = 0;
+    const apply = (v: number, s: number): void => {
+      const r = base + d * s;
+      rank[v] = r;
+      const k = outDeg[v]!;
+      if (k === 0) {
+        nextContrib[v] = 0;
+        dangling += r;
+      } else nextContrib[v] = r / k;
+    };
+    if (pages.length > 1) {
+      // One split vertex: its in-edges span several pages.
+      let s = 0;
+      for (const p of pages) {
+        const nb = p.nbrs;
+        for (let e = 0; e < p.edges; e++) s += contrib[nb[e]!]!;
+        out.edges += p.edges;
+      }
+      apply(pages[0]!.vBegin, s);
+    } else {
+      const { offsets, nbrs, vBegin } = pages[0]!;
+      let e = offsets[lo]!;
+      out.edges += offsets[hi]! - e;
+      for (let i = lo; i < hi; i++) {
+        const end = offsets[i + 1]!;
+        let s = 0;
+        for (; e < end; e++) s += contrib[nbrs[e]!]!;
+        apply(vBegin + i, s);
+      }
+    }
+    out.sum += dangling;
+  },
+};
+
+export const pagerank: Program<PageRankParams> = {
+  name: 'pr',
+  output: 'float',
+  async run(ctx, { iterations, damping }) {
+    const n = ctx.graph.numVertices;
+    const outDeg = ctx.graph.outDegree;
+    const rank = ctx.alloc('f64', 1 / n) as Float64Array;
+    let contrib = ctx.alloc('f64', 0) as Float64Array;
+    let nextContrib = ctx.alloc('f64', 0) as Float64Array;
+    let dangling = 0;
+    for (let v = 0; v < n; v++) {
+      if (outDeg[v] === 0) dangling += rank[v]!;
+      else contrib[v] = rank[v]! / outDeg[v]!;
+    }
+    const all = ctx.all();
+    for (let it = 0; it < iterations; it++) {
+      const base = (1 - damping) / n + (damping * dangling) / n;
+      const step = await ctx.edgeMap('pr', all, { contrib, nextContrib, rank }, { base, damping }, { modes: ['pull'] });
+      dangling = step.sum;
+      [contrib, nextContrib] = [nextContrib, contrib];
+    }
+    return rank;
+  },
+};

@@ -1,0 +1,70 @@
+/**
+ * Topology files (YAML): which processing elements a run uses. Validated with zod; every error
+ * names the file, the key and a fix.
+ */
+import { z } from 'zod';
+
+const size = z.union([
+  z.number().int().positive(),
+  z.string().regex(/^\s*\d+(\.\d+)?\s*(B|KB|KiB|MB|MiB|GB|GiB|TB|TiB)?\s*$/i, 'must be a size such as 8GiB or 512MiB'),
+]);
+const bandwidth = z.union([
+  z.number().positive(),
+  z.string().regex(/^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)\/s\s*$/i, 'must be a bandwidth such as 25GB/s'),
+]);
+
+export const socketSchema = z
+  .object({
+    id: z.number().int().nonnegative().optional(),
+    threads: z.union([z.number().int().positive(), z.literal('auto')]).default('auto'),
+  })
+  .strict();
+
+export const gpuSchema = z
+  .object({
+    device: z.number().int().nonnegative(),
+    emulated: z.boolean().default(false),
+    memoryLimit: size.optional(),
+    streams: z.number().int().min(1).max(64).default(4),
+  })
+  .strict();
+
+export const topologySchema = z
+  .object({
+    name: z.string().optional(),
+    sockets: z.array(socketSchema).min(1, 'needs at least one socket'),
+    gpus: z.array(gpuSchema).default([]),
+    interconnect: z.object({ bandwidth: bandwidth.optional() }).strict().optional(),
+    model: z
+      .object({
+        rCpu: z.number().positive().optional(),
+        rGpu: z.number().positive().optional(),
+        c: z.number().positive().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type TopologyInput = z.input<typeof topologySchema>;
+
+export interface Topology {
+  name: string;
+  /** Where it came from: a file path or 'detected'. */
+  source: string;
+  sockets: Array<{ id: number; threads: number }>;
+  gpus: Array<{ device: number; emulated: boolean; memoryLimit?: number; streams: number }>;
+  interconnect: { bandwidth?: number };
+  model: { rCpu?: number; rGpu?: number; c?: number };
+}
+
+const UNITS: Record<string, number> = {
+  b: 1, kb: 1e3, kib: 1024, mb: 1e6, mib: 1024 ** 2, gb: 1e9, gib: 1024 ** 3, tb: 1e12, tib: 1024 ** 4,
+};
+
+/** '8GiB' -> bytes; '25GB/s' -> bytes per second. */
+export function parseSize(v: string | number): number {
+  if (typeof v === 'number') return v;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)/i.exec(v)!;
+  return Math.round(Number(m[1]) * (UNITS[(m[2] || 'b').toLowerCase()] ?? 1));
+}

@@ -1,0 +1,123 @@
+/**
+ * Frames exchanged between the coordinator and actors (DESIGN.md "Execution"). Every frame is
+ * encoded with msgpackr (typed arrays travel inside frames as msgpack extensions), so an actor
+ * could live in another process. In-process actors additionally receive SharedArrayBuffers by
+ * reference through the channel's side table (see channel.ts): an optimisation, not a protocol
+ * assumption.
+ */
+import { Packr } from 'msgpackr';
+
+export type Mode = 'push' | 'pull';
+
+/** A unit of work: a vertex range of one page, a run of split pages of one vertex, or a frontier slice. */
+export interface Task {
+  /** First page index (pull tasks) — in-pages for pull. */
+  page: number;
+  /** Number of consecutive pages (> 1: split pages of one vertex). */
+  count: number;
+  /** Local vertex range within the page (pull) or frontier slice [lo, hi) (push). */
+  lo: number;
+  hi: number;
+  /** Edges this task covers (for balancing and reports). */
+  edges: number;
+}
+
+export interface LoadFrame {
+  type: 'load';
+  graphId: number;
+  numVertices: number;
+  numEdges: number;
+  directed: boolean;
+  /** Index into the side table of SharedArrayBuffers, per page and per orientation. */
+  outPages: PageRef[];
+  inPages: PageRef[] | 'same';
+  firstPageOut: number;
+  firstPageIn: number;
+  outDegree: number;
+  inDegree: number;
+  weightType?: 'float32' | 'float64';
+  pageEdges: number;
+}
+
+export interface PageRef {
+  buffer: number;
+  vBegin: number;
+  vEnd: number;
+  edges: number;
+  split: boolean;
+}
+
+export interface StateRef {
+  name: string;
+  kind: StateKind;
+  buffer: number;
+}
+export type StateKind = 'f64' | 'f32' | 'i32' | 'u32' | 'u8';
+
+export interface SuperstepFrame {
+  type: 'superstep';
+  step: number;
+  kernel: string;
+  mode: Mode;
+  args: Record<string, number>;
+  state: StateRef[];
+  /** Frontier as a bitmap (pull) and/or a vertex list (push): side-table indices. */
+  frontierBitmap?: number;
+  frontierList?: number;
+  /** Bitmap the kernels mark newly active vertices in (side-table index). */
+  nextBitmap: number;
+  /** Whether push kernels should list the vertices they activate. */
+  wantList: boolean;
+  tasks: Task[];
+}
+
+export interface StopFrame {
+  type: 'stop';
+}
+
+/** Actor -> coordinator: one task finished. */
+export interface PageDoneFrame {
+  type: 'page-done';
+  actor: string;
+  task: Task;
+}
+
+/** Actor -> coordinator: the actor's queue is empty; its totals for the superstep. */
+export interface VoteFrame {
+  type: 'vote';
+  actor: string;
+  step: number;
+  /** Vertices this actor activated for the next superstep (0 = votes to halt). */
+  active: number;
+  /** Sum of the kernels' scalar outputs (e.g. dangling rank mass). */
+  sum: number;
+  edges: number;
+  tasks: number;
+  stolen: number;
+  computeMs: number;
+  /** Newly active vertices discovered by push tasks, when the kernel lists them. */
+  discovered?: Uint32Array;
+  /** Aggregated outgoing messages (remote-memory actors): destination ids and values. */
+  outbox?: { ids: Uint32Array; values: Float64Array; before: number };
+}
+
+/** Actor -> coordinator: the actor cannot go on (a worker crashed, a device failed). */
+export interface ErrorFrame {
+  type: 'error';
+  actor: string;
+  message: string;
+}
+
+export type CoordinatorFrame = LoadFrame | SuperstepFrame | StopFrame;
+export type ActorFrame = PageDoneFrame | VoteFrame | ErrorFrame;
+export type Frame = CoordinatorFrame | ActorFrame;
+
+const packr = new Packr({ moreTypes: true, useRecords: false });
+
+export function encodeFrame(f: Frame): Uint8Array {
+  return packr.pack(f);
+}
+
+export function decodeFrame<T extends Frame = Frame>(bytes: Uint8Array): T {
+  return packr.unpack(bytes) as T;
+}

@@ -1,0 +1,72 @@
+import test from 'ava';
+import { buildGraph } from '../src/graph/build.js';
+import { Engine } from '../src/engine/coordinator.js';
+import { bfs } from '../src/programs/bfs.js';
+import { pagerank } from '../src/programs/pagerank.js';
+import type { Topology } from '../src/topology/schema.js';
+import type { Graph } from '../src/graph/types.js';
+import { forEachEdge } from '../src/graph/pages.js';
+import { rawFrom } from './helpers/raw.js';
+
+function topo(threads: number[]): Topology {
+  return { name: `${threads.length}S`, source: 'test', sockets: threads.map((t, id) => ({ id, threads: t })), gpus: [], interconnect: {}, model: {} };
+}
+
+function skewed(n: number, m: number, seed: number): Array<[number, number]> {
+  let x = seed;
+  const rnd = (): number => ((x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
+  const e: Array<[number, number]> = [];
+  for (let i = 0; i < m; i++) e.push([Math.floor(rnd() ** 3 * n) * 3 + 1, Math.floor(rnd() * n) * 3 + 1]);
+  return e;
+}
+
+/** Inline serial BFS / PR over the built graph (independent of the engine). */
+function serialBfs(g: Graph, s: number): Int32Array {
+  const adj: number[][] = Array.from({ length: g.numVertices }, () => []);
+  forEachEdge(g.out, (v, u) => adj[v]!.push(u));
+  const d = new Int32Array(g.numVertices).fill(-1);
+  d[s] = 0;
+  let q = [s];
+  while (q.length) {
+    const nq: number[] = [];
+    for (const v of q) for (const u of adj[v]!) if (d[u] === -1) ((d[u] = d[v]! + 1), nq.push(u));
+    q = nq;
+  }
+  return d;
+}
+function serialPr(g: Graph, it: number, damp: number): Float64Array {
+  const n = g.numVertices;
+  let r = new Float64Array(n).fill(1 / n);
+  for (let k = 0; k < it; k++) {
+    let dang = 0;
+    for (let v = 0; v < n; v++) if (g.outDegree[v] === 0) dang += r[v]!;
+    const nr = new Float64Array(n).fill((1 - damp) / n + (damp * dang) / n);
+    forEachEdge(g.out, (v, u) => (nr[u]! += (damp * r[v]!) / g.outDegree[v]!));
+    r = nr;
+  }
+  return r;
+}
+
+for (const [label, threads] of [['1 thread', [1]], ['2 threads', [2]], ['4 threads', [4]], ['2 sockets', [1, 1]]] as const) {
+  for (const directed of [true, false]) {
+    test(`BFS and PR match the serial versions: ${label}, ${directed ? 'directed' : 'undirected'}`, async (t) => {
+      const g = buildGraph(rawFrom(skewed(3000, 30000, 11), { directed }), { pageEdges: 2048 });
+      const e = await Engine.create(g, topo([...threads]));
+      try {
+        for (const mode of [undefined, 'push', 'pull'] as const) {
+          const eng = mode ? await Engine.create(g, topo([...threads]), { forceMode: mode }) : e;
+          const { values, report } = await eng.run(bfs, { source: 0 });
+          t.deepEqual([...values], [...serialBfs(g, 0)], `bfs mode=${mode ?? 'auto'}`);
+          if (mode === undefined) t.true(new Set(report.steps.map((s) => s.mode)).size === 2, 'auto mode used both push and pull');
+          if (mode) await eng.close();
+        }
+        const { values: pr } = await e.run(pagerank, { iterations: 10, damping: 0.85 });
+        const want = serialPr(g, 10, 0.85);
+        for (let v = 0; v < g.numVertices; v++) t.true(Math.abs(pr[v]! - want[v]!) <= 1e-12 * Math.max(1, want[v]!), `pr ${v}`);
+        t.true(Math.abs([...pr].reduce((a, b) => a + b, 0) - 1) < 1e-9, 'ranks sum to 1');
+      } finally {
+        await e.close();
+      }
+    });
+  }
+}
