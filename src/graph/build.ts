@@ -4,15 +4,16 @@
  * 1. densify: original ids -> dense ids in ascending original order;
  * 2. renumber by total degree, descending (Graphie-style renaming: degree-homogeneous pages, so
  *    TOTEM's HIGH/LOW partitioning is a cut at a page boundary);
- * 3. three counting-sort passes over pages, GAP-style: edges -> in-pages (unsorted lists),
- *    in-pages -> out-pages (lists come out sorted; self-loops and duplicates dropped there),
- *    out-pages -> in-pages (sorted, exact). Undirected graphs stop after the second pass.
- * Peak memory is the raw edge list (8 B/edge) plus one page set (4 B/edge), plus weights.
+ * 3. scatter the edges into out-pages (counting sort by source; both ways when undirected), then
+ *    sort each list in place, dropping self-loops and repeated edges (keeping the smallest weight);
+ * 4. directed graphs: scatter out-pages into in-pages (lists come out sorted by source).
+ * Two random-access passes in all; peak memory is the raw edge list (8 B/edge) plus one page set
+ * (4 B/edge), plus weights.
  */
 import { TesseraError } from '../errors.js';
 import { CHUNK, type U32List, type WeightList } from './chunked.js';
-import { PageFiller, degreesOf, layoutPages, allocPage } from './pages.js';
-import type { Graph, Page, PageSet, RawEdges, WeightType } from './types.js';
+import { PageFiller, layoutPages, allocPage } from './pages.js';
+import type { Graph, Page, PageSet, RawEdges, WeightArray, WeightType } from './types.js';
 import { DEFAULT_PAGE_EDGES } from './types.js';
 
 export interface BuildOptions {
@@ -47,43 +48,36 @@ export function buildGraph(raw: RawEdges, opts: BuildOptions = {}): BuiltGraph {
   const distinct = densify(raw);
   const n = distinct.length;
 
-  // Degrees before dedupe steer the renumbering and the first layout.
+  // Raw degrees steer the renumbering and the out-page layout.
+  const outRaw = new Uint32Array(n);
   const deg = new Uint32Array(n);
-  raw.src.forEachChunk((c, k) => {
-    for (let i = 0; i < k; i++) deg[c[i]!]!++;
-  });
-  raw.dst.forEachChunk((c, k) => {
-    for (let i = 0; i < k; i++) deg[c[i]!]!++;
-  });
+  countInto(raw.src, outRaw);
+  countInto(raw.dst, deg);
+  for (let v = 0; v < n; v++) {
+    deg[v]! += outRaw[v]!;
+    // Undirected: every edge is stored at both ends.
+    if (!directed) outRaw[v] = deg[v]!;
+  }
   const newId = opts.renumber === 'none' ? identity(n) : degreeOrder(deg);
   remap(raw.src, newId);
   remap(raw.dst, newId);
+  const layoutDeg = new Uint32Array(n);
+  for (let v = 0; v < n; v++) layoutDeg[newId[v]!] = outRaw[v]!;
 
-  // Pass 1: edges -> pages grouped by destination (both ends when undirected).
-  const deg1 = new Uint32Array(n);
-  if (directed) {
-    raw.dst.forEachChunk((c, k) => {
-      for (let i = 0; i < k; i++) deg1[c[i]!]!++;
-    });
-  } else {
-    for (let v = 0; v < n; v++) deg1[newId[v]!] = deg[v]!;
-  }
-  const in1 = layoutPages('in', deg1, pageEdges, wt);
-  scatterRaw(raw, in1, pageEdges, directed, weights);
-
-  // Pass 2: by-destination pages -> out-pages, sorted by target; drop self-loops and duplicates.
-  const degOut = degreesFromScatter(in1, n);
-  const out0 = layoutPages('out', degOut, pageEdges, wt);
-  transposeInto(in1, out0, pageEdges);
+  const out0 = layoutPages('out', layoutDeg, pageEdges, wt);
+  scatterRaw(raw, out0, pageEdges, directed, weights);
   const stats: BuildStats = { selfLoopsDropped: 0, duplicatesDropped: 0 };
-  const out = compact(out0, stats);
-  const outDegree = degreesOf(out, n);
+  const outDegree = new Uint32Array(new SharedArrayBuffer(4 * n));
+  const out = sortDedupe(out0, outDegree, stats);
 
   let inSet: PageSet = out;
   let inDegree = outDegree;
   if (directed) {
-    // Pass 3: out-pages -> in-pages, lists sorted by source.
-    inDegree = degreesFromScatter(out, n);
+    inDegree = new Uint32Array(new SharedArrayBuffer(4 * n));
+    for (const p of out.pages) {
+      const nb = p.nbrs;
+      for (let e = 0; e < p.edges; e++) inDegree[nb[e]!]!++;
+    }
     inSet = layoutPages('in', inDegree, pageEdges, wt);
     transposeInto(out, inSet, pageEdges);
   }
@@ -120,28 +114,19 @@ export function buildGraph(raw: RawEdges, opts: BuildOptions = {}): BuiltGraph {
  * order = original order) and returns the distinct original ids ascending.
  */
 function densify(raw: RawEdges): Uint32Array {
+  const lists = [raw.src, raw.dst, ...(raw.vertices ? [raw.vertices] : [])];
   let max = -1;
-  let count = raw.src.length * 2;
-  const scanMax = (l: U32List): void =>
-    l.forEachChunk((c, k) => {
-      for (let i = 0; i < k; i++) if (c[i]! > max) max = c[i]!;
-    });
-  scanMax(raw.src);
-  scanMax(raw.dst);
-  if (raw.vertices) {
-    scanMax(raw.vertices);
-    count += raw.vertices.length;
+  let count = 0;
+  for (const l of lists) {
+    max = Math.max(max, maxOf(l));
+    count += l.length;
   }
   if (max < 0) return new Uint32Array(0);
-  const lists = [raw.src, raw.dst, ...(raw.vertices ? [raw.vertices] : [])];
   if (max + 1 <= 8 * count + (1 << 24)) {
     // Bitmap of present ids + per-word rank: memory ~ (max/32)*8 bytes.
     const words = (max >>> 5) + 1;
     const bits = new Uint32Array(words);
-    for (const l of lists)
-      l.forEachChunk((c, k) => {
-        for (let i = 0; i < k; i++) bits[c[i]! >>> 5]! |= 1 << (c[i]! & 31);
-      });
+    for (const l of lists) markBits(l, bits);
     const rank = new Uint32Array(words);
     let r = 0;
     for (let w = 0; w < words; w++) {
@@ -157,30 +142,73 @@ function densify(raw: RawEdges): Uint32Array {
         b ^= t;
       }
     }
-    const toDense = (x: number): number => rank[x >>> 5]! + popcount(bits[x >>> 5]! & ((1 << (x & 31)) - 1));
-    for (const l of [raw.src, raw.dst])
-      l.forEachChunk((c, k) => {
-        for (let i = 0; i < k; i++) c[i] = toDense(c[i]!);
-      });
+    rankInPlace(raw.src, bits, rank);
+    rankInPlace(raw.dst, bits, rank);
     return distinct;
   }
   // Sparse id space: sort all ids, unique, binary search.
   const all = new Uint32Array(count);
   let j = 0;
-  for (const l of lists)
-    l.forEachChunk((c, k) => {
-      all.set(c.subarray(0, k), j);
+  for (const l of lists) {
+    for (let c = 0; c < l.chunks.length; c++) {
+      const k = Math.min(CHUNK, l.length - c * CHUNK);
+      all.set(l.chunks[c]!.subarray(0, k), j);
       j += k;
-    });
+    }
+  }
   all.sort();
   let u = 0;
   for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[u++] = all[i]!;
   const distinct = all.slice(0, u);
-  for (const l of [raw.src, raw.dst])
-    l.forEachChunk((c, k) => {
-      for (let i = 0; i < k; i++) c[i] = lowerBound(distinct, c[i]!);
-    });
+  for (const l of [raw.src, raw.dst]) {
+    for (let c = 0; c < l.chunks.length; c++) {
+      const ch = l.chunks[c]!;
+      const k = Math.min(CHUNK, l.length - c * CHUNK);
+      for (let i = 0; i < k; i++) ch[i] = lowerBound(distinct, ch[i]!);
+    }
+  }
   return distinct;
+}
+
+function maxOf(l: U32List): number {
+  let max = -1;
+  for (let c = 0; c < l.chunks.length; c++) {
+    const ch = l.chunks[c]!;
+    const k = Math.min(CHUNK, l.length - c * CHUNK);
+    for (let i = 0; i < k; i++) if (ch[i]! > max) max = ch[i]!;
+  }
+  return max;
+}
+
+function markBits(l: U32List, bits: Uint32Array): void {
+  for (let c = 0; c < l.chunks.length; c++) {
+    const ch = l.chunks[c]!;
+    const k = Math.min(CHUNK, l.length - c * CHUNK);
+    for (let i = 0; i < k; i++) {
+      const x = ch[i]!;
+      bits[x >>> 5]! |= 1 << (x & 31);
+    }
+  }
+}
+
+function rankInPlace(l: U32List, bits: Uint32Array, rank: Uint32Array): void {
+  for (let c = 0; c < l.chunks.length; c++) {
+    const ch = l.chunks[c]!;
+    const k = Math.min(CHUNK, l.length - c * CHUNK);
+    for (let i = 0; i < k; i++) {
+      const x = ch[i]!;
+      const w = x >>> 5;
+      ch[i] = rank[w]! + popcount(bits[w]! & ((1 << (x & 31)) - 1));
+    }
+  }
+}
+
+function countInto(l: U32List, deg: Uint32Array): void {
+  for (let c = 0; c < l.chunks.length; c++) {
+    const ch = l.chunks[c]!;
+    const k = Math.min(CHUNK, l.length - c * CHUNK);
+    for (let i = 0; i < k; i++) deg[ch[i]!]!++;
+  }
 }
 
 function popcount(x: number): number {
@@ -220,12 +248,14 @@ function degreeOrder(deg: Uint32Array): Uint32Array {
 }
 
 function remap(l: U32List, newId: Uint32Array): void {
-  l.forEachChunk((c, k) => {
-    for (let i = 0; i < k; i++) c[i] = newId[c[i]!]!;
-  });
+  for (let c = 0; c < l.chunks.length; c++) {
+    const ch = l.chunks[c]!;
+    const k = Math.min(CHUNK, l.length - c * CHUNK);
+    for (let i = 0; i < k; i++) ch[i] = newId[ch[i]!]!;
+  }
 }
 
-/** Pass 1 scatter: frees each raw chunk once consumed, so the edge list shrinks as pages fill. */
+/** Scatters raw edges into out-pages; frees each raw chunk once consumed, so the edge list shrinks as pages fill. */
 function scatterRaw(raw: RawEdges, set: PageSet, pageEdges: number, directed: boolean, weights: WeightList | undefined): void {
   const f = new PageFiller(set, pageEdges);
   const srcChunks = raw.src.chunks;
@@ -238,16 +268,16 @@ function scatterRaw(raw: RawEdges, set: PageSet, pageEdges: number, directed: bo
     const k = Math.min(CHUNK, m - c * CHUNK);
     if (wChunks === undefined) {
       for (let i = 0; i < k; i++) {
-        f.placeNbr(d[i]!, s[i]!);
-        if (!directed) f.placeNbr(s[i]!, d[i]!);
+        f.placeNbr(s[i]!, d[i]!);
+        if (!directed) f.placeNbr(d[i]!, s[i]!);
       }
     } else {
       const w = wChunks[c]!;
       for (let i = 0; i < k; i++) {
         const wi = w[i]!;
         if (!(wi >= 0) && !(wi < 0)) throw new TesseraError(`edge ${c * CHUNK + i + 1} has a NaN weight`, { file: raw.source });
-        f.place(d[i]!, s[i]!, wi);
-        if (!directed) f.place(s[i]!, d[i]!, wi);
+        f.place(s[i]!, d[i]!, wi);
+        if (!directed) f.place(d[i]!, s[i]!, wi);
       }
     }
     // Release consumed chunks: keeps peak memory near 8 B/edge + one page set.
@@ -258,16 +288,6 @@ function scatterRaw(raw: RawEdges, set: PageSet, pageEdges: number, directed: bo
   raw.src.clear();
   raw.dst.clear();
   weights?.clear();
-}
-
-/** Degree of each neighbour id in a page set (what the transposed set's degrees will be). */
-function degreesFromScatter(set: PageSet, n: number): Uint32Array {
-  const deg = new Uint32Array(new SharedArrayBuffer(4 * n));
-  for (const p of set.pages) {
-    const nb = p.nbrs;
-    for (let e = 0; e < p.edges; e++) deg[nb[e]!]!++;
-  }
-  return deg;
 }
 
 /** Scatters every edge (v -> nbr) of `from` into `to` as (nbr -> v), vertices ascending. */
@@ -285,67 +305,139 @@ function transposeInto(from: PageSet, to: PageSet, pageEdges: number): void {
 }
 
 /**
- * Drops self-loops and repeated neighbours from sorted lists (keeping the smallest weight of a
- * repeated edge). Pages are rewritten into exact-size buffers; split pages of one vertex share
- * the "last neighbour" so duplicates across their border are caught.
+ * Sorts every vertex's list, drops self-loops and repeated neighbours (keeping the smallest weight
+ * of parallel edges: what shortest paths use), and rewrites each page into an exact-size buffer.
+ * The pieces of a split vertex are merged first, so duplicates across their borders are caught.
  */
-function compact(set: PageSet, stats: BuildStats): PageSet {
+function sortDedupe(set: PageSet, degree: Uint32Array, stats: BuildStats): PageSet {
   const pages: Page[] = [];
-  let lastVertex = -1;
-  let last = -1;
-  let lastPage: Page | undefined;
-  let lastPos = -1;
-  for (const p of set.pages) {
-    const { offsets, nbrs, weights } = p;
-    const newOff = new Uint32Array(p.vEnd - p.vBegin + 1);
-    const keep = new Uint8Array(p.edges);
-    let kept = 0;
-    for (let v = p.vBegin; v < p.vEnd; v++) {
-      const lo = offsets[v - p.vBegin]!;
-      const hi = offsets[v - p.vBegin + 1]!;
-      if (v !== lastVertex) {
-        lastVertex = v;
-        last = -1;
+  const pe = set.pages;
+  for (let i = 0; i < pe.length; ) {
+    const p = pe[i]!;
+    const wt = weightTypeOf(p.weights);
+    if (!p.split) {
+      let kept = 0;
+      const { offsets, nbrs, weights } = p;
+      for (let k = 0; k < p.vEnd - p.vBegin; k++) {
+        const v = p.vBegin + k;
+        const lo = offsets[k]!;
+        const hi = offsets[k + 1]!;
+        const d = sortUnique(nbrs, weights, lo, hi, v, kept, stats);
+        offsets[k] = kept;
+        kept += d;
+        degree[v] = d;
       }
-      for (let e = lo; e < hi; e++) {
-        const u = nbrs[e]!;
-        if (u === v) {
-          stats.selfLoopsDropped++;
-          continue;
-        }
-        if (u === last) {
-          stats.duplicatesDropped++;
-          if (weights !== undefined) {
-            // Keep the minimum weight of parallel edges (what shortest paths would use).
-            const target = lastPage === undefined ? weights : lastPage.weights!;
-            if (weights[e]! < target[lastPos]!) target[lastPos] = weights[e]!;
-          }
-          continue;
-        }
-        keep[e] = 1;
-        last = u;
-        lastPage = undefined;
-        lastPos = e;
-        kept++;
-      }
-      newOff[v - p.vBegin + 1] = kept;
+      offsets[p.vEnd - p.vBegin] = kept;
+      const np = allocPage(pages.length, p.vBegin, p.vEnd, kept, false, wt);
+      np.offsets.set(offsets);
+      np.nbrs.set(nbrs.subarray(0, kept));
+      if (weights) np.weights!.set(weights.subarray(0, kept));
+      pages.push(np);
+      i++;
+      continue;
     }
-    const np = allocPage(pages.length, p.vBegin, p.vEnd, kept, p.split, weights === undefined ? undefined : weights instanceof Float32Array ? 'float32' : 'float64');
-    np.offsets.set(newOff);
-    let j = 0;
-    for (let e = 0; e < p.edges; e++) {
-      if (keep[e] === 0) continue;
-      np.nbrs[j] = nbrs[e]!;
-      if (weights !== undefined) np.weights![j] = weights[e]!;
-      j++;
+    // A split vertex: gather its pieces, sort them as one list, cut it again into pages.
+    let j = i;
+    let total = 0;
+    while (j < pe.length && pe[j]!.split && pe[j]!.vBegin === p.vBegin) total += pe[j++]!.edges;
+    const v = p.vBegin;
+    const nbrs = new Uint32Array(total);
+    const weights = p.weights ? (p.weights instanceof Float32Array ? new Float32Array(total) : new Float64Array(total)) : undefined;
+    for (let at = 0, k = i; k < j; k++) {
+      nbrs.set(pe[k]!.nbrs, at);
+      weights?.set(pe[k]!.weights!, at);
+      at += pe[k]!.edges;
     }
-    // A duplicate at the start of the next split page refers back into this (old) page's weights;
-    // those were copied above already, so later minimums must target the new page.
-    if (p.split && kept > 0 && lastPos >= 0) {
-      lastPage = np;
-      lastPos = kept - 1;
+    const d = sortUnique(nbrs, weights, 0, total, v, 0, stats);
+    degree[v] = d;
+    const per = Math.ceil(d / (j - i)) || 1;
+    for (let at = 0; at < d; at += per) {
+      const k = Math.min(per, d - at);
+      const np = allocPage(pages.length, v, v + 1, k, true, wt);
+      np.offsets[1] = k;
+      np.nbrs.set(nbrs.subarray(at, at + k));
+      if (weights) np.weights!.set(weights.subarray(at, at + k));
+      pages.push(np);
     }
-    pages.push(np);
+    if (d === 0) {
+      const np = allocPage(pages.length, v, v + 1, 0, false, wt);
+      pages.push(np);
+    }
+    i = j;
   }
-  return { orientation: set.orientation, pages, firstPageOf: set.firstPageOf };
+  const firstPageOf = new Uint32Array(new SharedArrayBuffer(4 * degree.length));
+  for (let k = pages.length - 1; k >= 0; k--) for (let v = pages[k]!.vBegin; v < pages[k]!.vEnd; v++) firstPageOf[v] = k;
+  return { orientation: set.orientation, pages, firstPageOf };
+}
+
+function weightTypeOf(w: WeightArray | undefined): WeightType | undefined {
+  return w === undefined ? undefined : w instanceof Float32Array ? 'float32' : 'float64';
+}
+
+/**
+ * Sorts nbrs[lo..hi) (weights alongside), removes self-loops (== v) and repeats, and writes the
+ * result at nbrs[to..]. Returns the new length. to <= lo, so the write never overtakes the read.
+ */
+function sortUnique(nbrs: Uint32Array, weights: WeightArray | undefined, lo: number, hi: number, v: number, to: number, stats: BuildStats): number {
+  const len = hi - lo;
+  if (len > 1) {
+    if (weights === undefined) {
+      if (len <= 24) insertionSort(nbrs, lo, hi);
+      else nbrs.subarray(lo, hi).sort();
+    } else if (len <= 24) insertionSortW(nbrs, weights, lo, hi);
+    else sortWithWeights(nbrs, weights, lo, hi);
+  }
+  let j = to;
+  for (let e = lo; e < hi; e++) {
+    const u = nbrs[e]!;
+    if (u === v) {
+      stats.selfLoopsDropped++;
+      continue;
+    }
+    if (j > to && nbrs[j - 1] === u) {
+      stats.duplicatesDropped++;
+      if (weights !== undefined && weights[e]! < weights[j - 1]!) weights[j - 1] = weights[e]!;
+      continue;
+    }
+    nbrs[j] = u;
+    if (weights !== undefined) weights[j] = weights[e]!;
+    j++;
+  }
+  return j - to;
+}
+
+function insertionSort(a: Uint32Array, lo: number, hi: number): void {
+  for (let i = lo + 1; i < hi; i++) {
+    const x = a[i]!;
+    let k = i - 1;
+    while (k >= lo && a[k]! > x) {
+      a[k + 1] = a[k]!;
+      k--;
+    }
+    a[k + 1] = x;
+  }
+}
+
+function insertionSortW(a: Uint32Array, w: WeightArray, lo: number, hi: number): void {
+  for (let i = lo + 1; i < hi; i++) {
+    const x = a[i]!;
+    const y = w[i]!;
+    let k = i - 1;
+    while (k >= lo && a[k]! > x) {
+      a[k + 1] = a[k]!;
+      w[k + 1] = w[k]!;
+      k--;
+    }
+    a[k + 1] = x;
+    w[k + 1] = y;
+  }
+}
+
+function sortWithWeights(a: Uint32Array, w: WeightArray, lo: number, hi: number): void {
+  const idx = Array.from({ length: hi - lo }, (_, i) => lo + i);
+  idx.sort((x, y) => a[x]! - a[y]! || w[x]! - w[y]!);
+  const na = idx.map((i) => a[i]!);
+  const nw = idx.map((i) => w[i]!);
+  a.set(na, lo);
+  w.set(nw, lo);
 }

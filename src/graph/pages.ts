@@ -102,42 +102,46 @@ export function layoutPages(
 }
 
 /**
- * Places edges into a laid-out PageSet. `cursor` (length n, zeroed) counts edges placed per
- * vertex; call place(v, nbr, w) once per edge. Within a vertex, edges keep the order they come in.
+ * Places edges into a laid-out PageSet: call place(v, nbr, w) once per edge; within a vertex,
+ * edges keep the order they come in. The hot path is two loads per edge (page, slot) and one
+ * store; split vertices take a slower path.
  */
 export class PageFiller {
-  private readonly cursor: Uint32Array;
+  /** Next slot of each vertex in its page (split vertices: position within its whole list). */
+  private readonly cur: Uint32Array;
+  /** Page of each vertex, or SPLIT. */
+  private readonly pg: Uint32Array;
   private readonly nbrs: Uint32Array[];
   private readonly weights: (WeightArray | undefined)[];
-  private readonly base: Uint32Array;
-  private readonly split: Uint8Array;
+  private static readonly SPLIT = 0xffffffff;
 
   constructor(
     private readonly set: PageSet,
     private readonly pageEdges: number,
   ) {
     const n = set.firstPageOf.length;
-    this.cursor = new Uint32Array(n);
+    this.cur = new Uint32Array(n);
+    this.pg = new Uint32Array(n);
     this.nbrs = set.pages.map((p) => p.nbrs);
     this.weights = set.pages.map((p) => p.weights);
-    this.split = Uint8Array.from(set.pages, (p) => (p.split ? 1 : 0));
-    // Local slot of each vertex in its first page.
-    this.base = new Uint32Array(n);
     for (const p of set.pages) {
-      if (p.split) continue;
-      for (let v = p.vBegin; v < p.vEnd; v++) this.base[v] = p.offsets[v - p.vBegin]!;
+      for (let v = p.vBegin; v < p.vEnd; v++) {
+        this.pg[v] = p.split ? PageFiller.SPLIT : p.index;
+        if (!p.split) this.cur[v] = p.offsets[v - p.vBegin]!;
+      }
     }
   }
 
+  private slow(v: number): [number, number] {
+    const at = this.cur[v]++;
+    return [this.set.firstPageOf[v]! + Math.floor(at / this.pageEdges), at % this.pageEdges];
+  }
+
   place(v: number, nbr: number, w: number): void {
-    let p = this.set.firstPageOf[v]!;
-    let pos = this.cursor[v]++;
-    if (this.split[p] === 1) {
-      p += Math.floor(pos / this.pageEdges);
-      pos %= this.pageEdges;
-    } else {
-      pos += this.base[v]!;
-    }
+    let p = this.pg[v]!;
+    let pos: number;
+    if (p === PageFiller.SPLIT) [p, pos] = this.slow(v);
+    else pos = this.cur[v]++;
     this.nbrs[p]![pos] = nbr;
     const wa = this.weights[p];
     if (wa !== undefined) wa[pos] = w;
@@ -145,15 +149,11 @@ export class PageFiller {
 
   /** Unweighted fast path. */
   placeNbr(v: number, nbr: number): void {
-    let p = this.set.firstPageOf[v]!;
-    let pos = this.cursor[v]++;
-    if (this.split[p] === 1) {
-      p += Math.floor(pos / this.pageEdges);
-      pos %= this.pageEdges;
-    } else {
-      pos += this.base[v]!;
-    }
-    this.nbrs[p]![pos] = nbr;
+    const p = this.pg[v]!;
+    if (p === PageFiller.SPLIT) {
+      const [q, pos] = this.slow(v);
+      this.nbrs[q]![pos] = nbr;
+    } else this.nbrs[p]![this.cur[v]++] = nbr;
   }
 }
 
