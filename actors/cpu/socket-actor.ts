@@ -70,6 +70,7 @@ export class CpuSocketActor {
       frontierList: f.frontierList === undefined ? undefined : shared[f.frontierList],
       next: shared[f.nextBitmap]!,
       wantList: f.wantList,
+      pullPages: f.pullPages,
     };
     const queue: Task[] = f.tasks.slice();
     const totals = { active: 0, sum: 0, edges: 0, tasks: 0, computeMs: 0 };

@@ -21,6 +21,7 @@ export interface TaskMessage {
   frontierList: SharedArrayBuffer | undefined;
   next: SharedArrayBuffer;
   wantList: boolean;
+  pullPages: 'in' | 'out';
   task: Task;
 }
 
@@ -60,7 +61,8 @@ export default function runTask(m: TaskMessage): TaskResult {
   const { task } = m;
   if (m.mode === 'pull') {
     if (kernel.pull === undefined) throw new Error(`kernel '${m.kernel}' has no pull mode`);
-    const pages = graph.in.pages.slice(task.page, task.page + task.count);
+    const set = m.pullPages === 'out' ? graph.out : graph.in;
+    const pages = task.count === 1 ? [set.pages[task.page]!] : set.pages.slice(task.page, task.page + task.count);
     kernel.pull(ctx, pages, task.lo, task.hi, out);
   } else {
     if (kernel.push === undefined) throw new Error(`kernel '${m.kernel}' has no push mode`);

@@ -39,7 +39,7 @@ export class Engine {
   private readonly threads: number;
   private pending = new Map<string, { resolve: (v: VoteFrame) => void; reject: (e: Error) => void }>();
   private failure: Error | undefined;
-  private denseTasks: Task[][] | undefined;
+  private readonly denseTasks = new Map<'in' | 'out', Task[][]>();
 
   private constructor(
     readonly graph: Graph,
@@ -92,8 +92,9 @@ export class Engine {
   /** Runs a program to completion and returns its values (internal ids) and the run report. */
   async run<P>(program: Program<P>, params: P): Promise<{ values: Float64Array | Int32Array | Uint32Array; report: RunReport }> {
     const steps: StepReport[] = [];
+    const notes: Record<string, string | number | boolean> = {};
     const t0 = performance.now();
-    const ctx = new Run(this, steps);
+    const ctx = new Run(this, steps, notes);
     const values = await program.run(ctx, params);
     const totalMs = performance.now() - t0;
     const edges = steps.reduce((a, s) => a + s.edges, 0);
@@ -108,17 +109,19 @@ export class Engine {
         totalMs,
         edgesProcessed: edges,
         teps: totalMs > 0 ? edges / (totalMs / 1000) : 0,
+        notes,
       },
     };
   }
 
-  /** Dense tasks: every in-page cut into vertex ranges of about `target` edges (cached). */
-  private denseTaskShares(): Task[][] {
-    if (this.denseTasks) return this.denseTasks;
+  /** Dense tasks: every page cut into vertex ranges of about `target` edges (cached). */
+  denseShares(orientation: 'in' | 'out'): Task[][] {
+    const cached = this.denseTasks.get(orientation);
+    if (cached) return cached;
     const g = this.graph;
     const target = Math.max(1024, Math.min(g.pageEdges, Math.ceil(g.numEdges / (this.threads * 8))));
     const tasks: Task[] = [];
-    const pages = g.in.pages;
+    const pages = g[orientation].pages;
     for (let i = 0; i < pages.length; ) {
       const p = pages[i]!;
       if (p.split) {
@@ -140,8 +143,9 @@ export class Engine {
       }
       i++;
     }
-    this.denseTasks = this.share(tasks);
-    return this.denseTasks;
+    const shares = this.share(tasks);
+    this.denseTasks.set(orientation, shares);
+    return shares;
   }
 
   /** Contiguous shares of the task list, edges in proportion to each actor's threads. */
@@ -192,6 +196,7 @@ export class Engine {
     frontierList: Uint32Array | undefined,
     next: Uint8Array,
     wantList: boolean,
+    pullPages: 'in' | 'out',
   ): Promise<VoteFrame[]> {
     if (this.failure) throw this.failure;
     const shared: SharedArrayBuffer[] = [];
@@ -209,7 +214,7 @@ export class Engine {
     this.actors.forEach((a, i) => {
       a.bytesAtStepStart = a.link.bytesSent;
       a.link.send(
-        { type: 'superstep', step, kernel, mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, tasks: shares[i]! },
+        { type: 'superstep', step, kernel, mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]! },
         shared,
       );
     });
@@ -236,9 +241,6 @@ export class Engine {
   get forceMode(): Mode | undefined {
     return this.opts.forceMode;
   }
-  denseShares(): Task[][] {
-    return this.denseTaskShares();
-  }
 }
 
 function kindOf(a: StateArray): StateKind {
@@ -264,7 +266,12 @@ class Run implements RunContext {
   constructor(
     private readonly engine: Engine,
     private readonly steps: StepReport[],
+    private readonly notes: Record<string, string | number | boolean>,
   ) {}
+
+  note(key: string, value: string | number | boolean): void {
+    this.notes[key] = value;
+  }
 
   get graph(): Graph {
     return this.engine.graph;
@@ -331,7 +338,8 @@ class Run implements RunContext {
       mode = frontier.size + frontierEdges > g.numEdges / this.engine.pullDivisor ? 'pull' : 'push';
     }
     let shares: Task[][];
-    if (mode === 'pull') shares = this.engine.denseShares();
+    const pullPages = opts.pullPages ?? 'in';
+    if (mode === 'pull') shares = this.engine.denseShares(pullPages);
     else {
       if (list === undefined) list = listOf(frontier);
       if (frontierEdges === 0) for (let i = 0; i < list.length; i++) frontierEdges += g.outDegree[list[i]!]!;
@@ -341,7 +349,7 @@ class Run implements RunContext {
     const next = this.bitmap();
     const wantList = mode === 'push';
     const step = this.step++;
-    const votes = await this.engine.superstep(step, kernel, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList);
+    const votes = await this.engine.superstep(step, kernel, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages);
     let active = 0;
     let sum = 0;
     let edges = 0;

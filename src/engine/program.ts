@@ -19,6 +19,11 @@ export interface EdgeMapOptions {
   modes?: ReadonlyArray<'push' | 'pull'>;
   /** Whether pull kernels read the frontier (BFS does; PageRank computes every vertex). */
   readsFrontier?: boolean;
+  /**
+   * Pages a pull task walks: 'in' (default: a vertex gathers from its in-neighbours) or 'out'
+   * (a vertex gathers from its out-neighbours, e.g. Brandes' backward phase).
+   */
+  pullPages?: 'in' | 'out';
 }
 
 export interface StepResult {
@@ -35,6 +40,8 @@ export interface RunContext {
   frontierOf(ids: ArrayLike<number>): Frontier;
   /** Every vertex active. */
   all(): Frontier;
+  /** Records a program-specific fact in the run report (e.g. the SSSP update window used). */
+  note(key: string, value: string | number | boolean): void;
   /**
    * One BSP superstep of `kernel` over the edges of `frontier`'s vertices: the engine picks
    * push (sparse) or pull (dense), splits pages across actors and threads, and returns the

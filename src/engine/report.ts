@@ -36,6 +36,8 @@ export interface RunReport {
   edgesProcessed: number;
   /** Edges processed per second over the whole run. */
   teps: number;
+  /** Program-specific facts (e.g. the SSSP update window). */
+  notes: Record<string, string | number | boolean>;
   /** Wall time to load or generate and build the graph, when the caller measured it. */
   loadMs?: number;
 }

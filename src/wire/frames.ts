@@ -66,6 +66,8 @@ export interface SuperstepFrame {
   frontierList?: number;
   /** Bitmap the kernels mark newly active vertices in (side-table index). */
   nextBitmap: number;
+  /** Pages pull tasks index: in-pages (default) or out-pages. */
+  pullPages: 'in' | 'out';
   /** Whether push kernels should list the vertices they activate. */
   wantList: boolean;
   tasks: Task[];
