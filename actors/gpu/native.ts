@@ -1,0 +1,342 @@
+/**
+ * TS side of the native GPU controller (native/, built by scripts/build-native.mjs into
+ * build/Release/). One GpuController per device: it keeps vertex state arrays on the device,
+ * caches graph pages in the device memory left under memoryLimit (LRU, GTS), streams missing pages
+ * through pinned staging buffers on K streams, and runs the kernels; every call runs on the
+ * controller's own native thread and returns a Promise.
+ *
+ * Two addons, same kernels: tessera_native_cuda.node (CUDA; also runs emulated devices) and
+ * tessera_native_host.node (emulated only). The CUDA one is preferred when both exist
+ * (TESSERA_NATIVE_FLAVOR=host forces the host one; TESSERA_NATIVE_DIR points at another folder).
+ *
+ * Page layout (src/graph/types.ts): one SharedArrayBuffer per page,
+ *   [offsets u32 x (vEnd-vBegin+1) | nbrs u32 x edges | weights f32/f64 x edges], each part 8-byte aligned.
+ * Kernels and the state they use (role -> default array name; `state` in run() renames):
+ *   pr_pull     contrib f64 (by neighbour), next f64 (by page vertex); params base, d:
+ *               next[v] = base + d * sum of contrib[u] over in-neighbours u (in-pages)
+ *   pr_push     contrib f64, next f64 (accumulated, not zeroed), optional frontier; outbox: sum
+ *   bfs_push    depth u32/i32 (0xffffffff / -1 = unvisited), frontier | frontierList (+ frontierSize),
+ *               optional next; params level; outbox: min (out-pages)
+ *   bfs_pull    depth, frontier, optional next; params level (in-pages)
+ *   sssp_push   dist f64, frontier | frontierList, optional next; page weights f32/f64 or 1; outbox: min
+ *   wcc_pull    label u32/i32 (in place, min), optional next
+ *   wcc_push    label, optional frontier (default: every vertex of the pages), optional next; outbox: min
+ *   cdlp_pull   label u32/i32, next u32/i32; the page set must list every neighbour (in + out) of
+ *               each vertex: most frequent label, ties to the smallest; a split vertex needs all
+ *               its pages in the same call
+ *   bc_forward  depth, sigma f64, frontier | frontierList, optional next; params level
+ *   bc_backward depth, sigma, delta f64 (zero before the first level of a source), optional bc f64;
+ *               params level, source (out-pages; delta[v] for depth[v] == level, bc[v] += delta[v])
+ *   lcc         lcc f64; params outSet: the call's pages hold each vertex's distinct undirected
+ *               neighbours (sorted; the out-set itself on undirected graphs), and EVERY page of
+ *               outSet is made resident for the call (N_out(u) of any neighbour u is read), so the
+ *               out-set must fit in the page cache; a split vertex needs all its pages in the call
+ * An optional role binds to the array of its own name only when the type fits (name it in `state`
+ * to be strict). frontier/next are a bitmap (u32 words, ceil(n/32)) or a byte per vertex (u8); `activated` counts
+ * vertices newly put in next (or claimed, for BFS). Push kernels with params ownedBegin/ownedEnd
+ * send updates for vertices outside that range to a device-side outbox instead (one entry per
+ * destination, reduced with min or sum) returned as stats.outbox.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page, PageSet } from '../../src/graph/types.js';
+
+export type StateType = 'f64' | 'f32' | 'u32' | 'i32' | 'u8';
+export type StateArray = Float64Array | Float32Array | Uint32Array | Int32Array | Uint8Array;
+export type KernelName =
+  | 'pr_pull'
+  | 'pr_push'
+  | 'bfs_push'
+  | 'bfs_pull'
+  | 'sssp_push'
+  | 'wcc_pull'
+  | 'wcc_push'
+  | 'cdlp_pull'
+  | 'bc_forward'
+  | 'bc_backward'
+  | 'lcc';
+export type NativeFlavor = 'cuda' | 'host';
+
+export interface GpuCreateOptions {
+  /** CUDA device index (emulated devices: 0..15). */
+  device: number;
+  /** Run the kernels on the host (no GPU needed); reports always say "emulated". */
+  emulated: boolean;
+  /** Bytes of device memory the controller may use (state + scratch + page cache). Default: free memory minus a reserve (CUDA), 2 GiB (emulated). */
+  memoryLimit?: number;
+  /** Streams for overlapping page copies with kernels (default 4). */
+  streams?: number;
+}
+
+export interface GpuTotals {
+  calls: number;
+  hits: number;
+  misses: number;
+  evictions: number;
+  bytesCopied: number;
+  /** Times the page cache was dropped to make room (state or scratch grew) or resized. */
+  cacheResets: number;
+  copyMs: number;
+  kernelMs: number;
+  wallMs: number;
+}
+
+export interface GpuDeviceInfo {
+  device: number;
+  name: string;
+  emulated: boolean;
+  /** Whether the loaded addon was built with CUDA. */
+  cudaBuild: boolean;
+  computeCapability: string;
+  multiProcessors: number;
+  totalMemory: number;
+  freeMemory: number;
+  memoryLimit: number;
+  used: number;
+  stateBytes: number;
+  scratchBytes: number;
+  cacheBytes: number;
+  slotBytes: number;
+  cacheSlots: number;
+  residentPages: number;
+  registeredPages: number;
+  streams: number;
+  totals: GpuTotals;
+}
+
+export interface RunOptions {
+  setId: number;
+  /** Page indices of the set to process (duplicates ignored; resident pages go first). */
+  pages: readonly number[] | Uint32Array;
+  params?: Record<string, number>;
+  /** role -> state array name, when it differs from the role. */
+  state?: Record<string, string>;
+}
+
+export interface RunStats {
+  kernel: KernelName;
+  /** Distinct pages of the call. hits + misses can exceed it for lcc (its pinned out-set counts too). */
+  pages: number;
+  hits: number;
+  misses: number;
+  evictions: number;
+  bytesCopied: number;
+  /** Sum over page copies (they overlap kernels on other streams). */
+  copyMs: number;
+  /** Sum over kernels (pages on different streams overlap). */
+  kernelMs: number;
+  wallMs: number;
+  activated: number;
+  cacheSlots: number;
+  slotBytes: number;
+  /** Present when params.ownedBegin/ownedEnd asked for one. */
+  outbox?: { ids: Uint32Array; values: Float64Array };
+}
+
+interface NativeControllerHandle {
+  info(): Promise<GpuDeviceInfo>;
+  allocState(name: string, type: StateType, n: number): Promise<void>;
+  freeState(name: string): Promise<void>;
+  writeState(name: string, data: StateArray, offset?: number): Promise<void>;
+  readState<T extends StateArray>(name: string, into: T, offset?: number): Promise<T>;
+  fillState(name: string, value: number): Promise<void>;
+  registerPage(setId: number, pageIndex: number, bytes: Uint8Array, vBegin: number, vEnd: number, edges: number, weightBytes: number, split?: boolean): Promise<void>;
+  unregisterSet(setId: number): Promise<void>;
+  run(kernel: string, opts: RunOptions): Promise<RunStats>;
+  close(): Promise<void>;
+}
+
+interface NativeModule {
+  create(opts: GpuCreateOptions): Promise<NativeControllerHandle>;
+  cudaDeviceCount(): { count: number; reason?: string };
+  flavor: NativeFlavor;
+  napiVersion: number;
+  abiVersion: number;
+}
+
+/** build/native-status.json as scripts/build-native.mjs writes it. */
+export interface NativeBuildStatus {
+  ok: boolean;
+  toolchainMissing: boolean;
+  host: boolean;
+  cuda: boolean;
+  reason?: string;
+  seconds?: number;
+  builtAt?: string;
+}
+
+export type NativeAvailability =
+  | { ok: true; flavor: NativeFlavor; file: string; cudaDevices: number; cudaReason?: string; cudaLoadError?: string }
+  | { ok: false; reason: string; toolchainMissing: boolean; status?: NativeBuildStatus };
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The package root: the nearest folder above this module whose package.json is tessera's. */
+function packageRoot(): string {
+  let dir = here;
+  for (let i = 0; i < 8; i++) {
+    const pj = path.join(dir, 'package.json');
+    if (existsSync(pj)) {
+      try {
+        if ((JSON.parse(readFileSync(pj, 'utf8')) as { name?: string }).name === 'tessera') return dir;
+      } catch {
+        // keep looking
+      }
+    }
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return path.resolve(here, '../../..');
+}
+
+function addonDir(): string {
+  return process.env.TESSERA_NATIVE_DIR ?? path.join(packageRoot(), 'build', 'Release');
+}
+
+/** What the last build recorded, if it ran. */
+export function nativeBuildStatus(): NativeBuildStatus | undefined {
+  const f = path.join(process.env.TESSERA_NATIVE_DIR ? path.dirname(process.env.TESSERA_NATIVE_DIR) : path.join(packageRoot(), 'build'), 'native-status.json');
+  try {
+    return JSON.parse(readFileSync(f, 'utf8')) as NativeBuildStatus;
+  } catch {
+    return undefined;
+  }
+}
+
+let loaded: { mod: NativeModule; file: string; cudaLoadError?: string } | { error: string } | undefined;
+
+function load(): { mod: NativeModule; file: string; cudaLoadError?: string } | { error: string } {
+  if (loaded) return loaded;
+  const req = createRequire(import.meta.url);
+  const dir = addonDir();
+  const order: NativeFlavor[] = process.env.TESSERA_NATIVE_FLAVOR === 'host' ? ['host'] : ['cuda', 'host'];
+  const errors: string[] = [];
+  let cudaLoadError: string | undefined;
+  for (const flavor of order) {
+    const file = path.join(dir, `tessera_native_${flavor}.node`);
+    if (!existsSync(file)) continue;
+    try {
+      const mod = req(file) as NativeModule;
+      loaded = { mod, file, cudaLoadError };
+      return loaded;
+    } catch (e) {
+      const msg = `${path.basename(file)}: ${(e as Error).message}`;
+      errors.push(msg);
+      if (flavor === 'cuda') cudaLoadError = msg;
+    }
+  }
+  loaded = { error: errors.length > 0 ? `the native addon does not load (${errors.join('; ')})` : `no native addon in ${dir}` };
+  return loaded;
+}
+
+/**
+ * Whether the native controller can be used here, and if not why. `toolchainMissing` is true only
+ * when the build found no cmake or no C++ compiler (then running without it is expected).
+ */
+export function nativeAvailable(): NativeAvailability {
+  const l = load();
+  if ('mod' in l) {
+    const c = l.mod.cudaDeviceCount();
+    return { ok: true, flavor: l.mod.flavor, file: l.file, cudaDevices: c.count, cudaReason: c.reason, cudaLoadError: l.cudaLoadError };
+  }
+  const status = nativeBuildStatus();
+  if (status && !status.ok) return { ok: false, reason: status.reason ?? l.error, toolchainMissing: status.toolchainMissing, status };
+  const hint = status ? '' : ' Fix: run `node scripts/build-native.mjs` (needs cmake >= 3.18 and a C++17 compiler; nvcc for CUDA).';
+  return { ok: false, reason: `${l.error}.${hint}`, toolchainMissing: false, status };
+}
+
+function nativeModule(): NativeModule {
+  const l = load();
+  if ('mod' in l) return l.mod;
+  const a = nativeAvailable();
+  const e = new Error(`GPU controller unavailable: ${a.ok ? l.error : a.reason}`) as Error & { code: string };
+  e.code = 'TS_NO_NATIVE';
+  throw e;
+}
+
+/** Bytes per weight of a page (0 when unweighted). */
+export function pageWeightBytes(p: Page): number {
+  return p.weights === undefined ? 0 : p.weights.BYTES_PER_ELEMENT;
+}
+
+/** Words of a frontier bitmap for n vertices. */
+export function bitmapWords(n: number): number {
+  return Math.ceil(n / 32);
+}
+
+export class GpuController {
+  private constructor(
+    private readonly h: NativeControllerHandle,
+    readonly flavor: NativeFlavor,
+    readonly options: Readonly<GpuCreateOptions>,
+  ) {}
+
+  /** Opens a device (off the JS thread). Rejects with code TS_BAD_DEVICE / TS_NO_DEVICE / TS_NO_CUDA / TS_NO_NATIVE. */
+  static async create(opts: GpuCreateOptions): Promise<GpuController> {
+    const mod = nativeModule();
+    const h = await mod.create({ ...opts });
+    return new GpuController(h, mod.flavor, { ...opts });
+  }
+
+  info(): Promise<GpuDeviceInfo> {
+    return this.h.info();
+  }
+
+  /** Allocates (or reallocates when type/length differ) a zeroed device array. */
+  allocState(name: string, type: StateType, n: number): Promise<void> {
+    return this.h.allocState(name, type, n);
+  }
+
+  freeState(name: string): Promise<void> {
+    return this.h.freeState(name);
+  }
+
+  /** Copies data into state[name][offset, offset + data.length); the typed array type must match. */
+  writeState(name: string, data: StateArray, offset = 0): Promise<void> {
+    return this.h.writeState(name, data, offset);
+  }
+
+  /** Copies state[name][offset, offset + into.length) into `into` and resolves with it. */
+  readState<T extends StateArray>(name: string, into: T, offset = 0): Promise<T> {
+    return this.h.readState(name, into, offset);
+  }
+
+  fillState(name: string, value: number): Promise<void> {
+    return this.h.fillState(name, value);
+  }
+
+  /**
+   * Registers one page (the controller keeps a reference to its bytes until the page is replaced,
+   * its set unregistered or the controller closed). split: undefined infers it from neighbours.
+   */
+  registerPage(setId: number, pageIndex: number, buffer: SharedArrayBuffer, vBegin: number, vEnd: number, edges: number, weightBytes: number, split?: boolean): Promise<void> {
+    return this.h.registerPage(setId, pageIndex, new Uint8Array(buffer), vBegin, vEnd, edges, weightBytes, split);
+  }
+
+  /** Registers every page of a PageSet under setId. */
+  async registerPageSet(setId: number, set: PageSet | readonly Page[]): Promise<void> {
+    const pages = Array.isArray(set) ? (set as readonly Page[]) : (set as PageSet).pages;
+    await Promise.all(pages.map((p) => this.registerPage(setId, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, pageWeightBytes(p), p.split)));
+  }
+
+  unregisterSet(setId: number): Promise<void> {
+    return this.h.unregisterSet(setId);
+  }
+
+  run(kernel: KernelName, opts: RunOptions): Promise<RunStats> {
+    return this.h.run(kernel, opts);
+  }
+
+  /** Frees the device memory and stops the controller's thread; later calls reject with TS_CLOSED. */
+  close(): Promise<void> {
+    return this.h.close();
+  }
+}
+
+/** Same as GpuController.create. */
+export function createGpuController(opts: GpuCreateOptions): Promise<GpuController> {
+  return GpuController.create(opts);
+}

@@ -1,0 +1,247 @@
+#!/usr/bin/env node
+/**
+ * Quick throughput check of the native GPU controller on one device (run after `npx tsc` and
+ * `node scripts/build-native.mjs`):
+ *   node native/bench/gpu-bench.mjs [--scale 22] [--ef 16] [--page-edges 1048576] [--emulated] [--out file.json]
+ * Builds a skewed random graph (low ids are the hubs, as after degree renumbering) straight into
+ * pages, then times pr_pull (cold: pages copied; warm: all resident), BFS push / pull, WCC pull,
+ * one CDLP iteration, and pr_pull again with a memoryLimit that holds about a third of the pages
+ * (streaming + eviction). Checks pr_pull and BFS against plain JS loops.
+ */
+import { writeFileSync } from 'node:fs';
+import { GpuController, bitmapWords } from '../../dist/actors/gpu/native.js';
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const scale = Number(opt('scale', 22));
+const ef = Number(opt('ef', 16));
+const pageEdges = Number(opt('page-edges', 1 << 20));
+const emulated = args.includes('--emulated');
+const outFile = opt('out', undefined);
+const N = 2 ** scale;
+const M = N * ef;
+const log = (...a) => console.log(`[bench ${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a);
+const T0 = performance.now();
+
+// ---- graph ------------------------------------------------------------------------------------
+let s = 0x9e3779b9 >>> 0;
+const rnd = () => {
+  s ^= s << 13;
+  s >>>= 0;
+  s ^= s >>> 17;
+  s ^= s << 5;
+  s >>>= 0;
+  return s / 4294967296;
+};
+const src = new Uint32Array(M);
+const dst = new Uint32Array(M);
+for (let i = 0; i < M; i++) {
+  const a = rnd();
+  const b = rnd();
+  src[i] = Math.floor(N * a * a * a);
+  dst[i] = Math.floor(N * b * b);
+}
+log(`generated ${M} edges over ${N} vertices`);
+
+function csr(keys, vals) {
+  const off = new Uint32Array(N + 1);
+  for (let i = 0; i < M; i++) off[keys[i] + 1]++;
+  for (let v = 0; v < N; v++) off[v + 1] += off[v];
+  const at = off.slice(0, N);
+  const nb = new Uint32Array(M);
+  for (let i = 0; i < M; i++) nb[at[keys[i]]++] = vals[i];
+  return { off, nb };
+}
+const align8 = (x) => (x + 7) & ~7;
+function pages(g) {
+  const out = [];
+  const make = (vb, ve, eb, ee, split) => {
+    const nv = ve - vb;
+    const E = ee - eb;
+    const buf = new SharedArrayBuffer(align8(4 * (nv + 1)) + align8(4 * E));
+    const o = new Uint32Array(buf, 0, nv + 1);
+    if (split) o[1] = E;
+    else for (let i = 0; i <= nv; i++) o[i] = g.off[vb + i] - eb;
+    new Uint32Array(buf, align8(4 * (nv + 1)), E).set(g.nb.subarray(eb, ee));
+    out.push({ index: out.length, vBegin: vb, vEnd: ve, edges: E, buffer: buf, split });
+  };
+  let begin = 0;
+  let edges = 0;
+  const close = (end) => {
+    if (end > begin) make(begin, end, g.off[begin], g.off[end], false);
+    begin = end;
+    edges = 0;
+  };
+  for (let v = 0; v < N; v++) {
+    const d = g.off[v + 1] - g.off[v];
+    if (d > pageEdges) {
+      close(v);
+      for (let k = 0; k < d; k += pageEdges) make(v, v + 1, g.off[v] + k, g.off[v] + Math.min(d, k + pageEdges), true);
+      begin = v + 1;
+      continue;
+    }
+    if (edges + d > pageEdges || v - begin >= pageEdges) close(v);
+    edges += d;
+  }
+  close(N);
+  return out;
+}
+const gin = csr(dst, src);
+const gout = csr(src, dst);
+const inPages = pages(gin);
+const outPages = pages(gout);
+log(`${inPages.length} in-pages, ${outPages.length} out-pages (pageEdges ${pageEdges}); max in-degree ${Math.max(...Array.from({ length: 64 }, (_, v) => gin.off[v + 1] - gin.off[v]))}`);
+
+// ---- runs ---------------------------------------------------------------------------------------
+const result = { scale, ef, vertices: N, edges: M, pageEdges, inPages: inPages.length, outPages: outPages.length };
+const reg = (c, set, ps) => Promise.all(ps.map((p) => c.registerPage(set, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, 0, p.split)));
+const ids = (ps) => ps.map((p) => p.index);
+
+async function setup(memoryLimit) {
+  const c = await GpuController.create({ device: 0, emulated, memoryLimit, streams: 4 });
+  await reg(c, 0, outPages);
+  await reg(c, 1, inPages);
+  await c.allocState('contrib', 'f64', N);
+  await c.allocState('next', 'f64', N);
+  await c.allocState('depth', 'u32', N);
+  await c.allocState('fa', 'u32', bitmapWords(N));
+  await c.allocState('fb', 'u32', bitmapWords(N));
+  await c.allocState('label', 'u32', N);
+  await c.allocState('label2', 'u32', N);
+  return c;
+}
+
+const c = await setup(undefined);
+const info = await c.info();
+result.device = { name: info.name, cc: info.computeCapability, sms: info.multiProcessors, totalGiB: info.totalMemory / 2 ** 30, memoryLimitGiB: info.memoryLimit / 2 ** 30 };
+log(`device: ${info.name} (${info.computeCapability}), limit ${(info.memoryLimit / 2 ** 30).toFixed(1)} GiB`);
+
+const contrib = new Float64Array(N);
+for (let v = 0; v < N; v++) contrib[v] = 1 / (1 + (v % 7));
+await c.writeState('contrib', contrib);
+const prRuns = [];
+for (let i = 0; i < 6; i++) {
+  const t = performance.now();
+  const st = await c.run('pr_pull', { setId: 1, pages: ids(inPages), params: { base: 0.15 / N, d: 0.85 } });
+  prRuns.push({ wallMs: performance.now() - t, kernelMs: st.kernelMs, copyMs: st.copyMs, misses: st.misses, hits: st.hits, bytesCopied: st.bytesCopied });
+}
+{
+  const got = await c.readState('next', new Float64Array(N));
+  let bad = 0;
+  for (let v = 0; v < N; v++) {
+    let sum = 0;
+    for (let e = gin.off[v]; e < gin.off[v + 1]; e++) sum += contrib[gin.nb[e]];
+    const want = 0.15 / N + 0.85 * sum;
+    if (Math.abs(got[v] - want) > 1e-9 * Math.max(1, Math.abs(want))) bad++;
+  }
+  result.prPullCorrect = bad === 0;
+  log(`pr_pull check: ${bad} mismatches`);
+}
+const warm = prRuns.slice(1);
+const med = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+result.prPull = {
+  cold: prRuns[0],
+  warmWallMs: med(warm.map((r) => r.wallMs)),
+  warmKernelMs: med(warm.map((r) => r.kernelMs)),
+  gtepsWarm: M / med(warm.map((r) => r.wallMs)) / 1e6,
+  coldCopyGBs: prRuns[0].bytesCopied / (prRuns[0].copyMs / 1000) / 1e9,
+};
+log('pr_pull', JSON.stringify(result.prPull));
+
+async function bfs(mode, source) {
+  await c.fillState('depth', 0xffffffff);
+  await c.fillState('fa', 0);
+  await c.fillState('fb', 0);
+  await c.writeState('depth', Uint32Array.of(0), source);
+  await c.writeState('fa', Uint32Array.of(1 << (source & 31)), source >> 5);
+  let [cur, nxt] = ['fa', 'fb'];
+  const t = performance.now();
+  let kernelMs = 0;
+  let level = 0;
+  let reached = 1;
+  for (; ; level++) {
+    const st =
+      mode === 'push'
+        ? await c.run('bfs_push', { setId: 0, pages: ids(outPages), params: { level }, state: { frontier: cur, next: nxt } })
+        : await c.run('bfs_pull', { setId: 1, pages: ids(inPages), params: { level }, state: { frontier: cur, next: nxt } });
+    kernelMs += st.kernelMs;
+    reached += st.activated;
+    if (st.activated === 0) break;
+    await c.fillState(cur, 0);
+    [cur, nxt] = [nxt, cur];
+  }
+  return { mode, levels: level, reached, wallMs: performance.now() - t, kernelMs };
+}
+result.bfs = [];
+for (const mode of ['push', 'pull']) {
+  const r = await bfs(mode, 0);
+  result.bfs.push(r);
+  log('bfs', JSON.stringify(r));
+}
+{
+  const depth = await c.readState('depth', new Uint32Array(N));
+  const want = new Uint32Array(N).fill(0xffffffff);
+  want[0] = 0;
+  let q = [0];
+  while (q.length) {
+    const nq = [];
+    for (const u of q) for (let e = gout.off[u]; e < gout.off[u + 1]; e++) {
+      const v = gout.nb[e];
+      if (want[v] === 0xffffffff) {
+        want[v] = want[u] + 1;
+        nq.push(v);
+      }
+    }
+    q = nq;
+  }
+  let bad = 0;
+  for (let v = 0; v < N; v++) if (depth[v] !== want[v]) bad++;
+  result.bfsCorrect = bad === 0;
+  log(`bfs check: ${bad} mismatches`);
+}
+{
+  await c.writeState('label', Uint32Array.from({ length: N }, (_, i) => i));
+  const t = performance.now();
+  let rounds = 0;
+  let kernelMs = 0;
+  for (;;) {
+    rounds++;
+    const a = await c.run('wcc_pull', { setId: 1, pages: ids(inPages) });
+    const b = await c.run('wcc_pull', { setId: 0, pages: ids(outPages) });
+    kernelMs += a.kernelMs + b.kernelMs;
+    if (a.activated + b.activated === 0 || rounds > 100) break;
+  }
+  result.wccPull = { rounds, wallMs: performance.now() - t, kernelMs };
+  log('wcc_pull', JSON.stringify(result.wccPull));
+}
+{
+  await c.writeState('label', Uint32Array.from({ length: N }, (_, i) => i % 1000));
+  const t = performance.now();
+  const st = await c.run('cdlp_pull', { setId: 1, pages: ids(inPages), state: { label: 'label', next: 'label2' } });
+  result.cdlpPull = { wallMs: performance.now() - t, kernelMs: st.kernelMs };
+  log('cdlp_pull (in-lists, one iteration)', JSON.stringify(result.cdlpPull));
+}
+const full = await c.info();
+await c.close();
+
+// streaming: room for about a third of the in-pages
+{
+  const limit = full.stateBytes + full.scratchBytes + Math.ceil(inPages.length / 3) * full.slotBytes;
+  const cs = await setup(limit);
+  await cs.writeState('contrib', contrib);
+  const runs = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    const st = await cs.run('pr_pull', { setId: 1, pages: ids(inPages), params: { base: 0.15 / N, d: 0.85 } });
+    runs.push({ wallMs: performance.now() - t, kernelMs: st.kernelMs, copyMs: st.copyMs, hits: st.hits, misses: st.misses, evictions: st.evictions, bytesCopied: st.bytesCopied, slots: st.cacheSlots });
+  }
+  const last = runs[runs.length - 1];
+  result.prPullStreaming = { memoryLimitGiB: limit / 2 ** 30, runs, gteps: M / last.wallMs / 1e6, h2dGBs: last.bytesCopied / (last.wallMs / 1000) / 1e9 };
+  log('pr_pull streaming', JSON.stringify(result.prPullStreaming));
+  await cs.close();
+}
+console.log(JSON.stringify(result, null, 2));
+if (outFile) writeFileSync(outFile, JSON.stringify(result, null, 2));

@@ -1,0 +1,71 @@
+// What the controller needs from a device: memory, asynchronous copies and kernels on K streams,
+// events (ordering and timing). Two implementations: backend_cuda.cu (a real GPU) and
+// backend_host.cpp (the "emulated GPU": host memory, synchronous streams, kernels run in loops).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace ts {
+
+struct DeviceProps {
+  std::string name;
+  bool emulated = false;
+  size_t totalMemory = 0;
+  size_t freeMemory = 0;  // at the time of the query (CUDA), total for the emulated device
+  int ccMajor = 0, ccMinor = 0;
+  int multiProcessors = 0;
+};
+
+/** An error that JS sees with a code (e.g. 'TS_OOM', 'TS_NO_DEVICE'). */
+struct CodedError : std::runtime_error {
+  std::string code;
+  CodedError(const std::string& c, const std::string& m) : std::runtime_error(m), code(c) {}
+};
+
+using Event = void*;
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual DeviceProps props() = 0;
+  /** Device memory; nullptr when the device itself is out of memory. */
+  virtual void* devAlloc(size_t bytes) = 0;
+  virtual void devFree(void* p) = 0;
+  /** Page-locked host memory for staging. */
+  virtual void* pinnedAlloc(size_t bytes) = 0;
+  virtual void pinnedFree(void* p) = 0;
+  virtual void h2d(void* dst, const void* src, size_t n, int stream) = 0;  // async w.r.t. host
+  virtual void d2h(void* dst, const void* src, size_t n, int stream) = 0;  // async w.r.t. host
+  virtual void memset(void* dst, int value, size_t n, int stream) = 0;
+  virtual Event newEvent(bool timing) = 0;
+  virtual void freeEvent(Event e) = 0;
+  virtual void record(Event e, int stream) = 0;
+  virtual void wait(int stream, Event e) = 0;  // stream waits for e (no host block)
+  virtual void sync(Event e) = 0;              // host waits for e
+  virtual float elapsedMs(Event a, Event b) = 0;
+  virtual void syncStream(int stream) = 0;
+  virtual void syncAll() = 0;
+  virtual int streams() const = 0;
+  virtual void launch(int kernelId, uint32_t grid, uint32_t block, size_t smem, int stream, const void* args) = 0;
+  /** Temporary bytes that sortSegments needs for n keys in segs segments. */
+  virtual size_t sortTempBytes(size_t n, uint32_t segs) = 0;
+  /**
+   * Sorts keys[off[i], off[i+1]) ascending for each segment i (offsets in device memory); alt
+   * (n keys) and temp are scratch. Returns where the sorted keys are (keys or alt).
+   */
+  virtual uint32_t* sortSegments(uint32_t* keys, uint32_t* alt, size_t n, const uint32_t* dOff, uint32_t segs, void* temp,
+                                 size_t tempBytes, int stream) = 0;
+};
+
+std::unique_ptr<Backend> makeHostBackend(int streams);
+/** Throws CodedError TS_NO_DEVICE / TS_BAD_DEVICE; in the host-only build always TS_NO_CUDA. */
+std::unique_ptr<Backend> makeCudaBackend(int device, int streams);
+/** Number of CUDA devices, or -1 with the reason when the runtime/driver is unusable. */
+int cudaDeviceCount(std::string* why);
+bool builtWithCuda();
+
+}  // namespace ts

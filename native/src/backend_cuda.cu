@@ -1,0 +1,183 @@
+// The real GPU: plain cudaMalloc (no managed memory), pinned staging, K non-blocking streams,
+// kernels from kernels.h launched as __global__ functions (phases separated by __syncthreads()).
+#include <cuda_runtime.h>
+
+#include <cub/device/device_segmented_sort.cuh>
+#include <string>
+#include <vector>
+
+#include "backend.h"
+#include "kernels.h"
+
+namespace ts {
+namespace {
+
+template <class K>
+__global__ void __launch_bounds__(kBlock) gk(const typename K::Args a) {
+  extern __shared__ __align__(16) char smem[];
+  const Ctx c{threadIdx.x, blockIdx.x, blockDim.x, gridDim.x, smem};
+#pragma unroll
+  for (int p = 0; p < K::phases; p++) {
+    K::phase(p, c, a);
+    if (p + 1 < K::phases) __syncthreads();
+  }
+}
+
+using CudaLauncher = void (*)(uint32_t, uint32_t, size_t, cudaStream_t, const void*);
+
+template <class K>
+void cudaLaunchK(uint32_t grid, uint32_t block, size_t smem, cudaStream_t s, const void* args) {
+  gk<K><<<grid, block, smem, s>>>(*(const typename K::Args*)args);
+}
+
+const CudaLauncher kLaunchers[kid_Count] = {
+#define TS_CL(name) &cudaLaunchK<K##name>,
+    TS_KERNEL_LIST(TS_CL)
+#undef TS_CL
+};
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    throw CodedError("TS_CUDA", std::string("CUDA error in ") + what + ": " + cudaGetErrorName(e) + ": " +
+                                    cudaGetErrorString(e));
+  }
+}
+
+class CudaBackend final : public Backend {
+ public:
+  CudaBackend(int device, int streams) : device_(device) {
+    check(cudaSetDevice(device), "cudaSetDevice");
+    check(cudaFree(nullptr), "context creation");
+    for (int i = 0; i < streams; i++) {
+      cudaStream_t s;
+      check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+      streams_.push_back(s);
+    }
+  }
+  ~CudaBackend() override {
+    cudaSetDevice(device_);
+    cudaDeviceSynchronize();
+    for (auto s : streams_) cudaStreamDestroy(s);
+  }
+  DeviceProps props() override {
+    cudaDeviceProp p{};
+    check(cudaGetDeviceProperties(&p, device_), "cudaGetDeviceProperties");
+    DeviceProps d;
+    d.name = p.name;
+    d.emulated = false;
+    d.ccMajor = p.major;
+    d.ccMinor = p.minor;
+    d.multiProcessors = p.multiProcessorCount;
+    size_t fr = 0, tot = 0;
+    check(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo");
+    d.totalMemory = tot;
+    d.freeMemory = fr;
+    return d;
+  }
+  void* devAlloc(size_t bytes) override {
+    void* p = nullptr;
+    cudaError_t e = cudaMalloc(&p, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      return nullptr;
+    }
+    check(e, "cudaMalloc");
+    return p;
+  }
+  void devFree(void* p) override {
+    if (p) check(cudaFree(p), "cudaFree");
+  }
+  void* pinnedAlloc(size_t bytes) override {
+    void* p = nullptr;
+    check(cudaHostAlloc(&p, bytes, cudaHostAllocDefault), "cudaHostAlloc (pinned staging)");
+    return p;
+  }
+  void pinnedFree(void* p) override {
+    if (p) cudaFreeHost(p);
+  }
+  void h2d(void* dst, const void* src, size_t n, int s) override {
+    check(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, streams_[s]), "cudaMemcpyAsync H2D");
+  }
+  void d2h(void* dst, const void* src, size_t n, int s) override {
+    check(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, streams_[s]), "cudaMemcpyAsync D2H");
+  }
+  void memset(void* dst, int v, size_t n, int s) override {
+    check(cudaMemsetAsync(dst, v, n, streams_[s]), "cudaMemsetAsync");
+  }
+  Event newEvent(bool timing) override {
+    cudaEvent_t e;
+    check(cudaEventCreateWithFlags(&e, timing ? cudaEventDefault : cudaEventDisableTiming), "cudaEventCreate");
+    return (Event)e;
+  }
+  void freeEvent(Event e) override { cudaEventDestroy((cudaEvent_t)e); }
+  void record(Event e, int s) override { check(cudaEventRecord((cudaEvent_t)e, streams_[s]), "cudaEventRecord"); }
+  void wait(int s, Event e) override { check(cudaStreamWaitEvent(streams_[s], (cudaEvent_t)e, 0), "cudaStreamWaitEvent"); }
+  void sync(Event e) override { check(cudaEventSynchronize((cudaEvent_t)e), "cudaEventSynchronize"); }
+  float elapsedMs(Event a, Event b) override {
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, (cudaEvent_t)a, (cudaEvent_t)b), "cudaEventElapsedTime");
+    return ms;
+  }
+  void syncStream(int s) override { check(cudaStreamSynchronize(streams_[s]), "cudaStreamSynchronize"); }
+  void syncAll() override {
+    for (auto s : streams_) check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+  }
+  int streams() const override { return (int)streams_.size(); }
+  void launch(int id, uint32_t grid, uint32_t block, size_t smem, int s, const void* args) override {
+    if (grid == 0) return;
+    kLaunchers[id](grid, block, smem, streams_[s], args);
+    check(cudaGetLastError(), "kernel launch");
+  }
+  size_t sortTempBytes(size_t n, uint32_t segs) override {
+    size_t bytes = 0;
+    check(cub::DeviceSegmentedSort::SortKeys(nullptr, bytes, (const uint32_t*)nullptr, (uint32_t*)nullptr, (int64_t)n,
+                                             (int64_t)segs, (const uint32_t*)nullptr, (const uint32_t*)nullptr),
+          "cub::DeviceSegmentedSort (size)");
+    return bytes;
+  }
+  uint32_t* sortSegments(uint32_t* keys, uint32_t* alt, size_t n, const uint32_t* off, uint32_t segs, void* temp,
+                         size_t tempBytes, int s) override {
+    if (n == 0 || segs == 0) return keys;
+    check(cub::DeviceSegmentedSort::SortKeys(temp, tempBytes, (const uint32_t*)keys, alt, (int64_t)n, (int64_t)segs,
+                                             off, off + 1, streams_[s]),
+          "cub::DeviceSegmentedSort");
+    return alt;
+  }
+
+ private:
+  int device_;
+  std::vector<cudaStream_t> streams_;
+};
+
+}  // namespace
+
+int cudaDeviceCount(std::string* why) {
+  int n = 0;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    if (why) *why = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+    return -1;
+  }
+  return n;
+}
+
+bool builtWithCuda() { return true; }
+
+std::unique_ptr<Backend> makeCudaBackend(int device, int streams) {
+  std::string why;
+  int n = cudaDeviceCount(&why);
+  if (n < 0)
+    throw CodedError("TS_NO_DEVICE", "no CUDA device: the CUDA runtime cannot use this machine's driver (" + why +
+                                         "). Fix: install an NVIDIA driver that supports CUDA " +
+                                         std::to_string(CUDART_VERSION / 1000) + "." +
+                                         std::to_string((CUDART_VERSION % 1000) / 10) + ", or use emulated: true");
+  if (n == 0) throw CodedError("TS_NO_DEVICE", "no CUDA device: cudaGetDeviceCount found 0 GPUs. Fix: use emulated: true");
+  if (device < 0 || device >= n)
+    throw CodedError("TS_BAD_DEVICE", "GPU device " + std::to_string(device) + " does not exist: this machine has " +
+                                          std::to_string(n) + " CUDA device(s), indices 0.." + std::to_string(n - 1));
+  return std::make_unique<CudaBackend>(device, streams);
+}
+
+}  // namespace ts

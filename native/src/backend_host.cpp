@@ -1,0 +1,180 @@
+// The emulated GPU: "device" memory is host memory, streams run in order on the calling thread,
+// events are timestamps, and kernels from kernels.h run block by block (blocks spread over a few
+// host threads), each phase for every thread of the block before the next phase.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "backend.h"
+#include "kernels.h"
+
+namespace ts {
+namespace {
+
+/** A small pool that runs fn(block, smem) for block in [0, n), the caller taking part. */
+class BlockPool {
+ public:
+  explicit BlockPool(unsigned threads) {
+    for (unsigned i = 1; i < threads; i++) workers_.emplace_back([this, i] { loop(i); });
+    smem_.resize(threads);
+  }
+  ~BlockPool() {
+    {
+      std::lock_guard<std::mutex> lk(m_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : workers_) t.join();
+  }
+  void run(uint32_t n, size_t smemBytes, const std::function<void(uint32_t, char*)>& fn) {
+    for (auto& s : smem_)
+      if (s.size() < smemBytes + 16) s.assign(smemBytes + 16, (char)0xA5);
+    if (workers_.empty() || n < 2) {
+      for (uint32_t b = 0; b < n; b++) fn(b, aligned(0));
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lk(m_);
+      fn_ = &fn;
+      n_ = n;
+      next_.store(0);
+      busy_ = (unsigned)workers_.size();
+      gen_++;
+    }
+    cv_.notify_all();
+    work(0);
+    std::unique_lock<std::mutex> lk(m_);
+    done_.wait(lk, [this] { return busy_ == 0; });
+    fn_ = nullptr;
+  }
+
+ private:
+  char* aligned(unsigned i) {
+    uintptr_t p = (uintptr_t)smem_[i].data();
+    return (char*)((p + 15) & ~(uintptr_t)15);
+  }
+  void work(unsigned i) {
+    for (;;) {
+      uint32_t b = next_.fetch_add(1);
+      if (b >= n_) break;
+      (*fn_)(b, aligned(i));
+    }
+  }
+  void loop(unsigned i) {
+    uint64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lk(m_);
+        cv_.wait(lk, [&] { return stop_ || gen_ != seen; });
+        if (stop_) return;
+        seen = gen_;
+      }
+      work(i);
+      {
+        std::lock_guard<std::mutex> lk(m_);
+        busy_--;
+      }
+      done_.notify_all();
+    }
+  }
+  std::vector<std::thread> workers_;
+  std::vector<std::vector<char>> smem_;
+  std::mutex m_;
+  std::condition_variable cv_, done_;
+  const std::function<void(uint32_t, char*)>* fn_ = nullptr;
+  uint32_t n_ = 0;
+  std::atomic<uint32_t> next_{0};
+  unsigned busy_ = 0;
+  uint64_t gen_ = 0;
+  bool stop_ = false;
+};
+
+class HostBackend;
+using HostLauncher = void (*)(BlockPool&, uint32_t, uint32_t, size_t, const void*);
+
+template <class K>
+void hostLaunch(BlockPool& pool, uint32_t grid, uint32_t block, size_t smem, const void* args) {
+  const typename K::Args a = *(const typename K::Args*)args;
+  pool.run(grid, smem, [&](uint32_t bid, char* sm) {
+    for (int p = 0; p < K::phases; p++)
+      for (uint32_t t = 0; t < block; t++) K::phase(p, Ctx{t, bid, block, grid, sm}, a);
+  });
+}
+
+const HostLauncher kLaunchers[kid_Count] = {
+#define TS_HL(name) &hostLaunch<K##name>,
+    TS_KERNEL_LIST(TS_HL)
+#undef TS_HL
+};
+
+struct HostEvent {
+  std::chrono::steady_clock::time_point t;
+};
+
+unsigned emuThreads() {
+  if (const char* s = std::getenv("TESSERA_EMU_THREADS")) {
+    int n = std::atoi(s);
+    if (n >= 1 && n <= 256) return (unsigned)n;
+  }
+  unsigned hw = std::thread::hardware_concurrency();
+  return std::max(1u, std::min(hw == 0 ? 1u : hw, 4u));
+}
+
+class HostBackend final : public Backend {
+ public:
+  explicit HostBackend(int streams) : streams_(streams), pool_(emuThreads()) {}
+  DeviceProps props() override {
+    DeviceProps p;
+    p.name = "emulated GPU (host kernels)";
+    p.emulated = true;
+    p.multiProcessors = (int)emuThreads();
+    return p;
+  }
+  void* devAlloc(size_t bytes) override {
+    size_t n = (std::max<size_t>(bytes, 1) + 255) & ~(size_t)255;
+    return std::aligned_alloc(256, n);
+  }
+  void devFree(void* p) override { std::free(p); }
+  void* pinnedAlloc(size_t bytes) override { return devAlloc(bytes); }
+  void pinnedFree(void* p) override { std::free(p); }
+  void h2d(void* dst, const void* src, size_t n, int) override { std::memcpy(dst, src, n); }
+  void d2h(void* dst, const void* src, size_t n, int) override { std::memcpy(dst, src, n); }
+  void memset(void* dst, int v, size_t n, int) override { std::memset(dst, v, n); }
+  Event newEvent(bool) override { return new HostEvent{std::chrono::steady_clock::now()}; }
+  void freeEvent(Event e) override { delete (HostEvent*)e; }
+  void record(Event e, int) override { ((HostEvent*)e)->t = std::chrono::steady_clock::now(); }
+  void wait(int, Event) override {}
+  void sync(Event) override {}
+  float elapsedMs(Event a, Event b) override {
+    return std::chrono::duration<float, std::milli>(((HostEvent*)b)->t - ((HostEvent*)a)->t).count();
+  }
+  void syncStream(int) override {}
+  void syncAll() override {}
+  int streams() const override { return streams_; }
+  void launch(int id, uint32_t grid, uint32_t block, size_t smem, int, const void* args) override {
+    if (grid == 0) return;
+    kLaunchers[id](pool_, grid, block, smem, args);
+  }
+  size_t sortTempBytes(size_t, uint32_t) override { return 0; }
+  uint32_t* sortSegments(uint32_t* keys, uint32_t*, size_t, const uint32_t* off, uint32_t segs, void*, size_t,
+                         int) override {
+    for (uint32_t i = 0; i < segs; i++) std::sort(keys + off[i], keys + off[i + 1]);
+    return keys;
+  }
+
+ private:
+  int streams_;
+  BlockPool pool_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> makeHostBackend(int streams) { return std::make_unique<HostBackend>(streams); }
+
+}  // namespace ts

@@ -1,0 +1,191 @@
+// The GPU controller: one per device. Keeps vertex state arrays on the device, an LRU cache of
+// graph pages in the device memory left under memoryLimit (GTS), streams missing pages in
+// through pinned staging buffers on K streams while kernels run, and runs the kernels. Plain C++
+// (no Node-API); every method is called on the controller's own worker thread (addon.cpp).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "backend.h"
+#include "kernels.h"
+
+namespace ts {
+
+enum class SType : uint32_t { U8 = kTypeU8, U32 = kTypeU32, I32 = kTypeI32, F32 = kTypeF32, F64 = kTypeF64 };
+size_t stypeSize(SType t);
+const char* stypeName(SType t);
+bool parseSType(const std::string& s, SType* out);
+
+struct StateArr {
+  SType type = SType::F64;
+  size_t n = 0;
+  size_t bytes = 0;
+  void* dev = nullptr;
+};
+
+/** What registerPage receives: the host bytes stay owned by JS (owner is released by the addon). */
+struct PageSpec {
+  int setId = 0;
+  uint32_t index = 0;
+  const uint8_t* data = nullptr;
+  size_t dataBytes = 0;
+  uint32_t vBegin = 0, vEnd = 0, edges = 0, wbytes = 0;
+  int split = -1;  // 1 / 0, or -1: inferred (a one-vertex page next to a page of the same vertex)
+  void* owner = nullptr;
+};
+
+struct HostPage {
+  PageSpec spec;
+  size_t bytes = 0;  // logical page bytes [offsets | nbrs | weights]
+  uint32_t maxNbr = 0;
+  bool anyNbr = false;
+  std::vector<Tile> tiles;
+  uint32_t R = 1;
+  size_t imageBytes = 0;  // bytes + tiles, as held in a cache slot
+  int slot = -1;
+  uint32_t nv() const { return spec.vEnd - spec.vBegin; }
+};
+
+struct RunRequest {
+  std::string kernel;
+  int setId = 0;
+  std::vector<uint32_t> pages;
+  std::map<std::string, double> params;
+  std::map<std::string, std::string> state;
+};
+
+struct RunStats {
+  std::string kernel;
+  uint32_t pages = 0, hits = 0, misses = 0, evictions = 0;
+  uint64_t bytesCopied = 0;
+  double copyMs = 0, kernelMs = 0, wallMs = 0;
+  uint64_t activated = 0;
+  uint32_t cacheSlots = 0;
+  size_t slotBytes = 0;
+  bool hasOutbox = false;
+  std::vector<uint32_t> outIds;
+  std::vector<double> outVals;
+};
+
+struct Totals {
+  uint64_t calls = 0, hits = 0, misses = 0, evictions = 0, bytesCopied = 0, cacheResets = 0;
+  double copyMs = 0, kernelMs = 0, wallMs = 0;
+};
+
+struct ControllerInfo {
+  int device = 0;
+  DeviceProps props;
+  bool cudaBuild = false;
+  size_t memoryLimit = 0, used = 0, stateBytes = 0, scratchBytes = 0, cacheBytes = 0, slotBytes = 0;
+  uint32_t cacheSlots = 0, residentPages = 0, registeredPages = 0;
+  int streams = 0;
+  Totals totals;
+};
+
+/** Splits large host memcpys (pageable page bytes -> pinned staging) over a few threads. */
+class CopyPool;
+
+class Controller {
+ public:
+  Controller(int device, bool emulated, double memoryLimit, int streams);
+  ~Controller();
+  /** Creates the backend (on the worker thread). Throws CodedError for a missing device. */
+  void init();
+  ControllerInfo info();
+
+  void allocState(const std::string& name, SType type, size_t n);
+  void freeState(const std::string& name);
+  void writeState(const std::string& name, const void* src, SType type, size_t count, size_t offset);
+  void readState(const std::string& name, void* dst, SType type, size_t count, size_t offset);
+  void fillState(const std::string& name, double value);
+  /** Returns the owner of the page it replaces (or null). */
+  void* registerPage(const PageSpec& spec);
+  /** Forgets a page set; returns the owners to release. */
+  std::vector<void*> unregisterSet(int setId);
+  std::vector<void*> allOwners() const;
+  RunStats run(const RunRequest& rq);
+  /** Frees device memory and the backend; the controller is unusable afterwards. */
+  void shutdown();
+
+ private:
+  struct Slot {
+    uint8_t* dev = nullptr;
+    int64_t key = -1;
+    uint64_t lastUse = 0;
+    Event ready = nullptr, used = nullptr;
+    bool readyRecorded = false, usedRecorded = false;
+    bool pinned = false;  // held for the whole call (pages a kernel reads at random)
+  };
+  struct Chunk {
+    uint8_t* buf = nullptr;
+    Event ev = nullptr;
+    bool pending = false;
+  };
+  struct Buf {
+    void* p = nullptr;
+    size_t bytes = 0;
+  };
+  struct Plan;
+
+  static int64_t key(int setId, uint32_t index) { return ((int64_t)setId << 32) | (int64_t)index; }
+  size_t used() const { return stateBytes_ + scratchBytes_ + arenaBytes_; }
+  [[noreturn]] void throwOom(const std::string& what, size_t need, bool deviceFull);
+  void* dalloc(size_t bytes, const std::string& what);
+  void* scratch(const std::string& name, size_t bytes, bool* fresh = nullptr);
+  void dropArena();
+  void ensureCache();
+  void ensureStaging();
+  void copyChunks(uint8_t* dst, const void* src, size_t n, int s);
+  int acquire(HostPage& hp, int s, RunStats& st, Event copyStart);
+  PageDev pageDev(const HostPage& hp) const;
+  bool isSplit(const HostPage& hp) const;
+  StateArr* role(const RunRequest& rq, const std::string& role, std::initializer_list<SType> types, bool required);
+  Event timingEvent();
+  template <class K>
+  void launch(uint32_t grid, size_t smem, int s, const typename K::Args& a) {
+    be_->launch(KernelIdOf<K>::value, grid, kBlock, smem, s, &a);
+  }
+  template <class Op>
+  void pushPage(PushArgs a, const PageDev& pd, int s, uint8_t* twc, size_t per);
+  template <class Op>
+  void pullPage(PullArgs a, const PageDev& pd, int s);
+  void buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl);
+
+  int device_;
+  bool emulated_;
+  double requestedLimit_;
+  int nstreams_;
+  std::unique_ptr<Backend> be_;
+  DeviceProps props_;
+  size_t limit_ = 0;
+  size_t stateBytes_ = 0, scratchBytes_ = 0, arenaBytes_ = 0;
+  std::map<std::string, StateArr> state_;
+  std::map<std::string, Buf> scratch_;
+  std::unordered_map<int64_t, HostPage> pages_;
+  size_t maxImage_ = 0;
+  // page cache
+  uint8_t* arena_ = nullptr;
+  size_t slotBytes_ = 0;
+  std::vector<Slot> slots_;
+  uint64_t tick_ = 0;
+  // staging
+  std::unique_ptr<CopyPool> copyPool_;
+  std::vector<Chunk> ring_;
+  size_t chunkBytes_ = 0;
+  size_t ringNext_ = 0;
+  // timing events
+  std::vector<Event> evPool_;
+  size_t evUsed_ = 0;
+  // outbox bookkeeping
+  size_t outboxN_ = 0;
+  uint32_t outboxOp_ = kReduceNone;
+  Totals totals_;
+};
+
+}  // namespace ts

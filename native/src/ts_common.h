@@ -1,0 +1,125 @@
+// Shared by the CUDA build (nvcc) and the host-emulated build (plain C++): qualifiers, the
+// thread/block index abstraction, atomics. Kernel bodies (kernels.h) are written once against
+// this header; under nvcc they become __device__ code launched as real kernels, under a host
+// compiler they are plain inline functions that backend_host.cpp runs in loops over blocks and
+// threads (one loop per __syncthreads()-separated phase).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__CUDACC__)
+#define TS_CUDA_SIDE 1
+#define TS_DEVICE __device__ __forceinline__
+#define TS_HD __host__ __device__ __forceinline__
+#else
+#define TS_CUDA_SIDE 0
+#define TS_DEVICE inline
+#define TS_HD inline
+#endif
+
+namespace ts {
+
+using u8 = uint8_t;
+using u32 = uint32_t;
+using i32 = int32_t;
+using u64 = unsigned long long;  // what CUDA's 64-bit atomics take
+
+constexpr u32 kBlock = 256;           // threads per block everywhere
+constexpr u32 kWarp = 32;
+constexpr u32 kUnvisited = 0xffffffffu;  // depth sentinel (i32 -1 has the same bits)
+
+/**
+ * Where a thread is: CUDA's threadIdx.x / blockIdx.x / blockDim.x / gridDim.x and the block's
+ * dynamic shared memory. On the host one Ctx per emulated thread per phase.
+ */
+struct Ctx {
+  u32 tid, bid, bdim, gdim;
+  char* smem;
+  TS_HD u32 gtid() const { return bid * bdim + tid; }
+  TS_HD u32 gstride() const { return bdim * gdim; }
+  TS_HD u32 lane() const { return tid & (kWarp - 1); }
+};
+
+// ---- atomics ------------------------------------------------------------------------------
+#if TS_CUDA_SIDE
+TS_DEVICE u32 atomic_add_u32(u32* p, u32 v) { return atomicAdd(p, v); }
+TS_DEVICE double atomic_add_f64(double* p, double v) { return atomicAdd(p, v); }
+TS_DEVICE u32 atomic_min_u32(u32* p, u32 v) { return atomicMin(p, v); }
+TS_DEVICE u32 atomic_or_u32(u32* p, u32 v) { return atomicOr(p, v); }
+TS_DEVICE u32 atomic_cas_u32(u32* p, u32 cmp, u32 v) { return atomicCAS(p, cmp, v); }
+TS_DEVICE u64 atomic_max_u64(u64* p, u64 v) { return atomicMax(p, v); }
+TS_DEVICE u32 load_u32(const u32* p) { return *(volatile const u32*)p; }
+TS_DEVICE double load_f64(const double* p) { return *(volatile const double*)p; }
+TS_DEVICE u64 f64_bits(double x) { return (u64)__double_as_longlong(x); }
+TS_DEVICE double bits_f64(u64 x) { return __longlong_as_double((long long)x); }
+TS_DEVICE u64 atomic_cas_u64(u64* p, u64 cmp, u64 v) { return atomicCAS(p, cmp, v); }
+#else
+TS_DEVICE u32 atomic_add_u32(u32* p, u32 v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+TS_DEVICE u32 atomic_or_u32(u32* p, u32 v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }
+TS_DEVICE u32 atomic_cas_u32(u32* p, u32 cmp, u32 v) {
+  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return cmp;  // the old value either way
+}
+TS_DEVICE u64 atomic_cas_u64(u64* p, u64 cmp, u64 v) {
+  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return cmp;
+}
+TS_DEVICE u32 atomic_min_u32(u32* p, u32 v) {
+  u32 old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v < old && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+TS_DEVICE u64 atomic_max_u64(u64* p, u64 v) {
+  u64 old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v > old && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+TS_DEVICE u32 load_u32(const u32* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+TS_DEVICE u64 f64_bits(double x) {
+  u64 b;
+  std::memcpy(&b, &x, 8);
+  return b;
+}
+TS_DEVICE double bits_f64(u64 b) {
+  double x;
+  std::memcpy(&x, &b, 8);
+  return x;
+}
+TS_DEVICE double load_f64(const double* p) { return bits_f64(__atomic_load_n((const u64*)p, __ATOMIC_RELAXED)); }
+TS_DEVICE double atomic_add_f64(double* p, double v) {
+  u64* a = (u64*)p;
+  u64 old = __atomic_load_n(a, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(a, &old, f64_bits(bits_f64(old) + v), true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return bits_f64(old);
+}
+#endif
+
+/** atomicMin on a double by CAS; returns the value before (NaN never wins). */
+TS_DEVICE double atomic_min_f64(double* p, double v) {
+  u64* a = (u64*)p;
+  u64 old = f64_bits(load_f64(p));
+  for (;;) {
+    double o = bits_f64(old);
+    if (!(v < o)) return o;
+    u64 prev = atomic_cas_u64(a, old, f64_bits(v));
+    if (prev == old) return o;
+    old = prev;
+  }
+}
+
+/** Garaph's replication factor R = 2^min(ceil(log2(E/V) - 0.5), 5), at least 1. */
+inline u32 replicationFactor(double edges, double vertices) {
+  if (vertices <= 0) return 1;
+  // k = ceil(log2(E/V) - 0.5) is the smallest k with 2^k * sqrt(2) >= E/V; clamped to [0, 5].
+  double ratio = edges / vertices;
+  int k = 0;
+  while (k < 5 && ratio > 1.4142135623730951 * (double)(1u << k)) k++;
+  return 1u << k;
+}
+
+}  // namespace ts

@@ -1,0 +1,855 @@
+/**
+ * The native GPU controller on an emulated device (host kernels built from the same sources as
+ * the CUDA ones): every kernel against a plain JS loop on small hand-built graphs whose pages are
+ * laid out as src/graph/types.ts says (one SharedArrayBuffer per page, split pages for vertices
+ * with more edges than a page), plus the page cache (streaming, eviction, reuse) and errors.
+ * These tests skip only when the addon could not be built because cmake or a C++ compiler is
+ * missing (build/native-status.json says so); a missing or broken addon otherwise fails them.
+ */
+import test from 'ava';
+import { bitmapWords, GpuController, nativeAvailable, type RunStats } from '../actors/gpu/native.js';
+
+const avail = nativeAvailable();
+const skipAll = !avail.ok && avail.toolchainMissing;
+const t_ = skipAll ? test.skip : test;
+
+test('native addon availability', (t) => {
+  if (avail.ok) {
+    t.log(`loaded ${avail.flavor} addon ${avail.file}; CUDA devices: ${avail.cudaDevices}${avail.cudaReason ? ` (${avail.cudaReason})` : ''}`);
+    t.pass();
+  } else if (skipAll) {
+    t.log(`native tests SKIPPED: ${avail.reason}`);
+    t.pass();
+  } else {
+    t.fail(`native addon unavailable: ${avail.reason}`);
+  }
+});
+
+// ---- hand-built graphs ----------------------------------------------------------------------
+
+type W = 'f32' | 'f64' | undefined;
+interface HPage {
+  index: number;
+  vBegin: number;
+  vEnd: number;
+  split: boolean;
+  edges: number;
+  buffer: SharedArrayBuffer;
+  offsets: Uint32Array;
+  nbrs: Uint32Array;
+  weights?: Float32Array | Float64Array;
+}
+type Lists = Array<Array<[number, number]>>; // per vertex: [neighbour, weight], sorted by neighbour
+
+const align8 = (x: number): number => (x + 7) & ~7;
+
+function makePage(index: number, vBegin: number, vEnd: number, split: boolean, parts: Array<Array<[number, number]>>, wt: W): HPage {
+  const nv = vEnd - vBegin;
+  const edges = parts.reduce((s, l) => s + l.length, 0);
+  const nbrOff = align8(4 * (nv + 1));
+  const wOff = nbrOff + align8(4 * edges);
+  const wb = wt === 'f32' ? 4 : wt === 'f64' ? 8 : 0;
+  const buffer = new SharedArrayBuffer(wOff + wb * edges);
+  const offsets = new Uint32Array(buffer, 0, nv + 1);
+  const nbrs = new Uint32Array(buffer, nbrOff, edges);
+  const weights = wt === 'f32' ? new Float32Array(buffer, wOff, edges) : wt === 'f64' ? new Float64Array(buffer, wOff, edges) : undefined;
+  let at = 0;
+  parts.forEach((l, i) => {
+    offsets[i] = at;
+    for (const [u, w] of l) {
+      nbrs[at] = u;
+      if (weights) weights[at] = w;
+      at++;
+    }
+  });
+  offsets[nv] = at;
+  return { index, vBegin, vEnd, split, edges, buffer, offsets, nbrs, weights };
+}
+
+/** pages.ts layoutPages: pages of about pageEdges edges; a vertex with more gets split pages. */
+function paginate(lists: Lists, pageEdges: number, wt: W): HPage[] {
+  const pages: HPage[] = [];
+  let begin = 0;
+  let edges = 0;
+  const close = (end: number): void => {
+    if (end === begin) return;
+    pages.push(makePage(pages.length, begin, end, false, lists.slice(begin, end), wt));
+    begin = end;
+    edges = 0;
+  };
+  for (let v = 0; v < lists.length; v++) {
+    const d = lists[v]!.length;
+    if (d > pageEdges) {
+      close(v);
+      for (let done = 0; done < d; done += pageEdges) pages.push(makePage(pages.length, v, v + 1, true, [lists[v]!.slice(done, done + pageEdges)], wt));
+      begin = v + 1;
+      continue;
+    }
+    if (edges + d > pageEdges || v - begin >= pageEdges) close(v);
+    edges += d;
+  }
+  close(lists.length);
+  return pages;
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let x = s;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface G {
+  n: number;
+  out: Lists;
+  in: Lists;
+}
+
+/** Random directed graph with a few hubs (one with > 4096 in-edges), weights in (0, 10]. */
+function randomGraph(n: number, m: number, seed: number, hubs: Array<[number, number, 'in' | 'out']> = []): G {
+  const r = rng(seed);
+  const seen = new Set<number>();
+  const out: Lists = Array.from({ length: n }, () => []);
+  const add = (u: number, v: number): void => {
+    if (u === v || seen.has(u * n + v)) return;
+    seen.add(u * n + v);
+    out[u]!.push([v, Math.fround(0.25 + Math.floor(r() * 40) / 4)]);
+  };
+  for (let i = 0; i < m; i++) add(Math.floor(r() * n), Math.floor(r() * n));
+  for (const [h, deg, dir] of hubs) for (let i = 0; i < deg; i++) {
+    const x = Math.floor(r() * n);
+    if (dir === 'in') add(x, h);
+    else add(h, x);
+  }
+  return finish(n, out);
+}
+
+function finish(n: number, out: Lists): G {
+  const inn: Lists = Array.from({ length: n }, () => []);
+  for (let u = 0; u < n; u++) for (const [v, w] of out[u]!) inn[v]!.push([u, w]);
+  for (const l of [...out, ...inn]) l.sort((a, b) => a[0] - b[0]);
+  return { n, out, in: inn };
+}
+
+function undirected(g: G): Lists {
+  const und: Lists = Array.from({ length: g.n }, () => []);
+  const seen = new Set<number>();
+  for (let u = 0; u < g.n; u++)
+    for (const [v, w] of g.out[u]!) {
+      if (!seen.has(u * g.n + v)) {
+        seen.add(u * g.n + v);
+        und[u]!.push([v, w]);
+      }
+      if (!seen.has(v * g.n + u)) {
+        seen.add(v * g.n + u);
+        und[v]!.push([u, w]);
+      }
+    }
+  for (const l of und) l.sort((a, b) => a[0] - b[0]);
+  return und;
+}
+
+/** inferSplit: leave the split flag out and let the controller infer it from neighbouring pages. */
+async function register(c: GpuController, setId: number, pages: HPage[], inferSplit = false): Promise<void> {
+  await Promise.all(pages.map((p) => c.registerPage(setId, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, p.weights ? p.weights.BYTES_PER_ELEMENT : 0, inferSplit ? undefined : p.split)));
+}
+
+const all = (pages: HPage[]): number[] => pages.map((p) => p.index);
+
+function close(t: { true: (b: boolean, m?: string) => void }, got: ArrayLike<number>, want: ArrayLike<number>, what: string, rel = 1e-9): void {
+  let bad = -1;
+  for (let i = 0; i < want.length; i++) {
+    const a = got[i]!;
+    const b = want[i]!;
+    if (a === b) continue;
+    if (!(Math.abs(a - b) <= rel * Math.max(1, Math.abs(b)))) {
+      bad = i;
+      break;
+    }
+  }
+  t.true(bad < 0, bad < 0 ? what : `${what}: index ${bad} got ${got[bad]} want ${want[bad]}`);
+}
+
+/**
+ * Emulated by default; TESSERA_NATIVE_TEST_DEVICE=cuda runs the same checks on CUDA device 0 (for
+ * a machine with a GPU; CI has none).
+ */
+const onCuda = process.env.TESSERA_NATIVE_TEST_DEVICE === 'cuda';
+const emu = (memoryLimit?: number, streams = 3): Promise<GpuController> => GpuController.create({ device: 0, emulated: !onCuda, memoryLimit, streams });
+
+// ---- JS references ----------------------------------------------------------------------------
+
+function bfsRef(out: Lists, s: number): Int32Array {
+  const d = new Int32Array(out.length).fill(-1);
+  d[s] = 0;
+  let q = [s];
+  while (q.length) {
+    const nq: number[] = [];
+    for (const u of q) for (const [v] of out[u]!) if (d[v] === -1) (d[v] = d[u]! + 1), nq.push(v);
+    q = nq;
+  }
+  return d;
+}
+
+function ssspRef(out: Lists, s: number, weighted: boolean): Float64Array {
+  // Bellman-Ford in f64 over the stored (f32-rounded) weights: exact same sums as the kernel
+  const n = out.length;
+  const d = new Float64Array(n).fill(Infinity);
+  d[s] = 0;
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let u = 0; u < n; u++) {
+      if (d[u] === Infinity) continue;
+      for (const [v, w] of out[u]!) {
+        const nd = d[u]! + (weighted ? w : 1);
+        if (nd < d[v]!) (d[v] = nd), (changed = true);
+      }
+    }
+  }
+  return d;
+}
+
+function wccRef(g: G): Uint32Array {
+  const p = Uint32Array.from({ length: g.n }, (_, i) => i);
+  const find = (x: number): number => {
+    while (p[x] !== x) x = p[x] = p[p[x]!]!;
+    return x;
+  };
+  for (let u = 0; u < g.n; u++)
+    for (const [v] of g.out[u]!) {
+      const a = find(u);
+      const b = find(v);
+      if (a !== b) p[Math.max(a, b)] = Math.min(a, b);
+    }
+  return Uint32Array.from({ length: g.n }, (_, i) => find(i));
+}
+
+// ---- tests ------------------------------------------------------------------------------------
+
+const G1 = randomGraph(6000, 24000, 7, [
+  [5, 5000, 'in'],
+  [9, 700, 'out'],
+  [11, 300, 'out'],
+  [13, 120, 'in'],
+]);
+
+for (const pageEdges of [1 << 15, 1000, 97]) {
+  t_(`pr_pull = base + d * sum of in-neighbour contrib (pageEdges ${pageEdges})`, async (t) => {
+    const g = G1;
+    const pages = paginate(g.in, pageEdges, undefined);
+    if (pageEdges < 5000) t.true(pages.some((p) => p.split), 'hub 5 spans split pages');
+    const c = await emu();
+    try {
+      await register(c, 1, pages, pageEdges === 97);
+      await c.allocState('contrib', 'f64', g.n);
+      await c.allocState('rank', 'f64', g.n);
+      const r = rng(3);
+      const contrib = Float64Array.from({ length: g.n }, () => r());
+      await c.writeState('contrib', contrib);
+      await c.fillState('rank', 123); // must be overwritten
+      const st = await c.run('pr_pull', { setId: 1, pages: all(pages), params: { base: 0.15 / g.n, d: 0.85 }, state: { next: 'rank' } });
+      t.is(st.pages, pages.length);
+      t.is(st.misses, pages.length);
+      const want = new Float64Array(g.n);
+      for (let v = 0; v < g.n; v++) {
+        let s = 0;
+        for (const [u] of g.in[v]!) s += contrib[u]!;
+        want[v] = 0.15 / g.n + 0.85 * s;
+      }
+      close(t, await c.readState('rank', new Float64Array(g.n)), want, 'pr_pull');
+      // the same call again: every page is resident now
+      const st2 = await c.run('pr_pull', { setId: 1, pages: all(pages), params: { base: 0.15 / g.n, d: 0.85 }, state: { next: 'rank' } });
+      t.is(st2.hits, pages.length);
+      t.is(st2.misses, 0);
+      t.is(st2.bytesCopied, 0);
+      close(t, await c.readState('rank', new Float64Array(g.n)), want, 'pr_pull again');
+    } finally {
+      await c.close();
+    }
+  });
+}
+
+t_('pr_pull on a subset of pages writes only their vertices', async (t) => {
+  const g = G1;
+  const pages = paginate(g.in, 2000, undefined);
+  const c = await emu();
+  try {
+    await register(c, 0, pages);
+    await c.allocState('contrib', 'f64', g.n);
+    await c.allocState('next', 'f64', g.n);
+    await c.fillState('contrib', 1);
+    await c.fillState('next', -1);
+    const some = pages.filter((p) => p.index % 2 === 0);
+    await c.run('pr_pull', { setId: 0, pages: all(some), params: {} });
+    const got = await c.readState('next', new Float64Array(g.n));
+    // a split vertex with only some of its pages in the call gets the partial sum of those pages
+    const want = new Float64Array(g.n).fill(-1);
+    for (const p of some) for (let v = p.vBegin; v < p.vEnd; v++) want[v] = (want[v] === -1 ? 0 : want[v]!) + p.offsets[v - p.vBegin + 1]! - p.offsets[v - p.vBegin]!;
+    t.true(some.some((p) => p.split) && pages.some((p) => p.split && p.index % 2 === 1), 'the subset holds part of a split vertex');
+    close(t, got, want, 'subset');
+  } finally {
+    await c.close();
+  }
+});
+
+t_('pr_push accumulates out-edges; an owned range sends the rest to a deduplicated outbox (sum)', async (t) => {
+  const g = G1;
+  const pages = paginate(g.out, 1500, undefined);
+  const c = await emu();
+  try {
+    await register(c, 2, pages);
+    await c.allocState('contrib', 'f64', g.n);
+    await c.allocState('next', 'f64', g.n);
+    const r = rng(11);
+    const contrib = Float64Array.from({ length: g.n }, () => r());
+    await c.writeState('contrib', contrib);
+    const want = new Float64Array(g.n);
+    for (let u = 0; u < g.n; u++) for (const [v] of g.out[u]!) want[v]! += contrib[u]!;
+    await c.run('pr_push', { setId: 2, pages: all(pages) });
+    close(t, await c.readState('next', new Float64Array(g.n)), want, 'pr_push all owned');
+
+    await c.fillState('next', 0);
+    const [ob, oe] = [1000, 4000];
+    const st = await c.run('pr_push', { setId: 2, pages: all(pages), params: { ownedBegin: ob, ownedEnd: oe } });
+    const got = await c.readState('next', new Float64Array(g.n));
+    const wantOwned = want.map((x, v) => (v >= ob && v < oe ? x : 0));
+    close(t, got, wantOwned, 'owned part');
+    t.truthy(st.outbox);
+    const { ids, values } = st.outbox!;
+    t.is(new Set(ids).size, ids.length, 'one entry per destination');
+    const remote = [...want.keys()].filter((v) => (v < ob || v >= oe) && g.in[v]!.length > 0);
+    t.is(ids.length, remote.length);
+    const m = new Map<number, number>();
+    ids.forEach((v, i) => m.set(v, values[i]!));
+    close(t, remote.map((v) => m.get(v) ?? NaN), remote.map((v) => want[v]!), 'outbox sums');
+    // the outbox is clean for the next call
+    const st2 = await c.run('pr_push', { setId: 2, pages: all(pages), params: { ownedBegin: ob, ownedEnd: oe } });
+    const m2 = new Map<number, number>();
+    st2.outbox!.ids.forEach((v, i) => m2.set(v, st2.outbox!.values[i]!));
+    close(t, remote.map((v) => m2.get(v) ?? NaN), remote.map((v) => want[v]!), 'outbox sums, second call');
+  } finally {
+    await c.close();
+  }
+});
+
+/** Level-synchronous BFS on the controller; returns depths and per-level stats. */
+async function gpuBfs(c: GpuController, g: G, setOut: number, outPages: HPage[], setIn: number, inPages: HPage[], src: number, mode: 'push' | 'pull' | 'mixed', frontierType: 'u32' | 'u8'): Promise<{ depth: Int32Array; stats: RunStats[] }> {
+  const n = g.n;
+  const len = frontierType === 'u32' ? bitmapWords(n) : n;
+  await c.allocState('depth', 'i32', n);
+  await c.allocState('fa', frontierType, len);
+  await c.allocState('fb', frontierType, len);
+  await c.fillState('depth', -1);
+  await c.fillState('fa', 0);
+  await c.fillState('fb', 0);
+  await c.writeState('depth', Int32Array.of(0), src);
+  if (frontierType === 'u32') await c.writeState('fa', Uint32Array.of(1 << (src & 31)), src >> 5);
+  else await c.writeState('fa', Uint8Array.of(1), src);
+  let [cur, nxt] = ['fa', 'fb'];
+  const stats: RunStats[] = [];
+  for (let level = 0; level < n; level++) {
+    const pull = mode === 'pull' || (mode === 'mixed' && level % 2 === 1);
+    const st = pull
+      ? await c.run('bfs_pull', { setId: setIn, pages: all(inPages), params: { level }, state: { frontier: cur, next: nxt } })
+      : await c.run('bfs_push', { setId: setOut, pages: all(outPages), params: { level }, state: { frontier: cur, next: nxt } });
+    stats.push(st);
+    if (st.activated === 0) break;
+    await c.fillState(cur, 0);
+    [cur, nxt] = [nxt, cur];
+  }
+  return { depth: await c.readState('depth', new Int32Array(n)), stats };
+}
+
+for (const [mode, ft, pe] of [
+  ['push', 'u32', 4096],
+  ['push', 'u8', 100],
+  ['pull', 'u32', 3000],
+  ['pull', 'u8', 90],
+  ['mixed', 'u32', 700],
+] as const) {
+  t_(`bfs_${mode} with a ${ft === 'u32' ? 'bitmap' : 'byte'} frontier matches BFS (pageEdges ${pe})`, async (t) => {
+    const g = G1;
+    const outPages = paginate(g.out, pe, undefined);
+    const inPages = paginate(g.in, pe, undefined);
+    const c = await emu();
+    try {
+      await register(c, 0, outPages);
+      await register(c, 1, inPages);
+      for (const src of [9, 0, 4321]) {
+        const { depth, stats } = await gpuBfs(c, g, 0, outPages, 1, inPages, src, mode, ft);
+        const want = bfsRef(g.out, src);
+        t.deepEqual(Array.from(depth), Array.from(want), `source ${src}`);
+        const reached = want.filter((d) => d >= 0).length;
+        t.is(stats.reduce((s, x) => s + x.activated, 0), reached - 1, 'activated counts each vertex once');
+      }
+    } finally {
+      await c.close();
+    }
+  });
+}
+
+t_('bfs_push from a frontier list, and an outbox (min) for vertices outside the owned range', async (t) => {
+  const g = G1;
+  const outPages = paginate(g.out, 800, undefined);
+  const c = await emu();
+  try {
+    await register(c, 0, outPages);
+    const n = g.n;
+    await c.allocState('depth', 'u32', n);
+    await c.allocState('list', 'u32', 16);
+    await c.allocState('next', 'u32', bitmapWords(n));
+    await c.fillState('depth', 0xffffffff);
+    const src = [9, 11, 200];
+    for (const s of src) await c.writeState('depth', Uint32Array.of(0), s);
+    await c.writeState('list', Uint32Array.from(src));
+    const [ob, oe] = [0, 3000];
+    const st = await c.run('bfs_push', { setId: 0, pages: all(outPages), params: { level: 0, frontierSize: src.length, ownedBegin: ob, ownedEnd: oe }, state: { frontierList: 'list' } });
+    const depth = await c.readState('depth', new Uint32Array(n));
+    const reach = new Set<number>();
+    for (const s of src) for (const [v] of g.out[s]!) if (!src.includes(v)) reach.add(v);
+    const owned = [...reach].filter((v) => v >= ob && v < oe);
+    const remote = [...reach].filter((v) => v < ob || v >= oe).sort((a, b) => a - b);
+    for (let v = 0; v < n; v++) {
+      const want = src.includes(v) ? 0 : owned.includes(v) ? 1 : 0xffffffff;
+      if (depth[v] !== want) return t.fail(`depth[${v}] = ${depth[v]}, want ${want}`);
+    }
+    t.is(st.activated, owned.length);
+    t.deepEqual(Array.from(st.outbox!.ids).sort((a, b) => a - b), remote);
+    t.true(st.outbox!.values.every((x) => x === 1));
+    const bits = await c.readState('next', new Uint32Array(bitmapWords(n)));
+    const inNext = [...Array(n).keys()].filter((v) => (bits[v >> 5]! >>> (v & 31)) & 1);
+    t.deepEqual(inNext, owned.sort((a, b) => a - b));
+  } finally {
+    await c.close();
+  }
+});
+
+for (const wt of ['f64', 'f32', undefined] as const) {
+  t_(`sssp_push matches shortest paths (${wt ?? 'unweighted'}, split pages)`, async (t) => {
+    const g = G1;
+    const pages = paginate(g.out, 250, wt);
+    t.true(pages.some((p) => p.split));
+    const c = await emu();
+    try {
+      await register(c, 4, pages);
+      const n = g.n;
+      await c.allocState('dist', 'f64', n);
+      await c.allocState('fa', 'u32', bitmapWords(n));
+      await c.allocState('fb', 'u32', bitmapWords(n));
+      const src = 9;
+      await c.fillState('dist', Infinity);
+      await c.writeState('dist', Float64Array.of(0), src);
+      await c.writeState('fa', Uint32Array.of(1 << (src & 31)), src >> 5);
+      let [cur, nxt] = ['fa', 'fb'];
+      for (let it = 0; it < n; it++) {
+        const st = await c.run('sssp_push', { setId: 4, pages: all(pages), state: { frontier: cur, next: nxt } });
+        if (st.activated === 0) break;
+        await c.fillState(cur, 0);
+        [cur, nxt] = [nxt, cur];
+      }
+      const want = ssspRef(g.out, src, wt !== undefined);
+      close(t, await c.readState('dist', new Float64Array(n)), want, 'dist', 0);
+    } finally {
+      await c.close();
+    }
+  });
+}
+
+t_('sssp_push outbox keeps the minimum per remote destination', async (t) => {
+  // two sources reach the same remote vertices with different distances
+  const out: Lists = Array.from({ length: 8 }, () => []);
+  out[0] = [[5, 3], [6, 1], [7, 2]];
+  out[1] = [[5, 1], [6, 4]];
+  out[2] = [[3, 1]];
+  const g = finish(8, out);
+  const pages = paginate(g.out, 2, 'f64');
+  const c = await emu();
+  try {
+    await register(c, 0, pages);
+    await c.allocState('dist', 'f64', 8);
+    await c.allocState('front', 'u8', 8);
+    await c.writeState('dist', Float64Array.of(0, 0.5, 0, Infinity, Infinity, Infinity, Infinity, Infinity));
+    await c.writeState('front', Uint8Array.of(1, 1, 1, 0, 0, 0, 0, 0));
+    const st = await c.run('sssp_push', { setId: 0, pages: all(pages), params: { ownedBegin: 0, ownedEnd: 5 }, state: { frontier: 'front' } });
+    const m = new Map<number, number>();
+    st.outbox!.ids.forEach((v, i) => m.set(v, st.outbox!.values[i]!));
+    t.deepEqual([...m.entries()].sort((a, b) => a[0] - b[0]), [
+      [5, 1.5],
+      [6, 1],
+      [7, 2],
+    ]);
+    const d = await c.readState('dist', new Float64Array(8));
+    t.is(d[3], 1);
+    t.is(d[5], Infinity); // remote: not written locally
+    t.is(st.activated, 1);
+  } finally {
+    await c.close();
+  }
+});
+
+for (const mode of ['pull', 'push'] as const) {
+  t_(`wcc_${mode} min-label propagation matches union-find (in + out pages, split pages)`, async (t) => {
+    // several components: a sparse graph plus the hub graph
+    const g = randomGraph(3000, 1800, 21, [[40, 600, 'in'], [41, 300, 'out']]);
+    const outPages = paginate(g.out, 150, undefined);
+    const inPages = paginate(g.in, 150, undefined);
+    const c = await emu();
+    try {
+      await register(c, 0, outPages);
+      await register(c, 1, inPages);
+      const n = g.n;
+      await c.allocState('label', 'u32', n);
+      await c.writeState('label', Uint32Array.from({ length: n }, (_, i) => i));
+      await c.allocState('fa', 'u8', n);
+      await c.allocState('fb', 'u8', n);
+      await c.fillState('fa', 1);
+      let [cur, nxt] = ['fa', 'fb'];
+      let rounds = 0;
+      for (;;) {
+        rounds++;
+        let act = 0;
+        for (const [set, pages] of [[0, outPages], [1, inPages]] as const) {
+          const st =
+            mode === 'pull'
+              ? await c.run('wcc_pull', { setId: set, pages: all(pages), state: { next: nxt } })
+              : await c.run('wcc_push', { setId: set, pages: all(pages), state: { frontier: cur, next: nxt } });
+          act += st.activated;
+        }
+        if (act === 0 || rounds > n) break;
+        await c.fillState(cur, 0);
+        [cur, nxt] = [nxt, cur];
+      }
+      t.deepEqual(Array.from(await c.readState('label', new Uint32Array(n))), Array.from(wccRef(g)));
+    } finally {
+      await c.close();
+    }
+  });
+}
+
+t_('wcc_push outbox (min) for labels bound to vertices outside the owned range', async (t) => {
+  const out: Lists = Array.from({ length: 6 }, () => []);
+  out[0] = [[4, 1], [5, 1]];
+  out[1] = [[4, 1], [2, 1]];
+  const g = finish(6, out);
+  const pages = paginate(g.out, 100, undefined);
+  const c = await emu();
+  try {
+    await register(c, 0, pages);
+    await c.allocState('label', 'i32', 6);
+    await c.writeState('label', Int32Array.of(3, 1, 7, 8, 9, 10));
+    const st = await c.run('wcc_push', { setId: 0, pages: all(pages), params: { ownedBegin: 0, ownedEnd: 4 } });
+    const m = new Map<number, number>();
+    st.outbox!.ids.forEach((v, i) => m.set(v, st.outbox!.values[i]!));
+    t.deepEqual([...m.entries()].sort((a, b) => a[0] - b[0]), [
+      [4, 1],
+      [5, 3],
+    ]);
+    t.deepEqual(Array.from(await c.readState('label', new Int32Array(6))), [3, 1, 1, 8, 9, 10]);
+  } finally {
+    await c.close();
+  }
+});
+
+function cdlpRef(nb: Lists, label: Uint32Array): Uint32Array {
+  const next = new Uint32Array(label.length);
+  for (let v = 0; v < nb.length; v++) {
+    if (nb[v]!.length === 0) {
+      next[v] = label[v]!;
+      continue;
+    }
+    const h = new Map<number, number>();
+    for (const [u] of nb[v]!) h.set(label[u]!, (h.get(label[u]!) ?? 0) + 1);
+    let best = Infinity;
+    let cnt = 0;
+    for (const [l, k] of h) if (k > cnt || (k === cnt && l < best)) (best = l), (cnt = k);
+    next[v] = best;
+  }
+  return next;
+}
+
+for (const pe of [1 << 15, 300]) {
+  t_(`cdlp_pull: most frequent neighbour label, ties to the smallest (pageEdges ${pe})`, async (t) => {
+    const g = randomGraph(2500, 9000, 5, [[3, 1200, 'in'], [4, 400, 'out'], [6, 50, 'in']]);
+    // neighbour multiset: in + out lists (a reciprocal neighbour counts twice)
+    const both: Lists = g.out.map((l, v) => [...l, ...g.in[v]!].sort((a, b) => a[0] - b[0]));
+    const pages = paginate(both, pe, undefined);
+    if (pe < 1000) t.true(pages.some((p) => p.split));
+    const c = await emu();
+    try {
+      await register(c, 0, pages);
+      const n = g.n;
+      // few distinct labels so that counts tie and repeat
+      let label: Uint32Array = Uint32Array.from({ length: n }, (_, i) => (i * 2654435761) % 37 >>> 0);
+      await c.allocState('la', 'u32', n);
+      await c.allocState('lb', 'u32', n);
+      await c.writeState('la', label);
+      let [cur, nxt] = ['la', 'lb'];
+      for (let it = 0; it < 3; it++) {
+        await c.run('cdlp_pull', { setId: 0, pages: all(pages), state: { label: cur, next: nxt } });
+        label = cdlpRef(both, label);
+        t.deepEqual(Array.from(await c.readState(nxt, new Uint32Array(n))), Array.from(label), `iteration ${it}`);
+        [cur, nxt] = [nxt, cur];
+      }
+      // a split vertex without all its pages in the call is refused
+      const split = pages.filter((p) => p.split);
+      if (split.length > 1) await t.throwsAsync(c.run('cdlp_pull', { setId: 0, pages: [split[0]!.index], state: { label: cur, next: nxt } }), { message: /needs all of a vertex's pages/ });
+    } finally {
+      await c.close();
+    }
+  });
+}
+
+function brandes(out: Lists, sources: number[]): Float64Array {
+  const n = out.length;
+  const bc = new Float64Array(n);
+  for (const s of sources) {
+    const sigma = new Float64Array(n);
+    const dist = new Int32Array(n).fill(-1);
+    const delta = new Float64Array(n);
+    const order: number[] = [s];
+    sigma[s] = 1;
+    dist[s] = 0;
+    for (let h = 0; h < order.length; h++) {
+      const v = order[h]!;
+      for (const [w] of out[v]!) {
+        if (dist[w] === -1) (dist[w] = dist[v]! + 1), order.push(w);
+        if (dist[w] === dist[v]! + 1) sigma[w]! += sigma[v]!;
+      }
+    }
+    for (let i = order.length - 1; i >= 0; i--) {
+      const v = order[i]!;
+      for (const [w] of out[v]!) if (dist[w] === dist[v]! + 1) delta[v]! += (sigma[v]! / sigma[w]!) * (1 + delta[w]!);
+      if (v !== s) bc[v]! += delta[v]!;
+    }
+  }
+  return bc;
+}
+
+t_('bc_forward / bc_backward (Brandes levels) match the reference', async (t) => {
+  const g = randomGraph(1500, 6000, 13, [[2, 400, 'out'], [3, 300, 'in']]);
+  const pages = paginate(g.out, 200, undefined);
+  t.true(pages.some((p) => p.split));
+  const c = await emu();
+  try {
+    await register(c, 0, pages);
+    const n = g.n;
+    for (const [name, type] of [['depth', 'u32'], ['sigma', 'f64'], ['delta', 'f64'], ['bc', 'f64'], ['fa', 'u32'], ['fb', 'u32']] as const)
+      await c.allocState(name, type, name[0] === 'f' ? bitmapWords(n) : n);
+    const sources = [2, 0, 77];
+    for (const s of sources) {
+      await c.fillState('depth', 0xffffffff);
+      await c.fillState('sigma', 0);
+      await c.fillState('delta', 0);
+      await c.fillState('fa', 0);
+      await c.fillState('fb', 0);
+      await c.writeState('depth', Uint32Array.of(0), s);
+      await c.writeState('sigma', Float64Array.of(1), s);
+      await c.writeState('fa', Uint32Array.of(1 << (s & 31)), s >> 5);
+      let [cur, nxt] = ['fa', 'fb'];
+      let level = 0;
+      for (; ; level++) {
+        const st = await c.run('bc_forward', { setId: 0, pages: all(pages), params: { level }, state: { frontier: cur, next: nxt } });
+        if (st.activated === 0) break;
+        await c.fillState(cur, 0);
+        [cur, nxt] = [nxt, cur];
+      }
+      for (let l = level; l >= 0; l--) await c.run('bc_backward', { setId: 0, pages: all(pages), params: { level: l, source: s } });
+    }
+    close(t, await c.readState('bc', new Float64Array(n)), brandes(g.out, sources), 'bc', 1e-9);
+  } finally {
+    await c.close();
+  }
+});
+
+function lccRef(g: G): Float64Array {
+  const und = undirected(g);
+  const lcc = new Float64Array(g.n);
+  const mark = new Int32Array(g.n).fill(-1);
+  for (let v = 0; v < g.n; v++) {
+    let d = 0;
+    for (const [u] of und[v]!) if (u !== v) (mark[u] = v), d++;
+    if (d <= 1) continue;
+    let t = 0;
+    for (const [u] of und[v]!) {
+      if (u === v) continue;
+      for (const [w] of g.out[u]!) if (w !== u && mark[w] === v) t++;
+    }
+    lcc[v] = t / (d * (d - 1));
+  }
+  return lcc;
+}
+
+for (const directed of [true, false]) {
+  t_(`lcc by sorted-adjacency intersection matches the reference (${directed ? 'directed' : 'undirected'}, split pages)`, async (t) => {
+    let g = randomGraph(900, 7000, 17, [[1, 500, 'in'], [2, 300, 'out']]);
+    if (!directed) g = finish(g.n, undirected(g));
+    const und = undirected(g);
+    const outPages = paginate(g.out, 250, undefined);
+    const undPages = paginate(und, 250, undefined);
+    t.true(outPages.some((p) => p.split) && undPages.some((p) => p.split));
+    const c = await emu();
+    try {
+      await register(c, 0, outPages);
+      const uset = directed ? 1 : 0;
+      if (directed) await register(c, 1, undPages);
+      await c.allocState('lcc', 'f64', g.n);
+      await c.fillState('lcc', -1);
+      const st = await c.run('lcc', { setId: uset, pages: all(directed ? undPages : outPages), params: { outSet: 0 } });
+      t.true(st.misses > 0);
+      close(t, await c.readState('lcc', new Float64Array(g.n)), lccRef(g), 'lcc', 1e-12);
+    } finally {
+      await c.close();
+    }
+  });
+}
+
+t_('lcc needs the whole out-set resident: a clear error when it does not fit', async (t) => {
+  const g = randomGraph(900, 7000, 17);
+  const und = undirected(g);
+  const outPages = paginate(g.out, 250, undefined);
+  const undPages = paginate(und, 250, undefined);
+  const probe = await emu();
+  let info;
+  try {
+    await register(probe, 0, outPages);
+    await register(probe, 1, undPages);
+    await probe.allocState('lcc', 'f64', g.n);
+    await probe.run('lcc', { setId: 1, pages: all(undPages), params: { outSet: 0 } });
+    info = await probe.info();
+  } finally {
+    await probe.close();
+  }
+  const pr = 2 * (Math.ceil((g.n * 8) / 256) * 256); // contrib + next, allocated up front
+  const c = await emu(info.stateBytes + pr + info.scratchBytes + 5 * info.slotBytes);
+  try {
+    await register(c, 0, outPages);
+    await register(c, 1, undPages);
+    await c.allocState('lcc', 'f64', g.n);
+    await c.allocState('contrib', 'f64', g.n);
+    await c.allocState('next', 'f64', g.n);
+    await t.throwsAsync(c.run('lcc', { setId: 1, pages: all(undPages), params: { outSet: 0 } }), { code: 'TS_OOM', message: /needs every page of out-set 0 resident at once.*Fix: lower pageEdges \/ raise memoryLimit/ });
+    // pr_pull still streams fine with the same cache
+    const st = await c.run('pr_pull', { setId: 1, pages: all(undPages) });
+    t.true(st.evictions > 0);
+  } finally {
+    await c.close();
+  }
+});
+
+// ---- page cache -------------------------------------------------------------------------------
+
+t_('a memoryLimit that holds only 3 pages streams and evicts, results unchanged; resident pages go first', async (t) => {
+  const g = G1;
+  const pages = paginate(g.in, 600, undefined);
+  t.true(pages.length > 10);
+  const r = rng(99);
+  const contrib = Float64Array.from({ length: g.n }, () => r());
+  const want = new Float64Array(g.n);
+  for (let v = 0; v < g.n; v++) for (const [u] of g.in[v]!) want[v]! += contrib[u]!;
+  // learn the slot and scratch sizes with room to spare
+  const probe = await emu();
+  let info;
+  try {
+    await register(probe, 0, pages);
+    await probe.allocState('contrib', 'f64', g.n);
+    await probe.allocState('next', 'f64', g.n);
+    await probe.run('pr_pull', { setId: 0, pages: all(pages) });
+    info = await probe.info();
+    t.is(info.cacheSlots, pages.length);
+  } finally {
+    await probe.close();
+  }
+  const limit = info.stateBytes + info.scratchBytes + 3 * info.slotBytes + 100;
+  const c = await emu(limit, 2);
+  try {
+    await register(c, 0, pages);
+    await c.allocState('contrib', 'f64', g.n);
+    await c.allocState('next', 'f64', g.n);
+    await c.writeState('contrib', contrib);
+    const st = await c.run('pr_pull', { setId: 0, pages: all(pages) });
+    t.is(st.cacheSlots, 3);
+    t.is(st.misses, pages.length);
+    t.is(st.evictions, pages.length - 3);
+    t.true(st.bytesCopied > 0);
+    close(t, await c.readState('next', new Float64Array(g.n)), want, 'streamed pr_pull');
+    const st2 = await c.run('pr_pull', { setId: 0, pages: all(pages) });
+    t.is(st2.hits, 3, 'the 3 resident pages are reused first');
+    t.is(st2.misses, pages.length - 3);
+    close(t, await c.readState('next', new Float64Array(g.n)), want, 'streamed pr_pull again');
+    const i2 = await c.info();
+    t.true(i2.used <= limit);
+    t.is(i2.totals.calls, 2);
+    t.is(i2.totals.hits, 3);
+  } finally {
+    await c.close();
+  }
+});
+
+t_('out of memory: a clear error, never a crash', async (t) => {
+  const g = G1;
+  const pages = paginate(g.in, 1 << 15, undefined);
+  const c = await emu(200 * 1024);
+  try {
+    await register(c, 0, pages);
+    await t.throwsAsync(c.allocState('big', 'f64', 1 << 20), { code: 'TS_OOM', message: /GPU out of memory: .*Fix: lower pageEdges \/ raise memoryLimit/ });
+    await c.allocState('contrib', 'f64', g.n);
+    await c.allocState('next', 'f64', g.n);
+    await t.throwsAsync(c.run('pr_pull', { setId: 0, pages: all(pages) }), { code: 'TS_OOM', message: /GPU out of memory: one page does not fit.*Fix: lower pageEdges \/ raise memoryLimit/ });
+    // the controller still works after the error
+    await c.freeState('contrib');
+    t.is((await c.info()).stateBytes, 48128);
+  } finally {
+    await c.close();
+  }
+});
+
+t_('bad device index and missing CUDA device are clear errors', async (t) => {
+  await t.throwsAsync(GpuController.create({ device: 99, emulated: true }), { code: 'TS_BAD_DEVICE', message: /GPU device 99 does not exist/ });
+  await t.throwsAsync(GpuController.create({ device: -1, emulated: true }), { code: 'TS_BAD_DEVICE' });
+  await t.throwsAsync(GpuController.create({ device: 1.5, emulated: true }), { code: 'TS_BAD_DEVICE' });
+  if (!avail.ok) return;
+  if (avail.cudaDevices === 0) {
+    await t.throwsAsync(GpuController.create({ device: 0, emulated: false }), { message: /no CUDA device/ });
+  } else {
+    await t.throwsAsync(GpuController.create({ device: avail.cudaDevices, emulated: false }), { code: 'TS_BAD_DEVICE', message: /does not exist/ });
+  }
+});
+
+t_('argument errors: unknown kernel, unregistered page, wrong state type, short buffer, closed controller', async (t) => {
+  const g = G1;
+  const pages = paginate(g.in, 1 << 15, undefined);
+  const c = await emu();
+  await register(c, 0, pages);
+  await c.allocState('contrib', 'f32', g.n);
+  await c.allocState('next', 'f64', g.n);
+  await t.throwsAsync(c.run('nope' as never, { setId: 0, pages: [0] }), { code: 'TS_KERNEL' });
+  await t.throwsAsync(c.run('pr_pull', { setId: 0, pages: [99] }), { code: 'TS_BAD_PAGE', message: /page 99 of set 0 is not registered/ });
+  await t.throwsAsync(c.run('pr_pull', { setId: 0, pages: [0] }), { code: 'TS_TYPE', message: /contrib.*must be f64/ });
+  await t.throwsAsync(c.writeState('next', new Float32Array(4)), { code: 'TS_TYPE' });
+  await t.throwsAsync(c.readState('next', new Float64Array(10), g.n - 5), { code: 'TS_RANGE' });
+  await t.throwsAsync(c.registerPage(0, 5, new SharedArrayBuffer(8), 0, 10, 10, 0), { code: 'TS_PAGE' });
+  await c.allocState('small', 'f64', 10);
+  await t.throwsAsync(c.run('pr_pull', { setId: 0, pages: [0], state: { contrib: 'small', next: 'small' } }), { code: 'TS_RANGE' });
+  await c.close();
+  await t.throwsAsync(c.info(), { code: 'TS_CLOSED' });
+});
+
+t_('device info of an emulated device says so', async (t) => {
+  const c = await emu(1 << 24);
+  try {
+    const i = await c.info();
+    t.log(`${i.name}, compute capability ${i.computeCapability}, ${i.multiProcessors} SMs, ${(i.totalMemory / 2 ** 30).toFixed(1)} GiB`);
+    t.is(i.emulated, !onCuda);
+    if (!onCuda) t.regex(i.name, /emulated/);
+    t.is(i.memoryLimit, 1 << 24);
+    if (!onCuda) t.is(i.totalMemory, 1 << 24);
+    t.is(i.streams, 3);
+    t.is(c.flavor, avail.ok ? avail.flavor : c.flavor);
+  } finally {
+    await c.close();
+  }
+});
