@@ -28,7 +28,9 @@ function formatMessage(problem: string, d: InputErrorDetails): string {
   if (d.file !== undefined) where = d.line !== undefined ? `${d.file}:${d.line}: ` : `${d.file}: `;
   const key = d.key !== undefined ? ` (at ${d.key})` : '';
   const fix = d.fix !== undefined ? ` Fix: ${d.fix}` : '';
-  return `${where}${problem}${key}.${fix}`.replace(/\.\./g, '.');
+  // A problem that already ends in a period gets no second one.
+  const body = /[.!?]$/.test(problem) && key === '' ? problem : `${problem}${key}.`;
+  return `${where}${body}${fix}`;
 }
 
 export function isTesseraError(e: unknown): e is TesseraError {

@@ -28,6 +28,9 @@ export class CpuSocketActor {
     });
   }
 
+  /** Superstep frames seen; makes the worker's view-cache key unique across runs. */
+  private frames = 0;
+
   private async onFrame(frame: CoordinatorFrame, shared: SharedArrayBuffer[]): Promise<void> {
     switch (frame.type) {
       case 'load':
@@ -61,7 +64,9 @@ export class CpuSocketActor {
     if (pool === undefined) throw new Error('superstep before load');
     const t0 = performance.now();
     const base: Omit<TaskMessage, 'task'> = {
-      key: `${this.name}:${f.step}:${f.kernel}`,
+      // A fresh key per superstep frame: the worker caches its typed-array views under it, and an
+      // Engine runs many programs (step numbers restart at 0 for each).
+      key: `${this.name}:${++this.frames}:${f.kernel}`,
       kernel: f.kernel,
       mode: f.mode,
       args: f.args,
