@@ -1,0 +1,250 @@
+/**
+ * SSSP — Graphalytics semantics: the length (sum of float64 edge weights, all >= 0, zero allowed)
+ * of the shortest path from the source along out-edges (both directions on undirected graphs);
+ * the source has distance 0, unreachable vertices Infinity (written `infinity`). An unweighted
+ * graph is treated as having weight 1 on every edge (distances are then hop counts). Negative or
+ * NaN weights are an input error, checked when the program starts (one pass over the weights).
+ *
+ * Delta-stepping with GraphScope GPU's update window w: vertices whose distance improved wait in
+ * buckets floor(dist / w); a superstep relaxes the out-edges of the current bucket's vertices
+ * (those with dist < bound = (k+1) w), the rest are deferred; when the bucket empties the bound
+ * advances to the next non-empty bucket. w = Infinity is frontier Bellman-Ford; the default is
+ * the mean edge weight (recorded in the run report as note `window`).
+ *
+ * Push: relax out-edges of the frontier list with a min-reduce. JS Atomics has no float64 min,
+ * so a candidate that beats the plain read takes a striped Int32 spin-lock (lock = v & mask),
+ * re-checks and writes under it: no lost update. The lock also serialises activation of v.
+ * (The unlocked read is only a filter; V8 does aligned 8-byte loads and stores on x64 and arm64,
+ * so it does not tear in practice, and the decision is re-made under the lock.)
+ * Pull: each vertex takes the min over its frontier in-neighbours (one writer per vertex).
+ * Chaotic relaxation inside a superstep is fine: any vertex whose distance drops is activated
+ * and relaxed again, and weights >= 0 keep every improvement in the current bucket or later.
+ * Serial reference: reference/sssp.ts.
+ */
+import { TesseraError } from '../errors.js';
+import type { CpuKernel } from '../engine/kernel.js';
+import type { Program } from '../engine/program.js';
+import type { Graph } from '../graph/types.js';
+
+export interface SsspParams {
+  /** Source vertex, internal id. */
+  source: number;
+  /** Update window (> 0, Infinity allowed); default: mean edge weight. */
+  window?: number;
+}
+
+const LOCK_STRIPES = 1 << 16;
+
+export const ssspKernel: CpuKernel = {
+  pull(ctx, pages, lo, hi, out) {
+    const dist = ctx.state.dist as Float64Array;
+    const fr = ctx.frontier!;
+    const next = ctx.next;
+    let edges = 0;
+    if (pages.length > 1 || pages[0]!.split) {
+      const v = pages[0]!.vBegin;
+      let best = dist[v]!;
+      for (const p of pages) {
+        const { nbrs, weights } = p;
+        for (let e = 0; e < p.edges; e++) {
+          const u = nbrs[e]!;
+          if (fr[u] !== 1) continue;
+          const c = dist[u]! + (weights === undefined ? 1 : weights[e]!);
+          if (c < best) best = c;
+        }
+        edges += p.edges;
+      }
+      if (best < dist[v]!) {
+        dist[v] = best;
+        next[v] = 1;
+        out.active++;
+      }
+    } else {
+      const { offsets, nbrs, weights, vBegin } = pages[0]!;
+      for (let i = lo; i < hi; i++) {
+        const v = vBegin + i;
+        const end = offsets[i + 1]!;
+        let best = dist[v]!;
+        for (let e = offsets[i]!; e < end; e++) {
+          const u = nbrs[e]!;
+          if (fr[u] !== 1) continue;
+          const c = dist[u]! + (weights === undefined ? 1 : weights[e]!);
+          if (c < best) best = c;
+        }
+        if (best < dist[v]!) {
+          dist[v] = best;
+          next[v] = 1;
+          out.active++;
+        }
+      }
+      edges += offsets[hi]! - offsets[lo]!;
+    }
+    out.edges += edges;
+  },
+  push(ctx, lo, hi, out) {
+    const dist = ctx.state.dist as Float64Array;
+    const lock = ctx.state.lock as Int32Array;
+    const mask = lock.length - 1;
+    const list = ctx.frontierList!;
+    const next = ctx.next;
+    const found = out.discovered!;
+    const { pages, firstPageOf } = ctx.graph.out;
+    let edges = 0;
+    for (let k = lo; k < hi; k++) {
+      const u = list[k]!;
+      const du = dist[u]!;
+      let pi = firstPageOf[u]!;
+      let p = pages[pi]!;
+      let a: number;
+      let b: number;
+      if (p.split) (a = 0), (b = p.edges);
+      else (a = p.offsets[u - p.vBegin]!), (b = p.offsets[u - p.vBegin + 1]!);
+      for (;;) {
+        const { nbrs, weights } = p;
+        edges += b - a;
+        for (let e = a; e < b; e++) {
+          const v = nbrs[e]!;
+          const c = du + (weights === undefined ? 1 : weights[e]!);
+          if (!(c < dist[v]!)) continue;
+          const l = v & mask;
+          while (Atomics.compareExchange(lock, l, 0, 1) !== 0);
+          if (c < dist[v]!) {
+            dist[v] = c;
+            if (next[v] === 0) {
+              next[v] = 1;
+              found.push(v);
+              out.active++;
+            }
+          }
+          Atomics.store(lock, l, 0);
+        }
+        if (!p.split) break;
+        p = pages[++pi]!;
+        if (p === undefined || !p.split || p.vBegin !== u) break;
+        a = 0;
+        b = p.edges;
+      }
+    }
+    out.edges += edges;
+  },
+};
+
+/**
+ * Checks that every weight is >= 0 and not NaN (TesseraError naming the first bad edge), and
+ * returns the mean of the finite weights (1 when unweighted or none is finite and positive).
+ */
+export function checkWeights(g: Graph): number {
+  let sum = 0;
+  let count = 0;
+  for (const p of g.out.pages) {
+    const w = p.weights;
+    if (w === undefined) return 1;
+    for (let e = 0; e < p.edges; e++) {
+      const x = w[e]!;
+      if (x >= 0) {
+        if (x !== Infinity) (sum += x), count++;
+        continue;
+      }
+      let i = 0;
+      while (p.offsets[i + 1]! <= e) i++;
+      const from = g.ids.toOriginal[p.vBegin + i]!;
+      const to = g.ids.toOriginal[p.nbrs[e]!]!;
+      throw new TesseraError(`SSSP needs non-negative edge weights, but edge ${from} -> ${to} weighs ${x}`, {
+        file: g.source,
+        fix: 'correct or remove the edges with negative or NaN weights (shortest paths are undefined with them), or run bfs for hop counts',
+      });
+    }
+  }
+  return count > 0 && sum > 0 ? sum / count : 1;
+}
+
+export const sssp: Program<SsspParams> = {
+  name: 'sssp',
+  output: 'distance',
+  async run(ctx, { source, window }) {
+    const n = ctx.graph.numVertices;
+    const mean = checkWeights(ctx.graph);
+    const w = window ?? mean;
+    if (!(w > 0)) throw new TesseraError(`SSSP window ${w} is not positive`, { key: '--window', fix: 'use a window > 0, e.g. the mean edge weight, or Infinity' });
+    ctx.note('window', w);
+    const dist = ctx.alloc('f64', Infinity) as Float64Array;
+    const lock = ctx.alloc('i32', 0, Math.min(LOCK_STRIPES, 1 << Math.ceil(Math.log2(Math.max(2, n))))) as Int32Array;
+    dist[source] = 0;
+    // Buckets of pending vertices (stale entries are skipped: not pending, or in another bucket).
+    const pending = new Uint8Array(n);
+    const buckets = new Map<number, number[]>();
+    const keys = new KeyHeap(); // indices of the non-empty buckets
+    const enqueue = (v: number): void => {
+      pending[v] = 1;
+      const k = Math.floor(dist[v]! / w);
+      let b = buckets.get(k);
+      if (b === undefined) {
+        buckets.set(k, (b = []));
+        keys.push(k);
+      }
+      b.push(v);
+    };
+    enqueue(source);
+    let steps = 0;
+    while (keys.size > 0) {
+      const k = keys.min();
+      const entries = buckets.get(k)!;
+      buckets.set(k, []);
+      const now: number[] = [];
+      for (const v of entries) {
+        if (pending[v] === 1 && Math.floor(dist[v]! / w) === k) {
+          pending[v] = 0;
+          now.push(v);
+        }
+      }
+      if (now.length === 0) {
+        if (buckets.get(k)!.length === 0) (buckets.delete(k), keys.pop());
+        continue;
+      }
+      const { next } = await ctx.edgeMap('sssp', ctx.frontierOf(now), { dist, lock }, {}, { readsFrontier: true });
+      steps++;
+      if (next.list !== undefined) for (const v of next.list) enqueue(v);
+      else for (let v = 0, left = next.size; left > 0 && v < n; v++) if (next.bitmap[v] === 1) (enqueue(v), left--);
+    }
+    ctx.note('windowSteps', steps);
+    return dist;
+  },
+};
+
+/** Binary min-heap of bucket indices. */
+class KeyHeap {
+  private readonly a: number[] = [];
+  get size(): number {
+    return this.a.length;
+  }
+  min(): number {
+    return this.a[0]!;
+  }
+  push(k: number): void {
+    const a = this.a;
+    let i = a.length;
+    a.push(k);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (a[p]! <= k) break;
+      a[i] = a[p]!;
+      i = p;
+    }
+    a[i] = k;
+  }
+  pop(): void {
+    const a = this.a;
+    const last = a.pop()!;
+    if (a.length === 0) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= a.length) break;
+      const c = l + 1 < a.length && a[l + 1]! < a[l]! ? l + 1 : l;
+      if (a[c]! >= last) break;
+      a[i] = a[c]!;
+      i = c;
+    }
+    a[i] = last;
+  }
+}
