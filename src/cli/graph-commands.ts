@@ -1,0 +1,532 @@
+/**
+ * `tessera generate`, `tessera convert` and `tessera info`: make, convert and describe graphs.
+ *
+ *   tessera generate rmat|uniform --scale S [--edge-factor K] [--seed N] [--weighted] --out FILE
+ *       FILE.el: `src dst [w]` text lines, streamed (the edges are never all in memory)
+ *       FILE.tsr: built (renumbered, paged) and written as a tessera graph file
+ *   tessera convert IN --out OUT.tsr [--undirected] [--page-edges N] [--vertices FILE.v]
+ *       IN: an edge list / Graphalytics / Matrix Market file, a .tsr (re-paged), or a generator spec
+ *   tessera info GRAPH [--json]
+ *       GRAPH: a .tsr (only its header and degree arrays are read), another graph file, or a spec
+ *
+ * Progress bars go to stderr, only when it is a terminal. Every failure is a TesseraError.
+ */
+import path from 'node:path';
+import cliProgress from 'cli-progress';
+import type { Command } from 'commander';
+import { TesseraError } from '../errors.js';
+import { buildGraph, type BuildOptions } from '../graph/build.js';
+import { F32List, F64List, U32List } from '../graph/chunked.js';
+import {
+  checkGeneratorSpec,
+  formatGeneratorSpec,
+  generateEdges,
+  generateToEdgeList,
+  isGeneratorSpec,
+  parseGeneratorSpec,
+  specEdges,
+  type GeneratorKind,
+  type GeneratorSpec,
+} from '../graph/generate/index.js';
+import { readGraphFile } from '../graph/readers/index.js';
+import { isTsrFile, readTsr, readTsrArray, readTsrHeader, writeTsr, type TsrHeader } from '../graph/tsr.js';
+import type { Graph, PageSet, RawEdges } from '../graph/types.js';
+import { choiceOption, intOption } from './options.js';
+
+// ---------------------------------------------------------------------------------------------
+// progress
+
+export interface Bar {
+  update(done: number): void;
+  stop(): void;
+}
+
+/** A cli-progress bar on stderr when it is a TTY; otherwise nothing. */
+export function progressBar(label: string, total: number, unit = ''): Bar {
+  if (!process.stderr.isTTY || total <= 0) return { update: () => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format: `${label.padEnd(10)} [{bar}] {percentage}% | {value}/{total}${unit} | {duration_formatted} (ETA {eta_formatted})`,
+      hideCursor: true,
+      clearOnComplete: false,
+      fps: 5,
+      formatValue: (v, _o, type) => (type === 'value' || type === 'total' ? human(v) : String(v)),
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  return {
+    update: (done) => bar.update(Math.min(done, total)),
+    stop: () => bar.stop(),
+  };
+}
+
+/** A one-line phase note on stderr (TTY only) for steps without progress hooks. */
+function note(text: string): void {
+  if (process.stderr.isTTY) process.stderr.write(`${text}\n`);
+}
+
+function human(x: number): string {
+  if (x >= 1e9) return `${(x / 1e9).toFixed(2)}G`;
+  if (x >= 1e6) return `${(x / 1e6).toFixed(1)}M`;
+  if (x >= 1e4) return `${(x / 1e3).toFixed(0)}k`;
+  return String(Math.round(x));
+}
+
+function bytesText(b: number): string {
+  if (b >= 2 ** 30) return `${(b / 2 ** 30).toFixed(2)} GiB`;
+  if (b >= 2 ** 20) return `${(b / 2 ** 20).toFixed(1)} MiB`;
+  if (b >= 2 ** 10) return `${(b / 2 ** 10).toFixed(1)} KiB`;
+  return `${b} B`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// generate
+
+export interface GenerateFlags {
+  scale?: number;
+  edgeFactor?: number;
+  seed?: number;
+  weighted?: boolean;
+  out: string;
+  pageEdges?: number;
+  undirected?: boolean;
+}
+
+type OutKind = 'el' | 'tsr';
+
+function outKind(file: string, allowed: OutKind[]): OutKind {
+  const ext = path.extname(file).toLowerCase();
+  const kind = ext === '.el' ? 'el' : ext === '.tsr' ? 'tsr' : undefined;
+  if (kind === undefined || !allowed.includes(kind)) {
+    throw new TesseraError(`cannot tell what to write from the extension '${ext || '(none)'}'`, {
+      file,
+      key: '--out',
+      fix: allowed.length === 1 ? `name the output FILE.${allowed[0]}` : 'name the output FILE.el (edge-list text) or FILE.tsr (tessera graph)',
+    });
+  }
+  return kind;
+}
+
+/** The spec that `generate KIND --scale ...` names (KIND may itself be a full spec). */
+export function specFromFlags(kind: string, f: Omit<GenerateFlags, 'out'>): GeneratorSpec {
+  let spec: GeneratorSpec;
+  if (kind.includes(':')) {
+    spec = parseGeneratorSpec(kind);
+  } else {
+    const k = kind.toLowerCase();
+    if (k !== 'rmat' && k !== 'uniform') {
+      throw new TesseraError(`unknown generator '${kind}'`, { fix: 'use rmat or uniform (e.g. tessera generate rmat --scale 20 --out g.tsr)' });
+    }
+    if (f.scale === undefined) throw new TesseraError('the scale is missing', { key: '--scale', fix: 'add --scale S (2^S vertex ids), e.g. --scale 20' });
+    spec = parseGeneratorSpec(`${k as GeneratorKind}:${f.scale}`);
+  }
+  if (f.scale !== undefined) spec.scale = f.scale;
+  if (f.edgeFactor !== undefined) spec.edgeFactor = f.edgeFactor;
+  if (f.seed !== undefined) spec.seed = f.seed;
+  if (f.weighted) spec.weighted = true;
+  return checkGeneratorSpec(spec);
+}
+
+/** Generates to FILE.el (streamed text) or FILE.tsr (built graph); returns a summary line. */
+export async function generateCommand(kind: string, f: GenerateFlags): Promise<string> {
+  const spec = specFromFlags(kind, f);
+  const out = outKind(f.out, ['el', 'tsr']);
+  const name = formatGeneratorSpec(spec);
+  const t0 = performance.now();
+  if (out === 'el') {
+    if (f.undirected || f.pageEdges !== undefined) {
+      throw new TesseraError('--undirected and --page-edges apply to .tsr output only', { file: f.out, fix: 'drop them, or write FILE.tsr' });
+    }
+    const bar = progressBar('generate', specEdges(spec), ' edges');
+    try {
+      const r = await generateToEdgeList(spec, f.out, { onProgress: (d) => bar.update(d) });
+      bar.stop();
+      return `wrote ${f.out}: ${name}, ${r.edges} edges, ${bytesText(r.bytes)} in ${secs(t0)}`;
+    } finally {
+      bar.stop();
+    }
+  }
+  const raw = generateWithBar(spec);
+  const g = buildWithNote(raw, { pageEdges: f.pageEdges, ...(f.undirected ? { directed: false } : {}) });
+  await writeTsrWithBar(g, f.out);
+  return `wrote ${f.out}: ${name}, ${g.numVertices} vertices, ${g.numEdges} edges${g.directed ? '' : ' (undirected: arcs both ways)'} in ${secs(t0)}`;
+}
+
+function generateWithBar(spec: GeneratorSpec): RawEdges {
+  const bar = progressBar('generate', specEdges(spec), ' edges');
+  try {
+    return generateEdges(spec, { onProgress: (d) => bar.update(d) });
+  } finally {
+    bar.stop();
+  }
+}
+
+function buildWithNote(raw: RawEdges, opts: BuildOptions): Graph {
+  note(`building pages from ${human(raw.src.length)} edges...`);
+  return buildGraph(raw, opts);
+}
+
+async function writeTsrWithBar(g: Graph, file: string): Promise<void> {
+  const bar = progressBarLazy('write', ' B');
+  let started = false;
+  try {
+    await writeTsr(g, file, {
+      onProgress: (d, total) => {
+        if (!started) {
+          started = true;
+          bar.start(total);
+        }
+        bar.update(d);
+      },
+    });
+  } finally {
+    bar.stop();
+  }
+}
+
+/** A bar whose total is learned on first progress. */
+function progressBarLazy(label: string, unit: string): { start(total: number): void; update(d: number): void; stop(): void } {
+  let bar: Bar | undefined;
+  return {
+    start: (total) => {
+      bar = progressBar(label, total, unit);
+    },
+    update: (d) => bar?.update(d),
+    stop: () => bar?.stop(),
+  };
+}
+
+function secs(t0: number): string {
+  return `${((performance.now() - t0) / 1000).toFixed(2)} s`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// convert
+
+export interface ConvertFlags {
+  out: string;
+  undirected?: boolean;
+  pageEdges?: number;
+  vertices?: string;
+  /** Storage of the weights: float32, float64 (default: the input's; text files: float64) or none. */
+  weights?: 'float32' | 'float64' | 'none';
+}
+
+/** Raw edges (original ids) of a built graph's out pages: how a .tsr is re-paged. */
+export function rawFromGraph(g: Graph): RawEdges {
+  const src = new U32List();
+  const dst = new U32List();
+  const weights = g.weightType === 'float32' ? new F32List() : g.weightType === 'float64' ? new F64List() : undefined;
+  const vertices = new U32List();
+  const orig = g.ids.toOriginal;
+  for (let v = 0; v < g.numVertices; v++) vertices.push(orig[v]!);
+  for (const p of g.out.pages) {
+    const { offsets, nbrs, weights: w } = p;
+    for (let v = p.vBegin; v < p.vEnd; v++) {
+      const a = orig[v]!;
+      for (let e = offsets[v - p.vBegin]!; e < offsets[v - p.vBegin + 1]!; e++) {
+        src.push(a);
+        dst.push(orig[nbrs[e]!]!);
+        if (weights && w) weights.push(w[e]!);
+      }
+    }
+  }
+  return { src, dst, weights, vertices, directed: g.directed, weightType: g.weightType, source: g.source };
+}
+
+/** Loads any graph source as raw edges (to be built) or, for .tsr, as the stored graph. */
+async function loadSource(
+  input: string,
+  f: { undirected?: boolean; vertices?: string; weights?: 'float32' | 'float64' | 'none' },
+): Promise<{ raw?: RawEdges; graph?: Graph }> {
+  if (isGeneratorSpec(input)) {
+    if (f.vertices !== undefined) throw new TesseraError('--vertices applies to edge-list files only', { key: '--vertices' });
+    return { raw: generateWithBar(parseGeneratorSpec(input)) };
+  }
+  if (await isTsrFile(input)) {
+    if (f.vertices !== undefined) throw new TesseraError('--vertices applies to edge-list files only', { key: '--vertices' });
+    const bar = progressBarLazy('read', ' B');
+    let started = false;
+    try {
+      const graph = await readTsr(input, {
+        onProgress: (d, total) => {
+          if (!started) {
+            started = true;
+            bar.start(total);
+          }
+          bar.update(d);
+        },
+      });
+      return { graph };
+    } finally {
+      bar.stop();
+    }
+  }
+  if (input.toLowerCase().endsWith('.tsr')) {
+    // Let readTsrHeader explain what is wrong with it (missing, not a .tsr, ...).
+    await readTsrHeader(input);
+  }
+  const bar = progressBarLazy('read', ' B');
+  let started = false;
+  try {
+    const { raw } = await readGraphFile(input, {
+      directed: f.undirected ? false : undefined,
+      vertices: f.vertices,
+      ...(f.weights === 'none' ? { weighted: false } : f.weights ? { weightType: f.weights } : {}),
+      onProgress: (d, total) => {
+        if (!started) {
+          started = true;
+          bar.start(total);
+        }
+        bar.update(d);
+      },
+    });
+    return { raw };
+  } finally {
+    bar.stop();
+  }
+}
+
+/** Converts IN (file or spec) to OUT.tsr; returns a summary line. */
+export async function convertCommand(input: string, f: ConvertFlags): Promise<string> {
+  outKind(f.out, ['tsr']);
+  const t0 = performance.now();
+  const src = await loadSource(input, f);
+  const opts: BuildOptions = { pageEdges: f.pageEdges, ...(f.undirected ? { directed: false } : {}), ...(f.weights ? { weightType: f.weights } : {}) };
+  let g: Graph;
+  if (src.graph !== undefined) {
+    const same =
+      (f.pageEdges === undefined || f.pageEdges === src.graph.pageEdges) &&
+      !(f.undirected && src.graph.directed) &&
+      (f.weights === undefined || f.weights === (src.graph.weightType ?? 'none'));
+    g = same ? src.graph : buildWithNote(rawFromGraph(src.graph), { pageEdges: f.pageEdges ?? src.graph.pageEdges, ...opts });
+  } else {
+    g = buildWithNote(src.raw!, opts);
+  }
+  await writeTsrWithBar(g, f.out);
+  return `wrote ${f.out}: ${g.numVertices} vertices, ${g.numEdges} edges, ${g.directed ? 'directed' : 'undirected'}, ${g.out.pages.length} page${g.out.pages.length === 1 ? '' : 's'} per orientation, in ${secs(t0)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// info
+
+export interface DegreeSummary {
+  min: number;
+  /** Lower median. */
+  median: number;
+  mean: number;
+  /** Nearest-rank 99th percentile. */
+  p99: number;
+  max: number;
+  /** Vertices with no edge at all (in or out). */
+  isolated: number;
+  /** Vertices with out-degree 0 (directed graphs: sinks). */
+  zero: number;
+}
+
+export interface PageSummary {
+  pages: number;
+  split: number;
+  minEdges: number;
+  maxEdges: number;
+}
+
+export interface GraphInfo {
+  source: string;
+  file?: string;
+  numVertices: number;
+  numEdges: number;
+  directed: boolean;
+  weightType?: string;
+  pageEdges: number;
+  outDegree: DegreeSummary;
+  inDegree?: DegreeSummary;
+  pages: { out: PageSummary; in?: PageSummary };
+  build?: { selfLoopsDropped: number; duplicatesDropped: number };
+  fileBytes?: number;
+}
+
+/** Order statistics of a degree array, in O(n) (a histogram; degrees >= 2^16 sorted apart). */
+export function degreeSummary(deg: Uint32Array, other?: Uint32Array): DegreeSummary {
+  const n = deg.length;
+  const SMALL = 1 << 16;
+  const hist = new Float64Array(SMALL);
+  const big: number[] = [];
+  let sum = 0;
+  let min = n > 0 ? Infinity : 0;
+  let max = 0;
+  let isolated = 0;
+  let zero = 0;
+  for (let v = 0; v < n; v++) {
+    const d = deg[v]!;
+    sum += d;
+    if (d < min) min = d;
+    if (d > max) max = d;
+    if (d < SMALL) hist[d]!++;
+    else big.push(d);
+    if (d === 0) {
+      zero++;
+      if (other === undefined || other[v] === 0) isolated++;
+    }
+  }
+  big.sort((a, b) => a - b);
+  const rank = (r: number): number => {
+    // r-th smallest, 0-based.
+    let acc = 0;
+    for (let d = 0; d < SMALL; d++) {
+      acc += hist[d]!;
+      if (acc > r) return d;
+    }
+    return big[r - acc]!;
+  };
+  return {
+    min,
+    median: n > 0 ? rank(Math.floor((n - 1) / 2)) : 0,
+    mean: n > 0 ? sum / n : 0,
+    p99: n > 0 ? rank(Math.max(0, Math.ceil(0.99 * n) - 1)) : 0,
+    max,
+    isolated,
+    zero,
+  };
+}
+
+function pageSummaryOf(list: Array<{ edges: number; split: boolean }>): PageSummary {
+  let minEdges = list.length > 0 ? Infinity : 0;
+  let maxEdges = 0;
+  let split = 0;
+  for (const p of list) {
+    minEdges = Math.min(minEdges, p.edges);
+    maxEdges = Math.max(maxEdges, p.edges);
+    if (p.split) split++;
+  }
+  return { pages: list.length, split, minEdges, maxEdges };
+}
+
+/** Info of an in-memory graph. */
+export function graphInfo(g: Graph): GraphInfo {
+  const build = (g as { build?: GraphInfo['build'] }).build;
+  return {
+    source: g.source,
+    numVertices: g.numVertices,
+    numEdges: g.numEdges,
+    directed: g.directed,
+    weightType: g.weightType,
+    pageEdges: g.pageEdges,
+    outDegree: degreeSummary(g.outDegree, g.directed ? g.inDegree : undefined),
+    inDegree: g.directed ? degreeSummary(g.inDegree, g.outDegree) : undefined,
+    pages: { out: pageSummaryOf(g.out.pages), in: g.directed ? pageSummaryOf(g.in.pages) : undefined },
+    build,
+  };
+}
+
+/** Info of a .tsr from its header and degree arrays only (no pages are read). */
+export async function tsrInfo(file: string): Promise<GraphInfo> {
+  const h: TsrHeader = await readTsrHeader(file);
+  const outDeg = await readTsrArray(file, h, 'outDegree');
+  const inDeg = h.directed ? await readTsrArray(file, h, 'inDegree') : undefined;
+  return {
+    source: h.source,
+    file,
+    numVertices: h.numVertices,
+    numEdges: h.numEdges,
+    directed: h.directed,
+    weightType: h.weightType,
+    pageEdges: h.pageEdges,
+    outDegree: degreeSummary(outDeg, inDeg),
+    inDegree: inDeg ? degreeSummary(inDeg, outDeg) : undefined,
+    pages: { out: pageSummaryOf(h.pages.out), in: h.directed ? pageSummaryOf(h.pages.in) : undefined },
+    build: h.build,
+    fileBytes: h.fileBytes,
+  };
+}
+
+export async function infoOf(input: string, f: { undirected?: boolean; pageEdges?: number } = {}): Promise<GraphInfo> {
+  if (!isGeneratorSpec(input) && (await isTsrFile(input)) && !f.undirected && f.pageEdges === undefined) return tsrInfo(input);
+  const src = await loadSource(input, f);
+  const opts: BuildOptions = { pageEdges: f.pageEdges, ...(f.undirected ? { directed: false } : {}) };
+  const g = src.graph
+    ? f.undirected || f.pageEdges !== undefined
+      ? buildGraph(rawFromGraph(src.graph), { ...opts, pageEdges: f.pageEdges ?? src.graph.pageEdges })
+      : src.graph
+    : buildWithNote(src.raw!, opts);
+  const info = graphInfo(g);
+  if (!isGeneratorSpec(input)) info.file = input;
+  return info;
+}
+
+function num(x: number): string {
+  return Number.isInteger(x) ? x.toLocaleString('en-US') : x.toFixed(2);
+}
+
+function degLine(d: DegreeSummary): string {
+  return `min ${num(d.min)}  median ${num(d.median)}  mean ${num(d.mean)}  p99 ${num(d.p99)}  max ${num(d.max)}`;
+}
+
+function pageLine(p: PageSummary): string {
+  return `${num(p.pages)} page${p.pages === 1 ? '' : 's'}, edges per page min ${num(p.minEdges)} max ${num(p.maxEdges)}${p.split ? `, ${num(p.split)} split` : ''}`;
+}
+
+export function formatInfo(i: GraphInfo): string {
+  const rows: Array<[string, string]> = [];
+  rows.push(['graph', i.source + (i.file && i.file !== i.source ? `  (file ${i.file}${i.fileBytes ? `, ${bytesText(i.fileBytes)}` : ''})` : '')]);
+  rows.push(['vertices', num(i.numVertices)]);
+  rows.push(['edges', `${num(i.numEdges)}${i.directed ? '' : ' arcs (each undirected edge stored both ways)'}`]);
+  rows.push(['directed', i.directed ? 'yes' : 'no']);
+  rows.push(['weighted', i.weightType ?? 'no']);
+  rows.push([i.directed ? 'out-degree' : 'degree', degLine(i.outDegree)]);
+  if (i.inDegree) rows.push(['in-degree', degLine(i.inDegree)]);
+  rows.push(['isolated', `${num(i.outDegree.isolated)} vertices${i.directed ? `; ${num(i.outDegree.zero)} with out-degree 0, ${num(i.inDegree!.zero)} with in-degree 0` : ''}`]);
+  rows.push(['page size', `${num(i.pageEdges)} edges (target)`]);
+  rows.push([i.directed ? 'out pages' : 'pages', pageLine(i.pages.out)]);
+  if (i.pages.in) rows.push(['in pages', pageLine(i.pages.in)]);
+  if (i.build) rows.push(['dropped', `${num(i.build.selfLoopsDropped)} self-loops, ${num(i.build.duplicatesDropped)} duplicate edges`]);
+  const w = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// registration
+
+export function registerGraphCommands(program: Command): void {
+  program
+    .command('generate')
+    .description('generate a synthetic graph: RMAT (Graph500: a,b,c = 0.57,0.19,0.19) or uniform G(n, m)')
+    .argument('<kind>', 'rmat | uniform (or a full spec such as rmat:20:ef=8:seed=3)')
+    .option('--scale <s>', 'log2 of the vertex id space (2^s ids)', intOption('--scale', 1))
+    .option('--edge-factor <k>', 'edges per vertex id (edges = k * 2^s; default 16)', intOption('--edge-factor', 1))
+    .option('--seed <n>', 'random seed (default 1); the same seed gives the same graph', intOption('--seed', 0))
+    .option('--weighted', 'add weights uniform over k/10^6, k = 1..10^6 (float32)')
+    .option('--page-edges <n>', '.tsr only: target edges per page', intOption('--page-edges', 1))
+    .option('--undirected', '.tsr only: store every edge both ways')
+    .requiredOption('--out <file>', 'FILE.el (edge-list text, streamed) or FILE.tsr (tessera graph)')
+    .action(async (kind: string, f: GenerateFlags) => {
+      process.stdout.write((await generateCommand(kind, f)) + '\n');
+    });
+
+  program
+    .command('convert')
+    .description('convert a graph (edge list, Graphalytics, Matrix Market, .tsr or rmat:S / uniform:S) to a .tsr file')
+    .argument('<input>', 'graph file or generator spec')
+    .requiredOption('--out <file.tsr>', 'output .tsr file (written atomically)')
+    .option('--undirected', 'treat every edge as undirected (stored both ways)')
+    .option('--page-edges <n>', 'target edges per page (default 1048576)', intOption('--page-edges', 1))
+    .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
+    .option('--weights <type>', 'store weights as float32 | float64 | none (default: as the input; text: float64)', choiceOption('--weights', ['float32', 'float64', 'none'] as const))
+    .action(async (input: string, f: ConvertFlags) => {
+      process.stdout.write((await convertCommand(input, f)) + '\n');
+    });
+
+  program
+    .command('info')
+    .description('describe a graph: counts, degree distribution, pages')
+    .argument('<graph>', 'graph file (.tsr is read without its pages) or generator spec (rmat:S, uniform:S)')
+    .option('--undirected', 'treat every edge as undirected')
+    .option('--page-edges <n>', 'target edges per page when building', intOption('--page-edges', 1))
+    .option('--format <fmt>', 'text | json', choiceOption('--format', ['text', 'json'] as const), 'text')
+    .action(async (input: string, f: { undirected?: boolean; pageEdges?: number; format: 'text' | 'json' }) => {
+      const info = await infoOf(input, f);
+      process.stdout.write((f.format === 'json' ? JSON.stringify(info, null, 2) : formatInfo(info)) + '\n');
+    });
+}

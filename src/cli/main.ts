@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+/**
+ * The tessera command line. Every failure the user can fix prints one line (never a stack trace)
+ * and exits 1; an internal error prints one line too and exits 2 (TESSERA_DEBUG=1 shows the stack).
+ */
+import { Command, CommanderError } from 'commander';
+import { isTesseraError } from '../errors.js';
+import { registerGraphCommands } from './graph-commands.js';
+import { registerRunCommands } from './run.js';
+
+const program = new Command();
+program
+  .name('tessera')
+  .description('Graph analytics on every CPU socket and GPU of one machine')
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+registerRunCommands(program);
+registerGraphCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  if (e instanceof CommanderError) {
+    // Commander already printed its one-line message (or help/version).
+    process.exitCode = e.exitCode;
+  } else if (isTesseraError(e)) {
+    process.stderr.write(`tessera: ${e.message}\n`);
+    process.exitCode = 1;
+  } else {
+    const err = e instanceof Error ? e : new Error(String(e));
+    process.stderr.write(`tessera: internal error: ${err.message} (rerun with TESSERA_DEBUG=1 for details and report it)\n`);
+    if (process.env.TESSERA_DEBUG) process.stderr.write(`${err.stack}\n`);
+    process.exitCode = 2;
+  }
+}

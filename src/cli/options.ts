@@ -1,0 +1,27 @@
+/** Option parsers that turn bad values into one-line commander errors. */
+import { InvalidArgumentError } from 'commander';
+
+export function intOption(name: string, min = 0) {
+  return (v: string): number => {
+    const x = Number(v);
+    if (!/^\s*-?\d+\s*$/.test(v) || !Number.isSafeInteger(x) || x < min) {
+      throw new InvalidArgumentError(`${name} must be an integer >= ${min}, got '${v}'.`);
+    }
+    return x;
+  };
+}
+
+export function floatOption(name: string, allowInfinity = false) {
+  return (v: string): number => {
+    const x = /^\s*\+?inf(inity)?\s*$/i.test(v) && allowInfinity ? Infinity : Number(v);
+    if (v.trim() === '' || Number.isNaN(x) || (!allowInfinity && !Number.isFinite(x))) throw new InvalidArgumentError(`${name} must be a number, got '${v}'.`);
+    return x;
+  };
+}
+
+export function choiceOption<T extends string>(name: string, choices: readonly T[]) {
+  return (v: string): T => {
+    if (!(choices as readonly string[]).includes(v)) throw new InvalidArgumentError(`${name} must be one of ${choices.join(', ')}, got '${v}'.`);
+    return v as T;
+  };
+}

@@ -1,0 +1,109 @@
+/** `tessera run`, `tessera demo` and `tessera topology detect`. */
+import { access, writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { run } from '../api.js';
+import { summarize } from '../engine/report.js';
+import { loadGraph } from '../graph/load.js';
+import { readVertexFile } from '../graph/readers/index.js';
+import { detectTopology, topologyToYaml } from '../topology/detect.js';
+import { loadTopology } from '../topology/load.js';
+import { choiceOption, floatOption, intOption } from './options.js';
+import { runDemo } from './demo.js';
+import { TesseraError } from '../errors.js';
+
+interface RunFlags {
+  algo: string;
+  graph: string;
+  vertices?: string;
+  undirected?: boolean;
+  source?: number;
+  iterations?: number;
+  damping?: number;
+  topology?: string;
+  out?: string;
+  report?: string;
+  pageEdges?: number;
+  mode?: 'push' | 'pull';
+  window?: number;
+  sources?: number;
+  sourceList?: string;
+  seed?: number;
+  quiet?: boolean;
+}
+
+/** Reads a bc source list: one original vertex id per line, `#`/`%` comments allowed. */
+async function readSourceList(file: string): Promise<number[]> {
+  await access(file).catch(() => {
+    throw new TesseraError('source list not found', { file, key: '--source-list', fix: 'give a file with one original vertex id per line' });
+  });
+  const list = await readVertexFile(file, { layout: 'id' });
+  const ids: number[] = [];
+  list.forEachChunk((chunk, count) => {
+    for (let i = 0; i < count; i++) ids.push(chunk[i]!);
+  });
+  return ids;
+}
+
+export function registerRunCommands(program: Command): void {
+  program
+    .command('run')
+    .description('run an algorithm on a graph with every actor of a topology')
+    .requiredOption('--algo <algo>', 'bfs | pr (pagerank) | sssp | wcc | cdlp | lcc | bc (betweenness)')
+    .requiredOption('--graph <file|spec>', 'edge list (.txt/.el/.csv[.gz]), Graphalytics .e/.v, .mtx, .tsr, or rmat:SCALE / uniform:SCALE')
+    .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
+    .option('--undirected', 'treat every edge as undirected')
+    .option('--source <id>', 'source vertex (original id) for bfs/sssp', intOption('--source'))
+    .option('--iterations <n>', 'iterations for pr/cdlp', intOption('--iterations'))
+    .option('--damping <d>', 'PageRank damping factor', floatOption('--damping'))
+    .option('--window <w>', 'sssp update window (delta-stepping style; default: mean edge weight; Infinity: none)', floatOption('--window', true))
+    .option('--sources <k>', 'bc: sample K source vertices (default: all, exact)', intOption('--sources', 1))
+    .option('--source-list <file>', 'bc: source vertices, one original id per line')
+    .option('--seed <n>', 'bc: seed of the source sample', intOption('--seed'))
+    .option('--topology <file|auto>', 'topology YAML, or auto to detect this machine', 'auto')
+    .option('--out <file>', 'write `id value` lines, ascending original id (atomic)')
+    .option('--report <file.json>', 'write the run report as JSON')
+    .option('--page-edges <n>', 'target edges per page', intOption('--page-edges', 1))
+    .option('--mode <push|pull>', 'force the mode of every superstep (default: chosen per superstep)', choiceOption('--mode', ['push', 'pull'] as const))
+    .option('-q, --quiet', 'no summary on stdout')
+    .action(async (f: RunFlags) => {
+      const topology = await loadTopology(f.topology);
+      const { graph, defaults, loadMs } = await loadGraph(f.graph, {
+        undirected: f.undirected,
+        vertices: f.vertices,
+        pageEdges: f.pageEdges,
+      });
+      const sourceList = f.sourceList === undefined ? undefined : await readSourceList(f.sourceList);
+      const r = await run(graph, f.algo, { ...f, sourceList, topology, defaults, forceMode: f.mode });
+      r.report.loadMs = loadMs;
+      if (f.out !== undefined) await r.write(f.out);
+      if (f.report !== undefined) await writeJson(f.report, r.report);
+      if (!f.quiet) process.stdout.write(summarize(r.report) + '\n');
+    });
+
+  program
+    .command('demo')
+    .description('the embedded default job: generate an RMAT graph, detect the machine, run the programs, check them, report')
+    .option('--scale <s>', 'RMAT scale (2^s vertices, 16 edges each)', intOption('--scale', 4), 16)
+    .option('--topology <file|auto>', 'topology YAML, or auto', 'auto')
+    .action(async (f: { scale: number; topology: string }) => runDemo(f.scale, f.topology));
+
+  const topo = program.command('topology').description('topology files');
+  topo
+    .command('detect')
+    .description('describe this machine as a topology (sockets, cores, GPUs)')
+    .option('--out <file>', 'write the YAML here instead of stdout')
+    .action(async (f: { out?: string }) => {
+      const yaml = topologyToYaml(detectTopology());
+      if (f.out) await writeFile(f.out, yaml).catch((e: Error) => {
+        throw new TesseraError(`cannot write: ${e.message}`, { file: f.out, fix: 'check the directory exists and is writable' });
+      });
+      else process.stdout.write(yaml);
+    });
+}
+
+async function writeJson(file: string, data: unknown): Promise<void> {
+  const { default: writeFileAtomic } = await import('write-file-atomic');
+  await writeFileAtomic(file, JSON.stringify(data, null, 2) + '\n').catch((e: Error) => {
+    throw new TesseraError(`cannot write the report: ${e.message}`, { file, fix: 'check the directory exists and is writable' });
+  });
+}

@@ -1,0 +1,16 @@
+/** tessera — public library API. */
+export { run, RunResult, type RunOptions } from './api.js';
+export { buildGraph, type BuildOptions } from './graph/build.js';
+export type { Graph, Page, PageSet, RawEdges } from './graph/types.js';
+export { Engine, type EngineOptions } from './engine/coordinator.js';
+export type { Program, RunContext, Frontier } from './engine/program.js';
+export type { CpuKernel, KernelCtx } from './engine/kernel.js';
+export type { RunReport, StepReport } from './engine/report.js';
+export { summarize } from './engine/report.js';
+export { ALGORITHMS } from './programs/index.js';
+export { loadTopology, parseTopology } from './topology/load.js';
+export { detectTopology } from './topology/detect.js';
+export type { Topology } from './topology/schema.js';
+export { TesseraError } from './errors.js';
+export { loadGraph, type LoadOptions, type LoadedGraph } from './graph/load.js';
+export type { AlgoOptions, AlgoDefaults } from './programs/index.js';
