@@ -2,7 +2,7 @@
 export { run, RunResult, type RunOptions } from './api.js';
 export { buildGraph, type BuildOptions } from './graph/build.js';
 export type { Graph, Page, PageSet, RawEdges } from './graph/types.js';
-export { Engine, type EngineOptions } from './engine/coordinator.js';
+export { Engine, type EngineOptions, type EngineEvents } from './engine/coordinator.js';
 export type { Program, RunContext, Frontier } from './engine/program.js';
 export type { CpuKernel, KernelCtx } from './engine/kernel.js';
 export type { RunReport, StepReport } from './engine/report.js';

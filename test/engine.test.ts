@@ -70,3 +70,26 @@ for (const [label, threads] of [['1 thread', [1]], ['2 threads', [2]], ['4 threa
     });
   }
 }
+
+test('progress events: run-start, one superstep event per report step, run-end with the report', async (t) => {
+  const { EventEmitter } = await import('eventemitter3');
+  const { run } = await import('../src/api.js');
+  const { generateEdges } = await import('../src/graph/generate/index.js');
+  const g = buildGraph(generateEdges('rmat:10'), { pageEdges: 512 });
+  const events = new EventEmitter<import('../src/engine/coordinator.js').EngineEvents>();
+  const seen: string[] = [];
+  const steps: number[] = [];
+  let ended: unknown;
+  events.on('run-start', (i) => seen.push(`start ${i.program} ${i.vertices}`));
+  events.on('superstep', (s, program) => {
+    seen.push(`step ${program}`);
+    steps.push(s.step);
+  });
+  events.on('run-end', (r) => (ended = r));
+  const r = await run(g, 'pr', { iterations: 5, topology: topo([2]), events });
+  t.is(seen[0], `start pr ${g.numVertices}`);
+  t.deepEqual(steps, r.report.steps.map((s) => s.step));
+  t.is(steps.length, r.report.supersteps);
+  t.true(steps.length >= 5);
+  t.is(ended, r.report);
+});

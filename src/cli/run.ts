@@ -1,6 +1,9 @@
 /** `tessera run`, `tessera demo` and `tessera topology detect`. */
 import { access, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import cliProgress from 'cli-progress';
+import { EventEmitter } from 'eventemitter3';
+import type { EngineEvents } from '../engine/coordinator.js';
 import { run } from '../api.js';
 import { summarize } from '../engine/report.js';
 import { loadGraph } from '../graph/load.js';
@@ -73,7 +76,9 @@ export function registerRunCommands(program: Command): void {
         pageEdges: f.pageEdges,
       });
       const sourceList = f.sourceList === undefined ? undefined : await readSourceList(f.sourceList);
-      const r = await run(graph, f.algo, { ...f, sourceList, topology, defaults, forceMode: f.mode });
+      const events = new EventEmitter<EngineEvents>();
+      const stopProgress = f.quiet ? () => undefined : superstepProgress(events);
+      const r = await run(graph, f.algo, { ...f, sourceList, topology, defaults, forceMode: f.mode, events }).finally(stopProgress);
       r.report.loadMs = loadMs;
       if (f.out !== undefined) await r.write(f.out);
       if (f.report !== undefined) await writeJson(f.report, r.report);
@@ -99,6 +104,30 @@ export function registerRunCommands(program: Command): void {
       });
       else process.stdout.write(yaml);
     });
+}
+
+/**
+ * A live line on stderr (TTY only) fed by the engine's progress events: superstep count, mode,
+ * active vertices, elapsed time. Returns the function that clears it.
+ */
+function superstepProgress(events: EventEmitter<EngineEvents>): () => void {
+  if (!process.stderr.isTTY) return () => undefined;
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: '{program} superstep {value} | {mode} | {active} active | {duration_formatted}', hideCursor: true, clearOnComplete: true, fps: 5 },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  events.on('run-start', (i) => {
+    bar.start(1, 0, { program: i.program, mode: '-', active: 0 });
+    started = true;
+  });
+  events.on('superstep', (s) => {
+    bar.setTotal(s.step + 2);
+    bar.update(s.step + 1, { mode: s.mode, active: s.active });
+  });
+  return () => {
+    if (started) bar.stop();
+  };
 }
 
 async function writeJson(file: string, data: unknown): Promise<void> {

@@ -5,6 +5,7 @@
  * vertex ranges with about equal edges, Garaph's CPU-side edge-balanced split), hands each actor
  * a contiguous share in proportion to its threads, and waits for every actor's vote.
  */
+import { EventEmitter } from 'eventemitter3';
 import { TesseraError } from '../errors.js';
 import type { Graph } from '../graph/types.js';
 import type { Topology } from '../topology/schema.js';
@@ -16,7 +17,18 @@ import { STATE_CTORS, type StateArray } from './kernel.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
 import type { ActorStepReport, RunReport, StepReport } from './report.js';
 
+/** Progress events of an Engine (eventemitter3); the CLI turns them into a progress line. */
+export interface EngineEvents {
+  /** A program starts. */
+  'run-start': [info: { program: string; vertices: number; edges: number }];
+  /** A superstep finished (the same record the report keeps). */
+  superstep: [step: StepReport, program: string];
+  'run-end': [report: RunReport];
+}
+
 export interface EngineOptions {
+  /** Where progress events go (default: a fresh emitter, `engine.events`). */
+  events?: EventEmitter<EngineEvents>;
   /** Dense (pull) when |F| + out-edges(F) > |E| / pullDivisor (Ligra uses 20). */
   pullDivisor?: number;
   /** Force a mode for every superstep whose kernel supports it (testing, benchmarks). */
@@ -40,6 +52,8 @@ export class Engine {
   private pending = new Map<string, { resolve: (v: VoteFrame) => void; reject: (e: Error) => void }>();
   private failure: Error | undefined;
   private readonly denseTasks = new Map<'in' | 'out', Task[][]>();
+  /** Progress events: run-start, superstep, run-end. */
+  readonly events: EventEmitter<EngineEvents>;
 
   private constructor(
     readonly graph: Graph,
@@ -47,6 +61,7 @@ export class Engine {
     private readonly opts: EngineOptions,
   ) {
     this.threads = topology.sockets.reduce((a, s) => a + s.threads, 0);
+    this.events = opts.events ?? new EventEmitter<EngineEvents>();
   }
 
   static async create(graph: Graph, topology: Topology, opts: EngineOptions = {}): Promise<Engine> {
@@ -94,24 +109,24 @@ export class Engine {
     const steps: StepReport[] = [];
     const notes: Record<string, string | number | boolean> = {};
     const t0 = performance.now();
-    const ctx = new Run(this, steps, notes);
+    const ctx = new Run(this, steps, notes, program.name);
+    this.events.emit('run-start', { program: program.name, vertices: this.graph.numVertices, edges: this.graph.numEdges });
     const values = await program.run(ctx, params);
     const totalMs = performance.now() - t0;
     const edges = steps.reduce((a, s) => a + s.edges, 0);
-    return {
-      values,
-      report: {
-        program: program.name,
-        graph: { source: this.graph.source, vertices: this.graph.numVertices, edges: this.graph.numEdges, directed: this.graph.directed },
-        topology: { name: this.topology.name, source: this.topology.source, sockets: this.topology.sockets, gpus: this.topology.gpus },
-        supersteps: steps.length,
-        steps,
-        totalMs,
-        edgesProcessed: edges,
-        teps: totalMs > 0 ? edges / (totalMs / 1000) : 0,
-        notes,
-      },
+    const report: RunReport = {
+      program: program.name,
+      graph: { source: this.graph.source, vertices: this.graph.numVertices, edges: this.graph.numEdges, directed: this.graph.directed },
+      topology: { name: this.topology.name, source: this.topology.source, sockets: this.topology.sockets, gpus: this.topology.gpus },
+      supersteps: steps.length,
+      steps,
+      totalMs,
+      edgesProcessed: edges,
+      teps: totalMs > 0 ? edges / (totalMs / 1000) : 0,
+      notes,
     };
+    this.events.emit('run-end', report);
+    return { values, report };
   }
 
   /** Dense tasks: every page cut into vertex ranges of about `target` edges (cached). */
@@ -267,6 +282,7 @@ class Run implements RunContext {
     private readonly engine: Engine,
     private readonly steps: StepReport[],
     private readonly notes: Record<string, string | number | boolean>,
+    private readonly program: string,
   ) {}
 
   note(key: string, value: string | number | boolean): void {
@@ -371,7 +387,7 @@ class Run implements RunContext {
     }
     this.recycle(frontier);
     const ms = performance.now() - t0;
-    this.steps.push({
+    const record: StepReport = {
       step,
       kernel,
       mode,
@@ -380,7 +396,9 @@ class Run implements RunContext {
       edges,
       ms,
       actors: this.engine.actorReports(votes, shares),
-    });
+    };
+    this.steps.push(record);
+    this.engine.events.emit('superstep', record, this.program);
     const nextFrontier: Frontier = { bitmap: next, list: nextList, size: active };
     this.produced.add(nextFrontier);
     return { next: nextFrontier, sum, edges };
