@@ -267,6 +267,21 @@ for (const pageEdges of [1 << 15, 1000, 97]) {
       t.is(st2.misses, 0);
       t.is(st2.bytesCopied, 0);
       close(t, await c.readState('rank', new Float64Array(g.n)), want, 'pr_pull again');
+      // The vertex apply over [ab, ae): next contribution rank / outDeg, dangling ranks summed.
+      const deg = Uint32Array.from({ length: g.n }, (_, v) => g.out[v]!.length);
+      await c.allocState('deg', 'u32', g.n);
+      await c.allocState('nc', 'f64', g.n);
+      await c.writeState('deg', deg);
+      const [ab, ae] = [Math.floor(g.n / 3), g.n - 5];
+      const st3 = await c.run('pr_pull', { setId: 1, pages: all(pages), params: { base: 0.15 / g.n, d: 0.85, applyBegin: ab, applyEnd: ae }, state: { next: 'rank', outDeg: 'deg', nextContrib: 'nc' } });
+      const wantNc = new Float64Array(g.n);
+      let dangling = 0;
+      for (let v = ab; v < ae; v++) if (deg[v] === 0) dangling += want[v]!;
+      else wantNc[v] = want[v]! / deg[v]!;
+      t.true(dangling > 0, 'the range holds dangling vertices');
+      close(t, await c.readState('nc', new Float64Array(g.n)), wantNc, 'next contribution');
+      t.true(Math.abs(st3.sum! - dangling) <= 1e-9 * dangling, `dangling ${st3.sum} want ${dangling}`);
+      await t.throwsAsync(c.run('pr_pull', { setId: 1, pages: all(pages), state: { next: 'rank', outDeg: 'deg' } }), { message: /name both outDeg and nextContrib/ });
     } finally {
       await c.close();
     }
@@ -321,6 +336,10 @@ t_('pr_push accumulates out-edges; an owned range sends the rest to a deduplicat
     t.truthy(st.outbox);
     const { ids, values } = st.outbox!;
     t.is(new Set(ids).size, ids.length, 'one entry per destination');
+    let remoteEdges = 0;
+    for (let u = 0; u < g.n; u++) for (const [v] of g.out[u]!) if (v < ob || v >= oe) remoteEdges++;
+    t.is(st.outbox!.sent, remoteEdges, 'messages before aggregation: one per remote edge');
+    t.true(ids.length < remoteEdges, 'aggregation merged messages');
     const remote = [...want.keys()].filter((v) => (v < ob || v >= oe) && g.in[v]!.length > 0);
     t.is(ids.length, remote.length);
     const m = new Map<number, number>();

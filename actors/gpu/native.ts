@@ -13,7 +13,10 @@
  *   [offsets u32 x (vEnd-vBegin+1) | nbrs u32 x edges | weights f32/f64 x edges], each part 8-byte aligned.
  * Kernels and the state they use (role -> default array name; `state` in run() renames):
  *   pr_pull     contrib f64 (by neighbour), next f64 (by page vertex); params base, d:
- *               next[v] = base + d * sum of contrib[u] over in-neighbours u (in-pages)
+ *               next[v] = base + d * sum of contrib[u] over in-neighbours u (in-pages); with
+ *               optional outDeg u32 and nextContrib f64 also the vertex apply over the pages'
+ *               vertices in [applyBegin, applyEnd): nextContrib[v] = next[v] / outDeg[v], or 0
+ *               when outDeg[v] = 0, whose next[v] are summed into stats.sum (dangling mass)
  *   pr_push     contrib f64, next f64 (accumulated, not zeroed), optional frontier; outbox: sum
  *   bfs_push    depth u32/i32 (0xffffffff / -1 = unvisited), frontier | frontierList (+ frontierSize),
  *               optional next; params level; outbox: min (out-pages)
@@ -131,8 +134,10 @@ export interface RunStats {
   activated: number;
   cacheSlots: number;
   slotBytes: number;
-  /** Present when params.ownedBegin/ownedEnd asked for one. */
-  outbox?: { ids: Uint32Array; values: Float64Array };
+  /** pr_pull with outDeg + nextContrib: the dangling mass of the applied vertices. */
+  sum?: number;
+  /** Present when params.ownedBegin/ownedEnd asked for one; `sent`: messages before aggregation. */
+  outbox?: { ids: Uint32Array; values: Float64Array; sent: number };
 }
 
 interface NativeControllerHandle {

@@ -492,6 +492,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
       r.Set("kernelMs", st->kernelMs);
       r.Set("wallMs", st->wallMs);
       r.Set("activated", (double)st->activated);
+      if (st->hasSum) r.Set("sum", st->sum);
       r.Set("cacheSlots", st->cacheSlots);
       r.Set("slotBytes", (double)st->slotBytes);
       if (st->hasOutbox) {
@@ -505,6 +506,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
         Napi::Object ob = Napi::Object::New(env);
         ob.Set("ids", Napi::Uint32Array::New(env, n, ib, 0));
         ob.Set("values", Napi::Float64Array::New(env, n, vb, 0));
+        ob.Set("sent", (double)st->outboxSent);
         r.Set("outbox", ob);
       }
       return r;

@@ -639,6 +639,7 @@ struct Controller::Plan {
   std::function<void()> afterPin;      // stream 0, once the pinned pages have slots
   std::string pinWhat;                 // for the error when they cannot all be resident
   std::vector<std::shared_ptr<void>> keep;
+  std::function<void(RunStats&)> finish;  // after the call's work is done (stream 0 synced)
 };
 
 template <class Op>
@@ -744,7 +745,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
   };
   auto outbox = [&](uint32_t n, uint32_t op) {
     const double b = param("ownedBegin", 0), e = param("ownedEnd", (double)n);
-    if (b <= 0 && e >= n) return Outbox{nullptr, nullptr, nullptr, nullptr, 0, 0, kReduceNone};
+    if (b <= 0 && e >= n) return Outbox{nullptr, nullptr, nullptr, nullptr, 0, 0, kReduceNone, nullptr};
     if (b < 0 || e < b) throw CodedError("TS_ARG", k + ": params.ownedBegin/ownedEnd must satisfy 0 <= begin <= end");
     const size_t words = (n + 31) / 32;
     bool f1 = false, f2 = false;
@@ -761,7 +762,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     }
     pl.outbox = true;
     pl.obIdentity = ident;
-    pl.ob = Outbox{val, flag, ids, ctr + 1, (uint32_t)b, (uint32_t)std::min<double>(e, 4294967295.0), op};
+    pl.ob = Outbox{val, flag, ids, ctr + 1, (uint32_t)b, (uint32_t)std::min<double>(e, 4294967295.0), op, ctr + 2};
     return pl.ob;
   };
   // TWC lists per stream: [mid | big], each maxNv u32
@@ -793,9 +794,37 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     pl.page = [this, cb, out](HostPage&, const PageDev& pd, int s) {
       launch<KPrPull>(pd.ntiles, kPrPullSmem, s, PrPullArgs{pd, cb, out});
     };
-    pl.post = [this, merged, out, base, d] {
-      if (base == 0 && d == 1) return;
-      for (auto& r : merged) launch<KAxpb>(gridFor(r.second - r.first), 0, 0, AxpbArgs{out, r.first, r.second, base, d});
+    // Optional vertex apply (the CPU kernel's next contribution and dangling mass) over the
+    // merged ranges clipped to [applyBegin, applyEnd).
+    StateArr* deg = role(rq, "outDeg", {SType::U32}, false);
+    StateArr* nc = role(rq, "nextContrib", {SType::F64}, false);
+    if ((deg == nullptr) != (nc == nullptr)) throw CodedError("TS_ARG", "pr_pull: name both outDeg and nextContrib for the vertex apply, or neither");
+    checkTarget(deg, "outDeg");
+    checkTarget(nc, "nextContrib");
+    double* dangling = nullptr;
+    if (deg) {
+      dangling = (double*)scratch("pr.dangling", 8);
+      pl.pre = [this, merged, out, dangling] {
+        be_->memset(dangling, 0, 8, 0);
+        for (auto& r : merged) be_->memset(out + r.first, 0, (size_t)(r.second - r.first) * 8, 0);
+      };
+      pl.finish = [this, dangling](RunStats& st) {
+        be_->d2h(&st.sum, dangling, 8, 0);
+        be_->syncStream(0);
+        st.hasSum = true;
+      };
+    }
+    const double ab = param("applyBegin", 0), ae = param("applyEnd", 4294967295.0);
+    const uint32_t* dg = deg ? (const uint32_t*)deg->dev : nullptr;
+    double* ncp = nc ? (double*)nc->dev : nullptr;
+    pl.post = [this, merged, out, base, d, dg, ncp, dangling, ab, ae] {
+      if (!(base == 0 && d == 1))
+        for (auto& r : merged) launch<KAxpb>(gridFor(r.second - r.first), 0, 0, AxpbArgs{out, r.first, r.second, base, d});
+      if (!dg) return;
+      for (auto& r : merged) {
+        const uint32_t b = (uint32_t)std::max<double>(r.first, ab), e = (uint32_t)std::min<double>(r.second, ae);
+        if (e > b) launch<KPrApply>(gridFor(e - b), kPrApplySmem, 0, PrApplyArgs{out, ncp, dg, dangling, b, e});
+      }
     };
     return;
   }
@@ -1161,8 +1190,10 @@ RunStats Controller::run(const RunRequest& rq) {
   be_->d2h(counts, ctr, 16, 0);
   be_->syncAll();
   st.activated = counts[0];
+  if (pl.finish) pl.finish(st);
   if (pl.outbox) {
     st.hasOutbox = true;
+    st.outboxSent = counts[2];
     const uint32_t n = counts[1];
     if (n > 0) {
       double* outv = (double*)scratch_["outbox.out"].p;

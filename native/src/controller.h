@@ -68,7 +68,10 @@ struct RunStats {
   uint64_t activated = 0;
   uint32_t cacheSlots = 0;
   size_t slotBytes = 0;
+  bool hasSum = false;
+  double sum = 0;  // pr_pull with outDeg + nextContrib: the dangling rank of the applied range
   bool hasOutbox = false;
+  uint64_t outboxSent = 0;  // messages put before aggregation
   std::vector<uint32_t> outIds;
   std::vector<double> outVals;
 };

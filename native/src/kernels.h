@@ -74,8 +74,10 @@ struct Outbox {
   u32* ids;
   u32* count;
   u32 begin, end, op;
+  u32* sent;  // messages before aggregation (optional)
   TS_DEVICE bool owned(u32 v) const { return op == kReduceNone || (v >= begin && v < end); }
   TS_DEVICE void put(u32 v, double x) const {
+    if (sent) atomic_add_u32(sent, 1);
     if (op == kReduceMin)
       atomic_min_f64(&val[v], x);
     else
@@ -240,6 +242,45 @@ struct KPrPull {
     }
   }
 };
+
+/**
+ * PageRank's vertex apply over [begin, end) after the gather (rank = base + d * sum): the next
+ * contribution rank / outDeg (0 for a dangling vertex, whose rank is summed instead: one partial
+ * sum per block in shared memory, added once). The same IEEE division as the CPU kernel.
+ */
+struct PrApplyArgs {
+  const double* rank;
+  double* contrib;
+  const u32* deg;
+  double* dangling;
+  u32 begin, end;
+};
+struct KPrApply {
+  using Args = PrApplyArgs;
+  static constexpr int phases = 2;
+  TS_DEVICE static void phase(int p, const Ctx& c, const Args& a) {
+    double* acc = (double*)c.smem;
+    if (p == 0) {
+      double s = 0.0;
+      for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride()) {
+        const u32 k = a.deg[i];
+        const double r = a.rank[i];
+        if (k == 0) {
+          a.contrib[i] = 0.0;
+          s += r;
+        } else {
+          a.contrib[i] = r / (double)k;
+        }
+      }
+      acc[c.tid] = s;
+    } else if (c.tid == 0) {
+      double s = 0.0;
+      for (u32 k = 0; k < c.bdim; k++) s += acc[k];
+      if (s != 0.0) atomic_add_f64(a.dangling, s);
+    }
+  }
+};
+constexpr size_t kPrApplySmem = kBlock * 8;
 
 // ---- push kernels with TWC load balance (GraphScope) -------------------------------------------
 
@@ -707,7 +748,8 @@ using KPullWcc = KGroupPull<WccPullOp>;
 using KPullBc = KGroupPull<BcBackwardOp>;
 
 #define TS_KERNEL_LIST(X)                                                                      \
-  X(Fill) X(Scatter) X(Axpb) X(OutboxGather) X(OutboxReset) X(PrPull) X(BinBfs) X(WarpBfs)     \
+  X(Fill) X(Scatter) X(Axpb) X(OutboxGather) X(OutboxReset) X(PrPull) X(PrApply) X(BinBfs)    \
+  X(WarpBfs)                                                                                   \
   X(BlockBfs) X(BinSssp) X(WarpSssp) X(BlockSssp) X(BinWcc) X(WarpWcc) X(BlockWcc) X(BinPr)  \
   X(WarpPr) X(BlockPr) X(BinBc) X(WarpBc) X(BlockBc) X(PullBfs) X(PullWcc) X(PullBc)         \
   X(CdlpGather) X(CdlpMode) X(Lcc) X(LccSplit)

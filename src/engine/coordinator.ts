@@ -10,9 +10,11 @@ import { TesseraError } from '../errors.js';
 import type { Graph } from '../graph/types.js';
 import type { Topology } from '../topology/schema.js';
 import { Channel } from '../wire/channel.js';
-import type { ActorFrame, CoordinatorFrame, Mode, StateKind, StateRef, Task, VoteFrame } from '../wire/frames.js';
+import type { ActorFrame, CoordinatorFrame, ErrorFrame, Mode, ReadyFrame, StateKind, StateMerge, StateRef, Task, VoteFrame } from '../wire/frames.js';
 import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
 import { shareGraph } from '../../actors/cpu/share.js';
+import { GpuActor } from '../../actors/gpu/gpu-actor.js';
+import { gpuRanges, gpuShareFor } from './partition.js';
 import { STATE_CTORS, type StateArray } from './kernel.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
 import type { ActorStepReport, RunReport, StepReport } from './report.js';
@@ -33,15 +35,23 @@ export interface EngineOptions {
   pullDivisor?: number;
   /** Force a mode for every superstep whose kernel supports it (testing, benchmarks). */
   forceMode?: Mode;
+  /**
+   * Fraction of the edges the topology's GPUs own (0..1; default: the topology's model.gpuShare,
+   * else 0.5). See partition.ts.
+   */
+  gpuShare?: number;
 }
 
 interface ActorLink {
   name: string;
-  kind: 'cpu';
+  kind: 'cpu' | 'gpu';
   threads: number;
   link: Channel<CoordinatorFrame, ActorFrame>;
-  actor: CpuSocketActor;
+  actor: CpuSocketActor | GpuActor;
   bytesAtStepStart: number;
+  /** GPU actors: the vertex range they own and what their ready frame said. */
+  range?: [number, number];
+  ready?: ReadyFrame;
 }
 
 let nextGraphId = 1;
@@ -52,6 +62,11 @@ export class Engine {
   private pending = new Map<string, { resolve: (v: VoteFrame) => void; reject: (e: Error) => void }>();
   private failure: Error | undefined;
   private readonly denseTasks = new Map<'in' | 'out', Task[][]>();
+  /** CPU actors first (in socket order), then GPU actors. */
+  private cpuCount = 0;
+  /** First vertex a GPU owns (numVertices when there is no GPU): CPU actors take [0, cpuEnd). */
+  private cpuEnd = 0;
+  private readyWait = new Map<string, { resolve: (f: ReadyFrame) => void; reject: (e: ErrorFrame) => void }>();
   /** Progress events: run-start, superstep, run-end. */
   readonly events: EventEmitter<EngineEvents>;
 
@@ -61,17 +76,12 @@ export class Engine {
     private readonly opts: EngineOptions,
   ) {
     this.threads = topology.sockets.reduce((a, s) => a + s.threads, 0);
+    this.cpuEnd = graph.numVertices;
     this.events = opts.events ?? new EventEmitter<EngineEvents>();
   }
 
   static async create(graph: Graph, topology: Topology, opts: EngineOptions = {}): Promise<Engine> {
-    if (topology.gpus.length > 0) {
-      throw new TesseraError(`topology '${topology.name}' lists ${topology.gpus.length} GPU(s), but this build has no GPU actor yet`, {
-        file: topology.source,
-        key: 'gpus',
-        fix: 'use a CPU-only topology such as configs/1S.yaml (GPU actors arrive with the native controller)',
-      });
-    }
+    const ranges = gpuRanges(graph, topology.gpus.length, gpuShareFor(graph, topology, opts.gpuShare));
     const e = new Engine(graph, topology, opts);
     const share = shareGraph(graph, nextGraphId++);
     for (const s of topology.sockets) {
@@ -82,16 +92,92 @@ export class Engine {
       coord.send(share.load, share.shared);
       e.actors.push({ name, kind: 'cpu', threads: s.threads, link: coord, actor, bytesAtStepStart: 0 });
     }
+    e.cpuCount = e.actors.length;
+    if (ranges.length > 0) e.cpuEnd = ranges[0]![0];
+    const ready: Array<Promise<ReadyFrame>> = [];
+    topology.gpus.forEach((gpu, i) => {
+      const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
+      const name = `gpu${gpu.device}`;
+      const actor = new GpuActor(name, actorEnd);
+      const [ownedBegin, ownedEnd] = ranges[i]!;
+      coord.on((f, sharedIn) => e.onActorFrame(f, sharedIn));
+      ready.push(
+        new Promise<ReadyFrame>((resolve, reject) => e.readyWait.set(name, { resolve, reject })).catch((f: ErrorFrame) => {
+          throw gpuOpenError(topology, i, f);
+        }),
+      );
+      coord.send({ ...share.load, gpu: { device: gpu.device, emulated: gpu.emulated, memoryLimit: gpu.memoryLimit, streams: gpu.streams, ownedBegin, ownedEnd } }, share.shared);
+      e.actors.push({ name, kind: 'gpu', threads: 0, link: coord, actor, bytesAtStepStart: 0, range: [ownedBegin, ownedEnd] });
+    });
+    const results = await Promise.allSettled(ready);
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed !== undefined) {
+      await e.close();
+      throw (failed as PromiseRejectedResult).reason;
+    }
+    results.forEach((r, i) => (e.actors[e.cpuCount + i]!.ready = (r as PromiseFulfilledResult<ReadyFrame>).value));
     return e;
   }
 
-  private onActorFrame(f: ActorFrame): void {
+  /** Whether the topology has GPU actors. */
+  get hasGpus(): boolean {
+    return this.actors.length > this.cpuCount;
+  }
+
+  /**
+   * The modes a kernel may run in on this topology: all on CPU-only topologies; with GPUs, those
+   * every GPU actor runs natively. A kernel no GPU maps is refused with a clear error (never run
+   * silently on CPU threads instead).
+   */
+  modesFor(kernel: string, program: string, wanted: ReadonlyArray<Mode>): ReadonlyArray<Mode> {
+    if (!this.hasGpus) return wanted;
+    let modes = wanted;
+    for (const a of this.actors.slice(this.cpuCount)) {
+      const m = a.ready!.kernels[kernel];
+      if (m === undefined)
+        throw new TesseraError(`program '${program}' cannot run on topology '${this.topology.name}' yet: its kernel '${kernel}' has no GPU implementation`, {
+          file: this.topology.source,
+          key: 'gpus',
+          fix: 'run it on a CPU-only topology such as configs/1S.yaml',
+        });
+      modes = modes.filter((x) => m.includes(x));
+    }
+    if (modes.length === 0)
+      throw new TesseraError(`kernel '${kernel}' of program '${program}' runs ${wanted.join('/')} on CPUs but the GPU actor only supports other modes`, {
+        file: this.topology.source,
+        key: 'gpus',
+        fix: 'run it on a CPU-only topology such as configs/1S.yaml',
+      });
+    return modes;
+  }
+
+  private onActorFrame(f: ActorFrame, shared: SharedArrayBuffer[] = []): void {
+    if (f.type === 'ready') {
+      this.readyWait.get(f.actor)?.resolve(f);
+      this.readyWait.delete(f.actor);
+      return;
+    }
+    if (f.type === 'error' && this.readyWait.has(f.actor)) {
+      this.readyWait.get(f.actor)!.reject(f);
+      this.readyWait.delete(f.actor);
+      return;
+    }
     if (f.type === 'vote') {
+      // Dense ranges that came by reference (side table) instead of inline.
+      for (const s of f.sync ?? []) if (s.values === undefined && s.shared !== undefined) s.values = new STATE_CTORS[s.shared.kind](shared[s.shared.buffer]!).subarray(0, s.shared.length) as StateArray;
       const p = this.pending.get(f.actor);
       this.pending.delete(f.actor);
       p?.resolve(f);
     } else if (f.type === 'error') {
-      const err = new TesseraError(`actor ${f.actor} failed: ${f.message}`, { fix: 'this is a bug or an out-of-memory condition; rerun with fewer threads or a smaller graph and report it' });
+      const gpu = this.actors.findIndex((a) => a.name === f.actor) - this.cpuCount;
+      const err =
+        f.code === 'TS_OOM' && gpu >= 0
+          ? new TesseraError(`GPU actor ${f.actor}: ${splitFix(f.message).problem}`, {
+              file: this.topology.source,
+              key: `gpus.${gpu}.memoryLimit`,
+              fix: 'raise memoryLimit, lower pageEdges (smaller pages stream through a smaller cache) or lower gpuShare',
+            })
+          : new TesseraError(`actor ${f.actor} failed: ${f.message}`, { fix: 'this is a bug or an out-of-memory condition; rerun with fewer threads or a smaller graph and report it' });
       this.failure = err;
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
@@ -100,8 +186,9 @@ export class Engine {
 
   async close(): Promise<void> {
     for (const a of this.actors) a.link.send({ type: 'stop' });
-    // Let the stop frames be handled (pools destroyed) before returning.
+    // Let the stop frames be handled (pools destroyed, devices closed) before returning.
     await new Promise((r) => setTimeout(r, 0));
+    await Promise.all(this.actors.map((a) => (a.actor instanceof GpuActor ? a.actor.stopped : undefined)));
   }
 
   /** Runs a program to completion and returns its values (internal ids) and the run report. */
@@ -137,7 +224,9 @@ export class Engine {
     const target = Math.max(1024, Math.min(g.pageEdges, Math.ceil(g.numEdges / (this.threads * 8))));
     const tasks: Task[] = [];
     const pages = g[orientation].pages;
-    for (let i = 0; i < pages.length; ) {
+    // CPU actors cover [0, cpuEnd); GPU actors own the rest (their tasks: their pages, below).
+    const end = this.cpuEnd;
+    for (let i = 0; i < pages.length && pages[i]!.vBegin < end; ) {
       const p = pages[i]!;
       if (p.split) {
         let j = i;
@@ -147,7 +236,7 @@ export class Engine {
         i = j;
         continue;
       }
-      const nv = p.vEnd - p.vBegin;
+      const nv = Math.min(p.vEnd, end) - p.vBegin;
       let lo = 0;
       for (let k = 1; k <= nv; k++) {
         const edges = p.offsets[k]! - p.offsets[lo]!;
@@ -159,19 +248,23 @@ export class Engine {
       i++;
     }
     const shares = this.share(tasks);
+    for (const a of this.actors.slice(this.cpuCount)) {
+      const [b, e] = a.range!;
+      shares.push(pages.filter((p) => p.vEnd > b && p.vBegin < e).map((p) => ({ page: p.index, count: 1, lo: 0, hi: p.vEnd - p.vBegin, edges: p.edges })));
+    }
     this.denseTasks.set(orientation, shares);
     return shares;
   }
 
-  /** Contiguous shares of the task list, edges in proportion to each actor's threads. */
+  /** Contiguous shares of the task list over the CPU actors, edges in proportion to their threads. */
   share(tasks: Task[]): Task[][] {
     const total = tasks.reduce((a, t) => a + t.edges, 0) || 1;
-    const shares: Task[][] = this.actors.map(() => []);
+    const shares: Task[][] = this.actors.slice(0, this.cpuCount).map(() => []);
     let a = 0;
     let acc = 0;
     let bound = (this.actors[0]!.threads / this.threads) * total;
     for (const t of tasks) {
-      while (a < this.actors.length - 1 && acc >= bound) {
+      while (a < this.cpuCount - 1 && acc >= bound) {
         a++;
         bound += (this.actors[a]!.threads / this.threads) * total;
       }
@@ -181,22 +274,50 @@ export class Engine {
     return shares;
   }
 
-  /** Push tasks: slices of the frontier list of about equal out-edges. */
-  pushTaskShares(list: Uint32Array, outEdges: number): Task[][] {
+  /**
+   * Push tasks: slices of the frontier list of about equal out-edges. With GPUs the list is
+   * reordered (CPU-owned vertices first, then each GPU's) and each GPU gets its slice as one task;
+   * returns the list the tasks index.
+   */
+  pushTaskShares(list: Uint32Array, outEdges: number): { shares: Task[][]; list: Uint32Array } {
     const deg = this.graph.outDegree;
+    let cpuLen = list.length;
+    const gpuSlices: Task[] = [];
+    if (this.hasGpus) {
+      const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * list.length)), 0, list.length);
+      let c = 0;
+      const end = this.cpuEnd;
+      for (let i = 0; i < list.length; i++) if (list[i]! < end) out[c++] = list[i]!;
+      cpuLen = c;
+      outEdges = 0;
+      for (let i = 0; i < cpuLen; i++) outEdges += deg[out[i]!]!;
+      for (const a of this.actors.slice(this.cpuCount)) {
+        const [b, e] = a.range!;
+        const lo = c;
+        let edges = 0;
+        for (let i = 0; i < list.length; i++) {
+          const v = list[i]!;
+          if (v >= b && v < e) (out[c++] = v), (edges += deg[v]!);
+        }
+        gpuSlices.push({ page: 0, count: 0, lo, hi: c, edges });
+      }
+      list = out;
+    }
     const target = Math.max(256, Math.ceil(outEdges / (this.threads * 8)));
     const tasks: Task[] = [];
     let lo = 0;
     let edges = 0;
-    for (let i = 0; i < list.length; i++) {
+    for (let i = 0; i < cpuLen; i++) {
       edges += deg[list[i]!]!;
-      if (edges >= target || i === list.length - 1) {
+      if (edges >= target || i === cpuLen - 1) {
         tasks.push({ page: 0, count: 0, lo, hi: i + 1, edges });
         lo = i + 1;
         edges = 0;
       }
     }
-    return this.share(tasks);
+    const shares = this.share(tasks);
+    for (const t of gpuSlices) shares.push(t.hi > t.lo ? [t] : []);
+    return { shares, list };
   }
 
   /** Sends one superstep to every actor and collects the votes. */
@@ -216,7 +337,7 @@ export class Engine {
     if (this.failure) throw this.failure;
     const shared: SharedArrayBuffer[] = [];
     const add = (b: ArrayBufferLike): number => shared.push(b as SharedArrayBuffer) - 1;
-    const stateRefs: StateRef[] = Object.entries(state).map(([name, arr]) => ({ name, kind: kindOf(arr), buffer: add(arr.buffer) }));
+    const stateRefs: StateRef[] = Object.entries(state).map(([name, arr]) => ({ name, kind: kindOf(arr), buffer: add(arr.buffer), length: arr.length }));
     const frontierBitmap = add(frontier.bitmap.buffer);
     const listRef = frontierList ? add(frontierList.buffer) : undefined;
     const nextBitmap = add(next.buffer);
@@ -241,13 +362,30 @@ export class Engine {
       actor: v.actor,
       kind: this.actors[i]!.kind,
       tasks: v.tasks,
-      pages: new Set(shares[i]!.map((t) => t.page)).size,
+      pages: v.gpu !== undefined ? v.gpu.pages : new Set(shares[i]!.map((t) => t.page)).size,
       edges: v.edges,
       computeMs: v.computeMs,
       bytesSent: this.actors[i]!.link.bytesSent - this.actors[i]!.bytesAtStepStart,
       messages: v.outbox?.before ?? 0,
       messagesAggregated: v.outbox?.ids.length ?? 0,
+      ...(v.gpu !== undefined ? { gpu: v.gpu } : {}),
     }));
+  }
+
+  /**
+   * The communication phase for actors in other memories: dense owned ranges are copied in, then
+   * merges and outboxes are folded into the state with their reduce; a vertex whose value the
+   * fold changed joins the next frontier (and the list, when one is built). Returns the vertices
+   * so activated.
+   */
+  applyRemote(votes: VoteFrame[], state: Record<string, StateArray>, next: Uint8Array, found: number[] | undefined): number {
+    let active = 0;
+    for (const v of votes) {
+      for (const s of v.sync ?? []) stateNamed(state, s.state, v.actor).set(s.values!, s.begin);
+      for (const m of v.merges ?? []) active += fold(stateNamed(state, m.state, v.actor), m, next, found);
+      if (v.outbox !== undefined) active += fold(stateNamed(state, v.outbox.state, v.actor), v.outbox, next, found);
+    }
+    return active;
   }
 
   get pullDivisor(): number {
@@ -256,6 +394,33 @@ export class Engine {
   get forceMode(): Mode | undefined {
     return this.opts.forceMode;
   }
+}
+
+function stateNamed(state: Record<string, StateArray>, name: string, actor: string): StateArray {
+  const a = state[name];
+  if (a === undefined) throw new Error(`actor ${actor} sent values for state '${name}', which this superstep does not have`);
+  return a;
+}
+
+/** Folds (ids, values) into `arr` with the merge's reduce; returns the vertices it activated. */
+function fold(arr: StateArray, m: StateMerge, next: Uint8Array, found: number[] | undefined): number {
+  const { ids, values } = m;
+  let active = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const v = ids[i]!;
+    const x = values[i]!;
+    let changed = false;
+    if (m.op === 'sum') arr[v]! += x;
+    else if (m.op === 'min') {
+      if (x < arr[v]!) (arr[v] = x), (changed = true);
+    } else if (arr[v] === -1) (arr[v] = x), (changed = true);
+    if (changed && m.activate && next[v] === 0) {
+      next[v] = 1;
+      active++;
+      found?.push(v);
+    }
+  }
+  return active;
 }
 
 function kindOf(a: StateArray): StateKind {
@@ -291,6 +456,10 @@ class Run implements RunContext {
 
   get graph(): Graph {
     return this.engine.graph;
+  }
+
+  get gpuActors(): number {
+    return this.engine.topology.gpus.length;
   }
 
   alloc(kind: StateKind, fill = 0, length = this.graph.numVertices): StateArray {
@@ -340,13 +509,13 @@ class Run implements RunContext {
   ): Promise<StepResult> {
     const t0 = performance.now();
     const g = this.graph;
-    const modes = opts.modes ?? ['push', 'pull'];
+    const modes = this.engine.modesFor(kernel, this.program, opts.modes ?? ['push', 'pull']);
     let mode: Mode;
     let list = frontier.list;
     let frontierEdges = 0;
     const forced = this.engine.forceMode;
     if (modes.length === 1) mode = modes[0]!;
-    else if (forced !== undefined) mode = forced;
+    else if (forced !== undefined && modes.includes(forced)) mode = forced;
     else if (frontier.size === g.numVertices) mode = 'pull';
     else {
       if (list === undefined) list = listOf(frontier);
@@ -360,7 +529,7 @@ class Run implements RunContext {
       if (list === undefined) list = listOf(frontier);
       if (frontierEdges === 0) for (let i = 0; i < list.length; i++) frontierEdges += g.outDegree[list[i]!]!;
       if (!(list.buffer instanceof SharedArrayBuffer)) list = toShared(list);
-      shares = this.engine.pushTaskShares(list, frontierEdges);
+      ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges));
     }
     const next = this.bitmap();
     const wantList = mode === 'push';
@@ -374,6 +543,8 @@ class Run implements RunContext {
       sum += v.sum;
       edges += v.edges;
     }
+    const remote: number[] | undefined = wantList && this.engine.hasGpus ? [] : undefined;
+    if (this.engine.hasGpus) active += this.engine.applyRemote(votes, state, next, remote);
     let nextList: Uint32Array | undefined;
     if (wantList) {
       nextList = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * active)), 0, active);
@@ -384,6 +555,7 @@ class Run implements RunContext {
           at += v.discovered.length;
         }
       }
+      if (remote !== undefined) nextList.set(remote, at);
     }
     this.recycle(frontier);
     const ms = performance.now() - t0;
@@ -402,6 +574,46 @@ class Run implements RunContext {
     const nextFrontier: Frontier = { bitmap: next, list: nextList, size: active };
     this.produced.add(nextFrontier);
     return { next: nextFrontier, sum, edges };
+  }
+}
+
+/** A GPU actor could not open its device: one clear line naming the topology file and key. */
+/** A native message "problem. Fix: how" as its two parts. */
+function splitFix(message: string): { problem: string; fix: string | undefined } {
+  const at = message.indexOf(' Fix: ');
+  return at < 0 ? { problem: message, fix: undefined } : { problem: message.slice(0, at), fix: message.slice(at + 6).replace(/\.$/, '') };
+}
+
+function gpuOpenError(t: Topology, i: number, f: ErrorFrame): TesseraError {
+  const gpu = t.gpus[i]!;
+  const file = t.source;
+  const { problem, fix } = splitFix(f.message);
+  switch (f.code) {
+    case 'TS_NO_NATIVE':
+      return new TesseraError(`topology '${t.name}' lists GPU device ${gpu.device}, but the native GPU controller is not available: ${problem}`, {
+        file,
+        key: `gpus.${i}`,
+        fix: 'run `node scripts/build-native.mjs` (needs cmake and a C++ compiler), or use a CPU-only topology such as configs/1S.yaml',
+      });
+    case 'TS_OOM':
+      return new TesseraError(`GPU device ${gpu.device}: ${problem}`, { file, key: `gpus.${i}.memoryLimit`, fix: 'raise memoryLimit or lower pageEdges' });
+    case 'TS_BAD_DEVICE':
+    case 'TS_NO_DEVICE':
+    case 'TS_NO_CUDA':
+    case 'TS_CUDA':
+      return new TesseraError(`topology '${t.name}' names GPU device ${gpu.device}, which cannot be used here: ${problem.replace(/\.$/, '')}`, {
+        file,
+        key: `gpus.${i}.device`,
+        fix: gpu.emulated
+          ? 'emulated devices are numbered 0..15'
+          : `${fix !== undefined ? `${fix}; or ` : ''}use a device index that \`nvidia-smi -L\` lists, or set \`emulated: true\` to run this GPU actor on the host (configs/1S1G-emulated.yaml)`,
+      });
+    default:
+      return new TesseraError(`GPU device ${gpu.device} of topology '${t.name}' could not be opened: ${problem}`, {
+        file,
+        key: `gpus.${i}`,
+        fix: 'check the device with `nvidia-smi`, or set `emulated: true` to run this GPU actor on the host',
+      });
   }
 }
 

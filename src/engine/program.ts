@@ -40,6 +40,11 @@ export interface RunContext {
   frontierOf(ids: ArrayLike<number>): Frontier;
   /** Every vertex active. */
   all(): Frontier;
+  /**
+   * GPU actors of the topology (0 on CPU-only ones). A program whose CPU superstep structure has
+   * no native counterpart may take another, equivalent sequence of kernels when this is > 0.
+   */
+  readonly gpuActors: number;
   /** Records a program-specific fact in the run report (e.g. the SSSP update window used). */
   note(key: string, value: string | number | boolean): void;
   /**

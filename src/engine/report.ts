@@ -1,5 +1,5 @@
 /** The run report: per superstep and per actor, plus totals (JSON and a terminal summary). */
-import type { Mode } from '../wire/frames.js';
+import type { GpuStepStats, Mode } from '../wire/frames.js';
 
 export interface ActorStepReport {
   actor: string;
@@ -13,6 +13,8 @@ export interface ActorStepReport {
   /** Messages to vertices in another actor's memory, before and after aggregation at the source. */
   messages: number;
   messagesAggregated: number;
+  /** GPU actors: device counters (emulated flag, pages sent, cache hits/misses, bytes, kernel ms). */
+  gpu?: GpuStepStats;
 }
 
 export interface StepReport {
@@ -38,6 +40,8 @@ export interface RunReport {
   teps: number;
   /** Program-specific facts (e.g. the SSSP update window). */
   notes: Record<string, string | number | boolean>;
+  /** The performance model's choice and prediction beside the measurement (GPU topologies, --alpha auto). */
+  model?: import('../model/report.js').ModelSummary;
   /** Wall time to load or generate and build the graph, when the caller measured it. */
   loadMs?: number;
 }
@@ -51,7 +55,10 @@ export function summarize(r: RunReport): string {
   lines.push(
     `${r.program} on ${r.graph.source}: ${fmt(r.graph.vertices)}vertices, ${fmt(r.graph.edges)}edges (${r.graph.directed ? 'directed' : 'undirected'})`,
   );
-  const threads = r.topology.sockets.map((s) => `socket${s.id}:${s.threads}t`).join(' ');
+  const threads = [
+    ...r.topology.sockets.map((s) => `socket${s.id}:${s.threads}t`),
+    ...(r.topology.gpus as Array<{ device: number; emulated?: boolean }>).map((g) => `gpu${g.device}${g.emulated ? ' (emulated)' : ''}`),
+  ].join(' ');
   lines.push(`topology ${r.topology.name} (${r.topology.source}): ${threads}`);
   const modes = r.steps.reduce<Record<string, number>>((m, s) => ((m[s.mode] = (m[s.mode] ?? 0) + 1), m), {});
   lines.push(
@@ -59,15 +66,39 @@ export function summarize(r: RunReport): string {
       `${fmt(r.edgesProcessed)}edges processed, ${fmt(r.teps)}TEPS` +
       (r.loadMs !== undefined ? `; load ${r.loadMs.toFixed(0)} ms` : ''),
   );
-  const per = new Map<string, { edges: number; ms: number; tasks: number }>();
+  const per = new Map<string, { edges: number; ms: number; tasks: number; gpu?: Omit<GpuStepStats, 'emulated'> & { emulated: boolean; messages: number; aggregated: number } }>();
   for (const s of r.steps)
     for (const a of s.actors) {
       const t = per.get(a.actor) ?? { edges: 0, ms: 0, tasks: 0 };
       t.edges += a.edges;
       t.ms += a.computeMs;
       t.tasks += a.tasks;
+      if (a.gpu !== undefined) {
+        const g = (t.gpu ??= { emulated: a.gpu.emulated, calls: 0, pages: 0, hits: 0, misses: 0, evictions: 0, pageBytes: 0, stateBytesIn: 0, stateBytesOut: 0, kernelMs: 0, copyMs: 0, messages: 0, aggregated: 0 });
+        for (const k of ['calls', 'pages', 'hits', 'misses', 'evictions', 'pageBytes', 'stateBytesIn', 'stateBytesOut', 'kernelMs', 'copyMs'] as const) g[k] += a.gpu[k];
+        g.messages += a.messages;
+        g.aggregated += a.messagesAggregated;
+      }
       per.set(a.actor, t);
     }
-  for (const [name, t] of per) lines.push(`  ${name}: ${t.tasks} tasks, ${fmt(t.edges)}edges, ${t.ms.toFixed(1)} ms busy`);
+  for (const [name, t] of per) {
+    lines.push(`  ${name}: ${t.tasks} tasks, ${fmt(t.edges)}edges, ${t.ms.toFixed(1)} ms busy`);
+    const g = t.gpu;
+    if (g !== undefined)
+      lines.push(
+        `    ${g.emulated ? 'EMULATED GPU (host): ' : ''}${g.calls} kernel calls, ${g.misses} pages sent, ${g.hits} cache hits, ${g.evictions} evictions, ` +
+          `${fmt(g.pageBytes)}B of pages + ${fmt(g.stateBytesIn + g.stateBytesOut)}B of state copied, kernels ${g.kernelMs.toFixed(1)} ms, ` +
+          `outbox ${g.messages} -> ${g.aggregated} messages`,
+      );
+  }
+  if (r.model !== undefined) {
+    const m = r.model;
+    lines.push(
+      `model: ${m.strategy.toUpperCase()} alpha ${m.alpha.toFixed(3)} (CPU share of edges), beta ${m.beta.toFixed(4)}, ` +
+        `predicted ${m.predictedMs.toFixed(1)} ms (x${m.predictedSpeedup.toFixed(2)} vs CPU only)` +
+        (m.measuredMs !== undefined ? `, measured ${m.measuredMs.toFixed(1)} ms` : '') +
+        ` [${m.rates.sources}]`,
+    );
+  }
   return lines.join('\n');
 }

@@ -3,7 +3,7 @@ import type { CpuKernel } from '../engine/kernel.js';
 import { bcBackwardKernel, bcForwardKernel } from './betweenness.js';
 import { bfsKernel } from './bfs.js';
 import { cdlpKernel } from './cdlp.js';
-import { lccCountKernel, lccFillKernel, lccTriangleKernel } from './lcc.js';
+import { lccCountKernel, lccDirectKernel, lccFillKernel, lccTriangleKernel } from './lcc.js';
 import { pagerankKernel } from './pagerank.js';
 import { ssspKernel } from './sssp.js';
 import { wccKernel } from './wcc.js';
@@ -17,6 +17,7 @@ export const KERNELS: Record<string, CpuKernel> = {
   'lcc-count': lccCountKernel,
   'lcc-fill': lccFillKernel,
   'lcc-tri': lccTriangleKernel,
+  'lcc-direct': lccDirectKernel,
   'bc-fwd': bcForwardKernel,
   'bc-back': bcBackwardKernel,
 };

@@ -261,11 +261,82 @@ export const lccTriangleKernel: CpuKernel = {
   },
 };
 
+/** Per-worker sorted N(v) and a neighbour's out-list, for lcc-direct. */
+let nv = new Uint32Array(1 << 12);
+let nu = new Uint32Array(1 << 12);
+let nm = new Uint8Array(1 << 12);
+
+/**
+ * lcc-direct (GPU topologies; the structure of the native `lcc` kernel, one pull superstep):
+ * per vertex v, N(v) sorted and distinct, t = Σ_{u ∈ N(v)} |N(v) ∩ N_out(u)| by a merge of two
+ * sorted lists (galloping when N_out(u) is much shorter), LCC = t / (d (d-1)). Same integers,
+ * same division as the three-step path, so the same doubles; slower on hubs, which is why
+ * CPU-only topologies keep the degree-ordered enumeration.
+ */
+export const lccDirectKernel: CpuKernel = {
+  pull(ctx, pages, lo, hi, out) {
+    const res = ctx.state.lcc as Float64Array;
+    const g = ctx.graph;
+    const v0 = pages[0]!.vBegin;
+    let edges = 0;
+    for (let i = lo; i < hi; i++) {
+      const v = v0 + i;
+      const cap = g.outDegree[v]! + (g.in === g.out ? 0 : g.inDegree[v]!);
+      if (cap > nv.length) (nv = new Uint32Array(Math.max(cap, 2 * nv.length))), (nm = new Uint8Array(nv.length));
+      const d = mergeNbrs(g, v, 0x100000000, nv, nm, 0);
+      if (d <= 1) {
+        res[v] = 0;
+        continue;
+      }
+      let t = 0;
+      for (let j = 0; j < d; j++) {
+        const u = nv[j]!;
+        const k = g.outDegree[u]!;
+        if (k > nu.length) nu = new Uint32Array(Math.max(k, 2 * nu.length));
+        gather(g.out, u, nu);
+        edges += k;
+        if (16 * k < d) {
+          // Binary-search each w of the short N_out(u) in N(v).
+          for (let e = 0; e < k; e++) {
+            const w = nu[e]!;
+            let a = 0;
+            let b = d;
+            while (a < b) {
+              const m = (a + b) >>> 1;
+              if (nv[m]! < w) a = m + 1;
+              else b = m;
+            }
+            if (a < d && nv[a] === w) t++;
+          }
+        } else {
+          let a = 0;
+          let b = 0;
+          while (a < d && b < k) {
+            const x = nv[a]!;
+            const y = nu[b]!;
+            if (x < y) a++;
+            else if (y < x) b++;
+            else (t++, a++, b++);
+          }
+        }
+      }
+      res[v] = t / (d * (d - 1));
+    }
+    out.edges += edges;
+  },
+};
+
 export const lcc: Program<LccParams> = {
   name: 'lcc',
   output: 'float',
   async run(ctx) {
     const n = ctx.graph.numVertices;
+    if (ctx.gpuActors > 0) {
+      const res = ctx.alloc('f64', 0) as Float64Array;
+      await ctx.edgeMap('lcc-direct', ctx.all(), { lcc: res }, {}, { modes: ['pull'] });
+      ctx.note('lccPath', 'direct');
+      return res;
+    }
     const deg = ctx.alloc('u32', 0) as Uint32Array;
     const fwdDeg = ctx.alloc('u32', 0) as Uint32Array;
     const all = ctx.all();

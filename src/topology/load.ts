@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type { ZodError } from 'zod';
 import { TesseraError } from '../errors.js';
 import { detectTopology } from './detect.js';
@@ -20,12 +20,13 @@ export async function loadTopology(spec?: string): Promise<Topology> {
 }
 
 export function parseTopology(text: string, file: string): Topology {
-  const doc = parseDocument(text, { prettyErrors: false });
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     throw new TesseraError(`invalid YAML: ${e.message.split('\n')[0]}`, {
       file,
-      line: e.linePos?.[0]?.line,
+      line: lineCounter.linePos(e.pos[0]).line,
       fix: 'check indentation and that each key is followed by a colon',
     });
   }

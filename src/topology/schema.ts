@@ -40,6 +40,8 @@ export const topologySchema = z
         rCpu: z.number().positive().optional(),
         rGpu: z.number().positive().optional(),
         c: z.number().positive().optional(),
+        /** Fraction of the edges the GPUs own (0..1); the engine's default when absent. */
+        gpuShare: z.number().min(0).max(1).optional(),
       })
       .strict()
       .optional(),
@@ -55,7 +57,7 @@ export interface Topology {
   sockets: Array<{ id: number; threads: number }>;
   gpus: Array<{ device: number; emulated: boolean; memoryLimit?: number; streams: number }>;
   interconnect: { bandwidth?: number };
-  model: { rCpu?: number; rGpu?: number; c?: number };
+  model: { rCpu?: number; rGpu?: number; c?: number; gpuShare?: number };
 }
 
 const UNITS: Record<string, number> = {

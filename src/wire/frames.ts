@@ -37,6 +37,19 @@ export interface LoadFrame {
   inDegree: number;
   weightType?: 'float32' | 'float64';
   pageEdges: number;
+  /** GPU actors only: the device to open and the vertex range the actor owns for the whole run. */
+  gpu?: GpuLoad;
+}
+
+/** What a GPU actor needs besides the graph (TOTEM: a GPU owns one contiguous partition). */
+export interface GpuLoad {
+  device: number;
+  emulated: boolean;
+  memoryLimit?: number;
+  streams: number;
+  /** Internal ids [ownedBegin, ownedEnd) whose state the actor's device replica owns. */
+  ownedBegin: number;
+  ownedEnd: number;
 }
 
 export interface PageRef {
@@ -51,6 +64,8 @@ export interface StateRef {
   name: string;
   kind: StateKind;
   buffer: number;
+  /** Entries in use (the buffer may be longer); absent in frames from older senders. */
+  length?: number;
 }
 export type StateKind = 'f64' | 'f32' | 'i32' | 'u32' | 'u8';
 
@@ -99,8 +114,68 @@ export interface VoteFrame {
   computeMs: number;
   /** Newly active vertices discovered by push tasks, when the kernel lists them. */
   discovered?: Uint32Array;
-  /** Aggregated outgoing messages (remote-memory actors): destination ids and values. */
-  outbox?: { ids: Uint32Array; values: Float64Array; before: number };
+  /**
+   * Aggregated outgoing messages (remote-memory actors): destination ids and values, one per
+   * destination, reduced into `state` on the coordinator with `op`; `before` counts the messages
+   * before aggregation at the source when the actor can tell (else the entries).
+   */
+  outbox?: StateMerge & { before: number };
+  /** Changes to vertices the actor owns, reduced into the coordinator's copy like the outbox. */
+  merges?: StateMerge[];
+  /** Dense values of the actor's owned range (it was the only writer there this superstep). */
+  sync?: StateSync[];
+  /** Device counters of a GPU actor for this superstep. */
+  gpu?: GpuStepStats;
+}
+
+/**
+ * How values from another memory are folded into the coordinator's state: 'min' keeps the
+ * smaller, 'claim' sets entries still at the unvisited sentinel -1 (BFS depth), 'sum' adds.
+ * With `activate`, a vertex whose value the fold changed joins the next frontier.
+ */
+export type MergeOp = 'min' | 'claim' | 'sum';
+export interface StateMerge {
+  state: string;
+  op: MergeOp;
+  activate: boolean;
+  ids: Uint32Array;
+  values: Float64Array;
+}
+
+export interface StateSync {
+  state: string;
+  begin: number;
+  /** The values inline, or (in-process) `shared`: a side-table buffer holding them from byte 0. */
+  values?: Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
+  shared?: { buffer: number; kind: StateKind; length: number };
+}
+
+export interface GpuStepStats {
+  emulated: boolean;
+  /** Native kernel calls and the distinct pages they named. */
+  calls: number;
+  pages: number;
+  /** Page cache: hits (page resident, reused), misses (page sent), evictions (LRU). */
+  hits: number;
+  misses: number;
+  evictions: number;
+  /** Page bytes copied to the device, and vertex-state bytes moved each way. */
+  pageBytes: number;
+  stateBytesIn: number;
+  stateBytesOut: number;
+  kernelMs: number;
+  copyMs: number;
+}
+
+/** GPU actor -> coordinator after load: the device is open, and which kernels it maps. */
+export interface ReadyFrame {
+  type: 'ready';
+  actor: string;
+  device: string;
+  emulated: boolean;
+  memoryLimit: number;
+  /** CPU kernel name -> the modes the actor runs natively. */
+  kernels: Record<string, Mode[]>;
 }
 
 /** Actor -> coordinator: the actor cannot go on (a worker crashed, a device failed). */
@@ -108,10 +183,12 @@ export interface ErrorFrame {
   type: 'error';
   actor: string;
   message: string;
+  /** Machine-readable cause when known (native controller codes such as TS_OOM, TS_BAD_DEVICE). */
+  code?: string;
 }
 
 export type CoordinatorFrame = LoadFrame | SuperstepFrame | StopFrame;
-export type ActorFrame = PageDoneFrame | VoteFrame | ErrorFrame;
+export type ActorFrame = PageDoneFrame | VoteFrame | ErrorFrame | ReadyFrame;
 export type Frame = CoordinatorFrame | ActorFrame;
 
 const packr = new Packr({ moreTypes: true, useRecords: false });

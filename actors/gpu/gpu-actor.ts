@@ -1,0 +1,620 @@
+/**
+ * GPU actor: the same frames as a CPU socket actor (load, superstep -> vote), over the native
+ * controller (native.ts). Hybrid BSP as in TOTEM: the actor owns one contiguous range of internal
+ * vertex ids [ownedBegin, ownedEnd) for the whole run, and with it the pages of that range in
+ * both orientations; CPU socket actors share the rest.
+ *
+ * Each superstep the actor
+ *   1. brings its device replica of the state the kernel reads up to date from the coordinator's
+ *      copy (whole arrays: simple and correct; the frame names them),
+ *   2. runs the native kernel of the same semantics on its pages: pull walks the pages of its
+ *      range; push walks only the out-pages that hold its frontier vertices (Graphie: pages
+ *      already resident in the device page cache are reused, the others are streamed in, LRU),
+ *   3. answers with a vote that carries what changed, never a shared pointer:
+ *      - `outbox`: updates to vertices outside its range, aggregated on the device (one entry per
+ *        destination, min or sum) before anything is copied back (TOTEM),
+ *      - `merges`: its own vertices that a push kernel changed (the CPU actors may have pushed to
+ *        them too, so the coordinator folds both with the program's reduce),
+ *      - `sync`: dense values of its range when it was their only writer (pull kernels).
+ * The coordinator applies all of it after every vote is in (BSP communication phase) and
+ * activates the vertices whose value changed.
+ */
+import type { Channel } from '../../src/wire/channel.js';
+import type {
+  ActorFrame,
+  CoordinatorFrame,
+  GpuLoad,
+  GpuStepStats,
+  LoadFrame,
+  MergeOp,
+  Mode,
+  StateKind,
+  StateMerge,
+  StateSync,
+  SuperstepFrame,
+} from '../../src/wire/frames.js';
+import { STATE_CTORS, type KernelGraph, type StateArray } from '../../src/engine/kernel.js';
+import type { Page } from '../../src/graph/types.js';
+import { materializeGraph } from '../cpu/share.js';
+import { GpuController, nativeAvailable, pageWeightBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
+import { inOutPages, unionPages } from './pages.js';
+
+/** Page set ids registered with the controller. */
+const SET_OUT = 1;
+const SET_IN = 2;
+const SET_INOUT = 3;
+/** Every out-page of the graph (LCC reads N_out(u) of any neighbour u), and N(v) lists of the range. */
+const SET_ALLOUT = 4;
+const SET_UNION = 5;
+
+/** Native scratch state of the actor (names no program uses). */
+const FR = '@frontier';
+const NX = '@next';
+const OUTDEG = '@outDegree';
+
+interface StepOut {
+  edges: number;
+  sum: number;
+  merges: StateMerge[];
+  outbox: StateMerge | undefined;
+  sync: StateSync[];
+}
+
+interface Handler {
+  /** The program the kernel belongs to: device arrays of another program are freed on a switch. */
+  family: string;
+  modes: Mode[];
+  run(a: GpuActor, s: Step): Promise<StepOut>;
+}
+
+/** One superstep as a handler sees it. */
+interface Step {
+  f: SuperstepFrame;
+  state: Record<string, StateArray>;
+  frontier: Uint8Array | undefined;
+  list: Uint32Array | undefined;
+}
+
+const ACTIVATE = true;
+
+/**
+ * CPU kernel name (src/programs/kernels.ts) -> native kernels of the same semantics.
+ * Not mapped: lcc-count / lcc-fill / lcc-tri (on GPU topologies the LCC driver takes lcc-direct).
+ */
+const HANDLERS: Record<string, Handler> = {
+  bfs: {
+    family: 'bfs',
+    modes: ['push', 'pull'],
+    async run(a, s) {
+      await a.upload('depth', s);
+      await a.clearNext();
+      const level = s.f.args.level!;
+      let st: RunStats | undefined;
+      if (s.f.mode === 'push') {
+        await a.frontierOwned(s);
+        st = await a.run('bfs_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: { level, ...a.ownedParams() }, state: { depth: 'depth', frontier: FR, next: NX } });
+      } else {
+        await a.frontierAll(s);
+        st = await a.run('bfs_pull', { setId: SET_IN, pages: a.rangePages(SET_IN), params: { level }, state: { depth: 'depth', frontier: FR, next: NX } });
+      }
+      return a.out({ merges: [await a.ownedChanges('depth', 'claim', s)], outbox: a.outbox(st, 'depth', 'claim', ACTIVATE) });
+    },
+  },
+  pr: {
+    family: 'pr',
+    modes: ['pull'],
+    async run(a, s) {
+      await a.upload('contrib', s);
+      await a.ensure('rank', 'f64');
+      await a.ensure('nextContrib', 'f64');
+      await a.ensureOutDegree();
+      // Gather and the CPU kernel's vertex apply (next contribution, dangling mass) on the device.
+      const st = await a.run('pr_pull', {
+        setId: SET_IN,
+        pages: a.rangePages(SET_IN),
+        params: { base: s.f.args.base!, d: s.f.args.damping!, applyBegin: a.begin, applyEnd: a.end },
+        state: { contrib: 'contrib', next: 'rank', outDeg: OUTDEG, nextContrib: 'nextContrib' },
+      });
+      return a.out({
+        sum: st?.sum ?? 0,
+        sync: [
+          { state: 'rank', begin: a.begin, values: await a.readRange('rank', 'f64') },
+          { state: 'nextContrib', begin: a.begin, values: await a.readRange('nextContrib', 'f64') },
+        ],
+      });
+    },
+  },
+  sssp: {
+    family: 'sssp',
+    // The native side relaxes by pushing only; both modes reach the same distances.
+    modes: ['push'],
+    async run(a, s) {
+      await a.upload('dist', s);
+      await a.clearNext();
+      await a.frontierOwned(s);
+      const st = await a.run('sssp_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: a.ownedParams(), state: { dist: 'dist', frontier: FR, next: NX } });
+      return a.out({ merges: [await a.ownedChanges('dist', 'min', s)], outbox: a.outbox(st, 'dist', 'min', ACTIVATE) });
+    },
+  },
+  wcc: {
+    family: 'wcc',
+    modes: ['push', 'pull'],
+    async run(a, s) {
+      await a.upload('label', s);
+      await a.clearNext();
+      const sets = a.directed ? [SET_OUT, SET_IN] : [SET_OUT];
+      const stats: RunStats[] = [];
+      if (s.f.mode === 'push') {
+        // Min labels go over out- and in-edges: one call per orientation, each with an outbox.
+        await a.frontierOwned(s);
+        for (const set of sets) {
+          const st = await a.run('wcc_push', { setId: set, pages: a.pushPages(set, s), params: a.ownedParams(), state: { label: 'label', frontier: FR, next: NX } });
+          if (st) stats.push(st);
+        }
+      } else {
+        // Native pull takes the min over every neighbour (the CPU kernel over active ones):
+        // more work per superstep, the same fixed point.
+        for (const set of sets.reverse()) {
+          const st = await a.run('wcc_pull', { setId: set, pages: a.rangePages(set), state: { label: 'label', next: NX } });
+          if (st) stats.push(st);
+        }
+      }
+      const outbox = a.joinOutboxes(stats, 'label', 'min');
+      return a.out({ merges: [await a.ownedChanges('label', 'min', s)], outbox });
+    },
+  },
+  cdlp: {
+    family: 'cdlp',
+    modes: ['pull'],
+    async run(a, s) {
+      await a.upload('label', s);
+      await a.ensure('nextLabel', 'u32');
+      const set = a.directed ? SET_INOUT : SET_OUT;
+      const st = await a.run('cdlp_pull', { setId: set, pages: a.rangePages(set), state: { label: 'label', next: 'nextLabel' } });
+      const next = (await a.readRange('nextLabel', 'u32')) as Uint32Array;
+      const label = s.state.label as Uint32Array;
+      let changed = 0;
+      for (let i = 0; i < next.length; i++) if (next[i] !== label[a.begin + i]) changed++;
+      return a.out({ sum: changed, sync: [{ state: 'nextLabel', begin: a.begin, values: next }] });
+    },
+  },
+  'bc-fwd': {
+    family: 'bc',
+    // bc_forward has no outbox (depth and sigma change together): it writes the device replica
+    // anywhere and the actor sends the difference against what it uploaded.
+    modes: ['push'],
+    async run(a, s) {
+      const dist0 = await a.upload('dist', s, true) as Int32Array;
+      const sigma0 = await a.upload('sigma', s, true) as Float64Array;
+      await a.clearNext();
+      await a.frontierOwned(s);
+      const st = await a.run('bc_forward', {
+        setId: SET_OUT,
+        pages: a.pushPages(SET_OUT, s),
+        params: { level: s.f.args.level! },
+        state: { depth: 'dist', sigma: 'sigma', frontier: FR, next: NX },
+      });
+      const merges: StateMerge[] = [];
+      if (st !== undefined) {
+        const dist = await a.readAll('dist', 'i32') as Int32Array;
+        const sigma = await a.readAll('sigma', 'f64') as Float64Array;
+        const claimed: number[] = [];
+        const added: number[] = [];
+        for (let v = 0; v < dist.length; v++) {
+          if (dist0[v] === -1 && dist[v] !== -1) claimed.push(v);
+          if (sigma[v] !== sigma0[v]) added.push(v);
+        }
+        const level = s.f.args.level! + 1;
+        merges.push({ state: 'dist', op: 'claim', activate: ACTIVATE, ids: Uint32Array.from(claimed), values: new Float64Array(claimed.length).fill(level) });
+        merges.push({ state: 'sigma', op: 'sum', activate: false, ids: Uint32Array.from(added), values: Float64Array.from(added, (v) => sigma[v]! - sigma0[v]!) });
+      }
+      return a.out({ merges });
+    },
+  },
+  'lcc-direct': {
+    family: 'lcc',
+    modes: ['pull'],
+    async run(a, s) {
+      await a.ensure('lcc', 'f64');
+      const set = await a.ensureLcc();
+      // Native lcc pins every page of the out-set in the page cache (N_out(u) is read at random).
+      const st = await a.run('lcc', { setId: set, pages: a.rangePages(set), params: { outSet: SET_ALLOUT } });
+      return a.out({ sync: [{ state: 'lcc', begin: a.begin, values: await a.readRange('lcc', 'f64') }] });
+    },
+  },
+  'bc-back': {
+    family: 'bc',
+    modes: ['pull'],
+    async run(a, s) {
+      for (const name of ['dist', 'sigma', 'delta', 'bc']) await a.upload(name, s);
+      const st = await a.run('bc_backward', {
+        setId: SET_OUT,
+        pages: a.rangePages(SET_OUT),
+        params: { level: s.f.args.level! },
+        state: { depth: 'dist', sigma: 'sigma', delta: 'delta', bc: 'bc' },
+      });
+      return a.out({
+        sync: [
+          { state: 'delta', begin: a.begin, values: await a.readRange('delta', 'f64') },
+          { state: 'bc', begin: a.begin, values: await a.readRange('bc', 'f64') },
+        ],
+      });
+    },
+  },
+};
+
+/** Kernel name -> modes the GPU actor runs (announced in its ready frame). */
+export const GPU_KERNEL_MODES: Record<string, Mode[]> = Object.fromEntries(Object.entries(HANDLERS).map(([k, h]) => [k, h.modes]));
+
+/** An Error carrying the native controller's code (TS_OOM, TS_BAD_DEVICE, ...). */
+function codeOf(e: unknown): string | undefined {
+  const c = (e as { code?: unknown } | undefined)?.code;
+  return typeof c === 'string' ? c : undefined;
+}
+
+export class GpuActor {
+  private ctl: GpuController | undefined;
+  private g: KernelGraph | undefined;
+  private cfg: GpuLoad | undefined;
+  private readonly device = new Map<string, { kind: StateKind; length: number }>();
+  private family = '';
+  /** Pages of each registered set that overlap the owned range. */
+  private readonly range = new Map<number, number[]>();
+  private readonly sets = new Map<number, Page[]>();
+  private mark = new Uint8Array(0);
+  private stats: GpuStepStats = GpuActor.zero(false);
+  /** Edges walked this superstep; pushEdges: those of the last pushPages list. */
+  private edges = 0;
+  private pushEdges = 0;
+  /** Outbox messages the device put this superstep, before its aggregation. */
+  private outboxSent = 0;
+  /** Settles once the controller is closed after a stop frame. */
+  readonly stopped: Promise<void>;
+  private resolveStopped!: () => void;
+
+  constructor(
+    readonly name: string,
+    private readonly link: Channel<ActorFrame, CoordinatorFrame>,
+  ) {
+    this.stopped = new Promise((r) => (this.resolveStopped = r));
+    link.on((frame, shared) => {
+      this.onFrame(frame, shared).catch((e: unknown) =>
+        link.send({ type: 'error', actor: this.name, message: e instanceof Error ? e.message : String(e), code: codeOf(e) }),
+      );
+    });
+  }
+
+  private static zero(emulated: boolean): GpuStepStats {
+    return { emulated, calls: 0, pages: 0, hits: 0, misses: 0, evictions: 0, pageBytes: 0, stateBytesIn: 0, stateBytesOut: 0, kernelMs: 0, copyMs: 0 };
+  }
+
+  get graph(): KernelGraph {
+    return this.g!;
+  }
+  get begin(): number {
+    return this.cfg!.ownedBegin;
+  }
+  get end(): number {
+    return this.cfg!.ownedEnd;
+  }
+  get directed(): boolean {
+    return this.g!.in !== this.g!.out;
+  }
+
+  private async onFrame(frame: CoordinatorFrame, shared: SharedArrayBuffer[]): Promise<void> {
+    switch (frame.type) {
+      case 'load':
+        await this.load(frame, shared);
+        return;
+      case 'superstep':
+        await this.superstep(frame, shared);
+        return;
+      case 'stop':
+        try {
+          await this.ctl?.close();
+        } finally {
+          this.ctl = undefined;
+          this.resolveStopped();
+        }
+        return;
+    }
+  }
+
+  private async load(frame: LoadFrame, shared: SharedArrayBuffer[]): Promise<void> {
+    const cfg = frame.gpu;
+    if (cfg === undefined) throw new Error('GPU actor loaded without a device');
+    const avail = nativeAvailable();
+    if (!avail.ok) throw Object.assign(new Error(avail.reason), { code: 'TS_NO_NATIVE' });
+    this.cfg = cfg;
+    this.g = materializeGraph({ load: frame, shared });
+    this.stats = GpuActor.zero(cfg.emulated);
+    this.ctl = await GpuController.create({ device: cfg.device, emulated: cfg.emulated, memoryLimit: cfg.memoryLimit, streams: cfg.streams });
+    const g = this.g;
+    const overlap = (pages: Page[]): Page[] => pages.filter((p) => p.vEnd > cfg.ownedBegin && p.vBegin < cfg.ownedEnd);
+    // Registration keeps a reference to the host page bytes only; nothing is copied yet.
+    await this.register(SET_OUT, overlap(g.out.pages));
+    if (g.in !== g.out) await this.register(SET_IN, overlap(g.in.pages));
+    else {
+      this.range.set(SET_IN, this.range.get(SET_OUT)!);
+      this.sets.set(SET_IN, this.sets.get(SET_OUT)!);
+    }
+    this.mark = new Uint8Array(Math.max(g.out.pages.length, g.in.pages.length));
+    const info = await this.ctl.info();
+    this.link.send({
+      type: 'ready',
+      actor: this.name,
+      device: info.name,
+      emulated: info.emulated,
+      memoryLimit: info.memoryLimit,
+      kernels: GPU_KERNEL_MODES,
+    });
+  }
+
+  private async register(setId: number, pages: Page[]): Promise<void> {
+    const ctl = this.ctl!;
+    await Promise.all(pages.map((p) => ctl.registerPage(setId, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, pageWeightBytes(p), p.split)));
+    this.range.set(setId, pages.map((p) => p.index));
+    this.sets.set(setId, pages);
+  }
+
+  /** CDLP on a directed graph: in+out lists of the owned range, built on first use. */
+  private async ensureInOut(): Promise<void> {
+    if (this.range.has(SET_INOUT)) return;
+    const g = this.g!;
+    await this.register(SET_INOUT, inOutPages(g.in, g.out, g.inDegree, g.outDegree, this.begin, this.end, g.pageEdges));
+  }
+
+  /** LCC: every out-page (set SET_ALLOUT), and the set whose pages list N(v) of the owned range. */
+  async ensureLcc(): Promise<number> {
+    const g = this.g!;
+    if (!this.range.has(SET_ALLOUT)) {
+      await this.register(SET_ALLOUT, g.out.pages);
+      // register() records every page as 'overlapping': keep only the owned ones for the call.
+      this.range.set(SET_ALLOUT, g.out.pages.filter((p) => p.vEnd > this.begin && p.vBegin < this.end).map((p) => p.index));
+    }
+    if (g.in === g.out) return SET_ALLOUT;
+    if (!this.range.has(SET_UNION)) await this.register(SET_UNION, unionPages(g.in, g.out, g.inDegree, g.outDegree, this.begin, this.end, g.pageEdges));
+    return SET_UNION;
+  }
+
+  private async superstep(f: SuperstepFrame, shared: SharedArrayBuffer[]): Promise<void> {
+    const t0 = performance.now();
+    const h = HANDLERS[f.kernel];
+    if (h === undefined) throw new Error(`kernel '${f.kernel}' has no GPU mapping`);
+    if (!h.modes.includes(f.mode)) throw new Error(`kernel '${f.kernel}' runs ${h.modes.join('/')} on the GPU, not ${f.mode}`);
+    if (h.family !== this.family) {
+      // Another program: free the previous one's device arrays (they would shrink the page cache).
+      for (const name of [...this.device.keys()]) if (!name.startsWith('@')) (await this.ctl!.freeState(name), this.device.delete(name));
+      this.family = h.family;
+    }
+    if (f.kernel === 'cdlp' && this.directed) await this.ensureInOut();
+    const state: Record<string, StateArray> = {};
+    for (const s of f.state) {
+      const a = new STATE_CTORS[s.kind](shared[s.buffer]!);
+      state[s.name] = s.length !== undefined && s.length < a.length ? (a.subarray(0, s.length) as StateArray) : a;
+    }
+    const n = this.g!.numVertices;
+    const step: Step = {
+      f,
+      state,
+      frontier: f.frontierBitmap === undefined ? undefined : new Uint8Array(shared[f.frontierBitmap]!, 0, n),
+      list: f.frontierList === undefined ? undefined : new Uint32Array(shared[f.frontierList]!),
+    };
+    this.stats = GpuActor.zero(this.cfg!.emulated);
+    this.edges = 0;
+    this.outboxSent = 0;
+    const out = await h.run(this, step);
+    // Dense ranges travel in the side table (SharedArrayBuffers, in-process) rather than inline.
+    const side: SharedArrayBuffer[] = [];
+    const sync = out.sync.map((x): StateSync => {
+      const v = x.values!;
+      if (!(v.buffer instanceof SharedArrayBuffer) || v.byteOffset !== 0) return x;
+      return { state: x.state, begin: x.begin, shared: { buffer: side.push(v.buffer) - 1, kind: kindOfArray(v), length: v.length } };
+    });
+    this.link.send({
+      type: 'vote',
+      actor: this.name,
+      step: f.step,
+      active: 0, // activations come from folding merges/outbox on the coordinator
+      sum: out.sum,
+      edges: out.edges,
+      tasks: f.tasks.length,
+      stolen: 0,
+      computeMs: performance.now() - t0,
+      merges: out.merges.filter((m) => m.ids.length > 0),
+      outbox: out.outbox === undefined ? undefined : { ...out.outbox, before: this.outboxSent },
+      sync,
+      gpu: this.stats,
+    }, side);
+  }
+
+  // ---- helpers the handlers use --------------------------------------------------------------
+
+  /** Allocates (or keeps) a device array of n entries. */
+  async ensure(name: string, kind: StateKind): Promise<void> {
+    const n = this.g!.numVertices;
+    const d = this.device.get(name);
+    if (d !== undefined && d.kind === kind && d.length === n) return;
+    await this.ctl!.allocState(name, kind, n);
+    this.device.set(name, { kind, length: n });
+  }
+
+  /**
+   * Copies the coordinator's array `name` to the device replica. With `snapshot`, from a private
+   * copy taken first (returned), so the actor can diff against exactly what the device started from.
+   */
+  async upload(name: string, s: Step, snapshot = false): Promise<StateArray> {
+    const arr = s.state[name];
+    if (arr === undefined) throw new Error(`kernel '${s.f.kernel}' needs state '${name}' in the frame`);
+    const n = this.g!.numVertices;
+    const kind = s.f.state.find((r) => r.name === name)!.kind;
+    await this.ensure(name, kind);
+    const src = (arr.length === n ? arr : arr.subarray(0, n)) as StateArray;
+    const data = snapshot ? (src.slice() as StateArray) : src;
+    await this.ctl!.writeState(name, data);
+    this.stats.stateBytesIn += data.byteLength;
+    return data;
+  }
+
+  /** The graph's out-degrees on the device (uploaded once). */
+  async ensureOutDegree(): Promise<void> {
+    if (this.device.has(OUTDEG)) return;
+    await this.ensure(OUTDEG, 'u32');
+    const n = this.g!.numVertices;
+    await this.ctl!.writeState(OUTDEG, this.g!.outDegree.subarray(0, n));
+    this.stats.stateBytesIn += 4 * n;
+  }
+
+  async clearNext(): Promise<void> {
+    await this.ensure(NX, 'u8');
+    await this.ctl!.fillState(NX, 0);
+  }
+
+  /** Push: the device frontier holds only the owned frontier vertices (each pushed once, here). */
+  async frontierOwned(s: Step): Promise<void> {
+    await this.ensure(FR, 'u8');
+    await this.ctl!.fillState(FR, 0);
+    const part = s.frontier!.subarray(this.begin, this.end);
+    await this.ctl!.writeState(FR, part, this.begin);
+    this.stats.stateBytesIn += part.byteLength;
+  }
+
+  /** Pull: vertices gather from frontier neighbours anywhere. */
+  async frontierAll(s: Step): Promise<void> {
+    await this.ensure(FR, 'u8');
+    await this.ctl!.writeState(FR, s.frontier!);
+    this.stats.stateBytesIn += s.frontier!.byteLength;
+  }
+
+  ownedParams(): Record<string, number> {
+    return { ownedBegin: this.begin, ownedEnd: this.end };
+  }
+
+  /** Pages of `setId` holding the owned frontier vertices (the frame's list slice): only these are sent. */
+  pushPages(setId: number, s: Step): number[] {
+    const list = s.list!;
+    const set = setId === SET_IN ? this.g!.in : this.g!.out;
+    const mark = this.mark;
+    const deg = setId === SET_IN ? this.g!.inDegree : this.g!.outDegree;
+    const pages: number[] = [];
+    let edges = 0;
+    for (const t of s.f.tasks) {
+      for (let k = t.lo; k < t.hi; k++) {
+        const v = list[k]!;
+        edges += deg[v]!;
+        let pi = set.firstPageOf[v]!;
+        const p = set.pages[pi]!;
+        if (p.offsets[p.split ? 1 : v - p.vBegin + 1] === p.offsets[p.split ? 0 : v - p.vBegin]) continue; // no edges here
+        do {
+          if (mark[pi] === 0) (mark[pi] = 1), pages.push(pi);
+          pi++;
+        } while (p.split && pi < set.pages.length && set.pages[pi]!.split && set.pages[pi]!.vBegin === v);
+      }
+    }
+    for (const pi of pages) mark[pi] = 0;
+    this.pushEdges = edges;
+    return pages;
+  }
+
+  /** Every page of a set that overlaps the owned range. */
+  rangePages(setId: number): number[] {
+    return this.range.get(setId)!;
+  }
+
+  /** Runs a native kernel (nothing when no page is named) and adds its counters to the step's. */
+  async run(kernel: KernelName, opts: RunOptions): Promise<RunStats | undefined> {
+    if (opts.pages.length === 0) return undefined;
+    // Undirected graphs: one page set serves both orientations.
+    if (opts.setId === SET_IN && !this.directed) opts = { ...opts, setId: SET_OUT };
+    if (kernel.endsWith('_push') || kernel === 'bc_forward') this.edges += this.pushEdges;
+    else {
+      const set = this.sets.get(opts.setId)!;
+      const at = new Map(set.map((p) => [p.index, p.edges]));
+      for (const pi of opts.pages) this.edges += at.get(pi) ?? 0;
+    }
+    const st = await this.ctl!.run(kernel, opts);
+    const s = this.stats;
+    s.calls++;
+    s.pages += st.pages;
+    s.hits += st.hits;
+    s.misses += st.misses;
+    s.evictions += st.evictions;
+    s.pageBytes += st.bytesCopied;
+    s.kernelMs += st.kernelMs;
+    s.copyMs += st.copyMs;
+    // Older addons do not count messages before aggregation: the entries are then the floor.
+    if (st.outbox !== undefined) this.outboxSent += st.outbox.sent ?? st.outbox.ids.length;
+    return st;
+  }
+
+  async readRange(name: string, kind: StateKind): Promise<StateArray> {
+    const into = new STATE_CTORS[kind](new SharedArrayBuffer(Math.max(8, (this.end - this.begin) * bytesOf(kind))));
+    const view = into.subarray(0, this.end - this.begin) as StateArray;
+    await this.ctl!.readState(name, view, this.begin);
+    this.stats.stateBytesOut += view.byteLength;
+    return view;
+  }
+
+  async readAll(name: string, kind: StateKind): Promise<StateArray> {
+    const n = this.g!.numVertices;
+    const into = new STATE_CTORS[kind](new SharedArrayBuffer(Math.max(8, n * bytesOf(kind)))).subarray(0, n) as StateArray;
+    await this.ctl!.readState(name, into, 0);
+    this.stats.stateBytesOut += into.byteLength;
+    return into;
+  }
+
+  /** Owned vertices the kernel put in next, with their new values of `name`. */
+  async ownedChanges(name: string, op: MergeOp, s: Step): Promise<StateMerge> {
+    const empty = { state: name, op, activate: ACTIVATE, ids: new Uint32Array(0), values: new Float64Array(0) };
+    if (this.end === this.begin) return empty;
+    const nx = (await this.readRange(NX, 'u8')) as Uint8Array;
+    let count = 0;
+    for (let i = 0; i < nx.length; i++) count += nx[i]!;
+    if (count === 0) return empty;
+    const kind = s.f.state.find((r) => r.name === name)!.kind;
+    const vals = await this.readRange(name, kind);
+    const ids = new Uint32Array(count);
+    const values = new Float64Array(count);
+    for (let i = 0, k = 0; i < nx.length; i++) {
+      if (nx[i] === 0) continue;
+      ids[k] = this.begin + i;
+      values[k++] = vals[i]!;
+    }
+    return { ...empty, ids, values };
+  }
+
+  outbox(st: RunStats | undefined, name: string, op: MergeOp, activate: boolean): StateMerge | undefined {
+    if (st?.outbox === undefined) return undefined;
+    return { state: name, op, activate, ids: st.outbox.ids, values: st.outbox.values };
+  }
+
+  /** One outbox from several calls (entries may repeat a destination; the fold is idempotent for min). */
+  joinOutboxes(stats: RunStats[], name: string, op: MergeOp): StateMerge | undefined {
+    const boxes = stats.map((s) => s.outbox).filter((o) => o !== undefined);
+    if (boxes.length === 0) return undefined;
+    if (boxes.length === 1) return { state: name, op, activate: ACTIVATE, ids: boxes[0]!.ids, values: boxes[0]!.values };
+    const len = boxes.reduce((a, b) => a + b.ids.length, 0);
+    const ids = new Uint32Array(len);
+    const values = new Float64Array(len);
+    let at = 0;
+    for (const b of boxes) (ids.set(b.ids, at), values.set(b.values, at), (at += b.ids.length));
+    return { state: name, op, activate: ACTIVATE, ids, values };
+  }
+
+  /** A handler's result, with the edges the step's kernels walked. */
+  out(o: Partial<StepOut>): StepOut {
+    return { edges: this.edges, sum: o.sum ?? 0, merges: o.merges ?? [], outbox: o.outbox, sync: o.sync ?? [] };
+  }
+}
+
+function kindOfArray(a: StateArray): StateKind {
+  if (a instanceof Float64Array) return 'f64';
+  if (a instanceof Float32Array) return 'f32';
+  if (a instanceof Int32Array) return 'i32';
+  if (a instanceof Uint32Array) return 'u32';
+  return 'u8';
+}
+
+function bytesOf(kind: StateKind): number {
+  return kind === 'f64' ? 8 : kind === 'u8' ? 1 : 4;
+}

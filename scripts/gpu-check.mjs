@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+/**
+ * GPU check (npm run gpu-check): on a GPU host, runs every program on a CPU-only topology and on
+ * a topology with a GPU actor, checks that the results agree (integers exactly, floats within
+ * 1e-6 relative) on RMAT scale 20 and the SNAP graphs, then runs the native kernel benchmark
+ * (native/bench/gpu-bench.mjs) and prints one summary. Exit status 1 when any result differs.
+ *
+ *   npm run gpu-check [-- --scale 20] [--emulated] [--device 0] [--gpu-share 0.5]
+ *                     [--snap DIR | --no-snap] [--programs bfs,pr,...] [--bc-sources 4]
+ *                     [--bench-scale S | --no-bench] [--memory-limit 8GiB] [--json FILE]
+ *
+ * --emulated runs the GPU actor on the host (no GPU needed; tests use it at a small scale).
+ * LCC runs with the GPU owning every vertex: on GPU topologies LCC takes the per-vertex
+ * (native-kernel) structure, whose CPU share is slow on hubs (see src/programs/lcc.ts).
+ * Needs a build: `npm run build` (dist/) and the native addon (`node scripts/build-native.mjs`).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = (p) => import(path.join(root, 'dist', p));
+const { Engine } = await dist('src/engine/coordinator.js');
+const { loadGraph } = await dist('src/graph/load.js');
+const { algorithm } = await dist('src/programs/index.js');
+const { sampleSources } = await dist('src/programs/betweenness.js');
+const { nativeAvailable } = await dist('actors/gpu/native.js');
+const { parseSize } = await dist('src/topology/schema.js');
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
+};
+const flag = (name) => args.includes(`--${name}`);
+const fail = (msg) => {
+  console.error(`gpu-check: ${msg}`);
+  process.exit(1);
+};
+
+const scale = Number(opt('scale', 20));
+const emulated = flag('emulated');
+const device = Number(opt('device', 0));
+const gpuShare = opt('gpu-share', undefined) === undefined ? undefined : Number(opt('gpu-share'));
+const bcSources = Number(opt('bc-sources', 4));
+const programs = opt('programs', 'bfs,pr,sssp,wcc,cdlp,lcc,bc').split(',');
+const snapDir = flag('no-snap') ? undefined : opt('snap', path.resolve(root, '../shared/datasets/snap'));
+const benchScale = flag('no-bench') ? undefined : Number(opt('bench-scale', scale));
+const memoryLimit = opt('memory-limit', undefined);
+const jsonOut = opt('json', undefined);
+if (!(scale >= 1 && scale <= 30)) fail(`--scale ${opt('scale')} must be an integer from 1 to 30`);
+for (const p of programs) if (!['bfs', 'pr', 'sssp', 'wcc', 'cdlp', 'lcc', 'bc'].includes(p)) fail(`unknown program '${p}' in --programs`);
+
+const avail = nativeAvailable();
+if (!avail.ok) fail(`the native GPU controller is not available: ${avail.reason}`);
+if (!emulated && avail.cudaDevices <= device)
+  fail(`no CUDA device ${device} here (${avail.cudaDevices} found${avail.cudaReason ? `: ${avail.cudaReason}` : ''}). Fix: run on a GPU host, or add --emulated`);
+
+const threads = os.availableParallelism();
+const cpuTopo = { name: '1S', source: 'gpu-check', sockets: [{ id: 0, threads }], gpus: [], interconnect: {}, model: {} };
+const gpu = { device, emulated, streams: 4, ...(memoryLimit ? { memoryLimit: parseSize(memoryLimit) } : {}) };
+const gpuTopo = { name: emulated ? '1S1G-emulated' : '1S1G', source: 'gpu-check', sockets: [{ id: 0, threads }], gpus: [gpu], interconnect: {}, model: {} };
+
+const graphs = [{ label: `rmat:${scale}`, spec: `rmat:${scale}:weighted`, undirected: false }];
+if (snapDir !== undefined && existsSync(snapDir)) {
+  for (const f of ['facebook_combined.txt.gz', 'wiki-Vote.txt.gz', 'soc-Epinions1.txt.gz']) {
+    const file = path.join(snapDir, f);
+    if (existsSync(file)) graphs.push({ label: f.replace(/\.txt\.gz$/, ''), spec: file, undirected: f.startsWith('facebook') });
+  }
+}
+
+function params(g, name) {
+  // Internal id 0 is the vertex of highest degree (degree renumbering): a source that reaches far.
+  switch (name) {
+    case 'bfs':
+    case 'sssp':
+      return { source: 0 };
+    case 'pr':
+      return { iterations: 10, damping: 0.85 };
+    case 'cdlp':
+      return { iterations: 10 };
+    case 'bc':
+      return { sources: sampleSources(g, bcSources, 1) };
+    default:
+      return {};
+  }
+}
+
+function mismatch(got, want, float) {
+  for (let v = 0; v < want.length; v++) {
+    const a = got[v];
+    const b = want[v];
+    if (a === b) continue;
+    if (float && Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b))) continue;
+    return v;
+  }
+  return -1;
+}
+
+const rows = [];
+let failures = 0;
+const t0 = performance.now();
+for (const gs of graphs) {
+  const { graph: g, loadMs } = await loadGraph(gs.spec, { undirected: gs.undirected });
+  console.log(`[gpu-check] ${gs.label}: ${g.numVertices} vertices, ${g.numEdges} edges (${g.directed ? 'directed' : 'undirected'}), loaded in ${(loadMs / 1000).toFixed(1)} s`);
+  const cpu = await Engine.create(g, cpuTopo);
+  try {
+    for (const name of programs) {
+      const program = algorithm(name).program;
+      const p = params(g, name);
+      const a = await cpu.run(program, p);
+      const gpuEngine = await Engine.create(g, gpuTopo, { gpuShare: name === 'lcc' ? 1 : gpuShare });
+      let b;
+      try {
+        b = await gpuEngine.run(program, p);
+      } finally {
+        await gpuEngine.close();
+      }
+      const bad = mismatch(b.values, a.values, program.output === 'float');
+      if (bad >= 0) failures++;
+      const gs2 = b.report.steps.flatMap((s) => s.actors.filter((x) => x.kind === 'gpu'));
+      const sum = (k) => gs2.reduce((acc, x) => acc + x.gpu[k], 0);
+      rows.push({
+        graph: gs.label,
+        program: name,
+        ok: bad < 0,
+        detail: bad < 0 ? '' : `vertex ${bad}: gpu ${b.values[bad]} cpu ${a.values[bad]}`,
+        cpuMs: a.report.totalMs,
+        gpuMs: b.report.totalMs,
+        supersteps: b.report.supersteps,
+        gpuEdges: gs2.reduce((acc, x) => acc + x.edges, 0),
+        edges: b.report.edgesProcessed,
+        pagesSent: sum('misses'),
+        cacheHits: sum('hits'),
+        kernelMs: sum('kernelMs'),
+        outbox: gs2.reduce((acc, x) => acc + x.messagesAggregated, 0),
+      });
+      const r = rows[rows.length - 1];
+      console.log(`[gpu-check]   ${name}: ${r.ok ? 'match' : `MISMATCH ${r.detail}`}; CPU ${r.cpuMs.toFixed(0)} ms, CPU+GPU ${r.gpuMs.toFixed(0)} ms`);
+    }
+  } finally {
+    await cpu.close();
+  }
+}
+
+let bench;
+if (benchScale !== undefined) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-gpu-check-'));
+  const out = path.join(dir, 'bench.json');
+  const r = spawnSync(process.execPath, [path.join(root, 'native/bench/gpu-bench.mjs'), '--scale', String(benchScale), '--ef', '16', ...(emulated ? ['--emulated'] : []), '--out', out], { encoding: 'utf8' });
+  if (r.status !== 0 || !existsSync(out)) {
+    failures++;
+    bench = { error: (r.stderr || r.stdout || '').trim().split('\n').slice(-3).join(' ') };
+  } else bench = JSON.parse(readFileSync(out, 'utf8'));
+}
+
+const pad = (s, n) => String(s).padEnd(n);
+const lines = [];
+lines.push(`tessera gpu-check: ${emulated ? 'EMULATED GPU (host backend; timings say nothing about a real GPU)' : `CUDA device ${device}`}, ${threads} CPU threads, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+lines.push(`${pad('graph', 20)}${pad('program', 8)}${pad('result', 9)}${pad('CPU ms', 10)}${pad('CPU+GPU ms', 12)}${pad('GPU edges', 12)}${pad('pages sent', 12)}${pad('cache hits', 12)}outbox`);
+for (const r of rows)
+  lines.push(
+    `${pad(r.graph, 20)}${pad(r.program, 8)}${pad(r.ok ? 'match' : 'MISMATCH', 9)}${pad(r.cpuMs.toFixed(1), 10)}${pad(r.gpuMs.toFixed(1), 12)}` +
+      `${pad(r.gpuEdges, 12)}${pad(r.pagesSent, 12)}${pad(r.cacheHits, 12)}${r.outbox}`,
+  );
+if (bench !== undefined) {
+  if (bench.error) lines.push(`native benchmark FAILED: ${bench.error}`);
+  else
+    lines.push(
+      `native benchmark (scale ${bench.scale}, ${bench.edges} edges, ${bench.device?.name ?? 'device'}): pr_pull warm ${bench.prPull?.gtepsWarm?.toFixed(3)} GTEPS, ` +
+        `streaming ${bench.prPullStreaming?.gteps?.toFixed(3)} GTEPS; pr_pull ${bench.prPullCorrect ? 'correct' : 'WRONG'}, bfs ${bench.bfsCorrect ? 'correct' : 'WRONG'}`,
+    );
+  if (bench.prPullCorrect === false || bench.bfsCorrect === false) failures++;
+}
+lines.push(failures === 0 ? `OK: ${rows.length} program runs match the CPU results` : `FAILED: ${failures} check(s) failed`);
+console.log(lines.join('\n'));
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ emulated, device, scale, rows, bench, failures }, null, 2));
+process.exit(failures === 0 ? 0 : 1);

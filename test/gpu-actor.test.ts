@@ -1,0 +1,266 @@
+/**
+ * The GPU actor inside the engine, on emulated devices (the native controller's host backend:
+ * the same kernels, no GPU needed): every program on 1S1G-emulated (configs/1S1G-emulated.yaml)
+ * and on 2 sockets + 1 emulated GPU (and 1 socket + 2 GPUs on the skewed graphs) must give the CPU topology's results, integers exactly and
+ * floats within 1e-6 relative, on skewed and uniform graphs (directed and undirected, 64-edge
+ * pages so hubs span split pages, isolated vertices), an RMAT graph, and the Graphalytics
+ * example graphs. A small memoryLimit forces streaming (page cache misses, evictions), a large
+ * one shows page reuse; a device that does not exist and a memoryLimit too small for the vertex
+ * state give one clear error each.
+ */
+import test from 'ava';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { nativeAvailable } from '../actors/gpu/native.js';
+import { Engine, type EngineOptions } from '../src/engine/coordinator.js';
+import type { RunReport } from '../src/engine/report.js';
+import { summarize } from '../src/engine/report.js';
+import { isTesseraError } from '../src/errors.js';
+import { buildGraph } from '../src/graph/build.js';
+import { generateEdges } from '../src/graph/generate/index.js';
+import { loadGraph } from '../src/graph/load.js';
+import type { Graph } from '../src/graph/types.js';
+import { sampleSources } from '../src/programs/betweenness.js';
+import { algorithm } from '../src/programs/index.js';
+import { loadTopology, parseTopology } from '../src/topology/load.js';
+import type { Topology } from '../src/topology/schema.js';
+import { GRAPHALYTICS, REPO_ROOT } from './helpers/paths.js';
+import { rawFrom } from './helpers/raw.js';
+
+const avail = nativeAvailable();
+// Only a machine without cmake / a C++ compiler may skip (the build then says so); any other
+// failure to load the addon is a failure.
+const gpuTest = !avail.ok && avail.toolchainMissing ? test.skip : test.serial;
+if (!avail.ok && !avail.toolchainMissing) test('the native controller loads', (t) => t.fail(avail.reason));
+
+const cpuTopo: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };
+const emulatedGpu = { device: 0, emulated: true, streams: 4 };
+const twoSocketsOneGpu: Topology = { name: '2S1G', source: 'test', sockets: [{ id: 0, threads: 1 }, { id: 1, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
+
+function lcg(seed: number): () => number {
+  let x = seed;
+  return () => (x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
+}
+
+/** Skewed or uniform weighted edges over ids 3i+1, a 12-edge chain and isolated vertices (as programs.test.ts). */
+function makeGraph(kind: 'skewed' | 'uniform', directed: boolean): Graph {
+  const n = 300;
+  const rnd = lcg(directed ? 7 : 8);
+  const pick = (): number => Math.floor((kind === 'skewed' ? rnd() ** 3 : rnd()) * n) * 3 + 1;
+  const list: Array<[number, number, number]> = [];
+  for (let i = 0; i < (kind === 'skewed' ? 2400 : 1200); i++) {
+    const r = rnd();
+    list.push([pick(), pick(), r < 0.05 ? 0 : r < 0.3 ? Math.ceil(r * 10) : r * 4]);
+  }
+  const chain = (i: number): number => 3 * n + 20 + 2 * i;
+  list.push([list[0]![0], chain(0), 1]);
+  for (let i = 0; i < 12; i++) list.push([chain(i), chain(i + 1), 0.5 + (i % 3)]);
+  return buildGraph(rawFrom(list, { directed, vertices: [0, 3 * n + 2, 3 * n + 5], weighted: true }), { pageEdges: 64 });
+}
+
+function rmat(directed: boolean): Graph {
+  const raw = generateEdges('rmat:10:ef=8:weighted');
+  return buildGraph({ ...raw, directed }, { pageEdges: 256 });
+}
+
+const PROGRAMS = ['bfs', 'pr', 'sssp', 'wcc', 'cdlp', 'lcc', 'bc'] as const;
+
+function paramsFor(g: Graph, name: string): unknown {
+  const source = g.ids.byOriginal[1]!;
+  switch (name) {
+    case 'bfs':
+    case 'sssp':
+      return { source };
+    case 'pr':
+      return { iterations: 8, damping: 0.85 };
+    case 'cdlp':
+      return { iterations: 6 };
+    case 'bc':
+      return { sources: sampleSources(g, 5, 3) };
+    default:
+      return {};
+  }
+}
+
+/** First vertex where got and want differ (floats: by more than 1e-6 relative), or -1. */
+function firstMismatch(got: ArrayLike<number>, want: ArrayLike<number>, float: boolean): number {
+  if (got.length !== want.length) return 0;
+  for (let v = 0; v < want.length; v++) {
+    const a = got[v]!;
+    const b = want[v]!;
+    if (a === b) continue;
+    if (float && Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b))) continue;
+    return v;
+  }
+  return -1;
+}
+
+/** The GPU rows of a report: the GPU actor ran kernels and is labelled emulated. */
+function gpuRows(r: RunReport): NonNullable<RunReport['steps'][number]['actors'][number]['gpu']>[] {
+  return r.steps.flatMap((s) => s.actors.filter((a) => a.kind === 'gpu').map((a) => a.gpu!));
+}
+
+type Cpu = Map<string, Float64Array | Int32Array | Uint32Array>;
+
+async function cpuResults(g: Graph): Promise<Cpu> {
+  const e = await Engine.create(g, cpuTopo);
+  const out: Cpu = new Map();
+  try {
+    for (const name of PROGRAMS) out.set(name, (await e.run(algorithm(name).program, paramsFor(g, name) as never)).values);
+  } finally {
+    await e.close();
+  }
+  return out;
+}
+
+async function compareAll(t: import('ava').ExecutionContext, g: Graph, want: Cpu, topo: Topology, opts: EngineOptions, label: string): Promise<void> {
+  const e = await Engine.create(g, topo, opts);
+  try {
+    for (const name of PROGRAMS) {
+      const p = algorithm(name).program;
+      const r = await e.run(p, paramsFor(g, name) as never);
+      const bad = firstMismatch(r.values, want.get(name)!, p.output === 'float');
+      t.is(bad, -1, `${name} ${label}: vertex ${bad} got ${r.values[bad]} want ${want.get(name)![bad]}`);
+      const rows = gpuRows(r.report);
+      t.true(rows.length === r.report.supersteps * topo.gpus.length && rows.every((x) => x.emulated), `${name} ${label}: a row per GPU and superstep, labelled emulated`);
+      const share = opts.gpuShare ?? 0.5;
+      if (share > 0) t.true(rows.some((x) => x.calls > 0), `${name} ${label}: the GPU ran kernels`);
+    }
+  } finally {
+    await e.close();
+  }
+}
+
+const GRAPHS: Array<[string, () => Graph]> = [
+  ['skewed directed', () => makeGraph('skewed', true)],
+  ['skewed undirected', () => makeGraph('skewed', false)],
+  ['uniform directed', () => makeGraph('uniform', true)],
+  ['uniform undirected', () => makeGraph('uniform', false)],
+  ['rmat:10 directed', () => rmat(true)],
+  ['rmat:10 undirected', () => rmat(false)],
+];
+
+for (const [label, make] of GRAPHS) {
+  gpuTest(`every program on 1S1G-emulated and 2S+1G matches the CPU results: ${label}`, async (t) => {
+    const g = make();
+    t.true(g.out.pages.length > 8, 'several pages');
+    const want = await cpuResults(g);
+    const oneGpu = await loadTopology(path.join(REPO_ROOT, 'configs/1S1G-emulated.yaml'));
+    t.true(oneGpu.gpus.length === 1 && oneGpu.gpus[0]!.emulated);
+    await compareAll(t, g, want, oneGpu, {}, '1S1G-emulated');
+    await compareAll(t, g, want, twoSocketsOneGpu, { gpuShare: 0.3 }, '2S1G share 0.3');
+    if (label.startsWith('skewed')) {
+      // The GPU owns everything, then nothing; then both forced modes (where the GPU kernel has them).
+      await compareAll(t, g, want, oneGpu, { gpuShare: 1 }, 'share 1');
+      await compareAll(t, g, want, oneGpu, { gpuShare: 0 }, 'share 0 (the GPU owns nothing)');
+      await compareAll(t, g, want, oneGpu, { forceMode: 'push', gpuShare: 0.7 }, 'push share 0.7');
+      await compareAll(t, g, want, oneGpu, { forceMode: 'pull' }, 'pull');
+      // Two GPU actors, each owning part of the tail; updates between them go through the coordinator.
+      const twoGpus: Topology = { ...twoSocketsOneGpu, name: '1S2G', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu, { device: 1, emulated: true, streams: 2 }] };
+      await compareAll(t, g, want, twoGpus, { gpuShare: 0.6 }, '1S2G share 0.6');
+    }
+  });
+}
+
+gpuTest('Graphalytics example graphs: every program on 1S1G-emulated matches the CPU results', async (t) => {
+  const oneGpu = await loadTopology(path.join(REPO_ROOT, 'configs/1S1G-emulated.yaml'));
+  for (const name of ['example-directed', 'example-undirected']) {
+    for (const pageEdges of [undefined, 4]) {
+      const { graph } = await loadGraph(path.join(GRAPHALYTICS, name), { pageEdges });
+      await compareAll(t, graph, await cpuResults(graph), oneGpu, {}, `${name} pageEdges ${pageEdges ?? 'default'}`);
+    }
+  }
+});
+
+gpuTest('push supersteps send only the pages of active vertices, and the outbox aggregates', async (t) => {
+  const g = rmat(true);
+  const e = await Engine.create(g, { ...twoSocketsOneGpu }, { forceMode: 'push', gpuShare: 0.5 });
+  try {
+    const r = await e.run(algorithm('sssp').program, paramsFor(g, 'sssp') as never);
+    const gpu = r.report.steps.map((s) => s.actors.find((a) => a.kind === 'gpu')!);
+    const gpuPages = g.out.pages.filter((p) => p.vEnd > g.numVertices / 2).length;
+    t.true(gpu.some((a) => a.gpu!.calls > 0 && a.gpu!.pages < gpuPages / 2), 'some push superstep named few of the GPU pages');
+    t.true(gpu.some((a) => a.messagesAggregated > 0), 'the outbox carried updates for CPU vertices');
+    t.true(gpu.every((a) => a.messagesAggregated <= g.numVertices), 'one outbox entry per destination at most');
+  } finally {
+    await e.close();
+  }
+});
+
+gpuTest('a small memoryLimit streams pages through an LRU cache; a large one reuses them', async (t) => {
+  const g = rmat(false);
+  const want = (await cpuResults(g)).get('pr')!;
+  const slot = Math.max(...g.out.pages.map((p) => p.buffer.byteLength));
+  const gpuPages = g.in.pages.filter((p) => p.vEnd > 0).length;
+  const runPr = async (memoryLimit: number): Promise<RunReport> => {
+    const topo: Topology = { ...cpuTopo, name: '1S1G-small', gpus: [{ ...emulatedGpu, memoryLimit }] };
+    const e = await Engine.create(g, topo, { gpuShare: 1 });
+    try {
+      const r = await e.run(algorithm('pr').program, paramsFor(g, 'pr') as never);
+      t.is(firstMismatch(r.values, want, true), -1, `pr with memoryLimit ${memoryLimit}`);
+      return r.report;
+    } finally {
+      await e.close();
+    }
+  };
+  // Vertex state (contrib, rank: 8 bytes per vertex each) + scratch + room for a few pages only.
+  const small = await runPr(3 * 8 * g.numVertices + 64 * 1024 + 6 * 2 * slot);
+  const rows = gpuRows(small);
+  const misses = rows.reduce((a, x) => a + x.misses, 0);
+  const evictions = rows.reduce((a, x) => a + x.evictions, 0);
+  t.true(misses > gpuPages, `pages streamed again in later iterations (${misses} misses over ${gpuPages} pages)`);
+  t.true(evictions > 0, 'LRU evictions');
+  t.true(rows.every((x) => x.pageBytes > 0), 'every iteration copied pages');
+  t.regex(summarize(small), /EMULATED GPU.*pages sent.*cache hits.*evictions/);
+  const large = await runPr(256 * 1024 * 1024);
+  const later = gpuRows(large).slice(1);
+  t.true(later.every((x) => x.misses === 0 && x.hits === x.pages && x.pageBytes === 0), 'resident pages are reused: no copies after the first iteration');
+});
+
+gpuTest('a GPU that does not exist, or a memoryLimit below the vertex state, is one clear error', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-gpu-'));
+  const file = path.join(dir, 'missing.yaml');
+  writeFileSync(file, 'name: missing\nsockets:\n  - threads: 1\ngpus:\n  - device: 99\n');
+  const g = rmat(true);
+  const err = await t.throwsAsync(Engine.create(g, await loadTopology(file)));
+  t.true(isTesseraError(err), String(err));
+  t.true(err!.message.includes(file) && err!.message.includes('gpus.0.device') && /device 99/.test(err!.message), err!.message);
+  t.regex(err!.message, /Fix: .*emulated: true/);
+  t.false(err!.message.includes('\n'), 'one line');
+  const emu = parseTopology('sockets:\n  - threads: 1\ngpus:\n  - device: 40\n    emulated: true\n', 'emu.yaml');
+  const err2 = await t.throwsAsync(Engine.create(g, emu));
+  t.true(isTesseraError(err2) && err2.message.includes('gpus.0.device'), String(err2));
+  // 4 KiB cannot hold the vertex state of PageRank: an error naming memoryLimit, never a crash.
+  const tiny = parseTopology('sockets:\n  - threads: 1\ngpus:\n  - device: 0\n    emulated: true\n    memoryLimit: 4096\n', 'tiny.yaml');
+  const e = await Engine.create(g, tiny);
+  try {
+    const err3 = await t.throwsAsync(e.run(algorithm('pr').program, paramsFor(g, 'pr') as never));
+    t.true(isTesseraError(err3), String(err3));
+    t.regex(err3!.message, /tiny\.yaml.*GPU out of memory.*gpus\.0\.memoryLimit.*Fix: raise memoryLimit/);
+  } finally {
+    await e.close();
+  }
+});
+
+gpuTest('npm run gpu-check runs in emulated mode: every program matches, the benchmark runs, one summary', async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-gpu-check-'));
+  const json = path.join(dir, 'check.json');
+  const script = path.join(REPO_ROOT, 'scripts/gpu-check.mjs');
+  const r = spawnSync(process.execPath, [script, '--emulated', '--scale', '10', '--no-snap', '--bench-scale', '10', '--json', json], { encoding: 'utf8' });
+  t.is(r.status, 0, r.stderr + r.stdout);
+  t.regex(r.stdout, /tessera gpu-check: EMULATED GPU/);
+  t.regex(r.stdout, /OK: 7 program runs match the CPU results/);
+  const out = JSON.parse((await import('node:fs')).readFileSync(json, 'utf8')) as { rows: Array<{ program: string; ok: boolean; gpuEdges: number }>; bench: { bfsCorrect: boolean }; failures: number };
+  t.deepEqual(out.rows.map((x) => x.program), ['bfs', 'pr', 'sssp', 'wcc', 'cdlp', 'lcc', 'bc']);
+  t.true(out.rows.every((x) => x.ok && x.gpuEdges > 0), 'every program matched and the GPU walked edges');
+  t.true(out.bench.bfsCorrect);
+  t.is(out.failures, 0);
+  // Without --emulated on a machine with no CUDA device: one clear line and exit 1.
+  if (avail.ok && avail.cudaDevices === 0) {
+    const r2 = spawnSync(process.execPath, [script, '--scale', '4', '--no-snap', '--no-bench'], { encoding: 'utf8' });
+    t.is(r2.status, 1);
+    t.regex(r2.stderr, /gpu-check: no CUDA device 0 here .*Fix: .*--emulated/);
+  }
+});
