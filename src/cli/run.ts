@@ -1,12 +1,16 @@
 /** `tessera run`, `tessera demo` and `tessera topology detect`. */
-import { access, writeFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { access, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { EventEmitter } from 'eventemitter3';
 import type { EngineEvents } from '../engine/coordinator.js';
 import { run } from '../api.js';
-import { summarize } from '../engine/report.js';
+import { summarize, type RunReport } from '../engine/report.js';
 import { loadGraph } from '../graph/load.js';
+import type { Graph } from '../graph/types.js';
+import { modelSweep, modelSummary, type ModelSummary } from '../model/index.js';
+import type { Topology } from '../topology/schema.js';
 import { readVertexFile } from '../graph/readers/index.js';
 import { detectTopology, topologyToYaml } from '../topology/detect.js';
 import { loadTopology } from '../topology/load.js';
@@ -19,6 +23,7 @@ interface RunFlags {
   graph: string;
   vertices?: string;
   undirected?: boolean;
+  allowNegativeWeights?: boolean;
   source?: number;
   iterations?: number;
   damping?: number;
@@ -31,7 +36,50 @@ interface RunFlags {
   sources?: number;
   sourceList?: string;
   seed?: number;
+  alpha?: number | 'auto';
+  partition?: 'high' | 'low' | 'rand' | 'auto';
   quiet?: boolean;
+}
+
+/**
+ * The CPU/GPU split for a GPU topology (TOTEM): alpha = the CPU sockets' fraction of the edges.
+ * A number is used as given; `auto` asks the performance model (src/model) for the alpha with the
+ * smallest predicted makespan. The GPU actor owns one contiguous tail range of the degree-ordered
+ * ids, which is the HIGH strategy (hubs on the CPU); LOW and RAND are predicted by `tessera model`
+ * but cannot run yet. Returns undefined when the topology (or the defaults) decide.
+ */
+async function chooseSplit(f: RunFlags, graph: Graph, topology: Topology): Promise<{ gpuShare: number; summarize?: (r: RunReport) => ModelSummary } | undefined> {
+  if (f.alpha === undefined && f.partition === undefined) return undefined;
+  if (topology.gpus.length === 0) {
+    throw new TesseraError('--alpha and --partition split the work between CPU sockets and GPUs, and this topology has no GPU', {
+      key: f.alpha !== undefined ? '--alpha' : '--partition',
+      fix: 'drop the flag, or use a topology with gpus (e.g. configs/1S1G.yaml or configs/1S1G-emulated.yaml)',
+    });
+  }
+  if (f.partition === 'low' || f.partition === 'rand') {
+    throw new TesseraError(`--partition ${f.partition} is not runnable yet: the GPU actor owns one contiguous range of the lowest-degree vertices (the high strategy)`, {
+      key: '--partition',
+      fix: `use --partition high (or auto), or see its prediction with tessera model --partition ${f.partition}`,
+    });
+  }
+  if (typeof f.alpha === 'number') return { gpuShare: 1 - f.alpha };
+  const sweep = await modelSweep(graph, topology, f.algo, { partition: 'high', alpha: 'auto' });
+  if (sweep.chosen === undefined) {
+    throw new TesseraError('the performance model found no feasible split for this graph and topology', {
+      file: topology.source,
+      key: 'gpus.memoryLimit',
+      fix: 'raise the GPUs\' memoryLimit, or give --alpha explicitly (1 = CPU sockets only)',
+    });
+  }
+  const chosen = sweep.chosen;
+  return { gpuShare: 1 - chosen.prediction.alpha, summarize: (r) => modelSummary(chosen, sweep.rates, r) };
+}
+
+function alphaOption(v: string): number | 'auto' {
+  if (v === 'auto') return v;
+  const x = Number(v);
+  if (v.trim() === '' || !(x >= 0 && x <= 1)) throw new InvalidArgumentError(`--alpha must be a number from 0 to 1 or auto, got '${v}'.`);
+  return x;
 }
 
 /** Reads a bc source list: one original vertex id per line, `#`/`%` comments allowed. */
@@ -55,6 +103,7 @@ export function registerRunCommands(program: Command): void {
     .requiredOption('--graph <file|spec>', 'edge list (.txt/.el/.csv[.gz]), Graphalytics .e/.v, .mtx, .tsr, or rmat:SCALE / uniform:SCALE')
     .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
     .option('--undirected', 'treat every edge as undirected')
+    .option('--allow-negative-weights', 'accept negative edge weights (sssp still refuses them)')
     .option('--source <id>', 'source vertex (original id) for bfs/sssp', intOption('--source'))
     .option('--iterations <n>', 'iterations for pr/cdlp', intOption('--iterations'))
     .option('--damping <d>', 'PageRank damping factor', floatOption('--damping'))
@@ -67,19 +116,27 @@ export function registerRunCommands(program: Command): void {
     .option('--report <file.json>', 'write the run report as JSON')
     .option('--page-edges <n>', 'target edges per page', intOption('--page-edges', 1))
     .option('--mode <push|pull>', 'force the mode of every superstep (default: chosen per superstep)', choiceOption('--mode', ['push', 'pull'] as const))
+    .option('--alpha <x|auto>', "GPU topologies: the CPU sockets' fraction of the edges (0..1), or auto (the performance model picks)", alphaOption)
+    .option('--partition <high|low|rand|auto>', 'GPU topologies: which vertices the CPU keeps (high: the hubs)', choiceOption('--partition', ['high', 'low', 'rand', 'auto'] as const))
     .option('-q, --quiet', 'no summary on stdout')
     .action(async (f: RunFlags) => {
+      // Refuse an unwritable destination before the (possibly long) load and run, not after.
+      if (f.out !== undefined) await checkOutputDir(f.out, '--out');
+      if (f.report !== undefined) await checkOutputDir(f.report, '--report');
       const topology = await loadTopology(f.topology);
       const { graph, defaults, loadMs } = await loadGraph(f.graph, {
         undirected: f.undirected,
+        allowNegativeWeights: f.allowNegativeWeights,
         vertices: f.vertices,
         pageEdges: f.pageEdges,
       });
       const sourceList = f.sourceList === undefined ? undefined : await readSourceList(f.sourceList);
+      const split = await chooseSplit(f, graph, topology);
       const events = new EventEmitter<EngineEvents>();
       const stopProgress = f.quiet ? () => undefined : superstepProgress(events);
-      const r = await run(graph, f.algo, { ...f, sourceList, topology, defaults, forceMode: f.mode, events }).finally(stopProgress);
+      const r = await run(graph, f.algo, { ...f, sourceList, topology, defaults, forceMode: f.mode, events, gpuShare: split?.gpuShare }).finally(stopProgress);
       r.report.loadMs = loadMs;
+      if (split?.summarize !== undefined) r.report.model = split.summarize(r.report);
       if (f.out !== undefined) await r.write(f.out);
       if (f.report !== undefined) await writeJson(f.report, r.report);
       if (!f.quiet) process.stdout.write(summarize(r.report) + '\n');
@@ -128,6 +185,15 @@ function superstepProgress(events: EventEmitter<EngineEvents>): () => void {
   return () => {
     if (started) bar.stop();
   };
+}
+
+/** Throws a TesseraError unless FILE's directory exists (the file itself is written later). */
+async function checkOutputDir(file: string, key: string): Promise<void> {
+  const dir = path.dirname(path.resolve(file));
+  const st = await stat(dir).catch(() => undefined);
+  if (st === undefined || !st.isDirectory()) {
+    throw new TesseraError(`the directory ${dir} does not exist`, { file, key, fix: 'create the directory first, or write somewhere else' });
+  }
 }
 
 async function writeJson(file: string, data: unknown): Promise<void> {

@@ -1,0 +1,348 @@
+/**
+ * Calibration: the model's rates for a topology and a program (DESIGN.md "The model": r_p and c
+ * are measured on the machine, cached per topology and program, or given in the topology file).
+ *
+ * Units:
+ *   rCpu  edges per second of ONE CPU thread (a socket's r_p = threads x rCpu, so the CPU share is
+ *         split among sockets by threads x rate)
+ *   rGpu  edges per second of one GPU
+ *   c     messages per second over one host<->device link (one message = MESSAGE_BYTES)
+ * Precedence per value: the topology's `model:` section, then the cache, then a measurement
+ * (the `measure` callback), then — for c only — the topology's interconnect.bandwidth divided by
+ * the message size. A GPU value found nowhere is an error: the model never invents a GPU rate.
+ *
+ * The cache is one JSON file, $TESSERA_CACHE_DIR or $XDG_CACHE_HOME/tessera or ~/.cache/tessera,
+ * `calibration.json`, keyed by topology name + a hash of its elements and this host, program and
+ * mode. The CPU measurement runs the program with the Engine on the topology's sockets alone over
+ * a small RMAT graph; the GPU measurement is the caller's (the GPU actor lives in the engine).
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { TesseraError } from '../errors.js';
+import type { Topology } from '../topology/schema.js';
+import type { Mode } from '../wire/frames.js';
+import type { Graph } from '../graph/types.js';
+import { EMULATED_GPU_MEMORY, programProfile, type ProgramProfile } from './profile.js';
+import type { ModelElement, ModelParams } from './model.js';
+
+export type RateSource = 'topology' | 'cache' | 'measured' | 'interconnect' | 'derived';
+
+export interface RateValue {
+  value: number;
+  source: RateSource;
+  /** Where exactly: "topology configs/x.yaml model.rGpu", "measured on rmat:14 (cached in ...)". */
+  note: string;
+}
+
+export interface ResolvedRates {
+  program: string;
+  mode: Mode;
+  /** Edges/s per CPU thread. */
+  rCpu: RateValue;
+  /** Edges/s per GPU (topologies with GPUs only). */
+  rGpu?: RateValue;
+  /** Messages/s per host<->device link (topologies with GPUs only). */
+  c?: RateValue;
+  /** Bytes/s per link for page streaming (topologies with GPUs only). */
+  linkBytesPerSec?: RateValue;
+  cacheFile: string;
+  cacheKey: string;
+}
+
+/** What a measurement is asked for: the CPU sockets of a topology, or one of its GPUs. */
+export type CalibrationElement =
+  | { kind: 'cpu'; topology: Topology }
+  | { kind: 'gpu'; topology: Topology; gpu: Topology['gpus'][number] };
+
+export interface Measurement {
+  /** cpu: edges/s per thread; gpu: edges/s of the device. */
+  rate: number;
+  /** gpu: messages/s over its link, when measured. */
+  c?: number;
+  /** gpu: link bytes/s, when measured. */
+  linkBytesPerSec?: number;
+  /** What it was measured on (graph spec), for the cache and the printout. */
+  on?: string;
+}
+
+/** Measures one element for a program and mode; undefined when it cannot (e.g. no GPU actor). */
+export type MeasureFn = (element: CalibrationElement, program: string, mode: Mode) => Promise<Measurement | undefined>;
+
+const entrySchema = z.object({
+  rCpu: z.number().positive().optional(),
+  rCpuOn: z.string().optional(),
+  rGpu: z.number().positive().optional(),
+  c: z.number().positive().optional(),
+  linkBytesPerSec: z.number().positive().optional(),
+  gpuOn: z.string().optional(),
+  measuredAt: z.string().optional(),
+  host: z.string().optional(),
+});
+export type CacheEntry = z.infer<typeof entrySchema>;
+const cacheSchema = z.object({ version: z.literal(1), entries: z.record(z.string(), entrySchema) });
+type CacheFile = z.infer<typeof cacheSchema>;
+
+/** The default cache file. */
+export function defaultCacheFile(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = env.TESSERA_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'tessera');
+  return path.join(dir, 'calibration.json');
+}
+
+/** "name#hash": the hash covers the elements (threads, GPUs and their limits) and this host. */
+export function topologyKey(t: Topology): string {
+  const shape = {
+    host: os.hostname(),
+    sockets: t.sockets.map((s) => s.threads),
+    gpus: t.gpus.map((g) => [g.device, g.emulated, g.memoryLimit ?? null, g.streams]),
+  };
+  const h = createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 12);
+  return `${t.name}#${h}`;
+}
+
+export function cacheKey(t: Topology, program: string, mode: Mode): string {
+  return `${topologyKey(t)}|${programProfile(program).algo}|${mode}`;
+}
+
+/** The cache's entries; a missing or unreadable file is an empty cache (it is only a cache). */
+export async function readCache(file: string): Promise<CacheFile> {
+  try {
+    const parsed = cacheSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // missing or not JSON: start afresh
+  }
+  return { version: 1, entries: {} };
+}
+
+/** Merges `entry` into the cached entry under `key` (atomic write). */
+export async function writeCacheEntry(file: string, key: string, entry: CacheEntry): Promise<void> {
+  const cache = await readCache(file);
+  cache.entries[key] = { ...cache.entries[key], ...entry, measuredAt: new Date().toISOString(), host: os.hostname() };
+  const { default: writeFileAtomic } = await import('write-file-atomic');
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFileAtomic(file, JSON.stringify(cache, null, 2) + '\n');
+  } catch (e) {
+    throw new TesseraError(`cannot write the calibration cache: ${(e as Error).message}`, {
+      file,
+      fix: 'set TESSERA_CACHE_DIR to a writable directory',
+    });
+  }
+}
+
+export interface CalibrateOptions {
+  /** Cache file (default: defaultCacheFile()). */
+  cacheFile?: string;
+  /** Measurement callback (default: measureCpu for the sockets, nothing for GPUs). */
+  measure?: MeasureFn;
+  /** Measure again even when the cache has values (topology values still win). */
+  refresh?: boolean;
+  /** Bytes per link message (default: the program's, MESSAGE_BYTES). */
+  messageBytes?: number;
+}
+
+/**
+ * The rates the model uses for (topology, program, mode), with where each came from; measures
+ * what is missing and caches it. Throws a TesseraError when a topology with GPUs has no GPU rate or
+ * link rate from any source.
+ */
+export async function calibrate(topology: Topology, program: string, mode: Mode, opts: CalibrateOptions = {}): Promise<ResolvedRates> {
+  const profile = programProfile(program);
+  const file = opts.cacheFile ?? defaultCacheFile();
+  const key = cacheKey(topology, profile.algo, mode);
+  const cached: CacheEntry = opts.refresh ? {} : ((await readCache(file)).entries[key] ?? {});
+  const measure = opts.measure ?? defaultMeasure;
+  const msgBytes = opts.messageBytes ?? profile.messageBytes;
+  const fresh: CacheEntry = {};
+  const where = topology.source;
+  const m = topology.model;
+
+  // GPU values first: a topology with GPUs and no GPU rate fails before any CPU measurement.
+  const gpu: Pick<ResolvedRates, 'rGpu' | 'c' | 'linkBytesPerSec'> = {};
+
+  if (topology.gpus.length > 0) {
+    let gm: Measurement | undefined;
+    const needGpu = m.rGpu === undefined && cached.rGpu === undefined;
+    const needC = m.c === undefined && cached.c === undefined && topology.interconnect.bandwidth === undefined;
+    if (needGpu || needC) {
+      gm = await measure({ kind: 'gpu', topology, gpu: topology.gpus[0]! }, profile.algo, mode);
+      if (gm !== undefined) {
+        fresh.rGpu = gm.rate;
+        if (gm.c !== undefined) fresh.c = gm.c;
+        if (gm.linkBytesPerSec !== undefined) fresh.linkBytesPerSec = gm.linkBytesPerSec;
+        if (gm.on !== undefined) fresh.gpuOn = gm.on;
+      }
+    }
+    const cachedNote = `cached ${cached.measuredAt ?? ''} on ${cached.gpuOn ?? '?'} (${file})`;
+    const measuredNote = `measured now on ${gm?.on ?? '?'} (cached in ${file})`;
+    if (m.rGpu !== undefined) gpu.rGpu = { value: m.rGpu, source: 'topology', note: `topology ${where} model.rGpu (given, not measured)` };
+    else if (cached.rGpu !== undefined) gpu.rGpu = { value: cached.rGpu, source: 'cache', note: cachedNote };
+    else if (gm !== undefined && gm.rate > 0) gpu.rGpu = { value: gm.rate, source: 'measured', note: measuredNote };
+    else
+      throw new TesseraError(`topology '${topology.name}' has ${topology.gpus.length} GPU(s) but no GPU rate is known for ${profile.algo} (${mode})`, {
+        file: where,
+        key: 'model.rGpu',
+        fix: 'add model: { rGpu: EDGES_PER_SECOND } to the topology (the calibration run through the GPU actor measured nothing); tessera does not guess GPU rates',
+      });
+    const bw = topology.interconnect.bandwidth;
+    if (m.c !== undefined) gpu.c = { value: m.c, source: 'topology', note: `topology ${where} model.c (given, not measured)` };
+    else if (cached.c !== undefined) gpu.c = { value: cached.c, source: 'cache', note: cachedNote };
+    else if (gm?.c !== undefined) gpu.c = { value: gm.c, source: 'measured', note: measuredNote };
+    else if (bw !== undefined)
+      gpu.c = { value: bw / msgBytes, source: 'interconnect', note: `topology ${where} interconnect.bandwidth / ${msgBytes} B per message (given, not measured)` };
+    else
+      throw new TesseraError(`topology '${topology.name}' has GPU(s) but no host-device link rate is known`, {
+        file: where,
+        key: 'model.c',
+        fix: 'add model: { c: MESSAGES_PER_SECOND } or interconnect: { bandwidth: 25GB/s } to the topology (the link rate is not calibrated)',
+      });
+    if (bw !== undefined) gpu.linkBytesPerSec = { value: bw, source: 'topology', note: `topology ${where} interconnect.bandwidth` };
+    else if (cached.linkBytesPerSec !== undefined) gpu.linkBytesPerSec = { value: cached.linkBytesPerSec, source: 'cache', note: cachedNote };
+    else if (gm?.linkBytesPerSec !== undefined) gpu.linkBytesPerSec = { value: gm.linkBytesPerSec, source: 'measured', note: measuredNote };
+    else gpu.linkBytesPerSec = { value: gpu.c.value * msgBytes, source: 'derived', note: `c x ${msgBytes} B per message` };
+  }
+  let rCpu: RateValue;
+  if (m.rCpu !== undefined) rCpu = { value: m.rCpu, source: 'topology', note: `topology ${where} model.rCpu` };
+  else if (cached.rCpu !== undefined) rCpu = { value: cached.rCpu, source: 'cache', note: `cached ${cached.measuredAt ?? ''} on ${cached.rCpuOn ?? '?'} (${file})` };
+  else {
+    const r = await measure({ kind: 'cpu', topology }, profile.algo, mode);
+    if (r === undefined || !(r.rate > 0))
+      throw new TesseraError(`no CPU rate for ${profile.algo} (${mode}) on topology '${topology.name}'`, {
+        file: where,
+        key: 'model.rCpu',
+        fix: 'add model: { rCpu: EDGES_PER_SECOND_PER_THREAD } to the topology, or allow the CPU calibration run',
+      });
+    rCpu = { value: r.rate, source: 'measured', note: `measured now on ${r.on ?? '?'} (cached in ${file})` };
+    fresh.rCpu = r.rate;
+    if (r.on !== undefined) fresh.rCpuOn = r.on;
+  }
+  const out: ResolvedRates = { program: profile.algo, mode, rCpu, ...gpu, cacheFile: file, cacheKey: key };
+  if (Object.keys(fresh).length > 0) await writeCacheEntry(file, key, fresh);
+  return out;
+}
+
+/** The default measurement: the CPU sockets with measureCpu, a GPU with measureGpu. */
+export const defaultMeasure: MeasureFn = async (el, program, mode) =>
+  el.kind === 'cpu' ? measureCpu(el.topology, program, mode) : measureGpu(el.topology, el.gpu, program, mode);
+
+/**
+ * Edges per second of one GPU actor for a program and mode: the program runs with that GPU owning
+ * every vertex (gpuShare 1; one socket thread coordinates) over a small RMAT graph; the rate is
+ * the GPU actor's edges over its busy time, state and page copies included (what a superstep
+ * costs it), median of the repetitions. The link rate c is not measured here: the topology's
+ * interconnect.bandwidth or model.c supplies it.
+ */
+export async function measureGpu(topology: Topology, gpu: Topology['gpus'][number], program: string, mode: Mode, opts: CpuMeasureOptions = {}): Promise<Measurement> {
+  const profile = programProfile(program);
+  const spec = opts.graph ?? (profile.algo === 'sssp' ? 'rmat:14:weighted' : 'rmat:14');
+  const { loadGraph } = await import('../graph/load.js');
+  const { Engine } = await import('../engine/coordinator.js');
+  const { algorithm } = await import('../programs/index.js');
+  const { graph } = await loadGraph(spec);
+  const entry = algorithm(profile.algo);
+  const source = graph.ids.toOriginal[0]!;
+  const params = entry.params(graph, { source, iterations: 5, ...(profile.algo === 'bc' ? { sourceList: [source] } : {}) }, {});
+  const gpuOnly: Topology = { ...topology, sockets: [{ id: 0, threads: 1 }], gpus: [gpu] };
+  const engine = await Engine.create(graph, gpuOnly, { forceMode: mode, gpuShare: 1 });
+  const rates: number[] = [];
+  try {
+    for (let r = 0; r <= (opts.repetitions ?? 3); r++) {
+      const { report } = await engine.run(entry.program, params as never);
+      let edges = 0;
+      let ms = 0;
+      for (const s of report.steps)
+        for (const a of s.actors)
+          if (a.kind === 'gpu') {
+            edges += a.edges;
+            ms += a.computeMs;
+          }
+      if (r > 0 && ms > 0 && edges > 0) rates.push(edges / (ms / 1000));
+    }
+  } finally {
+    await engine.close();
+  }
+  if (rates.length === 0) return { rate: 0, on: spec };
+  rates.sort((a, b) => a - b);
+  return { rate: rates[rates.length >> 1]!, on: `${spec} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}` };
+}
+
+export interface CpuMeasureOptions {
+  /** Generator spec of the calibration graph (default rmat:14, weighted for sssp). */
+  graph?: string;
+  /** Measured repetitions after one warm-up run (median kept); default 3. */
+  repetitions?: number;
+}
+
+/**
+ * Edges per second per CPU thread for a program and mode: the program runs with the Engine on the
+ * topology's sockets (GPUs left out) over a small RMAT graph, the mode forced; the rate is the
+ * actors' edges over their busy thread-seconds (computeMs x threads), median of the repetitions.
+ */
+export async function measureCpu(topology: Topology, program: string, mode: Mode, opts: CpuMeasureOptions = {}): Promise<Measurement> {
+  const profile = programProfile(program);
+  const spec = opts.graph ?? (profile.algo === 'sssp' ? 'rmat:14:weighted' : 'rmat:14');
+  const { loadGraph } = await import('../graph/load.js');
+  const { graph } = await loadGraph(spec);
+  return { rate: await measureCpuOn(graph, topology, profile, mode, opts.repetitions ?? 3), on: spec };
+}
+
+/** measureCpu over a given graph. */
+export async function measureCpuOn(graph: Graph, topology: Topology, profile: ProgramProfile, mode: Mode, repetitions = 3): Promise<number> {
+  const { Engine } = await import('../engine/coordinator.js');
+  const { algorithm } = await import('../programs/index.js');
+  const entry = algorithm(profile.algo);
+  // Internal ids 0 and 1 are the highest-degree vertices: traversals from them reach the graph's
+  // bulk (a sampled source may be isolated on RMAT and process nothing).
+  const source = graph.ids.toOriginal[0]!;
+  const sourceList = graph.numVertices > 1 ? [source, graph.ids.toOriginal[1]!] : [source];
+  const params = entry.params(graph, { source, iterations: 5, ...(profile.algo === 'bc' ? { sourceList } : {}) }, {});
+  const cpuOnly: Topology = { ...topology, gpus: [] };
+  const engine = await Engine.create(graph, cpuOnly, { forceMode: mode });
+  const rates: number[] = [];
+  try {
+    for (let r = 0; r <= repetitions; r++) {
+      const { report } = await engine.run(entry.program, params as never);
+      let edges = 0;
+      let threadS = 0;
+      const threads = new Map(cpuOnly.sockets.map((s) => [`socket${s.id}`, s.threads]));
+      for (const s of report.steps)
+        for (const a of s.actors) {
+          edges += a.edges;
+          threadS += (a.computeMs / 1000) * (threads.get(a.actor) ?? 1);
+        }
+      if (r > 0 && threadS > 0 && edges > 0) rates.push(edges / threadS); // r = 0 warms the JIT and the pools
+    }
+  } finally {
+    await engine.close();
+  }
+  if (rates.length === 0) throw new TesseraError(`the calibration run of ${profile.algo} processed no edges`, { fix: 'give model.rCpu in the topology' });
+  rates.sort((a, b) => a - b);
+  return rates[rates.length >> 1]!;
+}
+
+/**
+ * The model's elements and parameters for a topology, its rates and a graph: sockets with
+ * threads x rCpu, GPUs with rGpu and their memory (memoryLimit; 2 GiB for an emulated GPU, as the
+ * native controller; unlimited for a real GPU without one), vertex state bytes per GPU.
+ */
+export function modelParamsFor(topology: Topology, rates: ResolvedRates, graph: Graph, opts: { passes?: number } = {}): ModelParams {
+  const profile = programProfile(rates.program);
+  const elements: ModelElement[] = topology.sockets.map((s) => ({ name: `socket${s.id}`, kind: 'cpu', rate: s.threads * rates.rCpu.value, threads: s.threads }));
+  for (const g of topology.gpus) {
+    const memoryBytes = g.memoryLimit ?? (g.emulated ? EMULATED_GPU_MEMORY : undefined);
+    elements.push({ name: `gpu${g.device}`, kind: 'gpu', rate: rates.rGpu!.value, ...(memoryBytes !== undefined ? { memoryBytes } : {}) });
+  }
+  const hasGpu = topology.gpus.length > 0;
+  return {
+    elements,
+    // No GPU: no link (nothing crosses one; predict charges nothing to it).
+    c: hasGpu ? rates.c!.value : Infinity,
+    messageBytes: profile.messageBytes,
+    ...(hasGpu ? { linkBytesPerSec: rates.linkBytesPerSec!.value } : {}),
+    gpuStateBytes: graph.numVertices * profile.stateBytesPerVertex,
+    passes: opts.passes ?? profile.passes,
+  };
+}

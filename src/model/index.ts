@@ -1,0 +1,74 @@
+/**
+ * The performance model's entry points (issue 7): calibrate the rates, sweep alpha for each
+ * partition strategy over a graph, pick the best. `tessera model` and the benchmark harness call
+ * modelSweep; the engine calls choosePartition (partition.ts) with modelParamsFor's parameters.
+ */
+import type { Graph } from '../graph/types.js';
+import type { Topology } from '../topology/schema.js';
+import type { Mode } from '../wire/frames.js';
+import { calibrate, modelParamsFor, type CalibrateOptions, type ResolvedRates } from './calibrate.js';
+import type { ModelParams } from './model.js';
+import { bestPoint, minResidentAlphaOf, partitionGraph, STRATEGIES, sweep, sweepPoint, type Strategy, type SweepPoint } from './partition.js';
+import { programProfile } from './profile.js';
+
+export * from './model.js';
+export * from './partition.js';
+export * from './steal.js';
+export * from './calibrate.js';
+export * from './profile.js';
+export * from './report.js';
+
+export interface ModelSweepOptions {
+  /** Alpha steps (grid 0, 1/steps, ..., 1); default 20. */
+  steps?: number;
+  /** Strategy to sweep, or 'auto' for all three (default). */
+  partition?: Strategy | 'auto';
+  /** A fixed alpha for the choice ('auto' or absent: the best of the grid). The sweep covers the grid either way. */
+  alpha?: number | 'auto';
+  /** Mode (default: the program's profile). */
+  mode?: Mode;
+  /** Full passes over the edges (default: the program's profile). */
+  passes?: number;
+  /** RAND seed (default 1). */
+  seed?: number;
+  /** Allow streamed GPU pages in the choice (default true). */
+  allowStreaming?: boolean;
+  calibrate?: CalibrateOptions;
+}
+
+export interface ModelSweep {
+  program: string;
+  mode: Mode;
+  passes: number;
+  rates: ResolvedRates;
+  params: ModelParams;
+  points: SweepPoint[];
+  /** The best qualifying point (undefined when none qualifies). */
+  chosen?: SweepPoint;
+  /** Per strategy: the smallest alpha of the grid at which no GPU page is streamed. */
+  minResidentAlpha: Partial<Record<Strategy, number>>;
+}
+
+export async function modelSweep(graph: Graph, topology: Topology, algo: string, opts: ModelSweepOptions = {}): Promise<ModelSweep> {
+  const profile = programProfile(algo);
+  const mode = opts.mode ?? profile.mode;
+  const rates = await calibrate(topology, profile.algo, mode, opts.calibrate);
+  const params = modelParamsFor(topology, rates, graph, { passes: opts.passes });
+  const strategies = opts.partition === undefined || opts.partition === 'auto' ? STRATEGIES : [opts.partition];
+  const orientation = mode === 'push' ? 'out' : 'in';
+  const grid = opts.steps ?? 20;
+  const points = sweep(graph, params, { strategies, steps: grid, orientation, seed: opts.seed });
+  // Without GPUs there is one point (alpha 1, the sockets split by rate): nothing to choose.
+  const hasGpu = topology.gpus.length > 0;
+  // A fixed alpha off the grid gets its own points.
+  if (hasGpu && typeof opts.alpha === 'number' && !points.some((p) => p.alphaRequested === opts.alpha))
+    for (const strategy of strategies)
+      points.push(sweepPoint(graph, params, partitionGraph(graph, params, { strategy, alpha: opts.alpha, orientation, seed: opts.seed })));
+  const chosen = hasGpu ? bestPoint(points, { partition: opts.partition, alpha: opts.alpha, allowStreaming: opts.allowStreaming }) : points[0];
+  const minResidentAlpha: Partial<Record<Strategy, number>> = {};
+  for (const s of strategies) {
+    const a = minResidentAlphaOf(points, s);
+    if (a !== undefined) minResidentAlpha[s] = a;
+  }
+  return { program: profile.algo, mode, passes: params.passes ?? 1, rates, params, points, ...(chosen ? { chosen } : {}), minResidentAlpha };
+}

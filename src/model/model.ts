@@ -1,0 +1,296 @@
+/**
+ * The CPU/GPU performance model (TOTEM, seeds/totem-hybrid-topc.txt §3 "A performance model"),
+ * generalised from one CPU + one GPU to n sockets + m GPUs. Pure arithmetic: no graph, no engine.
+ *
+ * TOTEM's terms: r_p = processing rate of element p (edges/s), c = host<->device link rate in
+ * edges (messages) per second for the bytes one message carries, alpha = share of the edges left
+ * on the host (CPU side), beta = share of edges whose messages cross the link (after aggregation
+ * at the source, TOTEM §3.4: one message per remote vertex per superstep).
+ *
+ *   Eq. 1  t(G_p)            = |E_p^b| / c + |E_p| / r_p
+ *   Eq. 2  makespan(G, P)    = max_p t(G_p)
+ *   Eq. 3  speedup           = t_cpu-only(G) / makespan = (|E| / r_cpu) / (alpha|E| / r_cpu + beta|E| / c)
+ *   Eq. 4  speedup           = 1 / (alpha + beta * r_cpu / c)        (two elements, CPU the bottleneck)
+ *
+ * Generalisation (DESIGN.md "The model"): a BSP superstep computes, then communicates, so
+ *   step = max_p compute_p + max_g (messages over GPU g's link) / c
+ * where each GPU has its own link (links transfer in parallel) and sockets share host memory (a
+ * message between two sockets crosses no link). The sockets together are TOTEM's host partition:
+ * the coordinator cuts the CPU pages into tasks and spreads them over all sockets by threads, so
+ * the CPU side computes in (sum of CPU edges) / (sum of socket rates) whichever socket a page was
+ * first queued on. With one CPU and one GPU every boundary message crosses the one link and this
+ * is exactly Eq. 1 + 2, hence Eq. 4 when the CPU is the bottleneck.
+ *
+ * GPU memory (GTS, seeds/gts-sigmod16.txt §5 Eq. 1): pages that fit the device stay resident and
+ * are charged once (copied before the first superstep, with the vertex state); pages that do not
+ * fit are streamed every superstep at the link's byte rate, overlapped with the kernels on K
+ * streams, so a GPU's superstep takes max(compute, stream).
+ */
+
+export type ElementKind = 'cpu' | 'gpu';
+
+/** One processing element (TOTEM's p): a CPU socket actor or a GPU. */
+export interface ModelElement {
+  /** 'socket0', 'gpu1' — the engine's actor names. */
+  name: string;
+  kind: ElementKind;
+  /** r_p: edges per second this element processes for the program and mode (a socket: threads x per-thread rate). */
+  rate: number;
+  /** CPU sockets: worker threads (shares are split by threads x per-thread rate). */
+  threads?: number;
+  /**
+   * GPUs: bytes of device memory the controller may use for vertex state and resident pages
+   * (the topology's memoryLimit); undefined = everything fits.
+   */
+  memoryBytes?: number;
+}
+
+export interface ModelParams {
+  /** The elements, sockets first then GPUs (topology order). */
+  elements: ModelElement[];
+  /** c: messages (edges) per second over one host<->device link, each `messageBytes` long. */
+  c: number;
+  /** Bytes one aggregated message carries over the link (destination id + value). */
+  messageBytes: number;
+  /** Link bytes per second for page streaming and loading; default c x messageBytes. */
+  linkBytesPerSec?: number;
+  /** Bytes of vertex state each GPU keeps (its replica of the program's arrays), charged at load. */
+  gpuStateBytes?: number;
+  /** Full passes over the edges the run makes (PageRank: its iterations); default 1. */
+  passes?: number;
+}
+
+/** What one element is given: edges, and (GPUs) the page bytes kept resident or streamed. */
+export interface ElementLoad {
+  edges: number;
+  /** Page bytes copied to the device once, before the first superstep. */
+  residentBytes?: number;
+  /** Page bytes that do not fit and cross the link every superstep. */
+  streamedBytes?: number;
+}
+
+/** Boundary messages after aggregation. */
+export interface Traffic {
+  /** Messages per superstep that cross a host<->device link (beta x |E|). */
+  messages: number;
+  /**
+   * Messages over each element's link, indexed like `elements` (GPU entries only; a GPU-to-GPU
+   * message counts on both links). Absent: every message is charged to one link (TOTEM's
+   * single-link Eq. 1, exact for one GPU, conservative for several).
+   */
+  perLink?: number[];
+}
+
+export interface ElementTime {
+  name: string;
+  kind: ElementKind;
+  edges: number;
+  /** |E_p| / r_p per superstep (TOTEM Eq. 1, computation term); sockets: the host partition's time. */
+  computeS: number;
+  /** Streamed page bytes / link bytes per second, per superstep. */
+  streamS: number;
+  /** One-time copy of resident pages + vertex state (GPUs). */
+  loadS: number;
+  /** Boundary messages over this element's link per superstep. */
+  linkMessages: number;
+  /** linkMessages / c (TOTEM Eq. 1, communication term). */
+  transferS: number;
+  /** Time of the computation phase of a superstep: compute, or max(compute, stream) on a GPU (GTS). */
+  stepS: number;
+}
+
+export interface Prediction {
+  /** Share of the edges on the CPU sockets. */
+  alpha: number;
+  /** Share of the edges whose messages cross a link, after aggregation. */
+  beta: number;
+  /** Computation phase of one pass: max_p stepS (TOTEM Eq. 2 without the communication term). */
+  computeS: number;
+  /** Communication phase of one pass: max over links of messages / c. */
+  commS: number;
+  /** One pass: computeS + commS. */
+  passS: number;
+  /** One-time loading before the first pass: max over GPUs of loadS (each has its own link). */
+  loadS: number;
+  /** The run: loadS + passes x passS. */
+  makespanS: number;
+  /** The same run on the CPU sockets alone: passes x |E| / sum of socket rates. */
+  cpuOnlyS: number;
+  /** cpuOnlyS / makespanS (TOTEM Eq. 3). */
+  speedup: number;
+  /** Element whose stepS is the largest. */
+  bottleneck: string;
+  elements: ElementTime[];
+}
+
+const isGpuKind = (e: ModelElement): boolean => e.kind === 'gpu';
+
+/** Bytes per second of the link for page traffic. */
+export function linkBytesPerSec(p: ModelParams): number {
+  return p.linkBytesPerSec ?? p.c * p.messageBytes;
+}
+
+/** Sum of the CPU sockets' rates (the CPU-only baseline's rate). */
+export function cpuRate(p: ModelParams): number {
+  let r = 0;
+  for (const e of p.elements) if (e.kind === 'cpu') r += e.rate;
+  return r;
+}
+
+/** TOTEM Eq. 4: speedup of one CPU + one GPU over the CPU alone when the CPU is the bottleneck. */
+export function speedupEq4(alpha: number, beta: number, rCpu: number, c: number): number {
+  return 1 / (alpha + (beta * rCpu) / c);
+}
+
+/**
+ * The makespan of a given assignment: TOTEM Eq. 1 per element, Eq. 2 over elements, with the
+ * generalisation described in the file header. `loads` is indexed like `params.elements`.
+ */
+export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traffic): Prediction {
+  const els = params.elements;
+  if (loads.length !== els.length) throw new RangeError(`predict: ${loads.length} loads for ${els.length} elements`);
+  if (els.length === 0) throw new RangeError('predict: no elements');
+  const bps = linkBytesPerSec(params);
+  const passes = params.passes ?? 1;
+  let total = 0;
+  let cpuEdges = 0;
+  for (let i = 0; i < els.length; i++) {
+    total += loads[i]!.edges;
+    if (els[i]!.kind === 'cpu') cpuEdges += loads[i]!.edges;
+  }
+  const gpus = els.filter((e) => e.kind === 'gpu').length;
+  const rc = cpuRate(params);
+  // The host partition: all sockets work on the CPU edges together (file header).
+  const cpuS = cpuEdges > 0 ? cpuEdges / rc : 0;
+  const times: ElementTime[] = [];
+  let computeS = 0;
+  let commS = 0;
+  let loadS = 0;
+  let bottleneck = els[0]!.name;
+  for (let i = 0; i < els.length; i++) {
+    const e = els[i]!;
+    const l = loads[i]!;
+    if (!(e.rate > 0) && l.edges > 0 && (isGpuKind(e) || !(rc > 0))) throw new RangeError(`predict: element ${e.name} has edges but rate ${e.rate}`);
+    const isGpu = e.kind === 'gpu';
+    const comp = !isGpu ? cpuS : l.edges > 0 ? l.edges / e.rate : 0;
+    const streamS = isGpu ? (l.streamedBytes ?? 0) / bps : 0;
+    const load = isGpu && (l.edges > 0 || (l.residentBytes ?? 0) > 0) ? ((l.residentBytes ?? 0) + (params.gpuStateBytes ?? 0)) / bps : 0;
+    let linkMessages = 0;
+    if (isGpu) linkMessages = traffic.perLink ? (traffic.perLink[i] ?? 0) : gpus > 0 ? traffic.messages : 0;
+    const transferS = linkMessages / params.c;
+    // GTS: copies of page i+1 overlap the kernels of page i on K streams.
+    const stepS = Math.max(comp, streamS);
+    if (stepS > computeS) {
+      computeS = stepS;
+      bottleneck = e.name;
+    }
+    if (transferS > commS) commS = transferS;
+    if (load > loadS) loadS = load;
+    times.push({ name: e.name, kind: e.kind, edges: l.edges, computeS: comp, streamS, loadS: load, linkMessages, transferS, stepS });
+  }
+  // Without per-link counts all messages share one link (charged once, not once per GPU).
+  if (!traffic.perLink && gpus > 0) commS = traffic.messages / params.c;
+  const passS = computeS + commS;
+  const makespanS = loadS + passes * passS;
+  const cpuOnlyS = rc > 0 ? (passes * total) / rc : Infinity;
+  return {
+    alpha: total > 0 ? cpuEdges / total : 1,
+    beta: total > 0 ? traffic.messages / total : 0,
+    computeS,
+    commS,
+    passS,
+    loadS,
+    makespanS,
+    cpuOnlyS,
+    speedup: makespanS > 0 ? cpuOnlyS / makespanS : 1,
+    bottleneck,
+    elements: times,
+  };
+}
+
+/**
+ * Edge targets per element for a CPU share alpha: the CPU share split among sockets by rate
+ * (threads x per-thread rate), the GPU share among GPUs by rate. Without GPUs the sockets take
+ * everything whatever alpha says; without sockets the GPUs do.
+ */
+export function splitShares(elements: ModelElement[], alpha: number, totalEdges: number): number[] {
+  if (!(alpha >= 0 && alpha <= 1)) throw new RangeError(`alpha must be in [0, 1], got ${alpha}`);
+  let rc = 0;
+  let rg = 0;
+  for (const e of elements) (e.kind === 'cpu' ? (rc += e.rate) : (rg += e.rate));
+  const a = rg === 0 ? 1 : rc === 0 ? 0 : alpha;
+  return elements.map((e) => (e.kind === 'cpu' ? (a * totalEdges * e.rate) / rc : ((1 - a) * totalEdges * e.rate) / rg));
+}
+
+/**
+ * The model without a graph: shares from alpha (splitShares), beta given, every page resident
+ * and nothing loaded. What TOTEM's Figure 2 plots; the graph-aware sweep is in partition.ts.
+ */
+export function predictAlpha(params: ModelParams, totalEdges: number, alpha: number, beta: number): Prediction {
+  const shares = splitShares(params.elements, alpha, totalEdges);
+  const hasGpu = params.elements.some((e) => e.kind === 'gpu');
+  return predict(
+    params,
+    shares.map((edges) => ({ edges })),
+    { messages: hasGpu && alpha < 1 ? beta * totalEdges : 0 },
+  );
+}
+
+/** The alphas of a sweep: 0, 1/steps, ..., 1 (just [1] when there are no GPUs). */
+export function alphaGrid(steps: number, hasGpu: boolean): number[] {
+  if (!hasGpu) return [1];
+  if (!Number.isInteger(steps) || steps < 1) throw new RangeError(`alpha steps must be a positive integer, got ${steps}`);
+  return Array.from({ length: steps + 1 }, (_, i) => i / steps);
+}
+
+/** The prediction with the smallest makespan (ties: the larger alpha, which moves fewer pages). */
+export function best<T extends { prediction: Prediction }>(points: T[]): T | undefined {
+  let b: T | undefined;
+  for (const p of points) {
+    if (
+      b === undefined ||
+      p.prediction.makespanS < b.prediction.makespanS ||
+      (p.prediction.makespanS === b.prediction.makespanS && p.prediction.alpha > b.prediction.alpha)
+    )
+      b = p;
+  }
+  return b;
+}
+
+/**
+ * Garaph's GPU join rule (seeds/garaph-atc17.txt §5.1, Eq. 3) for a sparse superstep: the CPU
+ * alone takes T_CPU = min(2 f rho, 1) T_pull (push work scales with the active fraction f, capped
+ * at a dense pull), while the GPU processes every edge of its pages whatever f is (T_GPU).
+ *   alpha_G = min(2 f rho, 1) * T_pull / T_GPU;   alpha_G < 1: the CPU works alone this superstep.
+ * rho = 1 for graphs in host memory (Garaph's ratio of sequential to random reads otherwise).
+ * Garaph initialises T_pull / T_GPU from the hardware speed ratio and refines it from measured
+ * per-page times (gpuJoinRatio* below).
+ */
+export function gpuJoins(o: { activeFraction: number; pullToGpu: number; rho?: number }): { alphaG: number; join: boolean } {
+  const rho = o.rho ?? 1;
+  const f = Math.min(Math.max(o.activeFraction, 0), 1);
+  const alphaG = Math.min(2 * f * rho, 1) * o.pullToGpu;
+  return { alphaG, join: alphaG >= 1 };
+}
+
+/**
+ * T_pull / T_GPU from the model: the CPU sockets pulling all |E| edges against the GPUs taking
+ * their share (the slowest GPU's computation phase, streaming included) of a prediction at the
+ * alpha in use.
+ */
+export function pullToGpuFromPrediction(params: ModelParams, p: Prediction): number {
+  let total = 0;
+  let tGpu = 0;
+  for (const e of p.elements) {
+    total += e.edges;
+    if (e.kind === 'gpu') tGpu = Math.max(tGpu, e.stepS + e.transferS);
+  }
+  const rc = cpuRate(params);
+  if (tGpu === 0) return 0;
+  return total / rc / tGpu;
+}
+
+/** T_pull / T_GPU from measured per-page times of the same pages (Garaph: t_cpu^p / t_gpu^p). */
+export function pullToGpuFromPageTimes(cpuPageS: number, gpuPageS: number): number {
+  return gpuPageS > 0 ? cpuPageS / gpuPageS : Infinity;
+}

@@ -1,0 +1,459 @@
+/**
+ * Page partitions for the model (TOTEM §6 "Partition by degree centrality"): which processing
+ * element owns which pages, for a CPU share alpha and a strategy.
+ *
+ * Internal ids are renumbered by descending degree (src/graph/build.ts), and pages are contiguous
+ * id ranges, so the degree order is the page order:
+ *   HIGH  the highest-degree vertices (lowest ids, first pages) on the CPU sockets, the rest on the GPUs
+ *   LOW   the reverse: the GPUs take the first pages, the sockets the tail
+ *   RAND  pages shuffled with a seeded xoshiro128** and cut the same way (TOTEM's random baseline)
+ * The unit of assignment is a page, except that the consecutive `split` pages of one vertex form
+ * one unit (a vertex's partial edge lists are reduced in one memory). Within the CPU side the
+ * sockets get consecutive shares in proportion to threads x rate, within the GPU side the GPUs in
+ * proportion to their rates (model.ts splitShares).
+ *
+ * GPU memory follows the native controller (native/README.md "Memory and the page cache"): vertex
+ * state first, then fixed-size cache slots as large as the largest page; pages beyond the slots
+ * are streamed every superstep. A GPU that cannot hold the state plus one slot cannot run at all
+ * (TS_OOM), so such a partition is infeasible.
+ */
+import { Xoshiro128 } from '../graph/generate/rng.js';
+import type { Graph, Orientation, PageSet } from '../graph/types.js';
+import { alphaGrid, best, predict, splitShares, type ElementKind, type ModelElement, type ModelParams, type Prediction, type Traffic } from './model.js';
+
+export type Strategy = 'high' | 'low' | 'rand';
+export const STRATEGIES: readonly Strategy[] = ['high', 'low', 'rand'];
+
+/** Stream of the RAND shuffle, apart from the generators' streams. */
+const RAND_STREAM = 0x7e55e4a0;
+
+export interface PartitionOptions {
+  strategy: Strategy;
+  /** Share of the edges on the CPU sockets, in [0, 1]. */
+  alpha: number;
+  /** Page set to assign: 'in' for pull programs (default), 'out' for push. */
+  orientation?: Orientation;
+  /** RAND seed (default 1). */
+  seed?: number;
+}
+
+export interface ElementPart {
+  name: string;
+  kind: ElementKind;
+  /** Page indices of the orientation's PageSet, ascending. */
+  pages: Uint32Array;
+  /** Owned internal-id ranges [begin, end), merged, ascending. */
+  ranges: Array<[number, number]>;
+  edges: number;
+  vertices: number;
+  /** Sum of the pages' buffer bytes. */
+  bytes: number;
+  /** GPUs: pages kept in device memory and pages streamed each superstep (CPU: all resident). */
+  residentPages: number;
+  streamedPages: number;
+  residentBytes: number;
+  streamedBytes: number;
+}
+
+export interface Partition {
+  strategy: Strategy;
+  /** The alpha asked for. */
+  alphaRequested: number;
+  /** CPU edges / all edges as cut (page granularity moves it off the request). */
+  alpha: number;
+  orientation: Orientation;
+  seed: number;
+  totalEdges: number;
+  elements: ElementPart[];
+  /** Element index owning each internal vertex id. */
+  owner: Uint8Array;
+  /** False when a GPU with pages cannot hold its state plus one page slot. */
+  feasible: boolean;
+  /** Why not, when infeasible. */
+  problem?: string;
+}
+
+/** Units: maximal runs of pages that must stay together (one page, or all split pages of a vertex). */
+interface Units {
+  /** First page of unit u; first[U] = pages.length. */
+  first: Uint32Array;
+  edges: Float64Array;
+}
+
+function unitsOf(set: PageSet): Units {
+  const pages = set.pages;
+  const first: number[] = [];
+  for (let i = 0; i < pages.length; i++) {
+    const p = pages[i]!;
+    const prev = i > 0 ? pages[i - 1]! : undefined;
+    const continues = p.split && prev !== undefined && prev.split && prev.vBegin === p.vBegin;
+    if (!continues) first.push(i);
+  }
+  const U = first.length;
+  const f = new Uint32Array(U + 1);
+  const edges = new Float64Array(U);
+  for (let u = 0; u < U; u++) f[u] = first[u]!;
+  f[U] = pages.length;
+  for (let u = 0; u < U; u++) for (let i = f[u]!; i < f[u + 1]!; i++) edges[u] += pages[i]!.edges;
+  return { first: f, edges };
+}
+
+/** Index i in [lo, n] whose prefix[i] is nearest to target (ties: the smaller i); prefix is non-decreasing. */
+function nearestCut(prefix: Float64Array, lo: number, target: number): number {
+  const n = prefix.length - 1;
+  let a = lo;
+  let b = n;
+  // First i with prefix[i] >= target.
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (prefix[m]! < target) a = m + 1;
+    else b = m;
+  }
+  if (a > lo && target - prefix[a - 1]! <= prefix[a]! - target) {
+    // Step back to the first index holding that prefix value (ties to the smaller i).
+    let i = a - 1;
+    while (i > lo && prefix[i - 1] === prefix[i]) i--;
+    return i;
+  }
+  return a;
+}
+
+/**
+ * Pages a GPU keeps resident: the room left after its vertex state, in slots the size of its
+ * largest page (native/README.md); 0 when not even one slot fits (the controller's TS_OOM).
+ */
+function gpuSlots(memoryBytes: number | undefined, stateBytes: number, slotBytes: number, pages: number): number {
+  if (memoryBytes === undefined) return pages;
+  return Math.min(pages, Math.max(0, Math.floor((memoryBytes - stateBytes) / slotBytes)));
+}
+
+/**
+ * Assigns the pages of `graph[orientation]` to `params.elements` for a CPU share alpha with the
+ * given strategy (file header). Deterministic: RAND depends only on the seed.
+ */
+export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements' | 'gpuStateBytes'>, opts: PartitionOptions): Partition {
+  const els = params.elements;
+  if (els.length === 0) throw new RangeError('partitionGraph: no elements');
+  if (els.length > 254) throw new RangeError('partitionGraph: at most 254 elements (boundaryTraffic stamps element + 1 in a byte)');
+  const orientation = opts.orientation ?? 'in';
+  const seed = opts.seed ?? 1;
+  const set = graph[orientation];
+  const pages = set.pages;
+  const units = unitsOf(set);
+  const U = units.edges.length;
+  let total = 0;
+  for (let u = 0; u < U; u++) total += units.edges[u]!;
+
+  // Unit order: degree order, or shuffled (Fisher-Yates) for RAND.
+  const order = new Uint32Array(U);
+  for (let u = 0; u < U; u++) order[u] = u;
+  if (opts.strategy === 'rand') {
+    const rng = new Xoshiro128(seed, RAND_STREAM);
+    for (let i = U - 1; i > 0; i--) {
+      const j = rng.nextBelow(i + 1);
+      const t = order[i]!;
+      order[i] = order[j]!;
+      order[j] = t;
+    }
+  }
+  const prefix = new Float64Array(U + 1);
+  for (let i = 0; i < U; i++) prefix[i + 1] = prefix[i]! + units.edges[order[i]!]!;
+
+  // Element order along the unit order: LOW puts the GPUs first.
+  const idx = els.map((_, i) => i);
+  const cpuIdx = idx.filter((i) => els[i]!.kind === 'cpu');
+  const gpuIdx = idx.filter((i) => els[i]!.kind === 'gpu');
+  const seq = opts.strategy === 'low' ? [...gpuIdx, ...cpuIdx] : [...cpuIdx, ...gpuIdx];
+  const targets = splitShares(els, opts.alpha, total);
+
+  // Cut the ordered units at the prefix nearest each cumulative target.
+  const unitOwner = new Uint8Array(U);
+  let lo = 0;
+  let cum = 0;
+  for (let k = 0; k < seq.length; k++) {
+    const e = seq[k]!;
+    cum += targets[e]!;
+    let hi: number;
+    if (k === seq.length - 1 || cum >= total) hi = U;
+    else if (targets[e]! <= 0) hi = lo;
+    else hi = nearestCut(prefix, lo, cum);
+    for (let i = lo; i < hi; i++) unitOwner[order[i]!] = e;
+    lo = hi;
+  }
+
+  // Per element: pages (ascending), ranges, counts.
+  const owner = new Uint8Array(graph.numVertices);
+  const pageLists: number[][] = els.map(() => []);
+  for (let u = 0; u < U; u++) {
+    const e = unitOwner[u]!;
+    for (let i = units.first[u]!; i < units.first[u + 1]!; i++) pageLists[e]!.push(i);
+  }
+  const stateBytes = params.gpuStateBytes ?? 0;
+  let feasible = true;
+  let problem: string | undefined;
+  let cpuEdges = 0;
+  const parts: ElementPart[] = els.map((el, e) => {
+    const list = pageLists[e]!;
+    const ranges: Array<[number, number]> = [];
+    let edges = 0;
+    let bytes = 0;
+    let vertices = 0;
+    let slotBytes = 0;
+    for (const i of list) {
+      const p = pages[i]!;
+      edges += p.edges;
+      bytes += p.buffer.byteLength;
+      slotBytes = Math.max(slotBytes, p.buffer.byteLength);
+      const last = ranges[ranges.length - 1];
+      if (last !== undefined && last[1] === p.vBegin) last[1] = p.vEnd;
+      else if (last === undefined || last[1] < p.vEnd) ranges.push([p.vBegin, p.vEnd]);
+      owner.fill(e, p.vBegin, p.vEnd);
+    }
+    for (const [b, en] of ranges) vertices += en - b;
+    if (el.kind === 'cpu') cpuEdges += edges;
+    let resident = list.length;
+    if (el.kind === 'gpu' && list.length > 0) {
+      resident = gpuSlots(el.memoryBytes, stateBytes, slotBytes, list.length);
+      if (resident === 0 && feasible) {
+        feasible = false;
+        problem = `${el.name} cannot hold its vertex state (${stateBytes} B) plus one page slot (${slotBytes} B) in ${el.memoryBytes} B`;
+      }
+    }
+    let residentBytes = 0;
+    for (let k = 0; k < resident; k++) residentBytes += pages[list[k]!]!.buffer.byteLength;
+    return {
+      name: el.name,
+      kind: el.kind,
+      pages: Uint32Array.from(list),
+      ranges,
+      edges,
+      vertices,
+      bytes,
+      residentPages: resident,
+      streamedPages: list.length - resident,
+      residentBytes,
+      streamedBytes: bytes - residentBytes,
+    };
+  });
+  return {
+    strategy: opts.strategy,
+    alphaRequested: opts.alpha,
+    alpha: total > 0 ? cpuEdges / total : 1,
+    orientation,
+    seed,
+    totalEdges: total,
+    elements: parts,
+    owner,
+    feasible,
+    ...(problem !== undefined ? { problem } : {}),
+  };
+}
+
+export interface BoundaryTraffic extends Traffic {
+  /** Messages crossing a link before aggregation (one per boundary edge). */
+  messagesRaw: number;
+  /** Messages between two CPU sockets after aggregation (host memory: no link crossed). */
+  hostMessages: number;
+  /** messages[p][q] after aggregation, p = the element whose pages hold the edge, row-major k x k. */
+  matrix: Float64Array;
+}
+
+/**
+ * Boundary messages of a partition after aggregation at the source (TOTEM §3.4), counted exactly
+ * over the partition's pages: element p holding an edge to a neighbour w owned by q != p exchanges
+ * one message per superstep about w, whatever the number of such edges. Over in-pages (pull) that
+ * is q sending w's value to p; over out-pages (push) p sending its update for w to q. A message
+ * crosses a link when p or q is a GPU (counted on each GPU's link it uses).
+ */
+export function boundaryTraffic(graph: Graph, part: Partition): BoundaryTraffic {
+  const k = part.elements.length;
+  const pages = graph[part.orientation].pages;
+  const owner = part.owner;
+  const stamp = new Uint8Array(graph.numVertices); // element index + 1 that last counted w
+  const agg = new Float64Array(k * k);
+  const raw = new Float64Array(k * k);
+  for (let p = 0; p < k; p++) {
+    const mark = p + 1;
+    const list = part.elements[p]!.pages;
+    const row = p * k;
+    for (let j = 0; j < list.length; j++) {
+      const nbrs = pages[list[j]!]!.nbrs;
+      for (let i = 0; i < nbrs.length; i++) {
+        const w = nbrs[i]!;
+        const q = owner[w]!;
+        if (q === p) continue;
+        raw[row + q]++;
+        if (stamp[w] !== mark) {
+          stamp[w] = mark;
+          agg[row + q]++;
+        }
+      }
+    }
+  }
+  const perLink = new Array<number>(k).fill(0);
+  let messages = 0;
+  let messagesRaw = 0;
+  let hostMessages = 0;
+  for (let p = 0; p < k; p++)
+    for (let q = 0; q < k; q++) {
+      if (p === q) continue;
+      const pg = part.elements[p]!.kind === 'gpu';
+      const qg = part.elements[q]!.kind === 'gpu';
+      const m = agg[p * k + q]!;
+      if (!pg && !qg) {
+        hostMessages += m;
+        continue;
+      }
+      messages += m;
+      messagesRaw += raw[p * k + q]!;
+      if (pg) perLink[p]! += m;
+      if (qg) perLink[q]! += m;
+    }
+  return { messages, messagesRaw, hostMessages, perLink, matrix: agg };
+}
+
+/** The model's input for one element from a partition. */
+export function loadsOf(part: Partition): Array<{ edges: number; residentBytes: number; streamedBytes: number }> {
+  return part.elements.map((e) => ({
+    edges: e.edges,
+    residentBytes: e.kind === 'gpu' ? e.residentBytes : 0,
+    streamedBytes: e.kind === 'gpu' ? e.streamedBytes : 0,
+  }));
+}
+
+/** A partition's prediction: its exact loads and boundary traffic through model.ts predict. */
+export function predictPartition(graph: Graph, params: ModelParams, part: Partition): { prediction: Prediction; traffic: BoundaryTraffic } {
+  const traffic = boundaryTraffic(graph, part);
+  return { prediction: predict(params, loadsOf(part), traffic), traffic };
+}
+
+/** One point of a sweep: what the partition looks like and what the model predicts. */
+export interface SweepPoint {
+  strategy: Strategy;
+  alphaRequested: number;
+  feasible: boolean;
+  problem?: string;
+  /** Beta before aggregation (boundary edges / |E|), for TOTEM's Figure 4 comparison. */
+  betaRaw: number;
+  /** Pages streamed each superstep, over all GPUs. */
+  streamedPages: number;
+  streamedBytes: number;
+  prediction: Prediction;
+  parts: Array<Omit<ElementPart, 'pages' | 'ranges'>>;
+}
+
+export interface SweepOptions {
+  strategies?: readonly Strategy[];
+  /** Alpha steps (the grid is 0, 1/steps, ..., 1); default 20. */
+  steps?: number;
+  orientation?: Orientation;
+  seed?: number;
+}
+
+export function sweepPoint(graph: Graph, params: ModelParams, part: Partition): SweepPoint {
+  const { prediction, traffic } = predictPartition(graph, params, part);
+  let streamedPages = 0;
+  let streamedBytes = 0;
+  for (const e of part.elements) {
+    streamedPages += e.streamedPages;
+    streamedBytes += e.streamedBytes;
+  }
+  return {
+    strategy: part.strategy,
+    alphaRequested: part.alphaRequested,
+    feasible: part.feasible,
+    ...(part.problem !== undefined ? { problem: part.problem } : {}),
+    betaRaw: part.totalEdges > 0 ? traffic.messagesRaw / part.totalEdges : 0,
+    streamedPages,
+    streamedBytes,
+    prediction,
+    parts: part.elements.map(({ pages: _p, ranges: _r, ...rest }) => rest),
+  };
+}
+
+/** The model over a grid of alphas for each strategy (one O(|E|) boundary count per point). */
+export function sweep(graph: Graph, params: ModelParams, opts: SweepOptions = {}): SweepPoint[] {
+  const hasGpu = params.elements.some((e) => e.kind === 'gpu');
+  const strategies = hasGpu ? (opts.strategies ?? STRATEGIES) : (['high'] as const);
+  const points: SweepPoint[] = [];
+  for (const strategy of strategies)
+    for (const alpha of alphaGrid(opts.steps ?? 20, hasGpu))
+      points.push(sweepPoint(graph, params, partitionGraph(graph, params, { strategy, alpha, orientation: opts.orientation, seed: opts.seed })));
+  return points;
+}
+
+/**
+ * The smallest alpha on the grid at which every GPU holds all its pages (no streaming) for a
+ * strategy, or undefined when even alpha = 1 does not fit (a GPU that has no pages always fits).
+ */
+export function minResidentAlpha(graph: Graph, params: ModelParams, strategy: Strategy, steps = 20, opts: Pick<SweepOptions, 'orientation' | 'seed'> = {}): number | undefined {
+  const hasGpu = params.elements.some((e) => e.kind === 'gpu');
+  for (const alpha of alphaGrid(steps, hasGpu)) {
+    const p = partitionGraph(graph, params, { strategy, alpha, ...opts });
+    if (p.feasible && p.elements.every((e) => e.streamedPages === 0)) return alpha;
+  }
+  return undefined;
+}
+
+export interface ChooseOptions extends SweepOptions {
+  /** 'auto': the strategy with the smallest predicted makespan. */
+  partition?: Strategy | 'auto';
+  /** 'auto': the best alpha of the grid; a number: that alpha. */
+  alpha?: number | 'auto';
+  /** Allow GPU pages that do not fit to be streamed (default true); false pushes alpha up until they fit. */
+  allowStreaming?: boolean;
+}
+
+export interface Choice {
+  /** The chosen partition (with page lists and the owner map the engine needs). */
+  partition: Partition;
+  point: SweepPoint;
+  /** Every point considered (the sweep), for reports and `tessera model`. */
+  points: SweepPoint[];
+}
+
+/**
+ * The best point among `points` for the options (TOTEM: the model chooses alpha and HIGH/LOW/RAND
+ * subject to each GPU's memory): infeasible points are dropped, and streaming ones when streaming
+ * is not allowed (which pushes alpha up until the GPUs' pages fit); then the smallest predicted
+ * makespan. Undefined when no point qualifies.
+ */
+export function bestPoint(points: SweepPoint[], opts: Pick<ChooseOptions, 'partition' | 'alpha' | 'allowStreaming'> = {}): SweepPoint | undefined {
+  return best(
+    points.filter(
+      (p) =>
+        p.feasible &&
+        (opts.allowStreaming !== false || p.streamedPages === 0) &&
+        (opts.partition === undefined || opts.partition === 'auto' || p.strategy === opts.partition) &&
+        (typeof opts.alpha !== 'number' || p.alphaRequested === opts.alpha),
+    ),
+  );
+}
+
+/** Smallest alpha of the points of a strategy at which no GPU page is streamed (see bestPoint). */
+export function minResidentAlphaOf(points: SweepPoint[], strategy: Strategy): number | undefined {
+  let a: number | undefined;
+  for (const p of points)
+    if (p.strategy === strategy && p.feasible && p.streamedPages === 0 && (a === undefined || p.alphaRequested < a)) a = p.alphaRequested;
+  return a;
+}
+
+/**
+ * Picks a strategy and alpha for a run: sweeps what is 'auto' (strategies, and the alpha grid),
+ * keeps bestPoint, and rebuilds that partition with its page lists and owner map for the engine.
+ * Undefined when no point qualifies (e.g. a GPU too small for its state at any alpha < 1 and
+ * alpha = 1 excluded by the caller).
+ */
+export function choosePartition(graph: Graph, params: ModelParams, opts: ChooseOptions = {}): Choice | undefined {
+  const hasGpu = params.elements.some((e) => e.kind === 'gpu');
+  const strategies = !hasGpu ? (['high'] as const) : opts.partition === undefined || opts.partition === 'auto' ? (opts.strategies ?? STRATEGIES) : [opts.partition];
+  const alphas = typeof opts.alpha === 'number' ? [opts.alpha] : alphaGrid(opts.steps ?? 20, hasGpu);
+  const points: SweepPoint[] = [];
+  for (const strategy of strategies)
+    for (const alpha of alphas)
+      points.push(sweepPoint(graph, params, partitionGraph(graph, params, { strategy, alpha, orientation: opts.orientation, seed: opts.seed })));
+  const b = bestPoint(points, { allowStreaming: opts.allowStreaming });
+  if (b === undefined) return undefined;
+  const partition = partitionGraph(graph, params, { strategy: b.strategy, alpha: b.alphaRequested, orientation: opts.orientation, seed: opts.seed });
+  return { partition, point: b, points };
+}

@@ -1,0 +1,566 @@
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { buildGraph } from '../src/graph/build.js';
+import { generateEdges } from '../src/graph/generate/index.js';
+import type { Graph, Orientation } from '../src/graph/types.js';
+import { parseTopology } from '../src/topology/load.js';
+import type { Topology } from '../src/topology/schema.js';
+import { isTesseraError } from '../src/errors.js';
+import {
+  alphaGrid,
+  boundaryTraffic,
+  busiestQueue,
+  cacheKey,
+  calibrate,
+  choosePartition,
+  gpuJoins,
+  measureCpuOn,
+  minResidentAlpha,
+  modelSummary,
+  measuredBeta,
+  modelParamsFor,
+  modelSweep,
+  partitionGraph,
+  planSteal,
+  predict,
+  predictAlpha,
+  pullToGpuFromPrediction,
+  programProfile,
+  readCache,
+  shouldSteal,
+  speedupEq4,
+  splitShares,
+  type MeasureFn,
+  type ModelElement,
+  type ModelParams,
+  type Partition,
+  type Strategy,
+} from '../src/model/index.js';
+import { tinyGraph } from './helpers/tiny-graph.js';
+import { rawFrom } from './helpers/raw.js';
+import { REPO_ROOT } from './helpers/paths.js';
+import { run as runAlgo } from '../src/api.js';
+
+const close = (a: number, b: number, rel = 1e-9): boolean => Math.abs(a - b) <= rel * Math.max(1, Math.abs(a), Math.abs(b));
+
+// ------------------------------------------------------------------------------------------------
+// The model's numbers, by hand
+
+test('two elements: TOTEM Eq. 1-4 on a hand-computed example', (t) => {
+  // |E| = 1e9, r_cpu = 1e9, r_gpu = 4e9, c = 3e9 (TOTEM Fig. 1 magnitudes), alpha 0.6, beta 0.05.
+  const params: ModelParams = {
+    elements: [
+      { name: 'socket0', kind: 'cpu', rate: 1e9, threads: 1 },
+      { name: 'gpu0', kind: 'gpu', rate: 4e9 },
+    ],
+    c: 3e9,
+    messageBytes: 4,
+  };
+  const p = predictAlpha(params, 1e9, 0.6, 0.05);
+  // CPU: 0.6e9 / 1e9 = 0.6 s; GPU: 0.4e9 / 4e9 = 0.1 s; communication: 0.05e9 / 3e9 = 1/60 s.
+  t.true(close(p.elements[0]!.computeS, 0.6));
+  t.true(close(p.elements[1]!.computeS, 0.1));
+  t.true(close(p.commS, 1 / 60));
+  t.true(close(p.makespanS, 0.6 + 1 / 60));
+  t.true(close(p.cpuOnlyS, 1));
+  t.is(p.bottleneck, 'socket0');
+  // Eq. 4: 1 / (alpha + beta r_cpu / c) = 1 / (0.6 + 0.05 / 3) = 1.6216...
+  t.true(close(p.speedup, 1 / (0.6 + 0.05 / 3)));
+  t.true(close(p.speedup, speedupEq4(0.6, 0.05, 1e9, 3e9)));
+  t.true(close(p.alpha, 0.6));
+  t.true(close(p.beta, 0.05));
+  // c -> infinity: the speedup tends to 1 / alpha (TOTEM §3).
+  t.true(close(predictAlpha({ ...params, c: Infinity }, 1e9, 0.6, 0.05).speedup, 1 / 0.6));
+  // The GPU as the bottleneck: alpha 0.1 -> GPU 0.9e9 / 4e9 = 0.225 s > CPU 0.1 s.
+  const g = predictAlpha(params, 1e9, 0.1, 0.05);
+  t.is(g.bottleneck, 'gpu0');
+  t.true(close(g.makespanS, 0.225 + 1 / 60));
+  // alpha = 1: everything on the CPU, no messages, speedup 1.
+  const one = predictAlpha(params, 1e9, 1, 0.05);
+  t.true(close(one.speedup, 1));
+  t.is(one.commS, 0);
+});
+
+test('n sockets + m GPUs: shares by rate, per-link communication, streaming and loading, by hand', (t) => {
+  // Sockets: 2 threads and 1 thread at 1e8 edges/s per thread; GPUs at 6e8 and 3e8; c = 1e8 msg/s.
+  const elements: ModelElement[] = [
+    { name: 'socket0', kind: 'cpu', rate: 2e8, threads: 2 },
+    { name: 'socket1', kind: 'cpu', rate: 1e8, threads: 1 },
+    { name: 'gpu0', kind: 'gpu', rate: 6e8 },
+    { name: 'gpu1', kind: 'gpu', rate: 3e8 },
+  ];
+  const E = 9e8;
+  const shares = splitShares(elements, 1 / 3, E);
+  // CPU 3e8 split 2:1, GPU 6e8 split 6:3.
+  t.true(close(shares[0]!, 2e8) && close(shares[1]!, 1e8) && close(shares[2]!, 4e8) && close(shares[3]!, 2e8));
+  const params: ModelParams = { elements, c: 1e8, messageBytes: 10 };
+  const loads = shares.map((edges) => ({ edges }));
+  const p = predict(params, loads, { messages: 2.5e7, perLink: [0, 0, 2e7, 1e7] });
+  // CPU: 3e8 / 3e8 = 1 s; GPUs: 4e8 / 6e8 = 2e8 / 3e8 = 2/3 s; links: 2e7 / 1e8 = 0.2 s (parallel).
+  t.true(close(p.computeS, 1));
+  t.true(close(p.elements[2]!.computeS, 2 / 3) && close(p.elements[3]!.computeS, 2 / 3));
+  t.true(close(p.commS, 0.2));
+  t.true(close(p.makespanS, 1.2));
+  t.true(close(p.cpuOnlyS, 3));
+  t.true(close(p.speedup, 2.5));
+  // gpu0 streams 2e9 B per pass at 1e8 x 10 = 1e9 B/s: 2 s > its 2/3 s compute (overlapped, GTS);
+  // it loads 1e9 B of resident pages + 5e8 B of state once: 1.5 s. Two passes: 1.5 + 2 x (2 + 0.2).
+  const loads2 = loads.map((l, i) => (i === 2 ? { ...l, residentBytes: 1e9, streamedBytes: 2e9 } : l));
+  const q = predict({ ...params, gpuStateBytes: 5e8, passes: 2 }, loads2, { messages: 2.5e7, perLink: [0, 0, 2e7, 1e7] });
+  t.true(close(q.elements[2]!.streamS, 2));
+  t.true(close(q.elements[2]!.stepS, 2));
+  t.is(q.bottleneck, 'gpu0');
+  t.true(close(q.loadS, 1.5 + 0)); // gpu1: state only (5e8 / 1e9 = 0.5 s) < 1.5 s
+  t.true(close(q.makespanS, 1.5 + 2 * 2.2));
+  t.true(close(q.speedup, 6 / 5.9));
+  // Without per-link counts every message is charged to one link (TOTEM's single c).
+  t.true(close(predict(params, loads, { messages: 2.5e7 }).commS, 0.25));
+});
+
+test('alpha grid and Garaph join rule', (t) => {
+  t.deepEqual(alphaGrid(4, true), [0, 0.25, 0.5, 0.75, 1]);
+  t.deepEqual(alphaGrid(4, false), [1]);
+  // alpha_G = min(2 f rho, 1) T_pull / T_GPU (Garaph Eq. 3).
+  t.deepEqual(gpuJoins({ activeFraction: 0.01, pullToGpu: 10 }), { alphaG: 0.2, join: false });
+  t.true(gpuJoins({ activeFraction: 0.1, pullToGpu: 10 }).join); // 0.2 x 10 = 2
+  t.true(close(gpuJoins({ activeFraction: 0.9, pullToGpu: 0.8 }).alphaG, 0.8)); // capped at a dense pull
+  t.false(gpuJoins({ activeFraction: 0.9, pullToGpu: 0.8 }).join);
+  // T_pull / T_GPU from the model: the CPU pulling all 1e9 edges (1 s) against the GPU's
+  // 0.4e9 / 4e9 s compute + 0.05e9 / 3e9 s transfer at alpha 0.6 (the first test's example).
+  const params: ModelParams = { elements: [{ name: 'socket0', kind: 'cpu', rate: 1e9 }, { name: 'gpu0', kind: 'gpu', rate: 4e9 }], c: 3e9, messageBytes: 4 };
+  const ratio = pullToGpuFromPrediction(params, predictAlpha(params, 1e9, 0.6, 0.05));
+  t.true(close(ratio, 1 / (0.1 + 1 / 60)));
+  // The GPU joins a superstep once 2f x 8.57 >= 1, i.e. f >= 5.8%.
+  t.false(gpuJoins({ activeFraction: 0.05, pullToGpu: ratio }).join);
+  t.true(gpuJoins({ activeFraction: 0.06, pullToGpu: ratio }).join);
+});
+
+// ------------------------------------------------------------------------------------------------
+// Partitions
+
+function skewedGraph(pageEdges: number): Graph {
+  return buildGraph(generateEdges('rmat:10:ef=16:seed=3'), { pageEdges });
+}
+
+/** The same edges without self-loops and repeats, so that the builder's degree order is the final one. */
+function simpleSkewedGraph(pageEdges: number): Graph {
+  const raw = generateEdges('rmat:10:ef=16:seed=3');
+  const seen = new Set<number>();
+  const edges: Array<[number, number]> = [];
+  for (let i = 0; i < raw.src.length; i++) {
+    const s = raw.src.get(i);
+    const d = raw.dst.get(i);
+    if (s !== d && !seen.has(s * 4096 + d)) (seen.add(s * 4096 + d), edges.push([s, d]));
+  }
+  return buildGraph(rawFrom(edges), { pageEdges });
+}
+
+const cpuGpu = (gpuMemory?: number): ModelElement[] => [
+  { name: 'socket0', kind: 'cpu', rate: 1e8, threads: 2 },
+  { name: 'gpu0', kind: 'gpu', rate: 1e8, ...(gpuMemory !== undefined ? { memoryBytes: gpuMemory } : {}) },
+];
+
+function checkCovers(t: import('ava').ExecutionContext, g: Graph, part: Partition): void {
+  const pages = g[part.orientation].pages;
+  const seen = new Uint8Array(pages.length);
+  for (const e of part.elements) for (const i of e.pages) seen[i]!++;
+  t.true(seen.every((x) => x === 1), 'every page owned exactly once');
+  let edges = 0;
+  for (const e of part.elements) edges += e.edges;
+  t.is(edges, g.numEdges);
+  for (let i = 0; i < part.elements.length; i++)
+    for (const pi of part.elements[i]!.pages) for (let v = pages[pi]!.vBegin; v < pages[pi]!.vEnd; v++) if (part.owner[v] !== i) return t.fail(`owner of ${v}`);
+}
+
+test('HIGH puts the highest-degree vertices (lowest internal ids) on the CPU, LOW on the GPU', (t) => {
+  const g = simpleSkewedGraph(256);
+  t.true(g.in.pages.length > 20);
+  const deg = (v: number): number => g.outDegree[v]! + g.inDegree[v]!;
+  for (const alpha of [0.2, 0.5, 0.8]) {
+    for (const strategy of ['high', 'low'] as const) {
+      const part = partitionGraph(g, { elements: cpuGpu() }, { strategy, alpha });
+      checkCovers(t, g, part);
+      const [cpu, gpu] = part.elements;
+      const top = strategy === 'high' ? cpu! : gpu!;
+      const bottom = strategy === 'high' ? gpu! : cpu!;
+      t.true(top.pages.length > 0 && bottom.pages.length > 0);
+      // Contiguous: every page of the "top" element precedes every page of the other.
+      t.true(top.pages[top.pages.length - 1]! < bottom.pages[0]!, `${strategy} ${alpha}`);
+      t.is(top.ranges.length, 1);
+      t.is(top.ranges[0]![0], 0);
+      // Degree order: the least connected "top" vertex has at least the degree of every "bottom" one.
+      let minTop = Infinity;
+      let maxBottom = 0;
+      for (let v = 0; v < g.numVertices; v++) {
+        if (part.owner[v] === (strategy === 'high' ? 0 : 1)) minTop = Math.min(minTop, deg(v));
+        else maxBottom = Math.max(maxBottom, deg(v));
+      }
+      t.true(minTop >= maxBottom, `${strategy} alpha ${alpha}: ${minTop} < ${maxBottom}`);
+      // The cut lands within one unit (a page, or a split vertex's pages) of the request.
+      let maxUnit = 0;
+      for (const p of g.in.pages) maxUnit = Math.max(maxUnit, p.edges);
+      const hubs = new Map<number, number>();
+      for (const p of g.in.pages) if (p.split) hubs.set(p.vBegin, (hubs.get(p.vBegin) ?? 0) + p.edges);
+      for (const e of hubs.values()) maxUnit = Math.max(maxUnit, e);
+      t.true(Math.abs(part.alpha - alpha) * g.numEdges <= maxUnit, `alpha ${part.alpha} vs ${alpha}`);
+    }
+  }
+  // alpha = 1 / 0: one side gets every page.
+  t.is(partitionGraph(g, { elements: cpuGpu() }, { strategy: 'high', alpha: 1 }).elements[1]!.pages.length, 0);
+  t.is(partitionGraph(g, { elements: cpuGpu() }, { strategy: 'low', alpha: 0 }).elements[0]!.pages.length, 0);
+});
+
+test('RAND is deterministic by seed and differs across seeds', (t) => {
+  const g = skewedGraph(128);
+  const a = partitionGraph(g, { elements: cpuGpu() }, { strategy: 'rand', alpha: 0.5, seed: 7 });
+  const b = partitionGraph(g, { elements: cpuGpu() }, { strategy: 'rand', alpha: 0.5, seed: 7 });
+  const c = partitionGraph(g, { elements: cpuGpu() }, { strategy: 'rand', alpha: 0.5, seed: 8 });
+  checkCovers(t, g, a);
+  t.deepEqual(a.owner, b.owner);
+  t.deepEqual([...a.elements[0]!.pages], [...b.elements[0]!.pages]);
+  t.notDeepEqual(a.owner, c.owner);
+  // Not HIGH in disguise: the CPU's pages are not one prefix.
+  t.true(a.elements[0]!.ranges.length > 1);
+  t.true(Math.abs(a.alpha - 0.5) < 0.1);
+});
+
+test('split pages of one vertex are never separated (every strategy, many alphas, 2S2G)', (t) => {
+  const g = skewedGraph(64);
+  const splits = g.in.pages.filter((p) => p.split);
+  t.true(splits.length >= 2, 'the graph has split pages');
+  const elements: ModelElement[] = [
+    { name: 'socket0', kind: 'cpu', rate: 1e8, threads: 1 },
+    { name: 'socket1', kind: 'cpu', rate: 1e8, threads: 1 },
+    { name: 'gpu0', kind: 'gpu', rate: 3e8 },
+    { name: 'gpu1', kind: 'gpu', rate: 2e8 },
+  ];
+  for (const strategy of ['high', 'low', 'rand'] as const)
+    for (let k = 0; k <= 20; k++) {
+      const part = partitionGraph(g, { elements }, { strategy, alpha: k / 20, seed: k });
+      const ownerOfPage = new Int32Array(g.in.pages.length).fill(-1);
+      part.elements.forEach((e, i) => e.pages.forEach((p) => (ownerOfPage[p] = i)));
+      for (const p of splits) {
+        const first = g.in.firstPageOf[p.vBegin]!;
+        if (ownerOfPage[p.index] !== ownerOfPage[first]) return t.fail(`${strategy} alpha ${k / 20}: split vertex ${p.vBegin} separated`);
+      }
+    }
+  t.pass();
+});
+
+// ------------------------------------------------------------------------------------------------
+// Beta, by hand
+
+/** A partition with the owner per vertex given (tiny graphs whose pages each hold one vertex). */
+function handPartition(g: Graph, orientation: Orientation, owner: number[], kinds: Array<'cpu' | 'gpu'>): Partition {
+  const pages = g[orientation].pages;
+  const elements = kinds.map((kind, i) => {
+    const list = pages.filter((p) => owner[p.vBegin] === i).map((p) => p.index);
+    return { name: `${kind}${i}`, kind, pages: Uint32Array.from(list), ranges: [], edges: 0, vertices: 0, bytes: 0, residentPages: 0, streamedPages: 0, residentBytes: 0, streamedBytes: 0 };
+  });
+  return { strategy: 'high', alphaRequested: 0, alpha: 0, orientation, seed: 1, totalEdges: g.numEdges, elements, owner: Uint8Array.from(owner), feasible: true };
+}
+
+test('beta after aggregation counted by hand on a tiny graph (pull and push, 2 and 3 elements)', (t) => {
+  const edges: Array<[number, number]> = [
+    [0, 3], [1, 3], [2, 3], [0, 4], [3, 0], [4, 1], [5, 1], [5, 2], [3, 4], [1, 2],
+  ];
+  const g = tinyGraph(edges, { pageEdges: 1 });
+  for (const o of ['in', 'out'] as const) for (const p of g[o].pages) t.is(p.vEnd - p.vBegin, 1, 'one vertex per page');
+  // CPU {0,1,2}, GPU {3,4,5}.
+  // Pull (in-pages): CPU reads remote 3 (for 0), 4 and 5 (for 1), 5 (for 2): {3,4,5} = 3 messages, 4 edges;
+  // GPU reads 0, 1, 2 (for 3) and 0 (for 4): {0,1,2} = 3 messages, 4 edges. beta = 6/10.
+  const pull = boundaryTraffic(g, handPartition(g, 'in', [0, 0, 0, 1, 1, 1], ['cpu', 'gpu']));
+  t.is(pull.messages, 6);
+  t.is(pull.messagesRaw, 8);
+  t.deepEqual(pull.perLink, [0, 6]);
+  t.is(pull.hostMessages, 0);
+  // Push (out-pages): CPU sends to 3 (from 0, 1, 2) and 4 (from 0): 2 messages, 4 edges;
+  // GPU sends to 0 (from 3), 1 (from 4 and 5), 2 (from 5): 3 messages, 4 edges; 3 -> 4 is local.
+  const push = boundaryTraffic(g, handPartition(g, 'out', [0, 0, 0, 1, 1, 1], ['cpu', 'gpu']));
+  t.is(push.messages, 5);
+  t.is(push.messagesRaw, 8);
+  // Three elements, pull: socket0 {0,1}, socket1 {2}, gpu {3,4,5}.
+  // socket0 reads 3, 4, 5 (gpu: 3); socket1 reads 5 (gpu) and 1 (socket0: host, no link);
+  // gpu reads 0, 1 (socket0: 2) and 2 (socket1: 1). Link: 3 + 1 + 2 + 1 = 7; host: 1.
+  const three = boundaryTraffic(g, handPartition(g, 'in', [0, 0, 1, 2, 2, 2], ['cpu', 'cpu', 'gpu']));
+  t.is(three.messages, 7);
+  t.is(three.hostMessages, 1);
+  t.deepEqual(three.perLink, [0, 0, 7]);
+  t.deepEqual([...three.matrix], [0, 0, 3, 1, 0, 1, 2, 1, 0]);
+  // Two GPUs: a GPU-GPU message uses both links. gpu {3,4} and gpu {5}, CPU {0,1,2}, pull:
+  // gpu(3,4) reads 0,1,2 (cpu) -> 3; gpu(5) reads nothing; cpu reads 3,4 (gpu A) and 5 (gpu B).
+  const two = boundaryTraffic(g, handPartition(g, 'in', [0, 0, 0, 1, 1, 2], ['cpu', 'gpu', 'gpu']));
+  t.deepEqual([...two.matrix], [0, 2, 1, 3, 0, 0, 0, 0, 0]);
+  t.deepEqual(two.perLink, [0, 5, 1]);
+});
+
+test('beta of a real partition matches a direct count over the edges', (t) => {
+  const g = skewedGraph(128);
+  const part = partitionGraph(g, { elements: cpuGpu() }, { strategy: 'rand', alpha: 0.4, seed: 3 });
+  // Direct: pairs (owner of the edge's page vertex, remote neighbour) over the in-pages.
+  const pairs = new Set<number>();
+  let raw = 0;
+  for (const p of g.in.pages)
+    for (let v = p.vBegin; v < p.vEnd; v++)
+      for (let k = p.offsets[v - p.vBegin]!; k < p.offsets[v - p.vBegin + 1]!; k++) {
+        const u = p.nbrs[k]!;
+        if (part.owner[u] !== part.owner[v]) (raw++, pairs.add(part.owner[v]! * g.numVertices + u));
+      }
+  const tr = boundaryTraffic(g, part);
+  t.is(tr.messages, pairs.size);
+  t.is(tr.messagesRaw, raw);
+  t.true(tr.messages < tr.messagesRaw, 'aggregation reduces messages on a skewed graph');
+});
+
+// ------------------------------------------------------------------------------------------------
+// GPU memory
+
+test('alpha respects GPU memory: streamed pages are charged, or alpha is pushed up until they fit', (t) => {
+  const g = skewedGraph(256);
+  const state = g.numVertices * 16;
+  let slot = 0;
+  for (const p of g.in.pages) slot = Math.max(slot, p.buffer.byteLength);
+  const memory = state + 6 * slot; // room for 6 pages
+  const params: ModelParams = { elements: cpuGpu(memory), c: 1e8, messageBytes: 12, gpuStateBytes: state };
+  const part = partitionGraph(g, params, { strategy: 'high', alpha: 0 });
+  const gpu = part.elements[1]!;
+  t.is(gpu.residentPages, 6);
+  t.is(gpu.streamedPages, gpu.pages.length - 6);
+  t.true(gpu.streamedBytes > 0);
+  const choiceStreaming = choosePartition(g, params, { partition: 'high', alpha: 0 })!;
+  const e = choiceStreaming.point.prediction.elements[1]!;
+  t.true(close(e.streamS, gpu.streamedBytes / (1e8 * 12)));
+  // No streaming allowed: the chosen alpha is at least the smallest alpha where the GPU's pages fit.
+  const minA = minResidentAlpha(g, params, 'high', 20)!;
+  t.true(minA > 0 && minA < 1);
+  const resident = choosePartition(g, params, { partition: 'high', steps: 20, allowStreaming: false })!;
+  t.is(resident.point.streamedPages, 0);
+  t.true(resident.partition.alphaRequested >= minA);
+  t.true(resident.partition.elements[1]!.pages.length <= 6);
+  // A GPU that cannot even hold its vertex state: every alpha < 1 is infeasible, alpha 1 is chosen.
+  const tiny: ModelParams = { ...params, elements: cpuGpu(state - 1) };
+  const p0 = partitionGraph(g, tiny, { strategy: 'high', alpha: 0.5 });
+  t.false(p0.feasible);
+  t.regex(p0.problem!, /gpu0 cannot hold/);
+  const forced = choosePartition(g, tiny, { steps: 10 })!;
+  t.is(forced.partition.alphaRequested, 1);
+  t.is(forced.partition.elements[1]!.pages.length, 0);
+});
+
+test('auto picks the smallest predicted makespan over strategies and alphas', (t) => {
+  const g = skewedGraph(256);
+  const params: ModelParams = {
+    elements: [
+      { name: 'socket0', kind: 'cpu', rate: 1e8, threads: 1 },
+      { name: 'gpu0', kind: 'gpu', rate: 3e8 },
+    ],
+    c: 1e9,
+    messageBytes: 12,
+    passes: 10,
+  };
+  const choice = choosePartition(g, params, { steps: 10 })!;
+  t.is(choice.points.length, 33);
+  for (const p of choice.points) t.true(choice.point.prediction.makespanS <= p.prediction.makespanS);
+  // A GPU three times faster with a fast link takes most of the edges.
+  t.true(choice.partition.alpha < 0.5);
+  // A slow link and a single pass: loading the GPU's pages costs more than it saves.
+  const slow = choosePartition(g, { ...params, c: 1e5, passes: 1 }, { steps: 10 })!;
+  t.is(slow.partition.alpha, 1);
+  t.deepEqual(STRATS(choice.points), ['high', 'low', 'rand']);
+});
+const STRATS = (pts: Array<{ strategy: Strategy }>): Strategy[] => [...new Set(pts.map((p) => p.strategy))];
+
+// ------------------------------------------------------------------------------------------------
+// Page stealing policy
+
+test('steal policy: balances shared-memory queues, refuses transfers that do not pay', (t) => {
+  const tail = Array.from({ length: 10 }, () => ({ edges: 100, bytes: 0 }));
+  // Two equal sockets, victim holds 10 pages of 100 edges: take 5, finish at 500 instead of 1000.
+  const even = planSteal({ thiefRate: 1, victimRate: 1, victimQueueEdges: 1000, tail, linkBytesPerSec: Infinity });
+  t.deepEqual(even, { pages: 5, edges: 500, bytes: 0, beforeS: 1000, afterS: 500 });
+  // A thief twice as fast takes more: k pages end at max(100k/2, 1000-100k): k = 7 -> max(350, 300).
+  t.is(planSteal({ thiefRate: 2, victimRate: 1, victimQueueEdges: 1000, tail, linkBytesPerSec: Infinity }).pages, 7);
+  // Across a link: each page costs 1000 B at 10 B/s = 100 s on top of its compute: never pays here.
+  const far = tail.map((p) => ({ ...p, bytes: 1000 }));
+  t.is(planSteal({ thiefRate: 10, victimRate: 1, victimQueueEdges: 100, tail: far.slice(0, 1), linkBytesPerSec: 10 }).pages, 0);
+  // ... but with 150 edges queued it does: 110 s < 150 s.
+  t.is(planSteal({ thiefRate: 10, victimRate: 1, victimQueueEdges: 150, tail: far.slice(0, 1), linkBytesPerSec: 10 }).afterS, 110);
+  // The same page at 1000 B/s costs 1 s + 10 s compute < the victim's 150 s: it pays.
+  t.true(shouldSteal({ thiefRate: 10, victimRate: 1, victimQueueEdges: 150, pageEdges: 100, pageBytes: 1000, linkBytesPerSec: 1000 }));
+  // A slower thief and the victim's last page: 100 / 0.5 = 200 s > 100 s.
+  t.false(shouldSteal({ thiefRate: 0.5, victimRate: 1, victimQueueEdges: 100, pageEdges: 100, pageBytes: 0, linkBytesPerSec: Infinity }));
+  // Break-even is not a gain: thief 100 s == victim 100 s.
+  t.false(shouldSteal({ thiefRate: 1, victimRate: 1, victimQueueEdges: 100, pageEdges: 100, pageBytes: 0, linkBytesPerSec: Infinity }));
+  // A fixed overhead and a minimum gain.
+  t.false(shouldSteal({ thiefRate: 1, victimRate: 1, victimQueueEdges: 200, pageEdges: 100, pageBytes: 0, linkBytesPerSec: Infinity, overheadS: 100 }));
+  t.false(shouldSteal({ thiefRate: 1, victimRate: 1, victimQueueEdges: 200, pageEdges: 100, pageBytes: 0, linkBytesPerSec: Infinity, minGainS: 100 }));
+  t.true(shouldSteal({ thiefRate: 1, victimRate: 1, victimQueueEdges: 200, pageEdges: 100, pageBytes: 0, linkBytesPerSec: Infinity, minGainS: 99 }));
+  // The busiest queue is by time, not edges, and never the thief's own.
+  t.is(busiestQueue([100, 300, 200], [1, 10, 1], 0), 2);
+  t.is(busiestQueue([100, 0, 0], [1, 1, 1], 0), -1);
+});
+
+// ------------------------------------------------------------------------------------------------
+// Calibration
+
+const topoYaml = (extra: string): string => `name: emu\nsockets:\n  - threads: 2\ngpus:\n  - device: 0\n    emulated: true\n    memoryLimit: 64MiB\n${extra}`;
+
+test('calibration cache: measures once, then reads the cache; topology values override; refresh re-measures', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-cal-'));
+  const cacheFile = path.join(dir, 'sub', 'calibration.json');
+  const calls: string[] = [];
+  const measure: MeasureFn = async (el, program, mode) => {
+    calls.push(`${el.kind}:${program}:${mode}`);
+    return el.kind === 'cpu' ? { rate: 5e6, on: 'fake' } : { rate: 4e8, c: 2e9, linkBytesPerSec: 2.4e10, on: 'fake-gpu' };
+  };
+  const topo = parseTopology(topoYaml(''), 'emu.yaml');
+  const r1 = await calibrate(topo, 'pagerank', 'pull', { cacheFile, measure });
+  t.deepEqual(calls, ['gpu:pr:pull', 'cpu:pr:pull']);
+  t.is(r1.rCpu.value, 5e6);
+  t.is(r1.rCpu.source, 'measured');
+  t.is(r1.rGpu!.value, 4e8);
+  t.is(r1.c!.value, 2e9);
+  t.is(r1.linkBytesPerSec!.value, 2.4e10);
+  const onDisk = await readCache(cacheFile);
+  t.is(onDisk.entries[cacheKey(topo, 'pr', 'pull')]!.rCpu, 5e6);
+
+  const r2 = await calibrate(topo, 'pr', 'pull', { cacheFile, measure });
+  t.is(calls.length, 2, 'no new measurement');
+  t.is(r2.rCpu.source, 'cache');
+  t.is(r2.rGpu!.source, 'cache');
+  t.is(r2.rGpu!.value, 4e8);
+  // Another mode is another key.
+  await calibrate(topo, 'pr', 'push', { cacheFile, measure });
+  t.is(calls.length, 4);
+  // Topology values win over the cache.
+  const over = parseTopology(topoYaml('model:\n  rCpu: 7\n  rGpu: 9\n  c: 11\n'), 'emu.yaml');
+  t.is(cacheKey(over, 'pr', 'pull'), cacheKey(topo, 'pr', 'pull'), 'same elements, same key');
+  const r3 = await calibrate(over, 'pr', 'pull', { cacheFile, measure });
+  t.deepEqual([r3.rCpu.value, r3.rGpu!.value, r3.c!.value], [7, 9, 11]);
+  t.deepEqual([r3.rCpu.source, r3.rGpu!.source, r3.c!.source], ['topology', 'topology', 'topology']);
+  t.is(calls.length, 4);
+  // refresh ignores the cache.
+  await calibrate(topo, 'pr', 'pull', { cacheFile, measure, refresh: true });
+  t.is(calls.length, 6);
+  // Another topology shape is another key.
+  t.not(cacheKey(parseTopology(topoYaml('').replace('threads: 2', 'threads: 1'), 'emu.yaml'), 'pr', 'pull'), cacheKey(topo, 'pr', 'pull'));
+});
+
+test('calibration never invents a GPU rate: clear error without one; c from interconnect.bandwidth is labelled', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-cal-'));
+  const cacheFile = path.join(dir, 'calibration.json');
+  const cpuOnly: MeasureFn = async (el) => (el.kind === 'cpu' ? { rate: 1e6 } : undefined);
+  const err = await t.throwsAsync(calibrate(parseTopology(topoYaml(''), 'emu.yaml'), 'bfs', 'pull', { cacheFile, measure: cpuOnly }));
+  t.true(isTesseraError(err));
+  t.regex(err!.message, /^emu\.yaml: topology 'emu' has 1 GPU\(s\) but no GPU rate is known for bfs \(pull\).*Fix: add model: \{ rGpu/);
+  const noLink = await t.throwsAsync(calibrate(parseTopology(topoYaml('model:\n  rGpu: 1e9\n'), 'emu.yaml'), 'bfs', 'pull', { cacheFile, measure: cpuOnly }));
+  t.regex(noLink!.message, /no host-device link rate.*interconnect/);
+  const r = await calibrate(parseTopology(topoYaml('model:\n  rGpu: 1e9\ninterconnect:\n  bandwidth: 12GB/s\n'), 'emu.yaml'), 'bfs', 'pull', { cacheFile, measure: cpuOnly });
+  t.is(r.c!.value, 12e9 / 12);
+  t.is(r.c!.source, 'interconnect');
+  t.regex(r.c!.note, /given, not measured/);
+  t.is(r.linkBytesPerSec!.value, 12e9);
+});
+
+test('CPU calibration runs the engine and gives a positive per-thread rate', async (t) => {
+  const g = buildGraph(generateEdges('rmat:9:ef=8:seed=2'));
+  const topo: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [], interconnect: {}, model: {} };
+  const rate = await measureCpuOn(g, topo, programProfile('pr'), 'pull', 1);
+  t.true(rate > 1e3 && Number.isFinite(rate), `rate ${rate}`);
+});
+
+// ------------------------------------------------------------------------------------------------
+// The sweep from the library and the CLI, on emulated topologies (1S, 1S1G, 2S2G: one code path)
+
+test('modelSweep: 1S, 1S1G and 2S2G emulated topologies', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-cal-'));
+  const cacheFile = path.join(dir, 'calibration.json');
+  const g = buildGraph(generateEdges('rmat:10:ef=16:seed=5'), { pageEdges: 512 });
+  const rates = 'model:\n  rCpu: 1e7\n  rGpu: 1e8\n  c: 1e8\n';
+  const one = parseTopology(`sockets: [{ threads: 2 }]\nmodel:\n  rCpu: 1e7\n`, '1S.yaml');
+  const s1 = await modelSweep(g, one, 'pr', { steps: 10, calibrate: { cacheFile } });
+  t.is(s1.points.length, 1);
+  t.is(s1.chosen!.prediction.speedup, 1);
+  t.true(close(s1.chosen!.prediction.makespanS, (10 * g.numEdges) / 2e7));
+  const oneOne = parseTopology(`sockets: [{ threads: 2 }]\ngpus: [{ device: 0, emulated: true }]\n${rates}`, '1S1G.yaml');
+  const s2 = await modelSweep(g, oneOne, 'pr', { steps: 10, calibrate: { cacheFile } });
+  t.is(s2.points.length, 33);
+  t.true(s2.chosen!.prediction.speedup > 1);
+  t.is(s2.params.elements[1]!.memoryBytes, 2 * 1024 ** 3, 'an emulated GPU has the controller default memory');
+  const twoTwo = parseTopology(`sockets: [{ threads: 1 }, { threads: 1 }]\ngpus: [{ device: 0, emulated: true }, { device: 1, emulated: true }]\n${rates}`, '2S2G.yaml');
+  const s3 = await modelSweep(g, twoTwo, 'bfs', { steps: 10, partition: 'low', calibrate: { cacheFile } });
+  t.is(s3.mode, 'pull');
+  t.is(s3.points.length, 11);
+  t.true(s3.points.every((p) => p.strategy === 'low' && p.parts.length === 4));
+  t.is(s3.chosen!.strategy, 'low');
+  // Both GPUs get work at alpha 0.5, and each link carries messages.
+  const half = s3.points.find((p) => p.alphaRequested === 0.5)!;
+  t.true(half.parts[2]!.edges > 0 && half.parts[3]!.edges > 0);
+  t.true(half.prediction.elements[2]!.linkMessages > 0 && half.prediction.elements[3]!.linkMessages > 0);
+  // A fixed alpha is honoured.
+  const fixed = await modelSweep(g, oneOne, 'pr', { steps: 4, partition: 'high', alpha: 0.3, calibrate: { cacheFile } });
+  t.is(fixed.chosen!.alphaRequested, 0.3);
+});
+
+test('tessera model runs an alpha sweep on an emulated topology (CLI, JSON and table)', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-model-'));
+  const topoFile = path.join(dir, '1S1G-emulated.yaml');
+  writeFileSync(topoFile, 'name: 1S1G-emulated\nsockets:\n  - threads: 1\ngpus:\n  - device: 0\n    emulated: true\n    memoryLimit: 1MiB\nmodel:\n  rGpu: 2e8\n  c: 1e9\n');
+  const run = promisify(execFile);
+  const env = { ...process.env, TESSERA_CACHE_DIR: dir };
+  const main = path.join(REPO_ROOT, 'dist/src/cli/main.js');
+  const args = ['model', '--graph', 'rmat:12', '--algo', 'pr', '--topology', topoFile, '--alpha-steps', '4', '--page-edges', '4096'];
+  const { stdout } = await run(process.execPath, [main, ...args, '--json'], { env });
+  const j = JSON.parse(stdout) as { points: unknown[]; chosen: { strategy: string } | null; rates: { rCpu: { source: string }; rGpu: { source: string } } };
+  t.is(j.points.length, 15);
+  t.not(j.chosen, null);
+  t.is(j.rates.rCpu.source, 'measured');
+  t.is(j.rates.rGpu.source, 'topology');
+  // The CPU rate went to the cache; the table marks the GPU numbers as assumptions.
+  t.true(Object.keys(JSON.parse(readFileSync(path.join(dir, 'calibration.json'), 'utf8')).entries).length === 1);
+  const table = (await run(process.execPath, [main, ...args], { env })).stdout;
+  t.regex(table, /rCpu .* cached/);
+  t.regex(table, /rGpu .* ASSUMED: topology .* model\.rGpu/);
+  t.regex(table, /^0\.500 \|/m);
+  t.regex(table, /chosen: (HIGH|LOW|RAND), alpha/);
+  // No link rate anywhere (the GPU rate is calibrated through the GPU actor, the link rate is
+  // not): one line, exit 1.
+  writeFileSync(topoFile, 'sockets:\n  - threads: 1\ngpus:\n  - device: 0\n    emulated: true\n');
+  const e = await t.throwsAsync(run(process.execPath, [main, ...args], { env }));
+  const err = e as unknown as { code: number; stderr: string };
+  t.is(err.code, 1);
+  t.regex(err.stderr, /^tessera: .*no host-device link rate is known.*model\.c/);
+  t.is(err.stderr.trim().split('\n').length, 1);
+});
+
+test('modelParamsFor: sockets by threads x rate, GPU memory and state', (t) => {
+  const g = buildGraph(generateEdges('rmat:8'));
+  const topo = parseTopology('sockets: [{ threads: 3 }, { threads: 1 }]\ngpus: [{ device: 2, memoryLimit: 1GiB }]\n', 'x.yaml');
+  const p = modelParamsFor(topo, { program: 'sssp', mode: 'push', rCpu: { value: 10, source: 'topology', note: '' }, rGpu: { value: 100, source: 'topology', note: '' }, c: { value: 5, source: 'topology', note: '' }, linkBytesPerSec: { value: 60, source: 'derived', note: '' }, cacheFile: '', cacheKey: '' }, g);
+  t.deepEqual(p.elements.map((e) => [e.name, e.rate, e.memoryBytes]), [['socket0', 30, undefined], ['socket1', 10, undefined], ['gpu2', 100, 1024 ** 3]]);
+  t.is(p.gpuStateBytes, g.numVertices * 10);
+  t.is(p.passes, 1);
+  t.is(p.c, 5);
+});
+
+test('modelSummary puts the prediction beside a real CPU run (1S)', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-cal-'));
+  const g = buildGraph(generateEdges('rmat:9:ef=8:seed=4'));
+  const topo = parseTopology('name: one\nsockets: [{ threads: 1 }]\nmodel:\n  rCpu: 1e7\n', 'one.yaml');
+  const sw = await modelSweep(g, topo, 'pr', { passes: 3, calibrate: { cacheFile: path.join(dir, 'c.json') } });
+  const r = await runAlgo(g, 'pr', { topology: topo, iterations: 3 });
+  const s = modelSummary(sw.chosen!, sw.rates, r.report);
+  t.true(close(s.predictedMs, (3 * g.numEdges) / 1e7 * 1000));
+  t.is(s.alpha, 1);
+  t.is(s.rates.sources, 'rCpu topology');
+  t.is(s.measuredMs, r.report.totalMs);
+  t.is(s.actors[0]!.actor, 'socket0');
+  t.is(s.actors[0]!.measuredEdges, r.report.edgesProcessed);
+  t.is(s.measuredBeta, 0, 'one socket: nothing crosses memories');
+  t.is(measuredBeta(r.report), 0);
+  t.true(Number.isFinite(s.error!));
+});

@@ -1,0 +1,88 @@
+/**
+ * `tessera run --alpha / --partition` on GPU topologies (emulated GPU): the split reaches the
+ * engine, `--alpha auto` runs the performance model's choice and the report carries prediction
+ * beside measurement, a GPU rate can be calibrated through the GPU actor, and the flags are refused
+ * with a clear line where they cannot apply.
+ */
+import test from 'ava';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { nativeAvailable } from '../actors/gpu/native.js';
+import { measureGpu } from '../src/model/calibrate.js';
+import type { RunReport } from '../src/engine/report.js';
+import { removeTempDirs, tempDir, tessera } from './helpers/cli.js';
+
+const native = nativeAvailable();
+const gpuTest = native.ok || !native.toolchainMissing ? test : test.skip;
+
+test.after.always(removeTempDirs);
+
+async function emulatedTopology(dir: string, model: string): Promise<string> {
+  const file = path.join(dir, 'emu.yaml');
+  await writeFile(file, `name: emu-split\nsockets:\n  - id: 0\n    threads: 2\ngpus:\n  - device: 0\n    emulated: true\n    memoryLimit: 64MiB\n${model}`);
+  return file;
+}
+
+function gpuEdgeShare(r: RunReport): number {
+  let gpu = 0;
+  let all = 0;
+  for (const s of r.steps)
+    for (const a of s.actors) {
+      all += a.edges;
+      if (a.kind === 'gpu') gpu += a.edges;
+    }
+  return all > 0 ? gpu / all : 0;
+}
+
+gpuTest('--alpha X gives the CPU sockets about X of the edges; --alpha 1 leaves the GPU idle', async (t) => {
+  const dir = await tempDir();
+  process.env.TESSERA_CACHE_DIR = dir;
+  const topo = await emulatedTopology(dir, '');
+  const shares: number[] = [];
+  for (const alpha of ['0.25', '1']) {
+    const report = path.join(dir, `r${alpha}.json`);
+    const r = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:11', '--topology', topo, '--alpha', alpha, '--report', report, '-q']);
+    t.is(r.code, 0, r.stderr);
+    shares.push(gpuEdgeShare(JSON.parse(await readFile(report, 'utf8')) as RunReport));
+  }
+  // Cuts fall between vertices of a skewed graph: the share is near, not at, 1 - alpha.
+  t.true(shares[0]! > 0.5 && shares[0]! < 0.95, `GPU share at alpha 0.25: ${shares[0]}`);
+  t.is(shares[1], 0);
+});
+
+gpuTest('--alpha auto runs the model choice and reports prediction vs measurement', async (t) => {
+  const dir = await tempDir();
+  process.env.TESSERA_CACHE_DIR = dir;
+  const topo = await emulatedTopology(dir, 'model:\n  rCpu: 20000000\n  rGpu: 400000000\n  c: 1000000000\n');
+  const report = path.join(dir, 'r.json');
+  const r = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:11', '--topology', topo, '--alpha', 'auto', '--report', report, '-q']);
+  t.is(r.code, 0, r.stderr);
+  const rep = JSON.parse(await readFile(report, 'utf8')) as RunReport;
+  t.truthy(rep.model);
+  t.is(rep.model!.strategy, 'high');
+  // A GPU 20x faster per edge than one CPU thread and a fast link: the model gives the GPU most edges.
+  t.true(rep.model!.alpha < 0.5, `alpha ${rep.model!.alpha}`);
+  t.true(rep.model!.predictedMs > 0);
+  t.is(rep.model!.measuredMs, rep.totalMs);
+  t.true(Math.abs(gpuEdgeShare(rep) - (1 - rep.model!.alpha)) < 0.25, `measured GPU share ${gpuEdgeShare(rep)} vs 1 - alpha ${1 - rep.model!.alpha}`);
+});
+
+gpuTest('measureGpu calibrates a GPU rate through the GPU actor', async (t) => {
+  const gpu = { device: 0, emulated: true, streams: 2, memoryLimit: 64 * 2 ** 20 };
+  const m = await measureGpu({ name: 'g', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [gpu], interconnect: {}, model: {} }, gpu, 'pr', 'pull', { graph: 'rmat:10', repetitions: 1 });
+  t.true(m.rate > 0);
+  t.regex(m.on ?? '', /emulated GPU 0/);
+});
+
+test('--alpha on a CPU-only topology, --partition rand and a bad --alpha are one-line errors', async (t) => {
+  const r1 = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:8', '--topology', 'configs/1S.yaml', '--alpha', '0.5']);
+  t.is(r1.code, 1);
+  t.regex(r1.stderr, /^tessera: .*has no GPU.*--alpha/);
+  t.is(r1.stderr.trim().split('\n').length, 1);
+  const r2 = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:8', '--topology', 'configs/1S1G-emulated.yaml', '--partition', 'rand']);
+  t.is(r2.code, 1);
+  t.regex(r2.stderr, /--partition rand is not runnable yet.*tessera model --partition rand/);
+  const r3 = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:8', '--alpha', '1.5']);
+  t.is(r3.code, 1);
+  t.regex(r3.stderr, /--alpha must be a number from 0 to 1 or auto, got '1\.5'/);
+});
