@@ -1,0 +1,326 @@
+/**
+ * One benchmark job in its own process (forked by the sweep), so that its peak RSS
+ * (`process.resourceUsage().maxRSS`, the high-water mark of this process only) belongs to that
+ * job alone: a graph preparation, one tessera cell (load + warm-up + repetitions of one program on
+ * one topology), or one graphology cell. The parent sends one job over IPC and gets progress
+ * messages and one result back; the process then exits.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { Engine, type EngineOptions } from '../engine/coordinator.js';
+import { internalId } from '../engine/output.js';
+import type { RunReport } from '../engine/report.js';
+import { isTesseraError } from '../errors.js';
+import { loadGraph } from '../graph/load.js';
+import { forEachEdge } from '../graph/pages.js';
+import { readTsr, writeTsr } from '../graph/tsr.js';
+import type { Graph } from '../graph/types.js';
+import { algorithm, type AlgoOptions } from '../programs/index.js';
+import { loadTopology } from '../topology/load.js';
+import type { GraphPlan, ProgramPlan } from './config.js';
+import type { ActorTime, ModelPrediction, Sample } from './schema.js';
+
+/** GAPBS weights are int32: tessera's float weights in (0, 1] are scaled by this and rounded (>= 1). */
+export const GAPBS_WEIGHT_SCALE = 1_000_000;
+
+export type Job =
+  | { type: 'prepare'; graph: GraphPlan; tsr: string; edgeList: string | null; weightedEdgeList: string | null }
+  | {
+      type: 'tessera';
+      tsr: string;
+      topologyFile: string;
+      program: ProgramPlan;
+      source: number;
+      warmup: number;
+      reps: number;
+      alpha: number | null;
+      /** Run on the topology's sockets only (the host-only baseline of a CPU+GPU topology). */
+      cpuOnly: boolean;
+    }
+  | { type: 'graphology'; tsr: string; program: ProgramPlan; source: number; warmup: number; reps: number }
+  | { type: 'model'; tsr: string; topologyFile: string; program: ProgramPlan; steps: number };
+
+export interface PrepareResult {
+  vertices: number;
+  edges: number;
+  directed: boolean;
+  weighted: boolean;
+  buildMs: number;
+  source: number;
+  /** The source's internal id (GAPBS edge lists use internal ids). */
+  sourceInternal: number;
+  /** Mean edge weight (1 when unweighted): tessera's default SSSP window, and GAPBS's delta. */
+  meanWeight: number;
+  peakRssBytes: number;
+}
+
+export interface CellResult {
+  loadMs: number;
+  setupMs: number | null;
+  warmup: Sample[];
+  samples: Sample[];
+  peakRssBytes: number;
+}
+
+export type ChildMessage =
+  | { type: 'progress'; done: number; total: number }
+  | { type: 'prepared'; result: PrepareResult }
+  | { type: 'cell'; result: CellResult }
+  | { type: 'model'; result: ModelCurveResult }
+  | { type: 'error'; message: string; user: boolean };
+
+const maxRss = (): number => process.resourceUsage().maxRSS * 1024;
+const send = (m: ChildMessage): void => void process.send?.(m);
+
+/** Reads the model fields a run report may carry (`report.model`), or null when it has none. */
+export function modelFromReport(report: unknown): ModelPrediction | null {
+  const m = (report as { model?: unknown } | null)?.model;
+  if (m === null || typeof m !== 'object') return null;
+  const num = (k: string): number | null => {
+    const v = (m as Record<string, unknown>)[k];
+    return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  };
+  const p = { predictedMs: num('predictedMs'), alpha: num('alpha'), beta: num('beta'), source: 'run-report' };
+  return p.predictedMs === null && p.alpha === null && p.beta === null ? null : p;
+}
+
+/** Measured alpha: the CPU actors' share of the edges processed in a run (null when no actor reported edges). */
+export function cpuEdgeShare(report: RunReport): number | null {
+  let cpu = 0;
+  let all = 0;
+  for (const s of report.steps)
+    for (const a of s.actors) {
+      all += a.edges;
+      if (a.kind === 'cpu') cpu += a.edges;
+    }
+  return all > 0 ? cpu / all : null;
+}
+
+/** Per-actor busy time over one run: each actor's superstep compute times summed. */
+export function actorTimes(report: RunReport): ActorTime[] {
+  const per = new Map<string, ActorTime>();
+  for (const s of report.steps)
+    for (const a of s.actors) {
+      const t = per.get(a.actor) ?? { actor: a.actor, kind: a.kind, computeMs: 0, edges: 0, tasks: 0 };
+      t.computeMs += a.computeMs;
+      t.edges += a.edges;
+      t.tasks += a.tasks;
+      per.set(a.actor, t);
+    }
+  return [...per.values()];
+}
+
+function algoOptions(p: ProgramPlan, source: number): AlgoOptions {
+  const o: AlgoOptions = { ...p.params };
+  if (p.name === 'bfs' || p.name === 'sssp') o.source = source;
+  return o;
+}
+
+async function prepare(job: Extract<Job, { type: 'prepare' }>): Promise<PrepareResult> {
+  const { graph, loadMs, defaults } = await loadGraph(job.graph.spec, { undirected: job.graph.undirected });
+  if (job.graph.weighted && graph.weightType === undefined) {
+    throw Object.assign(new Error(`graph ${job.graph.id} has no weights, but the config says weighted: true`), { user: true });
+  }
+  await writeTsr(graph, job.tsr);
+  let sum = 0;
+  let count = 0;
+  if (graph.weightType !== undefined) forEachEdge(graph.out, (_v, _u, w) => ((sum += w), count++));
+  const meanWeight = count > 0 ? sum / count : 1;
+  if (job.edgeList) await writeEdgeList(graph, job.edgeList, false);
+  if (job.weightedEdgeList) await writeEdgeList(graph, job.weightedEdgeList, true);
+  // Configured, else the Graphalytics .properties source, else the highest-degree vertex (internal 0).
+  const source = job.graph.source ?? defaults.bfsSource ?? defaults.ssspSource ?? graph.ids.toOriginal[0]!;
+  const sourceInternal = internalId(graph, source, `graph ${job.graph.id}: source`); // a bad configured source fails here, once
+  return {
+    vertices: graph.numVertices,
+    edges: graph.numEdges,
+    directed: graph.directed,
+    weighted: graph.weightType !== undefined,
+    buildMs: loadMs,
+    source,
+    sourceInternal,
+    meanWeight,
+    peakRssBytes: maxRss(),
+  };
+}
+
+/**
+ * The graph as a GAPBS edge list in tessera's internal (dense, degree-ordered) ids, so both
+ * engines see the same vertex numbering; weights scaled to positive integers.
+ */
+async function writeEdgeList(graph: Graph, file: string, weighted: boolean): Promise<void> {
+  const out = createWriteStream(file);
+  let buf = '';
+  for (const p of graph.out.pages) {
+    const { offsets, nbrs, weights } = p;
+    for (let v = p.vBegin; v < p.vEnd; v++) {
+      for (let e = offsets[v - p.vBegin]!; e < offsets[v - p.vBegin + 1]!; e++) {
+        const w = weights === undefined ? 1 : weights[e]!;
+        buf += weighted ? `${v} ${nbrs[e]!} ${Math.max(1, Math.round(w * GAPBS_WEIGHT_SCALE))}\n` : `${v} ${nbrs[e]!}\n`;
+      }
+      if (buf.length > 1 << 20) {
+        if (!out.write(buf)) await once(out, 'drain');
+        buf = '';
+      }
+    }
+  }
+  out.end(buf);
+  await once(out, 'finish');
+}
+
+async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellResult> {
+  let t = performance.now();
+  const graph = await readTsr(job.tsr);
+  const loadMs = performance.now() - t;
+  const file = await loadTopology(job.topologyFile);
+  const topology = job.cpuOnly ? { ...file, name: `${file.name} (CPU only)`, gpus: [] } : file;
+  const entry = algorithm(job.program.name);
+  const params = entry.params(graph, algoOptions(job.program, job.source), {});
+  t = performance.now();
+  // alpha (TOTEM) is the CPU share of the edges; the engine takes the GPUs' share. The alpha plot
+  // uses the share each run measured (cpuEdgeShare), not this request.
+  const opts: EngineOptions & { gpuShare?: number } = job.alpha === null ? {} : { gpuShare: 1 - job.alpha };
+  const engine = await Engine.create(graph, topology, opts);
+  const setupMs = performance.now() - t;
+  const warmup: Sample[] = [];
+  const samples: Sample[] = [];
+  const total = job.warmup + job.reps;
+  try {
+    for (let r = 0; r < total; r++) {
+      const { report } = await engine.run(entry.program, params as never);
+      const s: Sample = {
+        ms: report.totalMs,
+        edges: report.edgesProcessed,
+        teps: report.teps,
+        supersteps: report.supersteps,
+        actors: actorTimes(report),
+        cpuEdgeShare: cpuEdgeShare(report),
+        model: modelFromReport(report),
+      };
+      (r < job.warmup ? warmup : samples).push(s);
+      send({ type: 'progress', done: r + 1, total });
+    }
+  } finally {
+    await engine.close();
+  }
+  return { loadMs, setupMs, warmup, samples, peakRssBytes: maxRss() };
+}
+
+// graphology ships CommonJS; load it as such (its typings do not resolve under NodeNext).
+const require = createRequire(import.meta.url);
+interface GGraph {
+  addNode(k: unknown): void;
+  addDirectedEdge(a: unknown, b: unknown, attr?: object): void;
+  addUndirectedEdge(a: unknown, b: unknown, attr?: object): void;
+}
+
+/** The programs graphology (and its standard libraries) can run with the same semantics. */
+export const GRAPHOLOGY_PROGRAMS: Record<string, string> = {
+  bfs: 'graphology-traversal bfsFromNode (outbound)',
+  pr: 'graphology-metrics pagerank (fixed iterations)',
+  wcc: 'graphology-components connectedComponents',
+  sssp: 'graphology-shortest-path dijkstra.singleSource (also builds the paths)',
+};
+
+function graphologyKernel(name: string, G: GGraph, source: number, p: ProgramPlan['params']): () => void {
+  switch (name) {
+    case 'bfs': {
+      const { bfsFromNode } = require('graphology-traversal') as { bfsFromNode(g: GGraph, n: unknown, cb: () => void, o: object): void };
+      return () => bfsFromNode(G, source, () => undefined, { mode: 'outbound' });
+    }
+    case 'pr': {
+      const pagerank = require('graphology-metrics/centrality/pagerank') as (g: GGraph, o: object) => unknown;
+      const iterations = p.iterations ?? 10;
+      return () => {
+        try {
+          // tolerance -1 never converges: graphology runs maxIterations, then throws; the work is done.
+          pagerank(G, { alpha: p.damping ?? 0.85, maxIterations: iterations, tolerance: -1, getEdgeWeight: null });
+        } catch (e) {
+          if (!/failed to converge/.test(String(e))) throw e;
+        }
+      };
+    }
+    case 'wcc': {
+      const { connectedComponents } = require('graphology-components') as { connectedComponents(g: GGraph): unknown };
+      return () => void connectedComponents(G);
+    }
+    case 'sssp': {
+      const dijkstra = require('graphology-shortest-path/dijkstra') as { singleSource(g: GGraph, s: unknown, w: string): unknown };
+      return () => void dijkstra.singleSource(G, source, 'weight');
+    }
+    default:
+      throw new Error(`graphology has no ${name}`);
+  }
+}
+
+async function runGraphology(job: Extract<Job, { type: 'graphology' }>): Promise<CellResult> {
+  const t = performance.now();
+  const graph = await readTsr(job.tsr);
+  const Graph = require('graphology') as new (o: object) => GGraph;
+  const G = new Graph({ type: graph.directed ? 'directed' : 'undirected', multi: false, allowSelfLoops: false });
+  for (let v = 0; v < graph.numVertices; v++) G.addNode(v);
+  const weighted = graph.weightType !== undefined;
+  if (graph.directed) forEachEdge(graph.out, (v, u, w) => G.addDirectedEdge(v, u, weighted ? { weight: w } : undefined));
+  // Undirected pages store each edge both ways; graphology stores it once.
+  else forEachEdge(graph.out, (v, u, w) => void (v < u && G.addUndirectedEdge(v, u, weighted ? { weight: w } : undefined)));
+  const loadMs = performance.now() - t;
+  const kernel = graphologyKernel(job.program.name, G, internalId(graph, job.source), job.program.params);
+  const warmup: Sample[] = [];
+  const samples: Sample[] = [];
+  const total = job.warmup + job.reps;
+  for (let r = 0; r < total; r++) {
+    const t0 = performance.now();
+    kernel();
+    const s: Sample = { ms: performance.now() - t0, edges: null, teps: null, supersteps: null, actors: [], cpuEdgeShare: null, model: null };
+    (r < job.warmup ? warmup : samples).push(s);
+    send({ type: 'progress', done: r + 1, total });
+  }
+  return { loadMs, setupMs: null, warmup, samples, peakRssBytes: maxRss() };
+}
+
+export interface ModelCurveResult {
+  points: Array<{ strategy: string; alpha: number; speedup: number; makespanMs: number; feasible: boolean }>;
+}
+
+/** The part of src/model this harness uses; loaded at run time so the harness builds without it. */
+interface ModelModule {
+  modelSweep(
+    graph: Graph,
+    topology: Awaited<ReturnType<typeof loadTopology>>,
+    algo: string,
+    opts: { steps?: number },
+  ): Promise<{ points: Array<{ strategy: string; alphaRequested: number; feasible: boolean; prediction: { alpha: number; speedup: number; makespanS: number } }> }>;
+}
+
+/** The model's predicted speed-up along alpha (src/model modelSweep: TOTEM Eq. 3 per partition). */
+async function runModel(job: Extract<Job, { type: 'model' }>): Promise<ModelCurveResult> {
+  const spec = '../model/index.js'; // a variable: the harness compiles even where src/model is absent
+  const mod = (await import(spec).catch(() => ({}))) as Partial<ModelModule>;
+  if (typeof mod.modelSweep !== 'function') throw Object.assign(new Error('this build has no performance model (src/model modelSweep)'), { user: true });
+  const graph = await readTsr(job.tsr);
+  const topology = await loadTopology(job.topologyFile);
+  const sweep = await mod.modelSweep(graph, topology, job.program.name, { steps: job.steps });
+  return {
+    points: sweep.points.map((p) => ({ strategy: p.strategy, alpha: p.prediction.alpha, speedup: p.prediction.speedup, makespanMs: p.prediction.makespanS * 1000, feasible: p.feasible })),
+  };
+}
+
+async function main(job: Job): Promise<void> {
+  try {
+    if (job.type === 'prepare') send({ type: 'prepared', result: await prepare(job) });
+    else if (job.type === 'tessera') send({ type: 'cell', result: await runTessera(job) });
+    else if (job.type === 'model') send({ type: 'model', result: await runModel(job) });
+    else send({ type: 'cell', result: await runGraphology(job) });
+  } catch (e) {
+    const user = isTesseraError(e) || (e as { user?: boolean }).user === true;
+    send({ type: 'error', message: e instanceof Error ? e.message : String(e), user });
+  }
+  process.disconnect?.();
+}
+
+if (process.send !== undefined && process.env.TESSERA_BENCH_CHILD === '1') {
+  // Ctrl-C reaches the whole process group: the sweep decides (it stops this child and keeps the finished cells).
+  process.on('SIGINT', () => undefined);
+  process.once('message', (job: Job) => void main(job));
+}

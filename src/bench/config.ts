@@ -1,0 +1,176 @@
+/**
+ * The sweep configuration (bench/config.yaml): graphs x topologies x programs x repetitions,
+ * optional alpha values for CPU+GPU topologies, and the peers. YAML parsed with `yaml`,
+ * validated with zod; every error names the file, line, key and a fix. Relative paths (topology
+ * files, graph files, peer builds) are resolved against the config file's folder.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import { TesseraError } from '../errors.js';
+import { ALGORITHMS, ALIASES } from '../programs/index.js';
+
+const scales = z.union([z.number().int().min(1).max(31), z.array(z.number().int().min(1).max(31)).min(1)]);
+const graphCommon = {
+  weighted: z.boolean().default(false),
+  undirected: z.boolean().default(false),
+  /** Edges per vertex for generators (Graph500 default 16). */
+  edgeFactor: z.number().int().positive().optional(),
+  seed: z.number().int().nonnegative().optional(),
+  /** Original id of the bfs/sssp source (default: the Graphalytics .properties source, else the highest-degree vertex). */
+  source: z.number().int().nonnegative().optional(),
+};
+const graphEntry = z.union([
+  z.object({ rmat: scales, ...graphCommon }).strict(),
+  z.object({ uniform: scales, ...graphCommon }).strict(),
+  z.object({ file: z.string().min(1), label: z.string().optional(), ...graphCommon }).strict(),
+]);
+
+const programParams = z
+  .object({
+    iterations: z.number().int().nonnegative().optional(),
+    damping: z.number().min(0).max(1).optional(),
+    window: z.number().positive().optional(),
+    sources: z.number().int().positive().optional(),
+    seed: z.number().int().nonnegative().optional(),
+  })
+  .strict();
+const programEntry = z.union([z.string(), z.record(z.string(), programParams.nullable())]);
+
+const configSchema = z
+  .object({
+    name: z.string().default('bench'),
+    repetitions: z.number().int().min(1).default(3),
+    warmup: z.number().int().min(0).default(1),
+    /** Seconds one cell may take (warm-up and repetitions together) before it is stopped. */
+    cellTimeout: z.number().positive().default(300),
+    graphs: z.array(graphEntry).min(1, 'needs at least one graph'),
+    topologies: z.array(z.string().min(1)).min(1, 'needs at least one topology file'),
+    programs: z.array(programEntry).min(1, 'needs at least one program'),
+    /** TOTEM alpha values (CPU share of edges) swept on topologies that have GPUs. */
+    alphas: z.array(z.number().min(0).max(1)).default([]),
+    peers: z
+      .object({
+        graphology: z.union([z.literal(false), z.object({ maxEdges: z.number().int().positive().default(2_000_000) }).strict()]).default({ maxEdges: 2_000_000 }),
+        /** A GAPBS build folder (holding bfs, pr, cc, sssp binaries), or null. */
+        gapbs: z.string().nullable().default(null),
+      })
+      .strict()
+      .default({ graphology: { maxEdges: 2_000_000 }, gapbs: null }),
+  })
+  .strict();
+
+export interface GraphPlan {
+  id: string;
+  /** Generator spec (rmat:16:weighted) or an absolute file path. */
+  spec: string;
+  kind: 'rmat' | 'uniform' | 'file';
+  scale: number | null;
+  weighted: boolean;
+  undirected: boolean;
+  source?: number;
+}
+
+export interface ProgramPlan {
+  /** Canonical algorithm name (pr, not pagerank). */
+  name: string;
+  params: z.infer<typeof programParams>;
+}
+
+export interface BenchConfig {
+  file: string;
+  name: string;
+  repetitions: number;
+  warmup: number;
+  cellTimeoutMs: number;
+  graphs: GraphPlan[];
+  /** Absolute topology file paths. */
+  topologies: string[];
+  programs: ProgramPlan[];
+  alphas: number[];
+  peers: { graphology: false | { maxEdges: number }; gapbs: string | null };
+}
+
+export async function loadBenchConfig(file: string): Promise<BenchConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new TesseraError('benchmark config not found', { file, key: '--config', fix: 'give a YAML sweep such as bench/config.yaml' });
+  }
+  return parseBenchConfig(text, file);
+}
+
+export function parseBenchConfig(text: string, file: string): BenchConfig {
+  const doc = parseDocument(text, { prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    throw new TesseraError(`invalid YAML: ${e.message.split('\n')[0]}`, { file, line: e.linePos?.[0]?.line, fix: 'check indentation and that each key is followed by a colon' });
+  }
+  const lineOf = (p: PropertyKey[]): number | undefined => {
+    const node = p.length > 0 ? doc.getIn(p as unknown[], true) : undefined;
+    const range = (node as { range?: [number, number] } | undefined)?.range;
+    return range ? text.slice(0, range[0]).split('\n').length : undefined;
+  };
+  const parsed = configSchema.safeParse(doc.toJS() ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = issue.path.join('.') || '(top level)';
+    let fix = 'see bench/config.yaml for a valid example';
+    if (issue.code === 'unrecognized_keys') fix = `remove or rename ${issue.keys.map((k) => `'${k}'`).join(', ')} (see bench/config.yaml)`;
+    else if (key.startsWith('graphs')) fix = 'each graph is { rmat: [14, 16] }, { uniform: 16 } or { file: path }, with optional weighted/undirected';
+    else if (key.startsWith('programs')) fix = `list program names (${Object.keys(ALGORITHMS).join(', ')}), optionally as { pr: { iterations: 10 } }`;
+    throw new TesseraError(`invalid benchmark config: ${key}: ${issue.message}`, { file, line: lineOf(issue.path), key, fix });
+  }
+  const c = parsed.data;
+  const dir = path.dirname(path.resolve(file));
+  const graphs: GraphPlan[] = [];
+  const seen = new Set<string>();
+  c.graphs.forEach((g, i) => {
+    const opts = [
+      g.edgeFactor !== undefined ? `ef=${g.edgeFactor}` : '',
+      g.seed !== undefined ? `seed=${g.seed}` : '',
+      g.weighted ? 'weighted' : '',
+    ].filter(Boolean);
+    const add = (p: GraphPlan): void => {
+      if (seen.has(p.id)) throw new TesseraError(`graph '${p.id}' is listed twice`, { file, line: lineOf(['graphs', i]), key: `graphs.${i}`, fix: 'list each graph once' });
+      seen.add(p.id);
+      graphs.push(p);
+    };
+    const base = { weighted: g.weighted, undirected: g.undirected, ...(g.source !== undefined ? { source: g.source } : {}) };
+    if ('file' in g) {
+      const abs = path.resolve(dir, g.file);
+      add({ id: g.label ?? path.basename(g.file) + (g.undirected ? ':undirected' : ''), spec: abs, kind: 'file', scale: null, ...base });
+    } else {
+      const kind = 'rmat' in g ? 'rmat' : 'uniform';
+      const list = 'rmat' in g ? g.rmat : g.uniform;
+      for (const s of Array.isArray(list) ? list : [list]) {
+        const spec = [kind, String(s), ...opts].join(':');
+        add({ id: spec + (g.undirected ? ':undirected' : ''), spec, kind, scale: s, ...base });
+      }
+    }
+  });
+  const programs: ProgramPlan[] = c.programs.flatMap((p, i) => {
+    const entries: Array<[string, z.infer<typeof programParams>]> = typeof p === 'string' ? [[p, {}]] : Object.entries(p).map(([k, v]) => [k, v ?? {}]);
+    return entries.map(([name, params]) => {
+      const canonical = ALIASES[name] ?? name;
+      if (!(canonical in ALGORITHMS)) {
+        throw new TesseraError(`unknown program '${name}'`, { file, line: lineOf(['programs', i]), key: `programs.${i}`, fix: `use one of ${Object.keys(ALGORITHMS).join(', ')}` });
+      }
+      return { name: canonical, params };
+    });
+  });
+  return {
+    file: path.resolve(file),
+    name: c.name,
+    repetitions: c.repetitions,
+    warmup: c.warmup,
+    cellTimeoutMs: c.cellTimeout * 1000,
+    graphs,
+    topologies: c.topologies.map((t) => path.resolve(dir, t)),
+    programs,
+    alphas: c.alphas,
+    peers: { graphology: c.peers.graphology, gapbs: c.peers.gapbs === null ? null : path.resolve(dir, c.peers.gapbs) },
+  };
+}

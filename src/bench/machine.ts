@@ -1,0 +1,33 @@
+/** Machine facts recorded with every sweep: CPU, cores, memory, GPUs, Node, tessera revision. */
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MachineInfo } from './schema.js';
+
+/** The repository (or package) root: dist/src/bench/machine.js is three folders down. */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+function quiet(cmd: string, args: string[], cwd?: string): string | null {
+  try {
+    return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim();
+  } catch {
+    return null;
+  }
+}
+
+export function machineInfo(): MachineInfo {
+  const gpus = quiet('nvidia-smi', ['--query-gpu=name,memory.total', '--format=csv,noheader']);
+  const rev = quiet('git', ['rev-parse', 'HEAD'], PACKAGE_ROOT);
+  const dirty = rev === null ? null : (quiet('git', ['status', '--porcelain', '--untracked-files=no'], PACKAGE_ROOT) ?? '') !== '';
+  return {
+    cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
+    cores: os.availableParallelism(),
+    memoryBytes: os.totalmem(),
+    gpus: gpus ? gpus.split('\n').map((l) => l.trim()).filter(Boolean) : [],
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    tesseraRevision: rev,
+    tesseraDirty: dirty,
+  };
+}

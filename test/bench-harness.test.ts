@@ -1,0 +1,244 @@
+import test from 'ava';
+import { chmod, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseBenchConfig } from '../src/bench/config.js';
+import { GAPBS_WEIGHT_SCALE } from '../src/bench/cell.js';
+import { peerRatios } from '../src/bench/markdown.js';
+import { gapbsCommand, parseGapbsOutput } from '../src/bench/peers/gapbs.js';
+import { RESULT_SCHEMA, resultsSchema, summarize, type Cell } from '../src/bench/schema.js';
+import { alphaSpec } from '../src/bench/plots.js';
+import { fillPeerTeps, runSweep } from '../src/bench/sweep.js';
+import { replot } from '../src/cli/bench-command.js';
+import { TesseraError } from '../src/errors.js';
+import { REPO_ROOT } from './helpers/paths.js';
+
+const FIX = path.join(REPO_ROOT, 'test/fixtures/bench');
+const fixture = (f: string): Promise<string> => readFile(path.join(FIX, f), 'utf8');
+/** The "Trial Time:" numbers of a fixture, read independently of the parser. */
+const trialLines = (text: string): number[] => [...text.matchAll(/^Trial Time:\s+(\S+)$/gm)].map((m) => Number(m[1]));
+
+test('summarize: median of odd and even counts, min, max', (t) => {
+  t.deepEqual(summarize([5, 1, 3]), { median: 3, min: 1, max: 5 });
+  t.deepEqual(summarize([4, 1, 3, 10]), { median: 3.5, min: 1, max: 10 });
+  t.is(summarize([]), null);
+});
+
+for (const [file, kernel] of [
+  ['gapbs-bfs-g12.txt', 'bfs'],
+  ['gapbs-pr-g12.txt', 'pr'],
+  ['gapbs-sssp-g12.txt', 'sssp'],
+  ['gapbs-cc-g12.txt', 'cc'],
+  ['gapbs-bc-g12.txt', 'bc'],
+  ['gapbs-tc-g12.txt', 'tc'],
+] as const) {
+  test(`GAPBS parser: recorded ${kernel} output (generated graph)`, async (t) => {
+    const text = await fixture(file);
+    const p = parseGapbsOutput(text);
+    t.deepEqual(p.trials, trialLines(text));
+    t.true(p.trials.length >= 2);
+    const mean = p.trials.reduce((a, b) => a + b, 0) / p.trials.length;
+    t.true(Math.abs(p.average! - mean) <= 1e-5, `average ${p.average} vs mean of trials ${mean}`);
+    t.is(p.nodes, 4096);
+    t.is(p.directed, false);
+    t.true(p.generateTime! > 0 && p.buildTime! > 0);
+    t.is(p.readTime, null);
+    t.deepEqual(p.other, [], 'every line of a normal run is understood');
+  });
+}
+
+test('GAPBS parser: verification and step-log lines', async (t) => {
+  const p = parseGapbsOutput(await fixture('gapbs-bfs-g10-verify-log.txt'));
+  t.is(p.trials.length, 2);
+  t.deepEqual(p.verification, ['PASS', 'PASS']);
+  t.deepEqual(p.other, []);
+  t.is(p.edges, 10496);
+});
+
+test('GAPBS parser: file input reports Read Time and a directed graph', async (t) => {
+  const el = parseGapbsOutput(await fixture('gapbs-bfs-file-el.txt'));
+  t.true(el.readTime! > 0);
+  t.is(el.generateTime, null);
+  t.is(el.nodes, 5);
+  t.is(el.edges, 6);
+  t.is(el.directed, true);
+  const wel = parseGapbsOutput(await fixture('gapbs-sssp-file-wel-verify.txt'));
+  t.is(wel.trials.length, 2);
+  t.deepEqual(wel.verification, ['PASS', 'PASS']);
+});
+
+test('GAPBS parser: a failed run has no trials and keeps the message', async (t) => {
+  const p = parseGapbsOutput(await fixture('gapbs-missing-file.txt'));
+  t.deepEqual(p.trials, []);
+  t.is(p.average, null);
+  t.regex(p.other[0]!, /Couldn't open file/);
+});
+
+test('GAPBS commands: same source, iterations and window as tessera; no kernel for cdlp/lcc', (t) => {
+  const files = { el: '/g.el', wel: '/g.wel' };
+  const g = { source: 7, meanWeight: 0.25 };
+  const bfs = gapbsCommand({ name: 'bfs', params: {} }, files, g, 4)!;
+  t.deepEqual([bfs.binary, bfs.args], ['bfs', ['-f', '/g.el', '-r', '7', '-n', '4']]);
+  const pr = gapbsCommand({ name: 'pr', params: { iterations: 20 } }, files, g, 4)!;
+  t.deepEqual(pr.args, ['-f', '/g.el', '-i', '20', '-t', '0', '-n', '4']);
+  const sssp = gapbsCommand({ name: 'sssp', params: {} }, files, g, 4)!;
+  t.deepEqual(sssp.args, ['-f', '/g.wel', '-r', '7', '-d', String(0.25 * GAPBS_WEIGHT_SCALE), '-n', '4']);
+  t.is(gapbsCommand({ name: 'wcc', params: {} }, files, g, 4)!.binary, 'cc');
+  t.is(gapbsCommand({ name: 'cdlp', params: {} }, files, g, 4), null);
+  t.is(gapbsCommand({ name: 'lcc', params: {} }, files, g, 4), null);
+  t.is(gapbsCommand({ name: 'bc', params: {} }, files, g, 4), null, 'exact bc has no GAPBS equivalent');
+});
+
+test('config: expands scales, resolves paths against the config file, canonical program names', (t) => {
+  const c = parseBenchConfig(
+    'graphs:\n  - rmat: [8, 9]\n    weighted: true\n  - uniform: 7\ntopologies: [../configs/1S.yaml]\nprograms: [bfs, { pagerank: { iterations: 3 } }]\n',
+    '/x/bench/config.yaml',
+  );
+  t.deepEqual(c.graphs.map((g) => g.id), ['rmat:8:weighted', 'rmat:9:weighted', 'uniform:7']);
+  t.deepEqual(c.topologies, ['/x/configs/1S.yaml']);
+  t.deepEqual(c.programs, [{ name: 'bfs', params: {} }, { name: 'pr', params: { iterations: 3 } }]);
+  t.is(c.repetitions, 3);
+  t.is(c.warmup, 1);
+  t.deepEqual(c.alphas, []);
+});
+
+test('config: errors name the file, line, key and a fix', (t) => {
+  const unknownKey = t.throws(() => parseBenchConfig('graphs: [{ rmat: 8 }]\ntopologies: [a.yaml]\nprograms: [bfs]\nrepetitons: 3\n', 'c.yaml'), { instanceOf: TesseraError });
+  t.regex(unknownKey!.message, /^c\.yaml: invalid benchmark config: .*repetitons.*Fix: remove or rename 'repetitons'/);
+  const prog = t.throws(() => parseBenchConfig('graphs: [{ rmat: 8 }]\ntopologies: [a.yaml]\nprograms:\n  - bfs\n  - quicksort\n', 'c.yaml'), { instanceOf: TesseraError });
+  t.regex(prog!.message, /^c\.yaml:5: unknown program 'quicksort'.*Fix: use one of/);
+  const scale = t.throws(() => parseBenchConfig('graphs:\n  - rmat: [8, 40]\ntopologies: [a.yaml]\nprograms: [bfs]\n', 'c.yaml'), { instanceOf: TesseraError });
+  t.regex(scale!.message, /^c\.yaml:2: invalid benchmark config: graphs\.0/);
+  const alpha = t.throws(() => parseBenchConfig('graphs: [{ rmat: 8 }]\ntopologies: [a.yaml]\nprograms: [bfs]\nalphas: [0.5, 2]\n', 'c.yaml'), { instanceOf: TesseraError });
+  t.regex(alpha!.message, /alphas\.1/);
+});
+
+function cell(engine: Cell['engine'], topology: string, ms: number[], edges: number | null, alpha: number | null = null, share: number | null = null): Cell {
+  const samples = ms.map((x) => ({ ms: x, edges, teps: edges === null ? null : edges / (x / 1000), supersteps: null, actors: [], cpuEdgeShare: share, model: null }));
+  return {
+    id: `g|${engine}|${topology}|bfs|${alpha ?? '-'}`, graph: 'g', engine, topology, topologyFile: null, threads: 1, gpus: 0, program: 'bfs', params: {}, alpha,
+    status: 'ok', note: null, loadMs: 1, setupMs: null, warmup: [], samples, time: summarize(ms), teps: null, tepsBasis: null, peakRssBytes: null, rssMethod: null, finishedAt: '',
+  };
+}
+
+test('peer TEPS use tessera’s edge count; ratios are peer time over tessera time', (t) => {
+  const cells = [cell('tessera', '1S', [10, 20, 30], 1000), cell('graphology', 'graphology (1 thread)', [40, 50, 60], null)];
+  fillPeerTeps(cells);
+  t.is(cells[1]!.tepsBasis, 'tessera-edges');
+  t.deepEqual(cells[1]!.teps, summarize([1000 / 0.04, 1000 / 0.05, 1000 / 0.06]));
+  const r = peerRatios({ cells } as never);
+  t.is(r.length, 1);
+  t.is(r[0]!.ratio, 50 / 20);
+});
+
+test('alpha plot: none without alpha cells; achieved at the measured CPU share over the CPU-only baseline, predicted from the model curve', (t) => {
+  const base = { schema: RESULT_SCHEMA, graphs: [], modelCurves: [] } as never as Parameters<typeof alphaSpec>[0];
+  t.is(alphaSpec({ ...base, cells: [cell('tessera', '1S1G', [10], 100)] }), null);
+  const cells = [cell('tessera', '1S1G (CPU only)', [30, 30, 30], 100), cell('tessera', '1S1G', [10, 12, 14], 100, 0.5, 0.4)];
+  const curve = { graph: 'g', topology: '1S1G', program: 'bfs', status: 'ok' as const, note: null, points: [{ strategy: 'high', alpha: 0.5, speedup: 2, makespanMs: 1, feasible: true }, { strategy: 'high', alpha: 0, speedup: 9, makespanMs: 1, feasible: false }] };
+  const spec = alphaSpec({ ...base, cells, modelCurves: [curve] }) as unknown as { data: { values: Array<{ alpha: number; speedup: number; curve: string }> } };
+  t.deepEqual(
+    spec.data.values.map((v) => [v.curve, v.alpha, v.speedup]),
+    [['achieved (measured)', 0.4, 30 / 12], ['predicted (high)', 0.5, 2]],
+    'infeasible model points are left out',
+  );
+});
+
+test('a small sweep writes results.json (schema), results.md, the SVGs; absent peers are noted, a GAPBS build is parsed', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-bench-'));
+  try {
+    // A GAPBS "build" whose bfs replays a recorded output: the sweep must run it and parse it.
+    const gap = path.join(dir, 'gapbs');
+    await import('node:fs/promises').then((f) => f.mkdir(gap));
+    await writeFile(path.join(gap, 'bfs'), `#!/bin/sh\ncat '${path.join(FIX, 'gapbs-bfs-g12.txt')}'\n`);
+    await chmod(path.join(gap, 'bfs'), 0o755);
+    const config = parseBenchConfig(
+      [
+        'name: test',
+        'repetitions: 2',
+        'warmup: 1',
+        'graphs: [{ rmat: [6, 7] }]',
+        `topologies: [${path.join(REPO_ROOT, 'configs/1S.yaml')}, ${path.join(REPO_ROOT, 'configs/2S.yaml')}]`,
+        'programs: [bfs, wcc]',
+        `peers: { graphology: { maxEdges: 800 }, gapbs: ${gap} }`,
+      ].join('\n'),
+      path.join(dir, 'c.yaml'),
+    );
+    const lines: string[] = [];
+    const { dir: out, results } = await runSweep({ config, outDir: dir, peerOverrides: {}, progress: false, log: (s) => void lines.push(s) });
+    const json = JSON.parse(await readFile(path.join(out, 'results.json'), 'utf8'));
+    const parsed = resultsSchema.safeParse(json);
+    t.true(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues[0]));
+    t.is(json.schema, RESULT_SCHEMA);
+    t.is(json.status, 'complete');
+    t.is(json.graphs.length, 2);
+    t.deepEqual(json.modelCurves, [], 'no alpha sweep, no model curves');
+    t.true(json.machine.cores >= 1 && json.machine.node === process.version);
+    // 2 graphs x (2 topologies x 2 programs + graphology 2 + gapbs 2)
+    t.is(results.cells.length, 2 * (4 + 2 + 2));
+    for (const c of results.cells.filter((x) => x.engine === 'tessera')) {
+      t.is(c.status, 'ok', c.note ?? '');
+      t.is(c.warmup.length, 1);
+      t.is(c.samples.length, 2);
+      t.deepEqual(c.time, summarize(c.samples.map((s) => s.ms)));
+      t.true(c.teps!.min <= c.teps!.median && c.teps!.median <= c.teps!.max);
+      t.true(c.peakRssBytes! > 10 * 2 ** 20, 'a Node process with a worker pool uses more than 10 MiB');
+      t.true(c.loadMs! >= 0 && c.setupMs! >= 0);
+      t.is(c.samples[0]!.actors.length, c.topology === '2S' ? 2 : 1);
+    }
+    // graphology runs on graphs up to maxEdges and is skipped with the reason above it.
+    for (const c of results.cells.filter((x) => x.engine === 'graphology')) {
+      const edges = results.graphs.find((g) => g.id === c.graph)!.edges;
+      t.is(c.status, edges <= 800 ? 'ok' : 'skipped');
+      if (c.status === 'ok') t.is(c.tepsBasis, 'tessera-edges');
+      else t.regex(c.note!, /above peers\.graphology\.maxEdges \(800\)/);
+    }
+    t.true(new Set(results.cells.filter((x) => x.engine === 'graphology').map((c) => c.status)).size === 2, 'rmat:6 (521 edges) fits under 800, rmat:7 (1156) does not');
+    const gb = results.cells.filter((c) => c.engine === 'gapbs' && c.program === 'bfs');
+    t.is(gb.length, 2);
+    const trials = trialLines(await fixture('gapbs-bfs-g12.txt')).map((s) => s * 1000);
+    t.deepEqual(gb[0]!.warmup.map((s) => s.ms), trials.slice(0, 1));
+    t.deepEqual(gb[0]!.samples.map((s) => s.ms), trials.slice(1));
+    // cc (wcc) has no replayed binary in this fake build: the cell fails with the reason, it is not invented.
+    const gpr = results.cells.find((c) => c.engine === 'gapbs' && c.program === 'wcc')!;
+    t.is(gpr.status, 'failed');
+    t.is(gpr.samples.length, 0);
+    const files = await readdir(out);
+    t.true(files.includes('throughput.svg') && files.includes('actors.svg') && files.includes('cells.jsonl'));
+    t.false(files.includes('speedup-alpha.svg'), 'no alpha data, no alpha plot');
+    t.false(files.includes('.graphs'), 'prepared graphs are removed');
+    t.is((await readFile(path.join(out, 'cells.jsonl'), 'utf8')).trim().split('\n').length, results.cells.length);
+    const svg = await readFile(path.join(out, 'throughput.svg'), 'utf8');
+    t.regex(svg, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    t.regex(svg, /tessera 2S/);
+    const md = await readFile(path.join(out, 'results.md'), 'utf8');
+    t.regex(md, /\| rmat:7 \| bfs \| tessera \| 2S \| 2 \|/);
+    t.regex(md, /No alpha sweep was configured/);
+    t.regex(md, /No run report carried a model prediction/);
+    t.regex(md, /\| rmat:6 \| bfs \| graphology \(1 thread\) \| [0-9.]+ \| 1S \|/);
+    t.regex(md, /!\[Throughput vs scale\]\(throughput\.svg\)/);
+
+    // --replot redraws from results.json alone.
+    await unlink(path.join(out, 'throughput.svg'));
+    t.deepEqual(await replot(out), ['results.md', 'throughput.svg', 'actors.svg']);
+    t.true((await readdir(out)).includes('throughput.svg'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('an absent GAPBS build is skipped with a note, never run', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-bench-'));
+  try {
+    const config = parseBenchConfig(
+      `graphs: [{ rmat: 5 }]\nrepetitions: 1\nwarmup: 0\ntopologies: [${path.join(REPO_ROOT, 'configs/1S.yaml')}]\nprograms: [bfs]\npeers: { graphology: false, gapbs: ./nowhere }\n`,
+      path.join(dir, 'c.yaml'),
+    );
+    const { results } = await runSweep({ config, outDir: dir, peerOverrides: {}, progress: false, log: () => undefined });
+    t.deepEqual(results.peers.map((p) => [p.name, p.status]), [['graphology', 'disabled'], ['gapbs', 'absent']]);
+    t.regex(results.peers[1]!.note!, /no executable .*nowhere\/bfs/);
+    t.deepEqual(results.cells.map((c) => c.engine), ['tessera']);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
