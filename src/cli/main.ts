@@ -7,22 +7,30 @@ import { Command, CommanderError } from 'commander';
 import { isTesseraError } from '../errors.js';
 import { registerGraphCommands } from './graph-commands.js';
 import { registerRunCommands } from './run.js';
+import { registerBenchCommand } from './bench-command.js';
+import { registerModelCommand } from './model-command.js';
 
 const program = new Command();
 program
   .name('tessera')
   .description('Graph analytics on every CPU socket and GPU of one machine')
-  .showHelpAfterError('(run with --help for usage)')
+  // Usage errors take the same one-line `tessera: ...` form as every other error (commander's
+  // default is an `error: ...` line plus a second hint line). Subcommands inherit this.
+  .configureOutput({
+    outputError: (str, write) => write(`tessera: ${str.replace(/^error: /, '').trim()} (run with --help for usage)\n`),
+  })
   .exitOverride();
 
 registerRunCommands(program);
 registerGraphCommands(program);
+registerBenchCommand(program);
+registerModelCommand(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (e) {
   if (e instanceof CommanderError) {
-    // Commander already printed its one-line message (or help/version).
+    // Commander already printed its one-line message (outputError above) or the help/version.
     process.exitCode = e.exitCode;
   } else if (isTesseraError(e)) {
     process.stderr.write(`tessera: ${e.message}\n`);

@@ -17,6 +17,8 @@ export interface LoadOptions {
   vertices?: string;
   /** Target edges per page. */
   pageEdges?: number;
+  /** Accept negative edge weights (SSSP still refuses them when it starts). */
+  allowNegativeWeights?: boolean;
   /** Keep ascending original order instead of degree order (debugging). */
   renumber?: 'degree' | 'none';
 }
@@ -39,7 +41,11 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
     const graph = await readTsr(spec);
     return { graph, defaults: {}, loadMs: performance.now() - t0 };
   }
-  const { raw, properties } = await readGraphFile(spec, { directed: opts.undirected ? false : undefined, vertices: opts.vertices });
+  const { raw, properties } = await readGraphFile(spec, {
+    directed: opts.undirected ? false : undefined,
+    vertices: opts.vertices,
+    allowNegativeWeights: opts.allowNegativeWeights,
+  });
   const graph = buildGraph(raw, build);
   const p = properties;
   const defaults: AlgoDefaults = {

@@ -270,7 +270,7 @@ export class EdgeParser {
       throw new TesseraError(`negative weight ${excerpt(buf, t, i)}`, {
         file: this.file,
         line,
-        fix: 'fix the weight, or accept negative weights with the allowNegativeWeights option (--allow-negative-weights)',
+        fix: 'fix the weight, or accept negative weights with --allow-negative-weights (library: allowNegativeWeights); SSSP still needs weights >= 0',
       });
     }
     this.pos = i;
