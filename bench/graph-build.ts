@@ -2,7 +2,14 @@
  * Graph pipeline benchmark: RMAT generation, page building, .tsr write and read, edge-list text.
  *
  *   node dist/bench/graph-build.js [--scale 20] [--edge-factor 16] [--pipeline memory|text|both]
+ *                                  [--threads N] [--gen-threads N] [--reps 1] [--peer MODULE]
+ *                                  [--undirected]
  *                                  [--dir DIR] [--json FILE] [--keep]
+ *
+ * --peer MODULE: a module exporting buildGraph (e.g. a copy of an older builder compiled outside
+ *   the repo) whose memory pipeline runs in the same session, alternating with ours, `--reps`
+ *   times each; the report gives medians and our/peer ratios. --threads is passed to our builder,
+ *   --gen-threads to generateEdges (both pipelines' runs: 1 = the generator before threads).
  *
  * memory pipeline (one child process): generate RMAT in memory -> buildGraph -> writeTsr; then a
  *   fresh child reads the .tsr back.
@@ -21,7 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildGraph } from '../src/graph/build.js';
+import type { buildGraph as BuildFn, BuildOptions } from '../src/graph/build.js';
 import { generateEdges, generateToEdgeList } from '../src/graph/generate/index.js';
 import { readGraphFile } from '../src/graph/readers/index.js';
 import { readTsr, writeTsr } from '../src/graph/tsr.js';
@@ -55,22 +62,42 @@ async function timedAsync<T>(fn: () => Promise<T>): Promise<[T, number]> {
 // ---------------------------------------------------------------------------------------------
 // child steps (each run in a fresh process)
 
-async function childMain(kind: string, spec: string, dir: string): Promise<Step[]> {
+interface ChildOpts {
+  /** Module exporting buildGraph (default: ours). */
+  builder?: string;
+  threads?: number;
+  genThreads?: number;
+  undirected?: boolean;
+}
+
+async function loadBuilder(builder: string | undefined): Promise<typeof BuildFn> {
+  const mod = (await import(builder ? path.resolve(builder) : '../src/graph/build.js')) as { buildGraph: typeof BuildFn };
+  return mod.buildGraph;
+}
+
+async function childMain(kind: string, spec: string, dir: string, co: ChildOpts): Promise<Step[]> {
   const steps: Step[] = [];
+  const buildGraph = await loadBuilder(co.builder);
+  const phases: string[] = [];
+  const bopts: BuildOptions = {
+    ...(co.threads ? { threads: co.threads } : {}),
+    ...(co.undirected ? { directed: false } : {}),
+    onPhase: (p, ms) => phases.push(`${p} ${(ms / 1000).toFixed(2)} s`),
+  };
   const tsr = path.join(dir, kind === 'memory' ? 'memory.tsr' : 'text.tsr');
   const el = path.join(dir, 'graph.el');
   steps.push({ step: 'process start', ms: 0, peakRss: peak() });
   if (kind === 'memory') {
-    const [raw, genMs] = timed(() => generateEdges(spec));
+    const [raw, genMs] = timed(() => generateEdges(spec, co.genThreads ? { threads: co.genThreads } : {}));
     const m = raw.src.length;
     steps.push({ step: 'generate RMAT (memory)', ms: genMs, edges: m, peakRss: peak() });
-    const [g, buildMs] = timed(() => buildGraph(raw));
+    const [g, buildMs] = timed(() => buildGraph(raw, bopts));
     steps.push({
       step: 'buildGraph',
       ms: buildMs,
       edges: m,
       peakRss: peak(),
-      note: `${g.numVertices} vertices, ${g.numEdges} edges kept, ${g.out.pages.length}+${g.in.pages.length} pages`,
+      note: `${g.numVertices} vertices, ${g.numEdges} edges kept, ${g.out.pages.length}+${g.in.pages.length} pages${phases.length ? `; ${phases.join(', ')}` : ''}`,
     });
     const [, wMs] = await timedAsync(() => writeTsr(g, tsr));
     steps.push({ step: 'writeTsr', ms: wMs, edges: g.numEdges, bytes: (await stat(tsr)).size, peakRss: peak() });
@@ -87,8 +114,8 @@ async function childMain(kind: string, spec: string, dir: string): Promise<Step[
     const [{ raw }, rMs] = await timedAsync(() => readGraphFile(el, {}));
     const m = raw.src.length;
     steps.push({ step: 'read .el', ms: rMs, edges: m, bytes: (await stat(el)).size, peakRss: peak() });
-    const [g, bMs] = timed(() => buildGraph(raw));
-    steps.push({ step: 'buildGraph', ms: bMs, edges: m, peakRss: peak(), note: `${g.numVertices} vertices, ${g.numEdges} edges kept` });
+    const [g, bMs] = timed(() => buildGraph(raw, bopts));
+    steps.push({ step: 'buildGraph', ms: bMs, edges: m, peakRss: peak(), note: `${g.numVertices} vertices, ${g.numEdges} edges kept${phases.length ? `; ${phases.join(', ')}` : ''}` });
     const [, wMs] = await timedAsync(() => writeTsr(g, tsr));
     steps.push({ step: 'writeTsr', ms: wMs, edges: g.numEdges, bytes: (await stat(tsr)).size, peakRss: peak() });
   } else {
@@ -97,9 +124,15 @@ async function childMain(kind: string, spec: string, dir: string): Promise<Step[
   return steps;
 }
 
-function runChild(kind: string, spec: string, dir: string): Promise<Step[]> {
+function runChild(kind: string, spec: string, dir: string, co: ChildOpts = {}): Promise<Step[]> {
+  const extra = [
+    ...(co.builder ? ['--builder', co.builder] : []),
+    ...(co.threads ? ['--threads', String(co.threads)] : []),
+    ...(co.genThreads ? ['--gen-threads', String(co.genThreads)] : []),
+    ...(co.undirected ? ['--undirected'] : []),
+  ];
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--child', kind, '--spec', spec, '--dir', dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(import.meta.url), ['--child', kind, '--spec', spec, '--dir', dir, ...extra], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let result: Step[] | undefined;
     let error: string | undefined;
     child.on('message', (m: { steps?: Step[]; error?: string }) => {
@@ -138,6 +171,43 @@ function table(title: string, steps: Step[], rawEdges: number): string {
   return lines.join('\n');
 }
 
+const stepSum = (steps: Step[]): number => steps.reduce((s, x) => s + x.ms, 0);
+const maxPeak = (steps: Step[]): number => Math.max(...steps.map((x) => x.peakRss));
+
+function median(xs: number[]): number {
+  const a = [...xs].sort((x, y) => x - y);
+  const h = a.length >> 1;
+  return a.length % 2 ? a[h]! : (a[h - 1]! + a[h]!) / 2;
+}
+
+/** Medians over repeated memory-pipeline runs, ours and (when given) the peer's, with ratios. */
+function summary(ours: Step[][], peers: Step[][], rawEdges: number, peer: string | undefined): string {
+  const of = (runs: Step[][], step: string, f: (s: Step) => number): number => median(runs.map((r) => f(r.find((s) => s.step === step)!)));
+  const rate = (s: Step): number => s.edges! / s.ms / 1e3;
+  const rows: Array<[string, (runs: Step[][]) => number, string]> = [
+    ['generate (M edges/s)', (r) => of(r, 'generate RMAT (memory)', rate), 'higher is better'],
+    ['buildGraph (M edges/s)', (r) => of(r, 'buildGraph', rate), 'higher is better'],
+    ['buildGraph (s)', (r) => of(r, 'buildGraph', (s) => s.ms / 1000), ''],
+    ['peak RSS after build (B/raw edge)', (r) => of(r, 'buildGraph', (s) => s.peakRss / rawEdges), 'lower is better'],
+    ['generate + build + write .tsr (s)', (r) => median(r.map(stepSum)) / 1000, ''],
+  ];
+  const lines = [
+    `### medians over ${ours.length} run${ours.length === 1 ? '' : 's'}${peer ? `, alternating with the peer builder ${peer}` : ''}`,
+    '',
+    peer ? '| measure | ours | peer | ours / peer | |' : '| measure | ours | |',
+    peer ? '| --- | ---: | ---: | ---: | --- |' : '| --- | ---: | --- |',
+  ];
+  for (const [name, f, note] of rows) {
+    const a = f(ours);
+    if (!peer) lines.push(`| ${name} | ${a.toFixed(2)} | ${note} |`);
+    else {
+      const b = f(peers);
+      lines.push(`| ${name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(a / b).toFixed(2)} | ${note} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -149,11 +219,22 @@ async function main(): Promise<void> {
       keep: { type: 'boolean', default: false },
       child: { type: 'string' },
       spec: { type: 'string' },
+      builder: { type: 'string' },
+      threads: { type: 'string' },
+      'gen-threads': { type: 'string' },
+      undirected: { type: 'boolean', default: false },
+      reps: { type: 'string', default: '1' },
+      peer: { type: 'string' },
     },
   });
+  const co: ChildOpts = {
+    threads: values.threads ? Number(values.threads) : undefined,
+    genThreads: values['gen-threads'] ? Number(values['gen-threads']) : undefined,
+    undirected: values.undirected,
+  };
   if (values.child) {
     try {
-      const steps = await childMain(values.child, values.spec!, values.dir!);
+      const steps = await childMain(values.child, values.spec!, values.dir!, { ...co, builder: values.builder });
       process.send!({ steps });
     } catch (e) {
       process.send!({ error: (e as Error).message });
@@ -164,6 +245,7 @@ async function main(): Promise<void> {
   const scale = Number(values.scale);
   const ef = Number(values['edge-factor']);
   const spec = `rmat:${scale}:ef=${ef}`;
+  if (values.threads !== undefined && !(Number(values.threads) >= 1)) throw new Error(`--threads ${values.threads}: give a positive integer`);
   const rawEdges = ef * 2 ** scale;
   const dir = values.dir ?? (await mkdtemp(path.join(os.tmpdir(), 'tessera-bench-')));
   const pipe = values.pipeline;
@@ -171,17 +253,31 @@ async function main(): Promise<void> {
   const md: string[] = [
     `## Graph pipeline: ${spec} (${rawEdges.toLocaleString('en-US')} raw edges)`,
     '',
-    `node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
+    `node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}${co.undirected ? '; built undirected' : ''}`,
     '',
   ];
   try {
     if (pipe === 'memory' || pipe === 'both') {
       process.stderr.write(`memory pipeline: ${spec}...\n`);
+      const reps = Math.max(1, Number(values.reps));
       try {
-        const a = await runChild('memory', spec, dir);
+        const ours: Step[][] = [];
+        const peers: Step[][] = [];
+        for (let r = 0; r < reps; r++) {
+          ours.push(await runChild('memory', spec, dir, co));
+          if (values.peer) peers.push(await runChild('memory', spec, dir, { undirected: co.undirected, genThreads: co.genThreads, builder: values.peer }));
+        }
         const b = await runChild('read-tsr', 'memory.tsr', dir);
-        out.memory = [...a, ...b];
-        md.push(table('in memory: generate -> build -> .tsr; fresh process: read .tsr', out.memory, rawEdges), '');
+        out.memory = [...ours[ours.length - 1]!, ...b];
+        const thr = [co.genThreads ? `generate threads: ${co.genThreads}` : '', co.threads ? `build threads: ${co.threads}` : ''].filter((x) => x).join(', ');
+        const title = `in memory: generate -> build -> .tsr${thr ? ` (${thr})` : ''}; fresh process: read .tsr`;
+        md.push(table(reps > 1 ? `${title} (last of ${reps} runs)` : title, out.memory, rawEdges), '');
+        md.push(`convert in memory (generate + build + write .tsr, one process): ${(stepSum(ours[ours.length - 1]!) / 1000).toFixed(1)} s, peak RSS ${fmtBytes(maxPeak(ours[ours.length - 1]!))}`, '');
+        if (reps > 1 || values.peer) {
+          md.push(summary(ours, peers, rawEdges, values.peer), '');
+          out.memoryRuns = ours.flat();
+          if (values.peer) out.peerRuns = peers.flat();
+        }
       } catch (e) {
         md.push(`memory pipeline failed: ${(e as Error).message}`, '');
         process.exitCode = 1;
@@ -191,12 +287,12 @@ async function main(): Promise<void> {
       process.stderr.write(`text pipeline: ${spec} -> .el -> .tsr...\n`);
       try {
         const a = await runChild('gen-el', spec, dir);
-        const b = await runChild('el-to-tsr', spec, dir);
+        const b = await runChild('el-to-tsr', spec, dir, co);
         const c = await runChild('read-tsr', 'text.tsr', dir);
         out.text = [...a, ...b, ...c];
         const total = [...a, ...b].reduce((s, x) => s + x.ms, 0);
         md.push(table('end to end, a fresh process per group: generate -> .el | read .el -> build -> .tsr | read .tsr', out.text, rawEdges), '');
-        md.push(`end-to-end conversion time (generate .el + read + build + write .tsr): ${(total / 1000).toFixed(1)} s`, '');
+        md.push(`end-to-end conversion time (generate .el + read + build + write .tsr): ${(total / 1000).toFixed(1)} s; peak RSS converting .el -> .tsr: ${fmtBytes(maxPeak(b))}`, '');
       } catch (e) {
         md.push(`text pipeline failed: ${(e as Error).message}`, '');
         process.exitCode = 1;

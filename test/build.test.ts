@@ -3,6 +3,8 @@ import { buildGraph } from '../src/graph/build.js';
 import { forEachEdge } from '../src/graph/pages.js';
 import type { Graph, PageSet } from '../src/graph/types.js';
 import { rawFrom } from './helpers/raw.js';
+import { TesseraError } from '../src/errors.js';
+import { generateEdges } from '../src/graph/generate/index.js';
 
 /** Edge set of a page set in original ids: "a>b:w" strings, sorted. */
 function edgesOf(g: Graph, set: PageSet): string[] {
@@ -81,4 +83,128 @@ test('isolated vertices from a vertex list exist; sparse huge ids work', (t) => 
   t.is(g.numVertices, 3);
   t.deepEqual([...g.ids.byOriginal].map((i) => g.ids.toOriginal[i]), [5, 7, big]);
   t.is(g.numEdges, 1);
+});
+
+/** Same bytes (typed arrays of any size, compared without building JS arrays). */
+function bytesEqual(a: ArrayBufferView | undefined, b: ArrayBufferView | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.constructor === b.constructor && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+}
+
+/** Every array of two graphs, page by page (bit-identical builds). */
+function sameGraph(t: import('ava').ExecutionContext, a: Graph, b: Graph): void {
+  t.is(a.numVertices, b.numVertices);
+  t.is(a.numEdges, b.numEdges);
+  t.true(bytesEqual(a.ids.toOriginal, b.ids.toOriginal), 'toOriginal');
+  t.true(bytesEqual(a.ids.byOriginal, b.ids.byOriginal), 'byOriginal');
+  t.true(bytesEqual(a.outDegree, b.outDegree), 'outDegree');
+  t.true(bytesEqual(a.inDegree, b.inDegree), 'inDegree');
+  t.is(a.in === a.out, b.in === b.out);
+  for (const k of ['out', 'in'] as const) {
+    const x = a[k];
+    const y = b[k];
+    t.true(bytesEqual(x.firstPageOf, y.firstPageOf), `${k} firstPageOf`);
+    t.is(x.pages.length, y.pages.length);
+    x.pages.forEach((p, i) => {
+      const q = y.pages[i]!;
+      t.deepEqual([p.index, p.vBegin, p.vEnd, p.split, p.edges], [q.index, q.vBegin, q.vEnd, q.split, q.edges]);
+      t.true(bytesEqual(p.offsets, q.offsets) && bytesEqual(p.nbrs, q.nbrs) && bytesEqual(p.weights, q.weights), `${k} page ${i} arrays`);
+      t.is(p.buffer.byteLength, q.buffer.byteLength, 'exact-size page buffers');
+    });
+  }
+}
+
+for (const directed of [true, false]) {
+  test(`build ${directed ? 'directed' : 'undirected'}: 1, 2 and 3 threads give the same graph`, (t) => {
+    const edges = randomEdges(300, 6000, 3, 5);
+    const one = buildGraph(rawFrom(edges, { directed, weighted: true }), { pageEdges: 97, threads: 1 });
+    for (const threads of [2, 3]) sameGraph(t, one, buildGraph(rawFrom(edges, { directed, weighted: true }), { pageEdges: 97, threads }));
+    t.deepEqual(edgesOf(one, one.out), expected(edges, directed));
+  });
+}
+
+test('float64 staging cursors (used beyond 2^32 positions) give the same graph', (t) => {
+  for (const directed of [true, false]) {
+    const edges = randomEdges(150, 2500, 5, 3);
+    const a = buildGraph(rawFrom(edges, { directed, weighted: true }), { pageEdges: 50 });
+    const b = buildGraph(rawFrom(edges, { directed, weighted: true }), { pageEdges: 50 }, { wideCursors: true });
+    sameGraph(t, a, b);
+    const c = buildGraph(rawFrom(edges, { directed }), { pageEdges: 50 }, { wideCursors: true });
+    t.deepEqual(edgesOf(c, c.in), expected(edges.map(([s, d]) => [s, d, 1]), directed));
+  }
+});
+
+test('medium and long lists (built-in and radix sort paths) dedupe with the smallest weight', (t) => {
+  // 20 vertices, 4000 edges: lists of ~200 (medium) and one hub of ~1200 (long), many repeats.
+  const edges = randomEdges(20, 4000, 11, 1000);
+  for (const directed of [true, false]) {
+    const g = buildGraph(rawFrom(edges, { directed, weighted: true }), { pageEdges: 300 });
+    t.deepEqual(edgesOf(g, g.out), expected(edges, directed));
+    t.deepEqual(edgesOf(g, g.in), expected(edges, directed));
+    t.true(g.build.duplicatesDropped > 0 && g.build.selfLoopsDropped > 0);
+  }
+});
+
+test('ids: dense, gapped (counted by id), sparse (bitmap ranks) and very sparse (sorted) give the same graph', (t) => {
+  const base = randomEdges(100, 1500, 13, 4).map(([s, d, w]) => [(s - 3) / 7, (d - 3) / 7, w] as [number, number, number]);
+  const graphs = [(x: number) => x, (x: number) => 2 * x + 1, (x: number) => x * 40_000 + 9, (x: number) => x * 40_000_000 + 5].map((f) => {
+    const g = buildGraph(rawFrom(base.map(([s, d, w]) => [f(s), f(d), w]), { weighted: true, vertices: [f(100), f(101)] }), { pageEdges: 40 });
+    t.deepEqual(edgesOf(g, g.out), expected(base.map(([s, d, w]) => [f(s), f(d), w]), true));
+    return g;
+  });
+  for (const g of graphs.slice(1)) {
+    t.is(g.numVertices, graphs[0]!.numVertices);
+    t.deepEqual([...g.outDegree], [...graphs[0]!.outDegree]);
+    t.deepEqual(
+      g.out.pages.map((p) => [...p.nbrs]),
+      graphs[0]!.out.pages.map((p) => [...p.nbrs]),
+      'same internal ids: renumbering depends on degrees and id order only',
+    );
+  }
+});
+
+test('the raw edge lists are consumed, the vertex list is kept; a NaN weight is a TesseraError', (t) => {
+  const raw = rawFrom([[1, 2, 1], [2, 3, 2]], { weighted: true, vertices: [1, 2, 3, 4] });
+  const g = buildGraph(raw);
+  t.is(g.numVertices, 4);
+  t.is(raw.src.length + raw.dst.length + raw.weights!.length, 0);
+  t.is(raw.vertices?.length, 4);
+  const bad = rawFrom([[1, 2, 1], [2, 3, Number.NaN]], { weighted: true });
+  const e = t.throws(() => buildGraph(bad), { instanceOf: TesseraError });
+  t.regex(e!.message, /edge 2 has a NaN weight/);
+  t.throws(() => buildGraph(rawFrom([[1, 2]]), { threads: 0 }), { instanceOf: TesseraError });
+  t.throws(() => buildGraph(rawFrom([[1, 2]]), { pageEdges: 0 }), { instanceOf: TesseraError });
+});
+
+test('weights: float32 / float64 / none as asked', (t) => {
+  const edges = randomEdges(50, 800, 17, 7).map(([s, d, w]) => [s, d, w + 0.1] as [number, number, number]);
+  const g64 = buildGraph(rawFrom(edges, { weighted: true }), { pageEdges: 100 });
+  const g32 = buildGraph(rawFrom(edges, { weighted: true }), { pageEdges: 100, weightType: 'float32' });
+  const g0 = buildGraph(rawFrom(edges, { weighted: true }), { pageEdges: 100, weightType: 'none' });
+  t.true(g64.out.pages.every((p) => p.weights instanceof Float64Array));
+  t.true(g32.in.pages.every((p) => p.weights instanceof Float32Array));
+  t.true(g0.out.pages.every((p) => p.weights === undefined) && g0.weightType === undefined);
+  t.deepEqual(edgesOf(g64, g64.in), expected(edges, true));
+  t.deepEqual(
+    edgesOf(g32, g32.in),
+    expected(edges.map(([s, d, w]) => [s, d, Math.fround(w)]), true),
+  );
+});
+
+test('generateEdges gives the same edges with 1 and 3 threads (shared chunks)', (t) => {
+  for (const spec of ['rmat:16:ef=70:weighted', 'uniform:16:ef=65']) {
+    const a = generateEdges(spec, { threads: 1 });
+    const b = generateEdges(spec, { threads: 3 });
+    t.true(b.src.chunks.length > 3 && b.src.chunks[1]!.buffer instanceof SharedArrayBuffer, 'several full blocks, generated by helpers');
+    t.is(a.weights === undefined, b.weights === undefined);
+    for (const k of ['src', 'dst', 'weights', 'vertices'] as const) {
+      const x = a[k];
+      const y = b[k];
+      if (x === undefined || y === undefined) continue;
+      t.is(x.length, y.length);
+      t.true(x.chunks.every((c, i) => bytesEqual(c, y.chunks[i])), `${spec} ${k}`);
+    }
+    // Shared chunks build like any others, with helper threads too.
+    sameGraph(t, buildGraph(a, { pageEdges: 4096, threads: 1 }), buildGraph(b, { pageEdges: 4096, threads: 2 }));
+  }
 });

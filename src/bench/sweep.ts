@@ -20,7 +20,6 @@ import { GRAPHOLOGY_PROGRAMS, type CellResult, type ChildMessage, type Job, type
 import { machineInfo } from './machine.js';
 import { renderMarkdown } from './markdown.js';
 import { checkGapbs, gapbsCommand, runGapbs } from './peers/gapbs.js';
-import { renderPlots } from './plots.js';
 import { RESULT_SCHEMA, summarize, type BenchResults, type Cell, type EngineName, type GraphInfo, type PeerStatus } from './schema.js';
 
 export interface SweepOptions {
@@ -293,6 +292,7 @@ export async function runSweep(o: SweepOptions): Promise<{ dir: string; results:
   results.status = interrupted ? 'interrupted' : 'complete';
   results.finishedAt = new Date().toISOString();
   fillPeerTeps(results.cells);
+  const { renderPlots } = await import('./plots.js');
   const plots = await renderPlots(results, dir);
   await writeFileAtomic(path.join(dir, 'results.json'), JSON.stringify(results, null, 1) + '\n');
   await writeFileAtomic(path.join(dir, 'results.md'), renderMarkdown(results, plots));

@@ -10,7 +10,6 @@ import { InvalidArgumentError } from 'commander';
 import writeFileAtomic from 'write-file-atomic';
 import { loadBenchConfig } from '../bench/config.js';
 import { renderMarkdown } from '../bench/markdown.js';
-import { renderPlots } from '../bench/plots.js';
 import { resultsSchema } from '../bench/schema.js';
 import { runSweep } from '../bench/sweep.js';
 import { TesseraError } from '../errors.js';
@@ -50,6 +49,8 @@ export async function replot(dir: string): Promise<string[]> {
     const i = parsed.error.issues[0]!;
     throw new TesseraError(`not a tessera-bench/1 result: ${i.path.join('.') || '(top level)'}: ${i.message}`, { file, fix: 'rerun the sweep with this version of tessera' });
   }
+  // vega is loaded only when plots are drawn: every other command starts without it.
+  const { renderPlots } = await import('../bench/plots.js');
   const plots = await renderPlots(parsed.data, dir);
   await writeFileAtomic(path.join(dir, 'results.md'), renderMarkdown(parsed.data, plots));
   return ['results.md', ...plots.map((p) => p.file)];

@@ -1,20 +1,51 @@
 /**
  * RawEdges (original ids) -> Graph (pages in internal ids).
  *
- * 1. densify: original ids -> dense ids in ascending original order;
- * 2. renumber by total degree, descending (Graphie-style renaming: degree-homogeneous pages, so
- *    TOTEM's HIGH/LOW partitioning is a cut at a page boundary);
- * 3. scatter the edges into out-pages (counting sort by source; both ways when undirected), then
- *    sort each list in place, dropping self-loops and repeated edges (keeping the smallest weight);
- * 4. directed graphs: scatter out-pages into in-pages (lists come out sorted by source).
- * Two random-access passes in all; peak memory is the raw edge list (8 B/edge) plus one page set
- * (4 B/edge), plus weights.
+ * 1. ids (build/ids.ts): raw degrees counted by original id (or by dense rank when ids are
+ *    sparse), then renumbering by total degree, descending (Graphie-style renaming:
+ *    degree-homogeneous pages, so TOTEM's HIGH/LOW partitioning is a cut at a page boundary);
+ * 2. staging (build/scatter.ts): a counting sort of the raw edges by source into chunked staging
+ *    positions (both ways when undirected), each raw chunk released once read;
+ * 3. out-pages (build/assemble.ts): page by page, each list sorted in place (build/lists.ts),
+ *    self-loops and repeated edges dropped (smallest weight kept), written into an exact-size
+ *    page; staging chunks released as they are consumed. In-degrees are the raw in-counts of
+ *    phase 1 minus the dropped edges;
+ * 4. directed graphs: in-pages allocated at their exact size and filled by transposing the
+ *    out-pages (lists come out sorted by source).
+ * The result is the one the earlier single-pass builder gave, bit for bit (same ids, page cuts,
+ * lists, weights and counts).
+ *
+ * Large inputs are built by several threads (build/team.ts, worker_threads over
+ * SharedArrayBuffers, driven synchronously): raw chunks are shared out in order, each thread
+ * counts into tables of its own and scatters with cursors that start after the earlier threads'
+ * edges; out-pages are cut into page ranges, in-pages into target ranges. No two threads write
+ * the same word, so the result does not depend on the number of threads.
+ *
+ * The raw lists are consumed (empty afterwards; a vertex list is kept). Peak memory is the raw
+ * edges (8 B/edge, 12 or 16 weighted) plus the staging area (4 B per stored edge, +4 or 8
+ * weighted) plus 12 + 4 x threads bytes per vertex id (ids, cursors, layout, in-degrees),
+ * reached while the first raw chunks are scattered; afterwards the staging area and the
+ * out-pages, then the out- and in-pages, take less. Phases are separated by a garbage collection
+ * (build/gc.ts) so that what one phase released is gone before the next allocates.
  */
+import os from 'node:os';
 import { TesseraError } from '../errors.js';
-import { CHUNK, type U32List, type WeightList } from './chunked.js';
-import { PageFiller, layoutPages, allocPage } from './pages.js';
+import { CHUNK } from './chunked.js';
+import { firstPages, inPagesRange, outPagesRange, reindexed, type OutRange } from './build/assemble.js';
+import { collectGarbage } from './build/gc.js';
+import { allocCounts, countChunks, cursors, idMaps, keySpace, renumber } from './build/ids.js';
+import { allocStaging, scatterShare, type RawShare, type Staging } from './build/scatter.js';
+import { Team, type Task } from './build/team.js';
+import { layoutPages, planPages } from './pages.js';
 import type { Graph, Page, PageSet, RawEdges, WeightArray, WeightType } from './types.js';
 import { DEFAULT_PAGE_EDGES } from './types.js';
+
+/** Edge count from which phases are separated by a garbage collection. */
+const BIG = 1 << 22;
+/** Edge count from which helper threads are worth their start-up (tens of milliseconds). */
+const PARALLEL_MIN = 1 << 21;
+/** Default cap on threads: beyond, per-thread tables cost more memory than the time they save. */
+const MAX_THREADS = 4;
 
 export interface BuildOptions {
   /** Target edges per page (default 2^20). */
@@ -25,7 +56,16 @@ export interface BuildOptions {
   directed?: boolean;
   /** Store weights as float32 or float64 (default: the input's type); 'none' drops them. */
   weightType?: WeightType | 'none';
+  /**
+   * Threads to build with, this one included (default: the available cores, at most 4, for
+   * inputs of 2^21 edges or more; 1 below). The result does not depend on it.
+   */
+  threads?: number;
+  /** Called after each build phase with its name and wall time (progress, benchmarks). */
+  onPhase?: (phase: BuildPhase, ms: number) => void;
 }
+
+export type BuildPhase = 'ids' | 'staging' | 'out-pages' | 'in-pages';
 
 export interface BuildStats {
   selfLoopsDropped: number;
@@ -34,65 +74,118 @@ export interface BuildStats {
 
 export type BuiltGraph = Graph & { readonly build: BuildStats };
 
-export function buildGraph(raw: RawEdges, opts: BuildOptions = {}): BuiltGraph {
+/** Internal knobs for tests: force the float64 cursors used beyond 2^32 staging positions. */
+export interface BuildInternals {
+  wideCursors?: boolean;
+}
+
+export function buildGraph(raw: RawEdges, opts: BuildOptions = {}, internals: BuildInternals = {}): BuiltGraph {
   const pageEdges = opts.pageEdges ?? DEFAULT_PAGE_EDGES;
-  if (!Number.isInteger(pageEdges) || pageEdges < 1) {
-    throw new TesseraError(`page size ${pageEdges} is not a positive integer`, { key: 'pageEdges', fix: 'use e.g. 1048576' });
+  if (!Number.isInteger(pageEdges) || pageEdges < 1 || pageEdges > 0x7fffffff) {
+    throw new TesseraError(`page size ${pageEdges} is not a positive integer below 2^31`, { key: 'pageEdges', fix: 'use e.g. 1048576' });
   }
+  if (opts.threads !== undefined && !(Number.isInteger(opts.threads) && opts.threads >= 1)) {
+    throw new TesseraError(`thread count ${opts.threads} is not a positive integer`, { key: 'threads', fix: 'use e.g. 2, or leave it out' });
+  }
+  const m = raw.src.length;
+  if (raw.dst.length !== m || (raw.weights !== undefined && raw.weights.length !== m)) {
+    const w = raw.weights ? `, ${raw.weights.length} weights` : '';
+    throw new TesseraError(`the edge lists differ in length (${m} sources, ${raw.dst.length} targets${w})`, { file: raw.source });
+  }
+  const threads = opts.threads ?? (m >= PARALLEL_MIN ? Math.min(MAX_THREADS, os.availableParallelism()) : 1);
+  // Helpers boot while the first pass runs here.
+  const team = threads > 1 ? new Team(threads) : undefined;
+  try {
+    return build(raw, opts, pageEdges, team, internals);
+  } finally {
+    team?.close();
+  }
+}
+
+function build(raw: RawEdges, opts: BuildOptions, pageEdges: number, team: Team | undefined, internals: BuildInternals): BuiltGraph {
   const directed = opts.directed ?? raw.directed;
   const wt: WeightType | undefined =
     opts.weightType === 'none' || raw.weights === undefined ? undefined : (opts.weightType ?? raw.weightType ?? 'float64');
-  const weights = wt === undefined ? undefined : raw.weights;
   const m = raw.src.length;
-
-  const distinct = densify(raw);
-  const n = distinct.length;
-
-  // Raw degrees steer the renumbering and the out-page layout.
-  const outRaw = new Uint32Array(n);
-  const deg = new Uint32Array(n);
-  countInto(raw.src, outRaw);
-  countInto(raw.dst, deg);
-  for (let v = 0; v < n; v++) {
-    deg[v]! += outRaw[v]!;
-    // Undirected: every edge is stored at both ends.
-    if (!directed) outRaw[v] = deg[v]!;
-  }
-  const newId = opts.renumber === 'none' ? identity(n) : degreeOrder(deg);
-  remap(raw.src, newId);
-  remap(raw.dst, newId);
-  const layoutDeg = new Uint32Array(n);
-  for (let v = 0; v < n; v++) layoutDeg[newId[v]!] = outRaw[v]!;
-
-  const out0 = layoutPages('out', layoutDeg, pageEdges, wt);
-  scatterRaw(raw, out0, pageEdges, directed, weights);
-  const stats: BuildStats = { selfLoopsDropped: 0, duplicatesDropped: 0 };
-  const outDegree = new Uint32Array(new SharedArrayBuffer(4 * n));
-  const out = sortDedupe(out0, outDegree, stats);
-
-  let inSet: PageSet = out;
-  let inDegree = outDegree;
-  if (directed) {
-    inDegree = new Uint32Array(new SharedArrayBuffer(4 * n));
-    for (const p of out.pages) {
-      const nb = p.nbrs;
-      for (let e = 0; e < p.edges; e++) inDegree[nb[e]!]!++;
+  const big = m >= BIG;
+  let t = performance.now();
+  const phase = (name: BuildPhase): void => {
+    if (big) {
+      collectGarbage();
+      if (team !== undefined) team.run(new Array<Task>(team.size - 1).fill({ kind: 'gc' }), () => undefined);
     }
-    inSet = layoutPages('in', inDegree, pageEdges, wt);
-    transposeInto(out, inSet, pageEdges);
-  }
+    const now = performance.now();
+    opts.onPhase?.(name, now - t);
+    t = now;
+  };
+  if (wt === undefined) raw.weights?.clear();
+  else checkWeights(raw);
 
-  const toOriginal = new Uint32Array(new SharedArrayBuffer(4 * n));
-  const byOriginal = new Uint32Array(new SharedArrayBuffer(4 * n));
-  for (let d = 0; d < n; d++) {
-    toOriginal[newId[d]!] = distinct[d]!;
-    byOriginal[d] = newId[d]!;
-  }
-  let numEdges = 0;
-  for (const p of out.pages) numEdges += p.edges;
+  const { n, layoutDeg, rawIn, toOriginal, byOriginal, st } = stage(raw, directed, wt, opts.renumber ?? 'degree', team, internals, phase);
   if (m === 0 && n === 0) {
     throw new TesseraError('the graph has no vertices and no edges', { file: raw.source, fix: 'check that the input is not empty' });
   }
+
+  // Out-pages: thread i takes planned pages [cut[i], cut[i + 1]).
+  const T = team?.size ?? 1;
+  const plan = planPages(layoutDeg, pageEdges, false);
+  const { firstPageOf: _, ...rows } = plan;
+  // Sorting costs about the same per edge in long and short lists (radix vs insertion sort).
+  const cut = cutPages(plan.edges, plan.split, plan.vBegin, plan.vEnd, 1, T);
+  const posAt = (i: number): number => {
+    let p = 0;
+    for (let k = 0; k < i; k++) p += plan.edges[k]!;
+    return p;
+  };
+  const outDegree = new Uint32Array(new SharedArrayBuffer(4 * n));
+  // Directed: raw in-degrees, which lose the dropped edges on the way.
+  const inDeg = rawIn;
+  const outTask = (i: number): Task => ({ kind: 'out', st, plan: rows, i0: cut[i]!, i1: cut[i + 1]!, pos0: posAt(cut[i]!), layoutDeg, wt, outDegree, inDeg });
+  const parts = runShares<OutRange>(team, T, outTask, () => {
+    // The helpers hold their own views of their ranges; keep only ours.
+    keepOnly(st, posAt(cut[0]!), posAt(cut[1]!));
+    return outPagesRange(st, rows, cut[0]!, cut[1]!, 0, layoutDeg, wt, outDegree, inDeg);
+  });
+  st.nbrs.length = 0;
+  if (st.weights) st.weights.length = 0;
+  const pages: Page[] = [];
+  const stats: BuildStats = { selfLoopsDropped: 0, duplicatesDropped: 0 };
+  for (const part of parts) {
+    const base = pages.length;
+    for (const p of part.pages) pages.push(reindexed(p, base + p.index));
+    stats.selfLoopsDropped += part.selfLoops;
+    stats.duplicatesDropped += part.duplicates;
+  }
+  const out: PageSet = { orientation: 'out', pages, firstPageOf: firstPages(pages, n) };
+  phase('out-pages');
+
+  let inSet: PageSet = out;
+  let inDegree: Uint32Array = outDegree;
+  if (directed) {
+    // Thread i fills the in-pages [icut[i], icut[i + 1]) from all out-pages. A short list costs
+    // more per edge (its first write is a cache miss): measured on RMAT, the pages of short lists
+    // take twice as long per edge, as if each vertex were 8 more edges.
+    inDegree = inDeg!;
+    const set = layoutPages('in', inDegree, pageEdges, wt);
+    const icut = cutPages(
+      set.pages.map((p) => p.edges),
+      set.pages.map((p) => p.split),
+      set.pages.map((p) => p.vBegin),
+      set.pages.map((p) => p.vEnd),
+      8,
+      T,
+    );
+    runShares<void>(
+      team,
+      T,
+      (i) => ({ kind: 'in', outs: pages, set, p0: icut[i]!, p1: icut[i + 1]!, pageEdges }),
+      () => inPagesRange(pages, set, icut[0]!, icut[1]!, pageEdges),
+    );
+    inSet = set;
+    phase('in-pages');
+  }
+  let numEdges = 0;
+  for (const p of out.pages) numEdges += p.edges;
   return {
     numVertices: n,
     numEdges,
@@ -110,334 +203,140 @@ export function buildGraph(raw: RawEdges, opts: BuildOptions = {}): BuiltGraph {
 }
 
 /**
- * Replaces original ids in src/dst by dense ids (rank among the distinct original ids, so dense
- * order = original order) and returns the distinct original ids ascending.
+ * Phases 1 and 2. A function of its own so that the tables by key (internal ids, cursors) are
+ * garbage as soon as the staging area is filled.
  */
-function densify(raw: RawEdges): Uint32Array {
-  const lists = [raw.src, raw.dst, ...(raw.vertices ? [raw.vertices] : [])];
-  let max = -1;
-  let count = 0;
-  for (const l of lists) {
-    max = Math.max(max, maxOf(l));
-    count += l.length;
+function stage(
+  raw: RawEdges,
+  directed: boolean,
+  wt: WeightType | undefined,
+  order: 'degree' | 'none',
+  team: Team | undefined,
+  internals: BuildInternals,
+  phase: (name: BuildPhase) => void,
+): { n: number; layoutDeg: Uint32Array; rawIn: Uint32Array | undefined; toOriginal: Uint32Array; byOriginal: Uint32Array; st: Staging } {
+  const ks = keySpace(raw.src, raw.dst, raw.vertices);
+  const T = team?.size ?? 1;
+  const shares = splitRaw(raw, wt !== undefined, T);
+  const transfers = shares.slice(1).map(transferList);
+  const shared = T > 1;
+  const counts = Array.from({ length: T }, () => allocCounts(ks.keys, directed, shared));
+  if (team !== undefined) {
+    team.run(shares.slice(1).map((share) => ({ kind: 'adopt', share })), () => undefined, transfers);
+    shares.length = 1;
   }
-  if (max < 0) return new Uint32Array(0);
-  if (max + 1 <= 8 * count + (1 << 24)) {
-    // Bitmap of present ids + per-word rank: memory ~ (max/32)*8 bytes.
-    const words = (max >>> 5) + 1;
-    const bits = new Uint32Array(words);
-    for (const l of lists) markBits(l, bits);
-    const rank = new Uint32Array(words);
-    let r = 0;
-    for (let w = 0; w < words; w++) {
-      rank[w] = r;
-      r += popcount(bits[w]!);
-    }
-    const distinct = new Uint32Array(r);
-    for (let w = 0, j = 0; w < words; w++) {
-      let b = bits[w]!;
-      while (b !== 0) {
-        const t = b & -b;
-        distinct[j++] = (w << 5) + 31 - Math.clz32(t);
-        b ^= t;
-      }
-    }
-    rankInPlace(raw.src, bits, rank);
-    rankInPlace(raw.dst, bits, rank);
-    return distinct;
-  }
-  // Sparse id space: sort all ids, unique, binary search.
-  const all = new Uint32Array(count);
-  let j = 0;
-  for (const l of lists) {
-    for (let c = 0; c < l.chunks.length; c++) {
-      const k = Math.min(CHUNK, l.length - c * CHUNK);
-      all.set(l.chunks[c]!.subarray(0, k), j);
-      j += k;
-    }
-  }
-  all.sort();
-  let u = 0;
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[u++] = all[i]!;
-  const distinct = all.slice(0, u);
-  for (const l of [raw.src, raw.dst]) {
-    for (let c = 0; c < l.chunks.length; c++) {
-      const ch = l.chunks[c]!;
-      const k = Math.min(CHUNK, l.length - c * CHUNK);
-      for (let i = 0; i < k; i++) ch[i] = lowerBound(distinct, ch[i]!);
-    }
-  }
-  return distinct;
+  runShares<void>(team, T, (i) => ({ kind: 'count', counts: counts[i] }), () =>
+    countChunks(shares[0]!.src as Uint32Array[], shares[0]!.dst as Uint32Array[], shares[0]!.lens, counts[0]!),
+  );
+  const plan = renumber(ks, counts, raw.vertices, directed, order);
+  const curs = cursors(plan, counts, internals.wideCursors === true, shared);
+  counts.length = 0;
+  phase('ids');
+  // The staging area is touched all over by the first raw chunk: the peak of the build is the raw
+  // lists + staging + the tables alive here (ids, cursors, layout), so nothing else may be.
+  const st = allocStaging(plan.total, wt, shared);
+  runShares<void>(team, T, (i) => ({ kind: 'scatter', cur: curs[i], newId: plan.newId, directed, st }), () =>
+    scatterShare(shares[0]!, curs[0]!, plan.newId, directed, st),
+  );
+  curs.length = 0;
+  const { toOriginal, byOriginal } = idMaps(plan);
+  phase('staging');
+  return { n: plan.n, layoutDeg: plan.layoutDeg, rawIn: plan.rawIn, toOriginal, byOriginal, st };
 }
 
-function maxOf(l: U32List): number {
-  let max = -1;
-  for (let c = 0; c < l.chunks.length; c++) {
-    const ch = l.chunks[c]!;
-    const k = Math.min(CHUNK, l.length - c * CHUNK);
-    for (let i = 0; i < k; i++) if (ch[i]! > max) max = ch[i]!;
-  }
-  return max;
+/** Runs share 0 here and share i on helper i - 1; returns the results in share order. */
+function runShares<T>(team: Team | undefined, threads: number, task: (i: number) => Task, mine: () => T): T[] {
+  if (team === undefined) return [mine()];
+  const tasks: Task[] = [];
+  for (let i = 1; i < threads; i++) tasks.push(task(i));
+  const r = team.run(tasks, mine);
+  return [r.mine, ...(r.theirs as T[])];
 }
 
-function markBits(l: U32List, bits: Uint32Array): void {
-  for (let c = 0; c < l.chunks.length; c++) {
-    const ch = l.chunks[c]!;
-    const k = Math.min(CHUNK, l.length - c * CHUNK);
+/** Rejects NaN weights before anything is built. */
+function checkWeights(raw: RawEdges): void {
+  const w = raw.weights!;
+  for (let c = 0; c < w.chunks.length; c++) {
+    const ch = w.chunks[c]!;
+    const k = Math.min(CHUNK, w.length - c * CHUNK);
     for (let i = 0; i < k; i++) {
       const x = ch[i]!;
-      bits[x >>> 5]! |= 1 << (x & 31);
+      if (x !== x) throw new TesseraError(`edge ${c * CHUNK + i + 1} has a NaN weight`, { file: raw.source, fix: 'give every edge a numeric weight' });
     }
   }
 }
 
-function rankInPlace(l: U32List, bits: Uint32Array, rank: Uint32Array): void {
-  for (let c = 0; c < l.chunks.length; c++) {
-    const ch = l.chunks[c]!;
-    const k = Math.min(CHUNK, l.length - c * CHUNK);
-    for (let i = 0; i < k; i++) {
-      const x = ch[i]!;
-      const w = x >>> 5;
-      ch[i] = rank[w]! + popcount(bits[w]! & ((1 << (x & 31)) - 1));
-    }
-  }
-}
-
-function countInto(l: U32List, deg: Uint32Array): void {
-  for (let c = 0; c < l.chunks.length; c++) {
-    const ch = l.chunks[c]!;
-    const k = Math.min(CHUNK, l.length - c * CHUNK);
-    for (let i = 0; i < k; i++) deg[ch[i]!]!++;
-  }
-}
-
-function popcount(x: number): number {
-  x = x - ((x >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-
-function lowerBound(a: Uint32Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function identity(n: number): Uint32Array {
-  const a = new Uint32Array(n);
-  for (let i = 0; i < n; i++) a[i] = i;
-  return a;
-}
-
-/** newId[v]: position of v when sorted by degree descending, ties by id (stable counting sort). */
-function degreeOrder(deg: Uint32Array): Uint32Array {
-  const n = deg.length;
-  let maxDeg = 0;
-  for (let v = 0; v < n; v++) if (deg[v]! > maxDeg) maxDeg = deg[v]!;
-  const start = new Float64Array(maxDeg + 2);
-  for (let v = 0; v < n; v++) start[maxDeg - deg[v]! + 1]!++;
-  for (let d = 1; d <= maxDeg + 1; d++) start[d]! += start[d - 1]!;
-  const newId = new Uint32Array(n);
-  for (let v = 0; v < n; v++) newId[v] = start[maxDeg - deg[v]!]!++;
-  return newId;
-}
-
-function remap(l: U32List, newId: Uint32Array): void {
-  for (let c = 0; c < l.chunks.length; c++) {
-    const ch = l.chunks[c]!;
-    const k = Math.min(CHUNK, l.length - c * CHUNK);
-    for (let i = 0; i < k; i++) ch[i] = newId[ch[i]!]!;
-  }
-}
-
-/** Scatters raw edges into out-pages; frees each raw chunk once consumed, so the edge list shrinks as pages fill. */
-function scatterRaw(raw: RawEdges, set: PageSet, pageEdges: number, directed: boolean, weights: WeightList | undefined): void {
-  const f = new PageFiller(set, pageEdges);
-  const srcChunks = raw.src.chunks;
-  const dstChunks = raw.dst.chunks;
-  const wChunks = weights?.chunks;
+/** Cuts the raw chunks into `threads` contiguous shares (the raw lists are emptied). */
+function splitRaw(raw: RawEdges, weighted: boolean, threads: number): RawShare[] {
   const m = raw.src.length;
-  for (let c = 0; c < srcChunks.length; c++) {
-    const s = srcChunks[c]!;
-    const d = dstChunks[c]!;
-    const k = Math.min(CHUNK, m - c * CHUNK);
-    if (wChunks === undefined) {
-      for (let i = 0; i < k; i++) {
-        f.placeNbr(s[i]!, d[i]!);
-        if (!directed) f.placeNbr(d[i]!, s[i]!);
-      }
-    } else {
-      const w = wChunks[c]!;
-      for (let i = 0; i < k; i++) {
-        const wi = w[i]!;
-        if (!(wi >= 0) && !(wi < 0)) throw new TesseraError(`edge ${c * CHUNK + i + 1} has a NaN weight`, { file: raw.source });
-        f.place(s[i]!, d[i]!, wi);
-        if (!directed) f.place(d[i]!, s[i]!, wi);
-      }
-    }
-    // Release consumed chunks: keeps peak memory near 8 B/edge + one page set.
-    (srcChunks as unknown as (Uint32Array | undefined)[])[c] = undefined;
-    (dstChunks as unknown as (Uint32Array | undefined)[])[c] = undefined;
-    if (wChunks) (wChunks as unknown as (Float64Array | undefined)[])[c] = undefined;
+  const chunks = raw.src.chunks.length;
+  const shares: RawShare[] = [];
+  for (let i = 0; i < threads; i++) {
+    const a = Math.floor((chunks * i) / threads);
+    const b = Math.floor((chunks * (i + 1)) / threads);
+    const lens: number[] = [];
+    for (let c = a; c < b; c++) lens.push(Math.min(CHUNK, m - c * CHUNK));
+    shares.push({
+      src: raw.src.chunks.slice(a, b),
+      dst: raw.dst.chunks.slice(a, b),
+      weights: weighted ? (raw.weights!.chunks.slice(a, b) as WeightArray[]) : undefined,
+      lens,
+    });
   }
   raw.src.clear();
   raw.dst.clear();
-  weights?.clear();
-}
-
-/** Scatters every edge (v -> nbr) of `from` into `to` as (nbr -> v), vertices ascending. */
-function transposeInto(from: PageSet, to: PageSet, pageEdges: number): void {
-  const f = new PageFiller(to, pageEdges);
-  for (const p of from.pages) {
-    const { offsets, nbrs, weights } = p;
-    for (let v = p.vBegin; v < p.vEnd; v++) {
-      const lo = offsets[v - p.vBegin]!;
-      const hi = offsets[v - p.vBegin + 1]!;
-      if (weights === undefined) for (let e = lo; e < hi; e++) f.placeNbr(nbrs[e]!, v);
-      else for (let e = lo; e < hi; e++) f.place(nbrs[e]!, v, weights[e]!);
-    }
-  }
+  raw.weights?.clear();
+  return shares;
 }
 
 /**
- * Sorts every vertex's list, drops self-loops and repeated neighbours (keeping the smallest weight
- * of parallel edges: what shortest paths use), and rewrites each page into an exact-size buffer.
- * The pieces of a split vertex are merged first, so duplicates across their borders are caught.
+ * Buffers to transfer with a share sent to a helper: a chunk that owns its whole ArrayBuffer
+ * moves; a view into a larger buffer is copied first (moving would detach its neighbours);
+ * shared chunks are shared.
  */
-function sortDedupe(set: PageSet, degree: Uint32Array, stats: BuildStats): PageSet {
-  const pages: Page[] = [];
-  const pe = set.pages;
-  for (let i = 0; i < pe.length; ) {
-    const p = pe[i]!;
-    const wt = weightTypeOf(p.weights);
-    if (!p.split) {
-      let kept = 0;
-      const { offsets, nbrs, weights } = p;
-      for (let k = 0; k < p.vEnd - p.vBegin; k++) {
-        const v = p.vBegin + k;
-        const lo = offsets[k]!;
-        const hi = offsets[k + 1]!;
-        const d = sortUnique(nbrs, weights, lo, hi, v, kept, stats);
-        offsets[k] = kept;
-        kept += d;
-        degree[v] = d;
-      }
-      offsets[p.vEnd - p.vBegin] = kept;
-      const np = allocPage(pages.length, p.vBegin, p.vEnd, kept, false, wt);
-      np.offsets.set(offsets);
-      np.nbrs.set(nbrs.subarray(0, kept));
-      if (weights) np.weights!.set(weights.subarray(0, kept));
-      pages.push(np);
-      i++;
-      continue;
+function transferList(share: RawShare): ArrayBuffer[] {
+  const list: ArrayBuffer[] = [];
+  const own = <A extends Uint32Array | WeightArray>(arr: (A | undefined)[]): void => {
+    for (let c = 0; c < arr.length; c++) {
+      const a = arr[c]!;
+      if (a.buffer instanceof SharedArrayBuffer) continue;
+      if (a.byteOffset !== 0 || a.byteLength !== a.buffer.byteLength) arr[c] = a.slice() as A;
+      list.push(arr[c]!.buffer as ArrayBuffer);
     }
-    // A split vertex: gather its pieces, sort them as one list, cut it again into pages.
-    let j = i;
-    let total = 0;
-    while (j < pe.length && pe[j]!.split && pe[j]!.vBegin === p.vBegin) total += pe[j++]!.edges;
-    const v = p.vBegin;
-    const nbrs = new Uint32Array(total);
-    const weights = p.weights ? (p.weights instanceof Float32Array ? new Float32Array(total) : new Float64Array(total)) : undefined;
-    for (let at = 0, k = i; k < j; k++) {
-      nbrs.set(pe[k]!.nbrs, at);
-      weights?.set(pe[k]!.weights!, at);
-      at += pe[k]!.edges;
-    }
-    const d = sortUnique(nbrs, weights, 0, total, v, 0, stats);
-    degree[v] = d;
-    const per = Math.ceil(d / (j - i)) || 1;
-    for (let at = 0; at < d; at += per) {
-      const k = Math.min(per, d - at);
-      const np = allocPage(pages.length, v, v + 1, k, true, wt);
-      np.offsets[1] = k;
-      np.nbrs.set(nbrs.subarray(at, at + k));
-      if (weights) np.weights!.set(weights.subarray(at, at + k));
-      pages.push(np);
-    }
-    if (d === 0) {
-      const np = allocPage(pages.length, v, v + 1, 0, false, wt);
-      pages.push(np);
-    }
-    i = j;
-  }
-  const firstPageOf = new Uint32Array(new SharedArrayBuffer(4 * degree.length));
-  for (let k = pages.length - 1; k >= 0; k--) for (let v = pages[k]!.vBegin; v < pages[k]!.vEnd; v++) firstPageOf[v] = k;
-  return { orientation: set.orientation, pages, firstPageOf };
-}
-
-function weightTypeOf(w: WeightArray | undefined): WeightType | undefined {
-  return w === undefined ? undefined : w instanceof Float32Array ? 'float32' : 'float64';
+  };
+  own(share.src);
+  own(share.dst);
+  if (share.weights) own(share.weights);
+  return list;
 }
 
 /**
- * Sorts nbrs[lo..hi) (weights alongside), removes self-loops (== v) and repeats, and writes the
- * result at nbrs[to..]. Returns the new length. to <= lo, so the write never overtakes the read.
+ * Cuts pages into `threads` ranges of about equal work (never inside a split vertex's pages);
+ * returns threads + 1 boundaries. Work of a page: its edges plus `perVertex` for each of its
+ * vertices (what starting a list costs, in edges).
  */
-function sortUnique(nbrs: Uint32Array, weights: WeightArray | undefined, lo: number, hi: number, v: number, to: number, stats: BuildStats): number {
-  const len = hi - lo;
-  if (len > 1) {
-    if (weights === undefined) {
-      if (len <= 24) insertionSort(nbrs, lo, hi);
-      else nbrs.subarray(lo, hi).sort();
-    } else if (len <= 24) insertionSortW(nbrs, weights, lo, hi);
-    else sortWithWeights(nbrs, weights, lo, hi);
+function cutPages(edges: number[], split: boolean[], vBegin: number[], vEnd: number[], perVertex: number, threads: number): number[] {
+  const work = edges.map((e, i) => e + perVertex * (vEnd[i]! - vBegin[i]!));
+  let total = 0;
+  for (const w of work) total += w;
+  const cut = [0];
+  let acc = 0;
+  for (let i = 0; i < work.length && cut.length < threads; i++) {
+    const inside = i > 0 && split[i] && split[i - 1] && vBegin[i] === vBegin[i - 1];
+    if (!inside && i > cut[cut.length - 1]! && acc >= (total * cut.length) / threads) cut.push(i);
+    acc += work[i]!;
   }
-  let j = to;
-  for (let e = lo; e < hi; e++) {
-    const u = nbrs[e]!;
-    if (u === v) {
-      stats.selfLoopsDropped++;
-      continue;
-    }
-    if (j > to && nbrs[j - 1] === u) {
-      stats.duplicatesDropped++;
-      if (weights !== undefined && weights[e]! < weights[j - 1]!) weights[j - 1] = weights[e]!;
-      continue;
-    }
-    nbrs[j] = u;
-    if (weights !== undefined) weights[j] = weights[e]!;
-    j++;
-  }
-  return j - to;
+  while (cut.length < threads) cut.push(work.length);
+  cut.push(work.length);
+  return cut;
 }
 
-function insertionSort(a: Uint32Array, lo: number, hi: number): void {
-  for (let i = lo + 1; i < hi; i++) {
-    const x = a[i]!;
-    let k = i - 1;
-    while (k >= lo && a[k]! > x) {
-      a[k + 1] = a[k]!;
-      k--;
+/** Drops the staging chunks that do not overlap [from, to) (another thread's range). */
+function keepOnly(st: Staging, from: number, to: number): void {
+  for (let c = 0; c < st.nbrs.length; c++) {
+    if ((c + 1) * CHUNK <= from || c * CHUNK >= to) {
+      st.nbrs[c] = undefined;
+      if (st.weights) st.weights[c] = undefined;
     }
-    a[k + 1] = x;
   }
-}
-
-function insertionSortW(a: Uint32Array, w: WeightArray, lo: number, hi: number): void {
-  for (let i = lo + 1; i < hi; i++) {
-    const x = a[i]!;
-    const y = w[i]!;
-    let k = i - 1;
-    while (k >= lo && a[k]! > x) {
-      a[k + 1] = a[k]!;
-      w[k + 1] = w[k]!;
-      k--;
-    }
-    a[k + 1] = x;
-    w[k + 1] = y;
-  }
-}
-
-function sortWithWeights(a: Uint32Array, w: WeightArray, lo: number, hi: number): void {
-  const idx = Array.from({ length: hi - lo }, (_, i) => lo + i);
-  idx.sort((x, y) => a[x]! - a[y]! || w[x]! - w[y]!);
-  const na = idx.map((i) => a[i]!);
-  const nw = idx.map((i) => w[i]!);
-  a.set(na, lo);
-  w.set(nw, lo);
 }

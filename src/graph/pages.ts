@@ -49,11 +49,65 @@ export function allocPage(
   return pageOver(buf, index, vBegin, vEnd, edges, split, wt);
 }
 
+/** Where pages start and end, before any buffer is allocated (see planPages). */
+export interface PagePlan {
+  vBegin: number[];
+  vEnd: number[];
+  edges: number[];
+  split: boolean[];
+  /** Index of the first page that holds each vertex. */
+  firstPageOf: Uint32Array;
+}
+
 /**
  * Cuts [0, n) into pages of about `pageEdges` edges given each vertex's degree. A vertex with more
- * than pageEdges edges gets consecutive split pages of its own. Pages also hold at most pageEdges
- * vertices, so offsets stay small on graphs with many isolated vertices. Returns the pages with
- * offsets filled in (so each vertex's slot is known) and `firstPageOf`.
+ * than pageEdges edges gets consecutive split pages of its own (pageEdges each, the rest in the
+ * last). Pages also hold at most pageEdges vertices, so offsets stay small on graphs with many
+ * isolated vertices.
+ */
+export function planPages(degree: Uint32Array, pageEdges: number, shared = true): PagePlan {
+  const n = degree.length;
+  const plan: PagePlan = {
+    vBegin: [],
+    vEnd: [],
+    edges: [],
+    split: [],
+    firstPageOf: shared ? new Uint32Array(new SharedArrayBuffer(4 * n)) : new Uint32Array(n),
+  };
+  const firstPageOf = plan.firstPageOf;
+  const push = (b: number, e: number, edges: number, split: boolean): void => {
+    plan.vBegin.push(b);
+    plan.vEnd.push(e);
+    plan.edges.push(edges);
+    plan.split.push(split);
+  };
+  let begin = 0;
+  let edges = 0;
+  for (let v = 0; v < n; v++) {
+    const d = degree[v]!;
+    if (d > pageEdges) {
+      if (v > begin) push(begin, v, edges, false);
+      edges = 0;
+      firstPageOf[v] = plan.vBegin.length;
+      for (let done = 0; done < d; done += pageEdges) push(v, v + 1, Math.min(pageEdges, d - done), true);
+      begin = v + 1;
+      continue;
+    }
+    if (edges + d > pageEdges || v - begin >= pageEdges) {
+      if (v > begin) push(begin, v, edges, false);
+      begin = v;
+      edges = 0;
+    }
+    firstPageOf[v] = plan.vBegin.length;
+    edges += d;
+  }
+  if (n > begin) push(begin, n, edges, false);
+  return plan;
+}
+
+/**
+ * Lays out and allocates the pages of `planPages`, with offsets filled in (so each vertex's slot
+ * is known) and `firstPageOf`.
  */
 export function layoutPages(
   orientation: Orientation,
@@ -61,100 +115,24 @@ export function layoutPages(
   pageEdges: number,
   wt: WeightType | undefined,
 ): PageSet {
-  const n = degree.length;
+  const plan = planPages(degree, pageEdges);
   const pages: Page[] = [];
-  const firstPageOf = new Uint32Array(new SharedArrayBuffer(4 * n));
-  let begin = 0;
-  let edges = 0;
-  const close = (end: number): void => {
-    if (end === begin) return;
-    const p = allocPage(pages.length, begin, end, edges, false, wt);
-    let acc = 0;
-    for (let v = begin; v < end; v++) {
-      p.offsets[v - begin] = acc;
-      acc += degree[v]!;
-      firstPageOf[v] = p.index;
+  for (let i = 0; i < plan.vBegin.length; i++) {
+    const b = plan.vBegin[i]!;
+    const e = plan.vEnd[i]!;
+    const p = allocPage(i, b, e, plan.edges[i]!, plan.split[i]!, wt);
+    if (plan.split[i]) p.offsets[1] = plan.edges[i]!;
+    else {
+      let acc = 0;
+      for (let v = b; v < e; v++) {
+        p.offsets[v - b] = acc;
+        acc += degree[v]!;
+      }
+      p.offsets[e - b] = acc;
     }
-    p.offsets[end - begin] = acc;
     pages.push(p);
-    begin = end;
-    edges = 0;
-  };
-  for (let v = 0; v < n; v++) {
-    const d = degree[v]!;
-    if (d > pageEdges) {
-      close(v);
-      firstPageOf[v] = pages.length;
-      for (let done = 0; done < d; done += pageEdges) {
-        const k = Math.min(pageEdges, d - done);
-        const p = allocPage(pages.length, v, v + 1, k, true, wt);
-        p.offsets[1] = k;
-        pages.push(p);
-      }
-      begin = v + 1;
-      continue;
-    }
-    if (edges + d > pageEdges || v - begin >= pageEdges) close(v);
-    edges += d;
   }
-  close(n);
-  return { orientation, pages, firstPageOf };
-}
-
-/**
- * Places edges into a laid-out PageSet: call place(v, nbr, w) once per edge; within a vertex,
- * edges keep the order they come in. The hot path is two loads per edge (page, slot) and one
- * store; split vertices take a slower path.
- */
-export class PageFiller {
-  /** Next slot of each vertex in its page (split vertices: position within its whole list). */
-  private readonly cur: Uint32Array;
-  /** Page of each vertex, or SPLIT. */
-  private readonly pg: Uint32Array;
-  private readonly nbrs: Uint32Array[];
-  private readonly weights: (WeightArray | undefined)[];
-  private static readonly SPLIT = 0xffffffff;
-
-  constructor(
-    private readonly set: PageSet,
-    private readonly pageEdges: number,
-  ) {
-    const n = set.firstPageOf.length;
-    this.cur = new Uint32Array(n);
-    this.pg = new Uint32Array(n);
-    this.nbrs = set.pages.map((p) => p.nbrs);
-    this.weights = set.pages.map((p) => p.weights);
-    for (const p of set.pages) {
-      for (let v = p.vBegin; v < p.vEnd; v++) {
-        this.pg[v] = p.split ? PageFiller.SPLIT : p.index;
-        if (!p.split) this.cur[v] = p.offsets[v - p.vBegin]!;
-      }
-    }
-  }
-
-  private slow(v: number): [number, number] {
-    const at = this.cur[v]++;
-    return [this.set.firstPageOf[v]! + Math.floor(at / this.pageEdges), at % this.pageEdges];
-  }
-
-  place(v: number, nbr: number, w: number): void {
-    let p = this.pg[v]!;
-    let pos: number;
-    if (p === PageFiller.SPLIT) [p, pos] = this.slow(v);
-    else pos = this.cur[v]++;
-    this.nbrs[p]![pos] = nbr;
-    const wa = this.weights[p];
-    if (wa !== undefined) wa[pos] = w;
-  }
-
-  /** Unweighted fast path. */
-  placeNbr(v: number, nbr: number): void {
-    const p = this.pg[v]!;
-    if (p === PageFiller.SPLIT) {
-      const [q, pos] = this.slow(v);
-      this.nbrs[q]![pos] = nbr;
-    } else this.nbrs[p]![this.cur[v]++] = nbr;
-  }
+  return { orientation, pages, firstPageOf: plan.firstPageOf };
 }
 
 /** Calls fn(v, nbr, weight) for every edge of a PageSet, vertices ascending. */

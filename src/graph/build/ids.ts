@@ -1,0 +1,326 @@
+/**
+ * Builder phase 1: from original ids to internal ids.
+ *
+ * Edges are counted in a "key" space: the original ids themselves when they are dense enough
+ * (max id + 1 at most about the number of edges: generators, most files), so the raw lists are
+ * never rewritten; otherwise the raw lists are first rewritten in place to dense ranks (bitmap +
+ * rank, or sort + binary search for very sparse ids) and the ranks are the keys. Present keys, in
+ * ascending order, are the graph's vertices in ascending original order.
+ *
+ * Degrees are counted with one random increment per endpoint into byte counters (a carry into a
+ * uint32 table every 256): the tables are 4x smaller than uint32 counters, so far more of them
+ * stays in cache, which is what this pass is bound by. Each thread counts its share of the edges
+ * into tables of its own. Then a stable counting sort by total raw degree, descending (ties by
+ * original id), gives the internal ids (Graphie-style renaming).
+ */
+import { TesseraError } from '../../errors.js';
+import { CHUNK, type U32List } from '../chunked.js';
+
+/** newId of a key that is no vertex. */
+export const ABSENT = 0xffffffff;
+
+/** The key space of a raw edge list (after densify, when ids were sparse). */
+export interface KeySpace {
+  keys: number;
+  /** Keys are the original ids (so some keys may be absent). */
+  direct: boolean;
+  /** Original id of each key when not direct. */
+  keyToOriginal: Uint32Array | undefined;
+}
+
+/** Raw endpoint counts of one thread's share: lo byte + carries into hi. */
+export interface CountTables {
+  outLo: Uint8Array;
+  outHi: Uint32Array;
+  /** Same arrays as out* when undirected (both endpoints count towards the stored list). */
+  inLo: Uint8Array;
+  inHi: Uint32Array;
+}
+
+export interface IdPlan extends KeySpace {
+  /** Number of vertices (present keys). */
+  n: number;
+  /** Internal id of each key, ABSENT for keys that are no vertex. */
+  newId: Uint32Array;
+  /**
+   * Raw edges stored at each internal id (source count, or source + target count when
+   * undirected): the pre-deduplication length of its out-list, which lays out the out-pages.
+   */
+  layoutDeg: Uint32Array;
+  /** Sum of layoutDeg: staging positions. */
+  total: number;
+  /** Directed: raw in-degree by internal id (shared; the builder takes dropped edges off). */
+  rawIn: Uint32Array | undefined;
+}
+
+/** Largest value in a list, -1 when empty. */
+export function maxOf(l: U32List): number {
+  let max = -1;
+  for (let c = 0; c < l.chunks.length; c++) {
+    const ch = l.chunks[c]!;
+    const k = Math.min(CHUNK, l.length - c * CHUNK);
+    let m = 0;
+    for (let i = 0; i < k; i++) {
+      const x = ch[i]!;
+      if (x > m) m = x;
+    }
+    if (k > 0 && m > max) max = m;
+  }
+  return max;
+}
+
+/** Chooses the key space; densifies src/dst in place when ids are too sparse to count by. */
+export function keySpace(src: U32List, dst: U32List, vertices: U32List | undefined): KeySpace {
+  const m = src.length;
+  const nv = vertices?.length ?? 0;
+  const max = Math.max(maxOf(src), maxOf(dst), vertices ? maxOf(vertices) : -1);
+  // Dense enough to count by original id: the tables by key stay within a few bytes per edge.
+  if (max + 1 <= m + nv + (1 << 16)) return { keys: max + 1, direct: true, keyToOriginal: undefined };
+  const keyToOriginal = densify(src, dst, vertices, max);
+  return { keys: keyToOriginal.length, direct: false, keyToOriginal };
+}
+
+export function allocCounts(keys: number, directed: boolean, shared: boolean): CountTables {
+  const u8 = (): Uint8Array => (shared ? new Uint8Array(new SharedArrayBuffer(keys)) : new Uint8Array(keys));
+  const u32 = (): Uint32Array => (shared ? new Uint32Array(new SharedArrayBuffer(4 * keys)) : new Uint32Array(keys));
+  const outLo = u8();
+  const outHi = u32();
+  return directed ? { outLo, outHi, inLo: u8(), inHi: u32() } : { outLo, outHi, inLo: outLo, inHi: outHi };
+}
+
+/** Counts the sources and targets of chunks [0, lens.length) into t (a thread's share). */
+export function countChunks(src: Uint32Array[], dst: Uint32Array[], lens: number[], t: CountTables): void {
+  for (let c = 0; c < lens.length; c++) countBytes(src[c]!, lens[c]!, t.outLo, t.outHi);
+  for (let c = 0; c < lens.length; c++) countBytes(dst[c]!, lens[c]!, t.inLo, t.inHi);
+}
+
+/** lo[x]++ for x in ch[0..k), carrying into hi[x] every 256. */
+function countBytes(ch: Uint32Array, k: number, lo: Uint8Array, hi: Uint32Array): void {
+  for (let i = 0; i < k; i++) {
+    const x = ch[i]!;
+    const y = (lo[x]! + 1) & 255;
+    lo[x] = y;
+    if (y === 0) hi[x]!++;
+  }
+}
+
+/** Count of key k in a table pair. */
+const countOf = (lo: Uint8Array, hi: Uint32Array, k: number): number => lo[k]! + hi[k]! * 256;
+
+/** Internal ids from the threads' counts. */
+export function renumber(
+  ks: KeySpace,
+  counts: CountTables[],
+  vertices: U32List | undefined,
+  directed: boolean,
+  order: 'degree' | 'none',
+): IdPlan {
+  const { keys, direct } = ks;
+  // A vertex-list entry without edges is a vertex too (only needed when keys can have gaps).
+  let listed: Uint8Array | undefined;
+  if (direct && vertices !== undefined && vertices.length > 0) {
+    listed = new Uint8Array(keys);
+    for (let c = 0; c < vertices.chunks.length; c++) {
+      const ch = vertices.chunks[c]!;
+      const k = Math.min(CHUNK, vertices.length - c * CHUNK);
+      for (let i = 0; i < k; i++) listed[ch[i]!] = 1;
+    }
+  }
+  // Total degree by key (ABSENT: no vertex); newId holds the layout count meanwhile.
+  const deg = new Uint32Array(keys);
+  const newId = new Uint32Array(keys);
+  let n = 0;
+  let maxDeg = 0;
+  for (let k = 0; k < keys; k++) {
+    let o = 0;
+    let d = 0;
+    for (let t = 0; t < counts.length; t++) {
+      const c = counts[t]!;
+      o += countOf(c.outLo, c.outHi, k);
+      if (directed) d += countOf(c.inLo, c.inHi, k);
+    }
+    d += o;
+    if (d === 0 && direct && (listed === undefined || listed[k] === 0)) {
+      deg[k] = ABSENT;
+      continue;
+    }
+    if (d >= ABSENT) throw new TesseraError(`a vertex has ${d} edge ends, more than the 2^32 - 2 a degree can hold`, { fix: 'split the input' });
+    deg[k] = d;
+    newId[k] = o;
+    if (d > maxDeg) maxDeg = d;
+    n++;
+  }
+  const layoutDeg = new Uint32Array(new SharedArrayBuffer(4 * n));
+  // Directed: raw in-degree = total - out (newId holds the out count until it is replaced).
+  const rawIn = directed ? new Uint32Array(new SharedArrayBuffer(4 * n)) : undefined;
+  let total = 0;
+  const place = (k: number, v: number): void => {
+    const o = newId[k]!;
+    layoutDeg[v] = o;
+    if (rawIn !== undefined) rawIn[v] = deg[k]! - o;
+    total += o;
+    newId[k] = v;
+  };
+  if (order === 'none') {
+    for (let k = 0, r = 0; k < keys; k++) {
+      if (deg[k] === ABSENT) newId[k] = ABSENT;
+      else place(k, r++);
+    }
+  } else {
+    // Stable counting sort by degree, descending: ties keep ascending key (= original) order.
+    const start = new Float64Array(maxDeg + 2);
+    for (let k = 0; k < keys; k++) {
+      const d = deg[k]!;
+      if (d !== ABSENT) start[maxDeg - d + 1]!++;
+    }
+    for (let d = 1; d <= maxDeg + 1; d++) start[d]! += start[d - 1]!;
+    for (let k = 0; k < keys; k++) {
+      const d = deg[k]!;
+      if (d === ABSENT) newId[k] = ABSENT;
+      else place(k, start[maxDeg - d]!++);
+    }
+  }
+  return { ...ks, n, newId, layoutDeg, total, rawIn };
+}
+
+/**
+ * Staging cursors of every thread: cur[t][key] = start of its vertex's range, after the edges of
+ * the threads before t (which scatter the earlier raw chunks). Uint32 when every position fits in
+ * 32 bits (and `wide` is not forced), else Float64.
+ */
+export function cursors(plan: IdPlan, counts: CountTables[], wide: boolean, shared: boolean): (Uint32Array | Float64Array)[] {
+  const { n, keys, newId, layoutDeg } = plan;
+  const start = new Float64Array(n);
+  for (let v = 0, acc = 0; v < n; v++) {
+    start[v] = acc;
+    acc += layoutDeg[v]!;
+  }
+  const narrow = !wide && plan.total <= 0xffffffff;
+  const bytes = (narrow ? 4 : 8) * keys;
+  const curs = counts.map(() => {
+    const buf = shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+    return narrow ? new Uint32Array(buf) : new Float64Array(buf);
+  });
+  const T = counts.length;
+  for (let k = 0; k < keys; k++) {
+    const v = newId[k]!;
+    if (v === ABSENT) continue;
+    let p = start[v]!;
+    curs[0]![k] = p;
+    for (let t = 1; t < T; t++) {
+      p += countOf(counts[t - 1]!.outLo, counts[t - 1]!.outHi, k);
+      curs[t]![k] = p;
+    }
+  }
+  return curs;
+}
+
+/** internal id -> original id, and internal ids in ascending original order. */
+export function idMaps(plan: IdPlan): { toOriginal: Uint32Array; byOriginal: Uint32Array } {
+  const { n, keys, newId, keyToOriginal } = plan;
+  const toOriginal = new Uint32Array(new SharedArrayBuffer(4 * n));
+  const byOriginal = new Uint32Array(new SharedArrayBuffer(4 * n));
+  for (let k = 0, r = 0; k < keys; k++) {
+    const v = newId[k]!;
+    if (v === ABSENT) continue;
+    toOriginal[v] = keyToOriginal === undefined ? k : keyToOriginal[k]!;
+    byOriginal[r++] = v;
+  }
+  return { toOriginal, byOriginal };
+}
+
+/**
+ * Rewrites src and dst in place to dense ranks (rank among the distinct ids of src, dst and
+ * vertices, so rank order = original order) and returns the distinct original ids ascending.
+ */
+function densify(src: U32List, dst: U32List, vertices: U32List | undefined, max: number): Uint32Array {
+  const lists = vertices ? [src, dst, vertices] : [src, dst];
+  let count = 0;
+  for (const l of lists) count += l.length;
+  if (max + 1 <= 8 * count + (1 << 24)) {
+    // Bitmap of present ids + per-word rank: ~0.25 B per id of the range.
+    const words = (max >>> 5) + 1;
+    const bits = new Uint32Array(words);
+    for (const l of lists) markBits(l, bits);
+    const rank = new Uint32Array(words);
+    let r = 0;
+    for (let w = 0; w < words; w++) {
+      rank[w] = r;
+      r += popcount(bits[w]!);
+    }
+    const distinct = new Uint32Array(r);
+    for (let w = 0, j = 0; w < words; w++) {
+      let b = bits[w]!;
+      while (b !== 0) {
+        const t = b & -b;
+        distinct[j++] = w * 32 + 31 - Math.clz32(t);
+        b ^= t;
+      }
+    }
+    rankInPlace(src, bits, rank);
+    rankInPlace(dst, bits, rank);
+    return distinct;
+  }
+  // Very sparse ids: sort all ids, unique, binary search.
+  const all = new Uint32Array(count);
+  let j = 0;
+  for (const l of lists) {
+    for (let c = 0; c < l.chunks.length; c++) {
+      const k = Math.min(CHUNK, l.length - c * CHUNK);
+      all.set(l.chunks[c]!.subarray(0, k), j);
+      j += k;
+    }
+  }
+  all.sort();
+  let u = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[u++] = all[i]!;
+  const distinct = all.slice(0, u);
+  for (const l of [src, dst]) {
+    for (let c = 0; c < l.chunks.length; c++) {
+      const ch = l.chunks[c]!;
+      const k = Math.min(CHUNK, l.length - c * CHUNK);
+      for (let i = 0; i < k; i++) ch[i] = lowerBound(distinct, ch[i]!);
+    }
+  }
+  return distinct;
+}
+
+function markBits(l: U32List, bits: Uint32Array): void {
+  for (let c = 0; c < l.chunks.length; c++) {
+    const ch = l.chunks[c]!;
+    const k = Math.min(CHUNK, l.length - c * CHUNK);
+    for (let i = 0; i < k; i++) {
+      const x = ch[i]!;
+      bits[x >>> 5]! |= 1 << (x & 31);
+    }
+  }
+}
+
+function rankInPlace(l: U32List, bits: Uint32Array, rank: Uint32Array): void {
+  for (let c = 0; c < l.chunks.length; c++) {
+    const ch = l.chunks[c]!;
+    const k = Math.min(CHUNK, l.length - c * CHUNK);
+    for (let i = 0; i < k; i++) {
+      const x = ch[i]!;
+      const w = x >>> 5;
+      ch[i] = rank[w]! + popcount(bits[w]! & ((1 << (x & 31)) - 1));
+    }
+  }
+}
+
+function popcount(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+function lowerBound(a: Uint32Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
