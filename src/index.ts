@@ -1,6 +1,27 @@
 /** tessera — public library API. */
-export { run, RunResult, type RunOptions } from './api.js';
-export { buildGraph, type BuildOptions } from './graph/build.js';
+export {
+  run,
+  RunResult,
+  generate,
+  ALGO_NAMES,
+  type AlgoName,
+  type RunOptions,
+  type KeyedRunOptions,
+  type PlainGraph,
+  type GenerateOptions,
+  type GenerateBuildOptions,
+} from './api.js';
+export {
+  fromGraphology,
+  isKeyedGraph,
+  type KeyedGraph,
+  type GraphologyLike,
+  type GraphologyAttributes,
+  type FromGraphologyOptions,
+  type EdgeWeightGetter,
+  type EdgeAttributesOf,
+} from './graphology.js';
+export { buildGraph, type BuildOptions, type BuiltGraph, type BuildStats } from './graph/build.js';
 export type { Graph, Page, PageSet, RawEdges } from './graph/types.js';
 export { Engine, type EngineOptions, type EngineEvents } from './engine/coordinator.js';
 export type { Program, RunContext, Frontier } from './engine/program.js';
