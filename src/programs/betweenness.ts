@@ -22,6 +22,7 @@
  * sources, so a source costs O(reached vertices + their edges) plus the supersteps.
  * Serial reference: reference/betweenness.ts.
  */
+import { allocStripedLocks } from './locks.js';
 import type { CpuKernel } from '../engine/kernel.js';
 import type { Program } from '../engine/program.js';
 import type { Graph } from '../graph/types.js';
@@ -32,7 +33,6 @@ export interface BcParams {
   sources?: Uint32Array;
 }
 
-const LOCK_STRIPES = 1 << 16;
 
 export const bcForwardKernel: CpuKernel = {
   pull(ctx, pages, lo, hi, out) {
@@ -232,7 +232,7 @@ export const betweenness: Program<BcParams> = {
     const sigma = ctx.alloc('f64', 0) as Float64Array;
     const delta = ctx.alloc('f64', 0) as Float64Array;
     const bc = ctx.alloc('f64', 0) as Float64Array;
-    const lock = ctx.alloc('i32', 0, Math.min(LOCK_STRIPES, 1 << Math.ceil(Math.log2(Math.max(2, n))))) as Int32Array;
+    const lock = allocStripedLocks(ctx, n);
     const count = sources === undefined ? n : sources.length;
     ctx.note('sources', count);
     for (let si = 0; si < count; si++) {

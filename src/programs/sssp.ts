@@ -21,6 +21,7 @@
  * and relaxed again, and weights >= 0 keep every improvement in the current bucket or later.
  * Serial reference: reference/sssp.ts.
  */
+import { allocStripedLocks } from './locks.js';
 import { TesseraError } from '../errors.js';
 import type { CpuKernel } from '../engine/kernel.js';
 import type { Program } from '../engine/program.js';
@@ -33,7 +34,6 @@ export interface SsspParams {
   window?: number;
 }
 
-const LOCK_STRIPES = 1 << 16;
 
 export const ssspKernel: CpuKernel = {
   pull(ctx, pages, lo, hi, out) {
@@ -168,7 +168,7 @@ export const sssp: Program<SsspParams> = {
     if (!(w > 0)) throw new TesseraError(`SSSP window ${w} is not positive`, { key: '--window', fix: 'use a window > 0, e.g. the mean edge weight, or Infinity' });
     ctx.note('window', w);
     const dist = ctx.alloc('f64', Infinity) as Float64Array;
-    const lock = ctx.alloc('i32', 0, Math.min(LOCK_STRIPES, 1 << Math.ceil(Math.log2(Math.max(2, n))))) as Int32Array;
+    const lock = allocStripedLocks(ctx, n);
     dist[source] = 0;
     // Buckets of pending vertices (stale entries are skipped: not pending, or in another bucket).
     const pending = new Uint8Array(n);
