@@ -264,3 +264,24 @@ gpuTest('npm run gpu-check runs in emulated mode: every program matches, the ben
     t.regex(r2.stderr, /gpu-check: no CUDA device 0 here .*Fix: .*--emulated/);
   }
 });
+
+gpuTest('PageRank keeps its contributions on the device: after the first superstep only the CPU range is uploaded', async (t) => {
+  const g = rmat(true);
+  const topo: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
+  const cpu = await cpuResults(g);
+  for (const gpuShare of [1, 0.5]) {
+    const e = await Engine.create(g, topo, { gpuShare });
+    try {
+      const entry = algorithm('pr');
+      const { values, report } = await e.run(entry.program, paramsFor(g, 'pr') as never);
+      t.is(firstMismatch(values, cpu.get('pr')!, true), -1, `gpuShare ${gpuShare}: same ranks as the CPU`);
+      const rows = gpuRows(report);
+      const later = rows.slice(1).map((r) => r.stateBytesIn);
+      t.true(rows[0]!.stateBytesIn >= 8 * g.numVertices, 'the first step uploads contrib whole');
+      if (gpuShare === 1) t.deepEqual(later, later.map(() => 0), 'nothing to upload when the GPU owns every vertex');
+      else t.true(later.every((b) => b > 0 && b < 8 * g.numVertices), `only the CPU range: ${later.join(',')}`);
+    } finally {
+      await e.close();
+    }
+  }
+});

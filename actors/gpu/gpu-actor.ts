@@ -104,22 +104,25 @@ const HANDLERS: Record<string, Handler> = {
     family: 'pr',
     modes: ['pull'],
     async run(a, s) {
-      await a.upload('contrib', s);
+      // The program swaps contrib and nextContrib every iteration, so this step's contrib is the
+      // host array the device filled (as nextContrib) for its own range last step: keep the
+      // device copy and upload only the ranges the other actors computed (Graphie: reuse what
+      // is resident). Anything else (first step, another run) is uploaded whole.
+      const { cDev, nDev } = await a.prContribOnDevice(s);
       await a.ensure('rank', 'f64');
-      await a.ensure('nextContrib', 'f64');
       await a.ensureOutDegree();
       // Gather and the CPU kernel's vertex apply (next contribution, dangling mass) on the device.
       const st = await a.run('pr_pull', {
         setId: SET_IN,
         pages: a.rangePages(SET_IN),
         params: { base: s.f.args.base!, d: s.f.args.damping!, applyBegin: a.begin, applyEnd: a.end },
-        state: { contrib: 'contrib', next: 'rank', outDeg: OUTDEG, nextContrib: 'nextContrib' },
+        state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev },
       });
       return a.out({
         sum: st?.sum ?? 0,
         sync: [
           { state: 'rank', begin: a.begin, values: await a.readRange('rank', 'f64') },
-          { state: 'nextContrib', begin: a.begin, values: await a.readRange('nextContrib', 'f64') },
+          { state: 'nextContrib', begin: a.begin, values: await a.readRange(nDev, 'f64') },
         ],
       });
     },
@@ -454,6 +457,38 @@ export class GpuActor {
     await this.ctl!.writeState(name, data);
     this.stats.stateBytesIn += data.byteLength;
     return data;
+  }
+
+  /** PageRank: which host buffer the device array named `dev` mirrors (in the owned range). */
+  private prLast: { buf: ArrayBufferLike; dev: string } | undefined;
+
+  /**
+   * Device arrays for PageRank's contrib (read) and nextContrib (written) this step. When the
+   * host's contrib is the array the device wrote last step, only [0, begin) and [end, n) are
+   * uploaded; otherwise all of it.
+   */
+  async prContribOnDevice(s: Step): Promise<{ cDev: string; nDev: string }> {
+    const contrib = s.state.contrib;
+    const nextContrib = s.state.nextContrib;
+    if (contrib === undefined || nextContrib === undefined) throw new Error(`kernel '${s.f.kernel}' needs contrib and nextContrib in the frame`);
+    await this.ensure('contrib', 'f64');
+    await this.ensure('nextContrib', 'f64');
+    const n = this.g!.numVertices;
+    const last = this.prLast;
+    let cDev: string;
+    if (last !== undefined && last.buf === contrib.buffer) {
+      cDev = last.dev;
+      const src = contrib as Float64Array;
+      if (this.begin > 0) await this.ctl!.writeState(cDev, src.subarray(0, this.begin), 0);
+      if (this.end < n) await this.ctl!.writeState(cDev, src.subarray(this.end, n), this.end);
+      this.stats.stateBytesIn += 8 * (this.begin + n - this.end);
+    } else {
+      cDev = 'contrib';
+      await this.upload('contrib', s);
+    }
+    const nDev = cDev === 'contrib' ? 'nextContrib' : 'contrib';
+    this.prLast = { buf: nextContrib.buffer, dev: nDev };
+    return { cDev, nDev };
   }
 
   /** The graph's out-degrees on the device (uploaded once). */
