@@ -74,8 +74,9 @@ export async function runDemo(scale: number, topologySpec: string): Promise<void
   const source = graph.ids.toOriginal[0]!;
   const engine = await Engine.create(graph, topology, {});
   const failed: string[] = [];
+  const list = jobs(source);
   try {
-    for (const job of jobs(source)) {
+    for (const job of list) {
       const entry = algorithm(job.algo);
       const params = entry.params(graph, job.options, {}) as Record<string, unknown>;
       const { values, report } = await engine.run(entry.program as Program<never>, params as never);
@@ -97,5 +98,5 @@ export async function runDemo(scale: number, topologySpec: string): Promise<void
       fix: 'this is a bug in tessera; rerun with TESSERA_DEBUG=1 and report it with the output above',
     });
   }
-  out(`all ${jobs(source).length} programs match their serial references. Next: tessera run --algo pr --graph FILE (see README).`);
+  out(`all ${list.length} programs match their serial references. Next: tessera run --algo pr --graph FILE (see README).`);
 }

@@ -9,7 +9,7 @@ import { run } from '../api.js';
 import { summarize, type RunReport } from '../engine/report.js';
 import { loadGraph } from '../graph/load.js';
 import type { Graph } from '../graph/types.js';
-import { modelSweep, modelSummary, type ModelSummary } from '../model/index.js';
+import type { ModelSummary } from '../model/index.js';
 import type { Topology } from '../topology/schema.js';
 import { readVertexFile } from '../graph/readers/index.js';
 import { detectTopology, topologyToYaml } from '../topology/detect.js';
@@ -63,6 +63,8 @@ async function chooseSplit(f: RunFlags, graph: Graph, topology: Topology): Promi
     });
   }
   if (typeof f.alpha === 'number') return { gpuShare: 1 - f.alpha };
+  // The model (and its calibration) loads only when asked for: other runs start without it.
+  const { modelSweep, modelSummary } = await import('../model/index.js');
   const sweep = await modelSweep(graph, topology, f.algo, { partition: 'high', alpha: 'auto' });
   if (sweep.chosen === undefined) {
     throw new TesseraError('the performance model found no feasible split for this graph and topology', {

@@ -25,6 +25,8 @@ import { TesseraError } from '../errors.js';
 import type { Topology } from '../topology/schema.js';
 import type { Mode } from '../wire/frames.js';
 import type { Graph } from '../graph/types.js';
+import type { EngineOptions } from '../engine/coordinator.js';
+import type { ActorStepReport } from '../engine/report.js';
 import { EMULATED_GPU_MEMORY, programProfile, type ProgramProfile } from './profile.js';
 import type { ModelElement, ModelParams } from './model.js';
 
@@ -237,36 +239,12 @@ export const defaultMeasure: MeasureFn = async (el, program, mode) =>
  */
 export async function measureGpu(topology: Topology, gpu: Topology['gpus'][number], program: string, mode: Mode, opts: CpuMeasureOptions = {}): Promise<Measurement> {
   const profile = programProfile(program);
-  const spec = opts.graph ?? (profile.algo === 'sssp' ? 'rmat:14:weighted' : 'rmat:14');
-  const { loadGraph } = await import('../graph/load.js');
-  const { Engine } = await import('../engine/coordinator.js');
-  const { algorithm } = await import('../programs/index.js');
-  const { graph } = await loadGraph(spec);
-  const entry = algorithm(profile.algo);
-  const source = graph.ids.toOriginal[0]!;
-  const params = entry.params(graph, { source, iterations: 5, ...(profile.algo === 'bc' ? { sourceList: [source] } : {}) }, {});
+  const { spec, graph } = await calibrationGraph(profile, opts);
   const gpuOnly: Topology = { ...topology, sockets: [{ id: 0, threads: 1 }], gpus: [gpu] };
-  const engine = await Engine.create(graph, gpuOnly, { forceMode: mode, gpuShare: 1 });
-  const rates: number[] = [];
-  try {
-    for (let r = 0; r <= (opts.repetitions ?? 3); r++) {
-      const { report } = await engine.run(entry.program, params as never);
-      let edges = 0;
-      let ms = 0;
-      for (const s of report.steps)
-        for (const a of s.actors)
-          if (a.kind === 'gpu') {
-            edges += a.edges;
-            ms += a.computeMs;
-          }
-      if (r > 0 && ms > 0 && edges > 0) rates.push(edges / (ms / 1000));
-    }
-  } finally {
-    await engine.close();
-  }
-  if (rates.length === 0) return { rate: 0, on: spec };
-  rates.sort((a, b) => a - b);
-  return { rate: rates[rates.length >> 1]!, on: `${spec} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}` };
+  const rate = await medianRate(graph, gpuOnly, { forceMode: mode, gpuShare: 1 }, profile, opts.repetitions ?? 3, (a) =>
+    a.kind === 'gpu' ? a.computeMs / 1000 : undefined,
+  );
+  return { rate: rate ?? 0, on: `${spec} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}` };
 }
 
 export interface CpuMeasureOptions {
@@ -276,6 +254,13 @@ export interface CpuMeasureOptions {
   repetitions?: number;
 }
 
+/** The calibration graph: opts.graph, else rmat:14 (weighted for sssp). */
+async function calibrationGraph(profile: ProgramProfile, opts: CpuMeasureOptions): Promise<{ spec: string; graph: Graph }> {
+  const spec = opts.graph ?? (profile.algo === 'sssp' ? 'rmat:14:weighted' : 'rmat:14');
+  const { loadGraph } = await import('../graph/load.js');
+  return { spec, graph: (await loadGraph(spec)).graph };
+}
+
 /**
  * Edges per second per CPU thread for a program and mode: the program runs with the Engine on the
  * topology's sockets (GPUs left out) over a small RMAT graph, the mode forced; the rate is the
@@ -283,14 +268,32 @@ export interface CpuMeasureOptions {
  */
 export async function measureCpu(topology: Topology, program: string, mode: Mode, opts: CpuMeasureOptions = {}): Promise<Measurement> {
   const profile = programProfile(program);
-  const spec = opts.graph ?? (profile.algo === 'sssp' ? 'rmat:14:weighted' : 'rmat:14');
-  const { loadGraph } = await import('../graph/load.js');
-  const { graph } = await loadGraph(spec);
+  const { spec, graph } = await calibrationGraph(profile, opts);
   return { rate: await measureCpuOn(graph, topology, profile, mode, opts.repetitions ?? 3), on: spec };
 }
 
 /** measureCpu over a given graph. */
 export async function measureCpuOn(graph: Graph, topology: Topology, profile: ProgramProfile, mode: Mode, repetitions = 3): Promise<number> {
+  const cpuOnly: Topology = { ...topology, gpus: [] };
+  const threads = new Map(cpuOnly.sockets.map((s) => [`socket${s.id}`, s.threads]));
+  const rate = await medianRate(graph, cpuOnly, { forceMode: mode }, profile, repetitions, (a) => (a.computeMs / 1000) * (threads.get(a.actor) ?? 1));
+  if (rate === undefined) throw new TesseraError(`the calibration run of ${profile.algo} processed no edges`, { fix: 'give model.rCpu in the topology' });
+  return rate;
+}
+
+/**
+ * Runs the program 1 + `repetitions` times on one Engine (the first warms the JIT, the pools and
+ * the device) and returns the median of edges / seconds over the actors `secondsOf` counts (it
+ * returns undefined for actors to leave out); undefined when no run processed any edge.
+ */
+async function medianRate(
+  graph: Graph,
+  topology: Topology,
+  engineOpts: EngineOptions,
+  profile: ProgramProfile,
+  repetitions: number,
+  secondsOf: (a: ActorStepReport) => number | undefined,
+): Promise<number | undefined> {
   const { Engine } = await import('../engine/coordinator.js');
   const { algorithm } = await import('../programs/index.js');
   const entry = algorithm(profile.algo);
@@ -299,26 +302,26 @@ export async function measureCpuOn(graph: Graph, topology: Topology, profile: Pr
   const source = graph.ids.toOriginal[0]!;
   const sourceList = graph.numVertices > 1 ? [source, graph.ids.toOriginal[1]!] : [source];
   const params = entry.params(graph, { source, iterations: 5, ...(profile.algo === 'bc' ? { sourceList } : {}) }, {});
-  const cpuOnly: Topology = { ...topology, gpus: [] };
-  const engine = await Engine.create(graph, cpuOnly, { forceMode: mode });
+  const engine = await Engine.create(graph, topology, engineOpts);
   const rates: number[] = [];
   try {
     for (let r = 0; r <= repetitions; r++) {
       const { report } = await engine.run(entry.program, params as never);
       let edges = 0;
-      let threadS = 0;
-      const threads = new Map(cpuOnly.sockets.map((s) => [`socket${s.id}`, s.threads]));
+      let seconds = 0;
       for (const s of report.steps)
         for (const a of s.actors) {
+          const sec = secondsOf(a);
+          if (sec === undefined) continue;
           edges += a.edges;
-          threadS += (a.computeMs / 1000) * (threads.get(a.actor) ?? 1);
+          seconds += sec;
         }
-      if (r > 0 && threadS > 0 && edges > 0) rates.push(edges / threadS); // r = 0 warms the JIT and the pools
+      if (r > 0 && seconds > 0 && edges > 0) rates.push(edges / seconds);
     }
   } finally {
     await engine.close();
   }
-  if (rates.length === 0) throw new TesseraError(`the calibration run of ${profile.algo} processed no edges`, { fix: 'give model.rCpu in the topology' });
+  if (rates.length === 0) return undefined;
   rates.sort((a, b) => a - b);
   return rates[rates.length >> 1]!;
 }
