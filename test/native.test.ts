@@ -803,6 +803,42 @@ t_('a memoryLimit that holds only 3 pages streams and evicts, results unchanged;
     t.true(i2.used <= limit);
     t.is(i2.totals.calls, 2);
     t.is(i2.totals.hits, 3);
+    // Pages loaded a second time stream: their host bytes are page-locked (direct DMA from now on;
+    // on a real device tiny pages sharing an OS page with a locked one stay on the staging path).
+    if (!onCuda) t.is(i2.pinnedPages, pages.length - 3);
+    else t.true(i2.pinnedPages > 0 && i2.pinnedPages <= pages.length - 3, `${i2.pinnedPages} pinned`);
+    const st3 = await c.run('pr_pull', { setId: 0, pages: all(pages) });
+    t.is(st3.misses, pages.length - 3);
+    close(t, await c.readState('next', new Float64Array(g.n)), want, 'streamed pr_pull from page-locked pages');
+  } finally {
+    await c.close();
+  }
+});
+
+t_('pinHost page-locks a host view: copies to and from it are unchanged; unpinHost releases it', async (t) => {
+  const n = 1 << 18;
+  const c = await emu();
+  try {
+    await c.allocState('x', 'f64', n);
+    const host = new Float64Array(new SharedArrayBuffer(8 * n));
+    for (let i = 0; i < n; i++) host[i] = i * 0.5;
+    t.true(await c.pinHost(host));
+    t.true(await c.pinHost(host), 'pinning the same view again only counts it');
+    t.is((await c.info()).pinnedHostBytes, 8 * n);
+    await c.writeState('x', host.subarray(1000, 5000), 1000);
+    await c.writeState('x', host);
+    const back = new Float64Array(new SharedArrayBuffer(8 * n));
+    t.true(await c.pinHost(back));
+    await c.readState('x', back.subarray(7, n), 7);
+    t.is(back[7], 3.5);
+    t.is(back[n - 1], (n - 1) * 0.5);
+    await c.unpinHost(host);
+    t.is((await c.info()).pinnedHostBytes, 16 * n, 'still counted once');
+    await c.unpinHost(host);
+    await c.unpinHost(back);
+    t.is((await c.info()).pinnedHostBytes, 0);
+    await c.unpinHost(back); // unknown now: nothing happens
+    t.throws(() => c.pinHost(42 as never), { code: 'TS_ARG' }, "argument errors throw at the call, like the other methods");
   } finally {
     await c.close();
   }

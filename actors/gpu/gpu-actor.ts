@@ -19,6 +19,7 @@
  * The coordinator applies all of it after every vote is in (BSP communication phase) and
  * activates the vertices whose value changed.
  */
+import os from 'node:os';
 import type { Channel } from '../../src/wire/channel.js';
 import type {
   ActorFrame,
@@ -76,6 +77,11 @@ interface Step {
 }
 
 const ACTIVATE = true;
+
+/** Host buffers smaller than this are copied pageable (page-locking them costs more than it saves). */
+const PIN_MIN_BYTES = 1 << 20;
+/** At most this much host memory page-locked per actor (LRU beyond it); TESSERA_PIN_HOST=0: none. */
+const PIN_CAP_BYTES = process.env.TESSERA_PIN_HOST === '0' ? 0 : Math.min(16 * 2 ** 30, Math.floor(os.totalmem() / 4));
 
 /**
  * CPU kernel name (src/programs/kernels.ts) -> native kernels of the same semantics.
@@ -271,6 +277,15 @@ export class GpuActor {
   private pushEdges = 0;
   /** Outbox messages the device put this superstep, before its aggregation. */
   private outboxSent = 0;
+  /**
+   * Host buffers page-locked for copies (by buffer): the coordinator's state arrays and frontier
+   * bitmaps it uploads from every superstep, and its own reused readback buffers. LRU under
+   * PIN_CAP_BYTES; `ok` false when the device declined (then the entry only stops retries).
+   */
+  private readonly pins = new Map<ArrayBufferLike, { view: StateArray; ok: boolean }>();
+  private pinBytes = 0;
+  /** Readback buffers reused across supersteps, by state name and length. */
+  private readonly back = new Map<string, StateArray>();
   /** Settles once the controller is closed after a stop frame. */
   readonly stopped: Promise<void>;
   private resolveStopped!: () => void;
@@ -314,6 +329,7 @@ export class GpuActor {
         return;
       case 'stop':
         try {
+          this.pins.clear(); // close unlocks them all
           await this.ctl?.close();
         } finally {
           this.ctl = undefined;
@@ -388,6 +404,8 @@ export class GpuActor {
     if (h.family !== this.family) {
       // Another program: free the previous one's device arrays (they would shrink the page cache).
       for (const name of [...this.device.keys()]) if (!name.startsWith('@')) (await this.ctl!.freeState(name), this.device.delete(name));
+      // ...and unlock the host arrays of the previous run (the coordinator has dropped them).
+      await this.unpinAll();
       this.family = h.family;
     }
     if (f.kernel === 'cdlp' && this.directed) await this.ensureInOut();
@@ -454,6 +472,7 @@ export class GpuActor {
     await this.ensure(name, kind);
     const src = (arr.length === n ? arr : arr.subarray(0, n)) as StateArray;
     const data = snapshot ? (src.slice() as StateArray) : src;
+    if (!snapshot) await this.pin(src);
     await this.ctl!.writeState(name, data);
     this.stats.stateBytesIn += data.byteLength;
     return data;
@@ -479,6 +498,7 @@ export class GpuActor {
     if (last !== undefined && last.buf === contrib.buffer) {
       cDev = last.dev;
       const src = contrib as Float64Array;
+      await this.pin(src.subarray(0, n));
       if (this.begin > 0) await this.ctl!.writeState(cDev, src.subarray(0, this.begin), 0);
       if (this.end < n) await this.ctl!.writeState(cDev, src.subarray(this.end, n), this.end);
       this.stats.stateBytesIn += 8 * (this.begin + n - this.end);
@@ -509,6 +529,7 @@ export class GpuActor {
   async frontierOwned(s: Step): Promise<void> {
     await this.ensure(FR, 'u8');
     await this.ctl!.fillState(FR, 0);
+    await this.pin(s.frontier!);
     const part = s.frontier!.subarray(this.begin, this.end);
     await this.ctl!.writeState(FR, part, this.begin);
     this.stats.stateBytesIn += part.byteLength;
@@ -517,6 +538,7 @@ export class GpuActor {
   /** Pull: vertices gather from frontier neighbours anywhere. */
   async frontierAll(s: Step): Promise<void> {
     await this.ensure(FR, 'u8');
+    await this.pin(s.frontier!);
     await this.ctl!.writeState(FR, s.frontier!);
     this.stats.stateBytesIn += s.frontier!.byteLength;
   }
@@ -582,20 +604,58 @@ export class GpuActor {
     return st;
   }
 
-  async readRange(name: string, kind: StateKind): Promise<StateArray> {
-    const into = new STATE_CTORS[kind](new SharedArrayBuffer(Math.max(8, (this.end - this.begin) * bytesOf(kind))));
-    const view = into.subarray(0, this.end - this.begin) as StateArray;
-    await this.ctl!.readState(name, view, this.begin);
+  /**
+   * Device values [begin, begin + length) of `name` in a host buffer that is reused (and
+   * page-locked) from superstep to superstep: what a vote carries is folded by the coordinator
+   * before the next superstep frame comes, so the buffer is free again by then.
+   */
+  async read(name: string, kind: StateKind, begin: number, length: number): Promise<StateArray> {
+    const key = `${name}:${kind}:${length}`;
+    let view = this.back.get(key);
+    if (view === undefined) {
+      view = new STATE_CTORS[kind](new SharedArrayBuffer(Math.max(8, length * bytesOf(kind)))).subarray(0, length) as StateArray;
+      this.back.set(key, view);
+    }
+    await this.pin(view);
+    await this.ctl!.readState(name, view, begin);
     this.stats.stateBytesOut += view.byteLength;
     return view;
   }
 
-  async readAll(name: string, kind: StateKind): Promise<StateArray> {
-    const n = this.g!.numVertices;
-    const into = new STATE_CTORS[kind](new SharedArrayBuffer(Math.max(8, n * bytesOf(kind)))).subarray(0, n) as StateArray;
-    await this.ctl!.readState(name, into, 0);
-    this.stats.stateBytesOut += into.byteLength;
-    return into;
+  readRange(name: string, kind: StateKind): Promise<StateArray> {
+    return this.read(name, kind, this.begin, this.end - this.begin);
+  }
+
+  readAll(name: string, kind: StateKind): Promise<StateArray> {
+    return this.read(name, kind, 0, this.g!.numVertices);
+  }
+
+  /** Page-locks the host buffer under `view` (once; LRU beyond the cap). */
+  async pin(view: StateArray): Promise<void> {
+    const key = view.buffer;
+    const had = this.pins.get(key);
+    if (had !== undefined) {
+      this.pins.delete(key); // re-insert: Map order is the LRU order
+      this.pins.set(key, had);
+      return;
+    }
+    if (view.byteLength < PIN_MIN_BYTES || view.byteLength > PIN_CAP_BYTES) return;
+    while (this.pinBytes + view.byteLength > PIN_CAP_BYTES) {
+      const [oldKey, old] = this.pins.entries().next().value!;
+      this.pins.delete(oldKey);
+      this.pinBytes -= old.view.byteLength;
+      if (old.ok) await this.ctl!.unpinHost(old.view);
+    }
+    const ok = await this.ctl!.pinHost(view);
+    this.pins.set(key, { view, ok });
+    this.pinBytes += view.byteLength;
+  }
+
+  private async unpinAll(): Promise<void> {
+    for (const { view, ok } of this.pins.values()) if (ok) await this.ctl!.unpinHost(view);
+    this.pins.clear();
+    this.pinBytes = 0;
+    this.back.clear();
   }
 
   /** Owned vertices the kernel put in next, with their new values of `name`. */

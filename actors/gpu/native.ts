@@ -105,6 +105,10 @@ export interface GpuDeviceInfo {
   cacheSlots: number;
   residentPages: number;
   registeredPages: number;
+  /** Registered pages whose host bytes are page-locked (they streamed: direct DMA from then on). */
+  pinnedPages: number;
+  /** Host bytes page-locked (pages and pinHost views). */
+  pinnedHostBytes: number;
   streams: number;
   totals: GpuTotals;
 }
@@ -147,6 +151,8 @@ interface NativeControllerHandle {
   writeState(name: string, data: StateArray, offset?: number): Promise<void>;
   readState<T extends StateArray>(name: string, into: T, offset?: number): Promise<T>;
   fillState(name: string, value: number): Promise<void>;
+  pinHost(view: StateArray): Promise<boolean>;
+  unpinHost(view: StateArray): Promise<void>;
   registerPage(setId: number, pageIndex: number, bytes: Uint8Array, vBegin: number, vEnd: number, edges: number, weightBytes: number, split?: boolean): Promise<void>;
   unregisterSet(setId: number): Promise<void>;
   run(kernel: string, opts: RunOptions): Promise<RunStats>;
@@ -311,6 +317,20 @@ export class GpuController {
 
   fillState(name: string, value: number): Promise<void> {
     return this.h.fillState(name, value);
+  }
+
+  /**
+   * Page-locks the bytes of `view` (cudaHostRegister) so writeState/readState from/to views inside
+   * it are direct DMA at link speed instead of pageable copies. Resolves false when the device
+   * cannot (e.g. the range overlaps one already locked); copies then still work. The controller
+   * keeps the view alive until unpinHost(view) with the same view, or close.
+   */
+  pinHost(view: StateArray): Promise<boolean> {
+    return this.h.pinHost(view);
+  }
+
+  unpinHost(view: StateArray): Promise<void> {
+    return this.h.unpinHost(view);
   }
 
   /**

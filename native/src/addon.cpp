@@ -104,6 +104,8 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("writeState", &NativeController::WriteState),
                            InstanceMethod("readState", &NativeController::ReadState),
                            InstanceMethod("fillState", &NativeController::FillState),
+                           InstanceMethod("pinHost", &NativeController::PinHost),
+                           InstanceMethod("unpinHost", &NativeController::UnpinHost),
                            InstanceMethod("registerPage", &NativeController::RegisterPage),
                            InstanceMethod("unregisterSet", &NativeController::UnregisterSet),
                            InstanceMethod("run", &NativeController::Run),
@@ -153,6 +155,8 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     stopWorker(true);
     for (void* o : ownersAtExit_) delete (Napi::Reference<Napi::Value>*)o;
     for (void* o : pageOwners_) delete (Napi::Reference<Napi::Value>*)o;
+    for (auto& kv : hostPins_)
+      for (auto* r : kv.second) delete r;
   }
 
   /** Env teardown: stop the thread without touching JS (the process is exiting). */
@@ -308,6 +312,8 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
       o.Set("cacheSlots", out->cacheSlots);
       o.Set("residentPages", out->residentPages);
       o.Set("registeredPages", out->registeredPages);
+      o.Set("pinnedPages", out->pinnedPages);
+      o.Set("pinnedHostBytes", (double)out->pinnedHostBytes);
       o.Set("streams", out->streams);
       Napi::Object t = Napi::Object::New(env);
       t.Set("calls", (double)out->totals.calls);
@@ -367,6 +373,51 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     else
       j->work = [this, name, data, t, len, offset] { ctl_->readState(name, data, t, len, offset); };
     if (!write) j->settle = [keep](Napi::Env) { return keep->Value(); };
+    return enqueue(env, j);
+  }
+
+  /**
+   * pinHost(view) -> Promise<boolean>: page-locks the view's bytes until unpinHost(view) or close;
+   * the addon holds a reference so the buffer cannot be collected while the device may DMA it.
+   */
+  Napi::Value PinHost(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    TA ta;
+    if (info.Length() < 1 || !getTypedArray(env, info[0], &ta))
+      throw codedError(env, "TS_ARG", "pinHost: a typed array (view of the host buffer to page-lock) is required");
+    size_t elem = 1;
+    ts::SType t;
+    if (typedArrayState(ta.type, &t)) elem = ts::stypeSize(t);
+    void* p = ta.data;
+    const size_t bytes = ta.length * elem;
+    Job* j = newJob(env);
+    auto ok = std::make_shared<bool>(false);
+    j->work = [this, p, bytes, ok] { *ok = ctl_->pinHost(p, bytes); };
+    auto* ref = new Napi::Reference<Napi::Value>(Napi::Persistent(info[0]));
+    j->settle = [this, p, ok, ref](Napi::Env env) {
+      if (*ok) hostPins_[p].push_back(ref);
+      else delete ref;
+      return Napi::Boolean::New(env, *ok);
+    };
+    return enqueue(env, j);
+  }
+
+  Napi::Value UnpinHost(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    TA ta;
+    if (info.Length() < 1 || !getTypedArray(env, info[0], &ta)) throw codedError(env, "TS_ARG", "unpinHost: a typed array is required");
+    void* p = ta.data;
+    Job* j = newJob(env);
+    j->work = [this, p] { ctl_->unpinHost(p); };
+    j->settle = [this, p](Napi::Env env) {
+      auto it = hostPins_.find(p);
+      if (it != hostPins_.end() && !it->second.empty()) {
+        delete it->second.back();
+        it->second.pop_back();
+        if (it->second.empty()) hostPins_.erase(it);
+      }
+      return env.Undefined();
+    };
     return enqueue(env, j);
   }
 
@@ -531,6 +582,8 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
   std::unique_ptr<ts::Controller> ctl_;
   std::set<void*> pageOwners_;
   std::map<Job*, void*> failOwner_;
+  /** Host views pinned by pinHost: kept alive until unpinHost or close. */
+  std::map<void*, std::vector<Napi::Reference<Napi::Value>*>> hostPins_;
   std::vector<void*> ownersAtExit_;
 
  private:
@@ -564,6 +617,9 @@ void CallJs(Napi::Env env, Napi::Function, NativeController* ctx, Job* job) {
   if (job->closeAfter || (!job->ok && job->closeOnError)) {
     for (void* o : ctx->pageOwners_) ctx->ownersAtExit_.push_back(o);
     ctx->pageOwners_.clear();
+    for (auto& kv : ctx->hostPins_)
+      for (auto* r : kv.second) ctx->ownersAtExit_.push_back(r);
+    ctx->hostPins_.clear();
   }
   ctx->finish(env, job);
 }

@@ -38,6 +38,12 @@ class Backend {
   /** Page-locked host memory for staging. */
   virtual void* pinnedAlloc(size_t bytes) = 0;
   virtual void pinnedFree(void* p) = 0;
+  /**
+   * Page-locks existing host memory (cudaHostRegister) so copies from/to it are direct DMA at link
+   * speed; false when it cannot (already registered, not supported): callers then stage.
+   */
+  virtual bool hostRegister(void* p, size_t n) = 0;
+  virtual void hostUnregister(void* p) = 0;
   virtual void h2d(void* dst, const void* src, size_t n, int stream) = 0;  // async w.r.t. host
   virtual void d2h(void* dst, const void* src, size_t n, int stream) = 0;  // async w.r.t. host
   virtual void memset(void* dst, int value, size_t n, int stream) = 0;

@@ -96,6 +96,14 @@ class CudaBackend final : public Backend {
   void pinnedFree(void* p) override {
     if (p) cudaFreeHost(p);
   }
+  bool hostRegister(void* p, size_t n) override {
+    if (cudaHostRegister(p, n, cudaHostRegisterDefault) == cudaSuccess) return true;
+    cudaGetLastError();  // e.g. cudaErrorHostMemoryAlreadyRegistered: the caller stages instead
+    return false;
+  }
+  void hostUnregister(void* p) override {
+    if (cudaHostUnregister(p) != cudaSuccess) cudaGetLastError();
+  }
   void h2d(void* dst, const void* src, size_t n, int s) override {
     check(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, streams_[s]), "cudaMemcpyAsync H2D");
   }

@@ -143,6 +143,10 @@ class HostBackend final : public Backend {
   void devFree(void* p) override { std::free(p); }
   void* pinnedAlloc(size_t bytes) override { return devAlloc(bytes); }
   void pinnedFree(void* p) override { std::free(p); }
+  // Host memory is "device" memory here: registering always works and changes nothing, so the
+  // emulated device walks the same direct-copy paths as a real one.
+  bool hostRegister(void*, size_t) override { return true; }
+  void hostUnregister(void*) override {}
   void h2d(void* dst, const void* src, size_t n, int) override { std::memcpy(dst, src, n); }
   void d2h(void* dst, const void* src, size_t n, int) override { std::memcpy(dst, src, n); }
   void memset(void* dst, int v, size_t n, int) override { std::memset(dst, v, n); }

@@ -168,7 +168,9 @@ bool parseSType(const std::string& s, SType* out) {
 // ---- lifecycle ------------------------------------------------------------------------------
 
 Controller::Controller(int device, bool emulated, double memoryLimit, int streams)
-    : device_(device), emulated_(emulated), requestedLimit_(memoryLimit), nstreams_(streams) {}
+    : device_(device), emulated_(emulated), requestedLimit_(memoryLimit), nstreams_(streams) {
+  if (const char* e = std::getenv("TESSERA_PIN_PAGES")) pinPages_ = std::string(e) != "0";
+}
 
 Controller::~Controller() { shutdown(); }
 
@@ -222,6 +224,9 @@ void Controller::shutdown() {
   scratch_.clear();
   for (auto e : evPool_) be_->freeEvent(e);
   evPool_.clear();
+  for (auto& kv : pins_) be_->hostUnregister(kv.first);
+  pins_.clear();
+  for (auto& kv : pages_) kv.second.hostPinned = false;
   be_.reset();
   copyPool_.reset();
 }
@@ -247,6 +252,8 @@ ControllerInfo Controller::info() {
   for (auto& s : slots_)
     if (s.key >= 0) in.residentPages++;
   in.registeredPages = (uint32_t)pages_.size();
+  for (auto& kv : pages_) in.pinnedPages += kv.second.hostPinned ? 1 : 0;
+  for (auto& kv : pins_) in.pinnedHostBytes += kv.second.bytes;
   in.streams = nstreams_;
   in.totals = totals_;
   return in;
@@ -446,6 +453,28 @@ void Controller::readState(const std::string& name, void* dst, SType type, size_
   be_->syncStream(0);
 }
 
+bool Controller::pinHost(void* p, size_t bytes) {
+  if (p == nullptr || bytes == 0) return false;
+  auto it = pins_.find(p);
+  if (it != pins_.end()) {
+    if (it->second.bytes < bytes) return false;  // a larger range over the same start: leave it pageable
+    it->second.refs++;
+    return true;
+  }
+  if (!be_->hostRegister(p, bytes)) return false;
+  pins_[p] = Pin{bytes, 1};
+  return true;
+}
+
+void Controller::unpinHost(void* p) {
+  auto it = pins_.find(p);
+  if (it == pins_.end()) return;
+  if (--it->second.refs > 0) return;
+  be_->syncAll();  // no copy may still be reading it
+  be_->hostUnregister(p);
+  pins_.erase(it);
+}
+
 void Controller::fillState(const std::string& name, double value) {
   StateArr& a = findState(state_, name, "fillState");
   if (value == 0 && !std::signbit(value)) {
@@ -498,6 +527,7 @@ void* Controller::registerPage(const PageSpec& sp) {
       be_->syncAll();
       slots_[it->second.slot].key = -1;
     }
+    if (it->second.hostPinned) unpinHost((void*)it->second.spec.data);
     it->second = std::move(hp);
   } else {
     pages_.emplace(k, std::move(hp));
@@ -511,6 +541,7 @@ std::vector<void*> Controller::unregisterSet(int setId) {
   for (auto it = pages_.begin(); it != pages_.end();) {
     if (it->second.spec.setId == setId) {
       if (it->second.slot >= 0) slots_[it->second.slot].key = -1;
+      if (it->second.hostPinned) unpinHost((void*)it->second.spec.data);
       owners.push_back(it->second.spec.owner);
       it = pages_.erase(it);
     } else {
@@ -591,7 +622,13 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
   }
   if (sl.usedRecorded) be_->wait(s, sl.used);  // kernels still reading the old page finish first
   if (copyStart) be_->record(copyStart, s);
-  copyChunks(sl.dev, hp.spec.data, hp.bytes, s);
+  // A page loaded a second time streams (GTS): page-lock its host bytes once so every later load
+  // is one direct DMA at link speed instead of a memcpy into the staging ring plus a DMA.
+  if (++hp.loads == 2 && pinPages_) hp.hostPinned = pinHost((void*)hp.spec.data, hp.bytes);
+  if (hp.hostPinned)
+    be_->h2d(sl.dev, hp.spec.data, hp.bytes, s);
+  else
+    copyChunks(sl.dev, hp.spec.data, hp.bytes, s);
   if (!hp.tiles.empty()) copyChunks(sl.dev + align16(hp.bytes), hp.tiles.data(), hp.tiles.size() * sizeof(Tile), s);
   be_->record(sl.ready, s);
   sl.readyRecorded = true;

@@ -49,6 +49,8 @@ struct HostPage {
   uint32_t R = 1;
   size_t imageBytes = 0;  // bytes + tiles, as held in a cache slot
   int slot = -1;
+  uint32_t loads = 0;       // times copied into a cache slot
+  bool hostPinned = false;  // its host bytes are page-locked (registered once it streams)
   uint32_t nv() const { return spec.vEnd - spec.vBegin; }
 };
 
@@ -86,7 +88,8 @@ struct ControllerInfo {
   DeviceProps props;
   bool cudaBuild = false;
   size_t memoryLimit = 0, used = 0, stateBytes = 0, scratchBytes = 0, cacheBytes = 0, slotBytes = 0;
-  uint32_t cacheSlots = 0, residentPages = 0, registeredPages = 0;
+  uint32_t cacheSlots = 0, residentPages = 0, registeredPages = 0, pinnedPages = 0;
+  size_t pinnedHostBytes = 0;
   int streams = 0;
   Totals totals;
 };
@@ -107,6 +110,12 @@ class Controller {
   void writeState(const std::string& name, const void* src, SType type, size_t count, size_t offset);
   void readState(const std::string& name, void* dst, SType type, size_t count, size_t offset);
   void fillState(const std::string& name, double value);
+  /**
+   * Page-locks host memory the caller keeps alive until unpinHost (counted per pointer), so state
+   * copies from/to it run as direct DMA. False when the device cannot: copies still work, slower.
+   */
+  bool pinHost(void* p, size_t bytes);
+  void unpinHost(void* p);
   /** Returns the owner of the page it replaces (or null). */
   void* registerPage(const PageSpec& spec);
   /** Forgets a page set; returns the owners to release. */
@@ -177,6 +186,13 @@ class Controller {
   size_t slotBytes_ = 0;
   std::vector<Slot> slots_;
   uint64_t tick_ = 0;
+  // page-locked host ranges: pointer -> (bytes, references)
+  struct Pin {
+    size_t bytes = 0;
+    int refs = 0;
+  };
+  std::unordered_map<void*, Pin> pins_;
+  bool pinPages_ = true;  // TESSERA_PIN_PAGES=0: stream every page through the staging ring
   // staging
   std::unique_ptr<CopyPool> copyPool_;
   std::vector<Chunk> ring_;
