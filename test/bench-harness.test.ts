@@ -8,6 +8,7 @@ import { peerRatios } from '../src/bench/markdown.js';
 import { gapbsCommand, parseGapbsOutput } from '../src/bench/peers/gapbs.js';
 import { RESULT_SCHEMA, resultsSchema, summarize, type Cell } from '../src/bench/schema.js';
 import { alphaSpec } from '../src/bench/plots.js';
+import { accuracyOf, modelAccuracy } from '../src/bench/accuracy.js';
 import { fillPeerTeps, runSweep } from '../src/bench/sweep.js';
 import { replot } from '../src/cli/bench-command.js';
 import { TesseraError } from '../src/errors.js';
@@ -142,6 +143,34 @@ test('alpha plot: none without alpha cells; achieved at the measured CPU share o
     [['achieved (measured)', 0.4, 30 / 12], ['predicted (high)', 0.5, 2]],
     'infeasible model points are left out',
   );
+});
+
+test('model accuracy: achieved vs predicted speed-up on the HIGH curve, Pearson r and mean relative error', (t) => {
+  const base = { schema: RESULT_SCHEMA, graphs: [] } as never as Parameters<typeof modelAccuracy>[0];
+  // CPU only 60 ms; three alpha cells at measured CPU shares 0.2, 0.5, 0.8 taking 20, 30, 40 ms:
+  // achieved 3, 2, 1.5.
+  const cells = [
+    cell('tessera', '1S1G (CPU only)', [60], 100),
+    cell('tessera', '1S1G', [20], 100, 0.2, 0.2),
+    cell('tessera', '1S1G', [30], 100, 0.5, 0.5),
+    cell('tessera', '1S1G', [40], 100, 0.8, 0.8),
+  ];
+  // Predicted on a grid 0, 0.5, 1 (HIGH): 4, 2, 1 -> at 0.2: 4 - 0.4 * 2 = 3.2; 0.5: 2; 0.8: 2 - 0.6 = 1.4.
+  const pt = (alpha: number, speedup: number, strategy = 'high') => ({ strategy, alpha, speedup, makespanMs: 1, feasible: true });
+  const curve = { graph: 'g', topology: '1S1G', program: 'bfs', status: 'ok' as const, note: null, points: [pt(0, 4), pt(0.5, 2), pt(1, 1), pt(0.2, 100, 'rand')] };
+  const [a] = modelAccuracy({ ...base, cells, modelCurves: [curve] });
+  t.deepEqual(a!.points.map((p) => [p.alpha, p.achieved, +p.predicted.toFixed(9)]), [[0.2, 3, 3.2], [0.5, 2, 2], [0.8, 1.5, 1.4]]);
+  // |0.2|/3, 0, |0.1|/1.5 -> mean (0.0667 + 0 + 0.0667) / 3
+  t.true(Math.abs(a!.meanAbsError! - (0.2 / 3 + 0.1 / 1.5) / 3) < 1e-12);
+  // Pearson of (3, 2, 1.5) and (3.2, 2, 1.4), by hand.
+  const xs = [3, 2, 1.5], ys = [3.2, 2, 1.4];
+  const mx = 6.5 / 3, my = 6.6 / 3;
+  const cov = xs.reduce((s, x, i) => s + (x - mx) * (ys[i]! - my), 0);
+  const r = cov / Math.sqrt(xs.reduce((s, x) => s + (x - mx) ** 2, 0) * ys.reduce((s, y) => s + (y - my) ** 2, 0));
+  t.true(Math.abs(a!.pearson! - r) < 1e-12 && a!.pearson! > 0.99);
+  // Two points: no correlation, still an error; no model curve: nothing.
+  t.deepEqual(accuracyOf([{ achieved: 2, predicted: 3 }, { achieved: 4, predicted: 4 }]), { pearson: null, meanAbsError: 0.25 });
+  t.deepEqual(modelAccuracy({ ...base, cells, modelCurves: [] }), []);
 });
 
 test('a small sweep writes results.json (schema), results.md, the SVGs; absent peers are noted, a GAPBS build is parsed', async (t) => {

@@ -71,6 +71,46 @@ for (const [label, threads] of [['1 thread', [1]], ['2 threads', [2]], ['4 threa
   }
 }
 
+test('page stealing between two sockets: counted in the report, results unchanged (on, off, always)', async (t) => {
+  const g = buildGraph(rawFrom(skewed(20000, 200000, 5), { directed: true }), { pageEdges: 4096 });
+  const want = serialBfs(g, 0);
+  const wantPr = serialPr(g, 10, 0.85);
+  const stolen: Record<string, number> = {};
+  for (const steal of ['off', 'auto', 'always'] as const) {
+    const e = await Engine.create(g, topo([1, 1]), { steal });
+    try {
+      for (const mode of ['push', 'pull'] as const) {
+        const eng = await Engine.create(g, topo([1, 1]), { steal, forceMode: mode });
+        try {
+          t.deepEqual([...(await eng.run(bfs, { source: 0 })).values], [...want], `bfs ${mode} steal ${steal}`);
+        } finally {
+          await eng.close();
+        }
+      }
+      const { values: pr, report } = await e.run(pagerank, { iterations: 10, damping: 0.85 });
+      for (let v = 0; v < g.numVertices; v++) if (!(Math.abs(pr[v]! - wantPr[v]!) <= 1e-12 * Math.max(1, wantPr[v]!))) t.fail(`pr ${v} steal ${steal}`);
+      t.is(report.steal?.policy, steal);
+      const perActor = report.steps.reduce((a, s) => a + s.actors.reduce((b, x) => b + x.stolen, 0), 0);
+      t.is(report.steal?.tasks, perActor);
+      // Every task ran exactly once: the actors' edges add up to the superstep's.
+      for (const s of report.steps) t.is(s.actors.reduce((a, x) => a + x.edges, 0), s.edges);
+      t.is(report.steps.reduce((a, s) => a + s.edges, 0), 10 * g.numEdges);
+      stolen[steal] = report.steal!.tasks;
+    } finally {
+      await e.close();
+    }
+  }
+  t.is(stolen.off, 0);
+  t.log(`stolen tasks over 10 PageRank supersteps: auto ${stolen.auto}, always ${stolen.always}`);
+  // One socket alone never steals (nothing to steal from).
+  const one = await Engine.create(g, topo([2]), { steal: 'always' });
+  try {
+    t.is((await one.run(pagerank, { iterations: 2, damping: 0.85 })).report.steal?.policy, 'off');
+  } finally {
+    await one.close();
+  }
+});
+
 test('progress events: run-start, one superstep event per report step, run-end with the report', async (t) => {
   const { EventEmitter } = await import('eventemitter3');
   const { run } = await import('../src/api.js');

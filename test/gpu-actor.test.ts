@@ -159,6 +159,13 @@ for (const [label, make] of GRAPHS) {
       // Two GPU actors, each owning part of the tail; updates between them go through the coordinator.
       const twoGpus: Topology = { ...twoSocketsOneGpu, name: '1S2G', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu, { device: 1, emulated: true, streams: 2 }] };
       await compareAll(t, g, want, twoGpus, { gpuShare: 0.6 }, '1S2G share 0.6');
+      // Page stealing moves tasks between actors (sockets, and a GPU taking CPU pull tasks) and
+      // changes no result; 'always' gives half of the victim's queue whenever asked.
+      await compareAll(t, g, want, twoSocketsOneGpu, { gpuShare: 0.2, steal: 'always' }, '2S1G share 0.2 steal always');
+      await compareAll(t, g, want, oneGpu, { gpuShare: 0.5, steal: 'off' }, 'steal off');
+      // LOW: the GPUs own the hubs (head of the degree order) instead of the tail.
+      await compareAll(t, g, want, twoSocketsOneGpu, { gpuShare: 0.4, partition: 'low', steal: 'always' }, '2S1G LOW share 0.4');
+      await compareAll(t, g, want, twoGpus, { gpuShare: 0.6, partition: 'low' }, '1S2G LOW share 0.6');
     }
   });
 }
@@ -171,6 +178,31 @@ gpuTest('Graphalytics example graphs: every program on 1S1G-emulated matches the
       await compareAll(t, graph, await cpuResults(graph), oneGpu, {}, `${name} pageEdges ${pageEdges ?? 'default'}`);
     }
   }
+});
+
+gpuTest('page stealing: an idle GPU takes the tail of the CPU queue in PageRank; stolen tasks are counted, results unchanged', async (t) => {
+  const g = buildGraph({ ...generateEdges('rmat:15'), directed: true }, { pageEdges: 4096 });
+  const want = (await cpuResults(g)).get('pr')!;
+  const oneGpu: Topology = { ...cpuTopo, name: '1S1G-steal', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu] };
+  const counts: Record<string, number> = {};
+  for (const steal of ['always', 'auto', 'off'] as const) {
+    // The GPU owns 2% of the edges: it is idle almost at once and asks for work every superstep.
+    const e = await Engine.create(g, oneGpu, { gpuShare: 0.02, steal });
+    try {
+      const r = await e.run(algorithm('pr').program, paramsFor(g, 'pr') as never);
+      const bad = firstMismatch(r.values, want, true);
+      t.is(bad, -1, `pr steal ${steal}: vertex ${bad}`);
+      t.is(r.report.steal?.policy, steal);
+      const gpuStolen = r.report.steps.reduce((a, s) => a + s.actors.filter((x) => x.kind === 'gpu').reduce((b, x) => b + x.stolen, 0), 0);
+      t.is(r.report.steal?.tasks, gpuStolen, 'only the GPU steals here');
+      counts[steal] = gpuStolen;
+      if (gpuStolen > 0) t.regex(summarize(r.report), /gpu0: .*stole \d+ tasks/);
+    } finally {
+      await e.close();
+    }
+  }
+  t.true(counts.always! > 0, 'with "always" the GPU took CPU tasks');
+  t.is(counts.off, 0);
 });
 
 gpuTest('push supersteps send only the pages of active vertices, and the outbox aggregates', async (t) => {

@@ -10,6 +10,7 @@ import type { Graph, Orientation } from '../src/graph/types.js';
 import { parseTopology } from '../src/topology/load.js';
 import type { Topology } from '../src/topology/schema.js';
 import { isTesseraError } from '../src/errors.js';
+import { gpuRanges } from '../src/engine/partition.js';
 import {
   alphaGrid,
   boundaryTraffic,
@@ -26,6 +27,7 @@ import {
   modelSweep,
   partitionGraph,
   planSteal,
+  releaseFromTail,
   predict,
   predictAlpha,
   pullToGpuFromPrediction,
@@ -376,6 +378,58 @@ const STRATS = (pts: Array<{ strategy: Strategy }>): Strategy[] => [...new Set(p
 
 // ------------------------------------------------------------------------------------------------
 // Page stealing policy
+
+test('run-time partitions: HIGH gives the GPUs the low-degree tail, LOW the hubs at the head; both hold about the share of in-edges', (t) => {
+  const g = buildGraph({ ...generateEdges('rmat:12'), directed: true }, { pageEdges: 1024 });
+  const n = g.numVertices;
+  const edgesIn = (b: number, e: number): number => {
+    let s = 0;
+    for (let v = b; v < e; v++) s += g.inDegree[v]!;
+    return s;
+  };
+  const maxDeg = (b: number, e: number): number => {
+    let m = 0;
+    for (let v = b; v < e; v++) m = Math.max(m, g.inDegree[v]!);
+    return m;
+  };
+  const [[hb, he]] = gpuRanges(g, 1, 0.3, 'high') as [[number, number]];
+  const [[lb, le]] = gpuRanges(g, 1, 0.3, 'low') as [[number, number]];
+  t.is(he, n);
+  t.is(lb, 0);
+  t.true(Math.abs(edgesIn(hb, he) / g.numEdges - 0.3) < 0.05 && Math.abs(edgesIn(lb, le) / g.numEdges - 0.3) < 0.05);
+  // Degree order: LOW's GPU range holds the highest-degree vertices, HIGH's the lowest.
+  t.true(maxDeg(lb, le) >= maxDeg(le, n) && maxDeg(hb, he) <= maxDeg(0, hb));
+  t.true(le - lb < he - hb, 'the hubs are few vertices for the same edges');
+  // Two GPUs split the range; shares 0 and 1 give empty / whole ranges.
+  const two = gpuRanges(g, 2, 0.5, 'low');
+  t.is(two[0]![0], 0);
+  t.is(two[0]![1], two[1]![0]);
+  t.deepEqual(gpuRanges(g, 1, 0, 'low'), [[0, 0]]);
+  t.deepEqual(gpuRanges(g, 1, 1, 'low'), [[0, n]]);
+});
+
+test('releaseFromTail: the victim gives up the planned tail of its queue, in queue order', (t) => {
+  const queue = (): Array<{ id: number; edges: number; count: number; lo: number; hi: number }> =>
+    Array.from({ length: 10 }, (_, i) => ({ id: i, edges: 100, count: 1, lo: 0, hi: 10 }));
+  const shared = { bytesPerEdge: 0, bytesPerVertex: 0, linkBytesPerSec: Infinity, overheadS: 0, policy: 'auto' as const };
+  // Equal rates, shared memory: half of the queue, the last five tasks, and the queue keeps the rest.
+  const q = queue();
+  t.deepEqual(releaseFromTail(q, { ...shared, thiefRate: 1 }, 1).map((x) => x.id), [5, 6, 7, 8, 9]);
+  t.deepEqual(q.map((x) => x.id), [0, 1, 2, 3, 4]);
+  // Unknown victim rate: taken as the thief's.
+  t.is(releaseFromTail(queue(), { ...shared, thiefRate: 3 }, 0).length, 5);
+  // A thief twice as fast: 7 (as planSteal).
+  t.is(releaseFromTail(queue(), { ...shared, thiefRate: 2 }, 1).length, 7);
+  // Across a slow link (100 B per edge at 1 kB/s: 10 s per task vs 100 s of victim work per task at rate 1): still pays.
+  const link = { ...shared, bytesPerEdge: 100, linkBytesPerSec: 1000 };
+  t.true(releaseFromTail(queue(), { ...link, thiefRate: 10 }, 1).length > 0);
+  // ...but not at 1 B/s, nor with an unknown thief rate.
+  t.is(releaseFromTail(queue(), { ...link, linkBytesPerSec: 1, thiefRate: 10 }, 1).length, 0);
+  t.is(releaseFromTail(queue(), { ...shared, thiefRate: 0 }, 1).length, 0);
+  // 'always': half, rounded up, whatever the rates; an empty queue gives nothing.
+  t.is(releaseFromTail(queue().slice(0, 3), { ...shared, thiefRate: 0, policy: 'always' }, 0).length, 2);
+  t.deepEqual(releaseFromTail([], { ...shared, thiefRate: 1, policy: 'always' }, 1), []);
+});
 
 test('steal policy: balances shared-memory queues, refuses transfers that do not pay', (t) => {
   const tail = Array.from({ length: 10 }, () => ({ edges: 100, bytes: 0 }));

@@ -6,11 +6,13 @@
  */
 import { Piscina } from 'piscina';
 import type { Channel } from '../../src/wire/channel.js';
-import type { ActorFrame, CoordinatorFrame, LoadFrame, SuperstepFrame, Task } from '../../src/wire/frames.js';
+import type { ActorFrame, CoordinatorFrame, LoadFrame, ReleaseFrame, SuperstepFrame, Task } from '../../src/wire/frames.js';
+import { releaseFromTail } from '../../src/model/steal.js';
 import type { GraphShare } from './share.js';
 import type { TaskMessage, TaskResult } from './worker.js';
 
-const WORKER = new URL('./worker.js', import.meta.url);
+// A CommonJS entry that imports worker.js (see worker-entry.cts for why).
+const WORKER = new URL('./worker-entry.cjs', import.meta.url);
 
 export class CpuSocketActor {
   private pool: Piscina | undefined;
@@ -30,6 +32,12 @@ export class CpuSocketActor {
 
   /** Superstep frames seen; makes the worker's view-cache key unique across runs. */
   private frames = 0;
+  /** The superstep in progress: its queue (tasks not started) and what is done, for stealing. */
+  private cur: { step: number; kernel: string; queue: Task[]; t0: number; edgesDone: number } | undefined;
+  /** Last superstep rate per kernel, edges/s (a victim's estimate before its first task ends). */
+  private readonly lastRate = new Map<string, number>();
+  /** Resolves the outstanding idle request with the coordinator's answer. */
+  private moreWait: ((tasks: Task[]) => void) | undefined;
 
   private async onFrame(frame: CoordinatorFrame, shared: SharedArrayBuffer[]): Promise<void> {
     switch (frame.type) {
@@ -39,8 +47,19 @@ export class CpuSocketActor {
       case 'superstep':
         await this.superstep(frame, shared);
         return;
+      case 'release':
+        this.release(frame);
+        return;
+      case 'more': {
+        const w = this.moreWait;
+        this.moreWait = undefined;
+        w?.(frame.tasks);
+        return;
+      }
       case 'stop':
         this.closed = true;
+        this.moreWait?.([]);
+        this.moreWait = undefined;
         await this.pool?.destroy();
         this.pool = undefined;
         return;
@@ -78,21 +97,45 @@ export class CpuSocketActor {
       pullPages: f.pullPages,
     };
     const queue: Task[] = f.tasks.slice();
-    const totals = { active: 0, sum: 0, edges: 0, tasks: 0, computeMs: 0 };
+    const cur = { step: f.step, kernel: f.kernel, queue, t0, edgesDone: 0 };
+    this.cur = cur;
+    const totals = { active: 0, sum: 0, edges: 0, tasks: 0, computeMs: 0, stolen: 0, stolenEdges: 0 };
     const found: Uint32Array[] = [];
+    // Stealing: the first thread to find the queue empty asks the coordinator for more work (one
+    // request at a time; the others wait for its answer); an empty answer ends the superstep here.
+    let exhausted = f.steal === undefined;
+    let asking: Promise<void> | undefined;
+    const nextTask = async (): Promise<Task | undefined> => {
+      for (;;) {
+        const t = queue.shift();
+        if (t !== undefined || exhausted || this.closed) return t;
+        asking ??= this.askForWork(f.step, totals.edges, performance.now() - t0).then((tasks) => {
+          asking = undefined;
+          if (tasks.length === 0) exhausted = true;
+          queue.push(...tasks);
+          totals.stolen += tasks.length;
+          for (const x of tasks) totals.stolenEdges += x.edges;
+        });
+        await asking;
+      }
+    };
     const runOne = async (): Promise<void> => {
-      for (let task = queue.shift(); task !== undefined && !this.closed; task = queue.shift()) {
+      for (let task = await nextTask(); task !== undefined && !this.closed; task = await nextTask()) {
         const r = (await pool.run({ ...base, task } satisfies TaskMessage)) as TaskResult;
         totals.active += r.active;
         totals.sum += r.sum;
         totals.edges += r.edges;
         totals.tasks++;
         totals.computeMs += r.ms;
+        cur.edgesDone += task.edges;
         if (r.discovered) found.push(r.discovered);
         this.link.send({ type: 'page-done', actor: this.name, task });
       }
     };
     await Promise.all(Array.from({ length: this.threads }, runOne));
+    this.cur = undefined;
+    const ms = performance.now() - t0;
+    if (cur.edgesDone > 0 && ms > 0) this.lastRate.set(f.kernel, cur.edgesDone / (ms / 1000));
     let discovered: Uint32Array | undefined;
     if (f.wantList) {
       discovered = new Uint32Array(found.reduce((a, b) => a + b.length, 0));
@@ -110,9 +153,32 @@ export class CpuSocketActor {
       sum: totals.sum,
       edges: totals.edges,
       tasks: totals.tasks,
-      stolen: 0,
-      computeMs: performance.now() - t0,
+      stolen: totals.stolen,
+      stolenEdges: totals.stolenEdges,
+      computeMs: ms,
       discovered,
     });
+  }
+
+  /** Sends `idle` and resolves with the tasks the coordinator found (none: nothing to steal). */
+  private askForWork(step: number, edges: number, busyMs: number): Promise<Task[]> {
+    return new Promise((resolve) => {
+      this.moreWait = resolve;
+      // Threads of one socket share host memory with every other socket: nothing crosses a link.
+      this.link.send({ type: 'idle', actor: this.name, step, edges, busyMs, bytesPerEdge: 0, bytesPerVertex: 0 });
+    });
+  }
+
+  /** A thief asks for work: give up tasks from the tail of the queue (those not started). */
+  private release(f: ReleaseFrame): void {
+    const cur = this.cur;
+    let tasks: Task[] = [];
+    if (cur !== undefined && cur.step === f.step && cur.queue.length > 0) {
+      const ms = performance.now() - cur.t0;
+      // Rate so far this superstep; before any task ended, the last superstep's of this kernel.
+      const rate = cur.edgesDone > 0 && ms > 0 ? cur.edgesDone / (ms / 1000) : (this.lastRate.get(cur.kernel) ?? 0);
+      tasks = releaseFromTail(cur.queue, f, rate);
+    }
+    this.link.send({ type: 'released', actor: this.name, step: f.step, tasks });
   }
 }

@@ -33,6 +33,7 @@ import type {
   StateMerge,
   StateSync,
   SuperstepFrame,
+  Task,
 } from '../../src/wire/frames.js';
 import { STATE_CTORS, type KernelGraph, type StateArray } from '../../src/engine/kernel.js';
 import type { Page } from '../../src/graph/types.js';
@@ -47,6 +48,8 @@ const SET_INOUT = 3;
 /** Every out-page of the graph (LCC reads N_out(u) of any neighbour u), and N(v) lists of the range. */
 const SET_ALLOUT = 4;
 const SET_UNION = 5;
+/** Every in-page (registered on the first steal: stolen vertices lie outside the owned range). */
+const SET_ALLIN = 6;
 
 /** Native scratch state of the actor (names no program uses). */
 const FR = '@frontier';
@@ -66,6 +69,12 @@ interface Handler {
   family: string;
   modes: Mode[];
   run(a: GpuActor, s: Step): Promise<StepOut>;
+  /**
+   * Pull kernels whose vertices are written by whoever computes them can take work stolen from a
+   * CPU actor's queue: compute vertices [lo, hi) (outside the owned range) after run() and return
+   * their values as sync (Garaph's page stealing, GPU as thief).
+   */
+  steal?(a: GpuActor, s: Step, lo: number, hi: number): Promise<{ sum: number; sync: StateSync[] }>;
 }
 
 /** One superstep as a handler sees it. */
@@ -124,6 +133,7 @@ const HANDLERS: Record<string, Handler> = {
         params: { base: s.f.args.base!, d: s.f.args.damping!, applyBegin: a.begin, applyEnd: a.end },
         state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev },
       });
+      a.prStep = { cDev, nDev };
       return a.out({
         sum: st?.sum ?? 0,
         sync: [
@@ -131,6 +141,24 @@ const HANDLERS: Record<string, Handler> = {
           { state: 'nextContrib', begin: a.begin, values: await a.readRange(nDev, 'f64') },
         ],
       });
+    },
+    // The device holds every contribution of this step (its own range computed, the rest
+    // uploaded), so any vertex range can be gathered here; pages come from the whole in-set.
+    async steal(a, s, lo, hi) {
+      const { cDev, nDev } = a.prStep!;
+      const st = await a.run('pr_pull', {
+        setId: SET_ALLIN,
+        pages: await a.inPagesOver(lo, hi),
+        params: { base: s.f.args.base!, d: s.f.args.damping!, applyBegin: lo, applyEnd: hi },
+        state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev },
+      });
+      return {
+        sum: st?.sum ?? 0,
+        sync: [
+          { state: 'rank', begin: lo, values: await a.readFresh('rank', 'f64', lo, hi - lo) },
+          { state: 'nextContrib', begin: lo, values: await a.readFresh(nDev, 'f64', lo, hi - lo) },
+        ],
+      };
     },
   },
   sssp: {
@@ -286,6 +314,12 @@ export class GpuActor {
   private pinBytes = 0;
   /** Readback buffers reused across supersteps, by state name and length. */
   private readonly back = new Map<string, StateArray>();
+  /** PageRank: the device arrays of this step's contrib and nextContrib (for stolen ranges). */
+  prStep: { cDev: string; nDev: string } | undefined;
+  /** Resolves the outstanding idle request with the coordinator's answer. */
+  private moreWait: ((tasks: Task[]) => void) | undefined;
+  /** In-pages registered under SET_ALLIN so far (on demand, by stolen ranges). */
+  private allIn = new Set<number>();
   /** Settles once the controller is closed after a stop frame. */
   readonly stopped: Promise<void>;
   private resolveStopped!: () => void;
@@ -327,7 +361,19 @@ export class GpuActor {
       case 'superstep':
         await this.superstep(frame, shared);
         return;
+      case 'more': {
+        const w = this.moreWait;
+        this.moreWait = undefined;
+        w?.(frame.tasks);
+        return;
+      }
+      case 'release':
+        // Never a victim (the coordinator asks CPU actors only): nothing queued to give.
+        this.link.send({ type: 'released', actor: this.name, step: frame.step, tasks: [] });
+        return;
       case 'stop':
+        this.moreWait?.([]);
+        this.moreWait = undefined;
         try {
           this.pins.clear(); // close unlocks them all
           await this.ctl?.close();
@@ -425,6 +471,24 @@ export class GpuActor {
     this.edges = 0;
     this.outboxSent = 0;
     const out = await h.run(this, step);
+    let stolen = 0;
+    let stolenEdges = 0;
+    if (f.steal !== undefined && h.steal !== undefined && f.mode === 'pull') {
+      // Own range done: offer to take the tail of a CPU queue (the coordinator and the victim
+      // decide whether it pays); each answer is run as contiguous vertex ranges.
+      for (;;) {
+        const tasks = await this.askForWork(f.step, out.edges, performance.now() - t0);
+        if (tasks.length === 0) break;
+        for (const [lo, hi] of vertexRuns(tasks, f.pullPages === 'out' ? this.g!.out.pages : this.g!.in.pages)) {
+          const more = await h.steal(this, step, lo, hi);
+          out.sum += more.sum;
+          out.sync.push(...more.sync);
+        }
+        stolen += tasks.length;
+        for (const t of tasks) stolenEdges += t.edges;
+      }
+      out.edges += stolenEdges;
+    }
     // Dense ranges travel in the side table (SharedArrayBuffers, in-process) rather than inline.
     const side: SharedArrayBuffer[] = [];
     const sync = out.sync.map((x): StateSync => {
@@ -439,8 +503,9 @@ export class GpuActor {
       active: 0, // activations come from folding merges/outbox on the coordinator
       sum: out.sum,
       edges: out.edges,
-      tasks: f.tasks.length,
-      stolen: 0,
+      tasks: f.tasks.length + stolen,
+      stolen,
+      stolenEdges,
       computeMs: performance.now() - t0,
       merges: out.merges.filter((m) => m.ids.length > 0),
       outbox: out.outbox === undefined ? undefined : { ...out.outbox, before: this.outboxSent },
@@ -450,6 +515,36 @@ export class GpuActor {
   }
 
   // ---- helpers the handlers use --------------------------------------------------------------
+
+  /** Sends `idle` (with what crosses the link per stolen edge and vertex) and awaits the answer. */
+  private askForWork(step: number, edges: number, busyMs: number): Promise<Task[]> {
+    const g = this.g!;
+    let bytes = 0;
+    for (const p of g.in.pages) bytes += p.buffer.byteLength;
+    return new Promise((resolve) => {
+      this.moreWait = resolve;
+      this.link.send({
+        type: 'idle',
+        actor: this.name,
+        step,
+        edges,
+        busyMs,
+        bytesPerEdge: g.numEdges > 0 ? bytes / g.numEdges : 4,
+        bytesPerVertex: 4 + 16, // its offsets in, two f64 results back
+      });
+    });
+  }
+
+  /** Indices of the in-pages overlapping [lo, hi), registered under SET_ALLIN on first use. */
+  async inPagesOver(lo: number, hi: number): Promise<number[]> {
+    const g = this.g!;
+    if (!this.sets.has(SET_ALLIN)) this.sets.set(SET_ALLIN, g.in.pages);
+    const pages = g.in.pages.filter((p) => p.vEnd > lo && p.vBegin < hi);
+    const fresh = pages.filter((p) => !this.allIn.has(p.index));
+    await Promise.all(fresh.map((p) => this.ctl!.registerPage(SET_ALLIN, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, pageWeightBytes(p), p.split)));
+    for (const p of fresh) this.allIn.add(p.index);
+    return pages.map((p) => p.index);
+  }
 
   /** Allocates (or keeps) a device array of n entries. */
   async ensure(name: string, kind: StateKind): Promise<void> {
@@ -584,7 +679,7 @@ export class GpuActor {
     // Undirected graphs: one page set serves both orientations.
     if (opts.setId === SET_IN && !this.directed) opts = { ...opts, setId: SET_OUT };
     if (kernel.endsWith('_push') || kernel === 'bc_forward') this.edges += this.pushEdges;
-    else {
+    else if (opts.setId !== SET_ALLIN) {
       const set = this.sets.get(opts.setId)!;
       const at = new Map(set.map((p) => [p.index, p.edges]));
       for (const pi of opts.pages) this.edges += at.get(pi) ?? 0;
@@ -617,6 +712,14 @@ export class GpuActor {
       this.back.set(key, view);
     }
     await this.pin(view);
+    await this.ctl!.readState(name, view, begin);
+    this.stats.stateBytesOut += view.byteLength;
+    return view;
+  }
+
+  /** Device values [begin, begin + length) into a new buffer (stolen ranges: sizes vary). */
+  async readFresh(name: string, kind: StateKind, begin: number, length: number): Promise<StateArray> {
+    const view = new STATE_CTORS[kind](new SharedArrayBuffer(Math.max(8, length * bytesOf(kind)))).subarray(0, length) as StateArray;
     await this.ctl!.readState(name, view, begin);
     this.stats.stateBytesOut += view.byteLength;
     return view;
@@ -700,6 +803,22 @@ export class GpuActor {
   out(o: Partial<StepOut>): StepOut {
     return { edges: this.edges, sum: o.sum ?? 0, merges: o.merges ?? [], outbox: o.outbox, sync: o.sync ?? [] };
   }
+}
+
+/** The vertex ranges stolen pull tasks cover, merged into maximal contiguous runs. */
+function vertexRuns(tasks: Task[], pages: Page[]): Array<[number, number]> {
+  const spans = tasks.map((t): [number, number] => {
+    const p = pages[t.page]!;
+    return t.count > 1 || p.split ? [p.vBegin, p.vBegin + 1] : [p.vBegin + t.lo, p.vBegin + t.hi];
+  });
+  spans.sort((a, b) => a[0] - b[0]);
+  const runs: Array<[number, number]> = [];
+  for (const [b, e] of spans) {
+    const last = runs[runs.length - 1];
+    if (last !== undefined && b <= last[1]) last[1] = Math.max(last[1], e);
+    else runs.push([b, e]);
+  }
+  return runs;
 }
 
 function kindOfArray(a: StateArray): StateKind {

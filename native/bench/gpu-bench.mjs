@@ -227,21 +227,63 @@ for (const mode of ['push', 'pull']) {
 const full = await c.info();
 await c.close();
 
-// streaming: room for about a third of the in-pages
+// state copies: a whole f64 array each way, pageable (fresh buffer per readback, as before) vs
+// page-locked with pinHost (reused buffer)
 {
+  const cs = await GpuController.create({ device: 0, emulated, streams: 4 });
+  await cs.allocState('x', 'f64', N);
+  const host = new Float64Array(new SharedArrayBuffer(8 * N));
+  host.fill(1.5);
+  const gbs = (ms) => (8 * N) / (ms / 1000) / 1e9;
+  const timeIt = async (fn) => {
+    const xs = [];
+    for (let i = 0; i < 4; i++) {
+      const t = performance.now();
+      await fn();
+      xs.push(performance.now() - t);
+    }
+    return med(xs.slice(1));
+  };
+  const h2dPageable = await timeIt(() => cs.writeState('x', host));
+  const d2hFresh = await timeIt(() => cs.readState('x', new Float64Array(new SharedArrayBuffer(8 * N))));
+  const t0 = performance.now();
+  const pinned = await cs.pinHost(host);
+  const pinMs = performance.now() - t0;
+  const h2dPinned = await timeIt(() => cs.writeState('x', host));
+  const d2hPinned = await timeIt(() => cs.readState('x', host));
+  result.stateCopy = {
+    bytes: 8 * N,
+    pinned,
+    pinMs,
+    h2dPageableGBs: gbs(h2dPageable),
+    d2hFreshBufferGBs: gbs(d2hFresh),
+    h2dPinnedGBs: gbs(h2dPinned),
+    d2hPinnedGBs: gbs(d2hPinned),
+  };
+  log('state copies', JSON.stringify(result.stateCopy));
+  await cs.unpinHost(host);
+  await cs.close();
+}
+
+// streaming: room for about a third of the in-pages; page bytes staged through the pinned ring
+// (TESSERA_PIN_PAGES=0, as before) vs page-locked once they stream (the default)
+for (const [key, pin] of [['prPullStreamingStaged', '0'], ['prPullStreaming', '1']]) {
+  process.env.TESSERA_PIN_PAGES = pin;
   const limit = full.stateBytes + full.scratchBytes + Math.ceil(inPages.length / 3) * full.slotBytes;
   const cs = await setup(limit);
   await cs.writeState('contrib', contrib);
   const runs = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 4; i++) {
     const t = performance.now();
     const st = await cs.run('pr_pull', { setId: 1, pages: ids(inPages), params: { base: 0.15 / N, d: 0.85 } });
     runs.push({ wallMs: performance.now() - t, kernelMs: st.kernelMs, copyMs: st.copyMs, hits: st.hits, misses: st.misses, evictions: st.evictions, bytesCopied: st.bytesCopied, slots: st.cacheSlots });
   }
   const last = runs[runs.length - 1];
-  result.prPullStreaming = { memoryLimitGiB: limit / 2 ** 30, runs, gteps: M / last.wallMs / 1e6, h2dGBs: last.bytesCopied / (last.wallMs / 1000) / 1e9 };
-  log('pr_pull streaming', JSON.stringify(result.prPullStreaming));
+  const ci = await cs.info();
+  result[key] = { memoryLimitGiB: limit / 2 ** 30, pinnedPages: ci.pinnedPages, runs, gteps: M / last.wallMs / 1e6, h2dGBs: last.bytesCopied / (last.wallMs / 1000) / 1e9 };
+  log(key, JSON.stringify(result[key]));
   await cs.close();
 }
+delete process.env.TESSERA_PIN_PAGES;
 console.log(JSON.stringify(result, null, 2));
 if (outFile) writeFileSync(outFile, JSON.stringify(result, null, 2));

@@ -1,4 +1,5 @@
 /** results.md: machine, graphs, one row per cell, peer ratios, model/alpha status, plots. */
+import { modelAccuracy } from './accuracy.js';
 import type { BenchResults, Cell, Stat } from './schema.js';
 
 export interface PlotFile {
@@ -85,6 +86,13 @@ export function renderMarkdown(r: BenchResults, plots: PlotFile[]): string {
   const alphaCells = r.cells.filter((c) => c.alpha !== null && c.status === 'ok');
   if (r.config.alphas.length === 0) L.push('', 'No alpha sweep was configured (`alphas:` in the config), so there is no speed-up-vs-alpha plot.');
   else if (alphaCells.length === 0) L.push('', 'No alpha sweep data: no CPU+GPU topology cell ran with an alpha, so the speed-up-vs-alpha plot is not drawn.');
+  const acc = modelAccuracy(r);
+  if (acc.length > 0) {
+    L.push('', 'Model accuracy over the alpha sweep (achieved vs predicted speed-up on the HIGH curve; targets: Pearson >= 0.9, mean error <= 20%):', '');
+    L.push('| graph | topology | program | points | Pearson r | mean abs. error |', '|---|---|---|---|---|---|');
+    for (const a of acc)
+      L.push(`| ${esc(a.graph)} | ${esc(a.topology)} | ${a.program} | ${a.points.length} | ${a.pearson === null ? '—' : a.pearson.toFixed(3)} | ${a.meanAbsError === null ? '—' : `${(100 * a.meanAbsError).toFixed(1)}%`} |`);
+  }
   for (const m of r.modelCurves) {
     if (m.status === 'ok') L.push('', `Model curve for ${m.program} on ${m.graph}, ${m.topology}: ${m.points.length} predicted points (src/model modelSweep).`);
     else L.push('', `No model curve for ${m.program} on ${m.graph}, ${m.topology}: ${m.note}`);

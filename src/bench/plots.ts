@@ -8,6 +8,7 @@ import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import writeFileAtomic from 'write-file-atomic';
 import type { PlotFile } from './markdown.js';
+import { achievedSpeedups } from './accuracy.js';
 import type { BenchResults, Cell, Sample } from './schema.js';
 
 const FONT = { font: 'Helvetica, Arial, sans-serif', labelFont: 'Helvetica, Arial, sans-serif', titleFont: 'Helvetica, Arial, sans-serif' };
@@ -72,16 +73,11 @@ export function throughputSpec(r: BenchResults): TopLevelSpec | null {
  */
 export function alphaSpec(r: BenchResults): TopLevelSpec | null {
   const rows: Array<{ panel: string; program: string; alpha: number; speedup: number; curve: string }> = [];
-  const medianOf = (xs: number[]): number | null => (xs.length ? [...xs].sort((a, b) => a - b)[xs.length >> 1]! : null);
   const panels = new Set<string>();
-  for (const c of r.cells) {
-    if (c.alpha === null || c.status !== 'ok' || !c.time) continue;
-    const alpha = medianOf(c.samples.map((s) => s.cpuEdgeShare).filter((x): x is number => typeof x === 'number'));
-    const base = r.cells.find((b) => b.status === 'ok' && b.time && b.graph === c.graph && b.program === c.program && b.topology === `${c.topology} (CPU only)`);
-    if (alpha === null || !base) continue;
-    const panel = `${c.graph} on ${c.topology}`;
-    panels.add(`${panel}|${c.program}`);
-    rows.push({ panel, program: c.program, alpha, speedup: base.time!.median / c.time.median, curve: 'achieved (measured)' });
+  for (const p of achievedSpeedups(r)) {
+    const panel = `${p.graph} on ${p.topology}`;
+    panels.add(`${panel}|${p.program}`);
+    rows.push({ panel, program: p.program, alpha: p.alpha, speedup: p.speedup, curve: 'achieved (measured)' });
   }
   if (rows.length === 0) return null;
   for (const m of r.modelCurves) {

@@ -16,6 +16,7 @@ import { detectTopology, topologyToYaml } from '../topology/detect.js';
 import { loadTopology } from '../topology/load.js';
 import { choiceOption, floatOption, intOption } from './options.js';
 import { runDemo } from './demo.js';
+import type { RunnableStrategy } from '../engine/partition.js';
 import { TesseraError } from '../errors.js';
 
 interface RunFlags {
@@ -38,17 +39,23 @@ interface RunFlags {
   seed?: number;
   alpha?: number | 'auto';
   partition?: 'high' | 'low' | 'rand' | 'auto';
+  steal: 'auto' | 'off' | 'always';
   quiet?: boolean;
 }
 
 /**
- * The CPU/GPU split for a GPU topology (TOTEM): alpha = the CPU sockets' fraction of the edges.
- * A number is used as given; `auto` asks the performance model (src/model) for the alpha with the
- * smallest predicted makespan. The GPU actor owns one contiguous tail range of the degree-ordered
- * ids, which is the HIGH strategy (hubs on the CPU); LOW and RAND are predicted by `tessera model`
- * but cannot run yet. Returns undefined when the topology (or the defaults) decide.
+ * The CPU/GPU split for a GPU topology (TOTEM): alpha = the CPU sockets' fraction of the edges,
+ * and the strategy: HIGH (the GPUs own the low-degree tail of the degree-ordered ids; hubs stay on
+ * the CPU) or LOW (the GPUs own the hubs). A number is used as given; `auto` asks the performance
+ * model (src/model) for the alpha (and, with --partition auto, the strategy) with the smallest
+ * predicted makespan. RAND is predicted by `tessera model` but cannot run: a GPU actor owns one
+ * contiguous range. Returns undefined when the topology (or the defaults) decide.
  */
-async function chooseSplit(f: RunFlags, graph: Graph, topology: Topology): Promise<{ gpuShare: number; summarize?: (r: RunReport) => ModelSummary } | undefined> {
+async function chooseSplit(
+  f: RunFlags,
+  graph: Graph,
+  topology: Topology,
+): Promise<{ gpuShare?: number; partition: RunnableStrategy; summarize?: (r: RunReport) => ModelSummary } | undefined> {
   if (f.alpha === undefined && f.partition === undefined) return undefined;
   if (topology.gpus.length === 0) {
     throw new TesseraError('--alpha and --partition split the work between CPU sockets and GPUs, and this topology has no GPU', {
@@ -56,25 +63,30 @@ async function chooseSplit(f: RunFlags, graph: Graph, topology: Topology): Promi
       fix: 'drop the flag, or use a topology with gpus (e.g. configs/1S1G.yaml or configs/1S1G-emulated.yaml)',
     });
   }
-  if (f.partition === 'low' || f.partition === 'rand') {
-    throw new TesseraError(`--partition ${f.partition} is not runnable yet: the GPU actor owns one contiguous range of the lowest-degree vertices (the high strategy)`, {
+  if (f.partition === 'rand') {
+    throw new TesseraError('--partition rand is not runnable: a GPU actor owns one contiguous range of degree-ordered vertices (high or low), not pages scattered at random', {
       key: '--partition',
-      fix: `use --partition high (or auto), or see its prediction with tessera model --partition ${f.partition}`,
+      fix: 'use --partition high, low or auto, or see its prediction with tessera model --partition rand',
     });
   }
-  if (typeof f.alpha === 'number') return { gpuShare: 1 - f.alpha };
+  const fixed: RunnableStrategy | undefined = f.partition === 'high' || f.partition === 'low' ? f.partition : undefined;
+  if (typeof f.alpha === 'number') return { gpuShare: 1 - f.alpha, partition: fixed ?? 'high' };
+  if (f.alpha === undefined && fixed !== undefined) return { partition: fixed };
   // The model (and its calibration) loads only when asked for: other runs start without it.
-  const { modelSweep, modelSummary } = await import('../model/index.js');
-  const sweep = await modelSweep(graph, topology, f.algo, { partition: 'high', alpha: 'auto' });
-  if (sweep.chosen === undefined) {
+  const { modelSweep, modelSummary, bestPoint } = await import('../model/index.js');
+  const sweep = await modelSweep(graph, topology, f.algo, { partition: fixed ?? 'auto', alpha: 'auto' });
+  const chosen = bestPoint(
+    sweep.points.filter((p) => p.strategy !== 'rand'),
+    { alpha: 'auto' },
+  );
+  if (chosen === undefined) {
     throw new TesseraError('the performance model found no feasible split for this graph and topology', {
       file: topology.source,
       key: 'gpus.memoryLimit',
       fix: 'raise the GPUs\' memoryLimit, or give --alpha explicitly (1 = CPU sockets only)',
     });
   }
-  const chosen = sweep.chosen;
-  return { gpuShare: 1 - chosen.prediction.alpha, summarize: (r) => modelSummary(chosen, sweep.rates, r) };
+  return { gpuShare: 1 - chosen.prediction.alpha, partition: chosen.strategy as RunnableStrategy, summarize: (r) => modelSummary(chosen, sweep.rates, r) };
 }
 
 function alphaOption(v: string): number | 'auto' {
@@ -120,6 +132,7 @@ export function registerRunCommands(program: Command): void {
     .option('--mode <push|pull>', 'force the mode of every superstep (default: chosen per superstep)', choiceOption('--mode', ['push', 'pull'] as const))
     .option('--alpha <x|auto>', "GPU topologies: the CPU sockets' fraction of the edges (0..1), or auto (the performance model picks)", alphaOption)
     .option('--partition <high|low|rand|auto>', 'GPU topologies: which vertices the CPU keeps (high: the hubs)', choiceOption('--partition', ['high', 'low', 'rand', 'auto'] as const))
+    .option('--steal <auto|off|always>', 'page stealing between actors (auto: when the model says the move pays)', choiceOption('--steal', ['auto', 'off', 'always'] as const), 'auto')
     .option('-q, --quiet', 'no summary on stdout')
     .action(async (f: RunFlags) => {
       // Refuse an unwritable destination before the (possibly long) load and run, not after.
@@ -136,7 +149,7 @@ export function registerRunCommands(program: Command): void {
       const split = await chooseSplit(f, graph, topology);
       const events = new EventEmitter<EngineEvents>();
       const stopProgress = f.quiet ? () => undefined : superstepProgress(events);
-      const r = await run(graph, f.algo, { ...f, sourceList, topology, defaults, forceMode: f.mode, events, gpuShare: split?.gpuShare }).finally(stopProgress);
+      const r = await run(graph, f.algo, { ...f, sourceList, topology, defaults, forceMode: f.mode, events, gpuShare: split?.gpuShare, partition: split?.partition }).finally(stopProgress);
       r.report.loadMs = loadMs;
       if (split?.summarize !== undefined) r.report.model = split.summarize(r.report);
       if (f.out !== undefined) await r.write(f.out);

@@ -10,11 +10,11 @@ import { TesseraError } from '../errors.js';
 import type { Graph } from '../graph/types.js';
 import type { Topology } from '../topology/schema.js';
 import { Channel } from '../wire/channel.js';
-import type { ActorFrame, CoordinatorFrame, ErrorFrame, Mode, ReadyFrame, StateKind, StateMerge, StateRef, Task, VoteFrame } from '../wire/frames.js';
+import type { ActorFrame, CoordinatorFrame, ErrorFrame, IdleFrame, Mode, ReadyFrame, ReleasedFrame, StateKind, StateMerge, StateRef, Task, VoteFrame } from '../wire/frames.js';
 import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
 import { shareGraph } from '../../actors/cpu/share.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
-import { gpuRanges, gpuShareFor } from './partition.js';
+import { gpuRanges, gpuShareFor, type RunnableStrategy } from './partition.js';
 import { STATE_CTORS, type StateArray } from './kernel.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
 import type { ActorStepReport, RunReport, StepReport } from './report.js';
@@ -40,6 +40,30 @@ export interface EngineOptions {
    * else 0.5). See partition.ts.
    */
   gpuShare?: number;
+  /**
+   * Page stealing between actors (Garaph): 'auto' (default) — an actor whose queue empties takes
+   * tasks from the tail of the busiest queue when planSteal (src/model/steal.ts) says the move
+   * pays, with rates measured in the superstep itself; 'off'; 'always' — half the victim's queue
+   * whenever asked (tests). Results do not depend on it.
+   */
+  steal?: 'auto' | 'off' | 'always';
+  /** Which vertices the GPUs own: 'high' (default: the low-degree tail; hubs stay on the CPU) or 'low' (the hubs). */
+  partition?: RunnableStrategy;
+}
+
+/** Link assumed between a GPU and host memory when the topology gives no interconnect bandwidth. */
+const DEFAULT_LINK_BYTES_PER_SEC = 12e9;
+/** Fixed cost of one steal: frames both ways, plus one native call and its readback on a GPU. */
+const STEAL_OVERHEAD_S = { cpu: 1e-4, gpu: 1e-3 };
+
+/** Book-keeping of the superstep in flight, for stealing. */
+interface LiveStep {
+  step: number;
+  /** Edges sent to each actor and not reported done (queued or running). */
+  remaining: Map<string, number>;
+  voted: Set<string>;
+  /** Release requests awaiting each victim's answer, in the order sent. */
+  asks: Map<string, Array<{ idle: IdleFrame; tried: Set<string> }>>;
 }
 
 interface ActorLink {
@@ -64,11 +88,13 @@ export class Engine {
   private readonly denseTasks = new Map<'in' | 'out', Task[][]>();
   /** CPU actors first (in socket order), then GPU actors. */
   private cpuCount = 0;
-  /** First vertex a GPU owns (numVertices when there is no GPU): CPU actors take [0, cpuEnd). */
+  /** CPU actors take [cpuBegin, cpuEnd); the GPUs own the rest (HIGH: the tail, LOW: the head). */
+  private cpuBegin = 0;
   private cpuEnd = 0;
   private readyWait = new Map<string, { resolve: (f: ReadyFrame) => void; reject: (e: ErrorFrame) => void }>();
   /** Progress events: run-start, superstep, run-end. */
   readonly events: EventEmitter<EngineEvents>;
+  private live: LiveStep | undefined;
 
   private constructor(
     readonly graph: Graph,
@@ -81,7 +107,7 @@ export class Engine {
   }
 
   static async create(graph: Graph, topology: Topology, opts: EngineOptions = {}): Promise<Engine> {
-    const ranges = gpuRanges(graph, topology.gpus.length, gpuShareFor(graph, topology, opts.gpuShare));
+    const ranges = gpuRanges(graph, topology.gpus.length, gpuShareFor(graph, topology, opts.gpuShare), opts.partition ?? 'high');
     const e = new Engine(graph, topology, opts);
     const share = shareGraph(graph, nextGraphId++);
     for (const s of topology.sockets) {
@@ -93,7 +119,10 @@ export class Engine {
       e.actors.push({ name, kind: 'cpu', threads: s.threads, link: coord, actor, bytesAtStepStart: 0 });
     }
     e.cpuCount = e.actors.length;
-    if (ranges.length > 0) e.cpuEnd = ranges[0]![0];
+    if (ranges.length > 0) {
+      if (opts.partition === 'low') e.cpuBegin = ranges[ranges.length - 1]![1];
+      else e.cpuEnd = ranges[0]![0];
+    }
     const ready: Array<Promise<ReadyFrame>> = [];
     topology.gpus.forEach((gpu, i) => {
       const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
@@ -162,7 +191,15 @@ export class Engine {
       this.readyWait.delete(f.actor);
       return;
     }
+    if (f.type === 'page-done') {
+      const r = this.live?.remaining;
+      if (r !== undefined) r.set(f.actor, (r.get(f.actor) ?? 0) - f.task.edges);
+      return;
+    }
+    if (f.type === 'idle') return this.onIdle(f);
+    if (f.type === 'released') return this.onReleased(f);
     if (f.type === 'vote') {
+      this.live?.voted.add(f.actor);
       // Dense ranges that came by reference (side table) instead of inline.
       for (const s of f.sync ?? []) if (s.values === undefined && s.shared !== undefined) s.values = new STATE_CTORS[s.shared.kind](shared[s.shared.buffer]!).subarray(0, s.shared.length) as StateArray;
       const p = this.pending.get(f.actor);
@@ -182,6 +219,67 @@ export class Engine {
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
     }
+  }
+
+  get stealPolicy(): 'auto' | 'off' | 'always' {
+    return this.actors.length < 2 ? 'off' : (this.opts.steal ?? 'auto');
+  }
+
+  /**
+   * An actor ran out of work: ask the CPU actor with the most edges left (per thread) to give up
+   * the tail of its queue. GPU actors are never victims: their share is one native call over their
+   * own pages, with nothing queued to take.
+   */
+  private onIdle(f: IdleFrame, tried = new Set<string>([f.actor])): void {
+    const live = this.live;
+    const thief = this.actors.find((a) => a.name === f.actor);
+    if (live === undefined || live.step !== f.step || thief === undefined || this.stealPolicy === 'off') {
+      thief?.link.send({ type: 'more', step: f.step, from: '', tasks: [] });
+      return;
+    }
+    let victim: ActorLink | undefined;
+    let most = 0;
+    for (const a of this.actors.slice(0, this.cpuCount)) {
+      if (tried.has(a.name) || live.voted.has(a.name)) continue;
+      const left = (live.remaining.get(a.name) ?? 0) / a.threads;
+      if (left > most) ((most = left), (victim = a));
+    }
+    if (victim === undefined) {
+      thief.link.send({ type: 'more', step: f.step, from: '', tasks: [] });
+      return;
+    }
+    const gpu = thief.kind === 'gpu';
+    const asks = live.asks.get(victim.name) ?? [];
+    asks.push({ idle: f, tried });
+    live.asks.set(victim.name, asks);
+    victim.link.send({
+      type: 'release',
+      step: f.step,
+      thief: f.actor,
+      thiefRate: f.busyMs > 0 && f.edges > 0 ? f.edges / (f.busyMs / 1000) : 0,
+      bytesPerEdge: f.bytesPerEdge,
+      bytesPerVertex: f.bytesPerVertex,
+      linkBytesPerSec: gpu ? (this.topology.interconnect.bandwidth ?? DEFAULT_LINK_BYTES_PER_SEC) : Infinity,
+      overheadS: STEAL_OVERHEAD_S[thief.kind],
+      policy: this.stealPolicy === 'always' ? 'always' : 'auto',
+    });
+  }
+
+  /** A victim answered: forward its tasks to the thief, or try the next victim. */
+  private onReleased(r: ReleasedFrame): void {
+    const live = this.live;
+    const ask = live?.asks.get(r.actor)?.shift();
+    if (live === undefined || ask === undefined) return;
+    const { idle, tried } = ask;
+    if (r.tasks.length === 0) {
+      tried.add(r.actor);
+      this.onIdle(idle, tried);
+      return;
+    }
+    const edges = r.tasks.reduce((a, t) => a + t.edges, 0);
+    live.remaining.set(r.actor, (live.remaining.get(r.actor) ?? 0) - edges);
+    live.remaining.set(idle.actor, (live.remaining.get(idle.actor) ?? 0) + edges);
+    this.actors.find((a) => a.name === idle.actor)!.link.send({ type: 'more', step: r.step, from: r.actor, tasks: r.tasks });
   }
 
   async close(): Promise<void> {
@@ -211,6 +309,11 @@ export class Engine {
       edgesProcessed: edges,
       teps: totalMs > 0 ? edges / (totalMs / 1000) : 0,
       notes,
+      steal: {
+        policy: this.stealPolicy,
+        tasks: steps.reduce((a, s) => a + s.actors.reduce((b, x) => b + x.stolen, 0), 0),
+        edges: steps.reduce((a, s) => a + s.actors.reduce((b, x) => b + x.stolenEdges, 0), 0),
+      },
     };
     this.events.emit('run-end', report);
     return { values, report };
@@ -224,10 +327,15 @@ export class Engine {
     const target = Math.max(1024, Math.min(g.pageEdges, Math.ceil(g.numEdges / (this.threads * 8))));
     const tasks: Task[] = [];
     const pages = g[orientation].pages;
-    // CPU actors cover [0, cpuEnd); GPU actors own the rest (their tasks: their pages, below).
+    // CPU actors cover [cpuBegin, cpuEnd); GPU actors own the rest (their tasks: their pages, below).
+    const begin = this.cpuBegin;
     const end = this.cpuEnd;
     for (let i = 0; i < pages.length && pages[i]!.vBegin < end; ) {
       const p = pages[i]!;
+      if (p.vEnd <= begin) {
+        i++;
+        continue;
+      }
       if (p.split) {
         let j = i;
         let edges = 0;
@@ -237,8 +345,8 @@ export class Engine {
         continue;
       }
       const nv = Math.min(p.vEnd, end) - p.vBegin;
-      let lo = 0;
-      for (let k = 1; k <= nv; k++) {
+      let lo = Math.max(begin, p.vBegin) - p.vBegin;
+      for (let k = lo + 1; k <= nv; k++) {
         const edges = p.offsets[k]! - p.offsets[lo]!;
         if (edges >= target || k === nv || k - lo >= target) {
           tasks.push({ page: i, count: 1, lo, hi: k, edges });
@@ -286,8 +394,9 @@ export class Engine {
     if (this.hasGpus) {
       const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * list.length)), 0, list.length);
       let c = 0;
+      const begin = this.cpuBegin;
       const end = this.cpuEnd;
-      for (let i = 0; i < list.length; i++) if (list[i]! < end) out[c++] = list[i]!;
+      for (let i = 0; i < list.length; i++) if (list[i]! >= begin && list[i]! < end) out[c++] = list[i]!;
       cpuLen = c;
       outEdges = 0;
       for (let i = 0; i < cpuLen; i++) outEdges += deg[out[i]!]!;
@@ -347,14 +456,21 @@ export class Engine {
           this.pending.set(a.name, { resolve, reject });
         }),
     );
+    const policy = this.stealPolicy;
+    const steal = policy === 'off' ? undefined : policy;
+    this.live = { step, remaining: new Map(this.actors.map((a, i) => [a.name, shares[i]!.reduce((x, t) => x + t.edges, 0)])), voted: new Set(), asks: new Map() };
     this.actors.forEach((a, i) => {
       a.bytesAtStepStart = a.link.bytesSent;
       a.link.send(
-        { type: 'superstep', step, kernel, mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]! },
+        { type: 'superstep', step, kernel, mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]!, steal },
         shared,
       );
     });
-    return Promise.all(votes);
+    try {
+      return await Promise.all(votes);
+    } finally {
+      this.live = undefined;
+    }
   }
 
   actorReports(votes: VoteFrame[], shares: Task[][]): ActorStepReport[] {
@@ -368,6 +484,8 @@ export class Engine {
       bytesSent: this.actors[i]!.link.bytesSent - this.actors[i]!.bytesAtStepStart,
       messages: v.outbox?.before ?? 0,
       messagesAggregated: v.outbox?.ids.length ?? 0,
+      stolen: v.stolen,
+      stolenEdges: v.stolenEdges ?? 0,
       ...(v.gpu !== undefined ? { gpu: v.gpu } : {}),
     }));
   }

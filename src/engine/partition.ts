@@ -1,8 +1,10 @@
 /**
  * The CPU/GPU split (TOTEM's partitioning): every GPU actor owns one contiguous range of internal
- * vertex ids for the whole run, at the tail of the id space. Ids are renumbered by descending
- * degree, so the GPUs take the many low-degree vertices and the CPU sockets the hubs (TOTEM's
- * placement of high-degree vertices on the CPU).
+ * vertex ids for the whole run. Ids are renumbered by descending degree, so with HIGH (default)
+ * the GPUs take the tail of the id space — the many low-degree vertices — and the CPU sockets the
+ * hubs (TOTEM's placement of high-degree vertices on the CPU); with LOW the GPUs take the head
+ * (the hubs) and the CPU sockets the rest. RAND (pages scattered at random) is predicted by the
+ * model only: a GPU actor owns one range.
  */
 import { TesseraError } from '../errors.js';
 import type { Graph } from '../graph/types.js';
@@ -35,7 +37,9 @@ export function gpuShareFor(_graph: Graph, topology: Topology, option: number | 
  * sides, each keeping only its own vertices (the CPU tasks stop at the cut, the GPU reads back only
  * its range), which costs at most one page of redundant work per cut.
  */
-export function gpuRanges(graph: Graph, gpus: number, share: number): Array<[number, number]> {
+export type RunnableStrategy = 'high' | 'low';
+
+export function gpuRanges(graph: Graph, gpus: number, share: number, strategy: RunnableStrategy = 'high'): Array<[number, number]> {
   const n = graph.numVertices;
   if (gpus === 0) return [];
   const deg = graph.inDegree;
@@ -49,6 +53,17 @@ export function gpuRanges(graph: Graph, gpus: number, share: number): Array<[num
     }
     return n;
   };
+  if (strategy === 'low') {
+    // The head of the id space: [0, cut(share)), one range per GPU of about equal edges.
+    const ranges: Array<[number, number]> = [];
+    let lo = 0;
+    for (let i = 1; i <= gpus; i++) {
+      const hi = share >= 1 && i === gpus ? n : share <= 0 ? 0 : Math.max(lo, cutAt((total * share * i) / gpus));
+      ranges.push([lo, hi]);
+      lo = hi;
+    }
+    return ranges;
+  }
   const start = share >= 1 ? 0 : share <= 0 ? n : cutAt(total * (1 - share));
   const ranges: Array<[number, number]> = [];
   let lo = start;

@@ -13,6 +13,9 @@ export interface ActorStepReport {
   /** Messages to vertices in another actor's memory, before and after aggregation at the source. */
   messages: number;
   messagesAggregated: number;
+  /** Tasks (pages or page ranges) this actor stole from other actors' queues, and their edges. */
+  stolen: number;
+  stolenEdges: number;
   /** GPU actors: device counters (emulated flag, pages sent, cache hits/misses, bytes, kernel ms). */
   gpu?: GpuStepStats;
 }
@@ -42,6 +45,8 @@ export interface RunReport {
   notes: Record<string, string | number | boolean>;
   /** The performance model's choice and prediction beside the measurement (GPU topologies, --alpha auto). */
   model?: import('../model/report.js').ModelSummary;
+  /** Page stealing: the policy the run used and the tasks moved between actors in all. */
+  steal?: { policy: 'auto' | 'always' | 'off'; tasks: number; edges: number };
   /** Wall time to load or generate and build the graph, when the caller measured it. */
   loadMs?: number;
 }
@@ -66,11 +71,13 @@ export function summarize(r: RunReport): string {
       `${fmt(r.edgesProcessed)}edges processed, ${fmt(r.teps)}TEPS` +
       (r.loadMs !== undefined ? `; load ${r.loadMs.toFixed(0)} ms` : ''),
   );
-  const per = new Map<string, { edges: number; ms: number; tasks: number; gpu?: Omit<GpuStepStats, 'emulated'> & { emulated: boolean; messages: number; aggregated: number } }>();
+  const per = new Map<string, { edges: number; ms: number; tasks: number; stolen: number; stolenEdges: number; gpu?: Omit<GpuStepStats, 'emulated'> & { emulated: boolean; messages: number; aggregated: number } }>();
   for (const s of r.steps)
     for (const a of s.actors) {
-      const t = per.get(a.actor) ?? { edges: 0, ms: 0, tasks: 0 };
+      const t = per.get(a.actor) ?? { edges: 0, ms: 0, tasks: 0, stolen: 0, stolenEdges: 0 };
       t.edges += a.edges;
+      t.stolen += a.stolen ?? 0;
+      t.stolenEdges += a.stolenEdges ?? 0;
       t.ms += a.computeMs;
       t.tasks += a.tasks;
       if (a.gpu !== undefined) {
@@ -82,7 +89,10 @@ export function summarize(r: RunReport): string {
       per.set(a.actor, t);
     }
   for (const [name, t] of per) {
-    lines.push(`  ${name}: ${t.tasks} tasks, ${fmt(t.edges)}edges, ${t.ms.toFixed(1)} ms busy`);
+    lines.push(
+      `  ${name}: ${t.tasks} tasks, ${fmt(t.edges)}edges, ${t.ms.toFixed(1)} ms busy` +
+        (t.stolen > 0 ? `; stole ${t.stolen} tasks (${fmt(t.stolenEdges)}edges) from other actors` : ''),
+    );
     const g = t.gpu;
     if (g !== undefined)
       lines.push(

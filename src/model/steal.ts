@@ -118,3 +118,53 @@ export function busiestQueue(queueEdges: ArrayLike<number>, rates: ArrayLike<num
   }
   return b;
 }
+
+/** What a victim needs to know about the thief (the coordinator's release request). */
+export interface ReleaseRequest {
+  thiefRate: number;
+  bytesPerEdge: number;
+  bytesPerVertex: number;
+  linkBytesPerSec: number;
+  overheadS: number;
+  /** 'always': give up half the queue whatever the rates say (tests, demonstrations). */
+  policy: 'auto' | 'always';
+}
+
+/** A queued task as the policy sees it: edges, and the vertices (or frontier entries) it covers. */
+interface QueuedTask {
+  edges: number;
+  count: number;
+  lo: number;
+  hi: number;
+}
+
+/**
+ * The victim's side of a steal: removes from the tail of `queue` (tasks not started) the tasks
+ * planSteal says the thief should take, and returns them in queue order. An unknown victim rate
+ * (no task finished yet, no earlier superstep) is taken to equal the thief's.
+ */
+export function releaseFromTail<T extends QueuedTask>(queue: T[], req: ReleaseRequest, victimRate: number): T[] {
+  if (queue.length === 0) return [];
+  let k: number;
+  if (req.policy === 'always') k = Math.ceil(queue.length / 2);
+  else {
+    if (!(req.thiefRate > 0)) return [];
+    const tail: StealPage[] = [];
+    let queued = 0;
+    for (const t of queue) queued += t.edges;
+    for (let i = queue.length - 1; i >= 0 && tail.length < 4096; i--) {
+      const t = queue[i]!;
+      const vertices = t.count > 1 ? 1 : t.hi - t.lo;
+      tail.push({ edges: t.edges, bytes: t.edges * req.bytesPerEdge + vertices * req.bytesPerVertex });
+    }
+    k = planSteal({
+      thiefRate: req.thiefRate,
+      victimRate: victimRate > 0 ? victimRate : req.thiefRate,
+      victimQueueEdges: queued,
+      tail,
+      linkBytesPerSec: req.linkBytesPerSec,
+      overheadS: req.overheadS,
+    }).pages;
+  }
+  return k > 0 ? queue.splice(queue.length - k, k) : [];
+}

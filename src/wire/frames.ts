@@ -86,6 +86,56 @@ export interface SuperstepFrame {
   /** Whether push kernels should list the vertices they activate. */
   wantList: boolean;
   tasks: Task[];
+  /**
+   * Page stealing this superstep (Garaph): 'auto' — an actor whose queue empties sends `idle`,
+   * and a victim gives up the tail of its queue when planSteal says it pays; 'always' — a victim
+   * gives up half its queue whenever asked (tests); absent — no stealing.
+   */
+  steal?: 'auto' | 'always';
+}
+
+/** Actor -> coordinator: my queue is empty and I can take more work of this superstep. */
+export interface IdleFrame {
+  type: 'idle';
+  actor: string;
+  step: number;
+  /** What it did so far this superstep: its rate estimate (edges / busyMs). */
+  edges: number;
+  busyMs: number;
+  /** Bytes that cross its link per stolen edge / per stolen vertex (0 when it shares host memory). */
+  bytesPerEdge: number;
+  bytesPerVertex: number;
+}
+
+/** Coordinator -> victim: give up tasks from the tail of your queue for `thief`. */
+export interface ReleaseFrame {
+  type: 'release';
+  step: number;
+  thief: string;
+  /** The thief's rate, edges/s (0: unknown). */
+  thiefRate: number;
+  bytesPerEdge: number;
+  bytesPerVertex: number;
+  /** Link bytes/s between the thief and host memory (Infinity: shared memory). */
+  linkBytesPerSec: number;
+  overheadS: number;
+  policy: 'auto' | 'always';
+}
+
+/** Victim -> coordinator: the tasks it took off its queue (possibly none). */
+export interface ReleasedFrame {
+  type: 'released';
+  actor: string;
+  step: number;
+  tasks: Task[];
+}
+
+/** Coordinator -> thief: stolen tasks to run in this superstep; none: stop asking. */
+export interface MoreFrame {
+  type: 'more';
+  step: number;
+  from: string;
+  tasks: Task[];
 }
 
 export interface StopFrame {
@@ -110,7 +160,9 @@ export interface VoteFrame {
   sum: number;
   edges: number;
   tasks: number;
+  /** Tasks this actor took from other actors' queues this superstep, and their edges. */
   stolen: number;
+  stolenEdges?: number;
   computeMs: number;
   /** Newly active vertices discovered by push tasks, when the kernel lists them. */
   discovered?: Uint32Array;
@@ -187,8 +239,8 @@ export interface ErrorFrame {
   code?: string;
 }
 
-export type CoordinatorFrame = LoadFrame | SuperstepFrame | StopFrame;
-export type ActorFrame = PageDoneFrame | VoteFrame | ErrorFrame | ReadyFrame;
+export type CoordinatorFrame = LoadFrame | SuperstepFrame | StopFrame | ReleaseFrame | MoreFrame;
+export type ActorFrame = PageDoneFrame | VoteFrame | ErrorFrame | ReadyFrame | IdleFrame | ReleasedFrame;
 export type Frame = CoordinatorFrame | ActorFrame;
 
 const packr = new Packr({ moreTypes: true, useRecords: false });
