@@ -190,12 +190,11 @@ struct KOutboxReset {
   }
 };
 
-// ---- PageRank pull: Garaph tiles with replicated shared-memory accumulators --------------------
+// ---- PageRank pull: Garaph tiles, merge-based row sums in shared memory -------------------------
 
-constexpr u32 kAccDoubles = 4096;  // 32 KiB of accumulators per block
-constexpr u32 kTileVMax = 1024;    // vertices per tile at R = 1..4
-constexpr u32 kTileEdges = 4096;   // edges per tile (16 per thread)
-constexpr size_t kPrPullSmem = kAccDoubles * 8 + (kTileVMax + 1) * 4 + 12;
+constexpr u32 kAccDoubles = 4096;  // tile vertex budget: kTileVMax at R <= 4, 4096 / R beyond (Garaph's R)
+constexpr u32 kTileVMax = 1024;    // vertices per tile (one shared accumulator each)
+constexpr u32 kTileEdges = 2048;   // edges per tile (8 per thread; 30 KiB of shared memory: 7 blocks per SM)
 
 struct PrPullArgs {
   PageDev pg;
@@ -203,35 +202,56 @@ struct PrPullArgs {
   double* next;
 };
 /**
- * One block per tile (a contiguous edge range of the page and the vertices it touches). Edges are
- * read by consecutive threads (coalesced), each adds contrib[src] into one of the R adjoining
- * shared-memory replicas of its destination (R from the page's E/V, Garaph), then the replicas are
- * summed and written once. A vertex the tile holds only part of (tile boundary, split page) is
- * added atomically; next[] was zeroed for the call's pages before the gather.
+ * One block per tile (a contiguous edge range of the page and the vertices it touches), in the
+ * merge-based CSR SpMV style (Merrill & Garland): phase 0 gathers contrib[src] for every edge of
+ * the tile with coalesced index reads into shared memory (one pad slot per 8 values, so phase 1's
+ * strided reads are free of bank conflicts); phase 1 gives each thread a run of consecutive edges,
+ * finds its first row once (binary search in the tile's offsets) and sums in a register, adding
+ * to the row's shared accumulator only when the row changes (instead of a search and a shared
+ * atomic per edge); phase 2 writes each row once. A vertex the tile holds only part of (tile
+ * boundary, split page) is added atomically; next[] was zeroed for the call's pages before.
  */
+constexpr u32 kPrRun = kTileEdges / kBlock;  // edges per thread in phase 1 (8)
+constexpr u32 kPrVals = kTileEdges + kTileEdges / kPrRun;
+constexpr size_t kPrPullSmem = kPrVals * 8 + kTileVMax * 8 + (kTileVMax + 1) * 4 + 4;
+static_assert(kPrPullSmem <= 48 * 1024, "pr_pull shared memory must fit the default 48 KiB");
+TS_DEVICE u32 prSlot(u32 k) { return k + k / kPrRun; }
+
 struct KPrPull {
   using Args = PrPullArgs;
   static constexpr int phases = 3;
   TS_DEVICE static void phase(int p, const Ctx& c, const Args& a) {
     const Tile t = a.pg.tiles[c.bid];
     const u32 nvt = t.vHi - t.vLo;
-    const u32 R = a.pg.R;
-    double* acc = (double*)c.smem;
-    u32* soff = (u32*)(c.smem + kAccDoubles * 8);
+    const u32 ne = t.eHi - t.eLo;
+    double* vals = (double*)c.smem;
+    double* acc = vals + kPrVals;
+    u32* soff = (u32*)(acc + kTileVMax);
     if (p == 0) {
-      for (u32 k = c.tid; k < nvt * R; k += c.bdim) acc[k] = 0.0;
+      for (u32 k = c.tid; k < nvt; k += c.bdim) acc[k] = 0.0;
       for (u32 k = c.tid; k <= nvt; k += c.bdim) soff[k] = a.pg.off[t.vLo + k];
+      for (u32 k = c.tid; k < ne; k += c.bdim) vals[prSlot(k)] = a.contrib[a.pg.nbr[t.eLo + k]];
     } else if (p == 1) {
-      const u32 r = c.tid & (R - 1);
-      for (u32 e = t.eLo + c.tid; e < t.eHi; e += c.bdim) {
-        const double x = a.contrib[a.pg.nbr[e]];
-        const u32 i = upperBound(soff, nvt + 1, e) - 1;
-        atomic_add_f64(&acc[i * R + r], x);
+      const u32 run = (ne + c.bdim - 1) / c.bdim;
+      u32 k = c.tid * run;
+      const u32 kEnd = k + run < ne ? k + run : ne;
+      if (k >= kEnd) return;
+      u32 i = upperBound(soff, nvt + 1, t.eLo + k) - 1;
+      u32 rowEnd = soff[i + 1] - t.eLo;  // first tile edge of the next row
+      double sum = 0.0;
+      for (; k < kEnd; k++) {
+        while (k >= rowEnd) {
+          if (sum != 0.0) atomic_add_f64(&acc[i], sum);
+          sum = 0.0;
+          i++;
+          rowEnd = soff[i + 1] - t.eLo;
+        }
+        sum += vals[prSlot(k)];
       }
+      if (sum != 0.0) atomic_add_f64(&acc[i], sum);
     } else {
       for (u32 i = c.tid; i < nvt; i += c.bdim) {
-        double s = 0.0;
-        for (u32 r = 0; r < R; r++) s += acc[i * R + r];
+        const double s = acc[i];
         const u32 v = a.pg.vBegin + t.vLo + i;
         const bool partial = a.pg.split != 0 || (i == 0 && soff[0] < t.eLo) || (i == nvt - 1 && soff[nvt] > t.eHi);
         if (partial)
