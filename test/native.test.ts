@@ -815,6 +815,44 @@ t_('a memoryLimit that holds only 3 pages streams and evicts, results unchanged;
   }
 });
 
+t_('compact lists the flagged vertices of a range with their values (any state type), none when nothing is flagged', async (t) => {
+  const n = 100_000;
+  const c = await emu();
+  try {
+    await c.allocState('f', 'u8', n);
+    await c.allocState('d', 'i32', n);
+    await c.allocState('x', 'f64', n);
+    const flags = new Uint8Array(n);
+    const d = new Int32Array(n);
+    const x = new Float64Array(n);
+    const r = rng(5);
+    for (let v = 0; v < n; v++) {
+      flags[v] = r() < 0.3 ? 1 : 0;
+      d[v] = v % 7 === 0 ? -1 : v * 3;
+      x[v] = r() - 0.5;
+    }
+    await c.writeState('f', flags);
+    await c.writeState('d', d);
+    await c.writeState('x', x);
+    for (const [name, arr] of [['d', d], ['x', x]] as const) {
+      for (const [b, e] of [[0, n], [1234, 56789], [500, 500]]) {
+        const got = await c.compact('f', name, b, e);
+        const want: number[] = [];
+        for (let v = b; v < e; v++) if (flags[v]) want.push(v);
+        const order = [...got.ids.keys()].sort((i, j) => got.ids[i]! - got.ids[j]!);
+        t.deepEqual(order.map((i) => got.ids[i]), want, `${name} [${b}, ${e}) ids`);
+        t.true(order.every((i) => got.values[i] === arr[got.ids[i]!]), `${name} [${b}, ${e}) values`);
+      }
+    }
+    await c.fillState('f', 0);
+    t.is((await c.compact('f', 'x', 0, n)).ids.length, 0);
+    await t.throwsAsync(c.compact('x', 'd', 0, n), { code: 'TS_TYPE' });
+    await t.throwsAsync(c.compact('f', 'd', 0, n + 1), { code: 'TS_RANGE' });
+  } finally {
+    await c.close();
+  }
+});
+
 t_('pinHost page-locks a host view: copies to and from it are unchanged; unpinHost releases it', async (t) => {
   const n = 1 << 18;
   const c = await emu();

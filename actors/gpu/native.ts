@@ -153,6 +153,7 @@ interface NativeControllerHandle {
   fillState(name: string, value: number): Promise<void>;
   pinHost(view: StateArray): Promise<boolean>;
   unpinHost(view: StateArray): Promise<void>;
+  compact(flags: string, state: string, begin: number, end: number): Promise<{ ids: Uint32Array; values: Float64Array }>;
   registerPage(setId: number, pageIndex: number, bytes: Uint8Array, vBegin: number, vEnd: number, edges: number, weightBytes: number, split?: boolean): Promise<void>;
   unregisterSet(setId: number): Promise<void>;
   run(kernel: string, opts: RunOptions): Promise<RunStats>;
@@ -331,6 +332,14 @@ export class GpuController {
 
   unpinHost(view: StateArray): Promise<void> {
     return this.h.unpinHost(view);
+  }
+
+  /**
+   * The vertices v in [begin, end) whose u8 array `flags` is non-zero, with state[v] as a double,
+   * in no particular order (compacted on the device: O(changed) bytes cross the link).
+   */
+  compact(flags: string, state: string, begin: number, end: number): Promise<{ ids: Uint32Array; values: Float64Array }> {
+    return this.h.compact(flags, state, begin, end);
   }
 
   /**

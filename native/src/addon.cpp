@@ -105,6 +105,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("readState", &NativeController::ReadState),
                            InstanceMethod("fillState", &NativeController::FillState),
                            InstanceMethod("pinHost", &NativeController::PinHost),
+                           InstanceMethod("compact", &NativeController::Compact),
                            InstanceMethod("unpinHost", &NativeController::UnpinHost),
                            InstanceMethod("registerPage", &NativeController::RegisterPage),
                            InstanceMethod("unregisterSet", &NativeController::UnregisterSet),
@@ -373,6 +374,33 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     else
       j->work = [this, name, data, t, len, offset] { ctl_->readState(name, data, t, len, offset); };
     if (!write) j->settle = [keep](Napi::Env) { return keep->Value(); };
+    return enqueue(env, j);
+  }
+
+  /** compact(flags, state, begin, end) -> Promise<{ ids: Uint32Array, values: Float64Array }>. */
+  Napi::Value Compact(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const std::string flags = stringArg(info, 0, "compact: flag array name");
+    const std::string state = stringArg(info, 1, "compact: state array name");
+    const size_t begin = (size_t)uintArg(info, 2, "compact: begin", 0, true);
+    const size_t end = (size_t)uintArg(info, 3, "compact: end", 0, true);
+    Job* j = newJob(env);
+    auto ids = std::make_shared<std::vector<uint32_t>>();
+    auto vals = std::make_shared<std::vector<double>>();
+    j->work = [this, flags, state, begin, end, ids, vals] { ctl_->compact(flags, state, begin, end, *ids, *vals); };
+    j->settle = [ids, vals](Napi::Env env) {
+      const size_t n = ids->size();
+      Napi::ArrayBuffer ib = Napi::ArrayBuffer::New(env, n * 4);
+      Napi::ArrayBuffer vb = Napi::ArrayBuffer::New(env, n * 8);
+      if (n) {
+        std::memcpy(ib.Data(), ids->data(), n * 4);
+        std::memcpy(vb.Data(), vals->data(), n * 8);
+      }
+      Napi::Object o = Napi::Object::New(env);
+      o.Set("ids", Napi::Uint32Array::New(env, n, ib, 0));
+      o.Set("values", Napi::Float64Array::New(env, n, vb, 0));
+      return o;
+    };
     return enqueue(env, j);
   }
 

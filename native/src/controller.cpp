@@ -453,6 +453,40 @@ void Controller::readState(const std::string& name, void* dst, SType type, size_
   be_->syncStream(0);
 }
 
+void Controller::compact(const std::string& flags, const std::string& state, size_t begin, size_t end,
+                         std::vector<uint32_t>& ids, std::vector<double>& vals) {
+  StateArr& f = findState(state_, flags, "compact");
+  StateArr& v = findState(state_, state, "compact");
+  if (f.type != SType::U8) throw CodedError("TS_TYPE", "compact('" + flags + "'): the flag array must hold u8");
+  if (begin > end || end > f.n || end > v.n)
+    throw CodedError("TS_RANGE", "compact: range [" + std::to_string(begin) + ", " + std::to_string(end) + ") exceeds the arrays ('" +
+                                     flags + "' " + std::to_string(f.n) + ", '" + state + "' " + std::to_string(v.n) + ")");
+  ids.clear();
+  vals.clear();
+  if (begin == end) return;
+  uint32_t* count = (uint32_t*)scratch("compact.count", 4);
+  be_->memset(count, 0, 4, 0);
+  CompactArgs a{(const u8*)f.dev, v.dev, (u32)v.type, (u32)begin, (u32)end, nullptr, nullptr, count};
+  const uint32_t grid = gridFor(end - begin);
+  launch<KCompact>(grid, kCompactSmem, 0, a);
+  uint32_t n = 0;
+  be_->d2h(&n, count, 4, 0);
+  be_->syncStream(0);
+  if (n == 0) return;
+  // Sized by what changed (a second pass lists): the page cache keeps the rest of the memory.
+  count = (uint32_t*)scratch("compact.count", 4);
+  a.ids = (u32*)scratch("compact.ids", (size_t)n * 4);
+  a.vals = (double*)scratch("compact.vals", (size_t)n * 8);
+  a.count = count;
+  be_->memset(count, 0, 4, 0);
+  launch<KCompact>(grid, kCompactSmem, 0, a);
+  ids.resize(n);
+  vals.resize(n);
+  be_->d2h(ids.data(), a.ids, (size_t)n * 4, 0);
+  be_->d2h(vals.data(), a.vals, (size_t)n * 8, 0);
+  be_->syncStream(0);
+}
+
 bool Controller::pinHost(void* p, size_t bytes) {
   if (p == nullptr || bytes == 0) return false;
   auto it = pins_.find(p);

@@ -115,6 +115,12 @@ class Controller {
    * copies from/to it run as direct DMA. False when the device cannot: copies still work, slower.
    */
   bool pinHost(void* p, size_t bytes);
+  /**
+   * The vertices v in [begin, end) with flags[v] != 0 (a u8 state array) and state[v] as a
+   * double, in no particular order: a changed-set read back in O(changed) bytes.
+   */
+  void compact(const std::string& flags, const std::string& state, size_t begin, size_t end, std::vector<uint32_t>& ids,
+               std::vector<double>& vals);
   void unpinHost(void* p);
   /** Returns the owner of the page it replaces (or null). */
   void* registerPage(const PageSpec& spec);

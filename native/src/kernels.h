@@ -190,6 +190,59 @@ struct KOutboxReset {
   }
 };
 
+/**
+ * Stream compaction of a byte flag set over [begin, end): the vertices whose flag is set, with
+ * their state value as a double (the GPU actor's merges: only what changed crosses the link).
+ * Block-aggregated: each thread counts its vertices, thread 0 reserves the block's slots with one
+ * atomic, then each thread writes from its prefix. With ids == nullptr it only counts.
+ */
+struct CompactArgs {
+  const u8* flags;
+  const void* state;
+  u32 type, begin, end;
+  u32* ids;
+  double* vals;
+  u32* count;
+};
+TS_DEVICE double valueAt(const void* p, u32 type, u32 i) {
+  switch (type) {
+    case kTypeU8: return (double)((const u8*)p)[i];
+    case kTypeU32: return (double)((const u32*)p)[i];
+    case kTypeI32: return (double)((const i32*)p)[i];
+    case kTypeF32: return (double)((const float*)p)[i];
+    default: return ((const double*)p)[i];
+  }
+}
+struct KCompact {
+  using Args = CompactArgs;
+  static constexpr int phases = 3;
+  TS_DEVICE static void phase(int p, const Ctx& c, const Args& a) {
+    u32* cnt = (u32*)c.smem;  // [bdim] per-thread counts, then exclusive prefix; [bdim]: block base
+    if (p == 0) {
+      u32 k = 0;
+      for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride()) k += a.flags[i] != 0;
+      cnt[c.tid] = k;
+    } else if (p == 1) {
+      if (c.tid != 0) return;
+      u32 total = 0;
+      for (u32 t = 0; t < c.bdim; t++) {
+        const u32 k = cnt[t];
+        cnt[t] = total;
+        total += k;
+      }
+      cnt[c.bdim] = total > 0 ? atomic_add_u32(a.count, total) : 0;
+    } else if (a.ids != nullptr) {
+      u32 at = cnt[c.bdim] + cnt[c.tid];
+      for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride()) {
+        if (a.flags[i] == 0) continue;
+        a.ids[at] = i;
+        a.vals[at++] = valueAt(a.state, a.type, i);
+      }
+    }
+  }
+};
+constexpr size_t kCompactSmem = (kBlock + 1) * 4;
+
 // ---- PageRank pull: Garaph tiles, merge-based row sums in shared memory -------------------------
 
 constexpr u32 kAccDoubles = 4096;  // tile vertex budget: kTileVMax at R <= 4, 4096 / R beyond (Garaph's R)
@@ -768,7 +821,7 @@ using KPullWcc = KGroupPull<WccPullOp>;
 using KPullBc = KGroupPull<BcBackwardOp>;
 
 #define TS_KERNEL_LIST(X)                                                                      \
-  X(Fill) X(Scatter) X(Axpb) X(OutboxGather) X(OutboxReset) X(PrPull) X(PrApply) X(BinBfs)    \
+  X(Fill) X(Scatter) X(Axpb) X(OutboxGather) X(OutboxReset) X(Compact) X(PrPull) X(PrApply) X(BinBfs)    \
   X(WarpBfs)                                                                                   \
   X(BlockBfs) X(BinSssp) X(WarpSssp) X(BlockSssp) X(BinWcc) X(WarpWcc) X(BlockWcc) X(BinPr)  \
   X(WarpPr) X(BlockPr) X(BinBc) X(WarpBc) X(BlockBc) X(PullBfs) X(PullWcc) X(PullBc)         \
