@@ -20,6 +20,7 @@ import {
   choosePartition,
   gpuJoins,
   measureCpuOn,
+  fitPassTime,
   minResidentAlpha,
   modelSummary,
   measuredBeta,
@@ -589,6 +590,27 @@ test('tessera model runs an alpha sweep on an emulated topology (CLI, JSON and t
   t.is(err.code, 1);
   t.regex(err.stderr, /^tessera: .*no host-device link rate is known.*model\.c/);
   t.is(err.stderr.trim().split('\n').length, 1);
+});
+
+test('fitPassTime: rate from the slope, overhead from the intercept; a non-positive slope keeps the large graph rate', (t) => {
+  // 1e6 edges in 12 ms and 1e7 in 30 ms: slope 9e6 edges / 18 ms = 5e8 edges/s, intercept 12 - 2 = 10 ms.
+  const f = fitPassTime({ edges: 1e6, seconds: 0.012 }, { edges: 1e7, seconds: 0.03 });
+  t.true(close(f.rate, 5e8) && close(f.overheadS, 0.01));
+  t.deepEqual(fitPassTime({ edges: 1e6, seconds: 0.05 }, { edges: 1e7, seconds: 0.04 }), { rate: 1e7 / 0.04, overheadS: 0 });
+  // A negative intercept (superlinear small graph) is no overhead either.
+  t.deepEqual(fitPassTime({ edges: 1e6, seconds: 0.001 }, { edges: 2e6, seconds: 0.01 }), { rate: 2e6 / 0.01, overheadS: 0 });
+});
+
+test('model overhead per pass: added to an element that has edges, and to the CPU-only baseline', (t) => {
+  // One socket 1e8 edges/s with 10 ms overhead, one GPU 1e9 edges/s with 50 ms overhead, 1e8 edges, 2 passes.
+  const params = { elements: [{ name: 'socket0', kind: 'cpu' as const, rate: 1e8, overheadS: 0.01 }, { name: 'gpu0', kind: 'gpu' as const, rate: 1e9, overheadS: 0.05 }], c: 1e12, messageBytes: 12, passes: 2 };
+  const p = predict(params, [{ edges: 5e7 }, { edges: 5e7 }], { messages: 0 });
+  // CPU 0.5 s + 0.01, GPU 0.05 s + 0.05: the CPU bounds each pass; baseline 2 x (1 s + 0.01).
+  t.true(close(p.computeS, 0.51) && close(p.makespanS, 1.02) && close(p.cpuOnlyS, 2.02));
+  t.is(p.bottleneck, 'socket0');
+  // All on the GPU: 2 x (0.1 + 0.05); the idle socket pays nothing.
+  const g = predict(params, [{ edges: 0 }, { edges: 1e8 }], { messages: 0 });
+  t.true(close(g.makespanS, 0.3) && close(g.speedup, 2.02 / 0.3));
 });
 
 test('modelParamsFor: sockets by threads x rate, GPU memory and state', (t) => {

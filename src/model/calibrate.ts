@@ -13,8 +13,9 @@
  *
  * The cache is one JSON file, $TESSERA_CACHE_DIR or $XDG_CACHE_HOME/tessera or ~/.cache/tessera,
  * `calibration.json`, keyed by topology name + a hash of its elements and this host, program and
- * mode. The CPU measurement runs the program with the Engine on the topology's sockets alone over
- * a small RMAT graph; the GPU measurement is the caller's (the GPU actor lives in the engine).
+ * mode. The CPU measurement runs the program with the Engine on the topology's sockets alone, the
+ * GPU measurement with one GPU actor owning everything, each over RMAT graphs of two sizes: the
+ * rate is the slope and a fixed overhead per pass the intercept (fitPassTime).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -26,7 +27,6 @@ import type { Topology } from '../topology/schema.js';
 import type { Mode } from '../wire/frames.js';
 import type { Graph } from '../graph/types.js';
 import type { EngineOptions } from '../engine/coordinator.js';
-import type { ActorStepReport } from '../engine/report.js';
 import { EMULATED_GPU_MEMORY, programProfile, type ProgramProfile } from './profile.js';
 import type { ModelElement, ModelParams } from './model.js';
 
@@ -44,6 +44,12 @@ export interface ResolvedRates {
   mode: Mode;
   /** Edges/s per CPU thread. */
   rCpu: RateValue;
+  /**
+   * Fixed seconds per pass over the edges besides the edges' own time (frames, task set-up, state
+   * copies): the intercept of the two-size calibration fit; 0 when the rates were given.
+   */
+  cpuOverheadS?: number;
+  gpuOverheadS?: number;
   /** Edges/s per GPU (topologies with GPUs only). */
   rGpu?: RateValue;
   /** Messages/s per host<->device link (topologies with GPUs only). */
@@ -62,6 +68,8 @@ export type CalibrationElement =
 export interface Measurement {
   /** cpu: edges/s per thread; gpu: edges/s of the device. */
   rate: number;
+  /** Seconds per pass not explained by the rate (fitted over two graph sizes; see fitPassTime). */
+  overheadS?: number;
   /** gpu: messages/s over its link, when measured. */
   c?: number;
   /** gpu: link bytes/s, when measured. */
@@ -76,7 +84,9 @@ export type MeasureFn = (element: CalibrationElement, program: string, mode: Mod
 const entrySchema = z.object({
   rCpu: z.number().positive().optional(),
   rCpuOn: z.string().optional(),
+  cpuOverheadS: z.number().nonnegative().optional(),
   rGpu: z.number().positive().optional(),
+  gpuOverheadS: z.number().nonnegative().optional(),
   c: z.number().positive().optional(),
   linkBytesPerSec: z.number().positive().optional(),
   gpuOn: z.string().optional(),
@@ -163,7 +173,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
   const m = topology.model;
 
   // GPU values first: a topology with GPUs and no GPU rate fails before any CPU measurement.
-  const gpu: Pick<ResolvedRates, 'rGpu' | 'c' | 'linkBytesPerSec'> = {};
+  const gpu: Pick<ResolvedRates, 'rGpu' | 'c' | 'linkBytesPerSec' | 'gpuOverheadS'> = {};
 
   if (topology.gpus.length > 0) {
     let gm: Measurement | undefined;
@@ -173,6 +183,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
       gm = await measure({ kind: 'gpu', topology, gpu: topology.gpus[0]! }, profile.algo, mode);
       if (gm !== undefined) {
         fresh.rGpu = gm.rate;
+        if (gm.overheadS !== undefined) fresh.gpuOverheadS = gm.overheadS;
         if (gm.c !== undefined) fresh.c = gm.c;
         if (gm.linkBytesPerSec !== undefined) fresh.linkBytesPerSec = gm.linkBytesPerSec;
         if (gm.on !== undefined) fresh.gpuOn = gm.on;
@@ -181,8 +192,8 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     const cachedNote = `cached ${cached.measuredAt ?? ''} on ${cached.gpuOn ?? '?'} (${file})`;
     const measuredNote = `measured now on ${gm?.on ?? '?'} (cached in ${file})`;
     if (m.rGpu !== undefined) gpu.rGpu = { value: m.rGpu, source: 'topology', note: `topology ${where} model.rGpu (given, not measured)` };
-    else if (cached.rGpu !== undefined) gpu.rGpu = { value: cached.rGpu, source: 'cache', note: cachedNote };
-    else if (gm !== undefined && gm.rate > 0) gpu.rGpu = { value: gm.rate, source: 'measured', note: measuredNote };
+    else if (cached.rGpu !== undefined) ((gpu.rGpu = { value: cached.rGpu, source: 'cache', note: cachedNote }), (gpu.gpuOverheadS = cached.gpuOverheadS ?? 0));
+    else if (gm !== undefined && gm.rate > 0) ((gpu.rGpu = { value: gm.rate, source: 'measured', note: measuredNote }), (gpu.gpuOverheadS = gm.overheadS ?? 0));
     else
       throw new TesseraError(`topology '${topology.name}' has ${topology.gpus.length} GPU(s) but no GPU rate is known for ${profile.algo} (${mode})`, {
         file: where,
@@ -207,9 +218,12 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     else gpu.linkBytesPerSec = { value: gpu.c.value * msgBytes, source: 'derived', note: `c x ${msgBytes} B per message` };
   }
   let rCpu: RateValue;
+  let cpuOverheadS = 0;
   if (m.rCpu !== undefined) rCpu = { value: m.rCpu, source: 'topology', note: `topology ${where} model.rCpu` };
-  else if (cached.rCpu !== undefined) rCpu = { value: cached.rCpu, source: 'cache', note: `cached ${cached.measuredAt ?? ''} on ${cached.rCpuOn ?? '?'} (${file})` };
-  else {
+  else if (cached.rCpu !== undefined) {
+    rCpu = { value: cached.rCpu, source: 'cache', note: `cached ${cached.measuredAt ?? ''} on ${cached.rCpuOn ?? '?'} (${file})` };
+    cpuOverheadS = cached.cpuOverheadS ?? 0;
+  } else {
     const r = await measure({ kind: 'cpu', topology }, profile.algo, mode);
     if (r === undefined || !(r.rate > 0))
       throw new TesseraError(`no CPU rate for ${profile.algo} (${mode}) on topology '${topology.name}'`, {
@@ -219,9 +233,11 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
       });
     rCpu = { value: r.rate, source: 'measured', note: `measured now on ${r.on ?? '?'} (cached in ${file})` };
     fresh.rCpu = r.rate;
+    cpuOverheadS = r.overheadS ?? 0;
+    if (r.overheadS !== undefined) fresh.cpuOverheadS = r.overheadS;
     if (r.on !== undefined) fresh.rCpuOn = r.on;
   }
-  const out: ResolvedRates = { program: profile.algo, mode, rCpu, ...gpu, cacheFile: file, cacheKey: key };
+  const out: ResolvedRates = { program: profile.algo, mode, rCpu, cpuOverheadS, ...gpu, cacheFile: file, cacheKey: key };
   if (Object.keys(fresh).length > 0) await writeCacheEntry(file, key, fresh);
   return out;
 }
@@ -231,69 +247,107 @@ export const defaultMeasure: MeasureFn = async (el, program, mode) =>
   el.kind === 'cpu' ? measureCpu(el.topology, program, mode) : measureGpu(el.topology, el.gpu, program, mode);
 
 /**
+ * Seconds per pass over a graph's edges as a line through two measurements, t = t0 + |E| / r
+ * (a superstep's fixed costs — frames, task set-up, state copies of small arrays, kernel launches
+ * — dominate small graphs; a rate from one small graph underestimates a fast element several
+ * times). Points are (edges per pass, seconds per pass). When the slope is not positive (noise,
+ * or sizes too close) the larger graph's plain rate is kept with no overhead.
+ */
+export function fitPassTime(small: { edges: number; seconds: number }, large: { edges: number; seconds: number }): { rate: number; overheadS: number } {
+  const dE = large.edges - small.edges;
+  const dT = large.seconds - small.seconds;
+  if (dE > 0 && dT > 0) {
+    const rate = dE / dT;
+    const overheadS = small.seconds - small.edges / rate;
+    if (overheadS >= 0) return { rate, overheadS };
+  }
+  return { rate: large.edges / large.seconds, overheadS: 0 };
+}
+
+/**
  * Edges per second of one GPU actor for a program and mode: the program runs with that GPU owning
- * every vertex (gpuShare 1; one socket thread coordinates) over a small RMAT graph; the rate is
- * the GPU actor's edges over its busy time, state and page copies included (what a superstep
- * costs it), median of the repetitions. The link rate c is not measured here: the topology's
+ * every vertex (gpuShare 1; one socket thread coordinates) over RMAT graphs of two sizes; the GPU
+ * actor's busy time (state and page copies included: what a superstep costs it) per pass, median
+ * of the repetitions, is fitted as overhead + |E| / rate (fitPassTime). With opts.graph, that one
+ * graph and no overhead. The link rate c is not measured here: the topology's
  * interconnect.bandwidth or model.c supplies it.
  */
 export async function measureGpu(topology: Topology, gpu: Topology['gpus'][number], program: string, mode: Mode, opts: CpuMeasureOptions = {}): Promise<Measurement> {
   const profile = programProfile(program);
-  const { spec, graph } = await calibrationGraph(profile, opts);
   const gpuOnly: Topology = { ...topology, sockets: [{ id: 0, threads: 1 }], gpus: [gpu] };
-  const rate = await medianRate(graph, gpuOnly, { forceMode: mode, gpuShare: 1 }, profile, opts.repetitions ?? 3, (a) =>
-    a.kind === 'gpu' ? a.computeMs / 1000 : undefined,
-  );
-  return { rate: rate ?? 0, on: `${spec} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}` };
+  const at = (graph: Graph) => medianPassSeconds(graph, gpuOnly, { forceMode: mode, gpuShare: 1 }, profile, opts.repetitions ?? 3, 1);
+  // The emulated device runs kernels on host threads: a smaller second graph keeps it quick.
+  const m = await measureTwoSizes(profile, opts, gpu.emulated ? 16 : 18, at);
+  return { ...m, on: `${m.on} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}` };
 }
 
 export interface CpuMeasureOptions {
-  /** Generator spec of the calibration graph (default rmat:14, weighted for sssp). */
+  /** Generator spec of the one calibration graph (default: rmat:14 and a larger RMAT, fitted). */
   graph?: string;
   /** Measured repetitions after one warm-up run (median kept); default 3. */
   repetitions?: number;
 }
 
-/** The calibration graph: opts.graph, else rmat:14 (weighted for sssp). */
-async function calibrationGraph(profile: ProgramProfile, opts: CpuMeasureOptions): Promise<{ spec: string; graph: Graph }> {
-  const spec = opts.graph ?? (profile.algo === 'sssp' ? 'rmat:14:weighted' : 'rmat:14');
+/** The rate (and overhead) from opts.graph alone, or from rmat:14 and rmat:`largeScale` fitted. */
+async function measureTwoSizes(
+  profile: ProgramProfile,
+  opts: CpuMeasureOptions,
+  largeScale: number,
+  secondsPerPass: (graph: Graph) => Promise<number | undefined>,
+): Promise<Measurement & { on: string }> {
   const { loadGraph } = await import('../graph/load.js');
-  return { spec, graph: (await loadGraph(spec)).graph };
+  const suffix = profile.algo === 'sssp' ? ':weighted' : '';
+  const point = async (spec: string): Promise<{ edges: number; seconds: number }> => {
+    const { graph } = await loadGraph(spec);
+    const seconds = await secondsPerPass(graph);
+    if (seconds === undefined || !(seconds > 0)) throw new TesseraError(`the calibration run of ${profile.algo} on ${spec} processed no edges`, { fix: 'give the rates in the topology (model: rCpu, rGpu)' });
+    return { edges: graph.numEdges, seconds };
+  };
+  if (opts.graph !== undefined) {
+    const p = await point(opts.graph);
+    return { rate: p.edges / p.seconds, on: opts.graph };
+  }
+  const small = `rmat:14${suffix}`;
+  const large = `rmat:${largeScale}${suffix}`;
+  const fit = fitPassTime(await point(small), await point(large));
+  return { rate: fit.rate, overheadS: fit.overheadS, on: `${small} + ${large}` };
 }
 
 /**
- * Edges per second per CPU thread for a program and mode: the program runs with the Engine on the
- * topology's sockets (GPUs left out) over a small RMAT graph, the mode forced; the rate is the
- * actors' edges over their busy thread-seconds (computeMs x threads), median of the repetitions.
+ * Edges per second per CPU thread for a program and mode (and the overhead per pass, in seconds
+ * of the whole topology's sockets): the program runs with the Engine on the topology's sockets
+ * (GPUs left out), the mode forced, over two RMAT sizes; busy thread-seconds per pass
+ * (computeMs x threads) are fitted as overhead + |E| / rate (fitPassTime).
  */
 export async function measureCpu(topology: Topology, program: string, mode: Mode, opts: CpuMeasureOptions = {}): Promise<Measurement> {
   const profile = programProfile(program);
-  const { spec, graph } = await calibrationGraph(profile, opts);
-  return { rate: await measureCpuOn(graph, topology, profile, mode, opts.repetitions ?? 3), on: spec };
+  const cpuOnly: Topology = { ...topology, gpus: [] };
+  const threads = cpuOnly.sockets.reduce((a, s) => a + s.threads, 0);
+  const m = await measureTwoSizes(profile, opts, 17, (graph) => cpuThreadSecondsPerPass(graph, cpuOnly, profile, mode, opts.repetitions ?? 3));
+  // The intercept is in thread-seconds; the sockets' threads pay it side by side.
+  return m.overheadS !== undefined ? { ...m, overheadS: m.overheadS / threads } : m;
 }
 
-/** measureCpu over a given graph. */
+/** Edges per second per CPU thread over a given graph (one size, no overhead). */
 export async function measureCpuOn(graph: Graph, topology: Topology, profile: ProgramProfile, mode: Mode, repetitions = 3): Promise<number> {
-  const cpuOnly: Topology = { ...topology, gpus: [] };
-  const threads = new Map(cpuOnly.sockets.map((s) => [`socket${s.id}`, s.threads]));
-  const rate = await medianRate(graph, cpuOnly, { forceMode: mode }, profile, repetitions, (a) => (a.computeMs / 1000) * (threads.get(a.actor) ?? 1));
-  if (rate === undefined) throw new TesseraError(`the calibration run of ${profile.algo} processed no edges`, { fix: 'give model.rCpu in the topology' });
-  return rate;
+  const seconds = await cpuThreadSecondsPerPass(graph, { ...topology, gpus: [] }, profile, mode, repetitions);
+  if (seconds === undefined) throw new TesseraError(`the calibration run of ${profile.algo} processed no edges`, { fix: 'give model.rCpu in the topology' });
+  return graph.numEdges / seconds;
+}
+
+function cpuThreadSecondsPerPass(graph: Graph, cpuOnly: Topology, profile: ProgramProfile, mode: Mode, repetitions: number): Promise<number | undefined> {
+  const threads = cpuOnly.sockets.reduce((a, s) => a + s.threads, 0);
+  return medianPassSeconds(graph, cpuOnly, { forceMode: mode }, profile, repetitions, threads);
 }
 
 /**
  * Runs the program 1 + `repetitions` times on one Engine (the first warms the JIT, the pools and
- * the device) and returns the median of edges / seconds over the actors `secondsOf` counts (it
- * returns undefined for actors to leave out); undefined when no run processed any edge.
+ * the device) and returns the median wall seconds x `weight` (threads, for per-thread CPU rates)
+ * per pass over the graph's edges (edges processed / |E|). Wall time, not the actors' busy time:
+ * the coordinator's share of a superstep (frames, folding another memory's results) is part of
+ * what a run costs. Undefined when no run processed any edge.
  */
-async function medianRate(
-  graph: Graph,
-  topology: Topology,
-  engineOpts: EngineOptions,
-  profile: ProgramProfile,
-  repetitions: number,
-  secondsOf: (a: ActorStepReport) => number | undefined,
-): Promise<number | undefined> {
+async function medianPassSeconds(graph: Graph, topology: Topology, engineOpts: EngineOptions, profile: ProgramProfile, repetitions: number, weight: number): Promise<number | undefined> {
   const { Engine } = await import('../engine/coordinator.js');
   const { algorithm } = await import('../programs/index.js');
   const entry = algorithm(profile.algo);
@@ -302,28 +356,21 @@ async function medianRate(
   const source = graph.ids.toOriginal[0]!;
   const sourceList = graph.numVertices > 1 ? [source, graph.ids.toOriginal[1]!] : [source];
   const params = entry.params(graph, { source, iterations: 5, ...(profile.algo === 'bc' ? { sourceList } : {}) }, {});
-  const engine = await Engine.create(graph, topology, engineOpts);
-  const rates: number[] = [];
+  const engine = await Engine.create(graph, topology, { ...engineOpts, steal: 'off' });
+  const perPass: number[] = [];
   try {
     for (let r = 0; r <= repetitions; r++) {
       const { report } = await engine.run(entry.program, params as never);
-      let edges = 0;
-      let seconds = 0;
-      for (const s of report.steps)
-        for (const a of s.actors) {
-          const sec = secondsOf(a);
-          if (sec === undefined) continue;
-          edges += a.edges;
-          seconds += sec;
-        }
-      if (r > 0 && seconds > 0 && edges > 0) rates.push(edges / seconds);
+      const edges = report.edgesProcessed;
+      const seconds = (report.totalMs / 1000) * weight;
+      if (r > 0 && seconds > 0 && edges > 0) perPass.push(seconds / (edges / graph.numEdges));
     }
   } finally {
     await engine.close();
   }
-  if (rates.length === 0) return undefined;
-  rates.sort((a, b) => a - b);
-  return rates[rates.length >> 1]!;
+  if (perPass.length === 0) return undefined;
+  perPass.sort((a, b) => a - b);
+  return perPass[perPass.length >> 1]!;
 }
 
 /**
@@ -333,10 +380,11 @@ async function medianRate(
  */
 export function modelParamsFor(topology: Topology, rates: ResolvedRates, graph: Graph, opts: { passes?: number } = {}): ModelParams {
   const profile = programProfile(rates.program);
-  const elements: ModelElement[] = topology.sockets.map((s) => ({ name: `socket${s.id}`, kind: 'cpu', rate: s.threads * rates.rCpu.value, threads: s.threads }));
+  const cpuOverheadS = rates.cpuOverheadS ?? 0;
+  const elements: ModelElement[] = topology.sockets.map((s) => ({ name: `socket${s.id}`, kind: 'cpu', rate: s.threads * rates.rCpu.value, threads: s.threads, overheadS: cpuOverheadS }));
   for (const g of topology.gpus) {
     const memoryBytes = g.memoryLimit ?? (g.emulated ? EMULATED_GPU_MEMORY : undefined);
-    elements.push({ name: `gpu${g.device}`, kind: 'gpu', rate: rates.rGpu!.value, ...(memoryBytes !== undefined ? { memoryBytes } : {}) });
+    elements.push({ name: `gpu${g.device}`, kind: 'gpu', rate: rates.rGpu!.value, overheadS: rates.gpuOverheadS ?? 0, ...(memoryBytes !== undefined ? { memoryBytes } : {}) });
   }
   const hasGpu = topology.gpus.length > 0;
   return {

@@ -12,6 +12,10 @@
  *   Eq. 3  speedup           = t_cpu-only(G) / makespan = (|E| / r_cpu) / (alpha|E| / r_cpu + beta|E| / c)
  *   Eq. 4  speedup           = 1 / (alpha + beta * r_cpu / c)        (two elements, CPU the bottleneck)
  *
+ * Each element also pays a fixed overhead per pass when it has edges (frames, task set-up, state
+ * copies: the intercept calibrate.ts fits beside the rate), so its Eq. 1 compute term is
+ * overhead_p + |E_p| / r_p; with no overhead this is TOTEM's model exactly.
+ *
  * Generalisation (DESIGN.md "The model"): a BSP superstep computes, then communicates, so
  *   step = max_p compute_p + max_g (messages over GPU g's link) / c
  * where each GPU has its own link (links transfer in parallel) and sockets share host memory (a
@@ -38,6 +42,11 @@ export interface ModelElement {
   rate: number;
   /** CPU sockets: worker threads (shares are split by threads x per-thread rate). */
   threads?: number;
+  /**
+   * Fixed seconds per pass the element pays whenever it has edges (frames, task set-up, state
+   * copies; calibrate.ts fits it with the rate over two graph sizes); default 0.
+   */
+  overheadS?: number;
   /**
    * GPUs: bytes of device memory the controller may use for vertex state and resident pages
    * (the topology's memoryLimit); undefined = everything fits.
@@ -85,7 +94,7 @@ export interface ElementTime {
   name: string;
   kind: ElementKind;
   edges: number;
-  /** |E_p| / r_p per superstep (TOTEM Eq. 1, computation term); sockets: the host partition's time. */
+  /** |E_p| / r_p (+ the element's fixed overhead) per pass (TOTEM Eq. 1, computation term); sockets: the host partition's time. */
   computeS: number;
   /** Streamed page bytes / link bytes per second, per superstep. */
   streamS: number;
@@ -114,7 +123,7 @@ export interface Prediction {
   loadS: number;
   /** The run: loadS + passes x passS. */
   makespanS: number;
-  /** The same run on the CPU sockets alone: passes x |E| / sum of socket rates. */
+  /** The same run on the CPU sockets alone: passes x (|E| / sum of socket rates + their overhead). */
   cpuOnlyS: number;
   /** cpuOnlyS / makespanS (TOTEM Eq. 3). */
   speedup: number;
@@ -160,8 +169,11 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
   }
   const gpus = els.filter((e) => e.kind === 'gpu').length;
   const rc = cpuRate(params);
+  // The sockets' fixed cost per pass (they pay it side by side).
+  let cpuOverhead = 0;
+  for (const e of els) if (e.kind === 'cpu') cpuOverhead = Math.max(cpuOverhead, e.overheadS ?? 0);
   // The host partition: all sockets work on the CPU edges together (file header).
-  const cpuS = cpuEdges > 0 ? cpuEdges / rc : 0;
+  const cpuS = cpuEdges > 0 ? cpuEdges / rc + cpuOverhead : 0;
   const times: ElementTime[] = [];
   let computeS = 0;
   let commS = 0;
@@ -172,7 +184,7 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
     const l = loads[i]!;
     if (!(e.rate > 0) && l.edges > 0 && (isGpuKind(e) || !(rc > 0))) throw new RangeError(`predict: element ${e.name} has edges but rate ${e.rate}`);
     const isGpu = e.kind === 'gpu';
-    const comp = !isGpu ? cpuS : l.edges > 0 ? l.edges / e.rate : 0;
+    const comp = !isGpu ? cpuS : l.edges > 0 ? l.edges / e.rate + (e.overheadS ?? 0) : 0;
     const streamS = isGpu ? (l.streamedBytes ?? 0) / bps : 0;
     const load = isGpu && (l.edges > 0 || (l.residentBytes ?? 0) > 0) ? ((l.residentBytes ?? 0) + (params.gpuStateBytes ?? 0)) / bps : 0;
     let linkMessages = 0;
@@ -192,7 +204,7 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
   if (!traffic.perLink && gpus > 0) commS = traffic.messages / params.c;
   const passS = computeS + commS;
   const makespanS = loadS + passes * passS;
-  const cpuOnlyS = rc > 0 ? (passes * total) / rc : Infinity;
+  const cpuOnlyS = rc > 0 ? passes * (total / rc + (total > 0 ? cpuOverhead : 0)) : Infinity;
   return {
     alpha: total > 0 ? cpuEdges / total : 1,
     beta: total > 0 ? traffic.messages / total : 0,
