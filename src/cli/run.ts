@@ -74,11 +74,9 @@ async function chooseSplit(
   if (f.alpha === undefined && fixed !== undefined) return { partition: fixed };
   // The model (and its calibration) loads only when asked for: other runs start without it.
   const { modelSweep, modelSummary, bestPoint } = await import('../model/index.js');
-  const sweep = await modelSweep(graph, topology, f.algo, { partition: fixed ?? 'auto', alpha: 'auto' });
-  const chosen = bestPoint(
-    sweep.points.filter((p) => p.strategy !== 'rand'),
-    { alpha: 'auto' },
-  );
+  // Only the runnable strategies, on a 0.1 grid: each point is one O(|E|) boundary count.
+  const sweep = await modelSweep(graph, topology, f.algo, { partition: fixed ?? 'auto', strategies: ['high', 'low'], steps: 10, alpha: 'auto' });
+  const chosen = bestPoint(sweep.points, { alpha: 'auto' });
   if (chosen === undefined) {
     throw new TesseraError('the performance model found no feasible split for this graph and topology', {
       file: topology.source,

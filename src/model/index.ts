@@ -23,6 +23,8 @@ export interface ModelSweepOptions {
   steps?: number;
   /** Strategy to sweep, or 'auto' for all three (default). */
   partition?: Strategy | 'auto';
+  /** With partition 'auto': the strategies to sweep (default all three). */
+  strategies?: Strategy[];
   /** A fixed alpha for the choice ('auto' or absent: the best of the grid). The sweep covers the grid either way. */
   alpha?: number | 'auto';
   /** Mode (default: the program's profile). */
@@ -54,7 +56,7 @@ export async function modelSweep(graph: Graph, topology: Topology, algo: string,
   const mode = opts.mode ?? profile.mode;
   const rates = await calibrate(topology, profile.algo, mode, opts.calibrate);
   const params = modelParamsFor(topology, rates, graph, { passes: opts.passes });
-  const strategies = opts.partition === undefined || opts.partition === 'auto' ? STRATEGIES : [opts.partition];
+  const strategies = opts.partition === undefined || opts.partition === 'auto' ? (opts.strategies ?? STRATEGIES) : [opts.partition];
   const orientation = mode === 'push' ? 'out' : 'in';
   const grid = opts.steps ?? 20;
   const points = sweep(graph, params, { strategies, steps: grid, orientation, seed: opts.seed });
