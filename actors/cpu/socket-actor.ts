@@ -1,9 +1,10 @@
 /**
  * CPU socket actor: one per socket of the topology, a piscina pool with one thread per core.
- * It receives frames from the coordinator, keeps its own task queue (so the coordinator can see
- * and later rebalance it), runs at most `threads` tasks at a time and answers with page-done
- * frames and one vote per superstep.
+ * It receives frames from the coordinator, keeps its own task queue (a thief may take its tail:
+ * release()), runs at most `threads` tasks at a time, asks for more when the queue empties, and
+ * answers with page-done frames and one vote per superstep.
  */
+import { WorkRequests } from '../work-requests.js';
 import { Piscina } from 'piscina';
 import type { Channel } from '../../src/wire/channel.js';
 import type { ActorFrame, CoordinatorFrame, LoadFrame, ReleaseFrame, SuperstepFrame, Task } from '../../src/wire/frames.js';
@@ -36,8 +37,8 @@ export class CpuSocketActor {
   private cur: { step: number; kernel: string; queue: Task[]; t0: number; edgesDone: number } | undefined;
   /** Last superstep rate per kernel, edges/s (a victim's estimate before its first task ends). */
   private readonly lastRate = new Map<string, number>();
-  /** Resolves the outstanding idle request with the coordinator's answer. */
-  private moreWait: ((tasks: Task[]) => void) | undefined;
+  /** The outstanding idle request (stealing), answered by a 'more' frame. */
+  private readonly requests = new WorkRequests();
 
   private async onFrame(frame: CoordinatorFrame, shared: SharedArrayBuffer[]): Promise<void> {
     switch (frame.type) {
@@ -50,16 +51,12 @@ export class CpuSocketActor {
       case 'release':
         this.release(frame);
         return;
-      case 'more': {
-        const w = this.moreWait;
-        this.moreWait = undefined;
-        w?.(frame.tasks);
+      case 'more':
+        this.requests.answer(frame.tasks);
         return;
-      }
       case 'stop':
         this.closed = true;
-        this.moreWait?.([]);
-        this.moreWait = undefined;
+        this.requests.answer([]);
         await this.pool?.destroy();
         this.pool = undefined;
         return;
@@ -162,11 +159,8 @@ export class CpuSocketActor {
 
   /** Sends `idle` and resolves with the tasks the coordinator found (none: nothing to steal). */
   private askForWork(step: number, edges: number, busyMs: number): Promise<Task[]> {
-    return new Promise((resolve) => {
-      this.moreWait = resolve;
-      // Threads of one socket share host memory with every other socket: nothing crosses a link.
-      this.link.send({ type: 'idle', actor: this.name, step, edges, busyMs, bytesPerEdge: 0, bytesPerVertex: 0 });
-    });
+    // Threads of one socket share host memory with every other socket: nothing crosses a link.
+    return this.requests.ask(() => this.link.send({ type: 'idle', actor: this.name, step, edges, busyMs, bytesPerEdge: 0, bytesPerVertex: 0 }));
   }
 
   /** A thief asks for work: give up tasks from the tail of the queue (those not started). */

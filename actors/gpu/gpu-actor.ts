@@ -19,6 +19,7 @@
  * The coordinator applies all of it after every vote is in (BSP communication phase) and
  * activates the vertices whose value changed.
  */
+import { WorkRequests } from '../work-requests.js';
 import os from 'node:os';
 import type { Channel } from '../../src/wire/channel.js';
 import type {
@@ -316,8 +317,8 @@ export class GpuActor {
   private readonly back = new Map<string, StateArray>();
   /** PageRank: the device arrays of this step's contrib and nextContrib (for stolen ranges). */
   prStep: { cDev: string; nDev: string } | undefined;
-  /** Resolves the outstanding idle request with the coordinator's answer. */
-  private moreWait: ((tasks: Task[]) => void) | undefined;
+  /** The outstanding idle request (stealing), answered by a 'more' frame. */
+  private readonly requests = new WorkRequests();
   /** In-pages registered under SET_ALLIN so far (on demand, by stolen ranges). */
   private allIn = new Set<number>();
   /** Settles once the controller is closed after a stop frame. */
@@ -361,19 +362,15 @@ export class GpuActor {
       case 'superstep':
         await this.superstep(frame, shared);
         return;
-      case 'more': {
-        const w = this.moreWait;
-        this.moreWait = undefined;
-        w?.(frame.tasks);
+      case 'more':
+        this.requests.answer(frame.tasks);
         return;
-      }
       case 'release':
         // Never a victim (the coordinator asks CPU actors only): nothing queued to give.
         this.link.send({ type: 'released', actor: this.name, step: frame.step, tasks: [] });
         return;
       case 'stop':
-        this.moreWait?.([]);
-        this.moreWait = undefined;
+        this.requests.answer([]);
         try {
           this.pins.clear(); // close unlocks them all
           await this.ctl?.close();
@@ -521,8 +518,7 @@ export class GpuActor {
     const g = this.g!;
     let bytes = 0;
     for (const p of g.in.pages) bytes += p.buffer.byteLength;
-    return new Promise((resolve) => {
-      this.moreWait = resolve;
+    return this.requests.ask(() =>
       this.link.send({
         type: 'idle',
         actor: this.name,
@@ -531,8 +527,8 @@ export class GpuActor {
         busyMs,
         bytesPerEdge: g.numEdges > 0 ? bytes / g.numEdges : 4,
         bytesPerVertex: 4 + 16, // its offsets in, two f64 results back
-      });
-    });
+      }),
+    );
   }
 
   /** Indices of the in-pages overlapping [lo, hi), registered under SET_ALLIN on first use. */

@@ -18,6 +18,8 @@
  * host memory (0). `link` is Infinity when nothing crosses a link.
  */
 
+import type { ReleaseFrame } from '../wire/frames.js';
+
 export interface StealPage {
   edges: number;
   /** Bytes that must cross a link for the thief to process this page and return its results. */
@@ -119,16 +121,11 @@ export function busiestQueue(queueEdges: ArrayLike<number>, rates: ArrayLike<num
   return b;
 }
 
-/** What a victim needs to know about the thief (the coordinator's release request). */
-export interface ReleaseRequest {
-  thiefRate: number;
-  bytesPerEdge: number;
-  bytesPerVertex: number;
-  linkBytesPerSec: number;
-  overheadS: number;
-  /** 'always': give up half the queue whatever the rates say (tests, demonstrations). */
-  policy: 'auto' | 'always';
-}
+/**
+ * What a victim needs to know about the thief: the coordinator's release frame without its
+ * routing ('always': give up half the queue whatever the rates say; tests, demonstrations).
+ */
+export type ReleaseRequest = Omit<ReleaseFrame, 'type' | 'step' | 'thief'>;
 
 /** A queued task as the policy sees it: edges, and the vertices (or frontier entries) it covers. */
 interface QueuedTask {
