@@ -2,7 +2,7 @@
 /**
  * Quick throughput check of the native GPU controller on one device (run after `npx tsc` and
  * `node scripts/build-native.mjs`):
- *   node native/bench/gpu-bench.mjs [--scale 22] [--ef 16] [--page-edges 1048576] [--emulated] [--out file.json]
+ *   node native/bench/gpu-bench.mjs [--scale 22] [--ef 16] [--page-edges 1048576] [--emulated] [--pr-only] [--streams 4,8] [--out file.json]
  * Builds a skewed random graph (low ids are the hubs, as after degree renumbering) straight into
  * pages, then times pr_pull (cold: pages copied; warm: all resident), BFS push / pull, WCC pull,
  * one CDLP iteration, and pr_pull again with a memoryLimit that holds about a third of the pages
@@ -20,6 +20,9 @@ const scale = Number(opt('scale', 22));
 const ef = Number(opt('ef', 16));
 const pageEdges = Number(opt('page-edges', 1 << 20));
 const emulated = args.includes('--emulated');
+const prOnly = args.includes('--pr-only');
+// --streams 4,8: the controller's stream count (the first for everything; the others time resident pr_pull again)
+const streamsList = String(opt('streams', '4')).split(',').map(Number); // PageRank resident + streaming only (profiling, A/B runs)
 const outFile = opt('out', undefined);
 const N = 2 ** scale;
 const M = N * ef;
@@ -100,8 +103,8 @@ const result = { scale, ef, vertices: N, edges: M, pageEdges, inPages: inPages.l
 const reg = (c, set, ps) => Promise.all(ps.map((p) => c.registerPage(set, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, 0, p.split)));
 const ids = (ps) => ps.map((p) => p.index);
 
-async function setup(memoryLimit) {
-  const c = await GpuController.create({ device: 0, emulated, memoryLimit, streams: 4 });
+async function setup(memoryLimit, streams = streamsList[0]) {
+  const c = await GpuController.create({ device: 0, emulated, memoryLimit, streams });
   await reg(c, 0, outPages);
   await reg(c, 1, inPages);
   await c.allocState('contrib', 'f64', N);
@@ -123,7 +126,8 @@ const contrib = new Float64Array(N);
 for (let v = 0; v < N; v++) contrib[v] = 1 / (1 + (v % 7));
 await c.writeState('contrib', contrib);
 const prRuns = [];
-for (let i = 0; i < 6; i++) {
+let resident;
+for (let i = 0; i < 11; i++) {
   const t = performance.now();
   const st = await c.run('pr_pull', { setId: 1, pages: ids(inPages), params: { base: 0.15 / N, d: 0.85 } });
   prRuns.push({ wallMs: performance.now() - t, kernelMs: st.kernelMs, copyMs: st.copyMs, misses: st.misses, hits: st.hits, bytesCopied: st.bytesCopied });
@@ -138,6 +142,7 @@ for (let i = 0; i < 6; i++) {
     if (Math.abs(got[v] - want) > 1e-9 * Math.max(1, Math.abs(want))) bad++;
   }
   result.prPullCorrect = bad === 0;
+  resident = got;
   log(`pr_pull check: ${bad} mismatches`);
 }
 const warm = prRuns.slice(1);
@@ -150,6 +155,20 @@ result.prPull = {
   coldCopyGBs: prRuns[0].bytesCopied / (prRuns[0].copyMs / 1000) / 1e9,
 };
 log('pr_pull', JSON.stringify(result.prPull));
+result.prPullByStreams = { [streamsList[0]]: result.prPull.gtepsWarm };
+for (const streams of streamsList.slice(1)) {
+  const cs = await setup(undefined, streams);
+  await cs.writeState('contrib', contrib);
+  const walls = [];
+  for (let i = 0; i < 11; i++) {
+    const t = performance.now();
+    await cs.run('pr_pull', { setId: 1, pages: ids(inPages), params: { base: 0.15 / N, d: 0.85 } });
+    if (i > 0) walls.push(performance.now() - t);
+  }
+  result.prPullByStreams[streams] = M / med(walls) / 1e6;
+  await cs.close();
+}
+log('pr_pull GTEPS by stream count', JSON.stringify(result.prPullByStreams));
 
 async function bfs(mode, source) {
   await c.fillState('depth', 0xffffffff);
@@ -176,12 +195,12 @@ async function bfs(mode, source) {
   return { mode, levels: level, reached, wallMs: performance.now() - t, kernelMs };
 }
 result.bfs = [];
-for (const mode of ['push', 'pull']) {
+for (const mode of prOnly ? [] : ['push', 'pull']) {
   const r = await bfs(mode, 0);
   result.bfs.push(r);
   log('bfs', JSON.stringify(r));
 }
-{
+if (!prOnly) {
   const depth = await c.readState('depth', new Uint32Array(N));
   const want = new Uint32Array(N).fill(0xffffffff);
   want[0] = 0;
@@ -202,7 +221,7 @@ for (const mode of ['push', 'pull']) {
   result.bfsCorrect = bad === 0;
   log(`bfs check: ${bad} mismatches`);
 }
-{
+if (!prOnly) {
   await c.writeState('label', Uint32Array.from({ length: N }, (_, i) => i));
   const t = performance.now();
   let rounds = 0;
@@ -217,7 +236,7 @@ for (const mode of ['push', 'pull']) {
   result.wccPull = { rounds, wallMs: performance.now() - t, kernelMs };
   log('wcc_pull', JSON.stringify(result.wccPull));
 }
-{
+if (!prOnly) {
   await c.writeState('label', Uint32Array.from({ length: N }, (_, i) => i % 1000));
   const t = performance.now();
   const st = await c.run('cdlp_pull', { setId: 1, pages: ids(inPages), state: { label: 'label', next: 'label2' } });
@@ -229,7 +248,7 @@ await c.close();
 
 // state copies: a whole f64 array each way, pageable (fresh buffer per readback, as before) vs
 // page-locked with pinHost (reused buffer)
-{
+if (!prOnly) {
   const cs = await GpuController.create({ device: 0, emulated, streams: 4 });
   await cs.allocState('x', 'f64', N);
   const host = new Float64Array(new SharedArrayBuffer(8 * N));
@@ -266,10 +285,13 @@ await c.close();
 }
 
 // streaming: room for about a third of the in-pages; page bytes staged through the pinned ring
-// (TESSERA_PIN_PAGES=0, as before) vs page-locked once they stream (the default)
-for (const [key, pin] of [['prPullStreamingStaged', '0'], ['prPullStreaming', '1']]) {
+// (TESSERA_PIN_PAGES=0, as before) vs page-locked once they stream (the default); then room for
+// 8 pages only, so that nearly every page crosses the link every iteration (the link-bound case
+// the issue's 55 GB/s figure is about). Results must equal the all-resident run's.
+const LINK_GBS = 55;
+for (const [key, pin, slots] of [['prPullStreamingStaged', '0', Math.ceil(inPages.length / 3)], ['prPullStreaming', '1', Math.ceil(inPages.length / 3)], ['prPullStreaming8', '1', 8]]) {
   process.env.TESSERA_PIN_PAGES = pin;
-  const limit = full.stateBytes + full.scratchBytes + Math.ceil(inPages.length / 3) * full.slotBytes;
+  const limit = full.stateBytes + full.scratchBytes + slots * full.slotBytes;
   const cs = await setup(limit);
   await cs.writeState('contrib', contrib);
   const runs = [];
@@ -280,7 +302,18 @@ for (const [key, pin] of [['prPullStreamingStaged', '0'], ['prPullStreaming', '1
   }
   const last = runs[runs.length - 1];
   const ci = await cs.info();
-  result[key] = { memoryLimitGiB: limit / 2 ** 30, pinnedPages: ci.pinnedPages, runs, gteps: M / last.wallMs / 1e6, h2dGBs: last.bytesCopied / (last.wallMs / 1000) / 1e9 };
+  const got = await cs.readState('next', new Float64Array(N));
+  let bad = 0;
+  for (let v = 0; v < N; v++) if (Math.abs(got[v] - resident[v]) > 1e-12 * Math.max(1e-300, Math.abs(resident[v]))) bad++;
+  // Edges that crossed the link this iteration (bytes copied / image bytes per edge) and the rate
+  // a link-bound pass would reach for them: GTEPS_link = LINK_GBS / bytes per edge.
+  const bytesPerEdge = prRuns[0].bytesCopied / M; // the cold pass copied every in-page once
+  const h2dGBs = last.bytesCopied / (last.wallMs / 1000) / 1e9;
+  result[key] = {
+    memoryLimitGiB: limit / 2 ** 30, slots: last.slots, pinnedPages: ci.pinnedPages, runs, correct: bad === 0,
+    gteps: M / last.wallMs / 1e6, h2dGBs, bytesPerEdge, linkGBs: LINK_GBS, ofLink: h2dGBs / LINK_GBS,
+    gtepsVsLinkBound: M / last.wallMs / 1e6 / (LINK_GBS / bytesPerEdge),
+  };
   log(key, JSON.stringify(result[key]));
   await cs.close();
 }

@@ -224,9 +224,9 @@ void Controller::shutdown() {
   scratch_.clear();
   for (auto e : evPool_) be_->freeEvent(e);
   evPool_.clear();
+  for (auto& kv : pages_) unpinPage(kv.second);
   for (auto& kv : pins_) be_->hostUnregister(kv.first);
   pins_.clear();
-  for (auto& kv : pages_) kv.second.hostPinned = false;
   be_.reset();
   copyPool_.reset();
 }
@@ -500,6 +500,31 @@ bool Controller::pinHost(void* p, size_t bytes) {
   return true;
 }
 
+void Controller::pinPage(HostPage& hp) {
+  hp.hostPinned = pinHost((void*)hp.spec.data, hp.bytes);
+  // The tiles' staged copy would wait on the staging ring (a host-side sync per page) and add a
+  // small DMA through it: a pinned copy of them streams as directly as the page.
+  const size_t tileBytes = hp.tiles.size() * sizeof(Tile);
+  if (hp.hostPinned && tileBytes > 0 && hp.tilesPinned == nullptr) {
+    try {
+      hp.tilesPinned = (Tile*)be_->pinnedAlloc(tileBytes);
+      if (hp.tilesPinned) std::memcpy(hp.tilesPinned, hp.tiles.data(), tileBytes);
+    } catch (const CodedError&) {
+      hp.tilesPinned = nullptr;  // out of page-locked memory: the tiles keep going through staging
+    }
+  }
+}
+
+void Controller::unpinPage(HostPage& hp) {
+  if (hp.hostPinned) unpinHost((void*)hp.spec.data);
+  hp.hostPinned = false;
+  if (hp.tilesPinned) {
+    be_->syncAll();  // no copy may still be reading it
+    be_->pinnedFree(hp.tilesPinned);
+    hp.tilesPinned = nullptr;
+  }
+}
+
 void Controller::unpinHost(void* p) {
   auto it = pins_.find(p);
   if (it == pins_.end()) return;
@@ -561,7 +586,7 @@ void* Controller::registerPage(const PageSpec& sp) {
       be_->syncAll();
       slots_[it->second.slot].key = -1;
     }
-    if (it->second.hostPinned) unpinHost((void*)it->second.spec.data);
+    unpinPage(it->second);
     it->second = std::move(hp);
   } else {
     pages_.emplace(k, std::move(hp));
@@ -575,7 +600,7 @@ std::vector<void*> Controller::unregisterSet(int setId) {
   for (auto it = pages_.begin(); it != pages_.end();) {
     if (it->second.spec.setId == setId) {
       if (it->second.slot >= 0) slots_[it->second.slot].key = -1;
-      if (it->second.hostPinned) unpinHost((void*)it->second.spec.data);
+      unpinPage(it->second);
       owners.push_back(it->second.spec.owner);
       it = pages_.erase(it);
     } else {
@@ -658,12 +683,16 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
   if (copyStart) be_->record(copyStart, s);
   // A page loaded a second time streams (GTS): page-lock its host bytes once so every later load
   // is one direct DMA at link speed instead of a memcpy into the staging ring plus a DMA.
-  if (++hp.loads == 2 && pinPages_) hp.hostPinned = pinHost((void*)hp.spec.data, hp.bytes);
+  if (++hp.loads == 2 && pinPages_) pinPage(hp);
   if (hp.hostPinned)
     be_->h2d(sl.dev, hp.spec.data, hp.bytes, s);
   else
     copyChunks(sl.dev, hp.spec.data, hp.bytes, s);
-  if (!hp.tiles.empty()) copyChunks(sl.dev + align16(hp.bytes), hp.tiles.data(), hp.tiles.size() * sizeof(Tile), s);
+  const size_t tileBytes = hp.tiles.size() * sizeof(Tile);
+  if (hp.tilesPinned)
+    be_->h2d(sl.dev + align16(hp.bytes), hp.tilesPinned, tileBytes, s);
+  else if (tileBytes > 0)
+    copyChunks(sl.dev + align16(hp.bytes), hp.tiles.data(), tileBytes, s);
   be_->record(sl.ready, s);
   sl.readyRecorded = true;
   sl.key = key(hp.spec.setId, hp.spec.index);

@@ -51,6 +51,7 @@ struct HostPage {
   int slot = -1;
   uint32_t loads = 0;       // times copied into a cache slot
   bool hostPinned = false;  // its host bytes are page-locked (registered once it streams)
+  Tile* tilesPinned = nullptr;  // a page-locked copy of tiles once it streams (one DMA, no staging)
   uint32_t nv() const { return spec.vEnd - spec.vBegin; }
 };
 
@@ -163,6 +164,10 @@ class Controller {
   int acquire(HostPage& hp, int s, RunStats& st, Event copyStart);
   PageDev pageDev(const HostPage& hp) const;
   bool isSplit(const HostPage& hp) const;
+  /** Page-locks a page that streams: its host bytes (registered) and a pinned copy of its tiles. */
+  void pinPage(HostPage& hp);
+  /** Undoes pinPage (the page is replaced, unregistered, or the controller closes). */
+  void unpinPage(HostPage& hp);
   StateArr* role(const RunRequest& rq, const std::string& role, std::initializer_list<SType> types, bool required);
   Event timingEvent();
   template <class K>

@@ -282,8 +282,36 @@ struct KPrPull {
     u32* soff = (u32*)(acc + kTileVMax);
     if (p == 0) {
       for (u32 k = c.tid; k < nvt; k += c.bdim) acc[k] = 0.0;
-      for (u32 k = c.tid; k <= nvt; k += c.bdim) soff[k] = a.pg.off[t.vLo + k];
-      for (u32 k = c.tid; k < ne; k += c.bdim) vals[prSlot(k)] = a.contrib[a.pg.nbr[t.eLo + k]];
+      // Row offsets: every load of a thread issued before the first store (up to 5 in flight).
+      constexpr u32 kOffPerThread = (kTileVMax + 1 + kBlock - 1) / kBlock;
+      const u32* off = a.pg.off + t.vLo;
+      for (u32 k0 = c.tid; k0 <= nvt; k0 += kOffPerThread * c.bdim) {
+        u32 o[kOffPerThread];
+#pragma unroll
+        for (u32 j = 0; j < kOffPerThread; j++) o[j] = k0 + j * c.bdim <= nvt ? ldStream(off + k0 + j * c.bdim) : 0;
+#pragma unroll
+        for (u32 j = 0; j < kOffPerThread; j++)
+          if (k0 + j * c.bdim <= nvt) soff[k0 + j * c.bdim] = o[j];
+      }
+      // kPrRun neighbour ids first, then kPrRun gathers: every load of a thread in flight at
+      // once (a loop of load-then-gather keeps one outstanding, and the gathers are the kernel).
+      const u32* nb = a.pg.nbr + t.eLo;
+      for (u32 k0 = c.tid; k0 < ne; k0 += kPrRun * c.bdim) {
+        u32 src[kPrRun];
+        double v[kPrRun];
+#pragma unroll
+        for (u32 j = 0; j < kPrRun; j++) {
+          const u32 k = k0 + j * c.bdim;
+          src[j] = k < ne ? ldStream(nb + k) : 0;
+        }
+#pragma unroll
+        for (u32 j = 0; j < kPrRun; j++) v[j] = k0 + j * c.bdim < ne ? ldg(a.contrib + src[j]) : 0.0;
+#pragma unroll
+        for (u32 j = 0; j < kPrRun; j++) {
+          const u32 k = k0 + j * c.bdim;
+          if (k < ne) vals[prSlot(k)] = v[j];
+        }
+      }
     } else if (p == 1) {
       const u32 run = (ne + c.bdim - 1) / c.bdim;
       u32 k = c.tid * run;

@@ -42,6 +42,29 @@ struct Ctx {
   TS_HD u32 lane() const { return tid & (kWarp - 1); }
 };
 
+/** A load through the read-only data cache (CUDA's __ldg): for arrays no thread of the kernel writes. */
+template <class T>
+TS_DEVICE T ldg(const T* p) {
+#if TS_CUDA_SIDE
+  return __ldg(p);
+#else
+  return *p;
+#endif
+}
+
+/**
+ * A load marked evict-first (CUDA's __ldcs): for data read once per kernel, such as a page's
+ * neighbour ids, so that streaming them does not push reused data (gathered values) out of L2.
+ */
+template <class T>
+TS_DEVICE T ldStream(const T* p) {
+#if TS_CUDA_SIDE
+  return __ldcs(p);
+#else
+  return *p;
+#endif
+}
+
 // ---- atomics ------------------------------------------------------------------------------
 #if TS_CUDA_SIDE
 TS_DEVICE u32 atomic_add_u32(u32* p, u32 v) { return atomicAdd(p, v); }
