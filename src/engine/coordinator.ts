@@ -499,7 +499,7 @@ export class Engine {
   applyRemote(votes: VoteFrame[], state: Record<string, StateArray>, next: Uint8Array, found: number[] | undefined): number {
     let active = 0;
     for (const v of votes) {
-      for (const s of v.sync ?? []) stateNamed(state, s.state, v.actor).set(s.values!, s.begin);
+      for (const s of v.sync ?? []) if (s.written === undefined) stateNamed(state, s.state, v.actor).set(s.values!, s.begin);
       for (const m of v.merges ?? []) active += fold(stateNamed(state, m.state, v.actor), m, next, found);
       if (v.outbox !== undefined) active += fold(stateNamed(state, v.outbox.state, v.actor), v.outbox, next, found);
     }

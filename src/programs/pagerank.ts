@@ -67,10 +67,13 @@ export const pagerank: Program<PageRankParams> = {
     const rank = ctx.alloc('f64', 1 / n) as Float64Array;
     let contrib = ctx.alloc('f64', 0) as Float64Array;
     let nextContrib = ctx.alloc('f64', 0) as Float64Array;
+    // Every rank starts at r0 = 1/n: contrib = r0/outdeg, dangling mass = r0 per sink.
+    const r0 = rank[0] ?? 0;
     let dangling = 0;
     for (let v = 0; v < n; v++) {
-      if (outDeg[v] === 0) dangling += rank[v]!;
-      else contrib[v] = rank[v]! / outDeg[v]!;
+      const k = outDeg[v]!;
+      if (k === 0) dangling += r0;
+      else contrib[v] = r0 / k;
     }
     const all = ctx.all();
     for (let it = 0; it < iterations; it++) {

@@ -200,6 +200,11 @@ export interface StateSync {
   /** The values inline, or (in-process) `shared`: a side-table buffer holding them from byte 0. */
   values?: Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
   shared?: { buffer: number; kind: StateKind; length: number };
+  /**
+   * Or (in-process) `written`: the actor's device-to-host copy already put this many values into
+   * the coordinator's shared array from `begin` (a range no one else wrote this superstep).
+   */
+  written?: number;
 }
 
 export interface GpuStepStats {
