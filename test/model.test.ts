@@ -21,6 +21,7 @@ import {
   gpuJoins,
   measureCpuOn,
   fitPassTime,
+  tooCloseToFit,
   minResidentAlpha,
   modelSummary,
   measuredBeta,
@@ -639,4 +640,11 @@ test('modelSummary puts the prediction beside a real CPU run (1S)', async (t) =>
   t.is(s.measuredBeta, 0, 'one socket: nothing crosses memories');
   t.is(measuredBeta(r.report), 0);
   t.true(Number.isFinite(s.error!));
+});
+
+test('tooCloseToFit: a calibration graph whose pass costs less than twice the small one is grown', (t) => {
+  // 16 threads: rmat:14 in 9 ms a pass, rmat:17 in 11 ms (fixed costs) -> too close; rmat:21 in 40 ms -> fits.
+  t.true(tooCloseToFit({ seconds: 0.009 }, { seconds: 0.011 }));
+  t.false(tooCloseToFit({ seconds: 0.009 }, { seconds: 0.04 }));
+  t.false(tooCloseToFit({ seconds: 0.01 }, { seconds: 0.02 }));
 });

@@ -37,6 +37,8 @@ export type Job =
       alpha: number | null;
       /** Run on the topology's sockets only (the host-only baseline of a CPU+GPU topology). */
       cpuOnly: boolean;
+      /** Page stealing (EngineOptions.steal; absent: the engine's default). */
+      steal?: 'auto' | 'off' | 'always';
     }
   | { type: 'graphology'; tsr: string; program: ProgramPlan; source: number; warmup: number; reps: number }
   | { type: 'model'; tsr: string; topologyFile: string; program: ProgramPlan; steps: number };
@@ -181,6 +183,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   // alpha (TOTEM) is the CPU share of the edges; the engine takes the GPUs' share. The alpha plot
   // uses the share each run measured (cpuEdgeShare), not this request.
   const opts: EngineOptions & { gpuShare?: number } = job.alpha === null ? {} : { gpuShare: 1 - job.alpha };
+  if (job.steal !== undefined) opts.steal = job.steal;
   const engine = await Engine.create(graph, topology, opts);
   const setupMs = performance.now() - t;
   const warmup: Sample[] = [];

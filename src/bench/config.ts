@@ -50,6 +50,8 @@ const configSchema = z
     programs: z.array(programEntry).min(1, 'needs at least one program'),
     /** TOTEM alpha values (CPU share of edges) swept on topologies that have GPUs. */
     alphas: z.array(z.number().min(0).max(1)).default([]),
+    /** Page stealing in tessera cells (the engine's --steal); off measures the model's split as given. */
+    steal: z.enum(['auto', 'off', 'always']).default('auto'),
     peers: z
       .object({
         graphology: z.union([z.literal(false), z.object({ maxEdges: z.number().int().positive().default(2_000_000) }).strict()]).default({ maxEdges: 2_000_000 }),
@@ -89,6 +91,7 @@ export interface BenchConfig {
   topologies: string[];
   programs: ProgramPlan[];
   alphas: number[];
+  steal: 'auto' | 'off' | 'always';
   peers: { graphology: false | { maxEdges: number }; gapbs: string | null };
 }
 
@@ -171,6 +174,7 @@ export function parseBenchConfig(text: string, file: string): BenchConfig {
     topologies: c.topologies.map((t) => path.resolve(dir, t)),
     programs,
     alphas: c.alphas,
+    steal: c.steal,
     peers: { graphology: c.peers.graphology, gapbs: c.peers.gapbs === null ? null : path.resolve(dir, c.peers.gapbs) },
   };
 }

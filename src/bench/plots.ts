@@ -68,7 +68,7 @@ export function throughputSpec(r: BenchResults): TopLevelSpec | null {
 
 /**
  * Speed-up over the host-only baseline vs alpha (TOTEM Fig. 7): achieved = baseline median time /
- * cell median time at the CPU edge share each run measured; predicted = the model's curve per
+ * cell median time at the alpha the cell asked for (the split); predicted = the model's curve per
  * partition strategy (feasible points only). Null when no alpha cell ran.
  */
 export function alphaSpec(r: BenchResults): TopLevelSpec | null {
@@ -87,7 +87,7 @@ export function alphaSpec(r: BenchResults): TopLevelSpec | null {
   }
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'Speed-up vs alpha (share of edges on the CPU)', subtitle: 'over the same sockets without GPUs; achieved at the measured CPU edge share, predicted by the model (TOTEM Fig. 7)' },
+    title: { text: 'Speed-up vs alpha (share of edges on the CPU)', subtitle: 'over the same sockets without GPUs; achieved at the split asked for, predicted by the model (TOTEM Fig. 7)' },
     data: { values: rows },
     facet: { column: { field: 'program', type: 'nominal', title: null }, row: { field: 'panel', type: 'nominal', title: null } },
     spec: {

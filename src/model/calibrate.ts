@@ -288,7 +288,23 @@ export interface CpuMeasureOptions {
   repetitions?: number;
 }
 
-/** The rate (and overhead) from opts.graph alone, or from rmat:14 and rmat:`largeScale` fitted. */
+/**
+ * Whether two calibration points are too close to fit: the larger graph's pass must cost at least
+ * twice the smaller one's, or the slope is mostly noise around fixed costs (16 threads finish a
+ * PageRank pass over rmat:17's 2 M edges in about the time of rmat:14's: the rate came out 18x too
+ * high on an H100 host). Then calibrate on a larger graph.
+ */
+export function tooCloseToFit(small: { seconds: number }, large: { seconds: number }): boolean {
+  return !(large.seconds >= 2 * small.seconds);
+}
+
+/** Largest RMAT scale a calibration grows to (2^22 x 16 edges; a few seconds to generate). */
+const MAX_CALIBRATION_SCALE = 22;
+
+/**
+ * The rate (and overhead) from opts.graph alone, or from rmat:14 and rmat:`largeScale` fitted,
+ * growing the larger graph by 4x (scale + 2) while the two are too close to fit (tooCloseToFit).
+ */
 async function measureTwoSizes(
   profile: ProgramProfile,
   opts: CpuMeasureOptions,
@@ -308,9 +324,15 @@ async function measureTwoSizes(
     return { rate: p.edges / p.seconds, on: opts.graph };
   }
   const small = `rmat:14${suffix}`;
-  const large = `rmat:${largeScale}${suffix}`;
-  const fit = fitPassTime(await point(small), await point(large));
-  return { rate: fit.rate, overheadS: fit.overheadS, on: `${small} + ${large}` };
+  const s = await point(small);
+  let scale = largeScale;
+  let l = await point(`rmat:${scale}${suffix}`);
+  while (tooCloseToFit(s, l) && scale + 2 <= MAX_CALIBRATION_SCALE) {
+    scale += 2;
+    l = await point(`rmat:${scale}${suffix}`);
+  }
+  const fit = fitPassTime(s, l);
+  return { rate: fit.rate, overheadS: fit.overheadS, on: `${small} + rmat:${scale}${suffix}` };
 }
 
 /**
