@@ -648,3 +648,11 @@ test('tooCloseToFit: a calibration graph whose pass costs less than twice the sm
   t.false(tooCloseToFit({ seconds: 0.009 }, { seconds: 0.04 }));
   t.false(tooCloseToFit({ seconds: 0.01 }, { seconds: 0.02 }));
 });
+
+test('calibration units: programs that walk every edge per iteration are timed per pass, traversals per run', (t) => {
+  t.is(programProfile('pr').unit, 'pass');
+  t.is(programProfile('cdlp').unit, 'pass');
+  t.is(programProfile('bfs').unit, 'run');
+  t.is(programProfile('sssp').unit, 'run');
+  t.is(programProfile('wcc').unit, 'run');
+});

@@ -94,7 +94,9 @@ const entrySchema = z.object({
   host: z.string().optional(),
 });
 export type CacheEntry = z.infer<typeof entrySchema>;
-const cacheSchema = z.object({ version: z.literal(1), entries: z.record(z.string(), entrySchema) });
+// Version 2: traversal rates are per run (profile.unit), and the calibration graphs grow until
+// they fit; version-1 files are measured again.
+const cacheSchema = z.object({ version: z.literal(2), entries: z.record(z.string(), entrySchema) });
 type CacheFile = z.infer<typeof cacheSchema>;
 
 /** The default cache file. */
@@ -126,7 +128,7 @@ export async function readCache(file: string): Promise<CacheFile> {
   } catch {
     // missing or not JSON: start afresh
   }
-  return { version: 1, entries: {} };
+  return { version: 2, entries: {} };
 }
 
 /** Merges `entry` into the cached entry under `key` (atomic write). */
@@ -365,7 +367,7 @@ function cpuThreadSecondsPerPass(graph: Graph, cpuOnly: Topology, profile: Progr
 /**
  * Runs the program 1 + `repetitions` times on one Engine (the first warms the JIT, the pools and
  * the device) and returns the median wall seconds x `weight` (threads, for per-thread CPU rates)
- * per pass over the graph's edges (edges processed / |E|). Wall time, not the actors' busy time:
+ * per pass over the graph's edges (edges processed / |E|; a whole run for profile.unit 'run'). Wall time, not the actors' busy time:
  * the coordinator's share of a superstep (frames, folding another memory's results) is part of
  * what a run costs. Undefined when no run processed any edge.
  */
@@ -385,7 +387,7 @@ async function medianPassSeconds(graph: Graph, topology: Topology, engineOpts: E
       const { report } = await engine.run(entry.program, params as never);
       const edges = report.edgesProcessed;
       const seconds = (report.totalMs / 1000) * weight;
-      if (r > 0 && seconds > 0 && edges > 0) perPass.push(seconds / (edges / graph.numEdges));
+      if (r > 0 && seconds > 0 && edges > 0) perPass.push(profile.unit === 'run' ? seconds : seconds / (edges / graph.numEdges));
     }
   } finally {
     await engine.close();

@@ -23,23 +23,30 @@ export interface ProgramProfile {
   messageBytes: number;
   /** Full passes over the edges for a run with default parameters. */
   passes: number;
+  /**
+   * What the calibration times: 'pass' (the run's time over the passes it made: programs that
+   * walk every edge each iteration) or 'run' (the whole run as one pass: traversals, whose edges
+   * walked per run are not a fixed fraction of |E| — BFS's direction switch skips most of them,
+   * and by a fraction that changes with the graph's size).
+   */
+  unit: 'pass' | 'run';
 }
 
 const PROFILES: Record<string, Omit<ProgramProfile, 'algo' | 'messageBytes'>> = {
   // contrib f64 + next f64; pull only; 10 iterations by default (Graphalytics).
-  pr: { mode: 'pull', stateBytesPerVertex: 16, passes: 10 },
+  pr: { mode: 'pull', stateBytesPerVertex: 16, passes: 10, unit: 'pass' },
   // depth i32 + frontier u8 + next u8; most edges go through dense (pull) levels.
-  bfs: { mode: 'pull', stateBytesPerVertex: 6, passes: 1 },
+  bfs: { mode: 'pull', stateBytesPerVertex: 6, passes: 1, unit: 'run' },
   // dist f64 + frontier u8 + next u8; delta-stepping is push-heavy.
-  sssp: { mode: 'push', stateBytesPerVertex: 10, passes: 1 },
+  sssp: { mode: 'push', stateBytesPerVertex: 10, passes: 1, unit: 'run' },
   // label u32 + frontier u8 + next u8.
-  wcc: { mode: 'pull', stateBytesPerVertex: 6, passes: 1 },
+  wcc: { mode: 'pull', stateBytesPerVertex: 6, passes: 1, unit: 'run' },
   // label u32 + next u32; pull only; 10 iterations by default.
-  cdlp: { mode: 'pull', stateBytesPerVertex: 8, passes: 10 },
+  cdlp: { mode: 'pull', stateBytesPerVertex: 8, passes: 10, unit: 'pass' },
   // lcc f64; pull only.
-  lcc: { mode: 'pull', stateBytesPerVertex: 8, passes: 1 },
+  lcc: { mode: 'pull', stateBytesPerVertex: 8, passes: 1, unit: 'pass' },
   // depth i32 + sigma f64 + delta f64 + bc f64 + frontier u8 + next u8; forward and backward phases.
-  bc: { mode: 'push', stateBytesPerVertex: 30, passes: 2 },
+  bc: { mode: 'push', stateBytesPerVertex: 30, passes: 2, unit: 'pass' },
 };
 
 export function programProfile(name: string): ProgramProfile {
