@@ -264,8 +264,23 @@ export interface BoundaryTraffic extends Traffic {
  * one message per superstep about w, whatever the number of such edges. Over in-pages (pull) that
  * is q sending w's value to p; over out-pages (push) p sending its update for w to q. A message
  * crosses a link when p or q is a GPU (counted on each GPU's link it uses).
+ *
+ * Two elements that split the ids at one boundary (HIGH or LOW on one socket and one GPU: what
+ * `--alpha auto` sweeps) are answered from counts per boundary made once per page set
+ * (`twoSideCounts`), so a sweep costs one pass over the edges instead of one per point.
  */
 export function boundaryTraffic(graph: Graph, part: Partition): BoundaryTraffic {
+  const m = twoSideMatrices(graph, part) ?? countMatrices(graph, part);
+  return trafficOf(part, m.agg, m.raw);
+}
+
+/** boundaryTraffic by the pass over the partition's pages alone (any partition). */
+export function boundaryTrafficExact(graph: Graph, part: Partition): BoundaryTraffic {
+  const m = countMatrices(graph, part);
+  return trafficOf(part, m.agg, m.raw);
+}
+
+function countMatrices(graph: Graph, part: Partition): { agg: Float64Array; raw: Float64Array } {
   const k = part.elements.length;
   const pages = graph[part.orientation].pages;
   const owner = part.owner;
@@ -290,6 +305,11 @@ export function boundaryTraffic(graph: Graph, part: Partition): BoundaryTraffic 
       }
     }
   }
+  return { agg, raw };
+}
+
+function trafficOf(part: Partition, agg: Float64Array, raw: Float64Array): BoundaryTraffic {
+  const k = part.elements.length;
   const perLink = new Array<number>(k).fill(0);
   let messages = 0;
   let messagesRaw = 0;
@@ -310,6 +330,119 @@ export function boundaryTraffic(graph: Graph, part: Partition): BoundaryTraffic 
       if (qg) perLink[q]! += m;
     }
   return { messages, messagesRaw, hostMessages, perLink, matrix: agg };
+}
+
+/**
+ * For every cut of a page set between page units j-1 and j (ids [0, s_j) left, [s_j, n) right):
+ * messages held by the left side about right-owned neighbours after aggregation (aggLR: distinct
+ * neighbours w >= s_j listed in a page of some holder < s_j) and the other way (aggRL), and the
+ * edges crossing each way (rawLR, rawRL). Difference arrays over the unit index, filled in one
+ * pass over the edges: an edge from holder unit a to neighbour unit b crosses the cuts a < j <= b.
+ */
+interface TwoSideCounts {
+  /** s_j: first id of unit j; s_U = n. */
+  starts: Float64Array;
+  aggLR: Float64Array;
+  aggRL: Float64Array;
+  rawLR: Float64Array;
+  rawRL: Float64Array;
+}
+
+const twoSideCache = new WeakMap<PageSet, TwoSideCounts | null>();
+
+function twoSideCounts(graph: Graph, orientation: Orientation): TwoSideCounts | null {
+  const set = graph[orientation];
+  if (twoSideCache.has(set)) return twoSideCache.get(set)!;
+  const pages = set.pages;
+  const n = graph.numVertices;
+  // The pages must tile [0, n) in id order (every vertex owned through its page).
+  let end = 0;
+  for (const p of pages) {
+    if (p.vBegin > end || p.vEnd < p.vBegin) return remember(set, null);
+    end = Math.max(end, p.vEnd);
+  }
+  if (end !== n) return remember(set, null);
+  const units = unitsOf(set);
+  const U = units.edges.length;
+  const pageUnit = new Uint32Array(pages.length);
+  const starts = new Float64Array(U + 1);
+  for (let u = 0; u < U; u++) {
+    starts[u] = pages[units.first[u]!]!.vBegin;
+    for (let i = units.first[u]!; i < units.first[u + 1]!; i++) pageUnit[i] = u;
+  }
+  starts[U] = n;
+  const unitOf = new Uint32Array(n);
+  for (let i = 0; i < pages.length; i++) unitOf.fill(pageUnit[i]!, pages[i]!.vBegin, pages[i]!.vEnd);
+  const NONE = 0xffffffff;
+  const minU = new Uint32Array(n).fill(NONE); // NONE: w is in no holder's list
+  const maxU = new Uint32Array(n);
+  const rawLR = new Float64Array(U + 2);
+  const rawRL = new Float64Array(U + 2);
+  for (let i = 0; i < pages.length; i++) {
+    const a = pageUnit[i]!;
+    const nbrs = pages[i]!.nbrs;
+    for (let e = 0; e < nbrs.length; e++) {
+      const w = nbrs[e]!;
+      const b = unitOf[w]!;
+      if (a < b) (rawLR[a + 1]!++, rawLR[b + 1]!--);
+      else if (b < a) (rawRL[b + 1]!++, rawRL[a + 1]!--);
+      if (a < minU[w]!) minU[w] = a;
+      if (a > maxU[w]!) maxU[w] = a;
+    }
+  }
+  const aggLR = new Float64Array(U + 2);
+  const aggRL = new Float64Array(U + 2);
+  for (let w = 0; w < n; w++) {
+    if (minU[w] === NONE) continue;
+    const b = unitOf[w]!;
+    const lo = minU[w]!;
+    const hi = maxU[w]!;
+    if (lo < b) (aggLR[lo + 1]!++, aggLR[b + 1]!--);
+    if (hi > b) (aggRL[b + 1]!++, aggRL[hi + 1]!--);
+  }
+  for (const d of [aggLR, aggRL, rawLR, rawRL]) for (let j = 1; j <= U; j++) d[j]! += d[j - 1]!;
+  return remember(set, { starts, aggLR, aggRL, rawLR, rawRL });
+}
+
+function remember(set: PageSet, c: TwoSideCounts | null): TwoSideCounts | null {
+  twoSideCache.set(set, c);
+  return c;
+}
+
+/** The 2 x 2 matrices of a partition of two elements cut at one unit boundary; null otherwise. */
+function twoSideMatrices(graph: Graph, part: Partition): { agg: Float64Array; raw: Float64Array } | null {
+  if (part.elements.length !== 2) return null;
+  const n = graph.numVertices;
+  const r0 = part.elements[0]!.ranges;
+  const r1 = part.elements[1]!.ranges;
+  if (r0.length > 1 || r1.length > 1) return null;
+  // Which element holds [0, cut) (an element with no pages holds the empty side).
+  let left: number;
+  let cut: number;
+  if (r0.length === 0 && r1.length === 1 && r1[0]![0] === 0 && r1[0]![1] === n) (left = 0, (cut = 0));
+  else if (r1.length === 0 && r0.length === 1 && r0[0]![0] === 0 && r0[0]![1] === n) (left = 0, (cut = n));
+  else if (r0.length === 1 && r1.length === 1 && r0[0]![0] === 0 && r0[0]![1] === r1[0]![0] && r1[0]![1] === n) (left = 0, (cut = r0[0]![1]));
+  else if (r0.length === 1 && r1.length === 1 && r1[0]![0] === 0 && r1[0]![1] === r0[0]![0] && r0[0]![1] === n) (left = 1, (cut = r1[0]![1]));
+  else return null;
+  const c = twoSideCounts(graph, part.orientation);
+  if (c === null) return null;
+  // The unit boundary j with s_j = cut.
+  let a = 0;
+  let b = c.starts.length - 1;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (c.starts[m]! < cut) a = m + 1;
+    else b = m;
+  }
+  if (c.starts[a] !== cut) return null;
+  const right = 1 - left;
+  const agg = new Float64Array(4);
+  const raw = new Float64Array(4);
+  agg[left * 2 + right] = c.aggLR[a]!;
+  agg[right * 2 + left] = c.aggRL[a]!;
+  raw[left * 2 + right] = c.rawLR[a]!;
+  raw[right * 2 + left] = c.rawRL[a]!;
+  return { agg, raw };
 }
 
 /** The model's input for one element from a partition. */
