@@ -60,7 +60,8 @@ for (const [label, threads] of [['1 thread', [1]], ['2 threads', [2]], ['4 threa
           if (mode === undefined) t.true(new Set(report.steps.map((s) => s.mode)).size === 2, 'auto mode used both push and pull');
           if (mode) await eng.close();
         }
-        const { values: pr } = await e.run(pagerank, { iterations: 10, damping: 0.85 });
+        const { values: pr, report: prReport } = await e.run(pagerank, { iterations: 10, damping: 0.85 });
+        t.is(prReport.supersteps, 10, 'the vertex map that starts PageRank is not a superstep');
         const want = serialPr(g, 10, 0.85);
         for (let v = 0; v < g.numVertices; v++) t.true(Math.abs(pr[v]! - want[v]!) <= 1e-12 * Math.max(1, want[v]!), `pr ${v}`);
         t.true(Math.abs([...pr].reduce((a, b) => a + b, 0) - 1) < 1e-9, 'ranks sum to 1');

@@ -92,6 +92,7 @@ export class CpuSocketActor {
       next: shared[f.nextBitmap]!,
       wantList: f.wantList,
       pullPages: f.pullPages,
+      vertex: f.vertexMap === true,
     };
     const queue: Task[] = f.tasks.slice();
     const cur = { step: f.step, kernel: f.kernel, queue, t0, edgesDone: 0 };

@@ -22,6 +22,8 @@ export interface TaskMessage {
   next: SharedArrayBuffer;
   wantList: boolean;
   pullPages: 'in' | 'out';
+  /** A vertex map: the task is a range of vertex ids for the kernel's `vertex`. */
+  vertex: boolean;
   task: Task;
 }
 
@@ -59,7 +61,10 @@ export default function runTask(m: TaskMessage): TaskResult {
   const ctx = contextFor(m);
   const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: m.wantList ? [] : undefined };
   const { task } = m;
-  if (m.mode === 'pull') {
+  if (m.vertex) {
+    if (kernel.vertex === undefined) throw new Error(`kernel '${m.kernel}' has no vertex map`);
+    kernel.vertex(ctx, task.lo, task.hi, out);
+  } else if (m.mode === 'pull') {
     if (kernel.pull === undefined) throw new Error(`kernel '${m.kernel}' has no pull mode`);
     const set = m.pullPages === 'out' ? graph.out : graph.in;
     const pages = task.count === 1 ? [set.pages[task.page]!] : set.pages.slice(task.page, task.page + task.count);

@@ -148,6 +148,11 @@ export class Engine {
     return e;
   }
 
+  /** Threads of all CPU socket actors. */
+  get cpuThreads(): number {
+    return this.threads;
+  }
+
   /** Whether the topology has GPU actors. */
   get hasGpus(): boolean {
     return this.actors.length > this.cpuCount;
@@ -429,7 +434,10 @@ export class Engine {
     return { shares, list };
   }
 
-  /** Sends one superstep to every actor and collects the votes. */
+  /**
+   * Sends one superstep to every actor and collects the votes; a vertex map goes to the CPU
+   * socket actors only (`shares` then has one entry per socket actor).
+   */
   async superstep(
     step: number,
     kernel: string,
@@ -442,27 +450,32 @@ export class Engine {
     next: Uint8Array,
     wantList: boolean,
     pullPages: 'in' | 'out',
+    vertexMap = false,
   ): Promise<VoteFrame[]> {
     if (this.failure) throw this.failure;
+    const actors = vertexMap ? this.actors.slice(0, this.cpuCount) : this.actors;
     const shared: SharedArrayBuffer[] = [];
     const add = (b: ArrayBufferLike): number => shared.push(b as SharedArrayBuffer) - 1;
     const stateRefs: StateRef[] = Object.entries(state).map(([name, arr]) => ({ name, kind: kindOf(arr), buffer: add(arr.buffer), length: arr.length }));
     const frontierBitmap = add(frontier.bitmap.buffer);
     const listRef = frontierList ? add(frontierList.buffer) : undefined;
     const nextBitmap = add(next.buffer);
-    const votes = this.actors.map(
+    const votes = actors.map(
       (a) =>
         new Promise<VoteFrame>((resolve, reject) => {
           this.pending.set(a.name, { resolve, reject });
         }),
     );
     const policy = this.stealPolicy;
-    const steal = policy === 'off' ? undefined : policy;
-    this.live = { step, remaining: new Map(this.actors.map((a, i) => [a.name, shares[i]!.reduce((x, t) => x + t.edges, 0)])), voted: new Set(), asks: new Map() };
-    this.actors.forEach((a, i) => {
+    const steal = policy === 'off' || vertexMap ? undefined : policy;
+    this.live = { step, remaining: new Map(actors.map((a, i) => [a.name, shares[i]!.reduce((x, t) => x + t.edges, 0)])), voted: new Set(), asks: new Map() };
+    actors.forEach((a, i) => {
       a.bytesAtStepStart = a.link.bytesSent;
       a.link.send(
-        { type: 'superstep', step, kernel, mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]!, steal },
+        {
+          type: 'superstep', step, kernel, mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]!, steal,
+          ...(vertexMap ? { vertexMap } : {}),
+        },
         shared,
       );
     });
@@ -616,6 +629,23 @@ class Run implements RunContext {
     const bitmap = this.bitmap();
     bitmap.fill(1);
     return { bitmap, list: undefined, size: this.graph.numVertices };
+  }
+
+  async vertexMap(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}): Promise<{ sum: number }> {
+    const n = this.graph.numVertices;
+    // About 8 ranges per thread (uneven cores, page faults), at least 4096 ids each.
+    const size = Math.max(4096, Math.ceil(n / (this.engine.cpuThreads * 8)));
+    const tasks: Task[] = [];
+    for (let lo = 0; lo < n; lo += size) tasks.push({ page: 0, count: 0, lo, hi: Math.min(n, lo + size), edges: Math.min(n, lo + size) - lo });
+    const shares = this.engine.share(tasks);
+    // The frame's frontier and next bitmaps: vertex kernels read and write neither (kernel.ts).
+    const unused = this.bitmap();
+    try {
+      const votes = await this.engine.superstep(-1, kernel, 'pull', shares, args, state, { bitmap: unused, list: undefined, size: 0 }, undefined, unused, false, 'in', true);
+      return { sum: votes.reduce((a, v) => a + v.sum, 0) };
+    } finally {
+      this.spare.push(unused);
+    }
   }
 
   async edgeMap(

@@ -50,6 +50,8 @@ export interface CpuKernel {
   pull?(ctx: KernelCtx, pages: Page[], lo: number, hi: number, out: TaskOut): void;
   /** Sparse: push from frontierList[lo..hi). */
   push?(ctx: KernelCtx, lo: number, hi: number, out: TaskOut): void;
+  /** Vertex map: vertex ids [lo, hi), no edges, no frontier or next (RunContext.vertexMap). */
+  vertex?(ctx: KernelCtx, lo: number, hi: number, out: TaskOut): void;
 }
 
 export const STATE_CTORS: Record<StateKind, new (b: SharedArrayBuffer) => StateArray> = {

@@ -60,6 +60,13 @@ export interface RunContext {
     args?: Record<string, number>,
     opts?: EdgeMapOptions,
   ): Promise<StepResult>;
+  /**
+   * Ligra's vertexMap: runs `kernel`'s vertex function over every vertex id, in parallel on the
+   * CPU sockets' threads (it writes host state; GPU actors upload what their next edgeMap reads).
+   * For per-vertex set-up that would otherwise be a serial loop on the coordinator (and touch
+   * every page of a fresh array from one thread). Returns the sum of the kernels' scalar outputs.
+   */
+  vertexMap(kernel: string, state: Record<string, StateArray>, args?: Record<string, number>): Promise<{ sum: number }>;
 }
 
 /** How result values are written: integers, floats, or BFS depths with Long.MAX for unreachable. */

@@ -4,13 +4,14 @@ import { bcBackwardKernel, bcForwardKernel } from './betweenness.js';
 import { bfsKernel } from './bfs.js';
 import { cdlpKernel } from './cdlp.js';
 import { lccCountKernel, lccDirectKernel, lccFillKernel, lccTriangleKernel } from './lcc.js';
-import { pagerankKernel } from './pagerank.js';
+import { pagerankInitKernel, pagerankKernel } from './pagerank.js';
 import { ssspKernel } from './sssp.js';
 import { wccKernel } from './wcc.js';
 
 export const KERNELS: Record<string, CpuKernel> = {
   bfs: bfsKernel,
   pr: pagerankKernel,
+  'pr-init': pagerankInitKernel,
   sssp: ssspKernel,
   wcc: wccKernel,
   cdlp: cdlpKernel,

@@ -92,6 +92,11 @@ export interface SuperstepFrame {
    * gives up half its queue whenever asked (tests); absent — no stealing.
    */
   steal?: 'auto' | 'always';
+  /**
+   * A vertex map (Ligra's vertexMap), not an edge step: each task is a range [lo, hi) of vertex
+   * ids run with the kernel's `vertex`; sent to CPU socket actors only (it writes host state).
+   */
+  vertexMap?: boolean;
 }
 
 /** Actor -> coordinator: my queue is empty and I can take more work of this superstep. */
