@@ -302,7 +302,8 @@ gpuTest('PageRank keeps its contributions on the device: after the first superst
   const topo: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
   const cpu = await cpuResults(g);
   for (const gpuShare of [1, 0.5]) {
-    const e = await Engine.create(g, topo, { gpuShare });
+    // No stealing: the bytes per step then follow the split alone.
+    const e = await Engine.create(g, topo, { gpuShare, steal: 'off' });
     try {
       const entry = algorithm('pr');
       const { values, report } = await e.run(entry.program, paramsFor(g, 'pr') as never);
@@ -312,6 +313,12 @@ gpuTest('PageRank keeps its contributions on the device: after the first superst
       t.true(rows[0]!.stateBytesIn >= 8 * g.numVertices, 'the first step uploads contrib whole');
       if (gpuShare === 1) t.deepEqual(later, later.map(() => 0), 'nothing to upload when the GPU owns every vertex');
       else t.true(later.every((b) => b > 0 && b < 8 * g.numVertices), `only the CPU range: ${later.join(',')}`);
+      // Back to the host: ranks after the last iteration only; contributions only when the CPU
+      // owns vertices (it gathers them next step).
+      const out = rows.map((r) => r.stateBytesOut);
+      const last = out.length - 1;
+      if (gpuShare === 1) t.deepEqual(out, out.map((_, i) => (i === last ? 8 * g.numVertices : 0)), `GPU alone: ranks once at the end (${out.join(',')})`);
+      else t.true(out.every((b, i) => (i === last ? b === 2 * out[0]! : b === out[0]! && b > 0)), `contributions every step, ranks too at the end: ${out.join(',')}`);
     } finally {
       await e.close();
     }

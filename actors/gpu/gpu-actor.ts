@@ -137,10 +137,13 @@ const HANDLERS: Record<string, Handler> = {
         state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev },
       });
       a.prStep = { cDev, nDev };
-      return a.out({
-        sum: st?.sum ?? 0,
-        sync: [await a.syncRange('rank', 'rank', s), await a.syncRange(nDev, 'nextContrib', s)],
-      });
+      // Ranks go back after the last iteration only (nothing reads them before); contributions
+      // only when another actor owns vertices (it gathers them next step; alone, the device keeps
+      // its own). Without the `last` argument, both every step.
+      const sync: StateSync[] = [];
+      if (s.f.args.last !== 0) sync.push(await a.syncRange('rank', 'rank', s));
+      if (a.begin > 0 || a.end < a.graph.numVertices || s.f.args.last === undefined) sync.push(await a.syncRange(nDev, 'nextContrib', s));
+      return a.out({ sum: st?.sum ?? 0, sync });
     },
     // The device holds every contribution of this step (its own range computed, the rest
     // uploaded), so any vertex range can be gathered here; pages come from the whole in-set.
@@ -152,10 +155,9 @@ const HANDLERS: Record<string, Handler> = {
         params: { base: s.f.args.base!, d: s.f.args.damping!, applyBegin: lo, applyEnd: hi },
         state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev },
       });
-      return {
-        sum: st?.sum ?? 0,
-        sync: [await a.syncRange('rank', 'rank', s, lo, hi), await a.syncRange(nDev, 'nextContrib', s, lo, hi)],
-      };
+      const sync = [await a.syncRange(nDev, 'nextContrib', s, lo, hi)];
+      if (s.f.args.last !== 0) sync.push(await a.syncRange('rank', 'rank', s, lo, hi));
+      return { sum: st?.sum ?? 0, sync };
     },
   },
   sssp: {

@@ -90,7 +90,9 @@ export const pagerank: Program<PageRankParams> = {
     const all = ctx.all();
     for (let it = 0; it < iterations; it++) {
       const base = (1 - damping) / n + (damping * dangling) / n;
-      const step = await ctx.edgeMap('pr', all, { contrib, nextContrib, rank }, { base, damping }, { modes: ['pull'] });
+      // last: ranks are read only after the final iteration (a GPU actor copies its range back then).
+      const last = it === iterations - 1 ? 1 : 0;
+      const step = await ctx.edgeMap('pr', all, { contrib, nextContrib, rank }, { base, damping, last }, { modes: ['pull'] });
       dangling = step.sum;
       [contrib, nextContrib] = [nextContrib, contrib];
     }
