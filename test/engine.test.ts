@@ -62,6 +62,8 @@ for (const [label, threads] of [['1 thread', [1]], ['2 threads', [2]], ['4 threa
         }
         const { values: pr, report: prReport } = await e.run(pagerank, { iterations: 10, damping: 0.85 });
         t.is(prReport.supersteps, 10, 'the vertex map that starts PageRank is not a superstep');
+        // Timeline: each actor's vote comes after its own busy time (same process: frames take ~0).
+        t.true(prReport.steps.every((s) => s.foldMs >= 0 && s.actors.every((a) => a.voteMs >= a.computeMs - 1 && a.voteMs <= s.ms + 1)), 'voteMs brackets computeMs');
         const want = serialPr(g, 10, 0.85);
         for (let v = 0; v < g.numVertices; v++) t.true(Math.abs(pr[v]! - want[v]!) <= 1e-12 * Math.max(1, want[v]!), `pr ${v}`);
         t.true(Math.abs([...pr].reduce((a, b) => a + b, 0) - 1) < 1e-9, 'ranks sum to 1');

@@ -451,7 +451,7 @@ export class Engine {
     wantList: boolean,
     pullPages: 'in' | 'out',
     vertexMap = false,
-  ): Promise<VoteFrame[]> {
+  ): Promise<{ votes: VoteFrame[]; voteMs: number[] }> {
     if (this.failure) throw this.failure;
     const actors = vertexMap ? this.actors.slice(0, this.cpuCount) : this.actors;
     const shared: SharedArrayBuffer[] = [];
@@ -460,11 +460,13 @@ export class Engine {
     const frontierBitmap = add(frontier.bitmap.buffer);
     const listRef = frontierList ? add(frontierList.buffer) : undefined;
     const nextBitmap = add(next.buffer);
+    const sentAt = performance.now();
+    const voteMs = actors.map(() => 0);
     const votes = actors.map(
-      (a) =>
+      (a, i) =>
         new Promise<VoteFrame>((resolve, reject) => {
           this.pending.set(a.name, { resolve, reject });
-        }),
+        }).then((v) => ((voteMs[i] = performance.now() - sentAt), v)),
     );
     const policy = this.stealPolicy;
     const steal = policy === 'off' || vertexMap ? undefined : policy;
@@ -480,13 +482,13 @@ export class Engine {
       );
     });
     try {
-      return await Promise.all(votes);
+      return { votes: await Promise.all(votes), voteMs };
     } finally {
       this.live = undefined;
     }
   }
 
-  actorReports(votes: VoteFrame[], shares: Task[][]): ActorStepReport[] {
+  actorReports(votes: VoteFrame[], voteMs: number[], shares: Task[][]): ActorStepReport[] {
     return votes.map((v, i) => ({
       actor: v.actor,
       kind: this.actors[i]!.kind,
@@ -494,6 +496,7 @@ export class Engine {
       pages: v.gpu !== undefined ? v.gpu.pages : new Set(shares[i]!.map((t) => t.page)).size,
       edges: v.edges,
       computeMs: v.computeMs,
+      voteMs: voteMs[i]!,
       bytesSent: this.actors[i]!.link.bytesSent - this.actors[i]!.bytesAtStepStart,
       messages: v.outbox?.before ?? 0,
       messagesAggregated: v.outbox?.ids.length ?? 0,
@@ -641,7 +644,7 @@ class Run implements RunContext {
     // The frame's frontier and next bitmaps: vertex kernels read and write neither (kernel.ts).
     const unused = this.bitmap();
     try {
-      const votes = await this.engine.superstep(-1, kernel, 'pull', shares, args, state, { bitmap: unused, list: undefined, size: 0 }, undefined, unused, false, 'in', true);
+      const { votes } = await this.engine.superstep(-1, kernel, 'pull', shares, args, state, { bitmap: unused, list: undefined, size: 0 }, undefined, unused, false, 'in', true);
       return { sum: votes.reduce((a, v) => a + v.sum, 0) };
     } finally {
       this.spare.push(unused);
@@ -682,7 +685,7 @@ class Run implements RunContext {
     const next = this.bitmap();
     const wantList = mode === 'push';
     const step = this.step++;
-    const votes = await this.engine.superstep(step, kernel, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages);
+    const { votes, voteMs } = await this.engine.superstep(step, kernel, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages);
     let active = 0;
     let sum = 0;
     let edges = 0;
@@ -692,7 +695,9 @@ class Run implements RunContext {
       edges += v.edges;
     }
     const remote: number[] | undefined = wantList && this.engine.hasGpus ? [] : undefined;
+    const foldAt = performance.now();
     if (this.engine.hasGpus) active += this.engine.applyRemote(votes, state, next, remote);
+    const foldMs = performance.now() - foldAt;
     let nextList: Uint32Array | undefined;
     if (wantList) {
       nextList = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * active)), 0, active);
@@ -715,7 +720,8 @@ class Run implements RunContext {
       active,
       edges,
       ms,
-      actors: this.engine.actorReports(votes, shares),
+      foldMs,
+      actors: this.engine.actorReports(votes, voteMs, shares),
     };
     this.steps.push(record);
     this.engine.events.emit('superstep', record, this.program);

@@ -8,6 +8,11 @@ export interface ActorStepReport {
   pages: number;
   edges: number;
   computeMs: number;
+  /**
+   * From the superstep frames being sent to this actor's vote arriving, as the coordinator saw it
+   * (voteMs - computeMs: the wait for the actor's thread to start and the frames in transit).
+   */
+  voteMs: number;
   /** Frame bytes the coordinator sent this actor in the superstep. */
   bytesSent: number;
   /** Messages to vertices in another actor's memory, before and after aggregation at the source. */
@@ -28,6 +33,8 @@ export interface StepReport {
   active: number;
   edges: number;
   ms: number;
+  /** Coordinator time folding what actors in other memories sent (merges, outboxes, copies). */
+  foldMs: number;
   actors: ActorStepReport[];
 }
 
