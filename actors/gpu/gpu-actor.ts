@@ -480,13 +480,6 @@ export class GpuActor {
       }
       out.edges += stolenEdges;
     }
-    // Dense ranges travel in the side table (SharedArrayBuffers, in-process) rather than inline.
-    const side: SharedArrayBuffer[] = [];
-    const sync = out.sync.map((x): StateSync => {
-      const v = x.values;
-      if (v === undefined || !(v.buffer instanceof SharedArrayBuffer) || v.byteOffset !== 0) return x;
-      return { state: x.state, begin: x.begin, shared: { buffer: side.push(v.buffer) - 1, kind: kindOfArray(v), length: v.length } };
-    });
     this.link.send({
       type: 'vote',
       actor: this.name,
@@ -500,9 +493,9 @@ export class GpuActor {
       computeMs: performance.now() - t0,
       merges: out.merges.filter((m) => m.ids.length > 0),
       outbox: out.outbox === undefined ? undefined : { ...out.outbox, before: this.outboxSent },
-      sync,
+      sync: out.sync,
       gpu: this.stats,
-    }, side);
+    });
   }
 
   // ---- helpers the handlers use --------------------------------------------------------------
@@ -803,14 +796,6 @@ function vertexRuns(tasks: Task[], pages: Page[]): Array<[number, number]> {
     else runs.push([b, e]);
   }
   return runs;
-}
-
-function kindOfArray(a: StateArray): StateKind {
-  if (a instanceof Float64Array) return 'f64';
-  if (a instanceof Float32Array) return 'f32';
-  if (a instanceof Int32Array) return 'i32';
-  if (a instanceof Uint32Array) return 'u32';
-  return 'u8';
 }
 
 function bytesOf(kind: StateKind): number {

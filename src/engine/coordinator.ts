@@ -129,7 +129,7 @@ export class Engine {
       const name = `gpu${gpu.device}`;
       const actor = new GpuActor(name, actorEnd);
       const [ownedBegin, ownedEnd] = ranges[i]!;
-      coord.on((f, sharedIn) => e.onActorFrame(f, sharedIn));
+      coord.on((f) => e.onActorFrame(f));
       ready.push(
         new Promise<ReadyFrame>((resolve, reject) => e.readyWait.set(name, { resolve, reject })).catch((f: ErrorFrame) => {
           throw gpuOpenError(topology, i, f);
@@ -185,7 +185,7 @@ export class Engine {
     return modes;
   }
 
-  private onActorFrame(f: ActorFrame, shared: SharedArrayBuffer[] = []): void {
+  private onActorFrame(f: ActorFrame): void {
     if (f.type === 'ready') {
       this.readyWait.get(f.actor)?.resolve(f);
       this.readyWait.delete(f.actor);
@@ -205,8 +205,6 @@ export class Engine {
     if (f.type === 'released') return this.onReleased(f);
     if (f.type === 'vote') {
       this.live?.voted.add(f.actor);
-      // Dense ranges that came by reference (side table) instead of inline.
-      for (const s of f.sync ?? []) if (s.values === undefined && s.shared !== undefined) s.values = new STATE_CTORS[s.shared.kind](shared[s.shared.buffer]!).subarray(0, s.shared.length) as StateArray;
       const p = this.pending.get(f.actor);
       this.pending.delete(f.actor);
       p?.resolve(f);

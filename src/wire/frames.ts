@@ -202,12 +202,11 @@ export interface StateMerge {
 export interface StateSync {
   state: string;
   begin: number;
-  /** The values inline, or (in-process) `shared`: a side-table buffer holding them from byte 0. */
+  /** The values inline (an actor in another process)... */
   values?: Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
-  shared?: { buffer: number; kind: StateKind; length: number };
   /**
-   * Or (in-process) `written`: the actor's device-to-host copy already put this many values into
-   * the coordinator's shared array from `begin` (a range no one else wrote this superstep).
+   * ...or (in-process) `written`: the actor's device-to-host copy already put this many values
+   * into the coordinator's shared array from `begin` (a range no one else wrote this superstep).
    */
   written?: number;
 }
