@@ -324,3 +324,28 @@ gpuTest('PageRank keeps its contributions on the device: after the first superst
     }
   }
 });
+
+gpuTest('BFS pull on a GPU actor syncs its depth range and next flags in place: no merge to fold, same depths', async (t) => {
+  const g = rmat(true);
+  const topo: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
+  const cpu = await cpuResults(g);
+  for (const gpuShare of [1, 0.5]) {
+    const e = await Engine.create(g, topo, { gpuShare, steal: 'off', forceMode: 'pull' });
+    try {
+      const entry = algorithm('bfs');
+      const { values, report } = await e.run(entry.program, paramsFor(g, 'bfs') as never);
+      t.is(firstMismatch(values, cpu.get('bfs')!, false), -1, `gpuShare ${gpuShare}: same depths as the CPU`);
+      // Every superstep's frontier size is what the actors activated (the GPU counts its flags).
+      const sizes = report.steps.map((s) => s.active);
+      t.true(sizes.some((a) => a > 0), `some level activates vertices: ${sizes.join(',')}`);
+      for (const s of report.steps) t.is(s.actors.find((a) => a.kind === 'gpu')!.messagesAggregated, 0, 'pull steps send no outbox');
+      // Depth (4 B) and a flag (1 B) per owned vertex come back every level, whatever changed,
+      // never a compacted merge (12 B per changed vertex).
+      const out = gpuRows(report).map((r) => r.stateBytesOut);
+      t.true(out[0]! > 0 && out.every((b) => b === out[0]), `the same dense range every level: ${out.join(',')}`);
+      if (gpuShare === 1) t.is(out[0], 5 * g.numVertices);
+    } finally {
+      await e.close();
+    }
+  }
+});

@@ -39,6 +39,7 @@ import {
   shouldSteal,
   speedupEq4,
   splitShares,
+  splitRunTime,
   type MeasureFn,
   type ModelElement,
   type ModelParams,
@@ -627,6 +628,42 @@ test('model overhead per pass: added to an element that has edges, and to the CP
   // All on the GPU: 2 x (0.1 + 0.05); the idle socket pays nothing.
   const g = predict(params, [{ edges: 0 }, { edges: 1e8 }], { messages: 0 });
   t.true(close(g.makespanS, 0.3) && close(g.speedup, 2.02 / 0.3));
+});
+
+test('one-time costs by hand: setup for every run, the CPU start by its share, a GPU start and its page copy unless resident', (t) => {
+  // Socket 1e8 edges/s, GPU 1e9; 1e8 edges, 2 passes; setup 0.2 s, CPU start 0.3 s (whole graph),
+  // GPU start 0.05 s, resident pages 1e9 bytes copied at 1e10 B/s (0.1 s) once.
+  const params = {
+    elements: [{ name: 'socket0', kind: 'cpu' as const, rate: 1e8 }, { name: 'gpu0', kind: 'gpu' as const, rate: 1e9 }],
+    c: 1e12,
+    messageBytes: 12,
+    passes: 2,
+    setupS: 0.2,
+    cpuStartS: 0.3,
+    gpuStartS: 0.05,
+    pageLoadBytesPerSec: 1e10,
+  };
+  // alpha 0.5: CPU 0.5 s a pass, its start 0.15 s; the GPU's 0.05 + 0.1 s: start max 0.15.
+  const half = predict(params, [{ edges: 5e7 }, { edges: 5e7, residentBytes: 1e9 }], { messages: 0 });
+  t.true(close(half.loadS, 0.15) && close(half.setupS, 0.2) && close(half.makespanS, 0.2 + 0.15 + 2 * 0.5));
+  // CPU alone: setup + its whole start + 2 x 1 s.
+  t.true(close(half.cpuOnlyS, 0.2 + 0.3 + 2));
+  // GPU alone: setup + 0.05 + 0.1 + 2 x 0.1; with the pages resident from an earlier run, no copy.
+  const gpu = predict(params, [{ edges: 0 }, { edges: 1e8, residentBytes: 1e9 }], { messages: 0 });
+  t.true(close(gpu.makespanS, 0.2 + 0.15 + 0.2));
+  const warm = predict({ ...params, pagesResident: true }, [{ edges: 0 }, { edges: 1e8, residentBytes: 1e9 }], { messages: 0 });
+  t.true(close(warm.makespanS, 0.2 + 0.05 + 0.2));
+});
+
+test('splitRunTime: the first superstep beyond the median of its kind is the start; time outside supersteps the setup', (t) => {
+  const step = (kernel: string, ms: number) => ({ step: 0, kernel, mode: 'pull' as const, frontier: 0, active: 0, edges: 0, ms, foldMs: 0, actors: [] });
+  const report = { steps: [step('pr', 60), step('pr', 6), step('pr', 7), step('pr', 5)], totalMs: 100 } as unknown as Parameters<typeof splitRunTime>[0];
+  const r = splitRunTime(report);
+  // median of 5, 6, 7 = 6: start 54 ms; steps 78 ms - 54; outside 100 - 78.
+  t.true(close(r.startS, 0.054) && close(r.stepsS, 0.024) && close(r.setupS, 0.022));
+  // A traversal's mixed supersteps: no start split off.
+  const bfs = splitRunTime({ steps: [step('bfs', 10), step('bfs-pull', 30)], totalMs: 50 } as unknown as Parameters<typeof splitRunTime>[0]);
+  t.true(close(bfs.startS, 0) && close(bfs.stepsS, 0.04) && close(bfs.setupS, 0.01));
 });
 
 test('modelParamsFor: sockets by threads x rate, GPU memory and state', (t) => {

@@ -41,7 +41,7 @@ export type Job =
       steal?: 'auto' | 'off' | 'always';
     }
   | { type: 'graphology'; tsr: string; program: ProgramPlan; source: number; warmup: number; reps: number }
-  | { type: 'model'; tsr: string; topologyFile: string; program: ProgramPlan; steps: number };
+  | { type: 'model'; tsr: string; topologyFile: string; program: ProgramPlan; steps: number; alphas: number[] };
 
 export interface PrepareResult {
   vertices: number;
@@ -292,7 +292,7 @@ interface ModelModule {
     graph: Graph,
     topology: Awaited<ReturnType<typeof loadTopology>>,
     algo: string,
-    opts: { steps?: number },
+    opts: { steps?: number; alphas?: number[]; pagesResident?: boolean; passes?: number },
   ): Promise<{ points: Array<{ strategy: string; alphaRequested: number; feasible: boolean; prediction: { alpha: number; speedup: number; makespanS: number } }> }>;
 }
 
@@ -303,7 +303,15 @@ async function runModel(job: Extract<Job, { type: 'model' }>): Promise<ModelCurv
   if (typeof mod.modelSweep !== 'function') throw Object.assign(new Error('this build has no performance model (src/model modelSweep)'), { user: true });
   const graph = await readTsr(job.tsr);
   const topology = await loadTopology(job.topologyFile);
-  const sweep = await mod.modelSweep(graph, topology, job.program.name, { steps: job.steps });
+  // The cells time repeated runs of one engine after a warm-up: the GPU's pages are resident by
+  // then, so the curve does not charge their copy; it is predicted at the cells' own alphas too.
+  const iterations = (job.program.params as { iterations?: number }).iterations;
+  const sweep = await mod.modelSweep(graph, topology, job.program.name, {
+    steps: job.steps,
+    alphas: job.alphas,
+    pagesResident: true,
+    ...(iterations !== undefined && (job.program.name === 'pr' || job.program.name === 'cdlp') ? { passes: iterations } : {}),
+  });
   return {
     points: sweep.points.map((p) => ({ strategy: p.strategy, alpha: p.prediction.alpha, speedup: p.prediction.speedup, makespanMs: p.prediction.makespanS * 1000, feasible: p.feasible })),
   };

@@ -268,7 +268,7 @@ export async function runSweep(o: SweepOptions): Promise<{ dir: string; results:
       for (const mj of modelJobs) {
         if (interrupted) break;
         current?.start(1, 0, { label: `model ${g.id} ${mj.name} ${mj.program.name}` });
-        const m = await runChild({ type: 'model', tsr, topologyFile: mj.file, program: mj.program, steps: 20 }, cfg.cellTimeoutMs, () => undefined, (ch) => (child = ch));
+        const m = await runChild({ type: 'model', tsr, topologyFile: mj.file, program: mj.program, steps: 20, alphas: cfg.alphas }, cfg.cellTimeoutMs, () => undefined, (ch) => (child = ch));
         if (interrupted) break;
         const base = { graph: g.id, topology: mj.name, program: mj.program.name };
         results.modelCurves.push(

@@ -132,6 +132,13 @@ export function formatModelSweep(m: ModelSweep, graph: Graph, topology: Topology
   if (m.rates.rGpu) L.push(rateLine('rGpu', m.rates.rGpu, 'edges/s per GPU'));
   if (m.rates.c) L.push(rateLine('c', m.rates.c, `messages/s per link (${m.params.messageBytes} B)`));
   if (m.rates.linkBytesPerSec) L.push(rateLine('link', m.rates.linkBytesPerSec, 'bytes/s per link (pages)'));
+  const once = m.params;
+  const gpuOnce =
+    topology.gpus.length === 0
+      ? ''
+      : `, GPU start ${once.gpuStartS !== undefined ? `${ms(once.gpuStartS)} ms` : 'state bytes / link'}, ` +
+        `page copy ${once.pageLoadBytesPerSec !== undefined ? `${(once.pageLoadBytesPerSec / 1e9).toFixed(1)} GB/s` : 'at link rate'}`;
+  L.push(`  one-time: setup ${ms(once.setupS ?? 0)} ms per run, CPU start ${ms(once.cpuStartS ?? 0)} ms${gpuOnce}`);
   const first = m.points[0];
   if (first) L.push(`CPU sockets alone: ${ms(first.prediction.cpuOnlyS)} ms predicted`);
 
@@ -165,7 +172,10 @@ export function formatModelSweep(m: ModelSweep, graph: Graph, topology: Topology
           `${ms(p.makespanS)} ms predicted, ${p.speedup.toFixed(2)}x over the CPU sockets alone`,
       );
     if (topology.gpus.length > 0)
-      L.push(`  beta ${p.beta.toFixed(4)} after aggregation (${c.betaRaw.toFixed(4)} before); load ${ms(p.loadS)} ms once, then per pass compute ${ms(p.computeS)} ms + communication ${ms(p.commS)} ms`);
+      L.push(
+        `  beta ${p.beta.toFixed(4)} after aggregation (${c.betaRaw.toFixed(4)} before); setup ${ms(p.setupS)} ms and start ${ms(p.loadS)} ms once, ` +
+          `then per pass compute ${ms(p.computeS)} ms + communication ${ms(p.commS)} ms`,
+      );
     // The sockets are one host partition (model.ts): one line for them, one per GPU.
     const cpus = p.elements.filter((e) => e.kind === 'cpu');
     const cpuEdges = cpus.reduce((a, e) => a + e.edges, 0);

@@ -15,7 +15,13 @@
  * `calibration.json`, keyed by topology name + a hash of its elements and this host, program and
  * mode. The CPU measurement runs the program with the Engine on the topology's sockets alone, the
  * GPU measurement with one GPU actor owning everything, each over RMAT graphs of two sizes: the
- * rate is the slope and a fixed overhead per pass the intercept (fitPassTime).
+ * rate is the slope and a fixed overhead per pass the intercept (fitPassTime), from the supersteps'
+ * times with the first superstep's one-time excess taken out (runTiming). What a run pays once is
+ * measured beside the rate, per vertex of the larger graph: the time outside supersteps (CPU
+ * calibration: every configuration pays it), a GPU's first-superstep excess (its state replica
+ * copied in, fresh host arrays page-locked) and the rate of its first, pageable page copy.
+ * (Timing whole runs instead put those into a GPU's rate: 7.7 G edges/s for PageRank on an H100
+ * whose steady supersteps ran at 50 G.)
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -27,6 +33,7 @@ import type { Topology } from '../topology/schema.js';
 import type { Mode } from '../wire/frames.js';
 import type { Graph } from '../graph/types.js';
 import type { EngineOptions } from '../engine/coordinator.js';
+import type { RunReport } from '../engine/report.js';
 import { EMULATED_GPU_MEMORY, programProfile, type ProgramProfile } from './profile.js';
 import type { ModelElement, ModelParams } from './model.js';
 
@@ -50,6 +57,14 @@ export interface ResolvedRates {
    */
   cpuOverheadS?: number;
   gpuOverheadS?: number;
+  /** Seconds per vertex of every run outside supersteps (measured with the CPU rate; 0 when given). */
+  setupSPerVertex?: number;
+  /** The CPU sockets' first superstep beyond a steady one, per vertex, over the whole graph (first touch of fresh arrays). */
+  cpuStartSPerVertex?: number;
+  /** A GPU's one-time start per vertex (first superstep beyond a steady one); undefined: state bytes / link. */
+  gpuStartSPerVertex?: number;
+  /** Bytes per second of a GPU's one-time page copy; undefined: the link's. */
+  pageLoadBytesPerSec?: number;
   /** Edges/s per GPU (topologies with GPUs only). */
   rGpu?: RateValue;
   /** Messages/s per host<->device link (topologies with GPUs only). */
@@ -70,6 +85,12 @@ export interface Measurement {
   rate: number;
   /** Seconds per pass not explained by the rate (fitted over two graph sizes; see fitPassTime). */
   overheadS?: number;
+  /** cpu: seconds per vertex of a run outside supersteps (the larger calibration graph's). */
+  setupSPerVertex?: number;
+  /** Seconds per vertex of the first superstep beyond a steady one (cpu: the sockets together). */
+  startSPerVertex?: number;
+  /** gpu: bytes per second of the first run's page copies (pages not yet resident). */
+  pageBytesPerSec?: number;
   /** gpu: messages/s over its link, when measured. */
   c?: number;
   /** gpu: link bytes/s, when measured. */
@@ -85,6 +106,10 @@ const entrySchema = z.object({
   rCpu: z.number().positive().optional(),
   rCpuOn: z.string().optional(),
   cpuOverheadS: z.number().nonnegative().optional(),
+  cpuSetupSPerVertex: z.number().nonnegative().optional(),
+  cpuStartSPerVertex: z.number().nonnegative().optional(),
+  gpuStartSPerVertex: z.number().nonnegative().optional(),
+  gpuPageBytesPerSec: z.number().positive().optional(),
   rGpu: z.number().positive().optional(),
   gpuOverheadS: z.number().nonnegative().optional(),
   c: z.number().positive().optional(),
@@ -94,9 +119,10 @@ const entrySchema = z.object({
   host: z.string().optional(),
 });
 export type CacheEntry = z.infer<typeof entrySchema>;
-// Version 2: traversal rates are per run (profile.unit), and the calibration graphs grow until
-// they fit; version-1 files are measured again.
-const cacheSchema = z.object({ version: z.literal(2), entries: z.record(z.string(), entrySchema) });
+// Version 3: rates from steady supersteps, one-time costs beside them (version 2 timed whole runs;
+// traversal rates are per run since then, and the calibration graphs grow until they fit); older
+// files are measured again.
+const cacheSchema = z.object({ version: z.literal(3), entries: z.record(z.string(), entrySchema) });
 type CacheFile = z.infer<typeof cacheSchema>;
 
 /** The default cache file. */
@@ -128,7 +154,7 @@ export async function readCache(file: string): Promise<CacheFile> {
   } catch {
     // missing or not JSON: start afresh
   }
-  return { version: 2, entries: {} };
+  return { version: 3, entries: {} };
 }
 
 /** Merges `entry` into the cached entry under `key` (atomic write). */
@@ -175,7 +201,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
   const m = topology.model;
 
   // GPU values first: a topology with GPUs and no GPU rate fails before any CPU measurement.
-  const gpu: Pick<ResolvedRates, 'rGpu' | 'c' | 'linkBytesPerSec' | 'gpuOverheadS'> = {};
+  const gpu: Pick<ResolvedRates, 'rGpu' | 'c' | 'linkBytesPerSec' | 'gpuOverheadS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec'> = {};
 
   if (topology.gpus.length > 0) {
     let gm: Measurement | undefined;
@@ -186,6 +212,8 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
       if (gm !== undefined) {
         fresh.rGpu = gm.rate;
         if (gm.overheadS !== undefined) fresh.gpuOverheadS = gm.overheadS;
+        if (gm.startSPerVertex !== undefined) fresh.gpuStartSPerVertex = gm.startSPerVertex;
+        if (gm.pageBytesPerSec !== undefined) fresh.gpuPageBytesPerSec = gm.pageBytesPerSec;
         if (gm.c !== undefined) fresh.c = gm.c;
         if (gm.linkBytesPerSec !== undefined) fresh.linkBytesPerSec = gm.linkBytesPerSec;
         if (gm.on !== undefined) fresh.gpuOn = gm.on;
@@ -194,8 +222,17 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     const cachedNote = `cached ${cached.measuredAt ?? ''} on ${cached.gpuOn ?? '?'} (${file})`;
     const measuredNote = `measured now on ${gm?.on ?? '?'} (cached in ${file})`;
     if (m.rGpu !== undefined) gpu.rGpu = { value: m.rGpu, source: 'topology', note: `topology ${where} model.rGpu (given, not measured)` };
-    else if (cached.rGpu !== undefined) ((gpu.rGpu = { value: cached.rGpu, source: 'cache', note: cachedNote }), (gpu.gpuOverheadS = cached.gpuOverheadS ?? 0));
-    else if (gm !== undefined && gm.rate > 0) ((gpu.rGpu = { value: gm.rate, source: 'measured', note: measuredNote }), (gpu.gpuOverheadS = gm.overheadS ?? 0));
+    else if (cached.rGpu !== undefined) {
+      gpu.rGpu = { value: cached.rGpu, source: 'cache', note: cachedNote };
+      gpu.gpuOverheadS = cached.gpuOverheadS ?? 0;
+      if (cached.gpuStartSPerVertex !== undefined) gpu.gpuStartSPerVertex = cached.gpuStartSPerVertex;
+      if (cached.gpuPageBytesPerSec !== undefined) gpu.pageLoadBytesPerSec = cached.gpuPageBytesPerSec;
+    } else if (gm !== undefined && gm.rate > 0) {
+      gpu.rGpu = { value: gm.rate, source: 'measured', note: measuredNote };
+      gpu.gpuOverheadS = gm.overheadS ?? 0;
+      if (gm.startSPerVertex !== undefined) gpu.gpuStartSPerVertex = gm.startSPerVertex;
+      if (gm.pageBytesPerSec !== undefined) gpu.pageLoadBytesPerSec = gm.pageBytesPerSec;
+    }
     else
       throw new TesseraError(`topology '${topology.name}' has ${topology.gpus.length} GPU(s) but no GPU rate is known for ${profile.algo} (${mode})`, {
         file: where,
@@ -221,10 +258,14 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
   }
   let rCpu: RateValue;
   let cpuOverheadS = 0;
+  let setupSPerVertex = 0;
+  let cpuStartSPerVertex = 0;
   if (m.rCpu !== undefined) rCpu = { value: m.rCpu, source: 'topology', note: `topology ${where} model.rCpu` };
   else if (cached.rCpu !== undefined) {
     rCpu = { value: cached.rCpu, source: 'cache', note: `cached ${cached.measuredAt ?? ''} on ${cached.rCpuOn ?? '?'} (${file})` };
     cpuOverheadS = cached.cpuOverheadS ?? 0;
+    setupSPerVertex = cached.cpuSetupSPerVertex ?? 0;
+    cpuStartSPerVertex = cached.cpuStartSPerVertex ?? 0;
   } else {
     const r = await measure({ kind: 'cpu', topology }, profile.algo, mode);
     if (r === undefined || !(r.rate > 0))
@@ -237,9 +278,13 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     fresh.rCpu = r.rate;
     cpuOverheadS = r.overheadS ?? 0;
     if (r.overheadS !== undefined) fresh.cpuOverheadS = r.overheadS;
+    setupSPerVertex = r.setupSPerVertex ?? 0;
+    if (r.setupSPerVertex !== undefined) fresh.cpuSetupSPerVertex = r.setupSPerVertex;
+    cpuStartSPerVertex = r.startSPerVertex ?? 0;
+    if (r.startSPerVertex !== undefined) fresh.cpuStartSPerVertex = r.startSPerVertex;
     if (r.on !== undefined) fresh.rCpuOn = r.on;
   }
-  const out: ResolvedRates = { program: profile.algo, mode, rCpu, cpuOverheadS, ...gpu, cacheFile: file, cacheKey: key };
+  const out: ResolvedRates = { program: profile.algo, mode, rCpu, cpuOverheadS, setupSPerVertex, cpuStartSPerVertex, ...gpu, cacheFile: file, cacheKey: key };
   if (Object.keys(fresh).length > 0) await writeCacheEntry(file, key, fresh);
   return out;
 }
@@ -268,19 +313,24 @@ export function fitPassTime(small: { edges: number; seconds: number }, large: { 
 
 /**
  * Edges per second of one GPU actor for a program and mode: the program runs with that GPU owning
- * every vertex (gpuShare 1; one socket thread coordinates) over RMAT graphs of two sizes; the GPU
- * actor's busy time (state and page copies included: what a superstep costs it) per pass, median
- * of the repetitions, is fitted as overhead + |E| / rate (fitPassTime). With opts.graph, that one
- * graph and no overhead. The link rate c is not measured here: the topology's
- * interconnect.bandwidth or model.c supplies it.
+ * every vertex (gpuShare 1; one socket thread coordinates) over RMAT graphs of two sizes; the
+ * supersteps' time per pass (the first superstep's one-time excess taken out; runTiming), median
+ * of the repetitions, is fitted as overhead + |E| / rate (fitPassTime). The larger graph also gives
+ * the GPU's start per vertex and its page-copy rate. With opts.graph, that one graph and no
+ * overhead. The link rate c is not measured here: the topology's interconnect.bandwidth or model.c
+ * supplies it.
  */
 export async function measureGpu(topology: Topology, gpu: Topology['gpus'][number], program: string, mode: Mode, opts: CpuMeasureOptions = {}): Promise<Measurement> {
   const profile = programProfile(program);
   const gpuOnly: Topology = { ...topology, sockets: [{ id: 0, threads: 1 }], gpus: [gpu] };
-  const at = (graph: Graph) => medianPassSeconds(graph, gpuOnly, { forceMode: mode, gpuShare: 1 }, profile, opts.repetitions ?? 3, 1);
+  const at = (graph: Graph) => runTiming(graph, gpuOnly, { forceMode: mode, gpuShare: 1 }, profile, opts.repetitions ?? 3, 1);
   // The emulated device runs kernels on host threads: a smaller second graph keeps it quick.
   const m = await measureTwoSizes(profile, opts, gpu.emulated ? 16 : 18, at);
-  return { ...m, on: `${m.on} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}` };
+  const out: Measurement = { rate: m.rate, on: `${m.on} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}` };
+  if (m.overheadS !== undefined) out.overheadS = m.overheadS;
+  out.startSPerVertex = m.large.startS / m.large.vertices;
+  if (m.large.pageBytesPerSec !== undefined) out.pageBytesPerSec = m.large.pageBytesPerSec;
+  return out;
 }
 
 export interface CpuMeasureOptions {
@@ -303,27 +353,35 @@ export function tooCloseToFit(small: { seconds: number }, large: { seconds: numb
 /** Largest RMAT scale a calibration grows to (2^22 x 16 edges; a few seconds to generate). */
 const MAX_CALIBRATION_SCALE = 22;
 
+/** One calibration graph's timing (runTiming) with its size. */
+interface TimedPoint extends RunTiming {
+  edges: number;
+  vertices: number;
+  seconds: number;
+}
+
 /**
  * The rate (and overhead) from opts.graph alone, or from rmat:14 and rmat:`largeScale` fitted,
  * growing the larger graph by 4x (scale + 2) while the two are too close to fit (tooCloseToFit).
+ * `large` is the point the one-time costs are read from.
  */
 async function measureTwoSizes(
   profile: ProgramProfile,
   opts: CpuMeasureOptions,
   largeScale: number,
-  secondsPerPass: (graph: Graph) => Promise<number | undefined>,
-): Promise<Measurement & { on: string }> {
+  timing: (graph: Graph) => Promise<RunTiming | undefined>,
+): Promise<{ rate: number; overheadS?: number; on: string; large: TimedPoint }> {
   const { loadGraph } = await import('../graph/load.js');
   const suffix = profile.algo === 'sssp' ? ':weighted' : '';
-  const point = async (spec: string): Promise<{ edges: number; seconds: number }> => {
+  const point = async (spec: string): Promise<TimedPoint> => {
     const { graph } = await loadGraph(spec);
-    const seconds = await secondsPerPass(graph);
-    if (seconds === undefined || !(seconds > 0)) throw new TesseraError(`the calibration run of ${profile.algo} on ${spec} processed no edges`, { fix: 'give the rates in the topology (model: rCpu, rGpu)' });
-    return { edges: graph.numEdges, seconds };
+    const t = await timing(graph);
+    if (t === undefined || !(t.passS > 0)) throw new TesseraError(`the calibration run of ${profile.algo} on ${spec} processed no edges`, { fix: 'give the rates in the topology (model: rCpu, rGpu)' });
+    return { ...t, edges: graph.numEdges, vertices: graph.numVertices, seconds: t.passS };
   };
   if (opts.graph !== undefined) {
     const p = await point(opts.graph);
-    return { rate: p.edges / p.seconds, on: opts.graph };
+    return { rate: p.edges / p.seconds, on: opts.graph, large: p };
   }
   const small = `rmat:14${suffix}`;
   const s = await point(small);
@@ -334,44 +392,80 @@ async function measureTwoSizes(
     l = await point(`rmat:${scale}${suffix}`);
   }
   const fit = fitPassTime(s, l);
-  return { rate: fit.rate, overheadS: fit.overheadS, on: `${small} + rmat:${scale}${suffix}` };
+  return { rate: fit.rate, overheadS: fit.overheadS, on: `${small} + rmat:${scale}${suffix}`, large: l };
 }
 
 /**
  * Edges per second per CPU thread for a program and mode (and the overhead per pass, in seconds
  * of the whole topology's sockets): the program runs with the Engine on the topology's sockets
  * (GPUs left out), the mode forced, over two RMAT sizes; busy thread-seconds per pass
- * (computeMs x threads) are fitted as overhead + |E| / rate (fitPassTime).
+ * (superstep time x threads) are fitted as overhead + |E| / rate (fitPassTime). The larger graph's
+ * time outside supersteps per vertex is the setup every configuration pays.
  */
 export async function measureCpu(topology: Topology, program: string, mode: Mode, opts: CpuMeasureOptions = {}): Promise<Measurement> {
   const profile = programProfile(program);
   const cpuOnly: Topology = { ...topology, gpus: [] };
   const threads = cpuOnly.sockets.reduce((a, s) => a + s.threads, 0);
-  const m = await measureTwoSizes(profile, opts, 17, (graph) => cpuThreadSecondsPerPass(graph, cpuOnly, profile, mode, opts.repetitions ?? 3));
+  const m = await measureTwoSizes(profile, opts, 17, (graph) => cpuTiming(graph, cpuOnly, profile, mode, opts.repetitions ?? 3));
+  const out: Measurement = { rate: m.rate, on: m.on, setupSPerVertex: m.large.setupS / m.large.vertices, startSPerVertex: m.large.startS / m.large.vertices };
   // The intercept is in thread-seconds; the sockets' threads pay it side by side.
-  return m.overheadS !== undefined ? { ...m, overheadS: m.overheadS / threads } : m;
+  if (m.overheadS !== undefined) out.overheadS = m.overheadS / threads;
+  return out;
 }
 
 /** Edges per second per CPU thread over a given graph (one size, no overhead). */
 export async function measureCpuOn(graph: Graph, topology: Topology, profile: ProgramProfile, mode: Mode, repetitions = 3): Promise<number> {
-  const seconds = await cpuThreadSecondsPerPass(graph, { ...topology, gpus: [] }, profile, mode, repetitions);
-  if (seconds === undefined) throw new TesseraError(`the calibration run of ${profile.algo} processed no edges`, { fix: 'give model.rCpu in the topology' });
-  return graph.numEdges / seconds;
+  const t = await cpuTiming(graph, { ...topology, gpus: [] }, profile, mode, repetitions);
+  if (t === undefined) throw new TesseraError(`the calibration run of ${profile.algo} processed no edges`, { fix: 'give model.rCpu in the topology' });
+  return graph.numEdges / t.passS;
 }
 
-function cpuThreadSecondsPerPass(graph: Graph, cpuOnly: Topology, profile: ProgramProfile, mode: Mode, repetitions: number): Promise<number | undefined> {
+function cpuTiming(graph: Graph, cpuOnly: Topology, profile: ProgramProfile, mode: Mode, repetitions: number): Promise<RunTiming | undefined> {
   const threads = cpuOnly.sockets.reduce((a, s) => a + s.threads, 0);
-  return medianPassSeconds(graph, cpuOnly, { forceMode: mode }, profile, repetitions, threads);
+  return runTiming(graph, cpuOnly, { forceMode: mode }, profile, repetitions, threads);
+}
+
+/** What a calibration run measured (seconds; medians over the repetitions). */
+export interface RunTiming {
+  /** Supersteps' time per pass over the edges (whole run for profile.unit 'run'), x `weight`, first-superstep excess taken out. */
+  passS: number;
+  /** The first superstep's time beyond a steady superstep of the same kernel (0 when there is none to compare). */
+  startS: number;
+  /** Run time outside supersteps: allocation, vertex maps, the result. */
+  setupS: number;
+  /** GPU actors: page bytes copied / copy time in the warm-up run (pages not yet resident). */
+  pageBytesPerSec?: number;
+}
+
+/**
+ * One run's split into steady supersteps, first-superstep excess and time outside supersteps:
+ * the excess is the first superstep's time over the median of the later supersteps of the same
+ * kernel and mode (PageRank's ten iterations; none for a traversal's mixed supersteps).
+ */
+export function splitRunTime(report: RunReport): { stepsS: number; startS: number; setupS: number } {
+  let stepsMs = 0;
+  for (const s of report.steps) stepsMs += s.ms;
+  const first = report.steps[0];
+  let startMs = 0;
+  if (first !== undefined) {
+    const same = report.steps.slice(1).filter((s) => s.kernel === first.kernel && s.mode === first.mode).map((s) => s.ms);
+    if (same.length >= 2) {
+      same.sort((a, b) => a - b);
+      startMs = Math.max(0, first.ms - same[same.length >> 1]!);
+    }
+  }
+  return { stepsS: (stepsMs - startMs) / 1000, startS: startMs / 1000, setupS: Math.max(0, report.totalMs - stepsMs) / 1000 };
 }
 
 /**
  * Runs the program 1 + `repetitions` times on one Engine (the first warms the JIT, the pools and
- * the device) and returns the median wall seconds x `weight` (threads, for per-thread CPU rates)
- * per pass over the graph's edges (edges processed / |E|; a whole run for profile.unit 'run'). Wall time, not the actors' busy time:
- * the coordinator's share of a superstep (frames, folding another memory's results) is part of
- * what a run costs. Undefined when no run processed any edge.
+ * the device, and copies the GPU's pages) and returns medians of the repetitions' timings
+ * (splitRunTime): superstep seconds x `weight` (threads, for per-thread CPU rates) per pass over
+ * the graph's edges (edges processed / |E|; the whole run for profile.unit 'run'). Superstep wall
+ * time, not the actors' busy time: the coordinator's share of a superstep (frames, folding another
+ * memory's results) is part of what a pass costs. Undefined when no run processed any edge.
  */
-async function medianPassSeconds(graph: Graph, topology: Topology, engineOpts: EngineOptions, profile: ProgramProfile, repetitions: number, weight: number): Promise<number | undefined> {
+async function runTiming(graph: Graph, topology: Topology, engineOpts: EngineOptions, profile: ProgramProfile, repetitions: number, weight: number): Promise<RunTiming | undefined> {
   const { Engine } = await import('../engine/coordinator.js');
   const { algorithm } = await import('../programs/index.js');
   const entry = algorithm(profile.algo);
@@ -381,20 +475,34 @@ async function medianPassSeconds(graph: Graph, topology: Topology, engineOpts: E
   const sourceList = graph.numVertices > 1 ? [source, graph.ids.toOriginal[1]!] : [source];
   const params = entry.params(graph, { source, iterations: 5, ...(profile.algo === 'bc' ? { sourceList } : {}) }, {});
   const engine = await Engine.create(graph, topology, { ...engineOpts, steal: 'off' });
-  const perPass: number[] = [];
+  const pass: number[] = [];
+  const start: number[] = [];
+  const setup: number[] = [];
+  let pageBytesPerSec: number | undefined;
   try {
     for (let r = 0; r <= repetitions; r++) {
       const { report } = await engine.run(entry.program, params as never);
+      if (r === 0) {
+        let bytes = 0;
+        let ms = 0;
+        for (const s of report.steps) for (const a of s.actors) if (a.gpu !== undefined) ((bytes += a.gpu.pageBytes), (ms += a.gpu.copyMs));
+        if (bytes > 0 && ms > 0) pageBytesPerSec = bytes / (ms / 1000);
+        continue;
+      }
       const edges = report.edgesProcessed;
-      const seconds = (report.totalMs / 1000) * weight;
-      if (r > 0 && seconds > 0 && edges > 0) perPass.push(profile.unit === 'run' ? seconds : seconds / (edges / graph.numEdges));
+      const t = splitRunTime(report);
+      if (t.stepsS > 0 && edges > 0) {
+        pass.push((profile.unit === 'run' ? t.stepsS : t.stepsS / (edges / graph.numEdges)) * weight);
+        start.push(t.startS);
+        setup.push(t.setupS);
+      }
     }
   } finally {
     await engine.close();
   }
-  if (perPass.length === 0) return undefined;
-  perPass.sort((a, b) => a - b);
-  return perPass[perPass.length >> 1]!;
+  if (pass.length === 0) return undefined;
+  const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  return { passS: med(pass), startS: med(start), setupS: med(setup), ...(pageBytesPerSec !== undefined ? { pageBytesPerSec } : {}) };
 }
 
 /**
@@ -402,7 +510,7 @@ async function medianPassSeconds(graph: Graph, topology: Topology, engineOpts: E
  * threads x rCpu, GPUs with rGpu and their memory (memoryLimit; 2 GiB for an emulated GPU, as the
  * native controller; unlimited for a real GPU without one), vertex state bytes per GPU.
  */
-export function modelParamsFor(topology: Topology, rates: ResolvedRates, graph: Graph, opts: { passes?: number } = {}): ModelParams {
+export function modelParamsFor(topology: Topology, rates: ResolvedRates, graph: Graph, opts: { passes?: number; pagesResident?: boolean } = {}): ModelParams {
   const profile = programProfile(rates.program);
   const cpuOverheadS = rates.cpuOverheadS ?? 0;
   const elements: ModelElement[] = topology.sockets.map((s) => ({ name: `socket${s.id}`, kind: 'cpu', rate: s.threads * rates.rCpu.value, threads: s.threads, overheadS: cpuOverheadS }));
@@ -419,5 +527,10 @@ export function modelParamsFor(topology: Topology, rates: ResolvedRates, graph: 
     ...(hasGpu ? { linkBytesPerSec: rates.linkBytesPerSec!.value } : {}),
     gpuStateBytes: graph.numVertices * profile.stateBytesPerVertex,
     passes: opts.passes ?? profile.passes,
+    setupS: graph.numVertices * (rates.setupSPerVertex ?? 0),
+    cpuStartS: graph.numVertices * (rates.cpuStartSPerVertex ?? 0),
+    ...(hasGpu && rates.gpuStartSPerVertex !== undefined ? { gpuStartS: graph.numVertices * rates.gpuStartSPerVertex } : {}),
+    ...(hasGpu && rates.pageLoadBytesPerSec !== undefined ? { pageLoadBytesPerSec: rates.pageLoadBytesPerSec } : {}),
+    ...(opts.pagesResident ? { pagesResident: true } : {}),
   };
 }

@@ -33,6 +33,10 @@ export interface ModelSweepOptions {
   passes?: number;
   /** RAND seed (default 1). */
   seed?: number;
+  /** Extra alphas predicted beside the grid (the benchmark's own, so no point is interpolated). */
+  alphas?: number[];
+  /** The GPUs' resident pages are on the device already (repeated runs of one engine): not charged. */
+  pagesResident?: boolean;
   /** Allow streamed GPU pages in the choice (default true). */
   allowStreaming?: boolean;
   calibrate?: CalibrateOptions;
@@ -55,17 +59,18 @@ export async function modelSweep(graph: Graph, topology: Topology, algo: string,
   const profile = programProfile(algo);
   const mode = opts.mode ?? profile.mode;
   const rates = await calibrate(topology, profile.algo, mode, opts.calibrate);
-  const params = modelParamsFor(topology, rates, graph, { passes: opts.passes });
+  const params = modelParamsFor(topology, rates, graph, { passes: opts.passes, pagesResident: opts.pagesResident });
   const strategies = opts.partition === undefined || opts.partition === 'auto' ? (opts.strategies ?? STRATEGIES) : [opts.partition];
   const orientation = mode === 'push' ? 'out' : 'in';
   const grid = opts.steps ?? 20;
   const points = sweep(graph, params, { strategies, steps: grid, orientation, seed: opts.seed });
   // Without GPUs there is one point (alpha 1, the sockets split by rate): nothing to choose.
   const hasGpu = topology.gpus.length > 0;
-  // A fixed alpha off the grid gets its own points.
-  if (hasGpu && typeof opts.alpha === 'number' && !points.some((p) => p.alphaRequested === opts.alpha))
-    for (const strategy of strategies)
-      points.push(sweepPoint(graph, params, partitionGraph(graph, params, { strategy, alpha: opts.alpha, orientation, seed: opts.seed })));
+  // A fixed alpha off the grid, and the extra alphas asked for, get their own points.
+  const extra = [...(typeof opts.alpha === 'number' ? [opts.alpha] : []), ...(opts.alphas ?? [])];
+  for (const alpha of hasGpu ? new Set(extra) : [])
+    if (!points.some((p) => p.alphaRequested === alpha))
+      for (const strategy of strategies) points.push(sweepPoint(graph, params, partitionGraph(graph, params, { strategy, alpha, orientation, seed: opts.seed })));
   const chosen = hasGpu ? bestPoint(points, { partition: opts.partition, alpha: opts.alpha, allowStreaming: opts.allowStreaming }) : points[0];
   const minResidentAlpha: Partial<Record<Strategy, number>> = {};
   for (const s of strategies) {

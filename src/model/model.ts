@@ -29,6 +29,18 @@
  * are charged once (copied before the first superstep, with the vertex state); pages that do not
  * fit are streamed every superstep at the link's byte rate, overlapped with the kernels on K
  * streams, so a GPU's superstep takes max(compute, stream).
+ *
+ * One-time costs of a run, measured rather than derived from the link where calibrate.ts has them
+ * (on an H100 host they were most of a GPU run: 319 ms for 10 PageRank passes of 6 ms each):
+ *   setupS     outside supersteps (state allocation, vertex maps, the result), every configuration
+ *              the CPU-only baseline included;
+ *   gpuStartS  a GPU's first superstep beyond a steady one (its state replica copied in, fresh host
+ *              arrays page-locked), instead of state bytes / link rate;
+ *   cpuStartS  the sockets' first superstep beyond a steady one over the whole graph (first touch
+ *              of fresh arrays), charged in proportion to the CPU's share of the edges;
+ *   resident pages at the measured page-load rate (pageable copies), unless they are still on the
+ *              device from an earlier run of the same engine (pagesResident).
+ *   makespan = setupS + max_p start_p + passes x (max_p step_p + comm)   (a GPU's start: its load)
  */
 
 export type ElementKind = 'cpu' | 'gpu';
@@ -67,6 +79,16 @@ export interface ModelParams {
   gpuStateBytes?: number;
   /** Full passes over the edges the run makes (PageRank: its iterations); default 1. */
   passes?: number;
+  /** Seconds of every run outside supersteps (allocation, vertex maps, result); default 0. */
+  setupS?: number;
+  /** The CPU sockets' one-time start over the whole graph (their first superstep beyond a steady one); default 0. */
+  cpuStartS?: number;
+  /** A GPU's one-time start in a run (first superstep beyond a steady one); replaces gpuStateBytes / link rate. */
+  gpuStartS?: number;
+  /** Bytes per second of the one-time resident page copy; default the link's. */
+  pageLoadBytesPerSec?: number;
+  /** Resident pages are on the device already (an earlier run of the same engine): not charged. */
+  pagesResident?: boolean;
 }
 
 /** What one element is given: edges, and (GPUs) the page bytes kept resident or streamed. */
@@ -119,11 +141,13 @@ export interface Prediction {
   commS: number;
   /** One pass: computeS + commS. */
   passS: number;
-  /** One-time loading before the first pass: max over GPUs of loadS (each has its own link). */
+  /** One-time start: max over GPUs of loadS (each has its own link) and the CPU's share of cpuStartS. */
   loadS: number;
-  /** The run: loadS + passes x passS. */
+  /** Every run's time outside supersteps (params.setupS). */
+  setupS: number;
+  /** The run: setupS + loadS + passes x passS. */
   makespanS: number;
-  /** The same run on the CPU sockets alone: passes x (|E| / sum of socket rates + their overhead). */
+  /** The same run on the CPU sockets alone: setupS + cpuStartS + passes x (|E| / sum of socket rates + their overhead). */
   cpuOnlyS: number;
   /** cpuOnlyS / makespanS (TOTEM Eq. 3). */
   speedup: number;
@@ -186,7 +210,9 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
     const isGpu = e.kind === 'gpu';
     const comp = !isGpu ? cpuS : l.edges > 0 ? l.edges / e.rate + (e.overheadS ?? 0) : 0;
     const streamS = isGpu ? (l.streamedBytes ?? 0) / bps : 0;
-    const load = isGpu && (l.edges > 0 || (l.residentBytes ?? 0) > 0) ? ((l.residentBytes ?? 0) + (params.gpuStateBytes ?? 0)) / bps : 0;
+    const pageBytes = params.pagesResident ? 0 : (l.residentBytes ?? 0);
+    const start = params.gpuStartS ?? (params.gpuStateBytes ?? 0) / bps;
+    const load = isGpu && (l.edges > 0 || (l.residentBytes ?? 0) > 0) ? start + pageBytes / (params.pageLoadBytesPerSec ?? bps) : 0;
     let linkMessages = 0;
     if (isGpu) linkMessages = traffic.perLink ? (traffic.perLink[i] ?? 0) : gpus > 0 ? traffic.messages : 0;
     const transferS = linkMessages / params.c;
@@ -203,8 +229,11 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
   // Without per-link counts all messages share one link (charged once, not once per GPU).
   if (!traffic.perLink && gpus > 0) commS = traffic.messages / params.c;
   const passS = computeS + commS;
-  const makespanS = loadS + passes * passS;
-  const cpuOnlyS = rc > 0 ? passes * (total / rc + (total > 0 ? cpuOverhead : 0)) : Infinity;
+  const setupS = params.setupS ?? 0;
+  const cpuStartS = params.cpuStartS ?? 0;
+  if (total > 0) loadS = Math.max(loadS, (cpuStartS * cpuEdges) / total);
+  const makespanS = setupS + loadS + passes * passS;
+  const cpuOnlyS = rc > 0 ? setupS + (total > 0 ? cpuStartS : 0) + passes * (total / rc + (total > 0 ? cpuOverhead : 0)) : Infinity;
   return {
     alpha: total > 0 ? cpuEdges / total : 1,
     beta: total > 0 ? traffic.messages / total : 0,
@@ -212,6 +241,7 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
     commS,
     passS,
     loadS,
+    setupS,
     makespanS,
     cpuOnlyS,
     speedup: makespanS > 0 ? cpuOnlyS / makespanS : 1,
