@@ -136,3 +136,34 @@ test('progress events: run-start, one superstep event per report step, run-end w
   t.true(steps.length >= 5);
   t.is(ended, r.report);
 });
+
+test('dense tasks tile every vertex of every page once, each ending at its edge or vertex budget or its page end', async (t) => {
+  const g = buildGraph(rawFrom(skewed(3000, 60000, 7), { directed: true }), { pageEdges: 8192 });
+  const e = await Engine.create(g, topo([2, 1]));
+  // The budget per task: ~8 tasks per thread, within [1024, pageEdges].
+  const target = Math.max(1024, Math.min(8192, Math.ceil(g.numEdges / (3 * 8))));
+  try {
+    for (const orientation of ['in', 'out'] as const) {
+      const pages = g[orientation].pages;
+      const seen = new Uint8Array(g.numVertices);
+      let edges = 0;
+      for (const task of e.denseShares(orientation).flat()) {
+        const p = pages[task.page]!;
+        edges += task.edges;
+        if (task.count > 1 || p.split) {
+          seen[p.vBegin]!++;
+          continue;
+        }
+        for (let v = p.vBegin + task.lo; v < p.vBegin + task.hi; v++) seen[v]!++;
+        t.is(task.edges, p.offsets[task.hi]! - p.offsets[task.lo]!);
+        // Without its last vertex a task is under both budgets, unless it ends its page.
+        const without = p.offsets[task.hi - 1]! - p.offsets[task.lo]!;
+        t.true(task.hi === p.vEnd - p.vBegin || (without < target && task.hi - 1 - task.lo < target), `task ${JSON.stringify(task)} ends at its budget`);
+      }
+      t.true(seen.every((k) => k === 1), `${orientation}: every vertex in exactly one task`);
+      t.is(edges, g.numEdges);
+    }
+  } finally {
+    await e.close();
+  }
+});
