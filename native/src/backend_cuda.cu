@@ -4,6 +4,7 @@
 
 #include <cub/device/device_segmented_sort.cuh>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backend.h"
@@ -12,8 +13,9 @@
 namespace ts {
 namespace {
 
+/** A kernel's phases, one block per call, separated by __syncthreads(). */
 template <class K>
-__global__ void __launch_bounds__(kBlock) gk(const typename K::Args a) {
+__device__ __forceinline__ void runPhases(const typename K::Args& a) {
   extern __shared__ __align__(16) char smem[];
   const Ctx c{threadIdx.x, blockIdx.x, blockDim.x, gridDim.x, smem};
 #pragma unroll
@@ -23,11 +25,37 @@ __global__ void __launch_bounds__(kBlock) gk(const typename K::Args a) {
   }
 }
 
+template <class K>
+__global__ void __launch_bounds__(kBlock) gk(const typename K::Args a) {
+  runPhases<K>(a);
+}
+
+/**
+ * gk for a kernel that names K::minBlocks: __launch_bounds__(kBlock, minBlocks), so ptxas may use
+ * up to 64K / (minBlocks * kBlock) registers per thread (see KPrPull) instead of its own choice.
+ */
+template <class K>
+__global__ void __launch_bounds__(kBlock, K::minBlocks) gkMin(const typename K::Args a) {
+  runPhases<K>(a);
+}
+
+template <class K, class = void>
+struct MinBlocksOf {
+  static constexpr int value = 0;
+};
+template <class K>
+struct MinBlocksOf<K, std::void_t<decltype(K::minBlocks)>> {
+  static constexpr int value = K::minBlocks;
+};
+
 using CudaLauncher = void (*)(uint32_t, uint32_t, size_t, cudaStream_t, const void*);
 
 template <class K>
 void cudaLaunchK(uint32_t grid, uint32_t block, size_t smem, cudaStream_t s, const void* args) {
-  gk<K><<<grid, block, smem, s>>>(*(const typename K::Args*)args);
+  if constexpr (MinBlocksOf<K>::value > 0)
+    gkMin<K><<<grid, block, smem, s>>>(*(const typename K::Args*)args);
+  else
+    gk<K><<<grid, block, smem, s>>>(*(const typename K::Args*)args);
 }
 
 const CudaLauncher kLaunchers[kid_Count] = {
