@@ -723,10 +723,15 @@ export class GpuActor {
   async syncRange(name: string, state: string, s: Step, lo = this.begin, hi = this.end): Promise<StateSync> {
     const host = s.state[state];
     if (host === undefined) throw new Error(`kernel '${s.f.kernel}' needs state '${state}' in the frame`);
+    await this.readInto(name, host, lo, hi);
+    return { state, begin: lo, written: hi - lo };
+  }
+
+  /** Device values of `name` over [lo, hi) into the same range of the host array `host` (page-locked). */
+  private async readInto(name: string, host: StateArray, lo: number, hi: number): Promise<void> {
     await this.pin(host);
     await this.ctl!.readState(name, host.subarray(lo, hi) as StateArray, lo);
     this.stats.stateBytesOut += (hi - lo) * host.BYTES_PER_ELEMENT;
-    return { state, begin: lo, written: hi - lo };
   }
 
   readAll(name: string, kind: StateKind): Promise<StateArray> {
@@ -799,11 +804,8 @@ export class GpuActor {
    * (pull kernels: no one else sets flags there this superstep); returns how many are set.
    */
   async syncNext(s: Step): Promise<number> {
-    const view = s.next.subarray(this.begin, this.end);
-    await this.pin(s.next);
-    await this.ctl!.readState(NX, view, this.begin);
-    this.stats.stateBytesOut += view.byteLength;
-    return countFlags(view);
+    await this.readInto(NX, s.next, this.begin, this.end);
+    return countFlags(s.next.subarray(this.begin, this.end));
   }
 }
 

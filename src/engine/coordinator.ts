@@ -784,30 +784,36 @@ function flagWords(b: Uint8Array): Float64Array {
   return b.byteOffset % 8 === 0 ? new Float64Array(b.buffer, b.byteOffset, b.length >> 3) : new Float64Array(0);
 }
 
-/** Sum of the out-degrees of a frontier's vertices, from its bitmap. */
-function outEdgesOf(f: Frontier, outDegree: Uint32Array): number {
+/**
+ * One pass over a frontier's bitmap: the sum of its vertices' out-degrees (with `outDegree`), and
+ * its vertex ids written to `list` (with one). Skips eight clear flags at a time.
+ */
+function scanFlags(f: Frontier, outDegree: Uint32Array | undefined, list: Uint32Array | undefined): number {
   const b = f.bitmap;
   const words = flagWords(b);
   let edges = 0;
   let k = 0;
+  const visit = (v: number): void => {
+    if (list !== undefined) list[k] = v;
+    if (outDegree !== undefined) edges += outDegree[v]!;
+    k++;
+  };
   for (let w = 0; w < words.length && k < f.size; w++) {
     if (words[w] === 0) continue;
-    for (let v = w << 3, end = v + 8; v < end; v++) if (b[v] === 1) ((edges += outDegree[v]!), k++);
+    for (let v = w << 3, end = v + 8; v < end; v++) if (b[v] === 1) visit(v);
   }
-  for (let v = words.length << 3; v < b.length && k < f.size; v++) if (b[v] === 1) ((edges += outDegree[v]!), k++);
+  for (let v = words.length << 3; v < b.length && k < f.size; v++) if (b[v] === 1) visit(v);
   return edges;
+}
+
+/** Sum of the out-degrees of a frontier's vertices, from its bitmap. */
+function outEdgesOf(f: Frontier, outDegree: Uint32Array): number {
+  return scanFlags(f, outDegree, undefined);
 }
 
 function listOf(f: Frontier): Uint32Array {
   const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * f.size)), 0, f.size);
-  let k = 0;
-  const b = f.bitmap;
-  const words = flagWords(b);
-  for (let w = 0; w < words.length && k < f.size; w++) {
-    if (words[w] === 0) continue;
-    for (let v = w << 3, end = v + 8; v < end; v++) if (b[v] === 1) out[k++] = v;
-  }
-  for (let v = words.length << 3; v < b.length && k < f.size; v++) if (b[v] === 1) out[k++] = v;
+  scanFlags(f, undefined, out);
   return out;
 }
 

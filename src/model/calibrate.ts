@@ -222,17 +222,8 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     const cachedNote = `cached ${cached.measuredAt ?? ''} on ${cached.gpuOn ?? '?'} (${file})`;
     const measuredNote = `measured now on ${gm?.on ?? '?'} (cached in ${file})`;
     if (m.rGpu !== undefined) gpu.rGpu = { value: m.rGpu, source: 'topology', note: `topology ${where} model.rGpu (given, not measured)` };
-    else if (cached.rGpu !== undefined) {
-      gpu.rGpu = { value: cached.rGpu, source: 'cache', note: cachedNote };
-      gpu.gpuOverheadS = cached.gpuOverheadS ?? 0;
-      if (cached.gpuStartSPerVertex !== undefined) gpu.gpuStartSPerVertex = cached.gpuStartSPerVertex;
-      if (cached.gpuPageBytesPerSec !== undefined) gpu.pageLoadBytesPerSec = cached.gpuPageBytesPerSec;
-    } else if (gm !== undefined && gm.rate > 0) {
-      gpu.rGpu = { value: gm.rate, source: 'measured', note: measuredNote };
-      gpu.gpuOverheadS = gm.overheadS ?? 0;
-      if (gm.startSPerVertex !== undefined) gpu.gpuStartSPerVertex = gm.startSPerVertex;
-      if (gm.pageBytesPerSec !== undefined) gpu.pageLoadBytesPerSec = gm.pageBytesPerSec;
-    }
+    else if (cached.rGpu !== undefined) Object.assign(gpu, { rGpu: { value: cached.rGpu, source: 'cache', note: cachedNote } }, gpuOnceOf(cached));
+    else if (gm !== undefined && gm.rate > 0) Object.assign(gpu, { rGpu: { value: gm.rate, source: 'measured', note: measuredNote } }, gpuOnceOf(fresh));
     else
       throw new TesseraError(`topology '${topology.name}' has ${topology.gpus.length} GPU(s) but no GPU rate is known for ${profile.algo} (${mode})`, {
         file: where,
@@ -257,15 +248,12 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     else gpu.linkBytesPerSec = { value: gpu.c.value * msgBytes, source: 'derived', note: `c x ${msgBytes} B per message` };
   }
   let rCpu: RateValue;
-  let cpuOverheadS = 0;
-  let setupSPerVertex = 0;
-  let cpuStartSPerVertex = 0;
+  // Given rates come with no overhead or one-time costs.
+  let cpu = cpuOnceOf({});
   if (m.rCpu !== undefined) rCpu = { value: m.rCpu, source: 'topology', note: `topology ${where} model.rCpu` };
   else if (cached.rCpu !== undefined) {
     rCpu = { value: cached.rCpu, source: 'cache', note: `cached ${cached.measuredAt ?? ''} on ${cached.rCpuOn ?? '?'} (${file})` };
-    cpuOverheadS = cached.cpuOverheadS ?? 0;
-    setupSPerVertex = cached.cpuSetupSPerVertex ?? 0;
-    cpuStartSPerVertex = cached.cpuStartSPerVertex ?? 0;
+    cpu = cpuOnceOf(cached);
   } else {
     const r = await measure({ kind: 'cpu', topology }, profile.algo, mode);
     if (r === undefined || !(r.rate > 0))
@@ -276,17 +264,29 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
       });
     rCpu = { value: r.rate, source: 'measured', note: `measured now on ${r.on ?? '?'} (cached in ${file})` };
     fresh.rCpu = r.rate;
-    cpuOverheadS = r.overheadS ?? 0;
     if (r.overheadS !== undefined) fresh.cpuOverheadS = r.overheadS;
-    setupSPerVertex = r.setupSPerVertex ?? 0;
     if (r.setupSPerVertex !== undefined) fresh.cpuSetupSPerVertex = r.setupSPerVertex;
-    cpuStartSPerVertex = r.startSPerVertex ?? 0;
     if (r.startSPerVertex !== undefined) fresh.cpuStartSPerVertex = r.startSPerVertex;
     if (r.on !== undefined) fresh.rCpuOn = r.on;
+    cpu = cpuOnceOf(fresh);
   }
-  const out: ResolvedRates = { program: profile.algo, mode, rCpu, cpuOverheadS, setupSPerVertex, cpuStartSPerVertex, ...gpu, cacheFile: file, cacheKey: key };
+  const out: ResolvedRates = { program: profile.algo, mode, rCpu, ...cpu, ...gpu, cacheFile: file, cacheKey: key };
   if (Object.keys(fresh).length > 0) await writeCacheEntry(file, key, fresh);
   return out;
+}
+
+/** A cache entry's (or a fresh measurement's) CPU overhead and one-time costs, as resolved rates. */
+function cpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'cpuOverheadS' | 'setupSPerVertex' | 'cpuStartSPerVertex'> {
+  return { cpuOverheadS: e.cpuOverheadS ?? 0, setupSPerVertex: e.cpuSetupSPerVertex ?? 0, cpuStartSPerVertex: e.cpuStartSPerVertex ?? 0 };
+}
+
+/** The same for a GPU (start and page-copy rate only where measured: the model falls back to the link). */
+function gpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'gpuOverheadS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec'> {
+  return {
+    gpuOverheadS: e.gpuOverheadS ?? 0,
+    ...(e.gpuStartSPerVertex !== undefined ? { gpuStartSPerVertex: e.gpuStartSPerVertex } : {}),
+    ...(e.gpuPageBytesPerSec !== undefined ? { pageLoadBytesPerSec: e.gpuPageBytesPerSec } : {}),
+  };
 }
 
 /** The default measurement: the CPU sockets with measureCpu, a GPU with measureGpu. */
