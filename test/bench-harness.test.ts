@@ -2,7 +2,7 @@ import test from 'ava';
 import { chmod, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseBenchConfig } from '../src/bench/config.js';
+import { parseBenchConfig, programLabel } from '../src/bench/config.js';
 import { GAPBS_WEIGHT_SCALE } from '../src/bench/cell.js';
 import { peerRatios } from '../src/bench/markdown.js';
 import { gapbsCommand, parseGapbsOutput } from '../src/bench/peers/gapbs.js';
@@ -101,6 +101,10 @@ test('config: expands scales, resolves paths against the config file, canonical 
   t.is(c.repetitions, 3);
   t.is(c.warmup, 1);
   t.deepEqual(c.alphas, []);
+  // A forced mode is the engine's option; cells and curves carry it in the program's label.
+  const forced = parseBenchConfig('graphs: [{ rmat: 8 }]\ntopologies: [a.yaml]\nprograms: [bfs, { bfs: { mode: push } }]\n', '/x/c.yaml');
+  t.deepEqual(forced.programs.map(programLabel), ['bfs', 'bfs:push']);
+  t.throws(() => parseBenchConfig('graphs: [{ rmat: 8 }]\ntopologies: [a.yaml]\nprograms: [{ bfs: { mode: sideways } }]\n', 'c.yaml'), { message: /^c\.yaml:3: .*programs\.0.*mode: push or pull/ });
 });
 
 test('config: errors name the file, line, key and a fix', (t) => {
@@ -272,6 +276,38 @@ test('an absent GAPBS build is skipped with a note, never run', async (t) => {
     t.regex(results.peers[1]!.note!, /no executable .*nowhere\/bfs/);
     t.deepEqual(results.cells.map((c) => c.engine), ['tessera']);
   } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('an alpha sweep on an emulated GPU topology: cells per alpha, the model curve, its accuracy and the alpha plot', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-bench-alpha-'));
+  const cacheBefore = process.env.TESSERA_CACHE_DIR;
+  process.env.TESSERA_CACHE_DIR = dir; // the cells' children inherit it: no calibration outside this folder
+  try {
+    const topo = path.join(dir, '1S1G-emulated.yaml');
+    await writeFile(topo, 'name: emu\nsockets:\n  - threads: 1\ngpus:\n  - device: 0\n    emulated: true\nmodel:\n  rCpu: 5e7\n  rGpu: 2e8\n  c: 1e9\n');
+    const config = parseBenchConfig(
+      ['repetitions: 1', 'warmup: 0', 'graphs: [{ rmat: 9 }]', `topologies: [${topo}]`, 'programs: [{ bfs: { mode: push } }, { pr: { iterations: 3 } }]', 'alphas: [0, 0.5, 1]', 'steal: off', 'peers: { graphology: false }'].join('\n'),
+      path.join(dir, 'c.yaml'),
+    );
+    const { dir: out, results } = await runSweep({ config, outDir: dir, peerOverrides: {}, progress: false, log: () => undefined });
+    // Per program: the topology's own split, CPU only, and one cell per alpha.
+    t.is(results.cells.length, 2 * 5);
+    for (const c of results.cells) t.is(c.status, 'ok', `${c.id}: ${c.note}`);
+    const push = results.cells.filter((c) => c.program === 'bfs:push' && c.alpha !== null).sort((a, b) => a.alpha! - b.alpha!);
+    t.deepEqual(push.map((c) => c.alpha), [0, 0.5, 1]);
+    // Push-only BFS walks each reached vertex's out-edges on its owner: the measured CPU share follows alpha.
+    const share = push.map((c) => c.samples[0]!.cpuEdgeShare!);
+    t.true(share[0]! < 0.05 && share[2]! > 0.95 && share[1]! > 0.2 && share[1]! < 0.8, `CPU edge shares ${share}`);
+    t.deepEqual(results.modelCurves.map((m) => [m.program, m.status]), [['bfs:push', 'ok'], ['pr', 'ok']]);
+    const md = await readFile(path.join(out, 'results.md'), 'utf8');
+    t.regex(md, /\| rmat:9 \| emu \| bfs:push \| 3 \| -?[0-9.]+ \| [0-9.]+% \|/);
+    t.regex(md, /\| rmat:9 \| emu \| pr \| 3 \|/);
+    t.true((await readdir(out)).includes('speedup-alpha.svg'));
+  } finally {
+    if (cacheBefore === undefined) delete process.env.TESSERA_CACHE_DIR;
+    else process.env.TESSERA_CACHE_DIR = cacheBefore;
     await rm(dir, { recursive: true, force: true });
   }
 });

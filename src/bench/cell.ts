@@ -114,7 +114,8 @@ export function actorTimes(report: RunReport): ActorTime[] {
 }
 
 function algoOptions(p: ProgramPlan, source: number): AlgoOptions {
-  const o: AlgoOptions = { ...p.params };
+  const { mode: _mode, ...params } = p.params; // the engine's option, not the program's
+  const o: AlgoOptions = { ...params };
   if (p.name === 'bfs' || p.name === 'sssp') o.source = source;
   return o;
 }
@@ -184,6 +185,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   // uses the share each run measured (cpuEdgeShare), not this request.
   const opts: EngineOptions & { gpuShare?: number } = job.alpha === null ? {} : { gpuShare: 1 - job.alpha };
   if (job.steal !== undefined) opts.steal = job.steal;
+  if (job.program.params.mode !== undefined) opts.forceMode = job.program.params.mode;
   const engine = await Engine.create(graph, topology, opts);
   const setupMs = performance.now() - t;
   const warmup: Sample[] = [];
@@ -292,7 +294,7 @@ interface ModelModule {
     graph: Graph,
     topology: Awaited<ReturnType<typeof loadTopology>>,
     algo: string,
-    opts: { steps?: number; alphas?: number[]; pagesResident?: boolean; passes?: number },
+    opts: { steps?: number; alphas?: number[]; pagesResident?: boolean; passes?: number; mode?: 'push' | 'pull' },
   ): Promise<{ points: Array<{ strategy: string; alphaRequested: number; feasible: boolean; prediction: { alpha: number; speedup: number; makespanS: number } }> }>;
 }
 
@@ -310,6 +312,7 @@ async function runModel(job: Extract<Job, { type: 'model' }>): Promise<ModelCurv
     steps: job.steps,
     alphas: job.alphas,
     pagesResident: true,
+    mode: job.program.params.mode,
     ...(iterations !== undefined && (job.program.name === 'pr' || job.program.name === 'cdlp') ? { passes: iterations } : {}),
   });
   return {

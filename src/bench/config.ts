@@ -34,6 +34,8 @@ const programParams = z
     window: z.number().positive().optional(),
     sources: z.number().int().positive().optional(),
     seed: z.number().int().nonnegative().optional(),
+    /** Force every superstep's mode (tessera run --mode): push-only BFS is TOTEM's top-down BFS. */
+    mode: z.enum(['push', 'pull']).optional(),
   })
   .strict();
 const programEntry = z.union([z.string(), z.record(z.string(), programParams.nullable())]);
@@ -80,6 +82,11 @@ export interface ProgramPlan {
   params: z.infer<typeof programParams>;
 }
 
+/** The program as cells, curves and tables name it: `bfs`, or `bfs:push` when its mode is forced. */
+export function programLabel(p: ProgramPlan): string {
+  return p.params.mode === undefined ? p.name : `${p.name}:${p.params.mode}`;
+}
+
 export interface BenchConfig {
   file: string;
   name: string;
@@ -123,7 +130,7 @@ export function parseBenchConfig(text: string, file: string): BenchConfig {
     let fix = 'see bench/config.yaml for a valid example';
     if (issue.code === 'unrecognized_keys') fix = `remove or rename ${issue.keys.map((k) => `'${k}'`).join(', ')} (see bench/config.yaml)`;
     else if (key.startsWith('graphs')) fix = 'each graph is { rmat: [14, 16] }, { uniform: 16 } or { file: path }, with optional weighted/undirected';
-    else if (key.startsWith('programs')) fix = `list program names (${Object.keys(ALGORITHMS).join(', ')}), optionally as { pr: { iterations: 10 } }`;
+    else if (key.startsWith('programs')) fix = `list program names (${Object.keys(ALGORITHMS).join(', ')}), optionally with parameters: { pr: { iterations: 10 } }, { bfs: { mode: push } } (mode: push or pull)`;
     throw new TesseraError(`invalid benchmark config: ${key}: ${issue.message}`, { file, line: lineOf(issue.path), key, fix });
   }
   const c = parsed.data;

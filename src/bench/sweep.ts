@@ -15,7 +15,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { TesseraError } from '../errors.js';
 import { loadTopology } from '../topology/load.js';
 import type { Topology } from '../topology/schema.js';
-import type { BenchConfig, GraphPlan, ProgramPlan } from './config.js';
+import { programLabel, type BenchConfig, type GraphPlan, type ProgramPlan } from './config.js';
 import { GRAPHOLOGY_PROGRAMS, type CellResult, type ChildMessage, type Job, type PrepareResult } from './cell.js';
 import { machineInfo } from './machine.js';
 import { renderMarkdown } from './markdown.js';
@@ -151,7 +151,7 @@ export async function runSweep(o: SweepOptions): Promise<{ dir: string; results:
   const plan = (g: GraphPlan): PlannedCell[] => {
     const cells: PlannedCell[] = [];
     const add = (c: Omit<PlannedCell, 'id'>): void =>
-      void cells.push({ ...c, id: [g.id, c.engine, c.topology, c.program.name, c.alpha ?? '-'].join('|') });
+      void cells.push({ ...c, id: [g.id, c.engine, c.topology, programLabel(c.program), c.alpha ?? '-'].join('|') });
     for (const { file, t } of topologies) {
       const threads = t.sockets.reduce((a, s) => a + s.threads, 0);
       for (const p of cfg.programs) {
@@ -267,17 +267,17 @@ export async function runSweep(o: SweepOptions): Promise<{ dir: string; results:
       }
       for (const mj of modelJobs) {
         if (interrupted) break;
-        current?.start(1, 0, { label: `model ${g.id} ${mj.name} ${mj.program.name}` });
+        current?.start(1, 0, { label: `model ${g.id} ${mj.name} ${programLabel(mj.program)}` });
         const m = await runChild({ type: 'model', tsr, topologyFile: mj.file, program: mj.program, steps: 20, alphas: cfg.alphas }, cfg.cellTimeoutMs, () => undefined, (ch) => (child = ch));
         if (interrupted) break;
-        const base = { graph: g.id, topology: mj.name, program: mj.program.name };
+        const base = { graph: g.id, topology: mj.name, program: programLabel(mj.program) };
         results.modelCurves.push(
           m.type === 'model'
             ? { ...base, status: 'ok', note: null, points: m.result.points }
             : { ...base, status: 'unavailable', note: m.type === 'error' ? m.message : 'unexpected answer', points: [] },
         );
         await save();
-        advance(`model ${mj.name} ${mj.program.name}`);
+        advance(`model ${mj.name} ${programLabel(mj.program)}`);
       }
       await rm(tsr, { force: true });
       if (el) await rm(el, { force: true });
@@ -308,7 +308,7 @@ function emptyCell(graph: string, c: PlannedCell, status: Cell['status'], note: 
     topologyFile: c.topologyFile === null ? null : path.relative(process.cwd(), c.topologyFile),
     threads: c.threads,
     gpus: c.gpus,
-    program: c.program.name,
+    program: programLabel(c.program),
     params: { ...c.program.params },
     alpha: c.alpha,
     status,
