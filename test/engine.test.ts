@@ -95,6 +95,13 @@ test('page stealing between two sockets: counted in the report, results unchange
       t.is(report.steal?.policy, steal);
       const perActor = report.steps.reduce((a, s) => a + s.actors.reduce((b, x) => b + x.stolen, 0), 0);
       t.is(report.steal?.tasks, perActor);
+      // The steal timeline: every moved task is in an answered ask of its superstep.
+      for (const s of report.steps) {
+        const moved = (s.steals ?? []).reduce((a, x) => a + x.tasks, 0);
+        t.is(moved, s.actors.reduce((a, x) => a + x.stolen, 0), `step ${s.step}`);
+        for (const x of s.steals ?? []) t.true(x.atMs >= 0 && x.thief !== x.victim && x.edges <= x.victimLeft);
+      }
+      if (steal === 'off') t.true(report.steps.every((s) => s.steals === undefined));
       // Every task ran exactly once: the actors' edges add up to the superstep's.
       for (const s of report.steps) t.is(s.actors.reduce((a, x) => a + x.edges, 0), s.edges);
       t.is(report.steps.reduce((a, s) => a + s.edges, 0), 10 * g.numEdges);

@@ -17,7 +17,7 @@ import { GpuActor } from '../../actors/gpu/gpu-actor.js';
 import { gpuRanges, gpuShareFor, type RunnableStrategy } from './partition.js';
 import { STATE_CTORS, type StateArray } from './kernel.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
-import type { ActorStepReport, RunReport, StepReport } from './report.js';
+import type { ActorStepReport, RunReport, StealEvent, StepReport } from './report.js';
 
 /** Progress events of an Engine (eventemitter3); the CLI turns them into a progress line. */
 export interface EngineEvents {
@@ -64,6 +64,9 @@ interface LiveStep {
   voted: Set<string>;
   /** Release requests awaiting each victim's answer, in the order sent. */
   asks: Map<string, Array<{ idle: IdleFrame; tried: Set<string> }>>;
+  t0: number;
+  /** Every answered ask, moved work or not (the report's timeline of stealing). */
+  steals: StealEvent[];
 }
 
 interface ActorLink {
@@ -275,11 +278,13 @@ export class Engine {
     if (live === undefined || ask === undefined) return;
     const { idle, tried } = ask;
     if (r.tasks.length === 0) {
+      live.steals.push({ atMs: performance.now() - live.t0, thief: idle.actor, victim: r.actor, tasks: 0, edges: 0, victimLeft: live.remaining.get(r.actor) ?? 0 });
       tried.add(r.actor);
       this.onIdle(idle, tried);
       return;
     }
     const edges = r.tasks.reduce((a, t) => a + t.edges, 0);
+    live.steals.push({ atMs: performance.now() - live.t0, thief: idle.actor, victim: r.actor, tasks: r.tasks.length, edges, victimLeft: live.remaining.get(r.actor) ?? 0 });
     live.remaining.set(r.actor, (live.remaining.get(r.actor) ?? 0) - edges);
     live.remaining.set(idle.actor, (live.remaining.get(idle.actor) ?? 0) + edges);
     this.actors.find((a) => a.name === idle.actor)!.link.send({ type: 'more', step: r.step, from: r.actor, tasks: r.tasks });
@@ -457,7 +462,7 @@ export class Engine {
     wantList: boolean,
     pullPages: 'in' | 'out',
     vertexMap = false,
-  ): Promise<{ votes: VoteFrame[]; voteMs: number[] }> {
+  ): Promise<{ votes: VoteFrame[]; voteMs: number[]; steals: StealEvent[] }> {
     if (this.failure) throw this.failure;
     const actors = vertexMap ? this.actors.slice(0, this.cpuCount) : this.actors;
     const shared: SharedArrayBuffer[] = [];
@@ -476,7 +481,8 @@ export class Engine {
     );
     const policy = this.stealPolicy;
     const steal = policy === 'off' || vertexMap ? undefined : policy;
-    this.live = { step, remaining: new Map(actors.map((a, i) => [a.name, shares[i]!.reduce((x, t) => x + t.edges, 0)])), voted: new Set(), asks: new Map() };
+    this.live = { step, remaining: new Map(actors.map((a, i) => [a.name, shares[i]!.reduce((x, t) => x + t.edges, 0)])), voted: new Set(), asks: new Map(), t0: performance.now(), steals: [] };
+    const steals = this.live.steals;
     actors.forEach((a, i) => {
       a.bytesAtStepStart = a.link.bytesSent;
       a.link.send(
@@ -488,7 +494,7 @@ export class Engine {
       );
     });
     try {
-      return { votes: await Promise.all(votes), voteMs };
+      return { votes: await Promise.all(votes), voteMs, steals };
     } finally {
       this.live = undefined;
     }
@@ -693,7 +699,7 @@ class Run implements RunContext {
     const next = this.bitmap();
     const wantList = mode === 'push';
     const step = this.step++;
-    const { votes, voteMs } = await this.engine.superstep(step, kernel, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages);
+    const { votes, voteMs, steals } = await this.engine.superstep(step, kernel, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages);
     let active = 0;
     let sum = 0;
     let edges = 0;
@@ -730,6 +736,7 @@ class Run implements RunContext {
       ms,
       foldMs,
       actors: this.engine.actorReports(votes, voteMs, shares),
+      ...(steals.length > 0 ? { steals } : {}),
     };
     this.steps.push(record);
     this.engine.events.emit('superstep', record, this.program);

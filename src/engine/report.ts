@@ -36,6 +36,21 @@ export interface StepReport {
   /** Coordinator time folding what actors in other memories sent (merges, outboxes, copies). */
   foldMs: number;
   actors: ActorStepReport[];
+  /** Steal asks answered in this superstep, in order (absent when none). */
+  steals?: StealEvent[];
+}
+
+/** One answer to an idle actor's ask (Garaph's page stealing), as the coordinator saw it. */
+export interface StealEvent {
+  /** Milliseconds from the superstep frames being sent. */
+  atMs: number;
+  thief: string;
+  victim: string;
+  /** Tasks and edges moved (0: the victim declined: the move would not pay, or its queue was empty). */
+  tasks: number;
+  edges: number;
+  /** Edges the victim had left (queued or running) when it answered, before the move. */
+  victimLeft: number;
 }
 
 export interface RunReport {
