@@ -1,6 +1,6 @@
 import test from 'ava';
 import { buildGraph } from '../src/graph/build.js';
-import { Engine } from '../src/engine/coordinator.js';
+import { Engine, IdList, foldClaimFlags } from '../src/engine/coordinator.js';
 import { bfs } from '../src/programs/bfs.js';
 import { pagerank } from '../src/programs/pagerank.js';
 import type { Topology } from '../src/topology/schema.js';
@@ -172,5 +172,29 @@ test('dense tasks tile every vertex of every page once, each ending at its edge 
     }
   } finally {
     await e.close();
+  }
+});
+
+test('foldClaimFlags: claims only unvisited entries, activates each vertex once, at any alignment', (t) => {
+  for (const begin of [0, 1, 3, 8, 13]) {
+    for (const len of [0, 1, 5, 8, 9, 40]) {
+      const n = begin + len + 3;
+      const buf = new SharedArrayBuffer(n + 8);
+      const flags = new Uint8Array(buf, begin, len);
+      const depth = new Int32Array(n).fill(-1);
+      const next = new Uint8Array(n);
+      for (let i = 0; i < len; i++) flags[i] = i % 3 === 0 || i % 7 === 1 ? 1 : 0;
+      // Already visited (an earlier level), and already claimed this level by another actor.
+      if (len > 3) depth[begin + 3] = 0;
+      if (len > 6) ((depth[begin + 6] = 2), (next[begin + 6] = 1));
+      const found = new IdList();
+      const active = foldClaimFlags(depth, 2, begin, flags, next, found);
+      const want: number[] = [];
+      for (let i = 0; i < len; i++) if (flags[i] === 1 && i !== 3 && i !== 6) want.push(begin + i);
+      t.deepEqual([...found.view()], want, `begin ${begin} len ${len}`);
+      t.is(active, want.length);
+      for (const v of want) t.true(depth[v] === 2 && next[v] === 1);
+      if (len > 3) t.is(depth[begin + 3], 0);
+    }
   }
 });

@@ -349,3 +349,32 @@ gpuTest('BFS pull on a GPU actor syncs its depth range and next flags in place: 
     }
   }
 });
+
+gpuTest('BFS push on a GPU actor returns a large level as claim flags, a small one as a compacted merge: same depths and frontiers', async (t) => {
+  const g = rmat(true);
+  const topo: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
+  const cpu = await cpuResults(g);
+  const ref = await Engine.create(g, { ...topo, gpus: [] }, { forceMode: 'push' });
+  const want = (await ref.run(algorithm('bfs').program, paramsFor(g, 'bfs') as never)).report.steps.map((s) => s.active);
+  await ref.close();
+  for (const gpuShare of [1, 0.5]) {
+    const e = await Engine.create(g, topo, { gpuShare, steal: 'off', forceMode: 'push' });
+    try {
+      const { values, report } = await e.run(algorithm('bfs').program, paramsFor(g, 'bfs') as never);
+      t.is(firstMismatch(values, cpu.get('bfs')!, false), -1, `gpuShare ${gpuShare}: same depths as the CPU`);
+      // Each level activates exactly the vertices a CPU-only push does (flags and merges both
+      // count a vertex once, whoever claimed it).
+      t.deepEqual(report.steps.map((s) => s.active), want);
+      const owned = gpuShare === 1 ? g.numVertices : undefined;
+      const out = gpuRows(report).map((r) => r.stateBytesOut);
+      if (owned !== undefined) {
+        // Flags: one byte per owned vertex; a compacted merge: 12 B per claimed vertex (< n / 64 of them).
+        const flags = out.filter((b) => b === owned);
+        t.true(flags.length > 0 && flags.length < out.length, `some levels as flags, some as lists: ${out.join(',')}`);
+        for (const b of out) if (b !== owned) t.true(b % 12 === 0 && b / 12 < owned / 64, `small level ${b} B`);
+      }
+    } finally {
+      await e.close();
+    }
+  }
+});

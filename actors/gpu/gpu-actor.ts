@@ -35,6 +35,7 @@ import type {
   StateKind,
   StateMerge,
   StateSync,
+  FlagClaim,
   SuperstepFrame,
   Task,
 } from '../../src/wire/frames.js';
@@ -67,6 +68,7 @@ interface StepOut {
   merges: StateMerge[];
   outbox: StateMerge | undefined;
   sync: StateSync[];
+  claims: FlagClaim[];
 }
 
 interface Handler {
@@ -125,7 +127,14 @@ const HANDLERS: Record<string, Handler> = {
         const sync = [await a.syncRange('depth', 'depth', s)];
         return a.out({ sync, active: await a.syncNext(s) });
       }
-      return a.out({ merges: [await a.ownedChanges('depth', 'claim', s)], outbox: a.outbox(st, 'depth', 'claim', ACTIVATE) });
+      const outbox = a.outbox(st, 'depth', 'claim', ACTIVATE);
+      // Every claim of a level writes level + 1, so the device's next flags say it all: with many
+      // claims they go back dense into a shared buffer that the coordinator scans in order (no
+      // (id, value) list to compact, encode and fold one random write at a time: a level of
+      // RMAT 24 claims ~10 M vertices). Folding a list costs ~65x a flag scanned, so few claims
+      // still come back as a compacted list.
+      if ((st?.activated ?? Infinity) * 64 < a.end - a.begin) return a.out({ merges: [await a.ownedChanges('depth', 'claim', s)], outbox });
+      return a.out({ claims: [await a.claimFlags('depth', level + 1)], outbox });
     },
   },
   pr: {
@@ -323,6 +332,8 @@ export class GpuActor {
   prStep: { cDev: string; nDev: string } | undefined;
   /** The outstanding idle request (stealing), answered by a 'more' frame. */
   private readonly requests = new WorkRequests();
+  /** Claim flags of the owned range handed to the coordinator (claimFlags), one byte per vertex. */
+  private claimBuf: Uint8Array | undefined;
   /** In-pages registered under SET_ALLIN so far (on demand, by stolen ranges). */
   private allIn = new Set<number>();
   /** Settles once the controller is closed after a stop frame. */
@@ -505,8 +516,9 @@ export class GpuActor {
       merges: out.merges.filter((m) => m.ids.length > 0),
       outbox: out.outbox === undefined ? undefined : { ...out.outbox, before: this.outboxSent },
       sync: out.sync,
+      ...(out.claims.length > 0 ? { claims: out.claims } : {}),
       gpu: this.stats,
-    });
+    }, out.claims.length > 0 ? [this.claimBuf!.buffer as SharedArrayBuffer] : []);
   }
 
   // ---- helpers the handlers use --------------------------------------------------------------
@@ -796,7 +808,18 @@ export class GpuActor {
 
   /** A handler's result, with the edges the step's kernels walked. */
   out(o: Partial<StepOut>): StepOut {
-    return { edges: this.edges, sum: o.sum ?? 0, active: o.active ?? 0, merges: o.merges ?? [], outbox: o.outbox, sync: o.sync ?? [] };
+    return { edges: this.edges, sum: o.sum ?? 0, active: o.active ?? 0, merges: o.merges ?? [], outbox: o.outbox, sync: o.sync ?? [], claims: o.claims ?? [] };
+  }
+
+  /**
+   * The device's next flags of the owned range, read into this actor's shared claim buffer (sent
+   * beside the vote, index 0): the owned vertices a push claimed, all with `value`.
+   */
+  async claimFlags(state: string, value: number): Promise<FlagClaim> {
+    const n = this.g!.numVertices;
+    if (this.claimBuf === undefined || this.claimBuf.length !== n) this.claimBuf = new Uint8Array(new SharedArrayBuffer(Math.max(8, n)), 0, n);
+    await this.readInto(NX, this.claimBuf, this.begin, this.end);
+    return { state, value, begin: this.begin, end: this.end, buffer: 0 };
   }
 
   /**

@@ -86,7 +86,7 @@ let nextGraphId = 1;
 export class Engine {
   private readonly actors: ActorLink[] = [];
   private readonly threads: number;
-  private pending = new Map<string, { resolve: (v: VoteFrame) => void; reject: (e: Error) => void }>();
+  private pending = new Map<string, { resolve: (v: Vote) => void; reject: (e: Error) => void }>();
   private failure: Error | undefined;
   private readonly denseTasks = new Map<'in' | 'out', Task[][]>();
   /** CPU actors first (in socket order), then GPU actors. */
@@ -117,7 +117,7 @@ export class Engine {
       const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
       const name = `socket${s.id}`;
       const actor = new CpuSocketActor(name, s.threads, actorEnd);
-      coord.on((f) => e.onActorFrame(f));
+      coord.on((f, shared) => e.onActorFrame(f, shared));
       coord.send(share.load, share.shared);
       e.actors.push({ name, kind: 'cpu', threads: s.threads, link: coord, actor, bytesAtStepStart: 0 });
     }
@@ -132,7 +132,7 @@ export class Engine {
       const name = `gpu${gpu.device}`;
       const actor = new GpuActor(name, actorEnd);
       const [ownedBegin, ownedEnd] = ranges[i]!;
-      coord.on((f) => e.onActorFrame(f));
+      coord.on((f, shared) => e.onActorFrame(f, shared));
       ready.push(
         new Promise<ReadyFrame>((resolve, reject) => e.readyWait.set(name, { resolve, reject })).catch((f: ErrorFrame) => {
           throw gpuOpenError(topology, i, f);
@@ -188,7 +188,7 @@ export class Engine {
     return modes;
   }
 
-  private onActorFrame(f: ActorFrame): void {
+  private onActorFrame(f: ActorFrame, shared: SharedArrayBuffer[]): void {
     if (f.type === 'ready') {
       this.readyWait.get(f.actor)?.resolve(f);
       this.readyWait.delete(f.actor);
@@ -210,7 +210,7 @@ export class Engine {
       this.live?.voted.add(f.actor);
       const p = this.pending.get(f.actor);
       this.pending.delete(f.actor);
-      p?.resolve(f);
+      p?.resolve(shared.length > 0 ? { ...f, shared } : f);
     } else if (f.type === 'error') {
       const gpu = this.actors.findIndex((a) => a.name === f.actor) - this.cpuCount;
       const err =
@@ -524,10 +524,14 @@ export class Engine {
    * fold changed joins the next frontier (and the list, when one is built). Returns the vertices
    * so activated.
    */
-  applyRemote(votes: VoteFrame[], state: Record<string, StateArray>, next: Uint8Array, found: number[] | undefined): number {
+  applyRemote(votes: Vote[], state: Record<string, StateArray>, next: Uint8Array, found: IdList | undefined): number {
     let active = 0;
     for (const v of votes) {
       for (const s of v.sync ?? []) if (s.written === undefined) stateNamed(state, s.state, v.actor).set(s.values!, s.begin);
+      for (const c of v.claims ?? []) {
+        const flags = c.flags ?? new Uint8Array(v.shared![c.buffer!]!, c.begin, c.end - c.begin);
+        active += foldClaimFlags(stateNamed(state, c.state, v.actor), c.value, c.begin, flags, next, found);
+      }
       for (const m of v.merges ?? []) active += fold(stateNamed(state, m.state, v.actor), m, next, found);
       if (v.outbox !== undefined) active += fold(stateNamed(state, v.outbox.state, v.actor), v.outbox, next, found);
     }
@@ -548,8 +552,57 @@ function stateNamed(state: Record<string, StateArray>, name: string, actor: stri
   return a;
 }
 
+/** A vote as the coordinator keeps it: with the shared buffers that came beside it (FlagClaim.buffer). */
+type Vote = VoteFrame & { shared?: SharedArrayBuffer[] };
+
+/** Vertex ids appended one at a time into a growing typed array (a number[] of 10 M ids costs more). */
+export class IdList {
+  private buf = new Uint32Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.buf.length) {
+      const b = new Uint32Array(this.buf.length * 2);
+      b.set(this.buf);
+      this.buf = b;
+    }
+    this.buf[this.length++] = v;
+  }
+  view(): Uint32Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+/**
+ * Folds flag claims into `arr` (entries still -1 take `value`; the vertex joins the next frontier
+ * unless it already has). Walks the flags in ascending order, skipping eight clear ones at a time,
+ * so the writes into `arr` and `next` are sequential. Returns the vertices it activated.
+ */
+export function foldClaimFlags(arr: StateArray, value: number, begin: number, flags: Uint8Array, next: Uint8Array, found: IdList | undefined): number {
+  let active = 0;
+  const visit = (i: number): void => {
+    const v = begin + i;
+    if (arr[v] !== -1) return;
+    arr[v] = value;
+    if (next[v] === 0) {
+      next[v] = 1;
+      active++;
+      found?.push(v);
+    }
+  };
+  const n = flags.length;
+  let i = 0;
+  for (; i < n && (flags.byteOffset + i) % 8 !== 0; i++) if (flags[i] !== 0) visit(i);
+  const words = i < n ? new Float64Array(flags.buffer, flags.byteOffset + i, (n - i) >> 3) : new Float64Array(0);
+  for (let w = 0; w < words.length; w++) {
+    if (words[w] === 0) continue;
+    for (let j = i + (w << 3), end = j + 8; j < end; j++) if (flags[j] !== 0) visit(j);
+  }
+  for (i += words.length << 3; i < n; i++) if (flags[i] !== 0) visit(i);
+  return active;
+}
+
 /** Folds (ids, values) into `arr` with the merge's reduce; returns the vertices it activated. */
-function fold(arr: StateArray, m: StateMerge, next: Uint8Array, found: number[] | undefined): number {
+function fold(arr: StateArray, m: StateMerge, next: Uint8Array, found: IdList | undefined): number {
   const { ids, values } = m;
   let active = 0;
   for (let i = 0; i < ids.length; i++) {
@@ -708,7 +761,7 @@ class Run implements RunContext {
       sum += v.sum;
       edges += v.edges;
     }
-    const remote: number[] | undefined = wantList && this.engine.hasGpus ? [] : undefined;
+    const remote = wantList && this.engine.hasGpus ? new IdList() : undefined;
     const foldAt = performance.now();
     if (this.engine.hasGpus) active += this.engine.applyRemote(votes, state, next, remote);
     const foldMs = performance.now() - foldAt;
@@ -722,7 +775,7 @@ class Run implements RunContext {
           at += v.discovered.length;
         }
       }
-      if (remote !== undefined) nextList.set(remote, at);
+      if (remote !== undefined) nextList.set(remote.view(), at);
     }
     this.recycle(frontier);
     const ms = performance.now() - t0;
