@@ -17,6 +17,7 @@ import {
   boundaryTrafficExact,
   busiestQueue,
   cacheKey,
+  calibratedTooSmall,
   calibrate,
   choosePartition,
   gpuJoins,
@@ -520,6 +521,39 @@ test('calibration cache: measures once, then reads the cache; topology values ov
   t.is(calls.length, 6);
   // Another topology shape is another key.
   t.not(cacheKey(parseTopology(topoYaml('').replace('threads: 2', 'threads: 1'), 'emu.yaml'), 'pr', 'pull'), cacheKey(topo, 'pr', 'pull'));
+});
+
+test('calibration follows the graph size: a rate measured on a graph over 4x smaller is measured again near the graph size', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-cal-'));
+  const cacheFile = path.join(dir, 'calibration.json');
+  const asked: Array<[string, number | undefined]> = [];
+  const measure: MeasureFn = async (el, _program, _mode, need) => {
+    asked.push([el.kind, need?.minVertices]);
+    // The fake calibration graph is 2^17 vertices unless a larger one is asked for.
+    const vertices = Math.max(2 ** 17, need?.minVertices ?? 0);
+    return el.kind === 'cpu' ? { rate: vertices === 2 ** 17 ? 5e6 : 3e6, on: 'fake', vertices } : { rate: 4e8, on: 'fake-gpu', vertices };
+  };
+  const topo = parseTopology(topoYaml('interconnect:\n  bandwidth: 12GB/s\n'), 'emu.yaml');
+  const small = await calibrate(topo, 'bfs', 'push', { cacheFile, measure, graphVertices: 1e5 });
+  t.deepEqual(asked, [['gpu', 1e5], ['cpu', 1e5]]);
+  t.is(small.rCpu.value, 5e6);
+  // Up to 4x the calibration graph the cached rates hold.
+  await calibrate(topo, 'bfs', 'push', { cacheFile, measure, graphVertices: 2 ** 19 });
+  t.is(asked.length, 2);
+  // A graph 8x larger: both measured again at its size; the cache records the new size.
+  const big = await calibrate(topo, 'bfs', 'push', { cacheFile, measure, graphVertices: 2 ** 20 });
+  t.deepEqual(asked.slice(2), [['gpu', 2 ** 20], ['cpu', 2 ** 20]]);
+  t.is(big.rCpu.value, 3e6);
+  t.is(big.rCpu.source, 'measured');
+  const entry = (await readCache(cacheFile)).entries[cacheKey(topo, 'bfs', 'push')]!;
+  t.deepEqual([entry.rCpuVertices, entry.gpuVertices], [2 ** 20, 2 ** 20]);
+  // Now smaller graphs read the cache again.
+  t.is((await calibrate(topo, 'bfs', 'push', { cacheFile, measure, graphVertices: 1000 })).rCpu.source, 'cache');
+  t.is(asked.length, 4);
+  // Entries written before the size was recorded: the size comes from their "rmat:14 + rmat:21" note.
+  t.false(calibratedTooSmall(2 ** 21, 2 ** 23));
+  t.true(calibratedTooSmall(2 ** 21, 2 ** 24));
+  t.false(calibratedTooSmall(2 ** 24, 2 ** 30), 'no calibration graph above 2^24 vertices: the largest is kept');
 });
 
 test('calibration never invents a GPU rate: clear error without one; c from interconnect.bandwidth is labelled', async (t) => {

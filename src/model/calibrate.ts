@@ -97,14 +97,24 @@ export interface Measurement {
   linkBytesPerSec?: number;
   /** What it was measured on (graph spec), for the cache and the printout. */
   on?: string;
+  /** Vertices of the largest graph it was measured on (a rate holds for graphs up to a few times larger). */
+  vertices?: number;
+}
+
+/** What the caller needs of a measurement besides the element. */
+export interface MeasureNeed {
+  /** Measure on a graph of at least about this many vertices (the graph the rates are for). */
+  minVertices?: number;
 }
 
 /** Measures one element for a program and mode; undefined when it cannot (e.g. no GPU actor). */
-export type MeasureFn = (element: CalibrationElement, program: string, mode: Mode) => Promise<Measurement | undefined>;
+export type MeasureFn = (element: CalibrationElement, program: string, mode: Mode, need?: MeasureNeed) => Promise<Measurement | undefined>;
 
 const entrySchema = z.object({
   rCpu: z.number().positive().optional(),
   rCpuOn: z.string().optional(),
+  rCpuVertices: z.number().positive().optional(),
+  gpuVertices: z.number().positive().optional(),
   cpuOverheadS: z.number().nonnegative().optional(),
   cpuSetupSPerVertex: z.number().nonnegative().optional(),
   cpuStartSPerVertex: z.number().nonnegative().optional(),
@@ -182,6 +192,31 @@ export interface CalibrateOptions {
   refresh?: boolean;
   /** Bytes per link message (default: the program's, MESSAGE_BYTES). */
   messageBytes?: number;
+  /**
+   * Vertices of the graph the rates are for. A rate measured on a graph much smaller than it is
+   * measured again on one of about its size (up to 2^24 vertices): a CPU whose vertex state fits in
+   * its last-level cache at the calibration size and not at the graph's runs slower on the graph
+   * (H100 host, top-down BFS: 390 M edges/s on RMAT 21, 232 M on RMAT 24).
+   */
+  graphVertices?: number;
+}
+
+/** Largest RMAT scale a calibration matches a graph's size with (2^24 vertices, 268 M edges). */
+const MAX_MATCHED_SCALE = 24;
+
+/**
+ * Vertices of the largest calibration graph behind a cached rate: recorded, or read from the
+ * "rmat:14 + rmat:21" note of entries that predate the record.
+ */
+function calibratedVertices(recorded: number | undefined, on: string | undefined): number {
+  if (recorded !== undefined) return recorded;
+  const scales = [...(on ?? '').matchAll(/rmat:(\d+)/g)].map((m) => Number(m[1]));
+  return scales.length > 0 ? 2 ** Math.max(...scales) : 0;
+}
+
+/** Whether a rate measured up to `vertices` is too small a sample for a graph of `target` vertices. */
+export function calibratedTooSmall(vertices: number, target: number | undefined): boolean {
+  return target !== undefined && vertices * 4 < target && vertices < 2 ** MAX_MATCHED_SCALE;
 }
 
 /**
@@ -205,10 +240,12 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
 
   if (topology.gpus.length > 0) {
     let gm: Measurement | undefined;
+    const small = calibratedTooSmall(calibratedVertices(cached.gpuVertices, cached.gpuOn), opts.graphVertices);
+    if (cached.rGpu !== undefined && small) for (const k of GPU_MEASURED) delete cached[k];
     const needGpu = m.rGpu === undefined && cached.rGpu === undefined;
     const needC = m.c === undefined && cached.c === undefined && topology.interconnect.bandwidth === undefined;
     if (needGpu || needC) {
-      gm = await measure({ kind: 'gpu', topology, gpu: topology.gpus[0]! }, profile.algo, mode);
+      gm = await measure({ kind: 'gpu', topology, gpu: topology.gpus[0]! }, profile.algo, mode, { minVertices: opts.graphVertices });
       if (gm !== undefined) {
         fresh.rGpu = gm.rate;
         if (gm.overheadS !== undefined) fresh.gpuOverheadS = gm.overheadS;
@@ -217,6 +254,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
         if (gm.c !== undefined) fresh.c = gm.c;
         if (gm.linkBytesPerSec !== undefined) fresh.linkBytesPerSec = gm.linkBytesPerSec;
         if (gm.on !== undefined) fresh.gpuOn = gm.on;
+        if (gm.vertices !== undefined) fresh.gpuVertices = gm.vertices;
       }
     }
     const cachedNote = `cached ${cached.measuredAt ?? ''} on ${cached.gpuOn ?? '?'} (${file})`;
@@ -251,11 +289,11 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
   // Given rates come with no overhead or one-time costs.
   let cpu = cpuOnceOf({});
   if (m.rCpu !== undefined) rCpu = { value: m.rCpu, source: 'topology', note: `topology ${where} model.rCpu` };
-  else if (cached.rCpu !== undefined) {
+  else if (cached.rCpu !== undefined && !calibratedTooSmall(calibratedVertices(cached.rCpuVertices, cached.rCpuOn), opts.graphVertices)) {
     rCpu = { value: cached.rCpu, source: 'cache', note: `cached ${cached.measuredAt ?? ''} on ${cached.rCpuOn ?? '?'} (${file})` };
     cpu = cpuOnceOf(cached);
   } else {
-    const r = await measure({ kind: 'cpu', topology }, profile.algo, mode);
+    const r = await measure({ kind: 'cpu', topology }, profile.algo, mode, { minVertices: opts.graphVertices });
     if (r === undefined || !(r.rate > 0))
       throw new TesseraError(`no CPU rate for ${profile.algo} (${mode}) on topology '${topology.name}'`, {
         file: where,
@@ -268,12 +306,16 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     if (r.setupSPerVertex !== undefined) fresh.cpuSetupSPerVertex = r.setupSPerVertex;
     if (r.startSPerVertex !== undefined) fresh.cpuStartSPerVertex = r.startSPerVertex;
     if (r.on !== undefined) fresh.rCpuOn = r.on;
+    if (r.vertices !== undefined) fresh.rCpuVertices = r.vertices;
     cpu = cpuOnceOf(fresh);
   }
   const out: ResolvedRates = { program: profile.algo, mode, rCpu, ...cpu, ...gpu, cacheFile: file, cacheKey: key };
   if (Object.keys(fresh).length > 0) await writeCacheEntry(file, key, fresh);
   return out;
 }
+
+/** What a GPU measurement writes into a cache entry (dropped together when it is measured again). */
+const GPU_MEASURED = ['rGpu', 'gpuOverheadS', 'gpuStartSPerVertex', 'gpuPageBytesPerSec', 'gpuOn', 'gpuVertices'] as const;
 
 /** A cache entry's (or a fresh measurement's) CPU overhead and one-time costs, as resolved rates. */
 function cpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'cpuOverheadS' | 'setupSPerVertex' | 'cpuStartSPerVertex'> {
@@ -290,8 +332,8 @@ function gpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'gpuOverheadS' | 'gpuStar
 }
 
 /** The default measurement: the CPU sockets with measureCpu, a GPU with measureGpu. */
-export const defaultMeasure: MeasureFn = async (el, program, mode) =>
-  el.kind === 'cpu' ? measureCpu(el.topology, program, mode) : measureGpu(el.topology, el.gpu, program, mode);
+export const defaultMeasure: MeasureFn = async (el, program, mode, need) =>
+  el.kind === 'cpu' ? measureCpu(el.topology, program, mode, need) : measureGpu(el.topology, el.gpu, program, mode, need);
 
 /**
  * Seconds per pass over a graph's edges as a line through two measurements, t = t0 + |E| / r
@@ -326,14 +368,14 @@ export async function measureGpu(topology: Topology, gpu: Topology['gpus'][numbe
   const at = (graph: Graph) => runTiming(graph, gpuOnly, { forceMode: mode, gpuShare: 1 }, profile, opts.repetitions ?? 3, 1);
   // The emulated device runs kernels on host threads: a smaller second graph keeps it quick.
   const m = await measureTwoSizes(profile, opts, gpu.emulated ? 16 : 18, at);
-  const out: Measurement = { rate: m.rate, on: `${m.on} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}` };
+  const out: Measurement = { rate: m.rate, ...measuredOn(`${m.on} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}`, m.large) };
   if (m.overheadS !== undefined) out.overheadS = m.overheadS;
   out.startSPerVertex = m.large.startS / m.large.vertices;
   if (m.large.pageBytesPerSec !== undefined) out.pageBytesPerSec = m.large.pageBytesPerSec;
   return out;
 }
 
-export interface CpuMeasureOptions {
+export interface CpuMeasureOptions extends MeasureNeed {
   /** Generator spec of the one calibration graph (default: rmat:14 and a larger RMAT, fitted). */
   graph?: string;
   /** Measured repetitions after one warm-up run (median kept); default 3. */
@@ -363,6 +405,8 @@ interface TimedPoint extends RunTiming {
 /**
  * The rate (and overhead) from opts.graph alone, or from rmat:14 and rmat:`largeScale` fitted,
  * growing the larger graph by 4x (scale + 2) while the two are too close to fit (tooCloseToFit).
+ * With opts.minVertices the larger graph starts at that size (up to 2^MAX_MATCHED_SCALE): the rate
+ * of the graph the model is for, not of one whose vertex state fits in a cache.
  * `large` is the point the one-time costs are read from.
  */
 async function measureTwoSizes(
@@ -385,7 +429,8 @@ async function measureTwoSizes(
   }
   const small = `rmat:14${suffix}`;
   const s = await point(small);
-  let scale = largeScale;
+  const matched = opts.minVertices !== undefined && opts.minVertices > 1 ? Math.min(MAX_MATCHED_SCALE, Math.ceil(Math.log2(opts.minVertices))) : 0;
+  let scale = Math.max(largeScale, matched);
   let l = await point(`rmat:${scale}${suffix}`);
   while (tooCloseToFit(s, l) && scale + 2 <= MAX_CALIBRATION_SCALE) {
     scale += 2;
@@ -393,6 +438,11 @@ async function measureTwoSizes(
   }
   const fit = fitPassTime(s, l);
   return { rate: fit.rate, overheadS: fit.overheadS, on: `${small} + rmat:${scale}${suffix}`, large: l };
+}
+
+/** A measurement's record of what it ran on (the cache keeps it to tell when a graph outgrows it). */
+function measuredOn(on: string, large: TimedPoint): Pick<Measurement, 'on' | 'vertices'> {
+  return { on, vertices: large.vertices };
 }
 
 /**
@@ -407,7 +457,7 @@ export async function measureCpu(topology: Topology, program: string, mode: Mode
   const cpuOnly: Topology = { ...topology, gpus: [] };
   const threads = cpuOnly.sockets.reduce((a, s) => a + s.threads, 0);
   const m = await measureTwoSizes(profile, opts, 17, (graph) => cpuTiming(graph, cpuOnly, profile, mode, opts.repetitions ?? 3));
-  const out: Measurement = { rate: m.rate, on: m.on, setupSPerVertex: m.large.setupS / m.large.vertices, startSPerVertex: m.large.startS / m.large.vertices };
+  const out: Measurement = { rate: m.rate, ...measuredOn(m.on, m.large), setupSPerVertex: m.large.setupS / m.large.vertices, startSPerVertex: m.large.startS / m.large.vertices };
   // The intercept is in thread-seconds; the sockets' threads pay it side by side.
   if (m.overheadS !== undefined) out.overheadS = m.overheadS / threads;
   return out;

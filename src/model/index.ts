@@ -58,7 +58,7 @@ export interface ModelSweep {
 export async function modelSweep(graph: Graph, topology: Topology, algo: string, opts: ModelSweepOptions = {}): Promise<ModelSweep> {
   const profile = programProfile(algo);
   const mode = opts.mode ?? profile.mode;
-  const rates = await calibrate(topology, profile.algo, mode, opts.calibrate);
+  const rates = await calibrate(topology, profile.algo, mode, { graphVertices: graph.numVertices, ...opts.calibrate });
   const params = modelParamsFor(topology, rates, graph, { passes: opts.passes, pagesResident: opts.pagesResident });
   const strategies = opts.partition === undefined || opts.partition === 'auto' ? (opts.strategies ?? STRATEGIES) : [opts.partition];
   const orientation = mode === 'push' ? 'out' : 'in';
