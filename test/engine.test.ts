@@ -1,6 +1,6 @@
 import test from 'ava';
 import { buildGraph } from '../src/graph/build.js';
-import { Engine, IdList, foldClaimFlags } from '../src/engine/coordinator.js';
+import { Engine, IdList, foldClaimFlags, foldMinFlags } from '../src/engine/coordinator.js';
 import { bfs } from '../src/programs/bfs.js';
 import { pagerank } from '../src/programs/pagerank.js';
 import type { Topology } from '../src/topology/schema.js';
@@ -197,4 +197,19 @@ test('foldClaimFlags: claims only unvisited entries, activates each vertex once,
       if (len > 3) t.is(depth[begin + 3], 0);
     }
   }
+});
+
+test('foldMinFlags: lowers only flagged entries whose value is smaller, activating each once', (t) => {
+  const label = new Uint32Array([5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]);
+  const next = new Uint8Array(11);
+  next[4] = 1; // already active this superstep
+  const flags = new Uint8Array(new SharedArrayBuffer(16), 1, 9); // vertices 2..10, unaligned view
+  const values = new Uint32Array([1, 9, 2, 3, 0, 0, 4, 7, 1]);
+  for (const i of [0, 1, 2, 3, 6, 8]) flags[i] = 1;
+  const found = new IdList();
+  const active = foldMinFlags(label, values, 2, flags, next, found);
+  // Vertex 2 (1 < 5), 3 (9: no), 4 (2: lowered, already active), 5 (3), 8 (4), 10 (1); 6, 7, 9 not flagged.
+  t.deepEqual([...label], [5, 5, 1, 5, 2, 3, 5, 5, 4, 5, 1]);
+  t.deepEqual([...found.view()], [2, 5, 8, 10]);
+  t.is(active, 4);
 });

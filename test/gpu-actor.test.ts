@@ -378,3 +378,25 @@ gpuTest('BFS push on a GPU actor returns a large level as claim flags, a small o
     }
   }
 });
+
+gpuTest('WCC and SSSP on a GPU actor: supersteps that change many owned vertices send flags and values, not lists; same results', async (t) => {
+  const g = rmat(true);
+  const topo: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
+  const cpu = await cpuResults(g);
+  for (const [algo, valueBytes] of [['wcc', 4], ['sssp', 8]] as const) {
+    for (const gpuShare of [1, 0.5]) {
+      const e = await Engine.create(g, topo, { gpuShare, steal: 'off' });
+      try {
+        const { values, report } = await e.run(algorithm(algo).program, paramsFor(g, algo) as never);
+        t.is(firstMismatch(values, cpu.get(algo)!, algo === 'sssp'), -1, `${algo} gpuShare ${gpuShare}: same as the CPU`);
+        if (gpuShare === 1) {
+          // A flag byte and a value per owned vertex when many changed; 12 B per changed vertex otherwise.
+          const out = gpuRows(report).map((r) => r.stateBytesOut);
+          t.true(out.some((b) => b === g.numVertices * (1 + valueBytes)), `${algo}: some superstep as flags + values: ${out.join(',')}`);
+        }
+      } finally {
+        await e.close();
+      }
+    }
+  }
+});

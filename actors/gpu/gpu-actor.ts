@@ -35,11 +35,11 @@ import type {
   StateKind,
   StateMerge,
   StateSync,
-  FlagClaim,
+  FlagMerge,
   SuperstepFrame,
   Task,
 } from '../../src/wire/frames.js';
-import { STATE_CTORS, type KernelGraph, type StateArray } from '../../src/engine/kernel.js';
+import { STATE_CTORS, sharedArray, type KernelGraph, type StateArray } from '../../src/engine/kernel.js';
 import type { Page } from '../../src/graph/types.js';
 import { materializeGraph } from '../cpu/share.js';
 import { GpuController, nativeAvailable, pageWeightBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
@@ -68,7 +68,7 @@ interface StepOut {
   merges: StateMerge[];
   outbox: StateMerge | undefined;
   sync: StateSync[];
-  claims: FlagClaim[];
+  flagged: FlagMerge[];
 }
 
 interface Handler {
@@ -127,14 +127,8 @@ const HANDLERS: Record<string, Handler> = {
         const sync = [await a.syncRange('depth', 'depth', s)];
         return a.out({ sync, active: await a.syncNext(s) });
       }
-      const outbox = a.outbox(st, 'depth', 'claim', ACTIVATE);
-      // Every claim of a level writes level + 1, so the device's next flags say it all: with many
-      // claims they go back dense into a shared buffer that the coordinator scans in order (no
-      // (id, value) list to compact, encode and fold one random write at a time: a level of
-      // RMAT 24 claims ~10 M vertices). Folding a list costs ~65x a flag scanned, so few claims
-      // still come back as a compacted list.
-      if ((st?.activated ?? Infinity) * 64 < a.end - a.begin) return a.out({ merges: [await a.ownedChanges('depth', 'claim', s)], outbox });
-      return a.out({ claims: [await a.claimFlags('depth', level + 1)], outbox });
+      // Every claim of a level writes level + 1: the device's next flags say it all.
+      return a.out({ ...(await a.changedOwned('depth', 'claim', s, st?.activated, level + 1)), outbox: a.outbox(st, 'depth', 'claim', ACTIVATE) });
     },
   },
   pr: {
@@ -188,7 +182,7 @@ const HANDLERS: Record<string, Handler> = {
       await a.clearNext();
       await a.frontierOwned(s);
       const st = await a.run('sssp_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: a.ownedParams(), state: { dist: 'dist', frontier: FR, next: NX } });
-      return a.out({ merges: [await a.ownedChanges('dist', 'min', s)], outbox: a.outbox(st, 'dist', 'min', ACTIVATE) });
+      return a.out({ ...(await a.changedOwned('dist', 'min', s, st?.activated)), outbox: a.outbox(st, 'dist', 'min', ACTIVATE) });
     },
   },
   wcc: {
@@ -215,7 +209,8 @@ const HANDLERS: Record<string, Handler> = {
         }
       }
       const outbox = a.joinOutboxes(stats, 'label', 'min');
-      return a.out({ merges: [await a.ownedChanges('label', 'min', s)], outbox });
+      const activated = stats.reduce((x, st) => x + st.activated, 0);
+      return a.out({ ...(await a.changedOwned('label', 'min', s, activated)), outbox });
     },
   },
   cdlp: {
@@ -332,8 +327,10 @@ export class GpuActor {
   prStep: { cDev: string; nDev: string } | undefined;
   /** The outstanding idle request (stealing), answered by a 'more' frame. */
   private readonly requests = new WorkRequests();
-  /** Claim flags of the owned range handed to the coordinator (claimFlags), one byte per vertex. */
-  private claimBuf: Uint8Array | undefined;
+  /** Host arrays the coordinator reads changed vertices from (changedOwned), by name and kind. */
+  private readonly scratch = new Map<string, StateArray>();
+  /** Shared buffers sent beside this superstep's vote (FlagMerge buffer indices). */
+  private voteShared: SharedArrayBuffer[] = [];
   /** In-pages registered under SET_ALLIN so far (on demand, by stolen ranges). */
   private allIn = new Set<number>();
   /** Settles once the controller is closed after a stop frame. */
@@ -481,6 +478,7 @@ export class GpuActor {
       next: new Uint8Array(shared[f.nextBitmap]!, 0, n),
     };
     this.stats = GpuActor.zero(this.cfg!.emulated);
+    this.voteShared = [];
     this.edges = 0;
     this.outboxSent = 0;
     const out = await h.run(this, step);
@@ -516,9 +514,9 @@ export class GpuActor {
       merges: out.merges.filter((m) => m.ids.length > 0),
       outbox: out.outbox === undefined ? undefined : { ...out.outbox, before: this.outboxSent },
       sync: out.sync,
-      ...(out.claims.length > 0 ? { claims: out.claims } : {}),
+      ...(out.flagged.length > 0 ? { flagged: out.flagged } : {}),
       gpu: this.stats,
-    }, out.claims.length > 0 ? [this.claimBuf!.buffer as SharedArrayBuffer] : []);
+    }, this.voteShared);
   }
 
   // ---- helpers the handlers use --------------------------------------------------------------
@@ -808,18 +806,42 @@ export class GpuActor {
 
   /** A handler's result, with the edges the step's kernels walked. */
   out(o: Partial<StepOut>): StepOut {
-    return { edges: this.edges, sum: o.sum ?? 0, active: o.active ?? 0, merges: o.merges ?? [], outbox: o.outbox, sync: o.sync ?? [], claims: o.claims ?? [] };
+    return { edges: this.edges, sum: o.sum ?? 0, active: o.active ?? 0, merges: o.merges ?? [], outbox: o.outbox, sync: o.sync ?? [], flagged: o.flagged ?? [] };
   }
 
   /**
-   * The device's next flags of the owned range, read into this actor's shared claim buffer (sent
-   * beside the vote, index 0): the owned vertices a push claimed, all with `value`.
+   * Own vertices this superstep's kernels changed (device flags NX), for the coordinator to fold
+   * with `op`: a compacted (id, value) list when few changed (`activated` below 1/64 of the range),
+   * else the range's flags (and for 'min' its values) in shared buffers beside the vote, folded in
+   * vertex order. A list entry costs a random write on the coordinator's thread, ~65x a flag
+   * scanned; a push level of RMAT 24 changes ~10 M vertices.
    */
-  async claimFlags(state: string, value: number): Promise<FlagClaim> {
+  async changedOwned(name: string, op: 'claim' | 'min', s: Step, activated: number | undefined, value?: number): Promise<Pick<StepOut, 'merges' | 'flagged'>> {
+    const lo = this.begin;
+    const hi = this.end;
+    if ((activated ?? Infinity) * 64 < hi - lo) return { merges: [await this.ownedChanges(name, op, s)], flagged: [] };
+    const flags = this.scratchOf('@flags', 'u8');
+    await this.readInto(NX, flags, lo, hi);
+    const f: FlagMerge = { state: name, op, begin: lo, end: hi, flagsBuffer: this.voteShared.push(flags.buffer as SharedArrayBuffer) - 1 };
+    if (op === 'claim') f.value = value;
+    else {
+      const values = this.scratchOf(name, s.f.state.find((r) => r.name === name)!.kind);
+      await this.readInto(name, values, lo, hi);
+      f.valuesBuffer = this.voteShared.push(values.buffer as SharedArrayBuffer) - 1;
+    }
+    return { merges: [], flagged: [f] };
+  }
+
+  /** A shared host array of n entries named `name` of `kind`, reused across supersteps. */
+  private scratchOf(name: string, kind: StateKind): StateArray {
     const n = this.g!.numVertices;
-    if (this.claimBuf === undefined || this.claimBuf.length !== n) this.claimBuf = new Uint8Array(new SharedArrayBuffer(Math.max(8, n)), 0, n);
-    await this.readInto(NX, this.claimBuf, this.begin, this.end);
-    return { state, value, begin: this.begin, end: this.end, buffer: 0 };
+    const key = `${name}:${kind}`;
+    let a = this.scratch.get(key);
+    if (a === undefined || a.length !== n) {
+      a = sharedArray(kind, n);
+      this.scratch.set(key, a);
+    }
+    return a;
   }
 
   /**

@@ -15,7 +15,7 @@ import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
 import { shareGraph } from '../../actors/cpu/share.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
 import { gpuRanges, gpuShareFor, type RunnableStrategy } from './partition.js';
-import { STATE_CTORS, type StateArray } from './kernel.js';
+import { STATE_CTORS, sharedArray, type StateArray } from './kernel.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
 import type { ActorStepReport, RunReport, StealEvent, StepReport } from './report.js';
 
@@ -528,9 +528,14 @@ export class Engine {
     let active = 0;
     for (const v of votes) {
       for (const s of v.sync ?? []) if (s.written === undefined) stateNamed(state, s.state, v.actor).set(s.values!, s.begin);
-      for (const c of v.claims ?? []) {
-        const flags = c.flags ?? new Uint8Array(v.shared![c.buffer!]!, c.begin, c.end - c.begin);
-        active += foldClaimFlags(stateNamed(state, c.state, v.actor), c.value, c.begin, flags, next, found);
+      for (const f of v.flagged ?? []) {
+        const arr = stateNamed(state, f.state, v.actor);
+        const flags = f.flags ?? new Uint8Array(v.shared![f.flagsBuffer!]!, f.begin, f.end - f.begin);
+        if (f.op === 'claim') active += foldClaimFlags(arr, f.value!, f.begin, flags, next, found);
+        else {
+          const values = f.values ?? (new STATE_CTORS[kindOf(arr)](v.shared![f.valuesBuffer!]!) as StateArray).subarray(f.begin, f.end);
+          active += foldMinFlags(arr, values as StateArray, f.begin, flags, next, found);
+        }
       }
       for (const m of v.merges ?? []) active += fold(stateNamed(state, m.state, v.actor), m, next, found);
       if (v.outbox !== undefined) active += fold(stateNamed(state, v.outbox.state, v.actor), v.outbox, next, found);
@@ -552,7 +557,7 @@ function stateNamed(state: Record<string, StateArray>, name: string, actor: stri
   return a;
 }
 
-/** A vote as the coordinator keeps it: with the shared buffers that came beside it (FlagClaim.buffer). */
+/** A vote as the coordinator keeps it: with the shared buffers that came beside it (FlagMerge buffers). */
 type Vote = VoteFrame & { shared?: SharedArrayBuffer[] };
 
 /** Vertex ids appended one at a time into a growing typed array (a number[] of 10 M ids costs more). */
@@ -573,22 +578,10 @@ export class IdList {
 }
 
 /**
- * Folds flag claims into `arr` (entries still -1 take `value`; the vertex joins the next frontier
- * unless it already has). Walks the flags in ascending order, skipping eight clear ones at a time,
- * so the writes into `arr` and `next` are sequential. Returns the vertices it activated.
+ * Calls `visit(i)` for every set flag, in ascending order, skipping eight clear flags at a time
+ * (so the folds' writes into the state and `next` are sequential).
  */
-export function foldClaimFlags(arr: StateArray, value: number, begin: number, flags: Uint8Array, next: Uint8Array, found: IdList | undefined): number {
-  let active = 0;
-  const visit = (i: number): void => {
-    const v = begin + i;
-    if (arr[v] !== -1) return;
-    arr[v] = value;
-    if (next[v] === 0) {
-      next[v] = 1;
-      active++;
-      found?.push(v);
-    }
-  };
+function forEachFlag(flags: Uint8Array, visit: (i: number) => void): void {
   const n = flags.length;
   let i = 0;
   for (; i < n && (flags.byteOffset + i) % 8 !== 0; i++) if (flags[i] !== 0) visit(i);
@@ -598,6 +591,41 @@ export function foldClaimFlags(arr: StateArray, value: number, begin: number, fl
     for (let j = i + (w << 3), end = j + 8; j < end; j++) if (flags[j] !== 0) visit(j);
   }
   for (i += words.length << 3; i < n; i++) if (flags[i] !== 0) visit(i);
+}
+
+/**
+ * Folds flag claims into `arr` (entries still -1 take `value`; the vertex joins the next frontier
+ * unless it already has). Returns the vertices it activated.
+ */
+export function foldClaimFlags(arr: StateArray, value: number, begin: number, flags: Uint8Array, next: Uint8Array, found: IdList | undefined): number {
+  let active = 0;
+  forEachFlag(flags, (i) => {
+    const v = begin + i;
+    if (arr[v] !== -1) return;
+    arr[v] = value;
+    if (next[v] === 0) {
+      next[v] = 1;
+      active++;
+      found?.push(v);
+    }
+  });
+  return active;
+}
+
+/** Folds flagged values (`values[i]` for vertex begin + i) into `arr` with min, activating what drops. */
+export function foldMinFlags(arr: StateArray, values: StateArray, begin: number, flags: Uint8Array, next: Uint8Array, found: IdList | undefined): number {
+  let active = 0;
+  forEachFlag(flags, (i) => {
+    const v = begin + i;
+    const x = values[i]!;
+    if (!(x < arr[v]!)) return;
+    arr[v] = x;
+    if (next[v] === 0) {
+      next[v] = 1;
+      active++;
+      found?.push(v);
+    }
+  });
   return active;
 }
 
@@ -630,10 +658,6 @@ function kindOf(a: StateArray): StateKind {
   return 'u8';
 }
 
-function sharedArray(kind: StateKind, length: number): StateArray {
-  const bytes = { f64: 8, f32: 4, i32: 4, u32: 4, u8: 1 }[kind];
-  return new STATE_CTORS[kind](new SharedArrayBuffer(Math.max(8, bytes * length)));
-}
 
 /** One program run: the RunContext programs see. */
 class Run implements RunContext {

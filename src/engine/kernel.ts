@@ -62,6 +62,12 @@ export const STATE_CTORS: Record<StateKind, new (b: SharedArrayBuffer) => StateA
   u8: Uint8Array,
 };
 
+/** A zeroed state array of `length` entries over a new SharedArrayBuffer. */
+export function sharedArray(kind: StateKind, length: number): StateArray {
+  const bytes = { f64: 8, f32: 4, i32: 4, u32: 4, u8: 1 }[kind];
+  return new STATE_CTORS[kind](new SharedArrayBuffer(Math.max(8, bytes * length)));
+}
+
 /** Edges of vertex v in a push step: calls fn over each out-page slice holding v's edges. */
 export function outSlices(g: KernelGraph, v: number, fn: (p: Page, lo: number, hi: number) => void): void {
   let pi = g.out.firstPageOf[v]!;

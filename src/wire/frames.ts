@@ -181,8 +181,8 @@ export interface VoteFrame {
   merges?: StateMerge[];
   /** Dense values of the actor's owned range (it was the only writer there this superstep). */
   sync?: StateSync[];
-  /** Own vertices a push claimed, as flags over a range instead of (id, value) pairs. */
-  claims?: FlagClaim[];
+  /** Changes to own vertices as flags over a range instead of (id, value) pairs. */
+  flagged?: FlagMerge[];
   /** Device counters of a GPU actor for this superstep. */
   gpu?: GpuStepStats;
 }
@@ -202,19 +202,23 @@ export interface StateMerge {
 }
 
 /**
- * Claims of one superstep that all wrote the same value (BFS push: depth = level + 1), as one flag
- * byte per vertex of [begin, end): folded like a 'claim' merge that activates, without a list of
- * (id, value) pairs to encode and decode (a push level of RMAT 24 claims ~10 M vertices).
+ * Changes to an actor's own vertices as one flag byte per vertex of [begin, end) instead of a list
+ * of (id, value) pairs to encode, decode and fold one random write at a time (a push level of
+ * RMAT 24 claims ~10 M vertices): folded in vertex order like a merge with `op` that activates.
+ * 'claim': every flagged vertex took `value` (BFS: level + 1); 'min': its value is in `values`.
  */
-export interface FlagClaim {
+export interface FlagMerge {
   state: string;
-  value: number;
+  op: 'claim' | 'min';
   begin: number;
   end: number;
-  /** The flags inline (an actor in another process)... */
+  value?: number;
+  /** The flags and values inline (an actor in another process)... */
   flags?: Uint8Array;
-  /** ...or (in-process) the index of a shared buffer sent with the vote holding them at [begin, end). */
-  buffer?: number;
+  values?: Float64Array | Float32Array | Int32Array | Uint32Array;
+  /** ...or (in-process) indices of shared buffers sent with the vote, holding them at [begin, end). */
+  flagsBuffer?: number;
+  valuesBuffer?: number;
 }
 
 export interface StateSync {
