@@ -488,7 +488,8 @@ export class GpuActor {
       // Own range done: offer to take the tail of a CPU queue (the coordinator and the victim
       // decide whether it pays); each answer is run as contiguous vertex ranges.
       for (;;) {
-        const tasks = await this.askForWork(f.step, out.edges, performance.now() - t0);
+        // Its rate so far counts the stolen edges it has run too (the time does).
+        const tasks = await this.askForWork(f.step, out.edges + stolenEdges, performance.now() - t0);
         if (tasks.length === 0) break;
         for (const [lo, hi] of vertexRuns(tasks, f.pullPages === 'out' ? this.g!.out.pages : this.g!.in.pages)) {
           const more = await h.steal(this, step, lo, hi);
