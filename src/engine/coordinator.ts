@@ -603,13 +603,17 @@ export function foldClaimFlags(arr: StateArray, value: number, begin: number, fl
     const v = begin + i;
     if (arr[v] !== -1) return;
     arr[v] = value;
-    if (next[v] === 0) {
-      next[v] = 1;
-      active++;
-      found?.push(v);
-    }
+    active += activate(v, next, found);
   });
   return active;
+}
+
+/** Marks v active for the next superstep unless it already is; 1 when this call marked it. */
+function activate(v: number, next: Uint8Array, found: IdList | undefined): number {
+  if (next[v] !== 0) return 0;
+  next[v] = 1;
+  found?.push(v);
+  return 1;
 }
 
 /** Folds flagged values (`values[i]` for vertex begin + i) into `arr` with min, activating what drops. */
@@ -620,11 +624,7 @@ export function foldMinFlags(arr: StateArray, values: StateArray, begin: number,
     const x = values[i]!;
     if (!(x < arr[v]!)) return;
     arr[v] = x;
-    if (next[v] === 0) {
-      next[v] = 1;
-      active++;
-      found?.push(v);
-    }
+    active += activate(v, next, found);
   });
   return active;
 }
@@ -641,11 +641,7 @@ function fold(arr: StateArray, m: StateMerge, next: Uint8Array, found: IdList | 
     else if (m.op === 'min') {
       if (x < arr[v]!) (arr[v] = x), (changed = true);
     } else if (arr[v] === -1) (arr[v] = x), (changed = true);
-    if (changed && m.activate && next[v] === 0) {
-      next[v] = 1;
-      active++;
-      found?.push(v);
-    }
+    if (changed && m.activate) active += activate(v, next, found);
   }
   return active;
 }
