@@ -36,6 +36,7 @@ if (!avail.ok && !avail.toolchainMissing) test('the native controller loads', (t
 
 const cpuTopo: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };
 const emulatedGpu = { device: 0, emulated: true, streams: 4 };
+const oneSocketOneGpu: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
 const twoSocketsOneGpu: Topology = { name: '2S1G', source: 'test', sockets: [{ id: 0, threads: 1 }, { id: 1, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
 
 function lcg(seed: number): () => number {
@@ -299,7 +300,7 @@ gpuTest('npm run gpu-check runs in emulated mode: every program matches, the ben
 
 gpuTest('PageRank keeps its contributions on the device: after the first superstep only the CPU range is uploaded', async (t) => {
   const g = rmat(true);
-  const topo: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
+  const topo = oneSocketOneGpu;
   const cpu = await cpuResults(g);
   for (const gpuShare of [1, 0.5]) {
     // No stealing: the bytes per step then follow the split alone.
@@ -327,7 +328,7 @@ gpuTest('PageRank keeps its contributions on the device: after the first superst
 
 gpuTest('BFS pull on a GPU actor syncs its depth range and next flags in place: no merge to fold, same depths', async (t) => {
   const g = rmat(true);
-  const topo: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
+  const topo = oneSocketOneGpu;
   const cpu = await cpuResults(g);
   for (const gpuShare of [1, 0.5]) {
     const e = await Engine.create(g, topo, { gpuShare, steal: 'off', forceMode: 'pull' });
@@ -352,7 +353,7 @@ gpuTest('BFS pull on a GPU actor syncs its depth range and next flags in place: 
 
 gpuTest('BFS push on a GPU actor returns a large level as claim flags, a small one as a compacted merge: same depths and frontiers', async (t) => {
   const g = rmat(true);
-  const topo: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
+  const topo = oneSocketOneGpu;
   const cpu = await cpuResults(g);
   const ref = await Engine.create(g, { ...topo, gpus: [] }, { forceMode: 'push' });
   const want = (await ref.run(algorithm('bfs').program, paramsFor(g, 'bfs') as never)).report.steps.map((s) => s.active);
@@ -381,7 +382,7 @@ gpuTest('BFS push on a GPU actor returns a large level as claim flags, a small o
 
 gpuTest('WCC and SSSP on a GPU actor: supersteps that change many owned vertices send flags and values, not lists; same results', async (t) => {
   const g = rmat(true);
-  const topo: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
+  const topo = oneSocketOneGpu;
   const cpu = await cpuResults(g);
   for (const [algo, valueBytes] of [['wcc', 4], ['sssp', 8]] as const) {
     for (const gpuShare of [1, 0.5]) {
