@@ -401,3 +401,26 @@ gpuTest('WCC and SSSP on a GPU actor: supersteps that change many owned vertices
     }
   }
 });
+
+gpuTest('runs of one engine reuse the arrays of earlier runs: results equal, returned values untouched (CPU and GPU)', async (t) => {
+  const g = rmat(true);
+  const cpu = await cpuResults(g);
+  const cases: Array<[Topology, { gpuShare?: number }]> = [[oneSocketOneGpu, { gpuShare: 0.5 }], [oneSocketOneGpu, { gpuShare: 1 }], [{ ...oneSocketOneGpu, name: '1S', gpus: [] }, {}]];
+  for (const [topo, opts] of cases) {
+    const e = await Engine.create(g, topo, { ...opts, steal: 'off' });
+    try {
+      const first: Record<string, { values: Float64Array | Int32Array | Uint32Array; copy: number[] }> = {};
+      for (const round of [0, 1]) {
+        for (const algo of ['pr', 'bfs', 'sssp', 'pr'] as const) {
+          const { values } = await e.run(algorithm(algo).program, paramsFor(g, algo) as never);
+          t.is(firstMismatch(values, cpu.get(algo)!, algo !== 'bfs'), -1, `${topo.name} ${JSON.stringify(opts)} round ${round} ${algo}`);
+          if (round === 0 && first[algo] === undefined) first[algo] = { values, copy: [...values] };
+        }
+      }
+      for (const [algo, f] of Object.entries(first)) t.deepEqual([...f.values], f.copy, `${algo}: the first run's values are not reused`);
+      t.true(e.arrayPool.size > 0 && e.bitmapPool.length > 0, 'finished runs left arrays and bitmaps to reuse');
+    } finally {
+      await e.close();
+    }
+  }
+});

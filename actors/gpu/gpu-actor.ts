@@ -453,6 +453,9 @@ export class GpuActor {
 
   private async superstep(f: SuperstepFrame, shared: SharedArrayBuffer[]): Promise<void> {
     const t0 = performance.now();
+    // A run's first superstep: what the device holds belongs to an earlier run, even where the
+    // host arrays are the same buffers (the engine reuses a finished run's arrays).
+    if (f.step === 0) this.prLast = undefined;
     const h = HANDLERS[f.kernel];
     if (h === undefined) throw new Error(`kernel '${f.kernel}' has no GPU mapping`);
     if (!h.modes.includes(f.mode)) throw new Error(`kernel '${f.kernel}' runs ${h.modes.join('/')} on the GPU, not ${f.mode}`);

@@ -98,6 +98,13 @@ export class Engine {
   /** Progress events: run-start, superstep, run-end. */
   readonly events: EventEmitter<EngineEvents>;
   private live: LiveStep | undefined;
+  /**
+   * State arrays and bitmaps of finished runs (all but the results they returned), by kind and
+   * length, for the next run: a fresh SharedArrayBuffer is zero pages to fault in and, for a GPU
+   * actor, host memory to page-lock again (PageRank on RMAT 24: 134 MB per f64 array).
+   */
+  readonly arrayPool = new Map<string, StateArray[]>();
+  readonly bitmapPool: Uint8Array[] = [];
 
   private constructor(
     readonly graph: Graph,
@@ -305,6 +312,7 @@ export class Engine {
     const ctx = new Run(this, steps, notes, program.name);
     this.events.emit('run-start', { program: program.name, vertices: this.graph.numVertices, edges: this.graph.numEdges });
     const values = await program.run(ctx, params);
+    ctx.release(values);
     const totalMs = performance.now() - t0;
     const edges = steps.reduce((a, s) => a + s.edges, 0);
     const report: RunReport = {
@@ -661,6 +669,9 @@ class Run implements RunContext {
   private spare: Uint8Array[] = [];
   /** Frontiers edgeMap returned: consumed (their bitmap reused) when given back to edgeMap. */
   private readonly produced = new WeakSet<Frontier>();
+  /** Every array and bitmap this run took, for the engine's pools when it ends. */
+  private readonly taken: StateArray[] = [];
+  private readonly bitmaps: Uint8Array[] = [];
 
   constructor(
     private readonly engine: Engine,
@@ -682,13 +693,35 @@ class Run implements RunContext {
   }
 
   alloc(kind: StateKind, fill = 0, length = this.graph.numVertices): StateArray {
-    const a = sharedArray(kind, length);
-    if (fill !== 0) a.fill(fill);
+    const pooled = this.engine.arrayPool.get(`${kind}:${length}`)?.pop();
+    const a = pooled ?? sharedArray(kind, length);
+    if (fill !== 0 || pooled !== undefined) a.fill(fill);
+    this.taken.push(a);
     return a.length === length ? a : (a.subarray(0, length) as StateArray);
   }
 
   private bitmap(): Uint8Array {
-    return this.spare.pop() ?? new Uint8Array(new SharedArrayBuffer(Math.max(8, this.graph.numVertices)));
+    const spare = this.spare.pop();
+    if (spare !== undefined) return spare;
+    const b = this.engine.bitmapPool.pop() ?? new Uint8Array(new SharedArrayBuffer(Math.max(8, this.graph.numVertices)));
+    this.bitmaps.push(b);
+    return b;
+  }
+
+  /** The run is over: what it took goes back to the engine's pools, but for the arrays of `values`. */
+  release(values: { buffer: ArrayBufferLike }): void {
+    for (const a of this.taken) {
+      if (a.buffer === values.buffer) continue;
+      const key = `${kindOf(a)}:${a.length}`;
+      const list = this.engine.arrayPool.get(key) ?? [];
+      list.push(a);
+      this.engine.arrayPool.set(key, list);
+    }
+    for (const b of this.bitmaps) {
+      if (b.buffer === values.buffer) continue;
+      b.fill(0);
+      this.engine.bitmapPool.push(b);
+    }
   }
 
   /** Returns a frontier's bitmap for reuse, cleared. */
