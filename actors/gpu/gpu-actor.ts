@@ -823,6 +823,7 @@ export class GpuActor {
   async changedOwned(name: string, op: 'claim' | 'min', s: Step, activated: number | undefined, value?: number): Promise<Pick<StepOut, 'merges' | 'flagged'>> {
     const lo = this.begin;
     const hi = this.end;
+    if (hi <= lo) return { merges: [], flagged: [] };
     if ((activated ?? Infinity) * 64 < hi - lo) return { merges: [await this.ownedChanges(name, op, s)], flagged: [] };
     const flags = this.scratchOf('@flags', 'u8');
     await this.readInto(NX, flags, lo, hi);
