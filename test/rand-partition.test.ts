@@ -270,3 +270,19 @@ gpuTest('run() shuffles the pages the model does for the program: in-pages for p
     });
   }
 });
+
+gpuTest('npm run gpu-check --partition rand: every program matches with the GPU owning several ranges', async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  const { mkdtempSync, readFileSync } = await import('node:fs');
+  const os = await import('node:os');
+  const json = path.join(mkdtempSync(path.join(os.tmpdir(), 'tessera-gpu-check-rand-')), 'check.json');
+  const script = path.join(REPO_ROOT, 'scripts/gpu-check.mjs');
+  const r = spawnSync(process.execPath, [script, '--emulated', '--scale', '10', '--no-snap', '--no-bench', '--partition', 'rand', '--page-edges', '512', '--json', json], { encoding: 'utf8' });
+  t.is(r.status, 0, r.stderr + r.stdout);
+  t.regex(r.stdout, /partition RAND seed 1/);
+  const out = JSON.parse(readFileSync(json, 'utf8')) as { partition: string; rows: Array<{ program: string; ok: boolean; gpuRanges: number }>; failures: number };
+  t.is(out.partition, 'rand');
+  t.is(out.failures, 0);
+  // LCC runs with the GPU owning everything (one range); every other program on several.
+  t.true(out.rows.every((x) => x.ok && (x.program === 'lcc' || x.gpuRanges > 1)), JSON.stringify(out.rows.map((x) => [x.program, x.gpuRanges])));
+});
