@@ -83,6 +83,18 @@ gpuTest('--partition low gives the GPU the hubs (the head of the degree order), 
   for (const p of ['high', 'low'] as const) t.true(gpuEdgeShare(got[p]!.report) > 0.1, `${p}: the GPU walked edges`);
 });
 
+gpuTest('--partition auto --alpha X asks the model for the strategy at X and runs it', async (t) => {
+  const dir = await tempDir();
+  process.env.TESSERA_CACHE_DIR = dir;
+  const topo = await emulatedTopology(dir, 'model:\n  rCpu: 20000000\n  rGpu: 400000000\n  c: 1000000000\n');
+  const report = path.join(dir, 'r.json');
+  const r = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:11', '--page-edges', '512', '--topology', topo, '--partition', 'auto', '--alpha', '0.5', '--report', report, '-q']);
+  t.is(r.code, 0, r.stderr);
+  const rep = JSON.parse(await readFile(report, 'utf8')) as RunReport;
+  t.is(rep.model!.alphaRequested, 0.5);
+  t.is(rep.partition!.strategy, rep.model!.strategy, 'the run used the strategy the model chose');
+});
+
 gpuTest('measureGpu calibrates a GPU rate through the GPU actor', async (t) => {
   const gpu = { device: 0, emulated: true, streams: 2, memoryLimit: 64 * 2 ** 20 };
   const m = await measureGpu({ name: 'g', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [gpu], interconnect: {}, model: {} }, gpu, 'pr', 'pull', { graph: 'rmat:10', repetitions: 1 });

@@ -89,7 +89,8 @@ async function chooseSplit(f: RunFlags, graph: Graph, topology: Topology): Promi
     });
   }
   const summarize = (r: RunReport): ModelSummary => modelSummary(chosen, sweep.rates, r);
-  if (chosen.strategy !== 'rand') return { gpuShare: 1 - chosen.prediction.alpha, partition: chosen.strategy, summarize };
+  // HIGH / LOW: the alpha asked for, or the model's as cut into pages.
+  if (chosen.strategy !== 'rand') return { gpuShare: 1 - (typeof f.alpha === 'number' ? f.alpha : chosen.prediction.alpha), partition: chosen.strategy, summarize };
   // RAND: run exactly the pages the model chose (its partition at that alpha and seed).
   const partitionPages = sweep.mode === 'push' ? 'out' : 'in';
   const part = partitionGraph(graph, sweep.params, { strategy: 'rand', alpha: chosen.alphaRequested, orientation: partitionPages, seed });
