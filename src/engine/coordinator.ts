@@ -360,20 +360,24 @@ export class Engine {
     return { values, report };
   }
 
-  /** Who owns what, for the report: edges of the page set the split was cut by. */
+  private partitionSummary: RunReport['partition'];
+
+  /** Who owns what, for the report: edges of the page set the split was cut by (counted once per engine). */
   private partitionReport(): NonNullable<RunReport['partition']> {
+    const p = this.partitionSummary;
+    if (p !== undefined) return { ...p, gpus: p.gpus.map((g) => ({ ...g })) };
     const o = this.opts;
     const strategy = o.partition ?? 'high';
     const rand = strategy === 'rand';
     const pages = rand ? (o.partitionPages ?? 'in') : 'in';
     const deg = pages === 'in' ? this.graph.inDegree : this.graph.outDegree;
-    return {
+    return (this.partitionSummary = {
       strategy,
       ...(rand ? { seed: o.partitionSeed ?? DEFAULT_PARTITION_SEED } : {}),
       explicit: o.ownership !== undefined,
       pages,
       gpus: this.actors.slice(this.cpuCount).map((a) => ({ actor: a.name, ranges: a.owned!.length, vertices: rangeVertices(a.owned!), edges: rangeEdges(a.owned!, deg) })),
-    };
+    });
   }
 
   /** Dense tasks: every page cut into vertex ranges of about `target` edges (cached). */
