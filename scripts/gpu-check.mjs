@@ -6,10 +6,12 @@
  * (native/bench/gpu-bench.mjs) and prints one summary. Exit status 1 when any result differs.
  *
  *   npm run gpu-check [-- --scale 20] [--emulated] [--device 0] [--gpu-share 0.5]
- *                     [--snap DIR | --no-snap] [--programs bfs,pr,...] [--bc-sources 4]
- *                     [--bench-scale S | --no-bench] [--memory-limit 8GiB] [--json FILE]
+ *                     [--partition high|low|rand] [--partition-seed 1] [--snap DIR | --no-snap] [--programs bfs,pr,...] [--bc-sources 4]
+ *                     [--bench-scale S | --no-bench] [--memory-limit 8GiB] [--page-edges N] [--json FILE]
  *
  * --emulated runs the GPU actor on the host (no GPU needed; tests use it at a small scale).
+ * --partition rand gives the GPU actor the model's random pages (several vertex ranges: the
+ * kernels' owned byte map), shuffling the page set the model does for each program.
  * LCC runs with the GPU owning every vertex: on GPU topologies LCC takes the per-vertex
  * (native-kernel) structure, whose CPU share is slow on hubs (see src/programs/lcc.ts).
  * Needs a build: `npm run build` (dist/) and the native addon (`node scripts/build-native.mjs`).
@@ -28,6 +30,7 @@ const { algorithm } = await dist('src/programs/index.js');
 const { sampleSources } = await dist('src/programs/betweenness.js');
 const { nativeAvailable } = await dist('actors/gpu/native.js');
 const { parseSize } = await dist('src/topology/schema.js');
+const { programProfile } = await dist('src/model/profile.js');
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -49,6 +52,12 @@ const programs = opt('programs', 'bfs,pr,sssp,wcc,cdlp,lcc,bc').split(',');
 const snapDir = flag('no-snap') ? undefined : opt('snap', path.resolve(root, '../shared/datasets/snap'));
 const benchScale = flag('no-bench') ? undefined : Number(opt('bench-scale', scale));
 const memoryLimit = opt('memory-limit', undefined);
+const pageEdges = opt('page-edges', undefined) === undefined ? undefined : Number(opt('page-edges'));
+if (pageEdges !== undefined && !(Number.isSafeInteger(pageEdges) && pageEdges >= 1)) fail(`--page-edges ${opt('page-edges')} must be a positive integer`);
+const partition = opt('partition', 'high');
+const partitionSeed = Number(opt('partition-seed', 1));
+if (!['high', 'low', 'rand'].includes(partition)) fail(`--partition ${partition} must be high, low or rand`);
+if (!Number.isSafeInteger(partitionSeed) || partitionSeed < 0) fail(`--partition-seed ${opt('partition-seed')} must be an integer >= 0`);
 const jsonOut = opt('json', undefined);
 if (!(scale >= 1 && scale <= 30)) fail(`--scale ${opt('scale')} must be an integer from 1 to 30`);
 for (const p of programs) if (!['bfs', 'pr', 'sssp', 'wcc', 'cdlp', 'lcc', 'bc'].includes(p)) fail(`unknown program '${p}' in --programs`);
@@ -103,7 +112,7 @@ const rows = [];
 let failures = 0;
 const t0 = performance.now();
 for (const gs of graphs) {
-  const { graph: g, loadMs } = await loadGraph(gs.spec, { undirected: gs.undirected });
+  const { graph: g, loadMs } = await loadGraph(gs.spec, { undirected: gs.undirected, pageEdges });
   console.log(`[gpu-check] ${gs.label}: ${g.numVertices} vertices, ${g.numEdges} edges (${g.directed ? 'directed' : 'undirected'}), loaded in ${(loadMs / 1000).toFixed(1)} s`);
   const cpu = await Engine.create(g, cpuTopo);
   try {
@@ -111,7 +120,8 @@ for (const gs of graphs) {
       const program = algorithm(name).program;
       const p = params(g, name);
       const a = await cpu.run(program, p);
-      const gpuEngine = await Engine.create(g, gpuTopo, { gpuShare: name === 'lcc' ? 1 : gpuShare });
+      const partitionPages = programProfile(name).mode === 'push' ? 'out' : 'in';
+      const gpuEngine = await Engine.create(g, gpuTopo, { gpuShare: name === 'lcc' ? 1 : gpuShare, partition, partitionSeed, partitionPages });
       let b;
       try {
         b = await gpuEngine.run(program, p);
@@ -136,6 +146,7 @@ for (const gs of graphs) {
         cacheHits: sum('hits'),
         kernelMs: sum('kernelMs'),
         outbox: gs2.reduce((acc, x) => acc + x.messagesAggregated, 0),
+        gpuRanges: b.report.partition?.gpus[0]?.ranges ?? 0,
       });
       const r = rows[rows.length - 1];
       console.log(`[gpu-check]   ${name}: ${r.ok ? 'match' : `MISMATCH ${r.detail}`}; CPU ${r.cpuMs.toFixed(0)} ms, CPU+GPU ${r.gpuMs.toFixed(0)} ms`);
@@ -158,7 +169,10 @@ if (benchScale !== undefined) {
 
 const pad = (s, n) => String(s).padEnd(n);
 const lines = [];
-lines.push(`tessera gpu-check: ${emulated ? 'EMULATED GPU (host backend; timings say nothing about a real GPU)' : `CUDA device ${device}`}, ${threads} CPU threads, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+lines.push(
+  `tessera gpu-check: ${emulated ? 'EMULATED GPU (host backend; timings say nothing about a real GPU)' : `CUDA device ${device}`}, ${threads} CPU threads, ` +
+    `partition ${partition.toUpperCase()}${partition === 'rand' ? ` seed ${partitionSeed}` : ''}, ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+);
 lines.push(`${pad('graph', 20)}${pad('program', 8)}${pad('result', 9)}${pad('CPU ms', 10)}${pad('CPU+GPU ms', 12)}${pad('GPU edges', 12)}${pad('pages sent', 12)}${pad('cache hits', 12)}outbox`);
 for (const r of rows)
   lines.push(
@@ -176,5 +190,5 @@ if (bench !== undefined) {
 }
 lines.push(failures === 0 ? `OK: ${rows.length} program runs match the CPU results` : `FAILED: ${failures} check(s) failed`);
 console.log(lines.join('\n'));
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ emulated, device, scale, rows, bench, failures }, null, 2));
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ emulated, device, scale, partition, partitionSeed, rows, bench, failures }, null, 2));
 process.exit(failures === 0 ? 0 : 1);

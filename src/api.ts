@@ -23,6 +23,7 @@ import type { Graph } from './graph/types.js';
 import { assignByKey, isKeyedGraph, type GraphologyLike, type KeyedGraph } from './graphology.js';
 import { algorithm, type AlgoDefaults, type AlgoOptions } from './programs/index.js';
 import { loadTopology } from './topology/load.js';
+import { programProfile } from './model/profile.js';
 import type { Topology } from './topology/schema.js';
 
 /** Algorithm names `run` knows (aliases included); any other name is a TesseraError. */
@@ -160,7 +161,9 @@ export async function run(graph: Graph, algo: string, opts: RunOptions | KeyedRu
   const o: RunOptions = isKeyedGraph(graph) ? byOriginalIds(graph, opts as KeyedRunOptions) : (opts as RunOptions);
   const params = entry.params(graph, o, o.defaults ?? {});
   const topology = typeof o.topology === 'object' ? o.topology : await loadTopology(o.topology);
-  const engine = await Engine.create(graph, topology, o);
+  // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.
+  const partitionPages = o.partitionPages ?? (programProfile(algo).mode === 'push' ? 'out' : 'in');
+  const engine = await Engine.create(graph, topology, { ...o, partitionPages });
   try {
     const { values, report } = await engine.run(entry.program, params as never);
     return new RunResult(graph, values, entry.program.output, report);

@@ -478,6 +478,82 @@ for (const wt of ['f64', 'f32', undefined] as const) {
   });
 }
 
+t_('an owned byte map (several ranges): bfs_push outbox, pr_pull apply and compact follow it', async (t) => {
+  const g = G1;
+  const n = g.n;
+  const outPages = paginate(g.out, 800, undefined);
+  const inPages = paginate(g.in, 800, undefined);
+  // Three owned ranges with gaps (as a RAND owner has), and its byte map.
+  const ranges: Array<[number, number]> = [[0, 700], [1500, 2600], [4000, 4800]];
+  const map = new Uint8Array(n);
+  for (const [b, e] of ranges) map.fill(1, b, e);
+  const mine = (v: number): boolean => map[v] === 1;
+  const c = await emu();
+  try {
+    await register(c, 0, outPages);
+    await register(c, 1, inPages);
+    await c.allocState('own', 'u8', n);
+    await c.writeState('own', map);
+    // bfs_push: owned destinations claimed in place, the rest to the outbox.
+    await c.allocState('depth', 'u32', n);
+    await c.allocState('list', 'u32', 16);
+    await c.allocState('next', 'u8', n);
+    await c.fillState('depth', 0xffffffff);
+    const src = [9, 11, 200, 5000];
+    for (const s of src) await c.writeState('depth', Uint32Array.of(0), s);
+    await c.writeState('list', Uint32Array.from(src));
+    const st = await c.run('bfs_push', { setId: 0, pages: all(outPages), params: { level: 0, frontierSize: src.length }, state: { frontierList: 'list', owned: 'own' } });
+    const reach = new Set<number>();
+    for (const s of src) for (const [v] of g.out[s]!) if (!src.includes(v)) reach.add(v);
+    const owned = [...reach].filter(mine).sort((a, b) => a - b);
+    const remote = [...reach].filter((v) => !mine(v)).sort((a, b) => a - b);
+    t.true(owned.length > 0 && remote.length > 0 && remote.some((v) => v > 700 && v < 1500), 'both kinds, remote ones between owned ranges');
+    const depth = await c.readState('depth', new Uint32Array(n));
+    for (let v = 0; v < n; v++) {
+      const want = src.includes(v) ? 0 : owned.includes(v) ? 1 : 0xffffffff;
+      if (depth[v] !== want) return t.fail(`depth[${v}] = ${depth[v]}, want ${want}`);
+    }
+    t.deepEqual(Array.from(st.outbox!.ids).sort((a, b) => a - b), remote);
+    await t.throwsAsync(c.run('bfs_push', { setId: 0, pages: all(outPages), params: { level: 0, frontierSize: 1, ownedBegin: 0, ownedEnd: 5 }, state: { frontierList: 'list', owned: 'own' } }), { message: /not both/ });
+    // compact with the map as mask over the span of the ranges: owned flagged vertices only.
+    const got = await c.compact('next', 'depth', 0, 4800, 'own');
+    t.deepEqual(Array.from(got.ids).sort((a, b) => a - b), owned);
+    t.true(got.values.every((x) => x === 1));
+    t.deepEqual(Array.from((await c.compact('next', 'depth', 0, 4800)).ids).sort((a, b) => a - b), owned, 'push flags only owned vertices anyway');
+    await c.fillState('next', 1);
+    const every = await c.compact('next', 'depth', 0, n, 'own');
+    t.is(every.ids.length, 2600 - 1500 + 700 + 800, 'a mask keeps the owned vertices of a fully flagged range');
+    await t.throwsAsync(c.compact('next', 'depth', 0, n, 'depth'), { code: 'TS_TYPE' });
+    // pr_pull over every in-page, the vertex apply only where the map is set.
+    await c.allocState('contrib', 'f64', n);
+    await c.allocState('rank', 'f64', n);
+    await c.allocState('deg', 'u32', n);
+    await c.allocState('nc', 'f64', n);
+    const r = rng(11);
+    const contrib = Float64Array.from({ length: n }, () => r());
+    const deg = Uint32Array.from({ length: n }, (_, v) => g.out[v]!.length);
+    await c.writeState('contrib', contrib);
+    await c.writeState('deg', deg);
+    await c.fillState('nc', -1);
+    const prs = await c.run('pr_pull', { setId: 1, pages: all(inPages), params: { base: 0.15 / n, d: 0.85 }, state: { next: 'rank', outDeg: 'deg', nextContrib: 'nc', owned: 'own' } });
+    const nc = await c.readState('nc', new Float64Array(n));
+    let dangling = 0;
+    const wantNc = new Float64Array(n).fill(-1);
+    for (let v = 0; v < n; v++) {
+      if (!mine(v)) continue;
+      let sum = 0;
+      for (const [u] of g.in[v]!) sum += contrib[u]!;
+      const rank = 0.15 / n + 0.85 * sum;
+      if (deg[v] === 0) (dangling += rank, (wantNc[v] = 0));
+      else wantNc[v] = rank / deg[v]!;
+    }
+    close(t, nc, wantNc, 'next contribution of owned vertices only');
+    t.true(dangling > 0 && Math.abs(prs.sum! - dangling) <= 1e-9 * dangling, `dangling ${prs.sum} want ${dangling}`);
+  } finally {
+    await c.close();
+  }
+});
+
 t_('sssp_push outbox keeps the minimum per remote destination', async (t) => {
   // two sources reach the same remote vertices with different distances
   const out: Lists = Array.from({ length: 8 }, () => []);

@@ -83,6 +83,18 @@ gpuTest('--partition low gives the GPU the hubs (the head of the degree order), 
   for (const p of ['high', 'low'] as const) t.true(gpuEdgeShare(got[p]!.report) > 0.1, `${p}: the GPU walked edges`);
 });
 
+gpuTest('--partition auto --alpha X asks the model for the strategy at X and runs it', async (t) => {
+  const dir = await tempDir();
+  process.env.TESSERA_CACHE_DIR = dir;
+  const topo = await emulatedTopology(dir, 'model:\n  rCpu: 20000000\n  rGpu: 400000000\n  c: 1000000000\n');
+  const report = path.join(dir, 'r.json');
+  const r = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:11', '--page-edges', '512', '--topology', topo, '--partition', 'auto', '--alpha', '0.5', '--report', report, '-q']);
+  t.is(r.code, 0, r.stderr);
+  const rep = JSON.parse(await readFile(report, 'utf8')) as RunReport;
+  t.is(rep.model!.alphaRequested, 0.5);
+  t.is(rep.partition!.strategy, rep.model!.strategy, 'the run used the strategy the model chose');
+});
+
 gpuTest('measureGpu calibrates a GPU rate through the GPU actor', async (t) => {
   const gpu = { device: 0, emulated: true, streams: 2, memoryLimit: 64 * 2 ** 20 };
   const m = await measureGpu({ name: 'g', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [gpu], interconnect: {}, model: {} }, gpu, 'pr', 'pull', { graph: 'rmat:10', repetitions: 1 });
@@ -90,15 +102,77 @@ gpuTest('measureGpu calibrates a GPU rate through the GPU actor', async (t) => {
   t.regex(m.on ?? '', /emulated GPU 0/);
 });
 
-test('--alpha on a CPU-only topology, --partition rand and a bad --alpha are one-line errors', async (t) => {
+test('--alpha or --partition rand on a CPU-only topology, a bad --alpha and a bad --partition-seed are one-line errors', async (t) => {
   const r1 = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:8', '--topology', 'configs/1S.yaml', '--alpha', '0.5']);
   t.is(r1.code, 1);
   t.regex(r1.stderr, /^tessera: .*has no GPU.*--alpha/);
   t.is(r1.stderr.trim().split('\n').length, 1);
-  const r2 = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:8', '--topology', 'configs/1S1G-emulated.yaml', '--partition', 'rand']);
+  const r2 = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:8', '--topology', 'configs/1S.yaml', '--partition', 'rand']);
   t.is(r2.code, 1);
-  t.regex(r2.stderr, /--partition rand is not runnable: .*tessera model --partition rand/);
+  t.regex(r2.stderr, /^tessera: .*has no GPU.*--partition/);
   const r3 = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:8', '--alpha', '1.5']);
   t.is(r3.code, 1);
   t.regex(r3.stderr, /--alpha must be a number from 0 to 1 or auto, got '1\.5'/);
+  const r4 = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:8', '--partition', 'rand', '--partition-seed', 'x']);
+  t.is(r4.code, 1);
+  t.regex(r4.stderr, /--partition-seed must be an integer >= 0, got 'x'/);
+});
+
+gpuTest('--partition rand runs the model\'s RAND pages: same values as high, the owned set `tessera model` predicts, another seed other pages', async (t) => {
+  const dir = await tempDir();
+  process.env.TESSERA_CACHE_DIR = dir;
+  const topo = await emulatedTopology(dir, 'model:\n  rCpu: 20000000\n  rGpu: 400000000\n  c: 1000000000\n');
+  const graph = ['--graph', 'rmat:11', '--page-edges', '512'];
+  const got: Record<string, { out: string; report: RunReport }> = {};
+  for (const [name, extra] of [
+    ['high', ['--partition', 'high']],
+    ['rand', ['--partition', 'rand']],
+    ['rand2', ['--partition', 'rand', '--partition-seed', '2']],
+  ] as const) {
+    const report = path.join(dir, `${name}.json`);
+    const out = path.join(dir, `${name}.txt`);
+    const r = await tessera(['run', '--algo', 'pr', ...graph, '--topology', topo, '--alpha', '0.5', ...extra, '--report', report, '--out', out]);
+    t.is(r.code, 0, r.stderr);
+    got[name] = { out: await readFile(out, 'utf8'), report: JSON.parse(await readFile(report, 'utf8')) as RunReport };
+    if (name !== 'high') t.regex(r.stdout, /partition RAND seed \d: gpu0 owns .*vertices \(\d+ ranges/);
+  }
+  // The same ranks either way (summation order differs between actors: 1e-9 relative).
+  const ranks = (text: string): number[][] => text.trim().split('\n').map((l) => l.split(' ').map(Number));
+  const [a, b] = [ranks(got.rand!.out), ranks(got.high!.out)];
+  t.is(a.length, b.length);
+  t.true(a.length > 1000 && a.every(([id, x], i) => id === b[i]![0] && Math.abs(x! - b[i]![1]!) <= 1e-9 * Math.abs(b[i]![1]!)), 'the same ranks either way');
+  const rand = got.rand!.report.partition!;
+  t.like(rand, { strategy: 'rand', seed: 1, explicit: false, pages: 'in' });
+  t.true(rand.gpus[0]!.ranges > 1, `several ranges: ${rand.gpus[0]!.ranges}`);
+  t.true(gpuEdgeShare(got.rand!.report) > 0.2, 'the GPU walked edges');
+  t.is(got.rand2!.report.partition!.seed, 2);
+  t.notDeepEqual(got.rand2!.report.partition!.gpus, rand.gpus, 'seed 2 picks other pages');
+  // The model at the same alpha and seed: its GPU element holds exactly the run's vertices and edges.
+  for (const [seed, rep] of [
+    ['1', rand],
+    ['2', got.rand2!.report.partition!],
+  ] as const) {
+    const m = await tessera(['model', '--algo', 'pr', ...graph, '--topology', topo, '--partition', 'rand', '--alpha', '0.5', '--seed', seed, '--json']);
+    t.is(m.code, 0, m.stderr);
+    const chosen = (JSON.parse(m.stdout) as { chosen: { strategy: string; parts: Array<{ name: string; edges: number; vertices: number }> } }).chosen;
+    t.is(chosen.strategy, 'rand');
+    const gpu = chosen.parts.find((p) => p.name === 'gpu0')!;
+    t.deepEqual({ vertices: rep.gpus[0]!.vertices, edges: rep.gpus[0]!.edges }, { vertices: gpu.vertices, edges: gpu.edges }, `seed ${seed}`);
+  }
+});
+
+gpuTest('--partition rand --alpha auto runs the pages of the model\'s chosen RAND point', async (t) => {
+  const dir = await tempDir();
+  process.env.TESSERA_CACHE_DIR = dir;
+  const topo = await emulatedTopology(dir, 'model:\n  rCpu: 20000000\n  rGpu: 400000000\n  c: 1000000000\n');
+  const report = path.join(dir, 'r.json');
+  const r = await tessera(['run', '--algo', 'sssp', '--source', '1', '--graph', 'rmat:11', '--page-edges', '512', '--topology', topo, '--partition', 'rand', '--alpha', 'auto', '--report', report, '-q']);
+  t.is(r.code, 0, r.stderr);
+  const rep = JSON.parse(await readFile(report, 'utf8')) as RunReport;
+  t.is(rep.model!.strategy, 'rand');
+  // sssp is push: the model (and so the run) shuffles out-pages.
+  t.like(rep.partition!, { strategy: 'rand', explicit: true, pages: 'out' });
+  const predicted = rep.model!.actors.find((a) => a.actor === 'gpu0')!.edges;
+  t.true(predicted > 0, 'the model gave the GPU edges');
+  t.is(rep.partition!.gpus[0]!.edges, predicted, 'the GPU owns the out-edges the model predicted for it');
 });

@@ -1,8 +1,8 @@
 /**
  * GPU actor: the same frames as a CPU socket actor (load, superstep -> vote), over the native
- * controller (native.ts). Hybrid BSP as in TOTEM: the actor owns one contiguous range of internal
- * vertex ids [ownedBegin, ownedEnd) for the whole run, and with it the pages of that range in
- * both orientations; CPU socket actors share the rest.
+ * controller (native.ts). Hybrid BSP as in TOTEM: the actor owns a set of internal vertex ids for
+ * the whole run, as sorted disjoint ranges (one with HIGH/LOW, its pages' ranges with RAND), and
+ * with it the pages overlapping them in both orientations; CPU socket actors share the rest.
  *
  * Each superstep the actor
  *   1. brings its device replica of the state the kernel reads up to date from the coordinator's
@@ -11,13 +11,15 @@
  *      range; push walks only the out-pages that hold its frontier vertices (Graphie: pages
  *      already resident in the device page cache are reused, the others are streamed in, LRU),
  *   3. answers with a vote that carries what changed:
- *      - `outbox`: updates to vertices outside its range, aggregated on the device (one entry per
- *        destination, min or sum) before anything is copied back (TOTEM),
+ *      - `outbox`: updates to vertices it does not own, aggregated on the device (one entry per
+ *        destination, min or sum) before anything is copied back (TOTEM); with several ranges the
+ *        kernels tell owned from remote by a device byte map (`@owned`), with one by compares,
  *      - `merges`: its own vertices that a push kernel changed (the CPU actors may have pushed to
  *        them too, so the coordinator folds both with the program's reduce),
- *      - `sync`: dense values of its range when it was their only writer (pull kernels), copied
- *        from the device straight into the coordinator's shared array (page-locked); the vote
- *        names the range only (`written`), as a socket actor's workers write theirs in place.
+ *      - `sync`: dense values of its ranges when it was their only writer (pull kernels), copied
+ *        from the device straight into the coordinator's shared array (page-locked), one entry
+ *        per range; the vote names the ranges only (`written`), as a socket actor's workers write
+ *        theirs in place.
  * The coordinator applies all of it after every vote is in (BSP communication phase) and
  * activates the vertices whose value changed.
  */
@@ -42,6 +44,7 @@ import type {
 import { STATE_CTORS, sharedArray, type KernelGraph, type StateArray } from '../../src/engine/kernel.js';
 import type { Page } from '../../src/graph/types.js';
 import { materializeGraph } from '../cpu/share.js';
+import { complementRanges, type VertexRanges } from '../../src/engine/partition.js';
 import { GpuController, nativeAvailable, pageWeightBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
 import { inOutPages, unionPages } from './pages.js';
 
@@ -59,6 +62,8 @@ const SET_ALLIN = 6;
 const FR = '@frontier';
 const NX = '@next';
 const OUTDEG = '@outDegree';
+/** Owned byte map (1 = owned), on the device only when the actor owns several ranges. */
+const OWNED = '@owned';
 
 interface StepOut {
   edges: number;
@@ -116,15 +121,15 @@ const HANDLERS: Record<string, Handler> = {
       let st: RunStats | undefined;
       if (s.f.mode === 'push') {
         await a.frontierOwned(s);
-        st = await a.run('bfs_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: { level, ...a.ownedParams() }, state: { depth: 'depth', frontier: FR, next: NX } });
+        st = await a.run('bfs_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: { level, ...a.ownedParams() }, state: { depth: 'depth', frontier: FR, next: NX, ...a.ownedState() } });
       } else {
         await a.frontierAll(s);
         await a.run('bfs_pull', { setId: SET_IN, pages: a.rangePages(SET_IN), params: { level }, state: { depth: 'depth', frontier: FR, next: NX } });
-        // Pull: each vertex of the range sets only its own depth, so the actor is the range's one
+        // Pull: each owned vertex sets only its own depth, so the actor is its ranges' one
         // writer: depth and next flags go back dense, in place, as a socket's workers write theirs.
         // (The compacted merge of the claimed vertices cost more than the kernel: on RMAT 24 one
         // level claims 10 M of them, ~250 ms of msgpack and folding on the coordinator's thread.)
-        const sync = [await a.syncRange('depth', 'depth', s)];
+        const sync = await a.syncOwned('depth', 'depth', s);
         return a.out({ sync, active: await a.syncNext(s) });
       }
       // Every claim of a level writes level + 1: the device's next flags say it all.
@@ -136,26 +141,29 @@ const HANDLERS: Record<string, Handler> = {
     modes: ['pull'],
     async run(a, s) {
       // The program swaps contrib and nextContrib every iteration, so this step's contrib is the
-      // host array the device filled (as nextContrib) for its own range last step: keep the
+      // host array the device filled (as nextContrib) for its own ranges last step: keep the
       // device copy and upload only the ranges the other actors computed (Graphie: reuse what
       // is resident). Anything else (first step, another run) is uploaded whole.
       const { cDev, nDev } = await a.prContribOnDevice(s);
       await a.ensure('rank', 'f64');
       await a.ensureOutDegree();
-      // Gather and the CPU kernel's vertex apply (next contribution, dangling mass) on the device.
+      // Gather and the CPU kernel's vertex apply (next contribution, dangling mass) on the device,
+      // applied to the owned vertices of the pages only: [applyBegin, applyEnd) for one range,
+      // the owned byte map for several.
+      const one = a.single;
       const st = await a.run('pr_pull', {
         setId: SET_IN,
         pages: a.rangePages(SET_IN),
-        params: { base: s.f.args.base!, d: s.f.args.damping!, applyBegin: a.begin, applyEnd: a.end },
-        state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev },
+        params: { base: s.f.args.base!, d: s.f.args.damping!, ...(one ? { applyBegin: a.begin, applyEnd: a.end } : {}) },
+        state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev, ...(one ? {} : { owned: OWNED }) },
       });
       a.prStep = { cDev, nDev };
       // Ranks go back after the last iteration only (nothing reads them before); contributions
       // only when another actor owns vertices (it gathers them next step; alone, the device keeps
       // its own). Without the `last` argument, both every step.
       const sync: StateSync[] = [];
-      if (s.f.args.last !== 0) sync.push(await a.syncRange('rank', 'rank', s));
-      if (a.begin > 0 || a.end < a.graph.numVertices || s.f.args.last === undefined) sync.push(await a.syncRange(nDev, 'nextContrib', s));
+      if (s.f.args.last !== 0) sync.push(...(await a.syncOwned('rank', 'rank', s)));
+      if (!a.ownsAll || s.f.args.last === undefined) sync.push(...(await a.syncOwned(nDev, 'nextContrib', s)));
       return a.out({ sum: st?.sum ?? 0, sync });
     },
     // The device holds every contribution of this step (its own range computed, the rest
@@ -181,7 +189,7 @@ const HANDLERS: Record<string, Handler> = {
       await a.upload('dist', s);
       await a.clearNext();
       await a.frontierOwned(s);
-      const st = await a.run('sssp_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: a.ownedParams(), state: { dist: 'dist', frontier: FR, next: NX } });
+      const st = await a.run('sssp_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: a.ownedParams(), state: { dist: 'dist', frontier: FR, next: NX, ...a.ownedState() } });
       return a.out({ ...(await a.changedOwned('dist', 'min', s, st?.activated)), outbox: a.outbox(st, 'dist', 'min', ACTIVATE) });
     },
   },
@@ -197,7 +205,7 @@ const HANDLERS: Record<string, Handler> = {
         // Min labels go over out- and in-edges: one call per orientation, each with an outbox.
         await a.frontierOwned(s);
         for (const set of sets) {
-          const st = await a.run('wcc_push', { setId: set, pages: a.pushPages(set, s), params: a.ownedParams(), state: { label: 'label', frontier: FR, next: NX } });
+          const st = await a.run('wcc_push', { setId: set, pages: a.pushPages(set, s), params: a.ownedParams(), state: { label: 'label', frontier: FR, next: NX, ...a.ownedState() } });
           if (st) stats.push(st);
         }
       } else {
@@ -221,12 +229,12 @@ const HANDLERS: Record<string, Handler> = {
       await a.ensure('nextLabel', 'u32');
       const set = a.directed ? SET_INOUT : SET_OUT;
       const st = await a.run('cdlp_pull', { setId: set, pages: a.rangePages(set), state: { label: 'label', next: 'nextLabel' } });
-      const sync = await a.syncRange('nextLabel', 'nextLabel', s);
+      const sync = await a.syncOwned('nextLabel', 'nextLabel', s);
       const next = s.state.nextLabel as Uint32Array;
       const label = s.state.label as Uint32Array;
       let changed = 0;
-      for (let v = a.begin; v < a.end; v++) if (next[v] !== label[v]) changed++;
-      return a.out({ sum: changed, sync: [sync] });
+      for (const [b, e] of a.owned) for (let v = b; v < e; v++) if (next[v] !== label[v]) changed++;
+      return a.out({ sum: changed, sync });
     },
   },
   'bc-fwd': {
@@ -270,7 +278,7 @@ const HANDLERS: Record<string, Handler> = {
       const set = await a.ensureLcc();
       // Native lcc pins every page of the out-set in the page cache (N_out(u) is read at random).
       const st = await a.run('lcc', { setId: set, pages: a.rangePages(set), params: { outSet: SET_ALLOUT } });
-      return a.out({ sync: [await a.syncRange('lcc', 'lcc', s)] });
+      return a.out({ sync: await a.syncOwned('lcc', 'lcc', s) });
     },
   },
   'bc-back': {
@@ -284,7 +292,7 @@ const HANDLERS: Record<string, Handler> = {
         params: { level: s.f.args.level! },
         state: { depth: 'dist', sigma: 'sigma', delta: 'delta', bc: 'bc' },
       });
-      return a.out({ sync: [await a.syncRange('delta', 'delta', s), await a.syncRange('bc', 'bc', s)] });
+      return a.out({ sync: [...(await a.syncOwned('delta', 'delta', s)), ...(await a.syncOwned('bc', 'bc', s))] });
     },
   },
 };
@@ -304,7 +312,7 @@ export class GpuActor {
   private cfg: GpuLoad | undefined;
   private readonly device = new Map<string, { kind: StateKind; length: number }>();
   private family = '';
-  /** Pages of each registered set that overlap the owned range. */
+  /** Pages of each registered set that overlap the owned ranges. */
   private readonly range = new Map<number, number[]>();
   private readonly sets = new Map<number, Page[]>();
   private mark = new Uint8Array(0);
@@ -333,6 +341,8 @@ export class GpuActor {
   private voteShared: SharedArrayBuffer[] = [];
   /** In-pages registered under SET_ALLIN so far (on demand, by stolen ranges). */
   private allIn = new Set<number>();
+  /** The vertices other actors own: the complement of the owned ranges. */
+  private others: VertexRanges = [];
   /** Settles once the controller is closed after a stop frame. */
   readonly stopped: Promise<void>;
   private resolveStopped!: () => void;
@@ -356,11 +366,25 @@ export class GpuActor {
   get graph(): KernelGraph {
     return this.g!;
   }
+  /** The owned ranges (sorted, disjoint). */
+  get owned(): VertexRanges {
+    return this.cfg!.owned;
+  }
+  /** At most one owned range: the kernels compare against [begin, end) (no byte map). */
+  get single(): boolean {
+    return this.cfg!.owned.length <= 1;
+  }
+  /** First owned vertex and the end of the last range (the span; [0, 0) when nothing is owned). */
   get begin(): number {
-    return this.cfg!.ownedBegin;
+    return this.cfg!.owned[0]?.[0] ?? 0;
   }
   get end(): number {
-    return this.cfg!.ownedEnd;
+    const o = this.cfg!.owned;
+    return o[o.length - 1]?.[1] ?? 0;
+  }
+  /** Whether it owns every vertex (no other actor computes any). */
+  get ownsAll(): boolean {
+    return this.others.length === 0;
   }
   get directed(): boolean {
     return this.g!.in !== this.g!.out;
@@ -401,10 +425,18 @@ export class GpuActor {
     if (!avail.ok) throw Object.assign(new Error(avail.reason), { code: 'TS_NO_NATIVE' });
     this.cfg = cfg;
     this.g = materializeGraph({ load: frame, shared });
+    this.others = complementRanges([cfg.owned], this.g.numVertices);
     this.stats = GpuActor.zero(cfg.emulated);
     this.ctl = await GpuController.create({ device: cfg.device, emulated: cfg.emulated, memoryLimit: cfg.memoryLimit, streams: cfg.streams });
     const g = this.g;
-    const overlap = (pages: Page[]): Page[] => pages.filter((p) => p.vEnd > cfg.ownedBegin && p.vBegin < cfg.ownedEnd);
+    const overlap = (pages: Page[]): Page[] => pages.filter((p) => this.overlaps(p));
+    if (!this.single) {
+      // Several ranges: the kernels' owned test is this byte map (kept across programs).
+      const map = new Uint8Array(g.numVertices);
+      for (const [b, e] of cfg.owned) map.fill(1, b, e);
+      await this.ensure(OWNED, 'u8');
+      await this.ctl.writeState(OWNED, map);
+    }
     // Registration keeps a reference to the host page bytes only; nothing is copied yet.
     await this.register(SET_OUT, overlap(g.out.pages));
     if (g.in !== g.out) await this.register(SET_IN, overlap(g.in.pages));
@@ -431,11 +463,24 @@ export class GpuActor {
     this.sets.set(setId, pages);
   }
 
-  /** CDLP on a directed graph: in+out lists of the owned range, built on first use. */
+  /** Whether a page holds an owned vertex (binary search over the ranges). */
+  private overlaps(p: Page): boolean {
+    const o = this.cfg!.owned;
+    let lo = 0;
+    let hi = o.length;
+    while (lo < hi) {
+      const m = (lo + hi) >>> 1;
+      if (o[m]![1] <= p.vBegin) lo = m + 1;
+      else hi = m;
+    }
+    return lo < o.length && o[lo]![0] < p.vEnd;
+  }
+
+  /** CDLP on a directed graph: in+out lists of the owned ranges, built on first use. */
   private async ensureInOut(): Promise<void> {
     if (this.range.has(SET_INOUT)) return;
     const g = this.g!;
-    await this.register(SET_INOUT, inOutPages(g.in, g.out, g.inDegree, g.outDegree, this.begin, this.end, g.pageEdges));
+    await this.register(SET_INOUT, inOutPages(g.in, g.out, g.inDegree, g.outDegree, this.owned, g.pageEdges));
   }
 
   /** LCC: every out-page (set SET_ALLOUT), and the set whose pages list N(v) of the owned range. */
@@ -444,10 +489,10 @@ export class GpuActor {
     if (!this.range.has(SET_ALLOUT)) {
       await this.register(SET_ALLOUT, g.out.pages);
       // register() records every page as 'overlapping': keep only the owned ones for the call.
-      this.range.set(SET_ALLOUT, g.out.pages.filter((p) => p.vEnd > this.begin && p.vBegin < this.end).map((p) => p.index));
+      this.range.set(SET_ALLOUT, g.out.pages.filter((p) => this.overlaps(p)).map((p) => p.index));
     }
     if (g.in === g.out) return SET_ALLOUT;
-    if (!this.range.has(SET_UNION)) await this.register(SET_UNION, unionPages(g.in, g.out, g.inDegree, g.outDegree, this.begin, this.end, g.pageEdges));
+    if (!this.range.has(SET_UNION)) await this.register(SET_UNION, unionPages(g.in, g.out, g.inDegree, g.outDegree, this.owned, g.pageEdges));
     return SET_UNION;
   }
 
@@ -488,7 +533,7 @@ export class GpuActor {
     let stolen = 0;
     let stolenEdges = 0;
     if (f.steal !== undefined && h.steal !== undefined && f.mode === 'pull') {
-      // Own range done: offer to take the tail of a CPU queue (the coordinator and the victim
+      // Own ranges done: offer to take the tail of a CPU queue (the coordinator and the victim
       // decide whether it pays); each answer is run as contiguous vertex ranges.
       for (;;) {
         // Its rate so far counts the stolen edges it has run too (the time does).
@@ -581,12 +626,12 @@ export class GpuActor {
     return data;
   }
 
-  /** PageRank: which host buffer the device array named `dev` mirrors (in the owned range). */
+  /** PageRank: which host buffer the device array named `dev` mirrors (in the owned ranges). */
   private prLast: { buf: ArrayBufferLike; dev: string } | undefined;
 
   /**
    * Device arrays for PageRank's contrib (read) and nextContrib (written) this step. When the
-   * host's contrib is the array the device wrote last step, only [0, begin) and [end, n) are
+   * host's contrib is the array the device wrote last step, only the ranges other actors own are
    * uploaded; otherwise all of it.
    */
   async prContribOnDevice(s: Step): Promise<{ cDev: string; nDev: string }> {
@@ -603,10 +648,11 @@ export class GpuActor {
       const src = contrib as Float64Array;
       // Page-lock only when something is copied: locking a buffer the CPU never touched (a GPU
       // alone never writes the host's nextContrib) first faults in all of it, ~50 ms on 134 MB.
-      if (this.begin > 0 || this.end < n) await this.pin(src.subarray(0, n));
-      if (this.begin > 0) await this.ctl!.writeState(cDev, src.subarray(0, this.begin), 0);
-      if (this.end < n) await this.ctl!.writeState(cDev, src.subarray(this.end, n), this.end);
-      this.stats.stateBytesIn += 8 * (this.begin + n - this.end);
+      if (!this.ownsAll) await this.pin(src.subarray(0, n));
+      for (const [b, e] of this.others) {
+        await this.ctl!.writeState(cDev, src.subarray(b, e), b);
+        this.stats.stateBytesIn += 8 * (e - b);
+      }
     } else {
       cDev = 'contrib';
       await this.upload('contrib', s);
@@ -635,9 +681,10 @@ export class GpuActor {
     await this.ensure(FR, 'u8');
     await this.ctl!.fillState(FR, 0);
     await this.pin(s.frontier!);
-    const part = s.frontier!.subarray(this.begin, this.end);
-    await this.ctl!.writeState(FR, part, this.begin);
-    this.stats.stateBytesIn += part.byteLength;
+    for (const [b, e] of this.owned) {
+      await this.ctl!.writeState(FR, s.frontier!.subarray(b, e), b);
+      this.stats.stateBytesIn += e - b;
+    }
   }
 
   /** Pull: vertices gather from frontier neighbours anywhere. */
@@ -648,8 +695,14 @@ export class GpuActor {
     this.stats.stateBytesIn += s.frontier!.byteLength;
   }
 
+  /** Push kernels' owned vertices, one range: params ownedBegin/ownedEnd (with ownedState, below). */
   ownedParams(): Record<string, number> {
-    return { ownedBegin: this.begin, ownedEnd: this.end };
+    return this.single ? { ownedBegin: this.begin, ownedEnd: this.end } : {};
+  }
+
+  /** ...several ranges: the device byte map as state role `owned`. */
+  ownedState(): Record<string, string> {
+    return this.single ? {} : { owned: OWNED };
   }
 
   /** Pages of `setId` holding the owned frontier vertices (the frame's list slice): only these are sent. */
@@ -678,7 +731,7 @@ export class GpuActor {
     return pages;
   }
 
-  /** Every page of a set that overlaps the owned range. */
+  /** Every page of a set that overlaps the owned ranges. */
   rangePages(setId: number): number[] {
     return this.range.get(setId)!;
   }
@@ -728,17 +781,24 @@ export class GpuActor {
   }
 
   /**
-   * Device values of `name` over [lo, hi) (default: the owned range) copied straight into the
-   * coordinator's shared array `state`, page-locked so the copy is one DMA at link speed, instead
-   * of into a buffer the coordinator then copies again on its one thread (60 ms a superstep for
-   * PageRank on 16.8 M vertices). The range is this actor's alone this superstep (its owned
-   * range, or tasks a victim released to it): no one else writes there before the votes are in.
+   * Device values of `name` over [lo, hi) copied straight into the coordinator's shared array
+   * `state`, page-locked so the copy is one DMA at link speed, instead of into a buffer the
+   * coordinator then copies again on its one thread (60 ms a superstep for PageRank on 16.8 M
+   * vertices). The range is this actor's alone this superstep (owned, or tasks a victim released
+   * to it): no one else writes there before the votes are in.
    */
-  async syncRange(name: string, state: string, s: Step, lo = this.begin, hi = this.end): Promise<StateSync> {
+  async syncRange(name: string, state: string, s: Step, lo: number, hi: number): Promise<StateSync> {
     const host = s.state[state];
     if (host === undefined) throw new Error(`kernel '${s.f.kernel}' needs state '${state}' in the frame`);
     await this.readInto(name, host, lo, hi);
     return { state, begin: lo, written: hi - lo };
+  }
+
+  /** syncRange over every owned range (one entry each: the ranges between are other actors'). */
+  async syncOwned(name: string, state: string, s: Step): Promise<StateSync[]> {
+    const out: StateSync[] = [];
+    for (const [b, e] of this.owned) out.push(await this.syncRange(name, state, s, b, e));
+    return out;
   }
 
   /** Device values of `name` over [lo, hi) into the same range of the host array `host` (page-locked). */
@@ -783,9 +843,10 @@ export class GpuActor {
   /**
    * Owned vertices the kernel put in next, with their new values of `name`: compacted on the
    * device, so a superstep that changed k owned vertices reads back 12k bytes, not the range.
+   * Several ranges: one call over their span, masked by the owned byte map.
    */
   async ownedChanges(name: string, op: MergeOp, _s: Step): Promise<StateMerge> {
-    const { ids, values } = await this.ctl!.compact(NX, name, this.begin, this.end);
+    const { ids, values } = await this.ctl!.compact(NX, name, this.begin, this.end, this.single ? undefined : OWNED);
     this.stats.stateBytesOut += ids.byteLength + values.byteLength;
     return { state: name, op, activate: ACTIVATE, ids, values };
   }
@@ -821,20 +882,22 @@ export class GpuActor {
    * scanned; a push level of RMAT 24 changes ~10 M vertices.
    */
   async changedOwned(name: string, op: 'claim' | 'min', s: Step, activated: number | undefined, value?: number): Promise<Pick<StepOut, 'merges' | 'flagged'>> {
-    const lo = this.begin;
-    const hi = this.end;
-    if (hi <= lo) return { merges: [], flagged: [] };
-    if ((activated ?? Infinity) * 64 < hi - lo) return { merges: [await this.ownedChanges(name, op, s)], flagged: [] };
+    let owned = 0;
+    for (const [b, e] of this.owned) owned += e - b;
+    if (owned === 0) return { merges: [], flagged: [] };
+    if ((activated ?? Infinity) * 64 < owned) return { merges: [await this.ownedChanges(name, op, s)], flagged: [] };
     const flags = this.scratchOf('@flags', 'u8');
-    await this.readInto(NX, flags, lo, hi);
-    const f: FlagMerge = { state: name, op, begin: lo, end: hi, flagsBuffer: this.voteShared.push(flags.buffer as SharedArrayBuffer) - 1 };
-    if (op === 'claim') f.value = value;
-    else {
-      const values = this.scratchOf(name, s.f.state.find((r) => r.name === name)!.kind);
-      await this.readInto(name, values, lo, hi);
-      f.valuesBuffer = this.voteShared.push(values.buffer as SharedArrayBuffer) - 1;
+    const flagsBuffer = this.voteShared.push(flags.buffer as SharedArrayBuffer) - 1;
+    const values = op === 'min' ? this.scratchOf(name, s.f.state.find((r) => r.name === name)!.kind) : undefined;
+    const valuesBuffer = values === undefined ? undefined : this.voteShared.push(values.buffer as SharedArrayBuffer) - 1;
+    // One entry per owned range over the same buffers (indexed by vertex id).
+    const flagged: FlagMerge[] = [];
+    for (const [lo, hi] of this.owned) {
+      await this.readInto(NX, flags, lo, hi);
+      if (values !== undefined) await this.readInto(name, values, lo, hi);
+      flagged.push({ state: name, op, begin: lo, end: hi, flagsBuffer, ...(op === 'claim' ? { value } : { valuesBuffer }) });
     }
-    return { merges: [], flagged: [f] };
+    return { merges: [], flagged };
   }
 
   /** A shared host array of n entries named `name` of `kind`, reused across supersteps. */
@@ -850,12 +913,16 @@ export class GpuActor {
   }
 
   /**
-   * The device's next flags of the owned range copied into the coordinator's next bitmap, in place
-   * (pull kernels: no one else sets flags there this superstep); returns how many are set.
+   * The device's next flags of the owned ranges copied into the coordinator's next bitmap, in
+   * place (pull kernels: no one else sets flags there this superstep); returns how many are set.
    */
   async syncNext(s: Step): Promise<number> {
-    await this.readInto(NX, s.next, this.begin, this.end);
-    return countFlags(s.next.subarray(this.begin, this.end));
+    let k = 0;
+    for (const [b, e] of this.owned) {
+      await this.readInto(NX, s.next, b, e);
+      k += countFlags(s.next.subarray(b, e));
+    }
+    return k;
   }
 }
 

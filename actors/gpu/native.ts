@@ -37,8 +37,10 @@
  * An optional role binds to the array of its own name only when the type fits (name it in `state`
  * to be strict). frontier/next are a bitmap (u32 words, ceil(n/32)) or a byte per vertex (u8); `activated` counts
  * vertices newly put in next (or claimed, for BFS). Push kernels with params ownedBegin/ownedEnd
- * send updates for vertices outside that range to a device-side outbox instead (one entry per
- * destination, reduced with min or sum) returned as stats.outbox.
+ * (one owned range), or with state role `owned` (a u8 byte map, 1 = owned: several ranges), send
+ * updates for vertices they do not own to a device-side outbox instead (one entry per
+ * destination, reduced with min or sum) returned as stats.outbox. pr_pull with `owned` applies
+ * (next contribution, dangling mass) only to the owned vertices of its pages.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -140,7 +142,7 @@ export interface RunStats {
   slotBytes: number;
   /** pr_pull with outDeg + nextContrib: the dangling mass of the applied vertices. */
   sum?: number;
-  /** Present when params.ownedBegin/ownedEnd asked for one; `sent`: messages before aggregation. */
+  /** Present when params.ownedBegin/ownedEnd or state.owned asked for one; `sent`: messages before aggregation. */
   outbox?: { ids: Uint32Array; values: Float64Array; sent: number };
 }
 
@@ -153,7 +155,7 @@ interface NativeControllerHandle {
   fillState(name: string, value: number): Promise<void>;
   pinHost(view: StateArray): Promise<boolean>;
   unpinHost(view: StateArray): Promise<void>;
-  compact(flags: string, state: string, begin: number, end: number): Promise<{ ids: Uint32Array; values: Float64Array }>;
+  compact(flags: string, state: string, begin: number, end: number, mask?: string): Promise<{ ids: Uint32Array; values: Float64Array }>;
   registerPage(setId: number, pageIndex: number, bytes: Uint8Array, vBegin: number, vEnd: number, edges: number, weightBytes: number, split?: boolean): Promise<void>;
   unregisterSet(setId: number): Promise<void>;
   run(kernel: string, opts: RunOptions): Promise<RunStats>;
@@ -336,10 +338,11 @@ export class GpuController {
 
   /**
    * The vertices v in [begin, end) whose u8 array `flags` is non-zero, with state[v] as a double,
-   * in no particular order (compacted on the device: O(changed) bytes cross the link).
+   * in no particular order (compacted on the device: O(changed) bytes cross the link). `mask`
+   * names a u8 array: only the vertices whose byte is set.
    */
-  compact(flags: string, state: string, begin: number, end: number): Promise<{ ids: Uint32Array; values: Float64Array }> {
-    return this.h.compact(flags, state, begin, end);
+  compact(flags: string, state: string, begin: number, end: number, mask?: string): Promise<{ ids: Uint32Array; values: Float64Array }> {
+    return mask === undefined ? this.h.compact(flags, state, begin, end) : this.h.compact(flags, state, begin, end, mask);
   }
 
   /**

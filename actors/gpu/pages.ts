@@ -1,5 +1,5 @@
 /**
- * Extra page sets a GPU actor builds for its own vertex range, in the layout of src/graph/pages.ts
+ * Extra page sets a GPU actor builds for its own vertex ranges, in the layout of src/graph/pages.ts
  * (so the native controller caches and streams them like graph pages): CDLP's native kernel
  * needs every neighbour of a vertex (in- then out-edges, as a multiset) in one list.
  */
@@ -22,56 +22,58 @@ function slices(set: PageSet, v: number, fn: (nbrs: Uint32Array, a: number, b: n
 }
 
 /**
- * Pages over [begin, end) whose list for v is what `fill` writes (fill(v, tmp) -> length; tmp
- * grows to `cap(v)`). At most pageEdges edges and vertices per page; a longer list gets split
- * pages of its own.
+ * Pages over the sorted, disjoint ranges whose list for v is what `fill` writes (fill(v, tmp) ->
+ * length; tmp grows to `cap(v)`). At most pageEdges edges and vertices per page, none spanning
+ * two ranges (the vertices between are not the owner's); a longer list gets split pages of its own.
  */
-function rangePages(begin: number, end: number, pageEdges: number, cap: (v: number) => number, fill: (v: number, tmp: Uint32Array) => number): Page[] {
+function rangePages(ranges: ReadonlyArray<readonly [number, number]>, pageEdges: number, cap: (v: number) => number, fill: (v: number, tmp: Uint32Array) => number): Page[] {
   let tmp = new Uint32Array(1024);
   const gather = (v: number): number => {
     const c = cap(v);
     if (c > tmp.length) tmp = new Uint32Array(Math.max(c, 2 * tmp.length));
     return fill(v, tmp);
   };
-  const deg = new Uint32Array(end - begin);
-  for (let v = begin; v < end; v++) deg[v - begin] = gather(v);
   const pages: Page[] = [];
-  let lo = begin;
-  let edges = 0;
-  const close = (hi: number): void => {
-    if (hi === lo) return;
-    const p = allocPage(pages.length, lo, hi, edges, false, undefined);
-    let at = 0;
-    for (let v = lo; v < hi; v++) {
-      p.offsets[v - lo] = at;
-      const k = gather(v);
-      p.nbrs.set(tmp.subarray(0, k), at);
-      at += k;
-    }
-    p.offsets[hi - lo] = at;
-    pages.push(p);
-    lo = hi;
-    edges = 0;
-  };
-  for (let v = begin; v < end; v++) {
-    const d = deg[v - begin]!;
-    if (d > pageEdges) {
-      close(v);
-      const k = gather(v);
-      for (let done = 0; done < k; done += pageEdges) {
-        const c = Math.min(pageEdges, k - done);
-        const p = allocPage(pages.length, v, v + 1, c, true, undefined);
-        p.offsets[1] = c;
-        p.nbrs.set(tmp.subarray(done, done + c));
-        pages.push(p);
+  for (const [begin, end] of ranges) {
+    const deg = new Uint32Array(end - begin);
+    for (let v = begin; v < end; v++) deg[v - begin] = gather(v);
+    let lo = begin;
+    let edges = 0;
+    const close = (hi: number): void => {
+      if (hi === lo) return;
+      const p = allocPage(pages.length, lo, hi, edges, false, undefined);
+      let at = 0;
+      for (let v = lo; v < hi; v++) {
+        p.offsets[v - lo] = at;
+        const k = gather(v);
+        p.nbrs.set(tmp.subarray(0, k), at);
+        at += k;
       }
-      lo = v + 1;
-      continue;
+      p.offsets[hi - lo] = at;
+      pages.push(p);
+      lo = hi;
+      edges = 0;
+    };
+    for (let v = begin; v < end; v++) {
+      const d = deg[v - begin]!;
+      if (d > pageEdges) {
+        close(v);
+        const k = gather(v);
+        for (let done = 0; done < k; done += pageEdges) {
+          const c = Math.min(pageEdges, k - done);
+          const p = allocPage(pages.length, v, v + 1, c, true, undefined);
+          p.offsets[1] = c;
+          p.nbrs.set(tmp.subarray(done, done + c));
+          pages.push(p);
+        }
+        lo = v + 1;
+        continue;
+      }
+      if (edges + d > pageEdges || v - lo >= pageEdges) close(v);
+      edges += d;
     }
-    if (edges + d > pageEdges || v - lo >= pageEdges) close(v);
-    edges += d;
+    close(end);
   }
-  close(end);
   return pages;
 }
 
@@ -88,20 +90,19 @@ function copyList(set: PageSet, v: number, dst: Uint32Array, at: number): number
  * CDLP's lists: v's in-list followed by its out-list (directed graphs: a neighbour linked both
  * ways appears twice, as CDLP counts it).
  */
-export function inOutPages(inSet: PageSet, outSet: PageSet, inDeg: Uint32Array, outDeg: Uint32Array, begin: number, end: number, pageEdges: number): Page[] {
-  return rangePages(begin, end, pageEdges, (v) => inDeg[v]! + outDeg[v]!, (v, tmp) => copyList(outSet, v, tmp, copyList(inSet, v, tmp, 0)));
+export function inOutPages(inSet: PageSet, outSet: PageSet, inDeg: Uint32Array, outDeg: Uint32Array, ranges: ReadonlyArray<readonly [number, number]>, pageEdges: number): Page[] {
+  return rangePages(ranges, pageEdges, (v) => inDeg[v]! + outDeg[v]!, (v, tmp) => copyList(outSet, v, tmp, copyList(inSet, v, tmp, 0)));
 }
 
 /**
  * LCC's lists: N(v) = N_in(v) ∪ N_out(v), sorted and distinct (each page list is sorted, so a
  * merge of the two).
  */
-export function unionPages(inSet: PageSet, outSet: PageSet, inDeg: Uint32Array, outDeg: Uint32Array, begin: number, end: number, pageEdges: number): Page[] {
+export function unionPages(inSet: PageSet, outSet: PageSet, inDeg: Uint32Array, outDeg: Uint32Array, ranges: ReadonlyArray<readonly [number, number]>, pageEdges: number): Page[] {
   let a = new Uint32Array(1024);
   let b = new Uint32Array(1024);
   return rangePages(
-    begin,
-    end,
+    ranges,
     pageEdges,
     (v) => inDeg[v]! + outDeg[v]!,
     (v, tmp) => {

@@ -377,17 +377,18 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     return enqueue(env, j);
   }
 
-  /** compact(flags, state, begin, end) -> Promise<{ ids: Uint32Array, values: Float64Array }>. */
+  /** compact(flags, state, begin, end, mask?) -> Promise<{ ids: Uint32Array, values: Float64Array }>. */
   Napi::Value Compact(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     const std::string flags = stringArg(info, 0, "compact: flag array name");
     const std::string state = stringArg(info, 1, "compact: state array name");
     const size_t begin = (size_t)uintArg(info, 2, "compact: begin", 0, true);
     const size_t end = (size_t)uintArg(info, 3, "compact: end", 0, true);
+    const std::string mask = info.Length() > 4 && !info[4].IsUndefined() ? stringArg(info, 4, "compact: mask array name") : std::string();
     Job* j = newJob(env);
     auto ids = std::make_shared<std::vector<uint32_t>>();
     auto vals = std::make_shared<std::vector<double>>();
-    j->work = [this, flags, state, begin, end, ids, vals] { ctl_->compact(flags, state, begin, end, *ids, *vals); };
+    j->work = [this, flags, state, begin, end, ids, vals, mask] { ctl_->compact(flags, state, begin, end, *ids, *vals, mask); };
     j->settle = [ids, vals](Napi::Env env) {
       const size_t n = ids->size();
       Napi::ArrayBuffer ib = Napi::ArrayBuffer::New(env, n * 4);

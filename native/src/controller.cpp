@@ -454,19 +454,26 @@ void Controller::readState(const std::string& name, void* dst, SType type, size_
 }
 
 void Controller::compact(const std::string& flags, const std::string& state, size_t begin, size_t end,
-                         std::vector<uint32_t>& ids, std::vector<double>& vals) {
+                         std::vector<uint32_t>& ids, std::vector<double>& vals, const std::string& mask) {
   StateArr& f = findState(state_, flags, "compact");
   StateArr& v = findState(state_, state, "compact");
   if (f.type != SType::U8) throw CodedError("TS_TYPE", "compact('" + flags + "'): the flag array must hold u8");
   if (begin > end || end > f.n || end > v.n)
     throw CodedError("TS_RANGE", "compact: range [" + std::to_string(begin) + ", " + std::to_string(end) + ") exceeds the arrays ('" +
                                      flags + "' " + std::to_string(f.n) + ", '" + state + "' " + std::to_string(v.n) + ")");
+  const u8* maskDev = nullptr;
+  if (!mask.empty()) {
+    StateArr& m = findState(state_, mask, "compact");
+    if (m.type != SType::U8) throw CodedError("TS_TYPE", "compact: the mask array '" + mask + "' must hold u8");
+    if (end > m.n) throw CodedError("TS_RANGE", "compact: range end " + std::to_string(end) + " exceeds the mask '" + mask + "' (" + std::to_string(m.n) + ")");
+    maskDev = (const u8*)m.dev;
+  }
   ids.clear();
   vals.clear();
   if (begin == end) return;
   uint32_t* count = (uint32_t*)scratch("compact.count", 4);
   be_->memset(count, 0, 4, 0);
-  CompactArgs a{(const u8*)f.dev, v.dev, (u32)v.type, (u32)begin, (u32)end, nullptr, nullptr, count};
+  CompactArgs a{(const u8*)f.dev, v.dev, (u32)v.type, (u32)begin, (u32)end, nullptr, nullptr, count, maskDev};
   const uint32_t grid = gridFor(end - begin);
   launch<KCompact>(grid, kCompactSmem, 0, a);
   uint32_t n = 0;
@@ -843,9 +850,15 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     }
     return s;
   };
+  // Owned vertices: params ownedBegin/ownedEnd (one range), or state role `owned` (a u8 byte map,
+  // for an owner of several ranges); updates to any other vertex go to the outbox.
   auto outbox = [&](uint32_t n, uint32_t op) {
-    const double b = param("ownedBegin", 0), e = param("ownedEnd", (double)n);
-    if (b <= 0 && e >= n) return Outbox{nullptr, nullptr, nullptr, nullptr, 0, 0, kReduceNone, nullptr};
+    StateArr* om = role(rq, "owned", {SType::U8}, false);
+    if (om && om->n < n) throw CodedError("TS_RANGE", k + ": the owned byte map is shorter than the vertex state (" + std::to_string(n) + ")");
+    if (om && (rq.params.count("ownedBegin") || rq.params.count("ownedEnd")))
+      throw CodedError("TS_ARG", k + ": name the owned vertices by params.ownedBegin/ownedEnd or by state.owned, not both");
+    const double b = om ? 0 : param("ownedBegin", 0), e = om ? 0 : param("ownedEnd", (double)n);
+    if (!om && b <= 0 && e >= n) return Outbox{nullptr, nullptr, nullptr, nullptr, 0, 0, kReduceNone, nullptr, nullptr};
     if (b < 0 || e < b) throw CodedError("TS_ARG", k + ": params.ownedBegin/ownedEnd must satisfy 0 <= begin <= end");
     const size_t words = (n + 31) / 32;
     bool f1 = false, f2 = false;
@@ -862,7 +875,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     }
     pl.outbox = true;
     pl.obIdentity = ident;
-    pl.ob = Outbox{val, flag, ids, ctr + 1, (uint32_t)b, (uint32_t)std::min<double>(e, 4294967295.0), op, ctr + 2};
+    pl.ob = Outbox{val, flag, ids, ctr + 1, (uint32_t)b, (uint32_t)std::min<double>(e, 4294967295.0), op, ctr + 2, om ? (const u8*)om->dev : nullptr};
     return pl.ob;
   };
   // TWC lists per stream: [mid | big], each maxNv u32
@@ -915,15 +928,21 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
       };
     }
     const double ab = param("applyBegin", 0), ae = param("applyEnd", 4294967295.0);
+    // ...and, with state role `owned` (a u8 byte map), to the vertices whose byte is set: a GPU
+    // actor owning several ranges applies its own vertices of the pages in one call.
+    StateArr* om = role(rq, "owned", {SType::U8}, false);
+    if (om && !deg) throw CodedError("TS_ARG", "pr_pull: state.owned restricts the vertex apply: name outDeg and nextContrib too");
+    checkTarget(om, "owned");
+    const u8* mask = om ? (const u8*)om->dev : nullptr;
     const uint32_t* dg = deg ? (const uint32_t*)deg->dev : nullptr;
     double* ncp = nc ? (double*)nc->dev : nullptr;
-    pl.post = [this, merged, out, base, d, dg, ncp, dangling, ab, ae] {
+    pl.post = [this, merged, out, base, d, dg, ncp, dangling, ab, ae, mask] {
       if (!(base == 0 && d == 1))
         for (auto& r : merged) launch<KAxpb>(gridFor(r.second - r.first), 0, 0, AxpbArgs{out, r.first, r.second, base, d});
       if (!dg) return;
       for (auto& r : merged) {
         const uint32_t b = (uint32_t)std::max<double>(r.first, ab), e = (uint32_t)std::min<double>(r.second, ae);
-        if (e > b) launch<KPrApply>(gridFor(e - b), kPrApplySmem, 0, PrApplyArgs{out, ncp, dg, dangling, b, e});
+        if (e > b) launch<KPrApply>(gridFor(e - b), kPrApplySmem, 0, PrApplyArgs{out, ncp, dg, dangling, b, e, mask});
       }
     };
     return;

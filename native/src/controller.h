@@ -118,10 +118,11 @@ class Controller {
   bool pinHost(void* p, size_t bytes);
   /**
    * The vertices v in [begin, end) with flags[v] != 0 (a u8 state array) and state[v] as a
-   * double, in no particular order: a changed-set read back in O(changed) bytes.
+   * double, in no particular order: a changed-set read back in O(changed) bytes. A non-empty
+   * `mask` names a u8 array: only vertices whose byte is set (an owner of several ranges).
    */
   void compact(const std::string& flags, const std::string& state, size_t begin, size_t end, std::vector<uint32_t>& ids,
-               std::vector<double>& vals);
+               std::vector<double>& vals, const std::string& mask = std::string());
   void unpinHost(void* p);
   /** Returns the owner of the page it replaces (or null). */
   void* registerPage(const PageSpec& spec);

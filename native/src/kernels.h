@@ -64,9 +64,11 @@ struct NextSet {
 enum : u32 { kReduceNone = 0, kReduceMin = 1, kReduceSum = 2 };
 
 /**
- * Aggregation at the source (TOTEM): updates to vertices outside [begin, end) are reduced into a
- * dense per-vertex value array and listed once per destination; the controller gathers the list
- * after the call and returns (ids, values) to JS.
+ * Aggregation at the source (TOTEM): updates to vertices the caller does not own are reduced into
+ * a dense per-vertex value array and listed once per destination; the controller gathers the list
+ * after the call and returns (ids, values) to JS. Owned: [begin, end), or with `map` (an owner
+ * owning several ranges, e.g. RAND pages) the vertices whose byte is set; one range keeps the
+ * compare (no extra load per edge).
  */
 struct Outbox {
   double* val;
@@ -74,8 +76,9 @@ struct Outbox {
   u32* ids;
   u32* count;
   u32 begin, end, op;
-  u32* sent;  // messages before aggregation (optional)
-  TS_DEVICE bool owned(u32 v) const { return op == kReduceNone || (v >= begin && v < end); }
+  u32* sent;      // messages before aggregation (optional)
+  const u8* map;  // owned byte map (optional)
+  TS_DEVICE bool owned(u32 v) const { return op == kReduceNone || (map ? map[v] != 0 : (v >= begin && v < end)); }
   TS_DEVICE void put(u32 v, double x) const {
     if (sent) atomic_add_u32(sent, 1);
     if (op == kReduceMin)
@@ -203,7 +206,9 @@ struct CompactArgs {
   u32* ids;
   double* vals;
   u32* count;
+  const u8* mask;  // optional: only vertices whose mask byte is set (an owner of several ranges)
 };
+TS_DEVICE bool compactHas(const CompactArgs& a, u32 i) { return a.flags[i] != 0 && (a.mask == nullptr || a.mask[i] != 0); }
 TS_DEVICE double valueAt(const void* p, u32 type, u32 i) {
   switch (type) {
     case kTypeU8: return (double)((const u8*)p)[i];
@@ -220,7 +225,7 @@ struct KCompact {
     u32* cnt = (u32*)c.smem;  // [bdim] per-thread counts, then exclusive prefix; [bdim]: block base
     if (p == 0) {
       u32 k = 0;
-      for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride()) k += a.flags[i] != 0;
+      for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride()) k += compactHas(a, i);
       cnt[c.tid] = k;
     } else if (p == 1) {
       if (c.tid != 0) return;
@@ -234,7 +239,7 @@ struct KCompact {
     } else if (a.ids != nullptr) {
       u32 at = cnt[c.bdim] + cnt[c.tid];
       for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride()) {
-        if (a.flags[i] == 0) continue;
+        if (!compactHas(a, i)) continue;
         a.ids[at] = i;
         a.vals[at++] = valueAt(a.state, a.type, i);
       }
@@ -354,7 +359,8 @@ struct KPrPull {
 /**
  * PageRank's vertex apply over [begin, end) after the gather (rank = base + d * sum): the next
  * contribution rank / outDeg (0 for a dangling vertex, whose rank is summed instead: one partial
- * sum per block in shared memory, added once). The same IEEE division as the CPU kernel.
+ * sum per block in shared memory, added once). The same IEEE division as the CPU kernel. With
+ * `mask`, only the vertices whose byte is set (the caller's own, when it owns several ranges).
  */
 struct PrApplyArgs {
   const double* rank;
@@ -362,6 +368,7 @@ struct PrApplyArgs {
   const u32* deg;
   double* dangling;
   u32 begin, end;
+  const u8* mask;
 };
 struct KPrApply {
   using Args = PrApplyArgs;
@@ -371,6 +378,7 @@ struct KPrApply {
     if (p == 0) {
       double s = 0.0;
       for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride()) {
+        if (a.mask != nullptr && a.mask[i] == 0) continue;
         const u32 k = a.deg[i];
         const double r = a.rank[i];
         if (k == 0) {

@@ -16,7 +16,7 @@ import { detectTopology, topologyToYaml } from '../topology/detect.js';
 import { loadTopology } from '../topology/load.js';
 import { choiceOption, floatOption, intOption } from './options.js';
 import { runDemo } from './demo.js';
-import type { RunnableStrategy } from '../engine/partition.js';
+import { DEFAULT_PARTITION_SEED, type RunnableStrategy } from '../engine/partition.js';
 import { TesseraError } from '../errors.js';
 
 interface RunFlags {
@@ -39,23 +39,30 @@ interface RunFlags {
   seed?: number;
   alpha?: number | 'auto';
   partition?: 'high' | 'low' | 'rand' | 'auto';
+  partitionSeed?: number;
   steal: 'auto' | 'off' | 'always';
   quiet?: boolean;
+}
+
+/** What chooseSplit hands the engine (EngineOptions fields) and the report. */
+interface Split {
+  gpuShare?: number;
+  partition: RunnableStrategy;
+  partitionSeed?: number;
+  partitionPages?: 'in' | 'out';
+  ownership?: Array<Array<[number, number]>>;
+  summarize?: (r: RunReport) => ModelSummary;
 }
 
 /**
  * The CPU/GPU split for a GPU topology (TOTEM): alpha = the CPU sockets' fraction of the edges,
  * and the strategy: HIGH (the GPUs own the low-degree tail of the degree-ordered ids; hubs stay on
- * the CPU) or LOW (the GPUs own the hubs). A number is used as given; `auto` asks the performance
- * model (src/model) for the alpha (and, with --partition auto, the strategy) with the smallest
- * predicted makespan. RAND is predicted by `tessera model` but cannot run: a GPU actor owns one
- * contiguous range. Returns undefined when the topology (or the defaults) decide.
+ * the CPU), LOW (the GPUs own the hubs) or RAND (the model's random page choice for the seed,
+ * `--partition-seed` = `tessera model --seed`). A number is used as given; `auto` asks the
+ * performance model (src/model) for the alpha (and, with --partition auto, the strategy) with the
+ * smallest predicted makespan. Returns undefined when the topology (or the defaults) decide.
  */
-async function chooseSplit(
-  f: RunFlags,
-  graph: Graph,
-  topology: Topology,
-): Promise<{ gpuShare?: number; partition: RunnableStrategy; summarize?: (r: RunReport) => ModelSummary } | undefined> {
+async function chooseSplit(f: RunFlags, graph: Graph, topology: Topology): Promise<Split | undefined> {
   if (f.alpha === undefined && f.partition === undefined) return undefined;
   if (topology.gpus.length === 0) {
     throw new TesseraError('--alpha and --partition split the work between CPU sockets and GPUs, and this topology has no GPU', {
@@ -63,20 +70,17 @@ async function chooseSplit(
       fix: 'drop the flag, or use a topology with gpus (e.g. configs/1S1G.yaml or configs/1S1G-emulated.yaml)',
     });
   }
-  if (f.partition === 'rand') {
-    throw new TesseraError('--partition rand is not runnable: a GPU actor owns one contiguous range of degree-ordered vertices (high or low), not pages scattered at random', {
-      key: '--partition',
-      fix: 'use --partition high, low or auto, or see its prediction with tessera model --partition rand',
-    });
-  }
-  const fixed: RunnableStrategy | undefined = f.partition === 'high' || f.partition === 'low' ? f.partition : undefined;
-  if (typeof f.alpha === 'number') return { gpuShare: 1 - f.alpha, partition: fixed ?? 'high' };
-  if (f.alpha === undefined && fixed !== undefined) return { partition: fixed };
+  const seed = f.partitionSeed ?? DEFAULT_PARTITION_SEED;
+  const fixed: RunnableStrategy | undefined = f.partition === 'auto' ? undefined : f.partition;
+  const rand = { partitionSeed: seed };
+  if (typeof f.alpha === 'number' && fixed !== undefined) return { gpuShare: 1 - f.alpha, partition: fixed, ...(fixed === 'rand' ? rand : {}) };
+  if (f.alpha === undefined && fixed !== undefined) return { partition: fixed, ...(fixed === 'rand' ? rand : {}) };
+  if (typeof f.alpha === 'number' && f.partition === undefined) return { gpuShare: 1 - f.alpha, partition: 'high' };
   // The model (and its calibration) loads only when asked for: other runs start without it.
-  const { modelSweep, modelSummary, bestPoint } = await import('../model/index.js');
-  // Only the runnable strategies, on a 0.1 grid: each point is one O(|E|) boundary count.
-  const sweep = await modelSweep(graph, topology, f.algo, { partition: fixed ?? 'auto', strategies: ['high', 'low'], steps: 10, alpha: 'auto' });
-  const chosen = bestPoint(sweep.points, { alpha: 'auto' });
+  const { modelSweep, modelSummary, bestPoint, partitionGraph } = await import('../model/index.js');
+  // On a 0.1 grid: each point is one O(|E|) boundary count.
+  const sweep = await modelSweep(graph, topology, f.algo, { partition: fixed ?? 'auto', steps: 10, alpha: f.alpha ?? 'auto', seed });
+  const chosen = bestPoint(sweep.points, { alpha: f.alpha ?? 'auto' });
   if (chosen === undefined) {
     throw new TesseraError('the performance model found no feasible split for this graph and topology', {
       file: topology.source,
@@ -84,7 +88,14 @@ async function chooseSplit(
       fix: 'raise the GPUs\' memoryLimit, or give --alpha explicitly (1 = CPU sockets only)',
     });
   }
-  return { gpuShare: 1 - chosen.prediction.alpha, partition: chosen.strategy as RunnableStrategy, summarize: (r) => modelSummary(chosen, sweep.rates, r) };
+  const summarize = (r: RunReport): ModelSummary => modelSummary(chosen, sweep.rates, r);
+  // HIGH / LOW: the alpha asked for, or the model's as cut into pages.
+  if (chosen.strategy !== 'rand') return { gpuShare: 1 - (typeof f.alpha === 'number' ? f.alpha : chosen.prediction.alpha), partition: chosen.strategy, summarize };
+  // RAND: run exactly the pages the model chose (its partition at that alpha and seed).
+  const partitionPages = sweep.mode === 'push' ? 'out' : 'in';
+  const part = partitionGraph(graph, sweep.params, { strategy: 'rand', alpha: chosen.alphaRequested, orientation: partitionPages, seed });
+  const ownership = part.elements.filter((e) => e.kind === 'gpu').map((e) => e.ranges);
+  return { partition: 'rand', partitionSeed: seed, partitionPages, ownership, summarize };
 }
 
 function alphaOption(v: string): number | 'auto' {
@@ -129,7 +140,8 @@ export function registerRunCommands(program: Command): void {
     .option('--page-edges <n>', 'target edges per page', intOption('--page-edges', 1))
     .option('--mode <push|pull>', 'force the mode of every superstep (default: chosen per superstep)', choiceOption('--mode', ['push', 'pull'] as const))
     .option('--alpha <x|auto>', "GPU topologies: the CPU sockets' fraction of the edges (0..1), or auto (the performance model picks)", alphaOption)
-    .option('--partition <high|low|rand|auto>', 'GPU topologies: which vertices the CPU keeps (high: the hubs)', choiceOption('--partition', ['high', 'low', 'rand', 'auto'] as const))
+    .option('--partition <high|low|rand|auto>', 'GPU topologies: which vertices the CPU keeps (high: the hubs; low: the GPUs take them; rand: pages at random, as tessera model predicts)', choiceOption('--partition', ['high', 'low', 'rand', 'auto'] as const))
+    .option('--partition-seed <n>', 'seed of the rand partition (tessera model --seed; default 1)', intOption('--partition-seed'))
     .option('--steal <auto|off|always>', 'page stealing between actors (auto: when the model says the move pays)', choiceOption('--steal', ['auto', 'off', 'always'] as const), 'auto')
     .option('-q, --quiet', 'no summary on stdout')
     .action(async (f: RunFlags) => {
@@ -147,7 +159,19 @@ export function registerRunCommands(program: Command): void {
       const split = await chooseSplit(f, graph, topology);
       const events = new EventEmitter<EngineEvents>();
       const stopProgress = f.quiet ? () => undefined : superstepProgress(events);
-      const r = await run(graph, f.algo, { ...f, sourceList, topology, defaults, forceMode: f.mode, events, gpuShare: split?.gpuShare, partition: split?.partition }).finally(stopProgress);
+      const r = await run(graph, f.algo, {
+        ...f,
+        sourceList,
+        topology,
+        defaults,
+        forceMode: f.mode,
+        events,
+        gpuShare: split?.gpuShare,
+        partition: split?.partition,
+        partitionSeed: split?.partitionSeed,
+        partitionPages: split?.partitionPages,
+        ownership: split?.ownership,
+      }).finally(stopProgress);
       r.report.loadMs = loadMs;
       if (split?.summarize !== undefined) r.report.model = split.summarize(r.report);
       if (f.out !== undefined) await r.write(f.out);

@@ -14,7 +14,7 @@ import type { ActorFrame, CoordinatorFrame, ErrorFrame, IdleFrame, Mode, ReadyFr
 import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
 import { shareGraph } from '../../actors/cpu/share.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
-import { gpuRanges, gpuShareFor, type RunnableStrategy } from './partition.js';
+import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
 import { STATE_CTORS, sharedArray, type StateArray } from './kernel.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
 import type { ActorStepReport, RunReport, StealEvent, StepReport } from './report.js';
@@ -47,8 +47,20 @@ export interface EngineOptions {
    * whenever asked (tests). Results do not depend on it.
    */
   steal?: 'auto' | 'off' | 'always';
-  /** Which vertices the GPUs own: 'high' (default: the low-degree tail; hubs stay on the CPU) or 'low' (the hubs). */
+  /**
+   * Which vertices the GPUs own: 'high' (default: the low-degree tail; hubs stay on the CPU),
+   * 'low' (the hubs) or 'rand' (the model's RAND choice of pages for the share; partition.ts).
+   */
   partition?: RunnableStrategy;
+  /** RAND: the shuffle's seed (default 1, the model's). */
+  partitionSeed?: number;
+  /** RAND: the page set shuffled, as the model's for the program ('in' for pull programs, default; 'out' for push). */
+  partitionPages?: 'in' | 'out';
+  /**
+   * Explicit owned ranges per GPU actor (e.g. the model's chosen partition), instead of deriving
+   * them from partition and gpuShare: sorted, disjoint [begin, end) lists of internal ids.
+   */
+  ownership?: ReadonlyArray<ReadonlyArray<readonly [number, number]>>;
 }
 
 /** Link assumed between a GPU and host memory when the topology gives no interconnect bandwidth. */
@@ -76,8 +88,8 @@ interface ActorLink {
   link: Channel<CoordinatorFrame, ActorFrame>;
   actor: CpuSocketActor | GpuActor;
   bytesAtStepStart: number;
-  /** GPU actors: the vertex range they own and what their ready frame said. */
-  range?: [number, number];
+  /** GPU actors: the vertex ranges they own and what their ready frame said. */
+  owned?: VertexRanges;
   ready?: ReadyFrame;
 }
 
@@ -91,9 +103,13 @@ export class Engine {
   private readonly denseTasks = new Map<'in' | 'out', Task[][]>();
   /** CPU actors first (in socket order), then GPU actors. */
   private cpuCount = 0;
-  /** CPU actors take [cpuBegin, cpuEnd); the GPUs own the rest (HIGH: the tail, LOW: the head). */
-  private cpuBegin = 0;
-  private cpuEnd = 0;
+  /** The vertices the CPU actors share: the complement of the GPUs' ranges (HIGH: the head, LOW: the tail). */
+  private cpuRanges: VertexRanges = [];
+  /**
+   * Owner of each vertex (0: the CPU actors, i + 1: GPU actor i), built only when some owner has
+   * several ranges (RAND): push frontier lists are bucketed through it. One range each: compares.
+   */
+  private ownerMap: Uint8Array | undefined;
   private readyWait = new Map<string, { resolve: (f: ReadyFrame) => void; reject: (e: ErrorFrame) => void }>();
   /** Progress events: run-start, superstep, run-end. */
   readonly events: EventEmitter<EngineEvents>;
@@ -112,13 +128,28 @@ export class Engine {
     private readonly opts: EngineOptions,
   ) {
     this.threads = topology.sockets.reduce((a, s) => a + s.threads, 0);
-    this.cpuEnd = graph.numVertices;
     this.events = opts.events ?? new EventEmitter<EngineEvents>();
   }
 
   static async create(graph: Graph, topology: Topology, opts: EngineOptions = {}): Promise<Engine> {
-    const ranges = gpuRanges(graph, topology.gpus.length, gpuShareFor(graph, topology, opts.gpuShare), opts.partition ?? 'high');
+    const n = graph.numVertices;
+    const owned =
+      opts.ownership !== undefined
+        ? checkOwnership(opts.ownership, topology.gpus.length, n)
+        : gpuOwnership(graph, topology, gpuShareFor(graph, topology, opts.gpuShare), {
+            strategy: opts.partition ?? 'high',
+            orientation: opts.partitionPages ?? 'in',
+            seed: opts.partitionSeed ?? DEFAULT_PARTITION_SEED,
+          });
     const e = new Engine(graph, topology, opts);
+    e.cpuRanges = complementRanges(owned, n);
+    if (e.cpuRanges.length > 1 || owned.some((r) => r.length > 1)) {
+      if (owned.length > 254) throw new TesseraError(`${owned.length} GPU actors: at most 254`, { file: topology.source, key: 'gpus', fix: 'list fewer GPUs' });
+      e.ownerMap = new Uint8Array(n);
+      owned.forEach((list, i) => {
+        for (const [b, en] of list) e.ownerMap!.fill(i + 1, b, en);
+      });
+    }
     const share = shareGraph(graph, nextGraphId++);
     for (const s of topology.sockets) {
       const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
@@ -129,24 +160,20 @@ export class Engine {
       e.actors.push({ name, kind: 'cpu', threads: s.threads, link: coord, actor, bytesAtStepStart: 0 });
     }
     e.cpuCount = e.actors.length;
-    if (ranges.length > 0) {
-      if (opts.partition === 'low') e.cpuBegin = ranges[ranges.length - 1]![1];
-      else e.cpuEnd = ranges[0]![0];
-    }
     const ready: Array<Promise<ReadyFrame>> = [];
     topology.gpus.forEach((gpu, i) => {
       const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
       const name = `gpu${gpu.device}`;
       const actor = new GpuActor(name, actorEnd);
-      const [ownedBegin, ownedEnd] = ranges[i]!;
+      const mine = owned[i]!;
       coord.on((f, shared) => e.onActorFrame(f, shared));
       ready.push(
         new Promise<ReadyFrame>((resolve, reject) => e.readyWait.set(name, { resolve, reject })).catch((f: ErrorFrame) => {
           throw gpuOpenError(topology, i, f);
         }),
       );
-      coord.send({ ...share.load, gpu: { device: gpu.device, emulated: gpu.emulated, memoryLimit: gpu.memoryLimit, streams: gpu.streams, ownedBegin, ownedEnd } }, share.shared);
-      e.actors.push({ name, kind: 'gpu', threads: 0, link: coord, actor, bytesAtStepStart: 0, range: [ownedBegin, ownedEnd] });
+      coord.send({ ...share.load, gpu: { device: gpu.device, emulated: gpu.emulated, memoryLimit: gpu.memoryLimit, streams: gpu.streams, owned: mine } }, share.shared);
+      e.actors.push({ name, kind: 'gpu', threads: 0, link: coord, actor, bytesAtStepStart: 0, owned: mine });
     });
     const results = await Promise.allSettled(ready);
     const failed = results.find((r) => r.status === 'rejected');
@@ -161,6 +188,16 @@ export class Engine {
   /** Threads of all CPU socket actors. */
   get cpuThreads(): number {
     return this.threads;
+  }
+
+  /** The vertex ranges each GPU actor owns (topology order). */
+  get gpuOwned(): VertexRanges[] {
+    return this.actors.slice(this.cpuCount).map((a) => a.owned!.map(([b, e]): [number, number] => [b, e]));
+  }
+
+  /** The vertex ranges the CPU actors share (the complement of the GPUs'). */
+  get cpuOwned(): VertexRanges {
+    return this.cpuRanges.map(([b, e]): [number, number] => [b, e]);
   }
 
   /** Whether the topology has GPU actors. */
@@ -325,6 +362,7 @@ export class Engine {
       edgesProcessed: edges,
       teps: totalMs > 0 ? edges / (totalMs / 1000) : 0,
       notes,
+      ...(this.hasGpus ? { partition: this.partitionReport() } : {}),
       steal: {
         policy: this.stealPolicy,
         tasks: steps.reduce((a, s) => a + s.actors.reduce((b, x) => b + x.stolen, 0), 0),
@@ -335,6 +373,26 @@ export class Engine {
     return { values, report };
   }
 
+  private partitionSummary: RunReport['partition'];
+
+  /** Who owns what, for the report: edges of the page set the split was cut by (counted once per engine). */
+  private partitionReport(): NonNullable<RunReport['partition']> {
+    const p = this.partitionSummary;
+    if (p !== undefined) return { ...p, gpus: p.gpus.map((g) => ({ ...g })) };
+    const o = this.opts;
+    const strategy = o.partition ?? 'high';
+    const rand = strategy === 'rand';
+    const pages = rand ? (o.partitionPages ?? 'in') : 'in';
+    const deg = pages === 'in' ? this.graph.inDegree : this.graph.outDegree;
+    return (this.partitionSummary = {
+      strategy,
+      ...(rand ? { seed: o.partitionSeed ?? DEFAULT_PARTITION_SEED } : {}),
+      explicit: o.ownership !== undefined,
+      pages,
+      gpus: this.actors.slice(this.cpuCount).map((a) => ({ actor: a.name, ranges: a.owned!.length, vertices: rangeVertices(a.owned!), edges: rangeEdges(a.owned!, deg) })),
+    });
+  }
+
   /** Dense tasks: every page cut into vertex ranges of about `target` edges (cached). */
   denseShares(orientation: 'in' | 'out'): Task[][] {
     const cached = this.denseTasks.get(orientation);
@@ -343,46 +401,54 @@ export class Engine {
     const target = Math.max(1024, Math.min(g.pageEdges, Math.ceil(g.numEdges / (this.threads * 8))));
     const tasks: Task[] = [];
     const pages = g[orientation].pages;
-    // CPU actors cover [cpuBegin, cpuEnd); GPU actors own the rest (their tasks: their pages, below).
-    const begin = this.cpuBegin;
-    const end = this.cpuEnd;
-    for (let i = 0; i < pages.length && pages[i]!.vBegin < end; ) {
-      const p = pages[i]!;
-      if (p.vEnd <= begin) {
-        i++;
-        continue;
+    // CPU actors cover cpuRanges (ascending); GPU actors own the rest (their tasks: their pages, below).
+    let i = 0;
+    for (const [begin, end] of this.cpuRanges) {
+      // The first page holding `begin` (pages are in id order; split pages of one vertex share it).
+      let a = i;
+      let b = pages.length;
+      while (a < b) {
+        const m = (a + b) >>> 1;
+        if (pages[m]!.vEnd <= begin) a = m + 1;
+        else b = m;
       }
-      if (p.split) {
-        let j = i;
-        let edges = 0;
-        while (j < pages.length && pages[j]!.split && pages[j]!.vBegin === p.vBegin) edges += pages[j++]!.edges;
-        tasks.push({ page: i, count: j - i, lo: 0, hi: 1, edges });
-        i = j;
-        continue;
-      }
-      const nv = Math.min(p.vEnd, end) - p.vBegin;
-      const off = p.offsets;
-      for (let lo = Math.max(begin, p.vBegin) - p.vBegin; lo < nv; ) {
-        // A task ends at the first vertex where it reaches `target` edges, `target` vertices or
-        // the page's end: a binary search over the offsets (a scan over every vertex took ~140 ms
-        // of RMAT 24's first pull superstep on the coordinator's thread).
-        const want = off[lo]! + target;
-        let a = lo + 1;
-        let b = Math.min(nv, lo + target);
-        while (a < b) {
-          const m = (a + b) >>> 1;
-          if (off[m]! >= want) b = m;
-          else a = m + 1;
+      i = a;
+      while (i < pages.length && pages[i]!.vBegin < end) {
+        const p = pages[i]!;
+        if (p.split) {
+          let j = i;
+          let edges = 0;
+          while (j < pages.length && pages[j]!.split && pages[j]!.vBegin === p.vBegin) edges += pages[j++]!.edges;
+          tasks.push({ page: i, count: j - i, lo: 0, hi: 1, edges });
+          i = j;
+          continue;
         }
-        tasks.push({ page: i, count: 1, lo, hi: a, edges: off[a]! - off[lo]! });
-        lo = a;
+        const nv = Math.min(p.vEnd, end) - p.vBegin;
+        const off = p.offsets;
+        for (let lo = Math.max(begin, p.vBegin) - p.vBegin; lo < nv; ) {
+          // A task ends at the first vertex where it reaches `target` edges, `target` vertices or
+          // the range's end: a binary search over the offsets (a scan over every vertex took ~140 ms
+          // of RMAT 24's first pull superstep on the coordinator's thread).
+          const want = off[lo]! + target;
+          let x = lo + 1;
+          let y = Math.min(nv, lo + target);
+          while (x < y) {
+            const m = (x + y) >>> 1;
+            if (off[m]! >= want) y = m;
+            else x = m + 1;
+          }
+          tasks.push({ page: i, count: 1, lo, hi: x, edges: off[x]! - off[lo]! });
+          lo = x;
+        }
+        // A page running past the range's end is taken up again by the next range.
+        if (p.vEnd > end) break;
+        i++;
       }
-      i++;
     }
     const shares = this.share(tasks);
     for (const a of this.actors.slice(this.cpuCount)) {
-      const [b, e] = a.range!;
-      shares.push(pages.filter((p) => p.vEnd > b && p.vBegin < e).map((p) => ({ page: p.index, count: 1, lo: 0, hi: p.vEnd - p.vBegin, edges: p.edges })));
+      const owned = a.owned!;
+      shares.push(pages.filter((p) => overlapsRanges(owned, p.vBegin, p.vEnd)).map((p) => ({ page: p.index, count: 1, lo: 0, hi: p.vEnd - p.vBegin, edges: p.edges })));
     }
     this.denseTasks.set(orientation, shares);
     return shares;
@@ -417,22 +483,45 @@ export class Engine {
     const gpuSlices: Task[] = [];
     if (this.hasGpus) {
       const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * list.length)), 0, list.length);
-      let c = 0;
-      const begin = this.cpuBegin;
-      const end = this.cpuEnd;
-      for (let i = 0; i < list.length; i++) if (list[i]! >= begin && list[i]! < end) out[c++] = list[i]!;
-      cpuLen = c;
-      outEdges = 0;
-      for (let i = 0; i < cpuLen; i++) outEdges += deg[out[i]!]!;
-      for (const a of this.actors.slice(this.cpuCount)) {
-        const [b, e] = a.range!;
-        const lo = c;
-        let edges = 0;
+      const map = this.ownerMap;
+      if (map === undefined) {
+        // One range per owner: compares (HIGH, LOW).
+        let c = 0;
+        const [begin, end] = this.cpuRanges[0] ?? [0, 0];
+        for (let i = 0; i < list.length; i++) if (list[i]! >= begin && list[i]! < end) out[c++] = list[i]!;
+        cpuLen = c;
+        outEdges = 0;
+        for (let i = 0; i < cpuLen; i++) outEdges += deg[out[i]!]!;
+        for (const a of this.actors.slice(this.cpuCount)) {
+          const [b, e] = a.owned![0] ?? [0, 0];
+          const lo = c;
+          let edges = 0;
+          for (let i = 0; i < list.length; i++) {
+            const v = list[i]!;
+            if (v >= b && v < e) (out[c++] = v), (edges += deg[v]!);
+          }
+          gpuSlices.push({ page: 0, count: 0, lo, hi: c, edges });
+        }
+      } else {
+        // Several ranges (RAND): a counting sort of the list by owner through the owner map.
+        const owners = this.actors.length - this.cpuCount + 1;
+        const at = new Float64Array(owners + 1);
+        const edges = new Float64Array(owners);
         for (let i = 0; i < list.length; i++) {
           const v = list[i]!;
-          if (v >= b && v < e) (out[c++] = v), (edges += deg[v]!);
+          const o = map[v]!;
+          at[o + 1]!++;
+          edges[o]! += deg[v]!;
         }
-        gpuSlices.push({ page: 0, count: 0, lo, hi: c, edges });
+        for (let o = 1; o <= owners; o++) at[o]! += at[o - 1]!;
+        const start = at.slice();
+        for (let i = 0; i < list.length; i++) {
+          const v = list[i]!;
+          out[at[map[v]!]!++] = v;
+        }
+        cpuLen = start[1]!;
+        outEdges = edges[0]!;
+        for (let o = 1; o < owners; o++) gpuSlices.push({ page: 0, count: 0, lo: start[o]!, hi: start[o + 1]!, edges: edges[o]! });
       }
       list = out;
     }
@@ -850,6 +939,19 @@ class Run implements RunContext {
     this.produced.add(nextFrontier);
     return { next: nextFrontier, sum, edges };
   }
+}
+
+/** Whether [b, e) meets any of the sorted, disjoint ranges (binary search). */
+export function overlapsRanges(ranges: VertexRanges, b: number, e: number): boolean {
+  let lo = 0;
+  let hi = ranges.length;
+  // First range ending after b.
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (ranges[m]![1] <= b) lo = m + 1;
+    else hi = m;
+  }
+  return lo < ranges.length && ranges[lo]![0] < e;
 }
 
 /** A GPU actor could not open its device: one clear line naming the topology file and key. */

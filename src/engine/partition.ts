@@ -1,13 +1,17 @@
 /**
- * The CPU/GPU split (TOTEM's partitioning): every GPU actor owns one contiguous range of internal
- * vertex ids for the whole run. Ids are renumbered by descending degree, so with HIGH (default)
- * the GPUs take the tail of the id space — the many low-degree vertices — and the CPU sockets the
- * hubs (TOTEM's placement of high-degree vertices on the CPU); with LOW the GPUs take the head
- * (the hubs) and the CPU sockets the rest. RAND (pages scattered at random) is predicted by the
- * model only: a GPU actor owns one range.
+ * The CPU/GPU split (TOTEM's partitioning): every GPU actor owns a fixed set of internal vertex
+ * ids for the whole run, as a sorted list of disjoint ranges; the CPU sockets share the rest (the
+ * complement). Ids are renumbered by descending degree, so with HIGH (default) each GPU takes one
+ * range of the tail of the id space — the many low-degree vertices — and the CPU sockets the hubs
+ * (TOTEM's placement of high-degree vertices on the CPU); with LOW the GPUs take the head (the
+ * hubs). RAND (TOTEM's random baseline) is the model's page choice (src/model/partition.ts): page
+ * units shuffled with a seeded xoshiro128** and cut by edges, so a GPU owns the vertex ranges of
+ * its pages, merged where adjacent — `tessera model --partition rand` predicts what runs.
  */
 import { TesseraError } from '../errors.js';
-import type { Graph } from '../graph/types.js';
+import type { Graph, Orientation } from '../graph/types.js';
+import type { ModelElement } from '../model/model.js';
+import { partitionGraph } from '../model/partition.js';
 import type { Topology } from '../topology/schema.js';
 
 /** Default fraction of the edges the GPUs take when nothing else says. */
@@ -30,6 +34,14 @@ export function gpuShareFor(_graph: Graph, topology: Topology, option: number | 
   return share;
 }
 
+export type RunnableStrategy = 'high' | 'low' | 'rand';
+
+/** Sorted, disjoint, non-empty [begin, end) ranges of internal vertex ids. */
+export type VertexRanges = Array<[number, number]>;
+
+/** The model's default RAND seed (`tessera model --seed`, `tessera run --partition-seed`). */
+export const DEFAULT_PARTITION_SEED = 1;
+
 /**
  * [begin, end) per GPU: the tail of the id space holding about `share` of the in-edges, cut into
  * one range per GPU of about equal edges. Cuts fall between vertices (so never inside the split
@@ -37,9 +49,8 @@ export function gpuShareFor(_graph: Graph, topology: Topology, option: number | 
  * sides, each keeping only its own vertices (the CPU tasks stop at the cut, the GPU reads back only
  * its range), which costs at most one page of redundant work per cut.
  */
-export type RunnableStrategy = 'high' | 'low';
 
-export function gpuRanges(graph: Graph, gpus: number, share: number, strategy: RunnableStrategy = 'high'): Array<[number, number]> {
+export function gpuRanges(graph: Graph, gpus: number, share: number, strategy: 'high' | 'low' = 'high'): Array<[number, number]> {
   const n = graph.numVertices;
   if (gpus === 0) return [];
   const deg = graph.inDegree;
@@ -73,4 +84,82 @@ export function gpuRanges(graph: Graph, gpus: number, share: number, strategy: R
     lo = hi;
   }
   return ranges;
+}
+
+export interface OwnershipOptions {
+  strategy?: RunnableStrategy;
+  /** RAND: the page set whose units are shuffled, as the model's ('in' for pull programs, 'out' for push). */
+  orientation?: Orientation;
+  /** RAND seed (default DEFAULT_PARTITION_SEED, the model's). */
+  seed?: number;
+}
+
+/** The owned ranges of each GPU of the topology for a GPU share of the edges (file header). */
+export function gpuOwnership(graph: Graph, topology: Topology, share: number, opts: OwnershipOptions = {}): VertexRanges[] {
+  const gpus = topology.gpus.length;
+  if (gpus === 0) return [];
+  const strategy = opts.strategy ?? 'high';
+  if (strategy !== 'rand') return gpuRanges(graph, gpus, share, strategy).map(([b, e]): VertexRanges => (e > b ? [[b, e]] : []));
+  // The model's partition with the engine's split of each side: sockets by threads (they share
+  // the CPU side at run time anyway), GPUs equally (the model's GPUs have one calibrated rate).
+  const elements: ModelElement[] = [
+    ...topology.sockets.map((s): ModelElement => ({ name: `socket${s.id}`, kind: 'cpu', rate: s.threads, threads: s.threads })),
+    ...topology.gpus.map((g): ModelElement => ({ name: `gpu${g.device}`, kind: 'gpu', rate: 1 })),
+  ];
+  const part = partitionGraph(graph, { elements }, { strategy: 'rand', alpha: 1 - share, orientation: opts.orientation ?? 'in', seed: opts.seed ?? DEFAULT_PARTITION_SEED });
+  return part.elements.filter((e) => e.kind === 'gpu').map((e) => e.ranges);
+}
+
+/**
+ * Checks explicit ownership (EngineOptions.ownership): one list per GPU, each sorted, disjoint,
+ * non-empty ranges inside [0, n), no vertex owned twice. Returns the lists normalised (merged
+ * where adjacent).
+ */
+export function checkOwnership(owned: ReadonlyArray<ReadonlyArray<readonly [number, number]>>, gpus: number, n: number): VertexRanges[] {
+  const bad = (problem: string): TesseraError =>
+    new TesseraError(`ownership: ${problem}`, { key: 'ownership', fix: 'give one list per GPU of sorted, disjoint [begin, end) ranges of internal ids in [0, numVertices), no vertex in two lists' });
+  if (owned.length !== gpus) throw bad(`${owned.length} lists for ${gpus} GPU actors`);
+  const out = owned.map((list, g) => {
+    const merged: VertexRanges = [];
+    let prev = 0;
+    for (const [b, e] of list) {
+      if (!Number.isInteger(b) || !Number.isInteger(e) || b < prev || e <= b || e > n)
+        throw bad(`GPU ${g}: range [${b}, ${e}) is empty, unsorted, overlapping or outside [0, ${n})`);
+      const last = merged[merged.length - 1];
+      if (last !== undefined && last[1] === b) last[1] = e;
+      else merged.push([b, e]);
+      prev = e;
+    }
+    return merged;
+  });
+  const all = out.flat().sort((x, y) => x[0] - y[0]);
+  for (let i = 1; i < all.length; i++) if (all[i]![0] < all[i - 1]![1]) throw bad(`vertex ${all[i]![0]} is owned by two GPUs`);
+  return out;
+}
+
+/** The ranges of [0, n) no list owns (the CPU sockets' vertices), sorted. */
+export function complementRanges(owned: readonly VertexRanges[], n: number): VertexRanges {
+  const all = owned.flat().sort((x, y) => x[0] - y[0]);
+  const out: VertexRanges = [];
+  let at = 0;
+  for (const [b, e] of all) {
+    if (b > at) out.push([at, b]);
+    at = Math.max(at, e);
+  }
+  if (at < n) out.push([at, n]);
+  return out;
+}
+
+/** Sum of deg[v] over the ranges. */
+export function rangeEdges(ranges: VertexRanges, deg: ArrayLike<number>): number {
+  let s = 0;
+  for (const [b, e] of ranges) for (let v = b; v < e; v++) s += deg[v]!;
+  return s;
+}
+
+/** Vertices in the ranges. */
+export function rangeVertices(ranges: VertexRanges): number {
+  let s = 0;
+  for (const [b, e] of ranges) s += e - b;
+  return s;
 }

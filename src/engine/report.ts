@@ -67,6 +67,18 @@ export interface RunReport {
   notes: Record<string, string | number | boolean>;
   /** The performance model's choice and prediction beside the measurement (GPU topologies, --alpha auto). */
   model?: import('../model/report.js').ModelSummary;
+  /**
+   * GPU topologies: who owned what (partition.ts). strategy and seed as asked (explicit: the ranges
+   * were given, e.g. by the model's choice); per GPU actor its owned ranges, vertices, and edges
+   * of the page set the split was cut by (`pages`: in-edges, or out-edges for a RAND of out-pages).
+   */
+  partition?: {
+    strategy: 'high' | 'low' | 'rand';
+    seed?: number;
+    explicit: boolean;
+    pages: 'in' | 'out';
+    gpus: Array<{ actor: string; ranges: number; vertices: number; edges: number }>;
+  };
   /** Page stealing: the policy the run used and the tasks moved between actors in all. */
   steal?: { policy: 'auto' | 'always' | 'off'; tasks: number; edges: number };
   /** Wall time to load or generate and build the graph, when the caller measured it. */
@@ -122,6 +134,13 @@ export function summarize(r: RunReport): string {
           `${fmt(g.pageBytes)}B of pages + ${fmt(g.stateBytesIn + g.stateBytesOut)}B of state copied, kernels ${g.kernelMs.toFixed(1)} ms, ` +
           `outbox ${g.messages} -> ${g.aggregated} messages`,
       );
+  }
+  if (r.partition !== undefined) {
+    const p = r.partition;
+    lines.push(
+      `partition ${p.strategy.toUpperCase()}${p.seed !== undefined ? ` seed ${p.seed}` : ''}: ` +
+        p.gpus.map((g) => `${g.actor} owns ${fmt(g.vertices)}vertices (${g.ranges} range${g.ranges === 1 ? '' : 's'}, ${fmt(g.edges)}${p.pages}-edges)`).join(', '),
+    );
   }
   if (r.model !== undefined) {
     const m = r.model;

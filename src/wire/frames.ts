@@ -37,19 +37,21 @@ export interface LoadFrame {
   inDegree: number;
   weightType?: 'float32' | 'float64';
   pageEdges: number;
-  /** GPU actors only: the device to open and the vertex range the actor owns for the whole run. */
+  /** GPU actors only: the device to open and the vertex ranges the actor owns for the whole run. */
   gpu?: GpuLoad;
 }
 
-/** What a GPU actor needs besides the graph (TOTEM: a GPU owns one contiguous partition). */
+/** What a GPU actor needs besides the graph (TOTEM: a GPU owns a partition for the whole run). */
 export interface GpuLoad {
   device: number;
   emulated: boolean;
   memoryLimit?: number;
   streams: number;
-  /** Internal ids [ownedBegin, ownedEnd) whose state the actor's device replica owns. */
-  ownedBegin: number;
-  ownedEnd: number;
+  /**
+   * Internal ids whose state the actor's device replica owns: sorted, disjoint [begin, end)
+   * ranges (one for HIGH/LOW, the merged ranges of its pages for RAND; none: it owns nothing).
+   */
+  owned: Array<[number, number]>;
 }
 
 export interface PageRef {
