@@ -21,12 +21,11 @@ import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import { loadGraph } from '../src/graph/load.js';
 import type { Graph } from '../src/graph/types.js';
-import { sampleSources } from '../src/programs/betweenness.js';
 import { algorithm } from '../src/programs/index.js';
 import { loadTopology, parseTopology } from '../src/topology/load.js';
 import type { Topology } from '../src/topology/schema.js';
 import { GRAPHALYTICS, REPO_ROOT } from './helpers/paths.js';
-import { rawFrom } from './helpers/raw.js';
+import { cpuResults, firstMismatch, makeGraph, paramsFor, rmat, PROGRAMS, type Cpu } from './helpers/gpu-compare.js';
 
 const avail = nativeAvailable();
 // Only a machine without cmake / a C++ compiler may skip (the build then says so); any other
@@ -39,81 +38,11 @@ const emulatedGpu = { device: 0, emulated: true, streams: 4 };
 const oneSocketOneGpu: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
 const twoSocketsOneGpu: Topology = { name: '2S1G', source: 'test', sockets: [{ id: 0, threads: 1 }, { id: 1, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
 
-function lcg(seed: number): () => number {
-  let x = seed;
-  return () => (x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
-}
-
-/** Skewed or uniform weighted edges over ids 3i+1, a 12-edge chain and isolated vertices (as programs.test.ts). */
-function makeGraph(kind: 'skewed' | 'uniform', directed: boolean): Graph {
-  const n = 300;
-  const rnd = lcg(directed ? 7 : 8);
-  const pick = (): number => Math.floor((kind === 'skewed' ? rnd() ** 3 : rnd()) * n) * 3 + 1;
-  const list: Array<[number, number, number]> = [];
-  for (let i = 0; i < (kind === 'skewed' ? 2400 : 1200); i++) {
-    const r = rnd();
-    list.push([pick(), pick(), r < 0.05 ? 0 : r < 0.3 ? Math.ceil(r * 10) : r * 4]);
-  }
-  const chain = (i: number): number => 3 * n + 20 + 2 * i;
-  list.push([list[0]![0], chain(0), 1]);
-  for (let i = 0; i < 12; i++) list.push([chain(i), chain(i + 1), 0.5 + (i % 3)]);
-  return buildGraph(rawFrom(list, { directed, vertices: [0, 3 * n + 2, 3 * n + 5], weighted: true }), { pageEdges: 64 });
-}
-
-function rmat(directed: boolean): Graph {
-  const raw = generateEdges('rmat:10:ef=8:weighted');
-  return buildGraph({ ...raw, directed }, { pageEdges: 256 });
-}
-
-const PROGRAMS = ['bfs', 'pr', 'sssp', 'wcc', 'cdlp', 'lcc', 'bc'] as const;
-
-function paramsFor(g: Graph, name: string): unknown {
-  const source = g.ids.byOriginal[1]!;
-  switch (name) {
-    case 'bfs':
-    case 'sssp':
-      return { source };
-    case 'pr':
-      return { iterations: 8, damping: 0.85 };
-    case 'cdlp':
-      return { iterations: 6 };
-    case 'bc':
-      return { sources: sampleSources(g, 5, 3) };
-    default:
-      return {};
-  }
-}
-
-/** First vertex where got and want differ (floats: by more than 1e-6 relative), or -1. */
-function firstMismatch(got: ArrayLike<number>, want: ArrayLike<number>, float: boolean): number {
-  if (got.length !== want.length) return 0;
-  for (let v = 0; v < want.length; v++) {
-    const a = got[v]!;
-    const b = want[v]!;
-    if (a === b) continue;
-    if (float && Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b))) continue;
-    return v;
-  }
-  return -1;
-}
-
 /** The GPU rows of a report: the GPU actor ran kernels and is labelled emulated. */
 function gpuRows(r: RunReport): NonNullable<RunReport['steps'][number]['actors'][number]['gpu']>[] {
   return r.steps.flatMap((s) => s.actors.filter((a) => a.kind === 'gpu').map((a) => a.gpu!));
 }
 
-type Cpu = Map<string, Float64Array | Int32Array | Uint32Array>;
-
-async function cpuResults(g: Graph): Promise<Cpu> {
-  const e = await Engine.create(g, cpuTopo);
-  const out: Cpu = new Map();
-  try {
-    for (const name of PROGRAMS) out.set(name, (await e.run(algorithm(name).program, paramsFor(g, name) as never)).values);
-  } finally {
-    await e.close();
-  }
-  return out;
-}
 
 async function compareAll(t: import('ava').ExecutionContext, g: Graph, want: Cpu, topo: Topology, opts: EngineOptions, label: string): Promise<void> {
   const e = await Engine.create(g, topo, opts);

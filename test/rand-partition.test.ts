@@ -21,12 +21,13 @@ import { loadGraph } from '../src/graph/load.js';
 import type { Graph, Orientation } from '../src/graph/types.js';
 import type { ModelElement } from '../src/model/model.js';
 import { partitionGraph } from '../src/model/partition.js';
-import { sampleSources } from '../src/programs/betweenness.js';
 import { algorithm } from '../src/programs/index.js';
 import { loadTopology } from '../src/topology/load.js';
 import type { Topology } from '../src/topology/schema.js';
 import { GRAPHALYTICS, REPO_ROOT, SNAP } from './helpers/paths.js';
-import { rawFrom } from './helpers/raw.js';
+import { cpuResults, firstMismatch, makeGraph, paramsFor, rmat, PROGRAMS, type Cpu } from './helpers/gpu-compare.js';
+
+const skewed = (directed: boolean): Graph => makeGraph('skewed', directed);
 
 const avail = nativeAvailable();
 const gpuTest = !avail.ok && avail.toolchainMissing ? test.skip : test.serial;
@@ -36,63 +37,6 @@ const cpuTopo: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threa
 const oneOne: Topology = { ...cpuTopo, name: '1S1G', gpus: [emulatedGpu] };
 const twoOne: Topology = { ...cpuTopo, name: '2S1G', sockets: [{ id: 0, threads: 1 }, { id: 1, threads: 1 }], gpus: [emulatedGpu] };
 const oneTwo: Topology = { ...cpuTopo, name: '1S2G', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu, { device: 1, emulated: true, streams: 2 }] };
-
-function lcg(seed: number): () => number {
-  let x = seed;
-  return () => (x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
-}
-
-/** Skewed weighted edges over ids 3i+1, a chain and isolated vertices; 64-edge pages (hubs split). */
-function skewed(directed: boolean): Graph {
-  const n = 300;
-  const rnd = lcg(directed ? 7 : 8);
-  const pick = (): number => Math.floor(rnd() ** 3 * n) * 3 + 1;
-  const list: Array<[number, number, number]> = [];
-  for (let i = 0; i < 2400; i++) {
-    const r = rnd();
-    list.push([pick(), pick(), r < 0.05 ? 0 : r < 0.3 ? Math.ceil(r * 10) : r * 4]);
-  }
-  const chain = (i: number): number => 3 * n + 20 + 2 * i;
-  list.push([list[0]![0], chain(0), 1]);
-  for (let i = 0; i < 12; i++) list.push([chain(i), chain(i + 1), 0.5 + (i % 3)]);
-  return buildGraph(rawFrom(list, { directed, vertices: [0, 3 * n + 2, 3 * n + 5], weighted: true }), { pageEdges: 64 });
-}
-
-function rmat(directed: boolean): Graph {
-  return buildGraph({ ...generateEdges('rmat:10:ef=8:weighted'), directed }, { pageEdges: 256 });
-}
-
-const PROGRAMS = ['bfs', 'pr', 'sssp', 'wcc', 'cdlp', 'lcc', 'bc'] as const;
-
-function paramsFor(g: Graph, name: string): unknown {
-  const source = g.ids.byOriginal[g.ids.byOriginal.length > 1 ? 1 : 0]!;
-  switch (name) {
-    case 'bfs':
-    case 'sssp':
-      return { source };
-    case 'pr':
-      return { iterations: 8, damping: 0.85 };
-    case 'cdlp':
-      return { iterations: 6 };
-    case 'bc':
-      return { sources: sampleSources(g, 5, 3) };
-    default:
-      return {};
-  }
-}
-
-/** First vertex where got and want differ (floats: by more than 1e-6 relative), or -1. */
-function firstMismatch(got: ArrayLike<number>, want: ArrayLike<number>, float: boolean): number {
-  if (got.length !== want.length) return 0;
-  for (let v = 0; v < want.length; v++) {
-    const a = got[v]!;
-    const b = want[v]!;
-    if (a === b) continue;
-    if (float && Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b))) continue;
-    return v;
-  }
-  return -1;
-}
 
 /** The model's RAND ranges per GPU, with element rates as a calibration would give them. */
 function modelRand(g: Graph, topo: Topology, alpha: number, orientation: Orientation, seed = 1): VertexRanges[] {
@@ -165,18 +109,6 @@ test('explicit ownership is checked: one list per GPU, sorted, disjoint, inside 
   }
 });
 
-type Cpu = Map<string, Float64Array | Int32Array | Uint32Array>;
-
-async function cpuResults(g: Graph): Promise<Cpu> {
-  const e = await Engine.create(g, cpuTopo);
-  const out: Cpu = new Map();
-  try {
-    for (const name of PROGRAMS) out.set(name, (await e.run(algorithm(name).program, paramsFor(g, name) as never)).values);
-  } finally {
-    await e.close();
-  }
-  return out;
-}
 
 /** Every program with RAND on `topo`: the CPU's values, GPU actors owning several ranges and working. */
 async function compareRand(t: import('ava').ExecutionContext, g: Graph, want: Cpu, topo: Topology, opts: EngineOptions, label: string): Promise<RunReport[]> {
