@@ -10,6 +10,7 @@ import type { Graph, Orientation } from '../src/graph/types.js';
 import { parseTopology } from '../src/topology/load.js';
 import type { Topology } from '../src/topology/schema.js';
 import { isTesseraError } from '../src/errors.js';
+import { nativeAvailable } from '../actors/gpu/native.js';
 import { gpuRanges } from '../src/engine/partition.js';
 import {
   alphaGrid,
@@ -18,6 +19,7 @@ import {
   busiestQueue,
   cacheKey,
   calibratedTooSmall,
+  measureLink,
   calibrate,
   choosePartition,
   gpuJoins,
@@ -554,6 +556,36 @@ test('calibration follows the graph size: a rate measured on a graph over 4x sma
   t.false(calibratedTooSmall(2 ** 21, 2 ** 23));
   t.true(calibratedTooSmall(2 ** 21, 2 ** 24));
   t.false(calibratedTooSmall(2 ** 24, 2 ** 30), 'no calibration graph above 2^24 vertices: the largest is kept');
+});
+
+test('the link: measured on a real GPU (interconnect.bandwidth is the fallback), declared for an emulated one; measureLink copies both ways', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-cal-'));
+  const cacheFile = path.join(dir, 'calibration.json');
+  let link: { c: number; linkBytesPerSec: number } | undefined = { c: 4e9, linkBytesPerSec: 4.8e10 };
+  const asked: string[] = [];
+  const measure: MeasureFn = async (el) => (asked.push(el.kind), el.kind === 'cpu' ? { rate: 1e6 } : { rate: 1e9, ...link });
+  const real = parseTopology('name: real\nsockets:\n  - threads: 1\ngpus:\n  - device: 0\ninterconnect:\n  bandwidth: 55GB/s\n', 'real.yaml');
+  const r = await calibrate(real, 'pr', 'pull', { cacheFile, measure });
+  t.deepEqual([r.c!.source, r.c!.value, r.linkBytesPerSec!.source, r.linkBytesPerSec!.value], ['measured', 4e9, 'measured', 4.8e10]);
+  // A failed link measurement falls back to the declared bandwidth.
+  link = undefined;
+  const r2 = await calibrate(real, 'bfs', 'pull', { cacheFile, measure });
+  t.deepEqual([r2.c!.source, r2.linkBytesPerSec!.source, r2.linkBytesPerSec!.value], ['interconnect', 'topology', 55e9]);
+  // model.c overrides, and then the GPU rate alone is measured only when missing.
+  const given = parseTopology('name: real\nsockets:\n  - threads: 1\ngpus:\n  - device: 0\nmodel:\n  rGpu: 1e9\n  c: 7e8\n', 'real.yaml');
+  asked.length = 0;
+  const r3 = await calibrate(given, 'wcc', 'pull', { cacheFile, measure });
+  t.deepEqual(asked, ['cpu']);
+  t.is(r3.c!.source, 'topology');
+  // An emulated GPU with a declared bandwidth is not measured for its link.
+  asked.length = 0;
+  const emu = parseTopology(topoYaml('model:\n  rGpu: 1e9\ninterconnect:\n  bandwidth: 12GB/s\n'), 'emu.yaml');
+  t.is((await calibrate(emu, 'wcc', 'pull', { cacheFile, measure })).c!.source, 'interconnect');
+  t.deepEqual(asked, ['cpu']);
+  if (nativeAvailable().ok) {
+    const l = await measureLink({ device: 0, emulated: true, streams: 1, memoryLimit: 64 * 2 ** 20 });
+    t.true(l.toDevice > 0 && l.toHost > 0, JSON.stringify(l));
+  }
 });
 
 test('calibration never invents a GPU rate: clear error without one; c from interconnect.bandwidth is labelled', async (t) => {

@@ -10,6 +10,8 @@
  * Precedence per value: the topology's `model:` section, then the cache, then a measurement
  * (the `measure` callback), then — for c only — the topology's interconnect.bandwidth divided by
  * the message size. A GPU value found nowhere is an error: the model never invents a GPU rate.
+ * c of a real GPU is measured (measureLink: page-locked copies both ways, the slower direction);
+ * an emulated GPU's copies are host memcpy, so its link is the one the topology declares.
  *
  * The cache is one JSON file, $TESSERA_CACHE_DIR or $XDG_CACHE_HOME/tessera or ~/.cache/tessera,
  * `calibration.json`, keyed by topology name + a hash of its elements and this host, program and
@@ -243,7 +245,10 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     const small = calibratedTooSmall(calibratedVertices(cached.gpuVertices, cached.gpuOn), opts.graphVertices);
     if (cached.rGpu !== undefined && small) for (const k of GPU_MEASURED) delete cached[k];
     const needGpu = m.rGpu === undefined && cached.rGpu === undefined;
-    const needC = m.c === undefined && cached.c === undefined && topology.interconnect.bandwidth === undefined;
+    // A real GPU's link is measured unless model.c gives it (interconnect.bandwidth is what the
+    // hardware promises, the fallback); an emulated one has only the declared bandwidth.
+    const emulated = topology.gpus[0]!.emulated;
+    const needC = m.c === undefined && cached.c === undefined && (!emulated || topology.interconnect.bandwidth === undefined);
     if (needGpu || needC) {
       gm = await measure({ kind: 'gpu', topology, gpu: topology.gpus[0]! }, profile.algo, mode, { minVertices: opts.graphVertices });
       if (gm !== undefined) {
@@ -278,11 +283,11 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
       throw new TesseraError(`topology '${topology.name}' has GPU(s) but no host-device link rate is known`, {
         file: where,
         key: 'model.c',
-        fix: 'add model: { c: MESSAGES_PER_SECOND } or interconnect: { bandwidth: 25GB/s } to the topology (the link rate is not calibrated)',
+        fix: 'add model: { c: MESSAGES_PER_SECOND } or interconnect: { bandwidth: 25GB/s } to the topology (an emulated GPU has no link to measure)',
       });
-    if (bw !== undefined) gpu.linkBytesPerSec = { value: bw, source: 'topology', note: `topology ${where} interconnect.bandwidth` };
-    else if (cached.linkBytesPerSec !== undefined) gpu.linkBytesPerSec = { value: cached.linkBytesPerSec, source: 'cache', note: cachedNote };
+    if (cached.linkBytesPerSec !== undefined) gpu.linkBytesPerSec = { value: cached.linkBytesPerSec, source: 'cache', note: cachedNote };
     else if (gm?.linkBytesPerSec !== undefined) gpu.linkBytesPerSec = { value: gm.linkBytesPerSec, source: 'measured', note: measuredNote };
+    else if (bw !== undefined) gpu.linkBytesPerSec = { value: bw, source: 'topology', note: `topology ${where} interconnect.bandwidth` };
     else gpu.linkBytesPerSec = { value: gpu.c.value * msgBytes, source: 'derived', note: `c x ${msgBytes} B per message` };
   }
   let rCpu: RateValue;
@@ -372,7 +377,51 @@ export async function measureGpu(topology: Topology, gpu: Topology['gpus'][numbe
   if (m.overheadS !== undefined) out.overheadS = m.overheadS;
   out.startSPerVertex = m.large.startS / m.large.vertices;
   if (m.large.pageBytesPerSec !== undefined) out.pageBytesPerSec = m.large.pageBytesPerSec;
+  // A real device's link is measured (an emulated one's copies are host memcpy: its link is what
+  // the topology declares).
+  if (!gpu.emulated) {
+    const link = await measureLink(gpu).catch(() => undefined);
+    if (link !== undefined) {
+      out.linkBytesPerSec = Math.min(link.toDevice, link.toHost);
+      out.c = out.linkBytesPerSec / profile.messageBytes;
+    }
+  }
   return out;
+}
+
+/**
+ * The host<->device copy rates of one GPU, bytes per second: a 64 MiB page-locked host buffer
+ * (smaller under a small memoryLimit) copied to a device array and back, median of 5 each after a
+ * warm-up. TOTEM's c is this over the bytes of a message; streamed pages move at it too.
+ */
+export async function measureLink(gpu: Topology['gpus'][number]): Promise<{ toDevice: number; toHost: number }> {
+  const { GpuController } = await import('../../actors/gpu/native.js');
+  const ctl = await GpuController.create({ device: gpu.device, emulated: gpu.emulated, memoryLimit: gpu.memoryLimit, streams: gpu.streams });
+  try {
+    const bytes = Math.max(1 << 20, Math.min(64 * 2 ** 20, Math.floor((gpu.memoryLimit ?? Infinity) / 4)));
+    const host = new Uint8Array(new SharedArrayBuffer(bytes));
+    host.fill(1); // fault the pages in before timing
+    await ctl.allocState('@link', 'u8', bytes);
+    const pinned = await ctl.pinHost(host);
+    const time = async (copy: () => Promise<unknown>): Promise<number> => {
+      await copy();
+      const t: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now();
+        await copy();
+        t.push(performance.now() - t0);
+      }
+      t.sort((a, b) => a - b);
+      return bytes / (t[2]! / 1000);
+    };
+    const toDevice = await time(() => ctl.writeState('@link', host));
+    const toHost = await time(() => ctl.readState('@link', host));
+    if (pinned) await ctl.unpinHost(host);
+    await ctl.freeState('@link');
+    return { toDevice, toHost };
+  } finally {
+    await ctl.close();
+  }
 }
 
 export interface CpuMeasureOptions extends MeasureNeed {
