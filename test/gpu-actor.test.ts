@@ -96,6 +96,9 @@ for (const [label, make] of GRAPHS) {
       // LOW: the GPUs own the hubs (head of the degree order) instead of the tail.
       await compareAll(t, g, want, twoSocketsOneGpu, { gpuShare: 0.4, partition: 'low', steal: 'always' }, '2S1G LOW share 0.4');
       await compareAll(t, g, want, twoGpus, { gpuShare: 0.6, partition: 'low' }, '1S2G LOW share 0.6');
+      // Two sockets and two GPUs (TOTEM's 2S2G): one code path for every element count.
+      const twoTwo: Topology = { ...twoSocketsOneGpu, name: '2S2G', gpus: [emulatedGpu, { device: 1, emulated: true, streams: 2 }] };
+      for (const partition of ['high', 'low', 'rand'] as const) await compareAll(t, g, want, twoTwo, { gpuShare: 0.5, partition }, `2S2G ${partition} share 0.5`);
     }
   });
 }
