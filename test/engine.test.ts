@@ -1,6 +1,7 @@
 import test from 'ava';
 import { buildGraph } from '../src/graph/build.js';
 import { Engine, IdList, foldClaimFlags, foldMinFlags } from '../src/engine/coordinator.js';
+import { nativeFoldFlags } from '../actors/gpu/native.js';
 import { bfs } from '../src/programs/bfs.js';
 import { pagerank } from '../src/programs/pagerank.js';
 import type { Topology } from '../src/topology/schema.js';
@@ -212,4 +213,31 @@ test('foldMinFlags: lowers only flagged entries whose value is smaller, activati
   t.deepEqual([...label], [5, 5, 1, 5, 2, 3, 5, 5, 4, 5, 1]);
   t.deepEqual([...found.view()], [2, 5, 8, 10]);
   t.is(active, 4);
+});
+
+test('the addon folds flagged changes as the TypeScript folds do (claim and min, every state type, found in order)', (t) => {
+  const fold = nativeFoldFlags();
+  if (fold === undefined) return t.pass('no native addon in this build');
+  let seed = 3;
+  const rnd = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
+  const n = (1 << 21) + 13;
+  for (const [op, Ctor] of [['claim', Int32Array], ['claim', Float64Array], ['min', Uint32Array], ['min', Float64Array], ['min', Float32Array], ['min', Int32Array]] as const) {
+    const begin = 5;
+    const len = n - begin - 3;
+    const state0 = new Ctor(n).map(() => (rnd() < 0.5 ? -1 : Math.floor(rnd() * 100)));
+    const next0 = new Uint8Array(n).map(() => (rnd() < 0.1 ? 1 : 0));
+    const flags = new Uint8Array(new SharedArrayBuffer(len + 8), 3, len).map(() => (rnd() < 0.3 ? 1 : 0));
+    const values = new Ctor(len).map(() => Math.floor(rnd() * 100));
+    const [sa, sb] = [state0.slice(), state0.slice()];
+    const [na, nb] = [next0.slice(), next0.slice()];
+    const fa = new IdList();
+    const active = op === 'claim' ? foldClaimFlags(sa, 7, begin, flags, na, fa) : foldMinFlags(sa, values, begin, flags, na, fa);
+    const r = fold(op, sb, nb, flags, begin, op === 'claim' ? 7 : values, true);
+    t.is(r.active, active, `${op} ${Ctor.name}`);
+    t.true(active > 1000);
+    t.deepEqual(r.found, fa.view().slice(), `${op} ${Ctor.name}: found, ascending`);
+    t.true(sa.every((x, i) => x === sb[i]) && na.every((x, i) => x === nb[i]), `${op} ${Ctor.name}: state and next`);
+  }
+  t.throws(() => fold('claim', new Uint32Array(4), new Uint8Array(4), new Uint8Array(2), 0, 1, false), { message: /signed state/ });
+  t.throws(() => fold('min', new Float64Array(4), new Uint8Array(4), new Uint8Array(4), 1, new Float64Array(4), false), { message: /outside/ });
 });

@@ -162,9 +162,25 @@ interface NativeControllerHandle {
   close(): Promise<void>;
 }
 
+/**
+ * The coordinator's fold of flagged changes on native threads (addon.cpp FoldFlags): for every
+ * set flags[i], v = begin + i, 'claim' sets state[v] = value where it is -1, 'min' lowers it to
+ * values[i]; changed vertices not yet in `next` join it (and `found`, ascending, with wantList).
+ */
+export type FoldFlagsFn = (
+  op: 'claim' | 'min',
+  state: Int32Array | Uint32Array | Float32Array | Float64Array,
+  next: Uint8Array,
+  flags: Uint8Array,
+  begin: number,
+  valueOrValues: number | Int32Array | Uint32Array | Float32Array | Float64Array,
+  wantList: boolean,
+) => { active: number; found?: Uint32Array };
+
 interface NativeModule {
   create(opts: GpuCreateOptions): Promise<NativeControllerHandle>;
   cudaDeviceCount(): { count: number; reason?: string };
+  foldFlags?: FoldFlagsFn;
   flavor: NativeFlavor;
   napiVersion: number;
   abiVersion: number;
@@ -269,6 +285,12 @@ function nativeModule(): NativeModule {
   const e = new Error(`GPU controller unavailable: ${a.ok ? l.error : a.reason}`) as Error & { code: string };
   e.code = 'TS_NO_NATIVE';
   throw e;
+}
+
+/** The addon's foldFlags, or undefined without an addon (or an older build). */
+export function nativeFoldFlags(): FoldFlagsFn | undefined {
+  const l = load();
+  return 'mod' in l ? l.mod.foldFlags : undefined;
 }
 
 /** Bytes per weight of a page (0 when unweighted). */

@@ -14,6 +14,7 @@ import type { ActorFrame, CoordinatorFrame, ErrorFrame, IdleFrame, Mode, ReadyFr
 import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
 import { shareGraph } from '../../actors/cpu/share.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
+import { nativeFoldFlags } from '../../actors/gpu/native.js';
 import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
 import { STATE_CTORS, sharedArray, type StateArray } from './kernel.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
@@ -628,11 +629,15 @@ export class Engine {
       for (const f of v.flagged ?? []) {
         const arr = stateNamed(state, f.state, v.actor);
         const flags = f.flags ?? new Uint8Array(v.shared![f.flagsBuffer!]!, f.begin, f.end - f.begin);
-        if (f.op === 'claim') active += foldClaimFlags(arr, f.value!, f.begin, flags, next, found);
-        else {
-          const values = f.values ?? (new STATE_CTORS[kindOf(arr)](v.shared![f.valuesBuffer!]!) as StateArray).subarray(f.begin, f.end);
-          active += foldMinFlags(arr, values as StateArray, f.begin, flags, next, found);
-        }
+        const values = f.op === 'claim' ? undefined : (f.values ?? (new STATE_CTORS[kindOf(arr)](v.shared![f.valuesBuffer!]!) as StateArray).subarray(f.begin, f.end));
+        const native = flags.length >= NATIVE_FOLD_MIN && !(arr instanceof Uint8Array) ? nativeFoldFlags() : undefined;
+        if (native !== undefined) {
+          type Wide = Exclude<StateArray, Uint8Array>;
+          const r = native(f.op, arr as Wide, next, flags, f.begin, (values as Wide | undefined) ?? f.value!, found !== undefined);
+          active += r.active;
+          if (r.found !== undefined) found!.pushAll(r.found);
+        } else if (f.op === 'claim') active += foldClaimFlags(arr, f.value!, f.begin, flags, next, found);
+        else active += foldMinFlags(arr, values as StateArray, f.begin, flags, next, found);
       }
       for (const m of v.merges ?? []) active += fold(stateNamed(state, m.state, v.actor), m, next, found);
       if (v.outbox !== undefined) active += fold(stateNamed(state, v.outbox.state, v.actor), v.outbox, next, found);
@@ -654,12 +659,18 @@ function stateNamed(state: Record<string, StateArray>, name: string, actor: stri
   return a;
 }
 
+/**
+ * Flags from which a fold runs on the addon's threads (foldFlags) rather than in TypeScript: below
+ * it the call and its threads cost more than the loop.
+ */
+const NATIVE_FOLD_MIN = 1 << 16;
+
 /** A vote as the coordinator keeps it: with the shared buffers that came beside it (FlagMerge buffers). */
 type Vote = VoteFrame & { shared?: SharedArrayBuffer[] };
 
-/** Vertex ids appended one at a time into a growing typed array (a number[] of 10 M ids costs more). */
+/** Vertex ids appended into a growing typed array (a number[] of 10 M ids costs more). */
 export class IdList {
-  private buf = new Uint32Array(1024);
+  private buf: Uint32Array = new Uint32Array(1024);
   length = 0;
   push(v: number): void {
     if (this.length === this.buf.length) {
@@ -668,6 +679,21 @@ export class IdList {
       this.buf = b;
     }
     this.buf[this.length++] = v;
+  }
+  pushAll(ids: Uint32Array): void {
+    if (this.length === 0 && ids.length > this.buf.length) {
+      // Adopt it (the caller gives it up): no copy of a list of millions.
+      this.buf = ids;
+      this.length = ids.length;
+      return;
+    }
+    if (this.length + ids.length > this.buf.length) {
+      const b = new Uint32Array(Math.max(this.buf.length * 2, this.length + ids.length));
+      b.set(this.buf.subarray(0, this.length));
+      this.buf = b;
+    }
+    this.buf.set(ids, this.length);
+    this.length += ids.length;
   }
   view(): Uint32Array {
     return this.buf.subarray(0, this.length);
