@@ -127,6 +127,22 @@ function gpuSlots(memoryBytes: number | undefined, stateBytes: number, slotBytes
   return Math.min(pages, Math.max(0, Math.floor((memoryBytes - stateBytes) / slotBytes)));
 }
 
+/** Unit order: degree order, or with a seed shuffled (Fisher-Yates) for RAND. */
+function unitOrder(U: number, seed: number | undefined): Uint32Array {
+  const order = new Uint32Array(U);
+  for (let u = 0; u < U; u++) order[u] = u;
+  if (seed !== undefined) {
+    const rng = new Xoshiro128(seed, RAND_STREAM);
+    for (let i = U - 1; i > 0; i--) {
+      const j = rng.nextBelow(i + 1);
+      const t = order[i]!;
+      order[i] = order[j]!;
+      order[j] = t;
+    }
+  }
+  return order;
+}
+
 /**
  * Assigns the pages of `graph[orientation]` to `params.elements` for a CPU share alpha with the
  * given strategy (file header). Deterministic: RAND depends only on the seed.
@@ -144,18 +160,7 @@ export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements
   let total = 0;
   for (let u = 0; u < U; u++) total += units.edges[u]!;
 
-  // Unit order: degree order, or shuffled (Fisher-Yates) for RAND.
-  const order = new Uint32Array(U);
-  for (let u = 0; u < U; u++) order[u] = u;
-  if (opts.strategy === 'rand') {
-    const rng = new Xoshiro128(seed, RAND_STREAM);
-    for (let i = U - 1; i > 0; i--) {
-      const j = rng.nextBelow(i + 1);
-      const t = order[i]!;
-      order[i] = order[j]!;
-      order[j] = t;
-    }
-  }
+  const order = unitOrder(U, opts.strategy === 'rand' ? seed : undefined);
   const prefix = new Float64Array(U + 1);
   for (let i = 0; i < U; i++) prefix[i + 1] = prefix[i]! + units.edges[order[i]!]!;
 
@@ -340,35 +345,57 @@ function trafficOf(part: Partition, agg: Float64Array, raw: Float64Array): Bound
  * pass over the edges: an edge from holder unit a to neighbour unit b crosses the cuts a < j <= b.
  */
 interface TwoSideCounts {
-  /** s_j: first id of unit j; s_U = n. */
+  /** s_j: first id of unit j (id order); s_U = n. */
   starts: Float64Array;
+  /** Each page's unit position in the order. */
+  pageUnit: Uint32Array;
   aggLR: Float64Array;
   aggRL: Float64Array;
   rawLR: Float64Array;
   rawRL: Float64Array;
 }
 
-const twoSideCache = new WeakMap<PageSet, TwoSideCounts | null>();
+/** Per page set, per unit order ('id', or a RAND seed). */
+const twoSideCache = new WeakMap<PageSet, Map<string, TwoSideCounts | null>>();
 
-function twoSideCounts(graph: Graph, orientation: Orientation): TwoSideCounts | null {
+/**
+ * Counts for every cut of the page set's units in an order (id order, or RAND's shuffle of `seed`):
+ * the element holding the first j units of the order and the one holding the rest exchange
+ * aggLR[j] / aggRL[j] aggregated and rawLR[j] / rawRL[j] raw messages. One pass over the edges:
+ * a vertex w owned by the unit at position b, listed by units at positions minU..maxU, is a
+ * message left-to-right for cuts in (minU, b] and right-to-left for (b, maxU].
+ */
+function twoSideCounts(graph: Graph, orientation: Orientation, seed?: number): TwoSideCounts | null {
   const set = graph[orientation];
-  if (twoSideCache.has(set)) return twoSideCache.get(set)!;
+  const key = seed === undefined ? 'id' : `rand:${seed}`;
+  const cached = twoSideCache.get(set)?.get(key);
+  if (cached !== undefined) return cached;
+  const remember = (c: TwoSideCounts | null): TwoSideCounts | null => {
+    const m = twoSideCache.get(set) ?? new Map<string, TwoSideCounts | null>();
+    m.set(key, c);
+    twoSideCache.set(set, m);
+    return c;
+  };
   const pages = set.pages;
   const n = graph.numVertices;
   // The pages must tile [0, n) in id order (every vertex owned through its page).
   let end = 0;
   for (const p of pages) {
-    if (p.vBegin > end || p.vEnd < p.vBegin) return remember(set, null);
+    if (p.vBegin > end || p.vEnd < p.vBegin) return remember(null);
     end = Math.max(end, p.vEnd);
   }
-  if (end !== n) return remember(set, null);
+  if (end !== n) return remember(null);
   const units = unitsOf(set);
   const U = units.edges.length;
+  // pageUnit: the position of the page's unit in the order.
+  const order = unitOrder(U, seed);
+  const position = new Uint32Array(U);
+  for (let i = 0; i < U; i++) position[order[i]!] = i;
   const pageUnit = new Uint32Array(pages.length);
   const starts = new Float64Array(U + 1);
   for (let u = 0; u < U; u++) {
     starts[u] = pages[units.first[u]!]!.vBegin;
-    for (let i = units.first[u]!; i < units.first[u + 1]!; i++) pageUnit[i] = u;
+    for (let i = units.first[u]!; i < units.first[u + 1]!; i++) pageUnit[i] = position[u]!;
   }
   starts[U] = n;
   const unitOf = new Uint32Array(n);
@@ -401,17 +428,13 @@ function twoSideCounts(graph: Graph, orientation: Orientation): TwoSideCounts | 
     if (hi > b) (aggRL[b + 1]!++, aggRL[hi + 1]!--);
   }
   for (const d of [aggLR, aggRL, rawLR, rawRL]) for (let j = 1; j <= U; j++) d[j]! += d[j - 1]!;
-  return remember(set, { starts, aggLR, aggRL, rawLR, rawRL });
-}
-
-function remember(set: PageSet, c: TwoSideCounts | null): TwoSideCounts | null {
-  twoSideCache.set(set, c);
-  return c;
+  return remember({ starts, aggLR, aggRL, rawLR, rawRL, pageUnit });
 }
 
 /** The 2 x 2 matrices of a partition of two elements cut at one unit boundary; null otherwise. */
 function twoSideMatrices(graph: Graph, part: Partition): { agg: Float64Array; raw: Float64Array } | null {
   if (part.elements.length !== 2) return null;
+  if (part.strategy === 'rand') return randMatrices(graph, part);
   const n = graph.numVertices;
   const r0 = part.elements[0]!.ranges;
   const r1 = part.elements[1]!.ranges;
@@ -442,6 +465,38 @@ function twoSideMatrices(graph: Graph, part: Partition): { agg: Float64Array; ra
   agg[right * 2 + left] = c.aggRL[a]!;
   raw[left * 2 + right] = c.rawLR[a]!;
   raw[right * 2 + left] = c.rawRL[a]!;
+  return { agg, raw };
+}
+
+/**
+ * RAND on two elements: the first of partitionGraph's sequence (the CPU one) holds a prefix of the
+ * shuffled units, its page count's worth; the counts of that cut in the shuffled order.
+ */
+function randMatrices(graph: Graph, part: Partition): { agg: Float64Array; raw: Float64Array } | null {
+  const left = part.elements.findIndex((e) => e.kind === 'cpu');
+  if (left < 0 || part.elements.every((e) => e.kind === 'cpu')) return null;
+  const c = twoSideCounts(graph, part.orientation, part.seed);
+  if (c === null) return null;
+  // The cut: how many units the left element holds (its pages' distinct unit positions), and they
+  // must be the first positions of the order.
+  const mine = part.elements[left]!.pages;
+  let units = 0;
+  let maxPos = -1;
+  let prev = -1;
+  for (let i = 0; i < mine.length; i++) {
+    const u = c.pageUnit[mine[i]!]!;
+    if (u !== prev) units++;
+    prev = u;
+    if (u > maxPos) maxPos = u;
+  }
+  if (maxPos + 1 !== units) return null;
+  const right = 1 - left;
+  const agg = new Float64Array(4);
+  const raw = new Float64Array(4);
+  agg[left * 2 + right] = c.aggLR[units]!;
+  agg[right * 2 + left] = c.aggRL[units]!;
+  raw[left * 2 + right] = c.rawLR[units]!;
+  raw[right * 2 + left] = c.rawRL[units]!;
   return { agg, raw };
 }
 
