@@ -18,6 +18,7 @@ import {
   boundaryTrafficExact,
   busiestQueue,
   cacheKey,
+  cpuCacheKey,
   calibratedTooSmall,
   measureLink,
   calibrate,
@@ -501,7 +502,16 @@ test('calibration cache: measures once, then reads the cache; topology values ov
   t.is(r1.c!.value, 2e9);
   t.is(r1.linkBytesPerSec!.value, 2.4e10);
   const onDisk = await readCache(cacheFile);
-  t.is(onDisk.entries[cacheKey(topo, 'pr', 'pull')]!.rCpu, 5e6);
+  t.is(onDisk.entries[cpuCacheKey(topo, 'pr', 'pull')]!.rCpu, 5e6);
+  t.is(onDisk.entries[cacheKey(topo, 'pr', 'pull')]!.rCpu, undefined, 'CPU values under the sockets key');
+  // Another topology with the same sockets (here: a GPU memory limit) shares the CPU values.
+  const capped = parseTopology(topoYaml('').replace('memoryLimit: 64MiB', 'memoryLimit: 32MiB'), 'emu.yaml');
+  t.not(cacheKey(capped, 'pr', 'pull'), cacheKey(topo, 'pr', 'pull'));
+  t.is(cpuCacheKey(capped, 'pr', 'pull'), cpuCacheKey(topo, 'pr', 'pull'));
+  const shared = await calibrate(capped, 'pr', 'pull', { cacheFile, measure });
+  t.deepEqual(calls, ['gpu:pr:pull', 'cpu:pr:pull', 'gpu:pr:pull'], 'only its GPU measured');
+  t.is(shared.rCpu.source, 'cache');
+  calls.length = 2;
 
   const r2 = await calibrate(topo, 'pr', 'pull', { cacheFile, measure });
   t.is(calls.length, 2, 'no new measurement');
@@ -547,8 +557,8 @@ test('calibration follows the graph size: a rate measured on a graph over 4x sma
   t.deepEqual(asked.slice(2), [['gpu', 2 ** 20], ['cpu', 2 ** 20]]);
   t.is(big.rCpu.value, 3e6);
   t.is(big.rCpu.source, 'measured');
-  const entry = (await readCache(cacheFile)).entries[cacheKey(topo, 'bfs', 'push')]!;
-  t.deepEqual([entry.rCpuVertices, entry.gpuVertices], [2 ** 20, 2 ** 20]);
+  const entries = (await readCache(cacheFile)).entries;
+  t.deepEqual([entries[cpuCacheKey(topo, 'bfs', 'push')]!.rCpuVertices, entries[cacheKey(topo, 'bfs', 'push')]!.gpuVertices], [2 ** 20, 2 ** 20]);
   // Now smaller graphs read the cache again.
   t.is((await calibrate(topo, 'bfs', 'push', { cacheFile, measure, graphVertices: 1000 })).rCpu.source, 'cache');
   t.is(asked.length, 4);

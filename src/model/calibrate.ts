@@ -14,8 +14,9 @@
  * an emulated GPU's copies are host memcpy, so its link is the one the topology declares.
  *
  * The cache is one JSON file, $TESSERA_CACHE_DIR or $XDG_CACHE_HOME/tessera or ~/.cache/tessera,
- * `calibration.json`, keyed by topology name + a hash of its elements and this host, program and
- * mode. The CPU measurement runs the program with the Engine on the topology's sockets alone, the
+ * `calibration.json`: the GPU and link values keyed by topology name + a hash of its elements and
+ * this host, program and mode; the CPU values by a hash of the sockets and this host (cpuCacheKey:
+ * topologies with the same sockets share them), program and mode. The CPU measurement runs the program with the Engine on the topology's sockets alone, the
  * GPU measurement with one GPU actor owning everything, each over RMAT graphs of two sizes: the
  * rate is the slope and a fixed overhead per pass the intercept (fitPassTime), from the supersteps'
  * times with the first superstep's one-time excess taken out (runTiming). What a run pays once is
@@ -158,6 +159,17 @@ export function cacheKey(t: Topology, program: string, mode: Mode): string {
   return `${topologyKey(t)}|${programProfile(program).algo}|${mode}`;
 }
 
+/**
+ * The key of the CPU values: the sockets' shape on this host alone, so every topology with the
+ * same sockets shares one CPU calibration (a GPU's memory limit does not change the CPU's rate,
+ * and two calibrations of the same sockets differ by noise: 10.7 M vs 43.6 M edges/s per thread
+ * for BFS on the H100 host's two topologies, which put the 1 GiB curve 4x off).
+ */
+export function cpuCacheKey(t: Topology, program: string, mode: Mode): string {
+  const h = createHash('sha256').update(JSON.stringify({ host: os.hostname(), sockets: t.sockets.map((s) => s.threads) })).digest('hex').slice(0, 12);
+  return `sockets#${h}|${programProfile(program).algo}|${mode}`;
+}
+
 /** The cache's entries; a missing or unreadable file is an empty cache (it is only a cache). */
 export async function readCache(file: string): Promise<CacheFile> {
   try {
@@ -230,7 +242,12 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
   const profile = programProfile(program);
   const file = opts.cacheFile ?? defaultCacheFile();
   const key = cacheKey(topology, profile.algo, mode);
-  const cached: CacheEntry = opts.refresh ? {} : ((await readCache(file)).entries[key] ?? {});
+  const cpuKey = cpuCacheKey(topology, profile.algo, mode);
+  const entries = opts.refresh ? {} : (await readCache(file)).entries;
+  const cached: CacheEntry = entries[key] ?? {};
+  // Older caches kept the CPU values under the topology's key.
+  const cachedCpu: CacheEntry = entries[cpuKey] ?? (cached.rCpu !== undefined ? cached : {});
+  const freshCpu: CacheEntry = {};
   const measure = opts.measure ?? defaultMeasure;
   const msgBytes = opts.messageBytes ?? profile.messageBytes;
   const fresh: CacheEntry = {};
@@ -294,9 +311,9 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
   // Given rates come with no overhead or one-time costs.
   let cpu = cpuOnceOf({});
   if (m.rCpu !== undefined) rCpu = { value: m.rCpu, source: 'topology', note: `topology ${where} model.rCpu` };
-  else if (cached.rCpu !== undefined && !calibratedTooSmall(calibratedVertices(cached.rCpuVertices, cached.rCpuOn), opts.graphVertices)) {
-    rCpu = { value: cached.rCpu, source: 'cache', note: `cached ${cached.measuredAt ?? ''} on ${cached.rCpuOn ?? '?'} (${file})` };
-    cpu = cpuOnceOf(cached);
+  else if (cachedCpu.rCpu !== undefined && !calibratedTooSmall(calibratedVertices(cachedCpu.rCpuVertices, cachedCpu.rCpuOn), opts.graphVertices)) {
+    rCpu = { value: cachedCpu.rCpu, source: 'cache', note: `cached ${cachedCpu.measuredAt ?? ''} on ${cachedCpu.rCpuOn ?? '?'} (${file})` };
+    cpu = cpuOnceOf(cachedCpu);
   } else {
     const r = await measure({ kind: 'cpu', topology }, profile.algo, mode, { minVertices: opts.graphVertices });
     if (r === undefined || !(r.rate > 0))
@@ -306,16 +323,17 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
         fix: 'add model: { rCpu: EDGES_PER_SECOND_PER_THREAD } to the topology, or allow the CPU calibration run',
       });
     rCpu = { value: r.rate, source: 'measured', note: `measured now on ${r.on ?? '?'} (cached in ${file})` };
-    fresh.rCpu = r.rate;
-    if (r.overheadS !== undefined) fresh.cpuOverheadS = r.overheadS;
-    if (r.setupSPerVertex !== undefined) fresh.cpuSetupSPerVertex = r.setupSPerVertex;
-    if (r.startSPerVertex !== undefined) fresh.cpuStartSPerVertex = r.startSPerVertex;
-    if (r.on !== undefined) fresh.rCpuOn = r.on;
-    if (r.vertices !== undefined) fresh.rCpuVertices = r.vertices;
-    cpu = cpuOnceOf(fresh);
+    freshCpu.rCpu = r.rate;
+    if (r.overheadS !== undefined) freshCpu.cpuOverheadS = r.overheadS;
+    if (r.setupSPerVertex !== undefined) freshCpu.cpuSetupSPerVertex = r.setupSPerVertex;
+    if (r.startSPerVertex !== undefined) freshCpu.cpuStartSPerVertex = r.startSPerVertex;
+    if (r.on !== undefined) freshCpu.rCpuOn = r.on;
+    if (r.vertices !== undefined) freshCpu.rCpuVertices = r.vertices;
+    cpu = cpuOnceOf(freshCpu);
   }
   const out: ResolvedRates = { program: profile.algo, mode, rCpu, ...cpu, ...gpu, cacheFile: file, cacheKey: key };
   if (Object.keys(fresh).length > 0) await writeCacheEntry(file, key, fresh);
+  if (Object.keys(freshCpu).length > 0) await writeCacheEntry(file, cpuKey, freshCpu);
   return out;
 }
 
