@@ -1,4 +1,6 @@
 import test from 'ava';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chmod, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -305,6 +307,20 @@ test('an alpha sweep on an emulated GPU topology: cells per alpha, the model cur
     t.regex(md, /\| rmat:9 \| emu \| bfs:push \| 3 \| -?[0-9.]+ \| [0-9.]+% \|/);
     t.regex(md, /\| rmat:9 \| emu \| pr \| 3 \|/);
     t.true((await readdir(out)).includes('speedup-alpha.svg'));
+    // scripts/model-replay.mjs predicts the curves again from the recorded rates: the same numbers.
+    const { loadGraph } = await import('../src/graph/load.js');
+    const { writeTsr } = await import('../src/graph/tsr.js');
+    const tsr = path.join(dir, 'g.tsr');
+    await writeTsr((await loadGraph('rmat:9')).graph, tsr);
+    const replayDir = path.join(dir, 'replay');
+    const { stdout } = await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'scripts/model-replay.mjs'), '--results', path.join(out, 'results.json'), '--cache', path.join(dir, 'calibration.json'), '--graph', tsr, '--threads', '1', '--out', replayDir]);
+    const lines = stdout.trim().split('\n');
+    t.is(lines.length, 4, stdout);
+    for (const prog of ['bfs:push', 'pr']) {
+      const [rec, rep] = ['recorded', 'replayed'].map((l) => lines.find((x) => x.startsWith(`${l} emu ${prog}:`))!.split(':').slice(1).join(':'));
+      t.is(rep, rec, `${prog}: replayed = recorded`);
+    }
+    t.is(JSON.parse(await readFile(path.join(replayDir, 'results.json'), 'utf8')).modelCurves.length, 2);
   } finally {
     if (cacheBefore === undefined) delete process.env.TESSERA_CACHE_DIR;
     else process.env.TESSERA_CACHE_DIR = cacheBefore;
