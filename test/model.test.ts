@@ -343,6 +343,19 @@ test('one socket + one GPU (HIGH, LOW, RAND of two seeds): traffic from the per-
 // ------------------------------------------------------------------------------------------------
 // GPU memory
 
+test('RAND charges a GPU its byte per vertex of ownership: a memory that holds the HIGH state and a slot may not hold the RAND one', (t) => {
+  const g = skewedGraph(64);
+  const state = 6 * g.numVertices;
+  let slot = 0;
+  for (const p of g.in.pages) slot = Math.max(slot, p.buffer.byteLength);
+  const mem = state + slot + Math.floor(g.numVertices / 2);
+  const high = partitionGraph(g, { elements: cpuGpu(mem), gpuStateBytes: state }, { strategy: 'high', alpha: 0.5 });
+  const rand = partitionGraph(g, { elements: cpuGpu(mem), gpuStateBytes: state }, { strategy: 'rand', alpha: 0.5 });
+  t.true(high.feasible);
+  t.false(rand.feasible);
+  t.regex(rand.problem!, /cannot hold its vertex state/);
+});
+
 test('alpha respects GPU memory: streamed pages are charged, or alpha is pushed up until they fit', (t) => {
   const g = skewedGraph(256);
   const state = g.numVertices * 16;

@@ -193,7 +193,8 @@ export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements
     const e = unitOwner[u]!;
     for (let i = units.first[u]!; i < units.first[u + 1]!; i++) pageLists[e]!.push(i);
   }
-  const stateBytes = params.gpuStateBytes ?? 0;
+  // RAND: a GPU owning several ranges also keeps a byte per vertex saying which are its own.
+  const stateBytes = (params.gpuStateBytes ?? 0) + (opts.strategy === 'rand' ? graph.numVertices : 0);
   let feasible = true;
   let problem: string | undefined;
   let cpuEdges = 0;
