@@ -327,3 +327,21 @@ test('an alpha sweep on an emulated GPU topology: cells per alpha, the model cur
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('tessera bench --programs runs a part of a sweep; a label the config lacks is one clear error', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-bench-programs-'));
+  try {
+    const cfg = path.join(dir, 'c.yaml');
+    await writeFile(cfg, `repetitions: 1\nwarmup: 0\ngraphs: [{ rmat: 6 }]\ntopologies: [${path.join(REPO_ROOT, 'configs/1S.yaml')}]\nprograms: [bfs, { bfs: { mode: push } }, wcc]\npeers: { graphology: false }\n`);
+    const main = path.join(REPO_ROOT, 'dist/src/cli/main.js');
+    const run = promisify(execFile);
+    const { stdout } = await run(process.execPath, [main, 'bench', '--config', cfg, '--out-dir', dir, '--no-progress', '--programs', 'bfs:push,wcc']);
+    t.regex(stdout, /done in \d+ s: 2 cells ok/);
+    const e = await t.throwsAsync(run(process.execPath, [main, 'bench', '--config', cfg, '--out-dir', dir, '--programs', 'pr']));
+    const err = e as unknown as { code: number; stderr: string };
+    t.is(err.code, 1);
+    t.regex(err.stderr, /--programs names pr, which the config does not sweep.*Fix: use labels of its programs: bfs, bfs:push, wcc/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import writeFileAtomic from 'write-file-atomic';
-import { loadBenchConfig } from '../bench/config.js';
+import { loadBenchConfig, programLabel } from '../bench/config.js';
 import { renderMarkdown } from '../bench/markdown.js';
 import { resultsSchema } from '../bench/schema.js';
 import { runSweep } from '../bench/sweep.js';
@@ -20,6 +20,7 @@ interface BenchFlags {
   peer: Record<string, string>;
   replot?: string;
   progress: boolean;
+  programs?: string;
 }
 
 function peerOption(v: string, prev: Record<string, string>): Record<string, string> {
@@ -65,6 +66,7 @@ export function registerBenchCommand(program: Command): void {
     .option('--peer <name=path>', 'gapbs=/path/to/gapbs (a GAPBS build folder), gapbs=off, graphology=off; repeatable', peerOption, {})
     .option('--replot <dir>', 'only redraw results.md and the plots of an earlier sweep')
     .option('--no-progress', 'one line per finished cell instead of progress bars')
+    .option('--programs <list>', "only these of the config's programs, by label (e.g. pr,bfs:push): a long sweep in parts")
     .action(async (f: BenchFlags) => {
       if (f.replot !== undefined) {
         const files = await replot(f.replot);
@@ -72,6 +74,14 @@ export function registerBenchCommand(program: Command): void {
         return;
       }
       const config = await loadBenchConfig(f.config);
+      if (f.programs !== undefined) {
+        const want = f.programs.split(',').map((x) => x.trim()).filter((x) => x.length > 0);
+        const labels = config.programs.map(programLabel);
+        const unknown = want.filter((w) => !labels.includes(w));
+        if (unknown.length > 0)
+          throw new TesseraError(`--programs names ${unknown.join(', ')}, which the config does not sweep`, { file: config.file, key: '--programs', fix: `use labels of its programs: ${labels.join(', ')}` });
+        config.programs = config.programs.filter((p) => want.includes(programLabel(p)));
+      }
       const t0 = performance.now();
       const { dir, results } = await runSweep({
         config,
