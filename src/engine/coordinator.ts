@@ -350,8 +350,8 @@ export class Engine {
     const ctx = new Run(this, steps, notes, program.name);
     this.events.emit('run-start', { program: program.name, vertices: this.graph.numVertices, edges: this.graph.numEdges });
     const values = await program.run(ctx, params);
-    ctx.release(values);
     const totalMs = performance.now() - t0;
+    ctx.release(values);
     const edges = steps.reduce((a, s) => a + s.edges, 0);
     const report: RunReport = {
       program: program.name,
@@ -832,9 +832,11 @@ class Run implements RunContext {
       list.push(a);
       this.engine.arrayPool.set(key, list);
     }
+    // Spare bitmaps were cleared when recycled; the others (frontiers still held) are cleared here.
+    const clean = new Set(this.spare);
     for (const b of this.bitmaps) {
       if (b.buffer === values.buffer) continue;
-      b.fill(0);
+      if (!clean.has(b)) b.fill(0);
       this.engine.bitmapPool.push(b);
     }
   }
