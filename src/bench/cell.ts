@@ -75,6 +75,16 @@ export type ChildMessage =
 const maxRss = (): number => process.resourceUsage().maxRSS * 1024;
 const send = (m: ChildMessage): void => void process.send?.(m);
 
+/**
+ * Sends the child's answer and then closes the channel: only once the message is written
+ * (disconnecting right after process.send drops a message still being written, silently).
+ */
+const answer = (m: ChildMessage): Promise<void> =>
+  new Promise((resolve) => {
+    if (process.send === undefined) return resolve();
+    process.send(m, () => resolve());
+  });
+
 /** Reads the model fields a run report may carry (`report.model`), or null when it has none. */
 export function modelFromReport(report: unknown): ModelPrediction | null {
   const m = (report as { model?: unknown } | null)?.model;
@@ -322,13 +332,13 @@ async function runModel(job: Extract<Job, { type: 'model' }>): Promise<ModelCurv
 
 async function main(job: Job): Promise<void> {
   try {
-    if (job.type === 'prepare') send({ type: 'prepared', result: await prepare(job) });
-    else if (job.type === 'tessera') send({ type: 'cell', result: await runTessera(job) });
-    else if (job.type === 'model') send({ type: 'model', result: await runModel(job) });
-    else send({ type: 'cell', result: await runGraphology(job) });
+    if (job.type === 'prepare') await answer({ type: 'prepared', result: await prepare(job) });
+    else if (job.type === 'tessera') await answer({ type: 'cell', result: await runTessera(job) });
+    else if (job.type === 'model') await answer({ type: 'model', result: await runModel(job) });
+    else await answer({ type: 'cell', result: await runGraphology(job) });
   } catch (e) {
     const user = isTesseraError(e) || (e as { user?: boolean }).user === true;
-    send({ type: 'error', message: e instanceof Error ? e.message : String(e), user });
+    await answer({ type: 'error', message: e instanceof Error ? e.message : String(e), user });
   }
   process.disconnect?.();
 }

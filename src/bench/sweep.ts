@@ -70,7 +70,9 @@ function runChild(job: Job, timeoutMs: number, onProgress: (done: number, total:
       else answer ??= m;
     });
     child.on('error', (e) => (clearTimeout(timer), track(null), reject(e)));
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': it comes after the IPC channel has closed, so the child's last message
+    // has been delivered ('exit' can overtake it on a loaded machine).
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
       track(null);
       if (answer) return resolve(answer);
