@@ -459,13 +459,18 @@ function twoSideMatrices(graph: Graph, part: Partition): { agg: Float64Array; ra
     else b = m;
   }
   if (c.starts[a] !== cut) return null;
+  return cutMatrices(c, left, a);
+}
+
+/** The 2 x 2 matrices of the cut after the first j units of the order, `left` holding them. */
+function cutMatrices(c: TwoSideCounts, left: number, j: number): { agg: Float64Array; raw: Float64Array } {
   const right = 1 - left;
   const agg = new Float64Array(4);
   const raw = new Float64Array(4);
-  agg[left * 2 + right] = c.aggLR[a]!;
-  agg[right * 2 + left] = c.aggRL[a]!;
-  raw[left * 2 + right] = c.rawLR[a]!;
-  raw[right * 2 + left] = c.rawRL[a]!;
+  agg[left * 2 + right] = c.aggLR[j]!;
+  agg[right * 2 + left] = c.aggRL[j]!;
+  raw[left * 2 + right] = c.rawLR[j]!;
+  raw[right * 2 + left] = c.rawRL[j]!;
   return { agg, raw };
 }
 
@@ -491,14 +496,7 @@ function randMatrices(graph: Graph, part: Partition): { agg: Float64Array; raw: 
     if (u > maxPos) maxPos = u;
   }
   if (maxPos + 1 !== units) return null;
-  const right = 1 - left;
-  const agg = new Float64Array(4);
-  const raw = new Float64Array(4);
-  agg[left * 2 + right] = c.aggLR[units]!;
-  agg[right * 2 + left] = c.aggRL[units]!;
-  raw[left * 2 + right] = c.rawLR[units]!;
-  raw[right * 2 + left] = c.rawRL[units]!;
-  return { agg, raw };
+  return cutMatrices(c, left, units);
 }
 
 /** The model's input for one element from a partition. */
