@@ -44,7 +44,7 @@ import type {
 import { STATE_CTORS, sharedArray, type KernelGraph, type StateArray } from '../../src/engine/kernel.js';
 import type { Page } from '../../src/graph/types.js';
 import { materializeGraph } from '../cpu/share.js';
-import { complementRanges, type VertexRanges } from '../../src/engine/partition.js';
+import { complementRanges, overlapsRanges, rangeVertices, type VertexRanges } from '../../src/engine/partition.js';
 import { GpuController, nativeAvailable, pageWeightBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
 import { inOutPages, unionPages } from './pages.js';
 
@@ -335,8 +335,6 @@ export class GpuActor {
   prStep: { cDev: string; nDev: string } | undefined;
   /** The outstanding idle request (stealing), answered by a 'more' frame. */
   private readonly requests = new WorkRequests();
-  /** Host arrays the coordinator reads changed vertices from (changedOwned), by name and kind. */
-  private readonly scratch = new Map<string, StateArray>();
   /** Shared buffers sent beside this superstep's vote (FlagMerge buffer indices). */
   private voteShared: SharedArrayBuffer[] = [];
   /** In-pages registered under SET_ALLIN so far (on demand, by stolen ranges). */
@@ -429,7 +427,7 @@ export class GpuActor {
     this.stats = GpuActor.zero(cfg.emulated);
     this.ctl = await GpuController.create({ device: cfg.device, emulated: cfg.emulated, memoryLimit: cfg.memoryLimit, streams: cfg.streams });
     const g = this.g;
-    const overlap = (pages: Page[]): Page[] => pages.filter((p) => this.overlaps(p));
+    const overlap = (pages: Page[]): Page[] => pages.filter((p) => overlapsRanges(cfg.owned, p.vBegin, p.vEnd));
     if (!this.single) {
       // Several ranges: the kernels' owned test is this byte map (kept across programs).
       const map = new Uint8Array(g.numVertices);
@@ -463,19 +461,6 @@ export class GpuActor {
     this.sets.set(setId, pages);
   }
 
-  /** Whether a page holds an owned vertex (binary search over the ranges). */
-  private overlaps(p: Page): boolean {
-    const o = this.cfg!.owned;
-    let lo = 0;
-    let hi = o.length;
-    while (lo < hi) {
-      const m = (lo + hi) >>> 1;
-      if (o[m]![1] <= p.vBegin) lo = m + 1;
-      else hi = m;
-    }
-    return lo < o.length && o[lo]![0] < p.vEnd;
-  }
-
   /** CDLP on a directed graph: in+out lists of the owned ranges, built on first use. */
   private async ensureInOut(): Promise<void> {
     if (this.range.has(SET_INOUT)) return;
@@ -489,7 +474,7 @@ export class GpuActor {
     if (!this.range.has(SET_ALLOUT)) {
       await this.register(SET_ALLOUT, g.out.pages);
       // register() records every page as 'overlapping': keep only the owned ones for the call.
-      this.range.set(SET_ALLOUT, g.out.pages.filter((p) => this.overlaps(p)).map((p) => p.index));
+      this.range.set(SET_ALLOUT, g.out.pages.filter((p) => overlapsRanges(this.owned, p.vBegin, p.vEnd)).map((p) => p.index));
     }
     if (g.in === g.out) return SET_ALLOUT;
     if (!this.range.has(SET_UNION)) await this.register(SET_UNION, unionPages(g.in, g.out, g.inDegree, g.outDegree, this.owned, g.pageEdges));
@@ -762,18 +747,9 @@ export class GpuActor {
     return st;
   }
 
-  /**
-   * Device values [begin, begin + length) of `name` in a host buffer that is reused (and
-   * page-locked) from superstep to superstep: what a vote carries is folded by the coordinator
-   * before the next superstep frame comes, so the buffer is free again by then.
-   */
+  /** Device values [begin, begin + length) of `name` in a reused host buffer (see reused). */
   async read(name: string, kind: StateKind, begin: number, length: number): Promise<StateArray> {
-    const key = `${name}:${kind}:${length}`;
-    let view = this.back.get(key);
-    if (view === undefined) {
-      view = new STATE_CTORS[kind](new SharedArrayBuffer(Math.max(8, length * bytesOf(kind)))).subarray(0, length) as StateArray;
-      this.back.set(key, view);
-    }
+    const view = this.reused(name, kind, length);
     await this.pin(view);
     await this.ctl!.readState(name, view, begin);
     this.stats.stateBytesOut += view.byteLength;
@@ -882,13 +858,14 @@ export class GpuActor {
    * scanned; a push level of RMAT 24 changes ~10 M vertices.
    */
   async changedOwned(name: string, op: 'claim' | 'min', s: Step, activated: number | undefined, value?: number): Promise<Pick<StepOut, 'merges' | 'flagged'>> {
-    let owned = 0;
-    for (const [b, e] of this.owned) owned += e - b;
+    const owned = rangeVertices(this.owned);
     if (owned === 0) return { merges: [], flagged: [] };
     if ((activated ?? Infinity) * 64 < owned) return { merges: [await this.ownedChanges(name, op, s)], flagged: [] };
-    const flags = this.scratchOf('@flags', 'u8');
+    // Indexed by vertex id (n entries): every range reads into its own part.
+    const n = this.g!.numVertices;
+    const flags = this.reused('flagged:@flags', 'u8', n);
     const flagsBuffer = this.voteShared.push(flags.buffer as SharedArrayBuffer) - 1;
-    const values = op === 'min' ? this.scratchOf(name, s.f.state.find((r) => r.name === name)!.kind) : undefined;
+    const values = op === 'min' ? this.reused(`flagged:${name}`, s.f.state.find((r) => r.name === name)!.kind, n) : undefined;
     const valuesBuffer = values === undefined ? undefined : this.voteShared.push(values.buffer as SharedArrayBuffer) - 1;
     // One entry per owned range over the same buffers (indexed by vertex id).
     const flagged: FlagMerge[] = [];
@@ -900,14 +877,17 @@ export class GpuActor {
     return { merges: [], flagged };
   }
 
-  /** A shared host array of n entries named `name` of `kind`, reused across supersteps. */
-  private scratchOf(name: string, kind: StateKind): StateArray {
-    const n = this.g!.numVertices;
-    const key = `${name}:${kind}`;
-    let a = this.scratch.get(key);
-    if (a === undefined || a.length !== n) {
-      a = sharedArray(kind, n);
-      this.scratch.set(key, a);
+  /**
+   * A shared host array of `length` entries of `kind`, kept under `key` from superstep to
+   * superstep (page-locked on its first copy): what a vote carries is folded by the coordinator
+   * before the next superstep frame comes, so the array is free again by then.
+   */
+  private reused(key: string, kind: StateKind, length: number): StateArray {
+    const k = `${key}:${kind}:${length}`;
+    let a = this.back.get(k);
+    if (a === undefined) {
+      a = sharedArray(kind, length).subarray(0, length) as StateArray;
+      this.back.set(k, a);
     }
     return a;
   }
@@ -954,8 +934,4 @@ function countFlags(flags: Uint8Array): number {
   for (let w = 0; w < words.length; w++) k += Math.imul(words[w]!, 0x01010101) >>> 24;
   for (i += words.length * 4; i < n; i++) k += flags[i]!;
   return k;
-}
-
-function bytesOf(kind: StateKind): number {
-  return kind === 'f64' ? 8 : kind === 'u8' ? 1 : 4;
 }

@@ -15,7 +15,7 @@ import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
 import { shareGraph } from '../../actors/cpu/share.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
 import { nativeFoldFlags } from '../../actors/gpu/native.js';
-import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
+import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, overlapsRanges, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
 import { STATE_CTORS, sharedArray, type StateArray } from './kernel.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
 import type { ActorStepReport, RunReport, StealEvent, StepReport } from './report.js';
@@ -322,14 +322,13 @@ export class Engine {
     const ask = live?.asks.get(r.actor)?.shift();
     if (live === undefined || ask === undefined) return;
     const { idle, tried } = ask;
+    const edges = r.tasks.reduce((a, t) => a + t.edges, 0);
+    live.steals.push({ atMs: performance.now() - live.t0, thief: idle.actor, victim: r.actor, tasks: r.tasks.length, edges, victimLeft: live.remaining.get(r.actor) ?? 0 });
     if (r.tasks.length === 0) {
-      live.steals.push({ atMs: performance.now() - live.t0, thief: idle.actor, victim: r.actor, tasks: 0, edges: 0, victimLeft: live.remaining.get(r.actor) ?? 0 });
       tried.add(r.actor);
       this.onIdle(idle, tried);
       return;
     }
-    const edges = r.tasks.reduce((a, t) => a + t.edges, 0);
-    live.steals.push({ atMs: performance.now() - live.t0, thief: idle.actor, victim: r.actor, tasks: r.tasks.length, edges, victimLeft: live.remaining.get(r.actor) ?? 0 });
     live.remaining.set(r.actor, (live.remaining.get(r.actor) ?? 0) - edges);
     live.remaining.set(idle.actor, (live.remaining.get(idle.actor) ?? 0) + edges);
     this.actors.find((a) => a.name === idle.actor)!.link.send({ type: 'more', step: r.step, from: r.actor, tasks: r.tasks });
@@ -704,16 +703,18 @@ export class IdList {
  * Calls `visit(i)` for every set flag, in ascending order, skipping eight clear flags at a time
  * (so the folds' writes into the state and `next` are sequential).
  */
-function forEachFlag(flags: Uint8Array, visit: (i: number) => void): void {
+function forEachFlag(flags: Uint8Array, visit: (i: number) => void, limit = Infinity): void {
   const n = flags.length;
+  let k = 0;
   let i = 0;
-  for (; i < n && (flags.byteOffset + i) % 8 !== 0; i++) if (flags[i] !== 0) visit(i);
+  for (; i < n && k < limit && (flags.byteOffset + i) % 8 !== 0; i++) if (flags[i] !== 0) (visit(i), k++);
+  // A word of eight clear flags is +0 as a double (flags are 0 or 1, so never -0).
   const words = i < n ? new Float64Array(flags.buffer, flags.byteOffset + i, (n - i) >> 3) : new Float64Array(0);
-  for (let w = 0; w < words.length; w++) {
+  for (let w = 0; w < words.length && k < limit; w++) {
     if (words[w] === 0) continue;
-    for (let j = i + (w << 3), end = j + 8; j < end; j++) if (flags[j] !== 0) visit(j);
+    for (let j = i + (w << 3), end = j + 8; j < end; j++) if (flags[j] !== 0) (visit(j), k++);
   }
-  for (i += words.length << 3; i < n; i++) if (flags[i] !== 0) visit(i);
+  for (i += words.length << 3; i < n && k < limit; i++) if (flags[i] !== 0) (visit(i), k++);
 }
 
 /**
@@ -969,19 +970,6 @@ class Run implements RunContext {
   }
 }
 
-/** Whether [b, e) meets any of the sorted, disjoint ranges (binary search). */
-export function overlapsRanges(ranges: VertexRanges, b: number, e: number): boolean {
-  let lo = 0;
-  let hi = ranges.length;
-  // First range ending after b.
-  while (lo < hi) {
-    const m = (lo + hi) >>> 1;
-    if (ranges[m]![1] <= b) lo = m + 1;
-    else hi = m;
-  }
-  return lo < ranges.length && ranges[lo]![0] < e;
-}
-
 /** A GPU actor could not open its device: one clear line naming the topology file and key. */
 /** A native message "problem. Fix: how" as its two parts. */
 function splitFix(message: string): { problem: string; fix: string | undefined } {
@@ -1022,30 +1010,21 @@ function gpuOpenError(t: Topology, i: number, f: ErrorFrame): TesseraError {
   }
 }
 
-/** Flag words of a bitmap, eight at a time (a word of zero bytes is +0 as a double; flags are 0 or 1, so no -0). */
-function flagWords(b: Uint8Array): Float64Array {
-  return b.byteOffset % 8 === 0 ? new Float64Array(b.buffer, b.byteOffset, b.length >> 3) : new Float64Array(0);
-}
-
 /**
  * One pass over a frontier's bitmap: the sum of its vertices' out-degrees (with `outDegree`), and
  * its vertex ids written to `list` (with one). Skips eight clear flags at a time.
  */
 function scanFlags(f: Frontier, outDegree: Uint32Array | undefined, list: Uint32Array | undefined): number {
-  const b = f.bitmap;
-  const words = flagWords(b);
   let edges = 0;
   let k = 0;
-  const visit = (v: number): void => {
-    if (list !== undefined) list[k] = v;
-    if (outDegree !== undefined) edges += outDegree[v]!;
-    k++;
-  };
-  for (let w = 0; w < words.length && k < f.size; w++) {
-    if (words[w] === 0) continue;
-    for (let v = w << 3, end = v + 8; v < end; v++) if (b[v] === 1) visit(v);
-  }
-  for (let v = words.length << 3; v < b.length && k < f.size; v++) if (b[v] === 1) visit(v);
+  forEachFlag(
+    f.bitmap,
+    (v) => {
+      if (list !== undefined) list[k++] = v;
+      if (outDegree !== undefined) edges += outDegree[v]!;
+    },
+    f.size,
+  );
   return edges;
 }
 

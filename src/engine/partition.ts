@@ -157,6 +157,19 @@ export function rangeEdges(ranges: VertexRanges, deg: ArrayLike<number>): number
   return s;
 }
 
+/** Whether [b, e) meets any of the sorted, disjoint ranges (binary search). */
+export function overlapsRanges(ranges: VertexRanges, b: number, e: number): boolean {
+  let lo = 0;
+  let hi = ranges.length;
+  // First range ending after b.
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (ranges[m]![1] <= b) lo = m + 1;
+    else hi = m;
+  }
+  return lo < ranges.length && ranges[lo]![0] < e;
+}
+
 /** Vertices in the ranges. */
 export function rangeVertices(ranges: VertexRanges): number {
   let s = 0;

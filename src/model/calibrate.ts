@@ -429,8 +429,7 @@ export async function measureLink(gpu: Topology['gpus'][number]): Promise<{ toDe
         await copy();
         t.push(performance.now() - t0);
       }
-      t.sort((a, b) => a - b);
-      return bytes / (t[2]! / 1000);
+      return bytes / (middle(t) / 1000);
     };
     const toDevice = await time(() => ctl.writeState('@link', host));
     const toHost = await time(() => ctl.readState('@link', host));
@@ -554,6 +553,11 @@ export interface RunTiming {
   pageBytesPerSec?: number;
 }
 
+/** The median of a calibration's timings (the upper middle of an even count). */
+function middle(xs: number[]): number {
+  return [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+}
+
 /**
  * One run's split into steady supersteps, first-superstep excess and time outside supersteps:
  * the excess is the first superstep's time over the median of the later supersteps of the same
@@ -566,10 +570,7 @@ export function splitRunTime(report: RunReport): { stepsS: number; startS: numbe
   let startMs = 0;
   if (first !== undefined) {
     const same = report.steps.slice(1).filter((s) => s.kernel === first.kernel && s.mode === first.mode).map((s) => s.ms);
-    if (same.length >= 2) {
-      same.sort((a, b) => a - b);
-      startMs = Math.max(0, first.ms - same[same.length >> 1]!);
-    }
+    if (same.length >= 2) startMs = Math.max(0, first.ms - middle(same));
   }
   return { stepsS: (stepsMs - startMs) / 1000, startS: startMs / 1000, setupS: Math.max(0, report.totalMs - stepsMs) / 1000 };
 }
@@ -618,8 +619,7 @@ async function runTiming(graph: Graph, topology: Topology, engineOpts: EngineOpt
     await engine.close();
   }
   if (pass.length === 0) return undefined;
-  const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-  return { passS: med(pass), startS: med(start), setupS: med(setup), ...(pageBytesPerSec !== undefined ? { pageBytesPerSec } : {}) };
+  return { passS: middle(pass), startS: middle(start), setupS: middle(setup), ...(pageBytesPerSec !== undefined ? { pageBytesPerSec } : {}) };
 }
 
 /**
