@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { nativeAvailable } from '../actors/gpu/native.js';
 import { Engine, type EngineOptions } from '../src/engine/coordinator.js';
+import type { Program } from '../src/engine/program.js';
 import type { RunReport } from '../src/engine/report.js';
 import { summarize } from '../src/engine/report.js';
 import { isTesseraError } from '../src/errors.js';
@@ -351,6 +352,54 @@ gpuTest('runs of one engine reuse the arrays of earlier runs: results equal, ret
       }
       for (const [algo, f] of Object.entries(first)) t.deepEqual([...f.values], f.copy, `${algo}: the first run's values are not reused`);
       t.true(e.arrayPool.size > 0 && e.bitmapPool.length > 0, 'finished runs left arrays and bitmaps to reuse');
+    } finally {
+      await e.close();
+    }
+  }
+});
+
+// Push supersteps hand the next frontier over as a list in vertex order: joined and sorted from
+// the actors' lists when short, read off the next bitmap when longer than Engine.listCap. Each
+// owner's frontier vertices are then one slice of the list (pushTaskShares' binary searches).
+gpuTest('push frontiers are ascending lists of exactly the next bitmap, short and long levels, every topology and partition', async (t) => {
+  const g = makeGraph('skewed', true);
+  const want = (await cpuResults(g)).get('bfs')!;
+  const levels: number[] = [];
+  const checked: Program<{ source: number }> = {
+    name: 'bfs-checked',
+    output: 'int',
+    async run(ctx, { source }) {
+      const depth = ctx.alloc('i32', -1) as Int32Array;
+      depth[source] = 0;
+      let frontier = ctx.frontierOf([source]);
+      for (let level = 0; frontier.size > 0; level++) {
+        ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth }, { level }, { readsFrontier: true }));
+        const list = frontier.list!;
+        let ok = list.length === frontier.size;
+        for (let i = 0; ok && i < list.length; i++) ok = frontier.bitmap[list[i]!] === 1 && (i === 0 || list[i - 1]! < list[i]!);
+        let flags = 0;
+        for (let v = 0; v < g.numVertices; v++) flags += frontier.bitmap[v]!;
+        t.true(ok && flags === list.length, `level ${level + 1}: ${list.length} listed, ${flags} flags`);
+        levels.push(frontier.size);
+      }
+      return depth;
+    },
+  };
+  const cases: Array<[string, Topology, EngineOptions]> = [
+    ['1S', cpuTopo, {}],
+    ['2S', { ...cpuTopo, sockets: [{ id: 0, threads: 1 }, { id: 1, threads: 1 }] }, {}],
+    ['1S1G high', oneSocketOneGpu, { gpuShare: 0.6 }],
+    ['1S1G low', oneSocketOneGpu, { gpuShare: 0.6, partition: 'low' }],
+    ['2S1G rand', twoSocketsOneGpu, { gpuShare: 0.5, partition: 'rand' }],
+  ];
+  for (const [label, topo, opts] of cases) {
+    const e = await Engine.create(g, topo, { forceMode: 'push', ...opts });
+    try {
+      levels.length = 0;
+      const r = await e.run(checked, { source: 0 });
+      t.is(firstMismatch(r.values, want, false), -1, `${label}: depths`);
+      const cap = g.numVertices >> 8;
+      t.true(levels.some((s) => s > cap) && levels.some((s) => s > 0 && s <= cap), `${label}: levels ${levels.join(',')} on both sides of ${cap}`);
     } finally {
       await e.close();
     }

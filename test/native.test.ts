@@ -288,6 +288,36 @@ for (const pageEdges of [1 << 15, 1000, 97]) {
   });
 }
 
+// Page stealing registers the victim's pages mid-run: the cache grows for them and keeps the
+// pages it already holds (an H100 run re-copied all 211 pages of RMAT 24 after every steal).
+t_('pages registered later grow the page cache without dropping the resident ones', async (t) => {
+  const g = G1;
+  const pages = paginate(g.in, 97, undefined);
+  const c = await emu();
+  try {
+    await register(c, 1, pages);
+    await c.allocState('contrib', 'f64', g.n);
+    await c.allocState('rank', 'f64', g.n);
+    await c.fillState('contrib', 1);
+    const call = (setId: number) => c.run('pr_pull', { setId, pages: all(pages), params: { base: 0, d: 1 }, state: { next: 'rank' } });
+    t.is((await call(1)).misses, pages.length);
+    const before = (await c.info()).cacheSlots;
+    await register(c, 2, pages); // same images under another set: the slots stay big enough
+    const again = await call(1);
+    t.is(again.hits, pages.length, 'set 1 is still resident');
+    t.is(again.misses, 0);
+    t.is((await call(2)).misses, pages.length);
+    const info = await c.info();
+    t.true(info.cacheSlots >= before + pages.length, `${info.cacheSlots} slots after growing from ${before}`);
+    t.is(info.residentPages, 2 * pages.length);
+    t.is(info.totals.cacheResets, 0);
+    const want = Float64Array.from(g.in, (l) => l.length);
+    close(t, await c.readState('rank', new Float64Array(g.n)), want, 'in-degree sums');
+  } finally {
+    await c.close();
+  }
+});
+
 t_('pr_pull on a subset of pages writes only their vertices', async (t) => {
   const g = G1;
   const pages = paginate(g.in, 2000, undefined);

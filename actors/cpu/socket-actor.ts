@@ -91,6 +91,7 @@ export class CpuSocketActor {
       frontierList: f.frontierList === undefined ? undefined : shared[f.frontierList],
       next: shared[f.nextBitmap]!,
       wantList: f.wantList,
+      listCap: f.listCap ?? Infinity,
       pullPages: f.pullPages,
       vertex: f.vertexMap === true,
     };
@@ -99,6 +100,8 @@ export class CpuSocketActor {
     this.cur = cur;
     const totals = { active: 0, sum: 0, edges: 0, tasks: 0, computeMs: 0, stolen: 0, stolenEdges: 0 };
     const found: Uint32Array[] = [];
+    // False once a task activated more vertices than listCap: the vote then lists none.
+    let listed = true;
     // Stealing: the first thread to find the queue empty asks the coordinator for more work (one
     // request at a time; the others wait for its answer); an empty answer ends the superstep here.
     let exhausted = f.steal === undefined;
@@ -127,6 +130,7 @@ export class CpuSocketActor {
         totals.computeMs += r.ms;
         cur.edgesDone += task.edges;
         if (r.discovered) found.push(r.discovered);
+        else if (f.wantList) listed = false;
         this.link.send({ type: 'page-done', actor: this.name, task });
       }
     };
@@ -135,8 +139,9 @@ export class CpuSocketActor {
     const ms = performance.now() - t0;
     if (cur.edgesDone > 0 && ms > 0) this.lastRate.set(f.kernel, cur.edgesDone / (ms / 1000));
     let discovered: Uint32Array | undefined;
-    if (f.wantList) {
-      discovered = new Uint32Array(found.reduce((a, b) => a + b.length, 0));
+    const count = found.reduce((a, b) => a + b.length, 0);
+    if (f.wantList && listed && count <= (f.listCap ?? Infinity)) {
+      discovered = new Uint32Array(count);
       let at = 0;
       for (const d of found) {
         discovered.set(d, at);

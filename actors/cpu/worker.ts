@@ -21,6 +21,8 @@ export interface TaskMessage {
   frontierList: SharedArrayBuffer | undefined;
   next: SharedArrayBuffer;
   wantList: boolean;
+  /** The most vertices a task's result lists (beyond it: none, see SuperstepFrame.listCap). */
+  listCap: number;
   pullPages: 'in' | 'out';
   /** A vertex map: the task is a range of vertex ids for the kernel's `vertex`. */
   vertex: boolean;
@@ -78,6 +80,6 @@ export default function runTask(m: TaskMessage): TaskResult {
     sum: out.sum,
     edges: out.edges,
     ms: performance.now() - t0,
-    discovered: out.discovered ? Uint32Array.from(out.discovered) : undefined,
+    discovered: out.discovered !== undefined && out.discovered.length <= m.listCap ? Uint32Array.from(out.discovered) : undefined,
   };
 }

@@ -206,8 +206,8 @@ void Controller::shutdown() {
     be_->syncAll();
   } catch (...) {
   }
-  if (arena_) be_->devFree(arena_);
-  arena_ = nullptr;
+  for (auto* a : arenas_) be_->devFree(a);
+  arenas_.clear();
   for (auto& s : slots_) {
     be_->freeEvent(s.ready);
     be_->freeEvent(s.used);
@@ -276,10 +276,10 @@ void Controller::throwOom(const std::string& what, size_t need, bool deviceFull)
 
 void* Controller::dalloc(size_t bytes, const std::string& what) {
   const size_t need = align256(std::max<size_t>(bytes, 1));
-  if (used() + need > limit_ && arena_) dropArena();
+  if (used() + need > limit_ && !arenas_.empty()) dropArena();
   if (used() + need > limit_) throwOom(what, need, false);
   void* p = be_->devAlloc(need);
-  if (!p && arena_) {
+  if (!p && !arenas_.empty()) {
     dropArena();
     p = be_->devAlloc(need);
   }
@@ -306,7 +306,7 @@ void* Controller::scratch(const std::string& name, size_t bytes, bool* fresh) {
 }
 
 void Controller::dropArena() {
-  if (!arena_) return;
+  if (arenas_.empty()) return;
   be_->syncAll();
   for (auto& s : slots_) {
     if (s.key >= 0) {
@@ -317,8 +317,8 @@ void Controller::dropArena() {
     be_->freeEvent(s.used);
   }
   slots_.clear();
-  be_->devFree(arena_);
-  arena_ = nullptr;
+  for (auto* a : arenas_) be_->devFree(a);
+  arenas_.clear();
   arenaBytes_ = 0;
   totals_.cacheResets++;
 }
@@ -327,7 +327,18 @@ void Controller::ensureCache() {
   const size_t sb = align256(std::max<size_t>(maxImage_, 256));
   const size_t want = std::max<size_t>(1, pages_.size());
   const size_t avail = limit_ > stateBytes_ + scratchBytes_ ? limit_ - stateBytes_ - scratchBytes_ : 0;
-  if (arena_ && slotBytes_ >= sb && (slots_.size() >= want || avail / slotBytes_ <= slots_.size())) return;
+  if (!arenas_.empty() && slotBytes_ >= sb) {
+    // Slots still big enough: grow by the pages registered since (page stealing registers the
+    // victim's pages mid-run) in a new allocation, so the resident pages stay (Graphie's reuse);
+    // dropping the cache here re-copied every page of the next superstep.
+    const size_t cap = std::min(want, avail / slotBytes_);
+    if (cap <= slots_.size()) return;
+    size_t extra = cap - slots_.size();
+    void* p = nullptr;
+    while (extra > 0 && !(p = be_->devAlloc(extra * slotBytes_))) extra /= 2;
+    if (p) addSlots((uint8_t*)p, extra);
+    return;
+  }
   dropArena();
   size_t n = std::min(want, avail / sb);
   if (n == 0) {
@@ -341,16 +352,21 @@ void Controller::ensureCache() {
   void* p = nullptr;
   while (n > 0 && !(p = be_->devAlloc(n * sb))) n /= 2;
   if (!p) throwOom("the page cache (one slot)", sb, true);
-  arena_ = (uint8_t*)p;
-  arenaBytes_ = n * sb;
   slotBytes_ = sb;
-  slots_.resize(n);
-  for (size_t i = 0; i < n; i++) {
-    slots_[i].dev = arena_ + i * sb;
-    slots_[i].ready = be_->newEvent(false);
-    slots_[i].used = be_->newEvent(false);
-  }
+  addSlots((uint8_t*)p, n);
   ensureStaging();
+}
+
+void Controller::addSlots(uint8_t* arena, size_t n) {
+  arenas_.push_back(arena);
+  arenaBytes_ += n * slotBytes_;
+  const size_t first = slots_.size();
+  slots_.resize(first + n);
+  for (size_t i = 0; i < n; i++) {
+    slots_[first + i].dev = arena + i * slotBytes_;
+    slots_[first + i].ready = be_->newEvent(false);
+    slots_[first + i].used = be_->newEvent(false);
+  }
 }
 
 void Controller::ensureStaging() {

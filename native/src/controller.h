@@ -160,6 +160,7 @@ class Controller {
   void* scratch(const std::string& name, size_t bytes, bool* fresh = nullptr);
   void dropArena();
   void ensureCache();
+  void addSlots(uint8_t* arena, size_t n);
   void ensureStaging();
   void copyChunks(uint8_t* dst, const void* src, size_t n, int s);
   int acquire(HostPage& hp, int s, RunStats& st, Event copyStart);
@@ -193,8 +194,9 @@ class Controller {
   std::map<std::string, Buf> scratch_;
   std::unordered_map<int64_t, HostPage> pages_;
   size_t maxImage_ = 0;
-  // page cache
-  uint8_t* arena_ = nullptr;
+  // page cache: slots of slotBytes_ in one or more device allocations (a cache grown for pages
+  // registered later keeps its resident pages: the new slots come in an allocation of their own)
+  std::vector<uint8_t*> arenas_;
   size_t slotBytes_ = 0;
   std::vector<Slot> slots_;
   uint64_t tick_ = 0;

@@ -16,7 +16,7 @@ import { shareGraph } from '../../actors/cpu/share.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
 import { nativeFoldFlags } from '../../actors/gpu/native.js';
 import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, overlapsRanges, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
-import { STATE_CTORS, sharedArray, type StateArray } from './kernel.js';
+import { STATE_CTORS, fillBytes, sharedArray, type StateArray } from './kernel.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
 import type { ActorStepReport, RunReport, StealEvent, StepReport } from './report.js';
 
@@ -103,7 +103,8 @@ export class Engine {
   private failure: Error | undefined;
   private readonly denseTasks = new Map<'in' | 'out', Task[][]>();
   /** CPU actors first (in socket order), then GPU actors. */
-  private cpuCount = 0;
+  /** Actors [0, cpuCount) are the CPU sockets, the rest GPUs. */
+  cpuCount = 0;
   /** The vertices the CPU actors share: the complement of the GPUs' ranges (HIGH: the head, LOW: the tail). */
   private cpuRanges: VertexRanges = [];
   /**
@@ -204,6 +205,14 @@ export class Engine {
   /** Whether the topology has GPU actors. */
   get hasGpus(): boolean {
     return this.actors.length > this.cpuCount;
+  }
+
+  /**
+   * A push superstep's actors list the vertices they activate up to this many; a longer next
+   * frontier is read off its bitmap (a scan of n bytes costs about what sorting n / 256 ids does).
+   */
+  get listCap(): number {
+    return this.graph.numVertices >> 8;
   }
 
   /**
@@ -473,36 +482,38 @@ export class Engine {
   }
 
   /**
-   * Push tasks: slices of the frontier list of about equal out-edges. With GPUs the list is
-   * reordered (CPU-owned vertices first, then each GPU's) and each GPU gets its slice as one task;
-   * returns the list the tasks index.
+   * Push tasks: slices of the frontier list (in vertex order, see Frontier.list) of about equal
+   * out-edges. With GPUs each owner's vertices are one slice of the list (one range per owner:
+   * found by binary search; several (RAND): the list is sorted by owner first) and each GPU gets
+   * its slice as one task; returns the list the tasks index.
    */
   pushTaskShares(list: Uint32Array, outEdges: number): { shares: Task[][]; list: Uint32Array } {
     const deg = this.graph.outDegree;
-    let cpuLen = list.length;
+    let cpuLo = 0;
+    let cpuHi = list.length;
     const gpuSlices: Task[] = [];
+    const edgesOf = (lo: number, hi: number): number => {
+      let edges = 0;
+      for (let i = lo; i < hi; i++) edges += deg[list[i]!]!;
+      return edges;
+    };
     if (this.hasGpus) {
-      const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * list.length)), 0, list.length);
       const map = this.ownerMap;
       if (map === undefined) {
-        // One range per owner: compares (HIGH, LOW).
-        let c = 0;
+        // One range per owner (HIGH, LOW): the list is in vertex order, so each owner's part is
+        // the slice between two binary searches; nothing is copied.
         const [begin, end] = this.cpuRanges[0] ?? [0, 0];
-        for (let i = 0; i < list.length; i++) if (list[i]! >= begin && list[i]! < end) out[c++] = list[i]!;
-        cpuLen = c;
-        outEdges = 0;
-        for (let i = 0; i < cpuLen; i++) outEdges += deg[out[i]!]!;
+        cpuLo = lowerBound(list, begin);
+        cpuHi = Math.max(cpuLo, lowerBound(list, end));
+        outEdges = edgesOf(cpuLo, cpuHi);
         for (const a of this.actors.slice(this.cpuCount)) {
           const [b, e] = a.owned![0] ?? [0, 0];
-          const lo = c;
-          let edges = 0;
-          for (let i = 0; i < list.length; i++) {
-            const v = list[i]!;
-            if (v >= b && v < e) (out[c++] = v), (edges += deg[v]!);
-          }
-          gpuSlices.push({ page: 0, count: 0, lo, hi: c, edges });
+          const lo = lowerBound(list, b);
+          const hi = Math.max(lo, lowerBound(list, e));
+          gpuSlices.push({ page: 0, count: 0, lo, hi, edges: edgesOf(lo, hi) });
         }
       } else {
+        const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * list.length)), 0, list.length);
         // Several ranges (RAND): a counting sort of the list by owner through the owner map.
         const owners = this.actors.length - this.cpuCount + 1;
         const at = new Float64Array(owners + 1);
@@ -519,19 +530,19 @@ export class Engine {
           const v = list[i]!;
           out[at[map[v]!]!++] = v;
         }
-        cpuLen = start[1]!;
+        cpuHi = start[1]!;
         outEdges = edges[0]!;
         for (let o = 1; o < owners; o++) gpuSlices.push({ page: 0, count: 0, lo: start[o]!, hi: start[o + 1]!, edges: edges[o]! });
+        list = out;
       }
-      list = out;
     }
     const target = Math.max(256, Math.ceil(outEdges / (this.threads * 8)));
     const tasks: Task[] = [];
-    let lo = 0;
+    let lo = cpuLo;
     let edges = 0;
-    for (let i = 0; i < cpuLen; i++) {
+    for (let i = cpuLo; i < cpuHi; i++) {
       edges += deg[list[i]!]!;
-      if (edges >= target || i === cpuLen - 1) {
+      if (edges >= target || i === cpuHi - 1) {
         tasks.push({ page: 0, count: 0, lo, hi: i + 1, edges });
         lo = i + 1;
         edges = 0;
@@ -585,6 +596,7 @@ export class Engine {
       a.link.send(
         {
           type: 'superstep', step, kernel, mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]!, steal,
+          ...(wantList ? { listCap: this.listCap } : {}),
           ...(vertexMap ? { vertexMap } : {}),
         },
         shared,
@@ -811,7 +823,7 @@ class Run implements RunContext {
   alloc(kind: StateKind, fill = 0, length = this.graph.numVertices): StateArray {
     const pooled = this.engine.arrayPool.get(`${kind}:${length}`)?.pop();
     const a = pooled ?? sharedArray(kind, length);
-    if (fill !== 0 || pooled !== undefined) a.fill(fill);
+    if (fill !== 0 || pooled !== undefined) a instanceof Uint8Array ? fillBytes(a, fill) : a.fill(fill);
     this.taken.push(a);
     return a.length === length ? a : (a.subarray(0, length) as StateArray);
   }
@@ -837,7 +849,7 @@ class Run implements RunContext {
     const clean = new Set(this.spare);
     for (const b of this.bitmaps) {
       if (b.buffer === values.buffer) continue;
-      if (!clean.has(b)) b.fill(0);
+      if (!clean.has(b)) fillBytes(b, 0);
       this.engine.bitmapPool.push(b);
     }
   }
@@ -847,7 +859,7 @@ class Run implements RunContext {
     if (!this.produced.has(f)) return;
     this.produced.delete(f);
     if (f.list !== undefined && f.list.length < f.bitmap.length / 64) for (const v of f.list) f.bitmap[v] = 0;
-    else f.bitmap.fill(0);
+    else fillBytes(f.bitmap, 0);
     this.spare.push(f.bitmap);
   }
 
@@ -861,12 +873,12 @@ class Run implements RunContext {
       bitmap[v] = 1;
       list[size++] = v;
     }
-    return { bitmap, list: list.subarray(0, size), size };
+    return { bitmap, list: list.subarray(0, size).sort(), size };
   }
 
   all(): Frontier {
     const bitmap = this.bitmap();
-    bitmap.fill(1);
+    fillBytes(bitmap, 1);
     return { bitmap, list: undefined, size: this.graph.numVertices };
   }
 
@@ -932,12 +944,19 @@ class Run implements RunContext {
       sum += v.sum;
       edges += v.edges;
     }
-    const remote = wantList && this.engine.hasGpus ? new IdList() : undefined;
+    // The next list: from the actors' lists when they are short (joined and sorted), else read
+    // off the next bitmap in vertex order (a socket that activated more than listCap sends none; a
+    // GPU's flagged merges activate many).
+    const cap = this.engine.listCap;
+    const cpuCount = this.engine.cpuCount;
+    const scan = wantList && (active > cap || votes.some((v, i) => (i < cpuCount && v.discovered === undefined) || (v.flagged?.length ?? 0) > 0));
+    const remote = wantList && !scan && this.engine.hasGpus ? new IdList() : undefined;
     const foldAt = performance.now();
     if (this.engine.hasGpus) active += this.engine.applyRemote(votes, state, next, remote);
     const foldMs = performance.now() - foldAt;
     let nextList: Uint32Array | undefined;
-    if (wantList) {
+    if (wantList && (scan || active > cap)) nextList = listOf({ bitmap: next, list: undefined, size: active });
+    else if (wantList) {
       nextList = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * active)), 0, active);
       let at = 0;
       for (const v of votes) {
@@ -947,6 +966,7 @@ class Run implements RunContext {
         }
       }
       if (remote !== undefined) nextList.set(remote.view(), at);
+      nextList.sort();
     }
     this.recycle(frontier);
     const ms = performance.now() - t0;
@@ -1014,29 +1034,62 @@ function gpuOpenError(t: Topology, i: number, f: ErrorFrame): TesseraError {
  * One pass over a frontier's bitmap: the sum of its vertices' out-degrees (with `outDegree`), and
  * its vertex ids written to `list` (with one). Skips eight clear flags at a time.
  */
-function scanFlags(f: Frontier, outDegree: Uint32Array | undefined, list: Uint32Array | undefined): number {
+/** Sum of the out-degrees of a frontier's vertices, from its bitmap. */
+function outEdgesOf(f: Frontier, outDegree: Uint32Array): number {
   let edges = 0;
-  let k = 0;
-  forEachFlag(
-    f.bitmap,
-    (v) => {
-      if (list !== undefined) list[k++] = v;
-      if (outDegree !== undefined) edges += outDegree[v]!;
-    },
-    f.size,
-  );
+  forEachFlag(f.bitmap, (v) => (edges += outDegree[v]!), f.size);
   return edges;
 }
 
-/** Sum of the out-degrees of a frontier's vertices, from its bitmap. */
-function outEdgesOf(f: Frontier, outDegree: Uint32Array): number {
-  return scanFlags(f, outDegree, undefined);
+/**
+ * The frontier's vertices in ascending order, from its bitmap: forEachFlag's word skipping, the
+ * bytes of a set word written without branches (a call per vertex, or a branch per byte, cost
+ * 2-4x on RMAT 24's 6 M-vertex level: a third of the flags are set, so the branches mispredict).
+ */
+function listOf(f: Frontier): Uint32Array {
+  const size = f.size;
+  // 8 spare entries: a word's last writes may land past the last vertex before k is checked.
+  const out = new Uint32Array(new SharedArrayBuffer(4 * (size + 8)));
+  const flags = f.bitmap;
+  const n = flags.length;
+  let k = 0;
+  let i = 0;
+  for (; i < n && (flags.byteOffset + i) % 8 !== 0; i++) if (flags[i] !== 0) out[k++] = i;
+  const words = new Float64Array(flags.buffer, flags.byteOffset + i, (n - i) >> 3);
+  for (let w = 0; w < words.length && k < size; w++) {
+    if (words[w] === 0) continue;
+    const j = i + (w << 3);
+    out[k] = j;
+    k += flags[j]!;
+    out[k] = j + 1;
+    k += flags[j + 1]!;
+    out[k] = j + 2;
+    k += flags[j + 2]!;
+    out[k] = j + 3;
+    k += flags[j + 3]!;
+    out[k] = j + 4;
+    k += flags[j + 4]!;
+    out[k] = j + 5;
+    k += flags[j + 5]!;
+    out[k] = j + 6;
+    k += flags[j + 6]!;
+    out[k] = j + 7;
+    k += flags[j + 7]!;
+  }
+  for (i += words.length << 3; i < n && k < size; i++) if (flags[i] !== 0) out[k++] = i;
+  return out.subarray(0, Math.min(k, size));
 }
 
-function listOf(f: Frontier): Uint32Array {
-  const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * f.size)), 0, f.size);
-  scanFlags(f, undefined, out);
-  return out;
+/** The first index of the ascending `list` whose id is at least `id` (list.length if none). */
+function lowerBound(list: Uint32Array, id: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (list[m]! < id) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
 }
 
 function toShared(a: Uint32Array): Uint32Array {

@@ -10,6 +10,10 @@ import type { StateArray } from './kernel.js';
 /** Active vertices: a byte per vertex, plus a list when the producer had one. */
 export interface Frontier {
   readonly bitmap: Uint8Array;
+  /**
+   * The active vertices in ascending order (each owner's are then one slice of it, and push
+   * tasks walk the pages in order).
+   */
   readonly list: Uint32Array | undefined;
   readonly size: number;
 }

@@ -87,6 +87,11 @@ export interface SuperstepFrame {
   pullPages: 'in' | 'out';
   /** Whether push kernels should list the vertices they activate. */
   wantList: boolean;
+  /**
+   * With wantList: the most vertices an actor lists; one that activated more sends no list (the
+   * coordinator then reads the next frontier off its bitmap, in vertex order, instead).
+   */
+  listCap?: number;
   tasks: Task[];
   /**
    * Page stealing this superstep (Garaph): 'auto' — an actor whose queue empties sends `idle`,
