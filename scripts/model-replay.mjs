@@ -26,6 +26,7 @@ const { readTsr } = await dist('src/graph/tsr.js');
 const { parseTopology } = await dist('src/topology/load.js');
 const { modelSweep } = await dist('src/model/index.js');
 const { modelAccuracy } = await dist('src/bench/accuracy.js');
+const { internalId } = await dist('src/engine/output.js');
 
 const { values: a } = parseArgs({
   options: { results: { type: 'string' }, cache: { type: 'string' }, graph: { type: 'string' }, threads: { type: 'string' }, c: { type: 'string' }, out: { type: 'string' } },
@@ -48,8 +49,10 @@ for (const m of results.modelCurves) {
   const topology = parseTopology(text, file);
   const [program, mode] = m.program.split(':');
   const params = results.cells.find((c) => c.program === m.program)?.params ?? {};
+  const source = results.graphs?.find((g) => g.id === m.graph)?.source;
   const sweep = await modelSweep(graph, topology, program, {
     steps: 20,
+    ...(source !== undefined ? { source: internalId(graph, source) } : {}),
     alphas,
     pagesResident: true,
     ...(mode !== undefined ? { mode } : {}),

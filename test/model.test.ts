@@ -37,6 +37,8 @@ import {
   releaseFromTail,
   predict,
   predictAlpha,
+  pushLevels,
+  levelEdgesOf,
   pullToGpuFromPrediction,
   programProfile,
   readCache,
@@ -93,6 +95,71 @@ test('two elements: TOTEM Eq. 1-4 on a hand-computed example', (t) => {
   const one = predictAlpha(params, 1e9, 1, 0.05);
   t.true(close(one.speedup, 1));
   t.is(one.commS, 0);
+});
+
+test('level-synchronous BFS: each level waits for its slowest element, by hand', (t) => {
+  // CPU 1e9 edges/s, GPU 4e9. Three levels: the CPU's hubs are all in level 1, the GPU's tail in
+  // levels 2 and 3. Totals: CPU 0.4e9 (0.4 s), GPU 1.6e9 (0.4 s): balanced over the run, yet
+  // level 1 waits for the CPU (0.3 s vs GPU 0.1e9 / 4e9 = 0.025 s), level 2 for the GPU
+  // (0.8e9 / 4e9 = 0.2 vs 0.1), level 3 for the GPU (0.7e9 / 4e9 = 0.175 vs 0).
+  const params: ModelParams = {
+    elements: [
+      { name: 'socket0', kind: 'cpu', rate: 1e9, threads: 1, overheadS: 0.01 },
+      { name: 'gpu0', kind: 'gpu', rate: 4e9, overheadS: 0.02 },
+    ],
+    c: Infinity,
+    messageBytes: 12,
+  };
+  const loads = [
+    { edges: 0.4e9, levels: [0.3e9, 0.1e9, 0] },
+    { edges: 1.6e9, levels: [0.1e9, 0.8e9, 0.7e9] },
+  ];
+  const p = predict(params, loads, { messages: 0 });
+  // Sum of per-level maxima + the larger overhead of the elements that have edges.
+  t.true(close(p.computeS, 0.3 + 0.2 + 0.175 + 0.02), `${p.computeS}`);
+  t.true(close(p.makespanS, 0.695));
+  // Without levels: the slower element's total (0.4 + its overhead) — the level form is never less.
+  const flat = predict(params, loads.map(({ edges }) => ({ edges })), { messages: 0 });
+  t.true(close(flat.computeS, 0.42));
+  t.true(p.computeS >= flat.computeS);
+  // The CPU-only baseline is the same either way (its levels add up to its total)...
+  t.true(close(p.cpuOnlyS, flat.cpuOnlyS));
+  // ...and walks only what the levels reach when the source does not reach every edge.
+  const part = predict(params, [{ edges: 0.4e9, levels: [0.3e9, 0, 0] }, { edges: 1.6e9, levels: [0.1e9, 0.1e9, 0] }], { messages: 0 });
+  t.true(close(part.cpuOnlyS, 0.5 + 0.01));
+  t.true(close(part.computeS, 0.3 + 0.025 + 0.02));
+});
+
+test('pushLevels: a serial top-down BFS per level and page; page sums give each element its level loads', (t) => {
+  const g = buildGraph(rawFrom(Array.from({ length: 4000 }, (_, i): [number, number] => [(i * 7919) % 600, (i * 104729 + 13) % 600]), { directed: true }), { pageEdges: 256 });
+  const source = 0;
+  const levels = pushLevels(g, source);
+  // Reference: BFS over the flat adjacency; level k pushes the out-edges of the vertices at depth k.
+  const adj: number[][] = Array.from({ length: g.numVertices }, () => []);
+  for (const p of g.out.pages) for (let v = p.vBegin; v < p.vEnd; v++) for (let e = p.offsets[p.split ? 0 : v - p.vBegin]!; e < p.offsets[p.split ? 1 : v - p.vBegin + 1]!; e++) adj[v]!.push(p.nbrs[e]!);
+  const depth = new Int32Array(g.numVertices).fill(-1);
+  depth[source] = 0;
+  const want: number[] = [];
+  for (let q = [source], k = 0; q.length > 0; k++) {
+    want.push(q.reduce((a, v) => a + g.outDegree[v]!, 0));
+    const nq: number[] = [];
+    for (const v of q) for (const u of adj[v]!) if (depth[u] === -1) ((depth[u] = k + 1), nq.push(u));
+    q = nq;
+  }
+  t.true(want.length >= 3, `${want.length} levels`);
+  t.deepEqual(levels.map((l) => l.reduce((a, b) => a + b, 0)), want);
+  // Two elements cutting the pages: their level loads add up to the level totals.
+  const cut = Math.floor(g.out.pages.length / 2);
+  const a = levelEdgesOf(levels, Array.from({ length: cut }, (_, i) => i));
+  const b = levelEdgesOf(levels, Array.from({ length: g.out.pages.length - cut }, (_, i) => cut + i));
+  t.deepEqual(a.map((x, i) => x + b[i]!), want);
+  // Each page's share is the out-degree of its frontier vertices in that page.
+  for (let k = 0; k < levels.length; k++)
+    for (const p of g.out.pages) {
+      let e = 0;
+      for (let v = p.vBegin; v < p.vEnd; v++) if (depth[v] === k) e += p.split ? p.edges : p.offsets[v - p.vBegin + 1]! - p.offsets[v - p.vBegin]!;
+      if (levels[k]![p.index] !== e) t.fail(`level ${k} page ${p.index}: ${levels[k]![p.index]} vs ${e}`);
+    }
 });
 
 test('n sockets + m GPUs: shares by rate, per-link communication, streaming and loading, by hand', (t) => {
@@ -688,6 +755,15 @@ test('tessera model runs an alpha sweep on an emulated topology (CLI, JSON and t
   t.regex(table, /rGpu .* ASSUMED: topology .* model\.rGpu/);
   t.regex(table, /^0\.500 \|/m);
   t.regex(table, /chosen: (HIGH|LOW|RAND), alpha/);
+  // A top-down BFS from a source is predicted level by level (rates given: nothing measured).
+  writeFileSync(topoFile, 'name: 1S1G-emulated\nsockets:\n  - threads: 1\ngpus:\n  - device: 0\n    emulated: true\nmodel:\n  rGpu: 2e8\n  rCpu: 1e7\n  c: 1e9\n');
+  const bfsArgs = ['model', '--graph', 'rmat:12', '--algo', 'bfs', '--mode', 'push', '--topology', topoFile, '--alpha-steps', '4', '--page-edges', '4096'];
+  const levelled = JSON.parse((await run(process.execPath, [main, ...bfsArgs, '--source', '1', '--json'], { env })).stdout) as { levels: number | null; points: Array<{ prediction: { makespanS: number } }> };
+  const flat = JSON.parse((await run(process.execPath, [main, ...bfsArgs, '--json'], { env })).stdout) as typeof levelled;
+  t.true(levelled.levels !== null && levelled.levels >= 3, `levels ${levelled.levels}`);
+  t.is(flat.levels, null);
+  t.true(levelled.points.some((p, i) => p.prediction.makespanS !== flat.points[i]!.prediction.makespanS), 'the levels change the prediction');
+  t.regex((await run(process.execPath, [main, ...bfsArgs, '--source', '1'], { env })).stdout, /top-down BFS from the source: \d+ levels/);
   // No link rate anywhere (the GPU rate is calibrated through the GPU actor, the link rate is
   // not): one line, exit 1.
   writeFileSync(topoFile, 'sockets:\n  - threads: 1\ngpus:\n  - device: 0\n    emulated: true\n');

@@ -691,37 +691,34 @@ export class GpuActor {
   /**
    * Pages of `setId` holding the owned frontier vertices (the frame's list slice): only these are
    * sent. The list is in vertex order (Frontier.list), so the vertices of one unsplit page are a
-   * run of it, found by binary search: the page is needed when one of them has edges, and the
-   * degrees are read in order (a lookup per vertex, at random, took 80-145 ms of RMAT 24's
-   * 6 M-vertex level on an H100 host, 20x the kernel).
+   * run of it, found by binary search; a page without edges (the degree order's zero tail) is
+   * left out. No per-vertex reads: a lookup per vertex, at random, took 80-145 ms of RMAT 24's
+   * 6 M-vertex level on an H100 host, 20x the kernel; the edges are the tasks' (the coordinator
+   * summed them).
    */
   pushPages(setId: number, s: Step): number[] {
     const list = s.list!;
     const set = setId === SET_IN ? this.g!.in : this.g!.out;
-    const deg = setId === SET_IN ? this.g!.inDegree : this.g!.outDegree;
+    // The tasks' edges are out-edges; in-pages (WCC on directed graphs) count their own.
+    const inDeg = setId === SET_IN ? this.g!.inDegree : undefined;
     const pages: number[] = [];
     let edges = 0;
     for (const t of s.f.tasks) {
+      if (inDeg === undefined) edges += t.edges;
+      else for (let k = t.lo; k < t.hi; k++) edges += inDeg[list[k]!]!;
       for (let k = t.lo; k < t.hi; ) {
         const v = list[k]!;
         let pi = set.firstPageOf[v]!;
         const p = set.pages[pi]!;
         if (p.split) {
           // A vertex over several pages: all of them (each holds some of its edges).
-          edges += deg[v]!;
           do pages.push(pi++);
           while (pi < set.pages.length && set.pages[pi]!.split && set.pages[pi]!.vBegin === v);
           k++;
           continue;
         }
-        const end = runEnd(list, k, t.hi, p.vEnd);
-        let any = 0;
-        for (; k < end; k++) {
-          const d = deg[list[k]!]!;
-          edges += d;
-          any |= d;
-        }
-        if (any !== 0) pages.push(pi);
+        if (p.edges > 0) pages.push(pi);
+        k = runEnd(list, k, t.hi, p.vEnd);
       }
     }
     this.pushEdges = edges;

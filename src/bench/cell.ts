@@ -41,7 +41,7 @@ export type Job =
       steal?: 'auto' | 'off' | 'always';
     }
   | { type: 'graphology'; tsr: string; program: ProgramPlan; source: number; warmup: number; reps: number }
-  | { type: 'model'; tsr: string; topologyFile: string; program: ProgramPlan; steps: number; alphas: number[] };
+  | { type: 'model'; tsr: string; topologyFile: string; program: ProgramPlan; steps: number; alphas: number[]; sourceInternal?: number };
 
 export interface PrepareResult {
   vertices: number;
@@ -304,7 +304,7 @@ interface ModelModule {
     graph: Graph,
     topology: Awaited<ReturnType<typeof loadTopology>>,
     algo: string,
-    opts: { steps?: number; alphas?: number[]; pagesResident?: boolean; passes?: number; mode?: 'push' | 'pull' },
+    opts: { steps?: number; alphas?: number[]; pagesResident?: boolean; passes?: number; mode?: 'push' | 'pull'; source?: number },
   ): Promise<{ points: Array<{ strategy: string; alphaRequested: number; feasible: boolean; prediction: { alpha: number; speedup: number; makespanS: number } }> }>;
 }
 
@@ -323,6 +323,8 @@ async function runModel(job: Extract<Job, { type: 'model' }>): Promise<ModelCurv
     alphas: job.alphas,
     pagesResident: true,
     mode: job.program.params.mode,
+    // A BFS from the cells' source: the model predicts a top-down BFS level by level.
+    ...(job.program.name === 'bfs' && job.sourceInternal !== undefined ? { source: job.sourceInternal } : {}),
     ...(iterations !== undefined && (job.program.name === 'pr' || job.program.name === 'cdlp') ? { passes: iterations } : {}),
   });
   return {

@@ -270,7 +270,7 @@ export async function runSweep(o: SweepOptions): Promise<{ dir: string; results:
       for (const mj of modelJobs) {
         if (interrupted) break;
         current?.start(1, 0, { label: `model ${g.id} ${mj.name} ${programLabel(mj.program)}` });
-        const m = await runChild({ type: 'model', tsr, topologyFile: mj.file, program: mj.program, steps: 20, alphas: cfg.alphas }, cfg.cellTimeoutMs, () => undefined, (ch) => (child = ch));
+        const m = await runChild({ type: 'model', tsr, topologyFile: mj.file, program: mj.program, steps: 20, alphas: cfg.alphas, sourceInternal: pr.sourceInternal }, cfg.cellTimeoutMs, () => undefined, (ch) => (child = ch));
         if (interrupted) break;
         const base = { graph: g.id, topology: mj.name, program: programLabel(mj.program) };
         results.modelCurves.push(

@@ -14,6 +14,7 @@ import { loadTopology } from '../topology/load.js';
 import type { Topology } from '../topology/schema.js';
 import { modelSweep, type ModelSweep, type RateValue, type Strategy, type SweepPoint } from '../model/index.js';
 import { choiceOption, intOption } from './options.js';
+import { internalId } from '../engine/output.js';
 
 interface ModelFlags {
   graph: string;
@@ -25,6 +26,7 @@ interface ModelFlags {
   mode?: 'push' | 'pull';
   passes?: number;
   seed?: number;
+  source?: number;
   pageEdges?: number;
   undirected?: boolean;
   vertices?: string;
@@ -54,6 +56,7 @@ export function registerModelCommand(program: Command): void {
     .option('--mode <push|pull>', "mode the rates and pages follow (default: the program's main mode)", choiceOption('--mode', ['push', 'pull'] as const))
     .option('--passes <n>', 'full passes over the edges the run makes (default: per program, pr/cdlp 10)', intOption('--passes', 1))
     .option('--seed <n>', 'RAND partition seed', intOption('--seed'), 1)
+    .option('--source <id>', 'bfs: the source vertex (original id); a top-down BFS is then predicted level by level', intOption('--source'))
     .option('--page-edges <n>', 'target edges per page', intOption('--page-edges', 1))
     .option('--undirected', 'treat every edge as undirected')
     .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
@@ -71,6 +74,7 @@ export function registerModelCommand(program: Command): void {
         mode: f.mode,
         passes: f.passes,
         seed: f.seed,
+        ...(f.source !== undefined ? { source: internalId(graph, f.source) } : {}),
         allowStreaming: f.streaming,
         calibrate: { cacheFile: f.cache, refresh: f.recalibrate },
       });
@@ -85,6 +89,7 @@ export function sweepJson(m: ModelSweep, graph: Graph, topology: Topology): unkn
     program: m.program,
     mode: m.mode,
     passes: m.passes,
+    levels: m.params.levelPageEdges?.length ?? null,
     graph: { source: graph.source, vertices: graph.numVertices, edges: graph.numEdges, directed: graph.directed },
     topology: { name: topology.name, source: topology.source, sockets: topology.sockets, gpus: topology.gpus },
     rates: { rCpu: m.rates.rCpu, rGpu: m.rates.rGpu ?? null, c: m.rates.c ?? null, linkBytesPerSec: m.rates.linkBytesPerSec ?? null },
@@ -119,6 +124,8 @@ export function formatModelSweep(m: ModelSweep, graph: Graph, topology: Topology
     `model: ${m.program} (${m.mode}, ${m.passes} pass${m.passes === 1 ? '' : 'es'} over the edges) on ${graph.source}: ` +
       `${human(graph.numVertices)} vertices, ${human(graph.numEdges)} edges, ${graph[orient].pages.length} ${orient}-pages`,
   );
+  const levels = m.params.levelPageEdges?.length;
+  if (levels !== undefined) L.push(`top-down BFS from the source: ${levels} levels, each waiting for its slowest element (TOTEM Eq. 2 per level)`);
   const els = m.params.elements
     .map((e) => {
       if (e.kind === 'cpu') return `${e.name} ${e.threads}t`;

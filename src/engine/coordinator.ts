@@ -485,9 +485,10 @@ export class Engine {
    * Push tasks: slices of the frontier list (in vertex order, see Frontier.list) of about equal
    * out-edges. With GPUs each owner's vertices are one slice of the list (one range per owner:
    * found by binary search; several (RAND): the list is sorted by owner first) and each GPU gets
-   * its slice as one task; returns the list the tasks index.
+   * its slice as one task; returns the list the tasks index. `outEdges`, the list's out-edges when
+   * known, saves a pass over it (the last GPU's slice is the rest).
    */
-  pushTaskShares(list: Uint32Array, outEdges: number): { shares: Task[][]; list: Uint32Array } {
+  pushTaskShares(list: Uint32Array, outEdges?: number): { shares: Task[][]; list: Uint32Array } {
     const deg = this.graph.outDegree;
     let cpuLo = 0;
     let cpuHi = list.length;
@@ -505,13 +506,18 @@ export class Engine {
         const [begin, end] = this.cpuRanges[0] ?? [0, 0];
         cpuLo = lowerBound(list, begin);
         cpuHi = Math.max(cpuLo, lowerBound(list, end));
-        outEdges = edgesOf(cpuLo, cpuHi);
-        for (const a of this.actors.slice(this.cpuCount)) {
+        const cpuEdges = edgesOf(cpuLo, cpuHi);
+        let rest = outEdges === undefined ? undefined : outEdges - cpuEdges;
+        const gpus = this.actors.slice(this.cpuCount);
+        gpus.forEach((a, i) => {
           const [b, e] = a.owned![0] ?? [0, 0];
           const lo = lowerBound(list, b);
           const hi = Math.max(lo, lowerBound(list, e));
-          gpuSlices.push({ page: 0, count: 0, lo, hi, edges: edgesOf(lo, hi) });
-        }
+          const edges = rest !== undefined && i === gpus.length - 1 ? rest : edgesOf(lo, hi);
+          if (rest !== undefined) rest -= edges;
+          gpuSlices.push({ page: 0, count: 0, lo, hi, edges });
+        });
+        outEdges = cpuEdges;
       } else {
         const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * list.length)), 0, list.length);
         // Several ranges (RAND): a counting sort of the list by owner through the owner map.
@@ -536,6 +542,7 @@ export class Engine {
         list = out;
       }
     }
+    outEdges ??= edgesOf(cpuLo, cpuHi);
     const target = Math.max(256, Math.ceil(outEdges / (this.threads * 8)));
     const tasks: Task[] = [];
     let lo = cpuLo;
@@ -911,7 +918,8 @@ class Run implements RunContext {
     const modes = this.engine.modesFor(kernel, this.program, opts.modes ?? ['push', 'pull']);
     let mode: Mode;
     let list = frontier.list;
-    let frontierEdges = 0;
+    // The frontier's out-edges: summed only for Ligra's switch (a forced mode needs no sum here).
+    let frontierEdges: number | undefined;
     const forced = this.engine.forceMode;
     if (modes.length === 1) mode = modes[0]!;
     else if (forced !== undefined && modes.includes(forced)) mode = forced;
@@ -919,6 +927,7 @@ class Run implements RunContext {
     else {
       // Ligra's switch: the frontier's out-edges against |E| / divisor (from the bitmap when there
       // is no list: a pull superstep's frontier needs no list unless the next one pushes).
+      frontierEdges = 0;
       if (list !== undefined) for (let i = 0; i < list.length; i++) frontierEdges += g.outDegree[list[i]!]!;
       else frontierEdges = outEdgesOf(frontier, g.outDegree);
       mode = frontier.size + frontierEdges > g.numEdges / this.engine.pullDivisor ? 'pull' : 'push';
@@ -928,7 +937,6 @@ class Run implements RunContext {
     if (mode === 'pull') shares = this.engine.denseShares(pullPages);
     else {
       if (list === undefined) list = listOf(frontier);
-      if (frontierEdges === 0) for (let i = 0; i < list.length; i++) frontierEdges += g.outDegree[list[i]!]!;
       if (!(list.buffer instanceof SharedArrayBuffer)) list = toShared(list);
       ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges));
     }

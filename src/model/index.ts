@@ -10,6 +10,7 @@ import { calibrate, modelParamsFor, type CalibrateOptions, type ResolvedRates } 
 import type { ModelParams } from './model.js';
 import { bestPoint, minResidentAlphaOf, partitionGraph, STRATEGIES, sweep, sweepPoint, type Strategy, type SweepPoint } from './partition.js';
 import { programProfile } from './profile.js';
+import { pushLevels } from './levels.js';
 
 export * from './model.js';
 export * from './partition.js';
@@ -17,6 +18,7 @@ export * from './steal.js';
 export * from './calibrate.js';
 export * from './profile.js';
 export * from './report.js';
+export * from './levels.js';
 
 export interface ModelSweepOptions {
   /** Alpha steps (grid 0, 1/steps, ..., 1); default 20. */
@@ -33,6 +35,11 @@ export interface ModelSweepOptions {
   passes?: number;
   /** RAND seed (default 1). */
   seed?: number;
+  /**
+   * BFS: the source (internal id). A top-down (push) BFS is then predicted level by level
+   * (levels.ts: one serial BFS over the graph first).
+   */
+  source?: number;
   /** Extra alphas predicted beside the grid (the benchmark's own, so no point is interpolated). */
   alphas?: number[];
   /** The GPUs' resident pages are on the device already (repeated runs of one engine): not charged. */
@@ -60,6 +67,7 @@ export async function modelSweep(graph: Graph, topology: Topology, algo: string,
   const mode = opts.mode ?? profile.mode;
   const rates = await calibrate(topology, profile.algo, mode, { graphVertices: graph.numVertices, ...opts.calibrate });
   const params = modelParamsFor(topology, rates, graph, { passes: opts.passes, pagesResident: opts.pagesResident });
+  if (profile.algo === 'bfs' && mode === 'push' && opts.source !== undefined) params.levelPageEdges = pushLevels(graph, opts.source);
   const strategies = opts.partition === undefined || opts.partition === 'auto' ? (opts.strategies ?? STRATEGIES) : [opts.partition];
   const orientation = mode === 'push' ? 'out' : 'in';
   const grid = opts.steps ?? 20;

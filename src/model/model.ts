@@ -79,6 +79,11 @@ export interface ModelParams {
   gpuStateBytes?: number;
   /** Full passes over the edges the run makes (PageRank: its iterations); default 1. */
   passes?: number;
+  /**
+   * Top-down BFS from a known source: per level, the out-edges its frontier pushes per out-page
+   * (levels.ts pushLevels); partitions then load each element per level.
+   */
+  levelPageEdges?: Float64Array[];
   /** Seconds of every run outside supersteps (allocation, vertex maps, result); default 0. */
   setupS?: number;
   /** The CPU sockets' one-time start over the whole graph (their first superstep beyond a steady one); default 0. */
@@ -94,6 +99,12 @@ export interface ModelParams {
 /** What one element is given: edges, and (GPUs) the page bytes kept resident or streamed. */
 export interface ElementLoad {
   edges: number;
+  /**
+   * Level-synchronous traversals (ModelParams.levelPageEdges): the element's edges per level. A
+   * pass then takes the sum over levels of the slowest element's time (levels.ts), not the
+   * slowest element's total.
+   */
+  levels?: number[];
   /** Page bytes copied to the device once, before the first superstep. */
   residentBytes?: number;
   /** Page bytes that do not fit and cross the link every superstep. */
@@ -228,12 +239,36 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
   }
   // Without per-link counts all messages share one link (charged once, not once per GPU).
   if (!traffic.perLink && gpus > 0) commS = traffic.messages / params.c;
+  // Level-synchronous: each level waits for its slowest element (the overheads once per pass).
+  // The levels hold the edges the traversal reaches, which the CPU-only baseline walks too.
+  let walked = total;
+  if (loads.every((l) => l.levels !== undefined) && total > 0) {
+    walked = 0;
+    for (const l of loads) for (const x of l.levels!) walked += x;
+    const L = loads[0]!.levels!.length;
+    let levelsS = 0;
+    for (let k = 0; k < L; k++) {
+      let cpuL = 0;
+      let slowest = 0;
+      for (let i = 0; i < els.length; i++) {
+        const e = els[i]!;
+        if (e.kind === 'cpu') cpuL += loads[i]!.levels![k]!;
+        else if (e.rate > 0) slowest = Math.max(slowest, loads[i]!.levels![k]! / e.rate);
+      }
+      levelsS += Math.max(slowest, rc > 0 ? cpuL / rc : 0);
+    }
+    let overhead = 0;
+    for (let i = 0; i < els.length; i++) if (loads[i]!.edges > 0) overhead = Math.max(overhead, els[i]!.kind === 'cpu' ? cpuOverhead : (els[i]!.overheadS ?? 0));
+    let streamMax = 0;
+    for (const t of times) streamMax = Math.max(streamMax, t.streamS);
+    computeS = Math.max(levelsS + overhead, streamMax);
+  }
   const passS = computeS + commS;
   const setupS = params.setupS ?? 0;
   const cpuStartS = params.cpuStartS ?? 0;
   if (total > 0) loadS = Math.max(loadS, (cpuStartS * cpuEdges) / total);
   const makespanS = setupS + loadS + passes * passS;
-  const cpuOnlyS = rc > 0 ? setupS + (total > 0 ? cpuStartS : 0) + passes * (total / rc + (total > 0 ? cpuOverhead : 0)) : Infinity;
+  const cpuOnlyS = rc > 0 ? setupS + (total > 0 ? cpuStartS : 0) + passes * (walked / rc + (total > 0 ? cpuOverhead : 0)) : Infinity;
   return {
     alpha: total > 0 ? cpuEdges / total : 1,
     beta: total > 0 ? traffic.messages / total : 0,

@@ -19,7 +19,8 @@
  */
 import { Xoshiro128 } from '../graph/generate/rng.js';
 import type { Graph, Orientation, PageSet } from '../graph/types.js';
-import { alphaGrid, best, predict, splitShares, type ElementKind, type ModelElement, type ModelParams, type Prediction, type Traffic } from './model.js';
+import { alphaGrid, best, predict, splitShares, type ElementKind, type ElementLoad, type ModelElement, type ModelParams, type Prediction, type Traffic } from './model.js';
+import { levelEdgesOf } from './levels.js';
 
 export type Strategy = 'high' | 'low' | 'rand';
 export const STRATEGIES: readonly Strategy[] = ['high', 'low', 'rand'];
@@ -499,19 +500,24 @@ function randMatrices(graph: Graph, part: Partition): { agg: Float64Array; raw: 
   return cutMatrices(c, left, units);
 }
 
-/** The model's input for one element from a partition. */
-export function loadsOf(part: Partition): Array<{ edges: number; residentBytes: number; streamedBytes: number }> {
+/**
+ * The model's input for one element from a partition; with `levels` (pushLevels over the out-pages
+ * a push partition cuts) its edges per level too.
+ */
+export function loadsOf(part: Partition, levels?: Float64Array[]): ElementLoad[] {
+  const perLevel = levels !== undefined && part.orientation === 'out';
   return part.elements.map((e) => ({
     edges: e.edges,
     residentBytes: e.kind === 'gpu' ? e.residentBytes : 0,
     streamedBytes: e.kind === 'gpu' ? e.streamedBytes : 0,
+    ...(perLevel ? { levels: levelEdgesOf(levels, e.pages) } : {}),
   }));
 }
 
 /** A partition's prediction: its exact loads and boundary traffic through model.ts predict. */
 export function predictPartition(graph: Graph, params: ModelParams, part: Partition): { prediction: Prediction; traffic: BoundaryTraffic } {
   const traffic = boundaryTraffic(graph, part);
-  return { prediction: predict(params, loadsOf(part), traffic), traffic };
+  return { prediction: predict(params, loadsOf(part, params.levelPageEdges), traffic), traffic };
 }
 
 /** One point of a sweep: what the partition looks like and what the model predicts. */
