@@ -1,12 +1,14 @@
 import test from 'ava';
 import { buildGraph } from '../src/graph/build.js';
 import { Engine, IdList, foldClaimFlags, foldMinFlags } from '../src/engine/coordinator.js';
-import { nativeFoldFlags } from '../actors/gpu/native.js';
+import { nativeFoldFlags, nativeListFlags } from '../actors/gpu/native.js';
 import { bfs } from '../src/programs/bfs.js';
 import { pagerank } from '../src/programs/pagerank.js';
 import type { Topology } from '../src/topology/schema.js';
 import type { Graph } from '../src/graph/types.js';
 import { forEachEdge } from '../src/graph/pages.js';
+import { loadGraph } from '../src/graph/load.js';
+import type { Program } from '../src/engine/program.js';
 import { rawFrom } from './helpers/raw.js';
 
 function topo(threads: number[]): Topology {
@@ -215,6 +217,30 @@ test('foldMinFlags: lowers only flagged entries whose value is smaller, activati
   t.is(active, 4);
 });
 
+test('the addon lists set flags in ascending order with their degree sum, at any density and thread split', (t) => {
+  const list = nativeListFlags();
+  if (list === undefined) return t.pass('no native addon in this build');
+  let seed = 7;
+  const rnd = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
+  for (const [n, density] of [[(1 << 22) + 5, 0.35], [(1 << 21) + 3, 0.001], [1 << 16, 1], [70_001, 0]] as const) {
+    const flags = new Uint8Array(new SharedArrayBuffer(n)).map(() => (rnd() < density ? 1 : 0));
+    const deg = new Uint32Array(n).map(() => Math.floor(rnd() * 50));
+    const want: number[] = [];
+    let edges = 0;
+    for (let v = 0; v < n; v++) if (flags[v] === 1) (want.push(v), (edges += deg[v]!));
+    const out = new Uint32Array(want.length);
+    const r = list(flags, out, deg);
+    t.is(r.count, want.length, `n ${n} density ${density}`);
+    t.is(r.edges, edges);
+    t.deepEqual([...out], want);
+    // A short output buffer takes the first ids only; no degrees: edges 0.
+    const short = new Uint32Array(Math.floor(want.length / 2));
+    t.is(list(flags, short).count, short.length);
+    t.deepEqual([...short], want.slice(0, short.length));
+  }
+  t.throws(() => list(new Uint8Array(10), new Uint32Array(10), new Uint32Array(3)), { code: 'TS_ARG' });
+});
+
 test('the addon folds flagged changes as the TypeScript folds do (claim and min, every state type, found in order)', (t) => {
   const fold = nativeFoldFlags();
   if (fold === undefined) return t.pass('no native addon in this build');
@@ -240,4 +266,42 @@ test('the addon folds flagged changes as the TypeScript folds do (claim and min,
   }
   t.throws(() => fold('claim', new Uint32Array(4), new Uint8Array(4), new Uint8Array(2), 0, 1, false), { message: /signed state/ });
   t.throws(() => fold('min', new Float64Array(4), new Uint8Array(4), new Uint8Array(4), 1, new Float64Array(4), false), { message: /outside/ });
+});
+
+test('long push frontiers (listed on native threads from 64 k vertices) are ascending, exact and carry their out-edges', async (t) => {
+  const { graph: g } = await loadGraph('rmat:18');
+  const sizes: number[] = [];
+  let withEdges = 0;
+  const checked: Program<{ source: number }> = {
+    name: 'bfs-checked',
+    output: 'int',
+    async run(ctx, { source }) {
+      const depth = ctx.alloc('i32', -1) as Int32Array;
+      depth[source] = 0;
+      let frontier = ctx.frontierOf([source]);
+      for (let level = 0; frontier.size > 0; level++) {
+        ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth }, { level }, { readsFrontier: true }));
+        const list = frontier.list!;
+        let ok = list.length === frontier.size;
+        let edges = 0;
+        for (let i = 0; ok && i < list.length; i++) {
+          ok = frontier.bitmap[list[i]!] === 1 && (i === 0 || list[i - 1]! < list[i]!);
+          edges += g.outDegree[list[i]!]!;
+        }
+        t.true(ok, `level ${level + 1}: ascending and flagged`);
+        if (frontier.edges !== undefined) (t.is(frontier.edges, edges, `level ${level + 1}: out-edges`), withEdges++);
+        sizes.push(frontier.size);
+      }
+      return depth;
+    },
+  };
+  const e = await Engine.create(g, topo([2]), { forceMode: 'push' });
+  try {
+    const r = await e.run(checked, { source: 0 });
+    t.deepEqual([...r.values], [...serialBfs(g, 0)]);
+    t.true(sizes.some((s) => s >= 1 << 16), `levels ${sizes.join(',')}`);
+    if (nativeListFlags() !== undefined) t.true(withEdges > 0, 'the long levels were listed natively, with their out-edges');
+  } finally {
+    await e.close();
+  }
 });

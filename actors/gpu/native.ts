@@ -177,10 +177,17 @@ export type FoldFlagsFn = (
   wantList: boolean,
 ) => { active: number; found?: Uint32Array };
 
+/**
+ * The indices of the set flags, ascending, into `out` (at most out.length) on native threads
+ * (addon.cpp ListFlags), and with `degree` the sum of degree[i] over them.
+ */
+export type ListFlagsFn = (flags: Uint8Array, out: Uint32Array, degree?: Uint32Array) => { count: number; edges: number };
+
 interface NativeModule {
   create(opts: GpuCreateOptions): Promise<NativeControllerHandle>;
   cudaDeviceCount(): { count: number; reason?: string };
   foldFlags?: FoldFlagsFn;
+  listFlags?: ListFlagsFn;
   flavor: NativeFlavor;
   napiVersion: number;
   abiVersion: number;
@@ -291,6 +298,12 @@ function nativeModule(): NativeModule {
 export function nativeFoldFlags(): FoldFlagsFn | undefined {
   const l = load();
   return 'mod' in l ? l.mod.foldFlags : undefined;
+}
+
+/** The addon's listFlags, or undefined without an addon (or an older build). */
+export function nativeListFlags(): ListFlagsFn | undefined {
+  const l = load();
+  return 'mod' in l ? l.mod.listFlags : undefined;
 }
 
 /** Bytes per weight of a page (0 when unweighted). */

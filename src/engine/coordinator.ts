@@ -14,7 +14,7 @@ import type { ActorFrame, CoordinatorFrame, ErrorFrame, IdleFrame, Mode, ReadyFr
 import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
 import { shareGraph } from '../../actors/cpu/share.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
-import { nativeFoldFlags } from '../../actors/gpu/native.js';
+import { nativeFoldFlags, nativeListFlags } from '../../actors/gpu/native.js';
 import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, overlapsRanges, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
 import { STATE_CTORS, fillBytes, sharedArray, type StateArray } from './kernel.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
@@ -927,18 +927,20 @@ class Run implements RunContext {
     else {
       // Ligra's switch: the frontier's out-edges against |E| / divisor (from the bitmap when there
       // is no list: a pull superstep's frontier needs no list unless the next one pushes).
-      frontierEdges = 0;
-      if (list !== undefined) for (let i = 0; i < list.length; i++) frontierEdges += g.outDegree[list[i]!]!;
-      else frontierEdges = outEdgesOf(frontier, g.outDegree);
+      if (frontier.edges !== undefined) frontierEdges = frontier.edges;
+      else if (list !== undefined) {
+        frontierEdges = 0;
+        for (let i = 0; i < list.length; i++) frontierEdges += g.outDegree[list[i]!]!;
+      } else frontierEdges = outEdgesOf(frontier, g.outDegree);
       mode = frontier.size + frontierEdges > g.numEdges / this.engine.pullDivisor ? 'pull' : 'push';
     }
     let shares: Task[][];
     const pullPages = opts.pullPages ?? 'in';
     if (mode === 'pull') shares = this.engine.denseShares(pullPages);
     else {
-      if (list === undefined) list = listOf(frontier);
+      if (list === undefined) list = listOf(frontier).list;
       if (!(list.buffer instanceof SharedArrayBuffer)) list = toShared(list);
-      ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges));
+      ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges ?? frontier.edges));
     }
     const next = this.bitmap();
     const wantList = mode === 'push';
@@ -963,7 +965,8 @@ class Run implements RunContext {
     if (this.engine.hasGpus) active += this.engine.applyRemote(votes, state, next, remote);
     const foldMs = performance.now() - foldAt;
     let nextList: Uint32Array | undefined;
-    if (wantList && (scan || active > cap)) nextList = listOf({ bitmap: next, list: undefined, size: active });
+    let nextEdges: number | undefined;
+    if (wantList && (scan || active > cap)) ({ list: nextList, edges: nextEdges } = listOf({ bitmap: next, list: undefined, size: active }, g.outDegree));
     else if (wantList) {
       nextList = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * active)), 0, active);
       let at = 0;
@@ -992,7 +995,7 @@ class Run implements RunContext {
     };
     this.steps.push(record);
     this.engine.events.emit('superstep', record, this.program);
-    const nextFrontier: Frontier = { bitmap: next, list: nextList, size: active };
+    const nextFrontier: Frontier = { bitmap: next, list: nextList, size: active, ...(nextEdges !== undefined ? { edges: nextEdges } : {}) };
     this.produced.add(nextFrontier);
     return { next: nextFrontier, sum, edges };
   }
@@ -1050,15 +1053,23 @@ function outEdgesOf(f: Frontier, outDegree: Uint32Array): number {
 }
 
 /**
- * The frontier's vertices in ascending order, from its bitmap: forEachFlag's word skipping, the
- * bytes of a set word written without branches (a call per vertex, or a branch per byte, cost
- * 2-4x on RMAT 24's 6 M-vertex level: a third of the flags are set, so the branches mispredict).
+ * The frontier's vertices in ascending order, from its bitmap, and with `degree` (from 64 k
+ * vertices, where the addon lists them on its threads) their out-edges too. Otherwise
+ * forEachFlag's word skipping, the bytes of a set word written without branches (a call per
+ * vertex, or a branch per byte, cost 2-4x on RMAT 24's 6 M-vertex level: a third of the flags are
+ * set, so the branches mispredict).
  */
-function listOf(f: Frontier): Uint32Array {
+function listOf(f: Frontier, degree?: Uint32Array): { list: Uint32Array; edges?: number } {
   const size = f.size;
+  const flags = f.bitmap;
+  const native = size >= NATIVE_FOLD_MIN ? nativeListFlags() : undefined;
+  if (native !== undefined) {
+    const out = new Uint32Array(new SharedArrayBuffer(4 * Math.max(1, size)), 0, size);
+    const r = native(flags, out, degree);
+    return { list: r.count === size ? out : out.subarray(0, r.count), ...(degree !== undefined ? { edges: r.edges } : {}) };
+  }
   // 8 spare entries: a word's last writes may land past the last vertex before k is checked.
   const out = new Uint32Array(new SharedArrayBuffer(4 * (size + 8)));
-  const flags = f.bitmap;
   const n = flags.length;
   let k = 0;
   let i = 0;
@@ -1085,7 +1096,7 @@ function listOf(f: Frontier): Uint32Array {
     k += flags[j + 7]!;
   }
   for (i += words.length << 3; i < n && k < size; i++) if (flags[i] !== 0) out[k++] = i;
-  return out.subarray(0, Math.min(k, size));
+  return { list: out.subarray(0, Math.min(k, size)) };
 }
 
 /** The first index of the ascending `list` whose id is at least `id` (list.length if none). */

@@ -16,6 +16,8 @@ export interface Frontier {
    */
   readonly list: Uint32Array | undefined;
   readonly size: number;
+  /** The out-edges of its vertices, when the engine summed them while listing it. */
+  readonly edges?: number;
 }
 
 export interface EdgeMapOptions {
