@@ -14,8 +14,12 @@
  * match); --c the link rate in messages/s when the cache has none (a real GPU's link is measured
  * since calibration cache entries of 2026-11-23e; older sweeps used interconnect.bandwidth / 12 B).
  * --out writes DIR/results.json with the replayed curves (then `tessera bench --replot DIR`).
+ * --cpu-coord / --gpu-coord S: coordinator seconds per edge inside the cached CPU / GPU rates, for
+ * caches calibrated before it was measured (2026-11-23f): e.g. from the sweep's CPU-only and
+ * GPU-only cells, (run time - the actor's busy time) / edges.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -29,7 +33,16 @@ const { modelAccuracy } = await dist('src/bench/accuracy.js');
 const { internalId } = await dist('src/engine/output.js');
 
 const { values: a } = parseArgs({
-  options: { results: { type: 'string' }, cache: { type: 'string' }, graph: { type: 'string' }, threads: { type: 'string' }, c: { type: 'string' }, out: { type: 'string' } },
+  options: {
+    results: { type: 'string' },
+    cache: { type: 'string' },
+    graph: { type: 'string' },
+    threads: { type: 'string' },
+    c: { type: 'string' },
+    out: { type: 'string' },
+    'cpu-coord': { type: 'string' },
+    'gpu-coord': { type: 'string' },
+  },
 });
 for (const k of ['results', 'cache', 'graph', 'threads'])
   if (a[k] === undefined) {
@@ -37,6 +50,16 @@ for (const k of ['results', 'cache', 'graph', 'threads'])
     process.exit(2);
   }
 const results = JSON.parse(readFileSync(a.results, 'utf8'));
+if (a['cpu-coord'] !== undefined || a['gpu-coord'] !== undefined) {
+  // A copy of the cache with the coordinator's share added to every entry.
+  const cache = JSON.parse(readFileSync(a.cache, 'utf8'));
+  for (const e of Object.values(cache.entries)) {
+    if (a['cpu-coord'] !== undefined && e.rCpu !== undefined) e.cpuCoordSPerEdge = Number(a['cpu-coord']);
+    if (a['gpu-coord'] !== undefined && e.rGpu !== undefined) e.gpuCoordSPerEdge = Number(a['gpu-coord']);
+  }
+  a.cache = path.join(mkdtempSync(path.join(os.tmpdir(), 'tessera-replay-')), 'calibration.json');
+  writeFileSync(a.cache, JSON.stringify(cache));
+}
 const graph = await readTsr(a.graph);
 const alphas = [...new Set(results.cells.filter((c) => c.alpha !== null).map((c) => c.alpha))].sort((x, y) => x - y);
 const curves = [];

@@ -128,6 +128,16 @@ test('level-synchronous BFS: each level waits for its slowest element, by hand',
   const part = predict(params, [{ edges: 0.4e9, levels: [0.3e9, 0, 0] }, { edges: 1.6e9, levels: [0.1e9, 0.1e9, 0] }], { messages: 0 });
   t.true(close(part.cpuOnlyS, 0.5 + 0.01));
   t.true(close(part.computeS, 0.3 + 0.025 + 0.02));
+  // The coordinator's share of each rate (coordSPerEdge), paid once per level for all its edges:
+  // CPU 1 ns/edge = 0.2 of its 1/rate... here 0.2 ns of 1 ns, GPU 0.1 ns of 0.25 ns.
+  const coord: ModelParams = { ...params, elements: [{ ...params.elements[0]!, coordSPerEdge: 0.2e-9 }, { ...params.elements[1]!, coordSPerEdge: 0.1e-9 }] };
+  const c = predict(coord, loads, { messages: 0 });
+  // Level 1 (both): 0.4e9 x 0.2 ns + max(0.3e9 x 0.8 ns, 0.1e9 x 0.15 ns) = 0.08 + 0.24
+  // Level 2 (both): 0.9e9 x 0.2 ns + max(0.1e9 x 0.8 ns, 0.8e9 x 0.15 ns) = 0.18 + 0.12
+  // Level 3 (GPU):  0.7e9 x 0.1 ns + 0.7e9 x 0.15 ns = 0.175 (its own rate, as without the term)
+  t.true(close(c.computeS, 0.32 + 0.3 + 0.175 + 0.02), `${c.computeS}`);
+  t.true(c.computeS > p.computeS, 'a level that both compute pays the coordinator once more');
+  t.true(close(c.cpuOnlyS, p.cpuOnlyS));
 });
 
 test('pushLevels: a serial top-down BFS per level and page; page sums give each element its level loads', (t) => {

@@ -100,6 +100,8 @@ gpuTest('measureGpu calibrates a GPU rate through the GPU actor', async (t) => {
   const m = await measureGpu({ name: 'g', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [gpu], interconnect: {}, model: {} }, gpu, 'pr', 'pull', { graph: 'rmat:10', repetitions: 1 });
   t.true(m.rate > 0);
   t.regex(m.on ?? '', /emulated GPU 0/);
+  // The coordinator's share of the superstep time, per edge: measured, and below the whole per-edge time.
+  t.true(m.coordSPerEdge !== undefined && m.coordSPerEdge >= 0 && m.coordSPerEdge < 1 / m.rate * 5, `coord ${m.coordSPerEdge} s/edge at ${m.rate} edges/s`);
 });
 
 test('--alpha or --partition rand on a CPU-only topology, a bad --alpha and a bad --partition-seed are one-line errors', async (t) => {

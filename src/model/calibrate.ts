@@ -68,6 +68,9 @@ export interface ResolvedRates {
   gpuStartSPerVertex?: number;
   /** Bytes per second of a GPU's one-time page copy; undefined: the link's. */
   pageLoadBytesPerSec?: number;
+  /** Coordinator seconds per edge inside rCpu / rGpu (measured with them; undefined when given). */
+  cpuCoordSPerEdge?: number;
+  gpuCoordSPerEdge?: number;
   /** Edges/s per GPU (topologies with GPUs only). */
   rGpu?: RateValue;
   /** Messages/s per host<->device link (topologies with GPUs only). */
@@ -94,6 +97,8 @@ export interface Measurement {
   startSPerVertex?: number;
   /** gpu: bytes per second of the first run's page copies (pages not yet resident). */
   pageBytesPerSec?: number;
+  /** Coordinator seconds per edge inside the rate (RunTiming.coordSPerEdge, the larger graph's). */
+  coordSPerEdge?: number;
   /** gpu: messages/s over its link, when measured. */
   c?: number;
   /** gpu: link bytes/s, when measured. */
@@ -122,6 +127,8 @@ const entrySchema = z.object({
   cpuSetupSPerVertex: z.number().nonnegative().optional(),
   cpuStartSPerVertex: z.number().nonnegative().optional(),
   gpuStartSPerVertex: z.number().nonnegative().optional(),
+  cpuCoordSPerEdge: z.number().nonnegative().optional(),
+  gpuCoordSPerEdge: z.number().nonnegative().optional(),
   gpuPageBytesPerSec: z.number().positive().optional(),
   rGpu: z.number().positive().optional(),
   gpuOverheadS: z.number().nonnegative().optional(),
@@ -272,6 +279,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
         fresh.rGpu = gm.rate;
         if (gm.overheadS !== undefined) fresh.gpuOverheadS = gm.overheadS;
         if (gm.startSPerVertex !== undefined) fresh.gpuStartSPerVertex = gm.startSPerVertex;
+        if (gm.coordSPerEdge !== undefined) fresh.gpuCoordSPerEdge = gm.coordSPerEdge;
         if (gm.pageBytesPerSec !== undefined) fresh.gpuPageBytesPerSec = gm.pageBytesPerSec;
         if (gm.c !== undefined) fresh.c = gm.c;
         if (gm.linkBytesPerSec !== undefined) fresh.linkBytesPerSec = gm.linkBytesPerSec;
@@ -327,6 +335,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     if (r.overheadS !== undefined) freshCpu.cpuOverheadS = r.overheadS;
     if (r.setupSPerVertex !== undefined) freshCpu.cpuSetupSPerVertex = r.setupSPerVertex;
     if (r.startSPerVertex !== undefined) freshCpu.cpuStartSPerVertex = r.startSPerVertex;
+    if (r.coordSPerEdge !== undefined) freshCpu.cpuCoordSPerEdge = r.coordSPerEdge;
     if (r.on !== undefined) freshCpu.rCpuOn = r.on;
     if (r.vertices !== undefined) freshCpu.rCpuVertices = r.vertices;
     cpu = cpuOnceOf(freshCpu);
@@ -338,17 +347,23 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
 }
 
 /** What a GPU measurement writes into a cache entry (dropped together when it is measured again). */
-const GPU_MEASURED = ['rGpu', 'gpuOverheadS', 'gpuStartSPerVertex', 'gpuPageBytesPerSec', 'gpuOn', 'gpuVertices'] as const;
+const GPU_MEASURED = ['rGpu', 'gpuOverheadS', 'gpuStartSPerVertex', 'gpuCoordSPerEdge', 'gpuPageBytesPerSec', 'gpuOn', 'gpuVertices'] as const;
 
 /** A cache entry's (or a fresh measurement's) CPU overhead and one-time costs, as resolved rates. */
-function cpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'cpuOverheadS' | 'setupSPerVertex' | 'cpuStartSPerVertex'> {
-  return { cpuOverheadS: e.cpuOverheadS ?? 0, setupSPerVertex: e.cpuSetupSPerVertex ?? 0, cpuStartSPerVertex: e.cpuStartSPerVertex ?? 0 };
+function cpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'cpuOverheadS' | 'setupSPerVertex' | 'cpuStartSPerVertex' | 'cpuCoordSPerEdge'> {
+  return {
+    cpuOverheadS: e.cpuOverheadS ?? 0,
+    setupSPerVertex: e.cpuSetupSPerVertex ?? 0,
+    cpuStartSPerVertex: e.cpuStartSPerVertex ?? 0,
+    ...(e.cpuCoordSPerEdge !== undefined ? { cpuCoordSPerEdge: e.cpuCoordSPerEdge } : {}),
+  };
 }
 
 /** The same for a GPU (start and page-copy rate only where measured: the model falls back to the link). */
-function gpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'gpuOverheadS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec'> {
+function gpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'gpuOverheadS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec' | 'gpuCoordSPerEdge'> {
   return {
     gpuOverheadS: e.gpuOverheadS ?? 0,
+    ...(e.gpuCoordSPerEdge !== undefined ? { gpuCoordSPerEdge: e.gpuCoordSPerEdge } : {}),
     ...(e.gpuStartSPerVertex !== undefined ? { gpuStartSPerVertex: e.gpuStartSPerVertex } : {}),
     ...(e.gpuPageBytesPerSec !== undefined ? { pageLoadBytesPerSec: e.gpuPageBytesPerSec } : {}),
   };
@@ -394,6 +409,7 @@ export async function measureGpu(topology: Topology, gpu: Topology['gpus'][numbe
   const out: Measurement = { rate: m.rate, ...measuredOn(`${m.on} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}`, m.large) };
   if (m.overheadS !== undefined) out.overheadS = m.overheadS;
   out.startSPerVertex = m.large.startS / m.large.vertices;
+  out.coordSPerEdge = m.large.coordSPerEdge;
   if (m.large.pageBytesPerSec !== undefined) out.pageBytesPerSec = m.large.pageBytesPerSec;
   // A real device's link is measured (an emulated one's copies are host memcpy: its link is what
   // the topology declares).
@@ -523,7 +539,13 @@ export async function measureCpu(topology: Topology, program: string, mode: Mode
   const cpuOnly: Topology = { ...topology, gpus: [] };
   const threads = cpuOnly.sockets.reduce((a, s) => a + s.threads, 0);
   const m = await measureTwoSizes(profile, opts, 17, (graph) => cpuTiming(graph, cpuOnly, profile, mode, opts.repetitions ?? 3));
-  const out: Measurement = { rate: m.rate, ...measuredOn(m.on, m.large), setupSPerVertex: m.large.setupS / m.large.vertices, startSPerVertex: m.large.startS / m.large.vertices };
+  const out: Measurement = {
+    rate: m.rate,
+    ...measuredOn(m.on, m.large),
+    setupSPerVertex: m.large.setupS / m.large.vertices,
+    startSPerVertex: m.large.startS / m.large.vertices,
+    coordSPerEdge: m.large.coordSPerEdge,
+  };
   // The intercept is in thread-seconds; the sockets' threads pay it side by side.
   if (m.overheadS !== undefined) out.overheadS = m.overheadS / threads;
   return out;
@@ -551,6 +573,12 @@ export interface RunTiming {
   setupS: number;
   /** GPU actors: page bytes copied / copy time in the warm-up run (pages not yet resident). */
   pageBytesPerSec?: number;
+  /**
+   * Seconds per processed edge that supersteps spent on the coordinator's thread after the last
+   * vote (folds, the next frontier's list, the next cut): included in the rate, paid once per
+   * superstep whoever computes (coordSPerEdge of model.ts).
+   */
+  coordSPerEdge: number;
 }
 
 /** The median of a calibration's timings (the upper middle of an even count). */
@@ -596,6 +624,7 @@ async function runTiming(graph: Graph, topology: Topology, engineOpts: EngineOpt
   const pass: number[] = [];
   const start: number[] = [];
   const setup: number[] = [];
+  const coord: number[] = [];
   let pageBytesPerSec: number | undefined;
   try {
     for (let r = 0; r <= repetitions; r++) {
@@ -613,13 +642,16 @@ async function runTiming(graph: Graph, topology: Topology, engineOpts: EngineOpt
         pass.push((profile.unit === 'run' ? t.stepsS : t.stepsS / (edges / graph.numEdges)) * weight);
         start.push(t.startS);
         setup.push(t.setupS);
+        let coordMs = 0;
+        for (const s of report.steps) coordMs += Math.max(0, s.ms - Math.max(0, ...s.actors.map((a) => a.voteMs)));
+        coord.push(coordMs / 1000 / edges);
       }
     }
   } finally {
     await engine.close();
   }
   if (pass.length === 0) return undefined;
-  return { passS: middle(pass), startS: middle(start), setupS: middle(setup), ...(pageBytesPerSec !== undefined ? { pageBytesPerSec } : {}) };
+  return { passS: middle(pass), startS: middle(start), setupS: middle(setup), coordSPerEdge: middle(coord), ...(pageBytesPerSec !== undefined ? { pageBytesPerSec } : {}) };
 }
 
 /**
@@ -630,10 +662,27 @@ async function runTiming(graph: Graph, topology: Topology, engineOpts: EngineOpt
 export function modelParamsFor(topology: Topology, rates: ResolvedRates, graph: Graph, opts: { passes?: number; pagesResident?: boolean } = {}): ModelParams {
   const profile = programProfile(rates.program);
   const cpuOverheadS = rates.cpuOverheadS ?? 0;
-  const elements: ModelElement[] = topology.sockets.map((s) => ({ name: `socket${s.id}`, kind: 'cpu', rate: s.threads * rates.rCpu.value, threads: s.threads, overheadS: cpuOverheadS }));
+  // Coordinator time inside a rate: only where the rate was measured with it (not a given rate).
+  const cpuCoord = rates.rCpu.source === 'topology' ? undefined : rates.cpuCoordSPerEdge;
+  const gpuCoord = rates.rGpu?.source === 'topology' ? undefined : rates.gpuCoordSPerEdge;
+  const elements: ModelElement[] = topology.sockets.map((s) => ({
+    name: `socket${s.id}`,
+    kind: 'cpu',
+    rate: s.threads * rates.rCpu.value,
+    threads: s.threads,
+    overheadS: cpuOverheadS,
+    ...(cpuCoord !== undefined ? { coordSPerEdge: cpuCoord } : {}),
+  }));
   for (const g of topology.gpus) {
     const memoryBytes = g.memoryLimit ?? (g.emulated ? EMULATED_GPU_MEMORY : undefined);
-    elements.push({ name: `gpu${g.device}`, kind: 'gpu', rate: rates.rGpu!.value, overheadS: rates.gpuOverheadS ?? 0, ...(memoryBytes !== undefined ? { memoryBytes } : {}) });
+    elements.push({
+      name: `gpu${g.device}`,
+      kind: 'gpu',
+      rate: rates.rGpu!.value,
+      overheadS: rates.gpuOverheadS ?? 0,
+      ...(memoryBytes !== undefined ? { memoryBytes } : {}),
+      ...(gpuCoord !== undefined ? { coordSPerEdge: gpuCoord } : {}),
+    });
   }
   const hasGpu = topology.gpus.length > 0;
   return {

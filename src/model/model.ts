@@ -64,6 +64,13 @@ export interface ModelElement {
    * (the topology's memoryLimit); undefined = everything fits.
    */
   memoryBytes?: number;
+  /**
+   * Seconds per edge of the element's calibrated supersteps spent on the coordinator's one thread
+   * after the votes (the next frontier's list and cut, folds): inside `rate`, but paid once per
+   * superstep for all its edges whichever elements computed them. The level model takes it out of
+   * the rate and charges each level's edges once (calibrate.ts measures it; 0 when unknown).
+   */
+  coordSPerEdge?: number;
 }
 
 export interface ModelParams {
@@ -239,23 +246,34 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
   }
   // Without per-link counts all messages share one link (charged once, not once per GPU).
   if (!traffic.perLink && gpus > 0) commS = traffic.messages / params.c;
-  // Level-synchronous: each level waits for its slowest element (the overheads once per pass).
+  // Level-synchronous: each level waits for its slowest element (the overheads once per pass),
+  // after the coordinator's serial share of it (coordSPerEdge: out of each element's rate, in
+  // once for all the level's edges, at the largest of the elements that have edges there).
   // The levels hold the edges the traversal reaches, which the CPU-only baseline walks too.
   let walked = total;
   if (loads.every((l) => l.levels !== undefined) && total > 0) {
     walked = 0;
     for (const l of loads) for (const x of l.levels!) walked += x;
     const L = loads[0]!.levels!.length;
+    let cpuCoord = 0;
+    for (const e of els) if (e.kind === 'cpu') cpuCoord = Math.max(cpuCoord, e.coordSPerEdge ?? 0);
+    // Per-edge seconds of the host partition and each GPU without the coordinator's part.
+    const cpuPerEdge = rc > 0 ? Math.max(0, 1 / rc - cpuCoord) : 0;
     let levelsS = 0;
     for (let k = 0; k < L; k++) {
       let cpuL = 0;
       let slowest = 0;
+      let edgesL = 0;
+      let coord = 0;
       for (let i = 0; i < els.length; i++) {
         const e = els[i]!;
-        if (e.kind === 'cpu') cpuL += loads[i]!.levels![k]!;
-        else if (e.rate > 0) slowest = Math.max(slowest, loads[i]!.levels![k]! / e.rate);
+        const x = loads[i]!.levels![k]!;
+        edgesL += x;
+        if (x > 0) coord = Math.max(coord, e.coordSPerEdge ?? 0);
+        if (e.kind === 'cpu') cpuL += x;
+        else if (e.rate > 0) slowest = Math.max(slowest, x * Math.max(0, 1 / e.rate - (e.coordSPerEdge ?? 0)));
       }
-      levelsS += Math.max(slowest, rc > 0 ? cpuL / rc : 0);
+      levelsS += edgesL * coord + Math.max(slowest, cpuL * cpuPerEdge);
     }
     let overhead = 0;
     for (let i = 0; i < els.length; i++) if (loads[i]!.edges > 0) overhead = Math.max(overhead, els[i]!.kind === 'cpu' ? cpuOverhead : (els[i]!.overheadS ?? 0));
