@@ -574,8 +574,8 @@ export interface RunTiming {
   /** GPU actors: page bytes copied / copy time in the warm-up run (pages not yet resident). */
   pageBytesPerSec?: number;
   /**
-   * Seconds per processed edge that supersteps spent on the coordinator's thread after the last
-   * vote (folds, the next frontier's list, the next cut): included in the rate, paid once per
+   * Seconds per processed edge that supersteps spent on the coordinator's thread outside the
+   * slowest vote (the cut before it; folds and the next frontier's list after): in the rate, paid once per
    * superstep whoever computes (coordSPerEdge of model.ts).
    */
   coordSPerEdge: number;

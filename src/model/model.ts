@@ -66,7 +66,7 @@ export interface ModelElement {
   memoryBytes?: number;
   /**
    * Seconds per edge of the element's calibrated supersteps spent on the coordinator's one thread
-   * after the votes (the next frontier's list and cut, folds): inside `rate`, but paid once per
+   * outside the slowest vote (the cut before; folds, the next frontier's list after): inside `rate`, but paid once per
    * superstep for all its edges whichever elements computed them. The level model takes it out of
    * the rate and charges each level's edges once (calibrate.ts measures it; 0 when unknown).
    */
