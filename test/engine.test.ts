@@ -8,7 +8,7 @@ import type { Topology } from '../src/topology/schema.js';
 import type { Graph } from '../src/graph/types.js';
 import { forEachEdge } from '../src/graph/pages.js';
 import { loadGraph } from '../src/graph/load.js';
-import type { Program } from '../src/engine/program.js';
+import { checkedBfs, listMatchesBitmap } from './helpers/checked-bfs.js';
 import { rawFrom } from './helpers/raw.js';
 
 function topo(threads: number[]): Topology {
@@ -272,29 +272,13 @@ test('long push frontiers (listed on native threads from 64 k vertices) are asce
   const { graph: g } = await loadGraph('rmat:18');
   const sizes: number[] = [];
   let withEdges = 0;
-  const checked: Program<{ source: number }> = {
-    name: 'bfs-checked',
-    output: 'int',
-    async run(ctx, { source }) {
-      const depth = ctx.alloc('i32', -1) as Int32Array;
-      depth[source] = 0;
-      let frontier = ctx.frontierOf([source]);
-      for (let level = 0; frontier.size > 0; level++) {
-        ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth }, { level }, { readsFrontier: true }));
-        const list = frontier.list!;
-        let ok = list.length === frontier.size;
-        let edges = 0;
-        for (let i = 0; ok && i < list.length; i++) {
-          ok = frontier.bitmap[list[i]!] === 1 && (i === 0 || list[i - 1]! < list[i]!);
-          edges += g.outDegree[list[i]!]!;
-        }
-        t.true(ok, `level ${level + 1}: ascending and flagged`);
-        if (frontier.edges !== undefined) (t.is(frontier.edges, edges, `level ${level + 1}: out-edges`), withEdges++);
-        sizes.push(frontier.size);
-      }
-      return depth;
-    },
-  };
+  const checked = checkedBfs((frontier, level) => {
+    t.true(listMatchesBitmap(frontier, g.numVertices), `level ${level}: ascending and exactly the flags`);
+    let edges = 0;
+    for (const v of frontier.list!) edges += g.outDegree[v]!;
+    if (frontier.edges !== undefined) (t.is(frontier.edges, edges, `level ${level}: out-edges`), withEdges++);
+    sizes.push(frontier.size);
+  });
   const e = await Engine.create(g, topo([2]), { forceMode: 'push' });
   try {
     const r = await e.run(checked, { source: 0 });

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { nativeAvailable } from '../actors/gpu/native.js';
 import { Engine, type EngineOptions } from '../src/engine/coordinator.js';
-import type { Program } from '../src/engine/program.js';
+import { checkedBfs, listMatchesBitmap } from './helpers/checked-bfs.js';
 import type { RunReport } from '../src/engine/report.js';
 import { summarize } from '../src/engine/report.js';
 import { isTesseraError } from '../src/errors.js';
@@ -365,26 +365,10 @@ gpuTest('push frontiers are ascending lists of exactly the next bitmap, short an
   const g = makeGraph('skewed', true);
   const want = (await cpuResults(g)).get('bfs')!;
   const levels: number[] = [];
-  const checked: Program<{ source: number }> = {
-    name: 'bfs-checked',
-    output: 'int',
-    async run(ctx, { source }) {
-      const depth = ctx.alloc('i32', -1) as Int32Array;
-      depth[source] = 0;
-      let frontier = ctx.frontierOf([source]);
-      for (let level = 0; frontier.size > 0; level++) {
-        ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth }, { level }, { readsFrontier: true }));
-        const list = frontier.list!;
-        let ok = list.length === frontier.size;
-        for (let i = 0; ok && i < list.length; i++) ok = frontier.bitmap[list[i]!] === 1 && (i === 0 || list[i - 1]! < list[i]!);
-        let flags = 0;
-        for (let v = 0; v < g.numVertices; v++) flags += frontier.bitmap[v]!;
-        t.true(ok && flags === list.length, `level ${level + 1}: ${list.length} listed, ${flags} flags`);
-        levels.push(frontier.size);
-      }
-      return depth;
-    },
-  };
+  const checked = checkedBfs((frontier, level) => {
+    t.true(listMatchesBitmap(frontier, g.numVertices), `level ${level}: ${frontier.size} listed`);
+    levels.push(frontier.size);
+  });
   const cases: Array<[string, Topology, EngineOptions]> = [
     ['1S', cpuTopo, {}],
     ['2S', { ...cpuTopo, sockets: [{ id: 0, threads: 1 }, { id: 1, threads: 1 }] }, {}],

@@ -43,6 +43,7 @@ import type {
 } from '../../src/wire/frames.js';
 import { STATE_CTORS, sharedArray, type KernelGraph, type StateArray } from '../../src/engine/kernel.js';
 import type { Page } from '../../src/graph/types.js';
+import { lowerBound } from '../../src/graph/pages.js';
 import { materializeGraph } from '../cpu/share.js';
 import { complementRanges, overlapsRanges, rangeVertices, type VertexRanges } from '../../src/engine/partition.js';
 import { GpuController, nativeAvailable, pageWeightBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
@@ -718,7 +719,7 @@ export class GpuActor {
           continue;
         }
         if (p.edges > 0) pages.push(pi);
-        k = runEnd(list, k, t.hi, p.vEnd);
+        k = lowerBound(list, p.vEnd, k + 1, t.hi); // the end of the page's run
       }
     }
     this.pushEdges = edges;
@@ -916,16 +917,6 @@ export class GpuActor {
   }
 }
 
-/** The end of the run of the ascending list[k, hi) below `limit` (the first index at or above it). */
-function runEnd(list: Uint32Array, k: number, hi: number, limit: number): number {
-  let lo = k + 1;
-  while (lo < hi) {
-    const m = (lo + hi) >>> 1;
-    if (list[m]! < limit) lo = m + 1;
-    else hi = m;
-  }
-  return lo;
-}
 
 /** The vertex ranges stolen pull tasks cover, merged into maximal contiguous runs. */
 function vertexRuns(tasks: Task[], pages: Page[]): Array<[number, number]> {

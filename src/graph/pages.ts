@@ -155,3 +155,13 @@ export function degreesOf(set: PageSet, n: number): Uint32Array {
   }
   return deg;
 }
+
+/** The first index in [lo, hi) of the ascending `sorted` whose value is at least `x` (hi if none). */
+export function lowerBound(sorted: ArrayLike<number>, x: number, lo = 0, hi = sorted.length): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -15,6 +15,7 @@
  */
 import { TesseraError } from '../../errors.js';
 import { CHUNK, type U32List } from '../chunked.js';
+import { lowerBound } from '../pages.js';
 
 /** newId of a key that is no vertex. */
 export const ABSENT = 0xffffffff;
@@ -314,13 +315,3 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-function lowerBound(a: Uint32Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
