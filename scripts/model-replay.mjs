@@ -14,9 +14,9 @@
  * match); --c the link rate in messages/s when the cache has none (a real GPU's link is measured
  * since calibration cache entries of 2026-11-23e; older sweeps used interconnect.bandwidth / 12 B).
  * --out writes DIR/results.json with the replayed curves (then `tessera bench --replot DIR`).
- * --cpu-coord / --gpu-coord S: coordinator seconds per edge inside the cached CPU / GPU rates, for
- * caches calibrated before it was measured (2026-11-23f): e.g. from the sweep's CPU-only and
- * GPU-only cells, (run time - the actor's busy time) / edges.
+ * --cpu-coord / --gpu-coord F: the coordinator's share (0..1) of the superstep time inside the
+ * cached CPU / GPU rates, for caches calibrated before it was measured (2026-11-23f): e.g. from the
+ * sweep's CPU-only and GPU-only cells, (run time - the actor's busy time) / run time.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -54,8 +54,8 @@ if (a['cpu-coord'] !== undefined || a['gpu-coord'] !== undefined) {
   // A copy of the cache with the coordinator's share added to every entry.
   const cache = JSON.parse(readFileSync(a.cache, 'utf8'));
   for (const e of Object.values(cache.entries)) {
-    if (a['cpu-coord'] !== undefined && e.rCpu !== undefined) e.cpuCoordSPerEdge = Number(a['cpu-coord']);
-    if (a['gpu-coord'] !== undefined && e.rGpu !== undefined) e.gpuCoordSPerEdge = Number(a['gpu-coord']);
+    if (a['cpu-coord'] !== undefined && e.rCpu !== undefined) e.cpuCoordShare = Number(a['cpu-coord']);
+    if (a['gpu-coord'] !== undefined && e.rGpu !== undefined) e.gpuCoordShare = Number(a['gpu-coord']);
   }
   a.cache = path.join(mkdtempSync(path.join(os.tmpdir(), 'tessera-replay-')), 'calibration.json');
   writeFileSync(a.cache, JSON.stringify(cache));

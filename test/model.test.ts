@@ -128,9 +128,9 @@ test('level-synchronous BFS: each level waits for its slowest element, by hand',
   const part = predict(params, [{ edges: 0.4e9, levels: [0.3e9, 0, 0] }, { edges: 1.6e9, levels: [0.1e9, 0.1e9, 0] }], { messages: 0 });
   t.true(close(part.cpuOnlyS, 0.5 + 0.01));
   t.true(close(part.computeS, 0.3 + 0.025 + 0.02));
-  // The coordinator's share of each rate (coordSPerEdge), paid once per level for all its edges:
-  // CPU 1 ns/edge = 0.2 of its 1/rate... here 0.2 ns of 1 ns, GPU 0.1 ns of 0.25 ns.
-  const coord: ModelParams = { ...params, elements: [{ ...params.elements[0]!, coordSPerEdge: 0.2e-9 }, { ...params.elements[1]!, coordSPerEdge: 0.1e-9 }] };
+  // The coordinator's share of each rate (coordShare), paid once per level for all its edges:
+  // CPU 0.2 of its 1 ns per edge (0.2 ns), GPU 0.4 of its 0.25 ns (0.1 ns).
+  const coord: ModelParams = { ...params, elements: [{ ...params.elements[0]!, coordShare: 0.2 }, { ...params.elements[1]!, coordShare: 0.4 }] };
   const c = predict(coord, loads, { messages: 0 });
   // Level 1 (both): 0.4e9 x 0.2 ns + max(0.3e9 x 0.8 ns, 0.1e9 x 0.15 ns) = 0.08 + 0.24
   // Level 2 (both): 0.9e9 x 0.2 ns + max(0.1e9 x 0.8 ns, 0.8e9 x 0.15 ns) = 0.18 + 0.12

@@ -100,8 +100,8 @@ gpuTest('measureGpu calibrates a GPU rate through the GPU actor', async (t) => {
   const m = await measureGpu({ name: 'g', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [gpu], interconnect: {}, model: {} }, gpu, 'pr', 'pull', { graph: 'rmat:10', repetitions: 1 });
   t.true(m.rate > 0);
   t.regex(m.on ?? '', /emulated GPU 0/);
-  // The coordinator's share of the superstep time, per edge: measured, and below the whole per-edge time.
-  t.true(m.coordSPerEdge !== undefined && m.coordSPerEdge >= 0 && m.coordSPerEdge < 1 / m.rate * 5, `coord ${m.coordSPerEdge} s/edge at ${m.rate} edges/s`);
+  // The coordinator's share of the superstep time: measured, a fraction.
+  t.true(m.coordShare !== undefined && m.coordShare >= 0 && m.coordShare < 1, `coordinator share ${m.coordShare}`);
 });
 
 test('--alpha or --partition rand on a CPU-only topology, a bad --alpha and a bad --partition-seed are one-line errors', async (t) => {

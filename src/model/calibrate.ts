@@ -68,9 +68,9 @@ export interface ResolvedRates {
   gpuStartSPerVertex?: number;
   /** Bytes per second of a GPU's one-time page copy; undefined: the link's. */
   pageLoadBytesPerSec?: number;
-  /** Coordinator seconds per edge inside rCpu / rGpu (measured with them; undefined when given). */
-  cpuCoordSPerEdge?: number;
-  gpuCoordSPerEdge?: number;
+  /** The coordinator's share (0..1) of the superstep time inside rCpu / rGpu (measured with them). */
+  cpuCoordShare?: number;
+  gpuCoordShare?: number;
   /** Edges/s per GPU (topologies with GPUs only). */
   rGpu?: RateValue;
   /** Messages/s per host<->device link (topologies with GPUs only). */
@@ -97,8 +97,8 @@ export interface Measurement {
   startSPerVertex?: number;
   /** gpu: bytes per second of the first run's page copies (pages not yet resident). */
   pageBytesPerSec?: number;
-  /** Coordinator seconds per edge inside the rate (RunTiming.coordSPerEdge, the larger graph's). */
-  coordSPerEdge?: number;
+  /** The coordinator's share of the superstep time inside the rate (RunTiming.coordShare, the larger graph's). */
+  coordShare?: number;
   /** gpu: messages/s over its link, when measured. */
   c?: number;
   /** gpu: link bytes/s, when measured. */
@@ -127,8 +127,8 @@ const entrySchema = z.object({
   cpuSetupSPerVertex: z.number().nonnegative().optional(),
   cpuStartSPerVertex: z.number().nonnegative().optional(),
   gpuStartSPerVertex: z.number().nonnegative().optional(),
-  cpuCoordSPerEdge: z.number().nonnegative().optional(),
-  gpuCoordSPerEdge: z.number().nonnegative().optional(),
+  cpuCoordShare: z.number().min(0).max(1).optional(),
+  gpuCoordShare: z.number().min(0).max(1).optional(),
   gpuPageBytesPerSec: z.number().positive().optional(),
   rGpu: z.number().positive().optional(),
   gpuOverheadS: z.number().nonnegative().optional(),
@@ -279,7 +279,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
         fresh.rGpu = gm.rate;
         if (gm.overheadS !== undefined) fresh.gpuOverheadS = gm.overheadS;
         if (gm.startSPerVertex !== undefined) fresh.gpuStartSPerVertex = gm.startSPerVertex;
-        if (gm.coordSPerEdge !== undefined) fresh.gpuCoordSPerEdge = gm.coordSPerEdge;
+        if (gm.coordShare !== undefined) fresh.gpuCoordShare = gm.coordShare;
         if (gm.pageBytesPerSec !== undefined) fresh.gpuPageBytesPerSec = gm.pageBytesPerSec;
         if (gm.c !== undefined) fresh.c = gm.c;
         if (gm.linkBytesPerSec !== undefined) fresh.linkBytesPerSec = gm.linkBytesPerSec;
@@ -335,7 +335,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     if (r.overheadS !== undefined) freshCpu.cpuOverheadS = r.overheadS;
     if (r.setupSPerVertex !== undefined) freshCpu.cpuSetupSPerVertex = r.setupSPerVertex;
     if (r.startSPerVertex !== undefined) freshCpu.cpuStartSPerVertex = r.startSPerVertex;
-    if (r.coordSPerEdge !== undefined) freshCpu.cpuCoordSPerEdge = r.coordSPerEdge;
+    if (r.coordShare !== undefined) freshCpu.cpuCoordShare = r.coordShare;
     if (r.on !== undefined) freshCpu.rCpuOn = r.on;
     if (r.vertices !== undefined) freshCpu.rCpuVertices = r.vertices;
     cpu = cpuOnceOf(freshCpu);
@@ -347,23 +347,23 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
 }
 
 /** What a GPU measurement writes into a cache entry (dropped together when it is measured again). */
-const GPU_MEASURED = ['rGpu', 'gpuOverheadS', 'gpuStartSPerVertex', 'gpuCoordSPerEdge', 'gpuPageBytesPerSec', 'gpuOn', 'gpuVertices'] as const;
+const GPU_MEASURED = ['rGpu', 'gpuOverheadS', 'gpuStartSPerVertex', 'gpuCoordShare', 'gpuPageBytesPerSec', 'gpuOn', 'gpuVertices'] as const;
 
 /** A cache entry's (or a fresh measurement's) CPU overhead and one-time costs, as resolved rates. */
-function cpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'cpuOverheadS' | 'setupSPerVertex' | 'cpuStartSPerVertex' | 'cpuCoordSPerEdge'> {
+function cpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'cpuOverheadS' | 'setupSPerVertex' | 'cpuStartSPerVertex' | 'cpuCoordShare'> {
   return {
     cpuOverheadS: e.cpuOverheadS ?? 0,
     setupSPerVertex: e.cpuSetupSPerVertex ?? 0,
     cpuStartSPerVertex: e.cpuStartSPerVertex ?? 0,
-    ...(e.cpuCoordSPerEdge !== undefined ? { cpuCoordSPerEdge: e.cpuCoordSPerEdge } : {}),
+    ...(e.cpuCoordShare !== undefined ? { cpuCoordShare: e.cpuCoordShare } : {}),
   };
 }
 
 /** The same for a GPU (start and page-copy rate only where measured: the model falls back to the link). */
-function gpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'gpuOverheadS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec' | 'gpuCoordSPerEdge'> {
+function gpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'gpuOverheadS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec' | 'gpuCoordShare'> {
   return {
     gpuOverheadS: e.gpuOverheadS ?? 0,
-    ...(e.gpuCoordSPerEdge !== undefined ? { gpuCoordSPerEdge: e.gpuCoordSPerEdge } : {}),
+    ...(e.gpuCoordShare !== undefined ? { gpuCoordShare: e.gpuCoordShare } : {}),
     ...(e.gpuStartSPerVertex !== undefined ? { gpuStartSPerVertex: e.gpuStartSPerVertex } : {}),
     ...(e.gpuPageBytesPerSec !== undefined ? { pageLoadBytesPerSec: e.gpuPageBytesPerSec } : {}),
   };
@@ -409,7 +409,7 @@ export async function measureGpu(topology: Topology, gpu: Topology['gpus'][numbe
   const out: Measurement = { rate: m.rate, ...measuredOn(`${m.on} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}`, m.large) };
   if (m.overheadS !== undefined) out.overheadS = m.overheadS;
   out.startSPerVertex = m.large.startS / m.large.vertices;
-  out.coordSPerEdge = m.large.coordSPerEdge;
+  out.coordShare = m.large.coordShare;
   if (m.large.pageBytesPerSec !== undefined) out.pageBytesPerSec = m.large.pageBytesPerSec;
   // A real device's link is measured (an emulated one's copies are host memcpy: its link is what
   // the topology declares).
@@ -544,7 +544,7 @@ export async function measureCpu(topology: Topology, program: string, mode: Mode
     ...measuredOn(m.on, m.large),
     setupSPerVertex: m.large.setupS / m.large.vertices,
     startSPerVertex: m.large.startS / m.large.vertices,
-    coordSPerEdge: m.large.coordSPerEdge,
+    coordShare: m.large.coordShare,
   };
   // The intercept is in thread-seconds; the sockets' threads pay it side by side.
   if (m.overheadS !== undefined) out.overheadS = m.overheadS / threads;
@@ -574,11 +574,12 @@ export interface RunTiming {
   /** GPU actors: page bytes copied / copy time in the warm-up run (pages not yet resident). */
   pageBytesPerSec?: number;
   /**
-   * Seconds per processed edge that supersteps spent on the coordinator's thread outside the
-   * slowest vote (the cut before it; folds and the next frontier's list after): in the rate, paid once per
-   * superstep whoever computes (coordSPerEdge of model.ts).
+   * The share of the supersteps' time spent on the coordinator's thread outside the slowest vote
+   * (the cut before it; folds and the next frontier's list after): inside the rate, paid once per
+   * superstep whoever computes (coordShare of model.ts). A share, not seconds per edge: the rate
+   * is a slope over two sizes, and its per-edge time is what the share divides.
    */
-  coordSPerEdge: number;
+  coordShare: number;
 }
 
 /** The median of a calibration's timings (the upper middle of an even count). */
@@ -643,15 +644,19 @@ async function runTiming(graph: Graph, topology: Topology, engineOpts: EngineOpt
         start.push(t.startS);
         setup.push(t.setupS);
         let coordMs = 0;
-        for (const s of report.steps) coordMs += Math.max(0, s.ms - Math.max(0, ...s.actors.map((a) => a.voteMs)));
-        coord.push(coordMs / 1000 / edges);
+        let stepMs = 0;
+        for (const s of report.steps) {
+          stepMs += s.ms;
+          coordMs += Math.max(0, s.ms - Math.max(0, ...s.actors.map((a) => a.voteMs)));
+        }
+        coord.push(stepMs > 0 ? coordMs / stepMs : 0);
       }
     }
   } finally {
     await engine.close();
   }
   if (pass.length === 0) return undefined;
-  return { passS: middle(pass), startS: middle(start), setupS: middle(setup), coordSPerEdge: middle(coord), ...(pageBytesPerSec !== undefined ? { pageBytesPerSec } : {}) };
+  return { passS: middle(pass), startS: middle(start), setupS: middle(setup), coordShare: middle(coord), ...(pageBytesPerSec !== undefined ? { pageBytesPerSec } : {}) };
 }
 
 /**
@@ -663,15 +668,15 @@ export function modelParamsFor(topology: Topology, rates: ResolvedRates, graph: 
   const profile = programProfile(rates.program);
   const cpuOverheadS = rates.cpuOverheadS ?? 0;
   // Coordinator time inside a rate: only where the rate was measured with it (not a given rate).
-  const cpuCoord = rates.rCpu.source === 'topology' ? undefined : rates.cpuCoordSPerEdge;
-  const gpuCoord = rates.rGpu?.source === 'topology' ? undefined : rates.gpuCoordSPerEdge;
+  const cpuCoord = rates.rCpu.source === 'topology' ? undefined : rates.cpuCoordShare;
+  const gpuCoord = rates.rGpu?.source === 'topology' ? undefined : rates.gpuCoordShare;
   const elements: ModelElement[] = topology.sockets.map((s) => ({
     name: `socket${s.id}`,
     kind: 'cpu',
     rate: s.threads * rates.rCpu.value,
     threads: s.threads,
     overheadS: cpuOverheadS,
-    ...(cpuCoord !== undefined ? { coordSPerEdge: cpuCoord } : {}),
+    ...(cpuCoord !== undefined ? { coordShare: cpuCoord } : {}),
   }));
   for (const g of topology.gpus) {
     const memoryBytes = g.memoryLimit ?? (g.emulated ? EMULATED_GPU_MEMORY : undefined);
@@ -681,7 +686,7 @@ export function modelParamsFor(topology: Topology, rates: ResolvedRates, graph: 
       rate: rates.rGpu!.value,
       overheadS: rates.gpuOverheadS ?? 0,
       ...(memoryBytes !== undefined ? { memoryBytes } : {}),
-      ...(gpuCoord !== undefined ? { coordSPerEdge: gpuCoord } : {}),
+      ...(gpuCoord !== undefined ? { coordShare: gpuCoord } : {}),
     });
   }
   const hasGpu = topology.gpus.length > 0;

@@ -65,12 +65,13 @@ export interface ModelElement {
    */
   memoryBytes?: number;
   /**
-   * Seconds per edge of the element's calibrated supersteps spent on the coordinator's one thread
-   * outside the slowest vote (the cut before; folds, the next frontier's list after): inside `rate`, but paid once per
-   * superstep for all its edges whichever elements computed them. The level model takes it out of
-   * the rate and charges each level's edges once (calibrate.ts measures it; 0 when unknown).
+   * The share (0..1) of the element's calibrated superstep time spent on the coordinator's one
+   * thread outside the slowest vote (the cut before; folds, the next frontier's list after): inside
+   * `rate`, but paid once per superstep for all its edges whichever elements computed them. The
+   * level model takes share / rate per edge out of the rate and charges each level's edges once
+   * (calibrate.ts measures it; 0 when unknown).
    */
-  coordSPerEdge?: number;
+  coordShare?: number;
 }
 
 export interface ModelParams {
@@ -247,7 +248,7 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
   // Without per-link counts all messages share one link (charged once, not once per GPU).
   if (!traffic.perLink && gpus > 0) commS = traffic.messages / params.c;
   // Level-synchronous: each level waits for its slowest element (the overheads once per pass),
-  // after the coordinator's serial share of it (coordSPerEdge: out of each element's rate, in
+  // after the coordinator's serial share of it (coordShare / rate per edge: out of each element's rate, in
   // once for all the level's edges, at the largest of the elements that have edges there).
   // The levels hold the edges the traversal reaches, which the CPU-only baseline walks too.
   let walked = total;
@@ -255,10 +256,12 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
     walked = 0;
     for (const l of loads) for (const x of l.levels!) walked += x;
     const L = loads[0]!.levels!.length;
-    let cpuCoord = 0;
-    for (const e of els) if (e.kind === 'cpu') cpuCoord = Math.max(cpuCoord, e.coordSPerEdge ?? 0);
+    // Coordinator seconds per edge of each element (its share of its per-edge time).
+    const coordOf = (e: ModelElement): number => (e.kind === 'cpu' ? (rc > 0 ? (e.coordShare ?? 0) / rc : 0) : e.rate > 0 ? (e.coordShare ?? 0) / e.rate : 0);
+    let cpuShare = 0;
+    for (const e of els) if (e.kind === 'cpu') cpuShare = Math.max(cpuShare, e.coordShare ?? 0);
     // Per-edge seconds of the host partition and each GPU without the coordinator's part.
-    const cpuPerEdge = rc > 0 ? Math.max(0, 1 / rc - cpuCoord) : 0;
+    const cpuPerEdge = rc > 0 ? (1 - cpuShare) / rc : 0;
     let levelsS = 0;
     for (let k = 0; k < L; k++) {
       let cpuL = 0;
@@ -269,9 +272,9 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
         const e = els[i]!;
         const x = loads[i]!.levels![k]!;
         edgesL += x;
-        if (x > 0) coord = Math.max(coord, e.coordSPerEdge ?? 0);
+        if (x > 0) coord = Math.max(coord, coordOf(e));
         if (e.kind === 'cpu') cpuL += x;
-        else if (e.rate > 0) slowest = Math.max(slowest, x * Math.max(0, 1 / e.rate - (e.coordSPerEdge ?? 0)));
+        else if (e.rate > 0) slowest = Math.max(slowest, (x * (1 - (e.coordShare ?? 0))) / e.rate);
       }
       levelsS += edgesL * coord + Math.max(slowest, cpuL * cpuPerEdge);
     }
