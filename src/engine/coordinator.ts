@@ -103,8 +103,7 @@ export class Engine {
   private pending = new Map<string, { resolve: (v: Vote) => void; reject: (e: Error) => void }>();
   private failure: Error | undefined;
   private readonly denseTasks = new Map<'in' | 'out', Task[][]>();
-  /** CPU actors first (in socket order), then GPU actors. */
-  /** Actors [0, cpuCount) are the CPU sockets, the rest GPUs. */
+  /** Actors [0, cpuCount) are the CPU sockets (in socket order), the rest GPUs. */
   cpuCount = 0;
   /** The vertices the CPU actors share: the complement of the GPUs' ranges (HIGH: the head, LOW: the tail). */
   private cpuRanges: VertexRanges = [];
