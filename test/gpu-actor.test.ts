@@ -139,6 +139,41 @@ gpuTest('page stealing: an idle GPU takes the tail of the CPU queue in PageRank;
   t.is(counts.off, 0);
 });
 
+gpuTest('page stealing of push tasks: an idle GPU pushes from the tail of the CPU queue in top-down BFS; results unchanged', async (t) => {
+  const g = buildGraph({ ...generateEdges('rmat:15'), directed: true }, { pageEdges: 4096 });
+  // From the hub (internal id 0): wide levels, many CPU tasks to take.
+  const params = { source: 0 };
+  const cpu = await Engine.create(g, cpuTopo);
+  const want = await cpu.run(algorithm('bfs').program, params as never).then((r) => r.values).finally(() => cpu.close());
+  const cases: Array<[string, Topology, number]> = [
+    ['1S1G', { ...cpuTopo, name: '1S1G-steal', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu] }, 0.02],
+    ['2S1G', twoSocketsOneGpu, 0.02],
+  ];
+  for (const [label, topo, share] of cases) {
+    const counts: Record<string, number> = {};
+    for (const steal of ['always', 'off'] as const) {
+      const e = await Engine.create(g, topo, { gpuShare: share, steal, forceMode: 'push' });
+      try {
+        // Whether the GPU asks while the CPU queue still holds tasks is a race: a few runs.
+        counts[steal] = 0;
+        for (let run = 0; run < 4 && counts[steal] === 0; run++) {
+          const r = await e.run(algorithm('bfs').program, params as never);
+          const bad = firstMismatch(r.values, want, false);
+          t.is(bad, -1, `${label} bfs push steal ${steal}: vertex ${bad}`);
+          counts[steal] += r.report.steps.reduce((a, s) => a + s.actors.filter((x) => x.kind === 'gpu').reduce((b, x) => b + x.stolen, 0), 0);
+          // Every task ran once: the actors' edges add up to each superstep's.
+          for (const s of r.report.steps) t.is(s.actors.reduce((a, x) => a + x.edges, 0), s.edges);
+          if (steal === 'off') break;
+        }
+      } finally {
+        await e.close();
+      }
+    }
+    t.true(counts.always! > 0, `${label}: with "always" the GPU took CPU push tasks`);
+    t.is(counts.off, 0);
+  }
+});
+
 gpuTest('push supersteps send only the pages of active vertices, and the outbox aggregates', async (t) => {
   const g = rmat(true);
   const e = await Engine.create(g, { ...twoSocketsOneGpu }, { forceMode: 'push', gpuShare: 0.5 });

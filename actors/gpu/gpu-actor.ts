@@ -58,6 +58,8 @@ const SET_ALLOUT = 4;
 const SET_UNION = 5;
 /** Every in-page (registered on the first steal: stolen vertices lie outside the owned range). */
 const SET_ALLIN = 6;
+/** Every out-page, for stolen push tasks (registered on the first). */
+const SET_STOLEN_OUT = 7;
 
 /** Native scratch state of the actor (names no program uses). */
 const FR = '@frontier';
@@ -88,6 +90,15 @@ interface Handler {
    * their values as sync (Garaph's page stealing, GPU as thief).
    */
   steal?(a: GpuActor, s: Step, lo: number, hi: number): Promise<{ sum: number; sync: StateSync[] }>;
+  /**
+   * Push kernels can take a CPU actor's push tasks (slices of the frontier list): push from those
+   * vertices over their out-pages after run(), remote claims going out by outbox; `owned` then
+   * reads the owned vertices' changes again (stolen pushes change them too).
+   */
+  stealPush?: {
+    run(a: GpuActor, s: Step, tasks: Task[]): Promise<StateMerge | undefined>;
+    owned(a: GpuActor, s: Step): Promise<Pick<StepOut, 'merges' | 'flagged'>>;
+  };
 }
 
 /** One superstep as a handler sees it. */
@@ -135,6 +146,13 @@ const HANDLERS: Record<string, Handler> = {
       }
       // Every claim of a level writes level + 1: the device's next flags say it all.
       return a.out({ ...(await a.changedOwned('depth', 'claim', s, st?.activated, level + 1)), outbox: a.outbox(st, 'depth', 'claim', ACTIVATE) });
+    },
+    stealPush: {
+      async run(a, s, tasks) {
+        const st = await a.pushStolen('bfs_push', s, tasks, { level: s.f.args.level! }, { depth: 'depth' });
+        return a.outbox(st, 'depth', 'claim', ACTIVATE);
+      },
+      owned: (a, s) => a.changedOwned('depth', 'claim', s, undefined, s.f.args.level! + 1),
     },
   },
   pr: {
@@ -337,6 +355,8 @@ export class GpuActor {
   private readonly requests = new WorkRequests();
   /** Shared buffers sent beside this superstep's vote (FlagMerge buffer indices). */
   private voteShared: SharedArrayBuffer[] = [];
+  /** Whether every out-page is registered under SET_STOLEN_OUT (the first stolen push task). */
+  private allOut = false;
   /** In-pages registered under SET_ALLIN so far (on demand, by stolen ranges). */
   private allIn = new Set<number>();
   /** The vertices other actors own: the complement of the owned ranges. */
@@ -521,7 +541,7 @@ export class GpuActor {
       // decide whether it pays); each answer is run as contiguous vertex ranges.
       for (;;) {
         // Its rate so far counts the stolen edges it has run too (the time does).
-        const tasks = await this.askForWork(f.step, out.edges + stolenEdges, performance.now() - t0);
+        const tasks = await this.askForWork(f.step, out.edges + stolenEdges, performance.now() - t0, 'in');
         if (tasks.length === 0) break;
         for (const [lo, hi] of vertexRuns(tasks, f.pullPages === 'out' ? this.g!.out.pages : this.g!.in.pages)) {
           const more = await h.steal(this, step, lo, hi);
@@ -530,6 +550,24 @@ export class GpuActor {
         }
         stolen += tasks.length;
         for (const t of tasks) stolenEdges += t.edges;
+      }
+      out.edges += stolenEdges;
+    }
+    if (f.steal !== undefined && h.stealPush !== undefined && f.mode === 'push') {
+      // The same for push: stolen frontier slices pushed on the device, then the owned changes
+      // read again (they include what the stolen pushes claimed here).
+      const boxes: StateMerge[] = out.outbox !== undefined ? [out.outbox] : [];
+      for (;;) {
+        const tasks = await this.askForWork(f.step, out.edges + stolenEdges, performance.now() - t0, 'out');
+        if (tasks.length === 0) break;
+        const box = await h.stealPush.run(this, step, tasks);
+        if (box !== undefined) boxes.push(box);
+        stolen += tasks.length;
+        for (const t of tasks) stolenEdges += t.edges;
+      }
+      if (stolen > 0) {
+        Object.assign(out, await h.stealPush.owned(this, step));
+        out.outbox = this.joinMerges(boxes);
       }
       out.edges += stolenEdges;
     }
@@ -555,10 +593,10 @@ export class GpuActor {
   // ---- helpers the handlers use --------------------------------------------------------------
 
   /** Sends `idle` (with what crosses the link per stolen edge and vertex) and awaits the answer. */
-  private askForWork(step: number, edges: number, busyMs: number): Promise<Task[]> {
+  private askForWork(step: number, edges: number, busyMs: number, pages: 'in' | 'out'): Promise<Task[]> {
     const g = this.g!;
     let bytes = 0;
-    for (const p of g.in.pages) bytes += p.buffer.byteLength;
+    for (const p of g[pages].pages) bytes += p.buffer.byteLength;
     return this.requests.ask(() =>
       this.link.send({
         type: 'idle',
@@ -697,14 +735,14 @@ export class GpuActor {
    * 6 M-vertex level on an H100 host, 20x the kernel; the edges are the tasks' (the coordinator
    * summed them).
    */
-  pushPages(setId: number, s: Step): number[] {
+  pushPages(setId: number, s: Step, tasks: Task[] = s.f.tasks): number[] {
     const list = s.list!;
     const set = setId === SET_IN ? this.g!.in : this.g!.out;
     // The tasks' edges are out-edges; in-pages (WCC on directed graphs) count their own.
     const inDeg = setId === SET_IN ? this.g!.inDegree : undefined;
     const pages: number[] = [];
     let edges = 0;
-    for (const t of s.f.tasks) {
+    for (const t of tasks) {
       if (inDeg === undefined) edges += t.edges;
       else for (let k = t.lo; k < t.hi; k++) edges += inDeg[list[k]!]!;
       for (let k = t.lo; k < t.hi; ) {
@@ -724,7 +762,33 @@ export class GpuActor {
     }
     this.pushEdges = edges;
     // Several tasks (not the coordinator's one slice per GPU) may share a page.
-    return s.f.tasks.length > 1 ? [...new Set(pages)] : pages;
+    return tasks.length > 1 ? [...new Set(pages)] : pages;
+  }
+
+  /**
+   * Runs push `kernel` from stolen frontier slices (another actor's vertices): their frontier
+   * flags on the device (the list is in vertex order, so a slice's id span holds exactly its
+   * vertices), over every out-page (registered on first use), then the flags cleared again.
+   */
+  async pushStolen(kernel: KernelName, s: Step, tasks: Task[], params: Record<string, number>, state: Record<string, string>): Promise<RunStats | undefined> {
+    const g = this.g!;
+    if (!this.allOut) {
+      await Promise.all(g.out.pages.map((p) => this.ctl!.registerPage(SET_STOLEN_OUT, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, pageWeightBytes(p), p.split)));
+      this.sets.set(SET_STOLEN_OUT, g.out.pages);
+      this.allOut = true;
+    }
+    const list = s.list!;
+    await this.ctl!.fillState(FR, 0);
+    for (const t of tasks) {
+      if (t.hi <= t.lo) continue;
+      const lo = list[t.lo]!;
+      const hi = list[t.hi - 1]! + 1;
+      await this.ctl!.writeState(FR, s.frontier!.subarray(lo, hi), lo);
+      this.stats.stateBytesIn += hi - lo;
+    }
+    const st = await this.run(kernel, { setId: SET_STOLEN_OUT, pages: this.pushPages(SET_OUT, s, tasks), params: { ...params, ...this.ownedParams() }, state: { ...state, frontier: FR, next: NX, ...this.ownedState() } });
+    await this.ctl!.fillState(FR, 0);
+    return st;
   }
 
   /** Every page of a set that overlaps the owned ranges. */
@@ -843,17 +907,19 @@ export class GpuActor {
     return { state: name, op, activate, ids: st.outbox.ids, values: st.outbox.values };
   }
 
-  /** One outbox from several calls (entries may repeat a destination; the fold is idempotent for min). */
+  /** One outbox from several calls (entries may repeat a destination; the fold is idempotent for min and claim). */
   joinOutboxes(stats: RunStats[], name: string, op: MergeOp): StateMerge | undefined {
-    const boxes = stats.map((s) => s.outbox).filter((o) => o !== undefined);
-    if (boxes.length === 0) return undefined;
-    if (boxes.length === 1) return { state: name, op, activate: ACTIVATE, ids: boxes[0]!.ids, values: boxes[0]!.values };
+    return this.joinMerges(stats.map((s) => this.outbox(s, name, op, ACTIVATE)).filter((o) => o !== undefined));
+  }
+
+  joinMerges(boxes: StateMerge[]): StateMerge | undefined {
+    if (boxes.length <= 1) return boxes[0];
     const len = boxes.reduce((a, b) => a + b.ids.length, 0);
     const ids = new Uint32Array(len);
     const values = new Float64Array(len);
     let at = 0;
     for (const b of boxes) (ids.set(b.ids, at), values.set(b.values, at), (at += b.ids.length));
-    return { state: name, op, activate: ACTIVATE, ids, values };
+    return { ...boxes[0]!, ids, values };
   }
 
   /** A handler's result, with the edges the step's kernels walked. */
