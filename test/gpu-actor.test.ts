@@ -39,6 +39,11 @@ const emulatedGpu = { device: 0, emulated: true, streams: 4 };
 const oneSocketOneGpu: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
 const twoSocketsOneGpu: Topology = { name: '2S1G', source: 'test', sockets: [{ id: 0, threads: 1 }, { id: 1, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
 
+/** Tasks the GPU actors took from CPU queues over a run. */
+function gpuStolen(r: RunReport): number {
+  return r.steps.reduce((a, s) => a + s.actors.filter((x) => x.kind === 'gpu').reduce((b, x) => b + x.stolen, 0), 0);
+}
+
 /** The GPU rows of a report: the GPU actor ran kernels and is labelled emulated. */
 function gpuRows(r: RunReport): NonNullable<RunReport['steps'][number]['actors'][number]['gpu']>[] {
   return r.steps.flatMap((s) => s.actors.filter((a) => a.kind === 'gpu').map((a) => a.gpu!));
@@ -127,10 +132,10 @@ gpuTest('page stealing: an idle GPU takes the tail of the CPU queue in PageRank;
       const bad = firstMismatch(r.values, want, true);
       t.is(bad, -1, `pr steal ${steal}: vertex ${bad}`);
       t.is(r.report.steal?.policy, steal);
-      const gpuStolen = r.report.steps.reduce((a, s) => a + s.actors.filter((x) => x.kind === 'gpu').reduce((b, x) => b + x.stolen, 0), 0);
-      t.is(r.report.steal?.tasks, gpuStolen, 'only the GPU steals here');
-      counts[steal] = gpuStolen;
-      if (gpuStolen > 0) t.regex(summarize(r.report), /gpu0: .*stole \d+ tasks/);
+      const stolen = gpuStolen(r.report);
+      t.is(r.report.steal?.tasks, stolen, 'only the GPU steals here');
+      counts[steal] = stolen;
+      if (stolen > 0) t.regex(summarize(r.report), /gpu0: .*stole \d+ tasks/);
     } finally {
       await e.close();
     }
@@ -160,7 +165,7 @@ gpuTest('page stealing of push tasks: an idle GPU pushes from the tail of the CP
           const r = await e.run(algorithm('bfs').program, params as never);
           const bad = firstMismatch(r.values, want, false);
           t.is(bad, -1, `${label} bfs push steal ${steal}: vertex ${bad}`);
-          counts[steal] += r.report.steps.reduce((a, s) => a + s.actors.filter((x) => x.kind === 'gpu').reduce((b, x) => b + x.stolen, 0), 0);
+          counts[steal] += gpuStolen(r.report);
           // Every task ran once: the actors' edges add up to each superstep's.
           for (const s of r.report.steps) t.is(s.actors.reduce((a, x) => a + x.edges, 0), s.edges);
           if (steal === 'off') break;

@@ -536,37 +536,34 @@ export class GpuActor {
     const out = await h.run(this, step);
     let stolen = 0;
     let stolenEdges = 0;
-    if (f.steal !== undefined && h.steal !== undefined && f.mode === 'pull') {
+    const push = f.mode === 'push' ? h.stealPush : undefined;
+    const pull = f.mode === 'pull' ? h.steal : undefined;
+    if (f.steal !== undefined && (push !== undefined || pull !== undefined)) {
       // Own ranges done: offer to take the tail of a CPU queue (the coordinator and the victim
-      // decide whether it pays); each answer is run as contiguous vertex ranges.
+      // decide whether it pays). Pull: each answer is run as contiguous vertex ranges; push: as
+      // frontier slices, remote claims by outbox, and the owned changes are read again at the end
+      // (they include what the stolen pushes claimed here).
+      const pages = f.mode === 'push' ? 'out' : f.pullPages;
+      const boxes: StateMerge[] = out.outbox !== undefined ? [out.outbox] : [];
       for (;;) {
         // Its rate so far counts the stolen edges it has run too (the time does).
-        const tasks = await this.askForWork(f.step, out.edges + stolenEdges, performance.now() - t0, 'in');
+        const tasks = await this.askForWork(f.step, out.edges + stolenEdges, performance.now() - t0, pages);
         if (tasks.length === 0) break;
-        for (const [lo, hi] of vertexRuns(tasks, f.pullPages === 'out' ? this.g!.out.pages : this.g!.in.pages)) {
-          const more = await h.steal(this, step, lo, hi);
-          out.sum += more.sum;
-          out.sync.push(...more.sync);
+        if (pull !== undefined)
+          for (const [lo, hi] of vertexRuns(tasks, this.g![pages].pages)) {
+            const more = await pull.call(h, this, step, lo, hi);
+            out.sum += more.sum;
+            out.sync.push(...more.sync);
+          }
+        else {
+          const box = await push!.run(this, step, tasks);
+          if (box !== undefined) boxes.push(box);
         }
         stolen += tasks.length;
         for (const t of tasks) stolenEdges += t.edges;
       }
-      out.edges += stolenEdges;
-    }
-    if (f.steal !== undefined && h.stealPush !== undefined && f.mode === 'push') {
-      // The same for push: stolen frontier slices pushed on the device, then the owned changes
-      // read again (they include what the stolen pushes claimed here).
-      const boxes: StateMerge[] = out.outbox !== undefined ? [out.outbox] : [];
-      for (;;) {
-        const tasks = await this.askForWork(f.step, out.edges + stolenEdges, performance.now() - t0, 'out');
-        if (tasks.length === 0) break;
-        const box = await h.stealPush.run(this, step, tasks);
-        if (box !== undefined) boxes.push(box);
-        stolen += tasks.length;
-        for (const t of tasks) stolenEdges += t.edges;
-      }
-      if (stolen > 0) {
-        Object.assign(out, await h.stealPush.owned(this, step));
+      if (push !== undefined && stolen > 0) {
+        Object.assign(out, await push.owned(this, step));
         out.outbox = this.joinMerges(boxes);
       }
       out.edges += stolenEdges;
@@ -768,7 +765,8 @@ export class GpuActor {
   /**
    * Runs push `kernel` from stolen frontier slices (another actor's vertices): their frontier
    * flags on the device (the list is in vertex order, so a slice's id span holds exactly its
-   * vertices), over every out-page (registered on first use), then the flags cleared again.
+   * vertices; the flags of the actor's own frontier and of earlier stolen slices cleared first),
+   * over every out-page (registered on first use).
    */
   async pushStolen(kernel: KernelName, s: Step, tasks: Task[], params: Record<string, number>, state: Record<string, string>): Promise<RunStats | undefined> {
     const g = this.g!;
@@ -786,9 +784,7 @@ export class GpuActor {
       await this.ctl!.writeState(FR, s.frontier!.subarray(lo, hi), lo);
       this.stats.stateBytesIn += hi - lo;
     }
-    const st = await this.run(kernel, { setId: SET_STOLEN_OUT, pages: this.pushPages(SET_OUT, s, tasks), params: { ...params, ...this.ownedParams() }, state: { ...state, frontier: FR, next: NX, ...this.ownedState() } });
-    await this.ctl!.fillState(FR, 0);
-    return st;
+    return this.run(kernel, { setId: SET_STOLEN_OUT, pages: this.pushPages(SET_OUT, s, tasks), params: { ...params, ...this.ownedParams() }, state: { ...state, frontier: FR, next: NX, ...this.ownedState() } });
   }
 
   /** Every page of a set that overlaps the owned ranges. */

@@ -323,8 +323,8 @@ async function runModel(job: Extract<Job, { type: 'model' }>): Promise<ModelCurv
     alphas: job.alphas,
     pagesResident: true,
     mode: job.program.params.mode,
-    // A BFS from the cells' source: the model predicts a top-down BFS level by level.
-    ...(job.program.name === 'bfs' && job.sourceInternal !== undefined ? { source: job.sourceInternal } : {}),
+    // The cells' source: the model predicts a top-down BFS level by level.
+    ...(job.sourceInternal !== undefined ? { source: job.sourceInternal } : {}),
     ...(iterations !== undefined && (job.program.name === 'pr' || job.program.name === 'cdlp') ? { passes: iterations } : {}),
   });
   return {

@@ -80,9 +80,9 @@ async function chooseSplit(f: RunFlags, graph: Graph, topology: Topology): Promi
   // The model (and its calibration) loads only when asked for: other runs start without it.
   const { modelSweep, modelSummary, bestPoint, partitionGraph } = await import('../model/index.js');
   // On a 0.1 grid: each point is one O(|E|) boundary count.
-  // The rates of the mode the run is forced to (else the program's own), and a BFS's source: a
-  // top-down BFS is predicted level by level.
-  const source = f.algo === 'bfs' && f.source !== undefined ? internalId(graph, f.source) : undefined;
+  // The rates of the mode the run is forced to (else the program's own), and the source (a
+  // top-down BFS is predicted level by level).
+  const source = f.source !== undefined ? internalId(graph, f.source) : undefined;
   const sweep = await modelSweep(graph, topology, f.algo, { partition: fixed ?? 'auto', steps: 10, alpha: f.alpha ?? 'auto', seed, mode: f.mode, source });
   const chosen = bestPoint(sweep.points, { alpha: f.alpha ?? 'auto' });
   if (chosen === undefined) {

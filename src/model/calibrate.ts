@@ -275,17 +275,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     const needC = m.c === undefined && cached.c === undefined && (!emulated || topology.interconnect.bandwidth === undefined);
     if (needGpu || needC) {
       gm = await measure({ kind: 'gpu', topology, gpu: topology.gpus[0]! }, profile.algo, mode, { minVertices: opts.graphVertices });
-      if (gm !== undefined) {
-        fresh.rGpu = gm.rate;
-        if (gm.overheadS !== undefined) fresh.gpuOverheadS = gm.overheadS;
-        if (gm.startSPerVertex !== undefined) fresh.gpuStartSPerVertex = gm.startSPerVertex;
-        if (gm.coordShare !== undefined) fresh.gpuCoordShare = gm.coordShare;
-        if (gm.pageBytesPerSec !== undefined) fresh.gpuPageBytesPerSec = gm.pageBytesPerSec;
-        if (gm.c !== undefined) fresh.c = gm.c;
-        if (gm.linkBytesPerSec !== undefined) fresh.linkBytesPerSec = gm.linkBytesPerSec;
-        if (gm.on !== undefined) fresh.gpuOn = gm.on;
-        if (gm.vertices !== undefined) fresh.gpuVertices = gm.vertices;
-      }
+      if (gm !== undefined) Object.assign(fresh, entryOf(gm, GPU_ENTRY));
     }
     const cachedNote = `cached ${cached.measuredAt ?? ''} on ${cached.gpuOn ?? '?'} (${file})`;
     const measuredNote = `measured now on ${gm?.on ?? '?'} (cached in ${file})`;
@@ -331,19 +321,45 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
         fix: 'add model: { rCpu: EDGES_PER_SECOND_PER_THREAD } to the topology, or allow the CPU calibration run',
       });
     rCpu = { value: r.rate, source: 'measured', note: `measured now on ${r.on ?? '?'} (cached in ${file})` };
-    freshCpu.rCpu = r.rate;
-    if (r.overheadS !== undefined) freshCpu.cpuOverheadS = r.overheadS;
-    if (r.setupSPerVertex !== undefined) freshCpu.cpuSetupSPerVertex = r.setupSPerVertex;
-    if (r.startSPerVertex !== undefined) freshCpu.cpuStartSPerVertex = r.startSPerVertex;
-    if (r.coordShare !== undefined) freshCpu.cpuCoordShare = r.coordShare;
-    if (r.on !== undefined) freshCpu.rCpuOn = r.on;
-    if (r.vertices !== undefined) freshCpu.rCpuVertices = r.vertices;
+    Object.assign(freshCpu, entryOf(r, CPU_ENTRY));
     cpu = cpuOnceOf(freshCpu);
   }
   const out: ResolvedRates = { program: profile.algo, mode, rCpu, ...cpu, ...gpu, cacheFile: file, cacheKey: key };
   if (Object.keys(fresh).length > 0) await writeCacheEntry(file, key, fresh);
   if (Object.keys(freshCpu).length > 0) await writeCacheEntry(file, cpuKey, freshCpu);
   return out;
+}
+
+/** Where a measurement's fields go in a cache entry: the CPU's, and a GPU's (with its link). */
+const CPU_ENTRY = {
+  rate: 'rCpu',
+  overheadS: 'cpuOverheadS',
+  setupSPerVertex: 'cpuSetupSPerVertex',
+  startSPerVertex: 'cpuStartSPerVertex',
+  coordShare: 'cpuCoordShare',
+  on: 'rCpuOn',
+  vertices: 'rCpuVertices',
+} as const satisfies Partial<Record<keyof Measurement, keyof CacheEntry>>;
+const GPU_ENTRY = {
+  rate: 'rGpu',
+  overheadS: 'gpuOverheadS',
+  startSPerVertex: 'gpuStartSPerVertex',
+  coordShare: 'gpuCoordShare',
+  pageBytesPerSec: 'gpuPageBytesPerSec',
+  c: 'c',
+  linkBytesPerSec: 'linkBytesPerSec',
+  on: 'gpuOn',
+  vertices: 'gpuVertices',
+} as const satisfies Partial<Record<keyof Measurement, keyof CacheEntry>>;
+
+/** The cache entry fields of measurement `m` that it has, renamed by `fields`. */
+function entryOf(m: Measurement, fields: Partial<Record<keyof Measurement, keyof CacheEntry>>): CacheEntry {
+  const e: Record<string, unknown> = {};
+  for (const [from, to] of Object.entries(fields)) {
+    const v = m[from as keyof Measurement];
+    if (v !== undefined) e[to] = v;
+  }
+  return e as CacheEntry;
 }
 
 /** What a GPU measurement writes into a cache entry (dropped together when it is measured again). */

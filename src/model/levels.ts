@@ -16,11 +16,13 @@ export function pushLevels(graph: Graph, source: number): Float64Array[] {
   const out = graph.out;
   const pages = out.pages;
   const depth = new Int32Array(n).fill(-1);
-  let frontier = new Uint32Array(n > 0 ? 1 : 0);
+  let frontier = new Uint32Array(n);
   let next = new Uint32Array(n);
-  if (n > 0) frontier[0] = source;
-  depth[source] = 0;
-  let size = n > 0 ? 1 : 0;
+  let size = 0;
+  if (n > 0) {
+    frontier[size++] = source;
+    depth[source] = 0;
+  }
   const levels: Float64Array[] = [];
   for (let level = 1; size > 0; level++) {
     const perPage = new Float64Array(pages.length);
@@ -49,7 +51,7 @@ export function pushLevels(graph: Graph, source: number): Float64Array[] {
       }
     }
     levels.push(perPage);
-    [frontier, next] = [next, frontier.length >= n ? frontier : new Uint32Array(n)];
+    [frontier, next] = [next, frontier];
     size = k;
   }
   return levels;
