@@ -11,7 +11,7 @@
 import { TesseraError } from '../errors.js';
 import type { Graph, Orientation } from '../graph/types.js';
 import type { ModelElement } from '../model/model.js';
-import { partitionGraph } from '../model/partition.js';
+import { DEFAULT_PARTITION_SEED, partitionGraph } from '../model/partition.js';
 import type { Topology } from '../topology/schema.js';
 
 /** Default fraction of the edges the GPUs take when nothing else says. */
@@ -39,8 +39,7 @@ export type RunnableStrategy = 'high' | 'low' | 'rand';
 /** Sorted, disjoint, non-empty [begin, end) ranges of internal vertex ids. */
 export type VertexRanges = Array<[number, number]>;
 
-/** The model's default RAND seed (`tessera model --seed`, `tessera run --partition-seed`). */
-export const DEFAULT_PARTITION_SEED = 1;
+export { DEFAULT_PARTITION_SEED } from '../model/partition.js';
 
 /**
  * [begin, end) per GPU: the tail of the id space holding about `share` of the in-edges, cut into

@@ -16,12 +16,16 @@ export function pushLevels(graph: Graph, source: number): Float64Array[] {
   const out = graph.out;
   const pages = out.pages;
   const depth = new Int32Array(n).fill(-1);
+  // Visited as a bitmap (2 MB at 16.8 M vertices, cache-resident): most pushed edges land on
+  // vertices already reached, and the depth array is 32x larger.
+  const seen = new Uint32Array((n + 31) >>> 5);
   let frontier = new Uint32Array(n);
   let next = new Uint32Array(n);
   let size = 0;
   if (n > 0) {
     frontier[size++] = source;
     depth[source] = 0;
+    seen[source >>> 5]! |= 1 << (source & 31);
   }
   const levels: Float64Array[] = [];
   for (let level = 1; size > 0; level++) {
@@ -38,7 +42,9 @@ export function pushLevels(graph: Graph, source: number): Float64Array[] {
         const nbrs = p.nbrs;
         for (let e = a; e < b; e++) {
           const u = nbrs[e]!;
-          if (depth[u] === -1) {
+          const bit = 1 << (u & 31);
+          if ((seen[u >>> 5]! & bit) === 0) {
+            seen[u >>> 5]! |= bit;
             depth[u] = level;
             next[k++] = u;
           }
@@ -51,6 +57,13 @@ export function pushLevels(graph: Graph, source: number): Float64Array[] {
       }
     }
     levels.push(perPage);
+    // The next frontier in vertex order, as the engine walks it: its lists are then read page by
+    // page instead of in discovery order (RMAT 24: 7 s -> ~1 s). A wide level is read off the depths
+    // in one sequential pass, a narrow one sorted.
+    if (k > n >>> 6) {
+      k = 0;
+      for (let v = 0; v < n; v++) if (depth[v] === level) next[k++] = v;
+    } else next.subarray(0, k).sort();
     [frontier, next] = [next, frontier];
     size = k;
   }
