@@ -61,7 +61,7 @@ if (a['cpu-coord'] !== undefined || a['gpu-coord'] !== undefined) {
   writeFileSync(a.cache, JSON.stringify(cache));
 }
 const graph = await readTsr(a.graph);
-const alphas = [...new Set(results.cells.filter((c) => c.alpha !== null).map((c) => c.alpha))].sort((x, y) => x - y);
+const alphas = [...new Set(results.cells.filter((c) => typeof c.alpha === 'number').map((c) => c.alpha))].sort((x, y) => x - y);
 const curves = [];
 for (const m of results.modelCurves) {
   const cell = results.cells.find((c) => c.topology === m.topology && c.topologyFile);

@@ -290,14 +290,14 @@ test('an alpha sweep on an emulated GPU topology: cells per alpha, the model cur
     const topo = path.join(dir, '1S1G-emulated.yaml');
     await writeFile(topo, 'name: emu\nsockets:\n  - threads: 1\ngpus:\n  - device: 0\n    emulated: true\nmodel:\n  rCpu: 5e7\n  rGpu: 2e8\n  c: 1e9\n');
     const config = parseBenchConfig(
-      ['repetitions: 1', 'warmup: 0', 'graphs: [{ rmat: 9 }]', `topologies: [${topo}]`, 'programs: [{ bfs: { mode: push } }, { pr: { iterations: 3 } }]', 'alphas: [0, 0.5, 1]', 'steal: off', 'peers: { graphology: false }'].join('\n'),
+      ['repetitions: 1', 'warmup: 0', 'graphs: [{ rmat: 9 }]', `topologies: [${topo}]`, 'programs: [{ bfs: { mode: push } }, { pr: { iterations: 3 } }]', 'alphas: [0, 0.5, 1, auto]', 'steal: off', 'peers: { graphology: false }'].join('\n'),
       path.join(dir, 'c.yaml'),
     );
     const { dir: out, results } = await runSweep({ config, outDir: dir, peerOverrides: {}, progress: false, log: () => undefined });
-    // Per program: the topology's own split, CPU only, and one cell per alpha.
-    t.is(results.cells.length, 2 * 5);
+    // Per program: the topology's own split, CPU only, and one cell per alpha (auto: the model's).
+    t.is(results.cells.length, 2 * 6);
     for (const c of results.cells) t.is(c.status, 'ok', `${c.id}: ${c.note}`);
-    const push = results.cells.filter((c) => c.program === 'bfs:push' && c.alpha !== null).sort((a, b) => a.alpha! - b.alpha!);
+    const push = results.cells.filter((c) => c.program === 'bfs:push' && typeof c.alpha === 'number').sort((a, b) => (a.alpha as number) - (b.alpha as number));
     t.deepEqual(push.map((c) => c.alpha), [0, 0.5, 1]);
     // Push-only BFS walks each reached vertex's out-edges on its owner: the measured CPU share follows alpha.
     const share = push.map((c) => c.samples[0]!.cpuEdgeShare!);
@@ -307,6 +307,13 @@ test('an alpha sweep on an emulated GPU topology: cells per alpha, the model cur
     t.regex(md, /\| rmat:9 \| emu \| bfs:push \| 3 \| -?[0-9.]+ \| [0-9.]+% \|/);
     t.regex(md, /\| rmat:9 \| emu \| pr \| 3 \|/);
     t.true((await readdir(out)).includes('speedup-alpha.svg'));
+    // alpha auto runs the model's choice, named in its note and carried by its reports, and is
+    // compared with the fastest swept alpha.
+    for (const c of results.cells.filter((x) => x.alpha === 'auto')) {
+      t.regex(c.note!, /alpha auto: the model chose (HIGH|LOW|RAND) alpha [0-9.]+ \(predicted [0-9]+ ms; choosing took [0-9.]+ s\); measured CPU edge share/);
+      t.true(c.samples.every((s) => typeof s.model?.alpha === 'number' && typeof s.model?.predictedMs === 'number'), c.id);
+    }
+    t.regex(md, /\| rmat:9 \| emu \| bfs:push \| [0-9.]+ \| [0-9]+ \| (0|0\.5|1) \| [0-9]+ \| [0-9.]+ \|/);
     // scripts/model-replay.mjs predicts the curves again from the recorded rates: the same numbers.
     const { loadGraph } = await import('../src/graph/load.js');
     const { writeTsr } = await import('../src/graph/tsr.js');

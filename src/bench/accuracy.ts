@@ -39,7 +39,7 @@ const medianOf = (xs: number[]): number | null => (xs.length ? [...xs].sort((a, 
 export function achievedSpeedups(r: BenchResults): AchievedPoint[] {
   const out: AchievedPoint[] = [];
   for (const c of r.cells) {
-    if (c.alpha === null || c.status !== 'ok' || !c.time) continue;
+    if (typeof c.alpha !== 'number' || c.status !== 'ok' || !c.time) continue;
     const measuredShare = medianOf(c.samples.map((s) => s.cpuEdgeShare).filter((x): x is number => typeof x === 'number'));
     const base = r.cells.find((b) => b.status === 'ok' && b.time && b.graph === c.graph && b.program === c.program && b.topology === `${c.topology} (CPU only)`);
     if (measuredShare === null || !base) continue;
@@ -85,6 +85,41 @@ export function modelAccuracy(r: BenchResults): ModelAccuracy[] {
     if (high.length === 0) continue;
     const points = pts.map((p) => ({ alpha: p.alpha, achieved: p.speedup, predicted: interpolate(high, p.alpha) })).sort((a, b) => a.alpha - b.alpha);
     out.push({ graph, topology, program, points, ...accuracyOf(points) });
+  }
+  return out;
+}
+
+export interface AutoVsBest {
+  graph: string;
+  topology: string;
+  program: string;
+  /** The alpha the model chose (from the run reports), null when they carry none. */
+  autoAlpha: number | null;
+  autoMs: number;
+  bestAlpha: number;
+  bestMs: number;
+  /** auto median / best swept median (issue 7: within 10%, i.e. <= 1.1). */
+  ratio: number;
+}
+
+/** The `alphas: [auto]` cell of each graph x topology x program beside the fastest swept alpha. */
+export function autoVsBest(r: BenchResults): AutoVsBest[] {
+  const out: AutoVsBest[] = [];
+  for (const c of r.cells) {
+    if (c.alpha !== 'auto' || c.status !== 'ok' || !c.time) continue;
+    const swept = r.cells.filter((b) => typeof b.alpha === 'number' && b.status === 'ok' && b.time && b.graph === c.graph && b.topology === c.topology && b.program === c.program);
+    if (swept.length === 0) continue;
+    const best = swept.reduce((a, b) => (b.time!.median < a.time!.median ? b : a));
+    out.push({
+      graph: c.graph,
+      topology: c.topology,
+      program: c.program,
+      autoAlpha: medianOf(c.samples.map((s) => s.model?.alpha).filter((x): x is number => typeof x === 'number')),
+      autoMs: c.time.median,
+      bestAlpha: best.alpha as number,
+      bestMs: best.time!.median,
+      ratio: c.time.median / best.time!.median,
+    });
   }
   return out;
 }

@@ -9,6 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { Engine, type EngineOptions } from '../engine/coordinator.js';
+import { DEFAULT_PARTITION_SEED } from '../engine/partition.js';
 import { internalId } from '../engine/output.js';
 import type { RunReport } from '../engine/report.js';
 import { isTesseraError } from '../errors.js';
@@ -16,6 +17,7 @@ import { loadGraph } from '../graph/load.js';
 import { forEachEdge } from '../graph/pages.js';
 import { readTsr, writeTsr } from '../graph/tsr.js';
 import type { Graph } from '../graph/types.js';
+import type { ModelSplit } from '../model/split.js';
 import { algorithm, type AlgoOptions } from '../programs/index.js';
 import { loadTopology } from '../topology/load.js';
 import type { GraphPlan, ProgramPlan } from './config.js';
@@ -34,7 +36,8 @@ export type Job =
       source: number;
       warmup: number;
       reps: number;
-      alpha: number | null;
+      /** The CPU share of the edges, 'auto' (the performance model's split), or null (the topology's). */
+      alpha: number | 'auto' | null;
       /** Run on the topology's sockets only (the host-only baseline of a CPU+GPU topology). */
       cpuOnly: boolean;
       /** Page stealing (EngineOptions.steal; absent: the engine's default). */
@@ -63,6 +66,8 @@ export interface CellResult {
   warmup: Sample[];
   samples: Sample[];
   peakRssBytes: number;
+  /** alpha 'auto': the split the model chose, and the seconds choosing it took (before set-up). */
+  auto?: { strategy: string; alpha: number; predictedMs: number; modelS: number };
 }
 
 export type ChildMessage =
@@ -193,9 +198,24 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   t = performance.now();
   // alpha (TOTEM) is the CPU share of the edges; the engine takes the GPUs' share. The alpha plot
   // uses the share each run measured (cpuEdgeShare), not this request.
-  const opts: EngineOptions & { gpuShare?: number } = job.alpha === null ? {} : { gpuShare: 1 - job.alpha };
+  const mode = job.program.params.mode;
+  const opts: EngineOptions & { gpuShare?: number } = typeof job.alpha === 'number' ? { gpuShare: 1 - job.alpha } : {};
+  let split: ModelSplit | undefined;
+  let auto: CellResult['auto'];
+  if (job.alpha === 'auto') {
+    // As `tessera run --alpha auto`: the model's best strategy and alpha for this program, its
+    // forced mode and (BFS) its source.
+    const m0 = performance.now();
+    const { modelSplit } = await import('../model/split.js');
+    const source = job.program.name === 'bfs' ? internalId(graph, job.source) : undefined;
+    split = await modelSplit(graph, topology, job.program.name, { partition: 'auto', alpha: 'auto', seed: DEFAULT_PARTITION_SEED, mode, source });
+    const { gpuShare, partition, partitionSeed, partitionPages, ownership } = split;
+    Object.assign(opts, { gpuShare, partition, partitionSeed, partitionPages, ownership });
+    auto = { strategy: split.chosen.strategy, alpha: split.chosen.prediction.alpha, predictedMs: split.chosen.prediction.makespanS * 1000, modelS: (performance.now() - m0) / 1000 };
+    t = performance.now();
+  }
   if (job.steal !== undefined) opts.steal = job.steal;
-  if (job.program.params.mode !== undefined) opts.forceMode = job.program.params.mode;
+  if (mode !== undefined) opts.forceMode = mode;
   const engine = await Engine.create(graph, topology, opts);
   const setupMs = performance.now() - t;
   const warmup: Sample[] = [];
@@ -204,6 +224,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   try {
     for (let r = 0; r < total; r++) {
       const { report } = await engine.run(entry.program, params as never);
+      if (split !== undefined) report.model = split.summarize(report);
       const s: Sample = {
         ms: report.totalMs,
         edges: report.edgesProcessed,
@@ -219,7 +240,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   } finally {
     await engine.close();
   }
-  return { loadMs, setupMs, warmup, samples, peakRssBytes: maxRss() };
+  return { loadMs, setupMs, warmup, samples, peakRssBytes: maxRss(), ...(auto ? { auto } : {}) };
 }
 
 // graphology ships CommonJS; load it as such (its typings do not resolve under NodeNext).

@@ -50,8 +50,11 @@ const configSchema = z
     graphs: z.array(graphEntry).min(1, 'needs at least one graph'),
     topologies: z.array(z.string().min(1)).min(1, 'needs at least one topology file'),
     programs: z.array(programEntry).min(1, 'needs at least one program'),
-    /** TOTEM alpha values (CPU share of edges) swept on topologies that have GPUs. */
-    alphas: z.array(z.number().min(0).max(1)).default([]),
+    /**
+     * TOTEM alpha values (CPU share of edges) swept on topologies that have GPUs; `auto` adds a
+     * cell run at the split the performance model picks (as `tessera run --alpha auto`).
+     */
+    alphas: z.array(z.union([z.number().min(0).max(1), z.literal('auto')])).default([]),
     /** Page stealing in tessera cells (the engine's --steal); off measures the model's split as given. */
     steal: z.enum(['auto', 'off', 'always']).default('auto'),
     peers: z
@@ -97,7 +100,7 @@ export interface BenchConfig {
   /** Absolute topology file paths. */
   topologies: string[];
   programs: ProgramPlan[];
-  alphas: number[];
+  alphas: Array<number | 'auto'>;
   steal: 'auto' | 'off' | 'always';
   peers: { graphology: false | { maxEdges: number }; gapbs: string | null };
 }

@@ -1,5 +1,5 @@
 /** results.md: machine, graphs, one row per cell, peer ratios, model/alpha status, plots. */
-import { modelAccuracy } from './accuracy.js';
+import { autoVsBest, modelAccuracy } from './accuracy.js';
 import type { BenchResults, Cell, Stat } from './schema.js';
 
 export interface PlotFile {
@@ -92,6 +92,13 @@ export function renderMarkdown(r: BenchResults, plots: PlotFile[]): string {
     L.push('| graph | topology | program | points | Pearson r | mean abs. error |', '|---|---|---|---|---|---|');
     for (const a of acc)
       L.push(`| ${esc(a.graph)} | ${esc(a.topology)} | ${a.program} | ${a.points.length} | ${a.pearson === null ? '—' : a.pearson.toFixed(3)} | ${a.meanAbsError === null ? '—' : `${(100 * a.meanAbsError).toFixed(1)}%`} |`);
+  }
+  const auto = autoVsBest(r);
+  if (auto.length > 0) {
+    L.push('', 'The model’s own split (`alpha: auto`, as `tessera run --alpha auto`) against the fastest swept alpha (target: within 10%):', '');
+    L.push('| graph | topology | program | auto: alpha chosen | auto ms | best swept alpha | its ms | auto / best |', '|---|---|---|---|---|---|---|---|');
+    for (const a of auto)
+      L.push(`| ${esc(a.graph)} | ${esc(a.topology)} | ${a.program} | ${a.autoAlpha === null ? '—' : a.autoAlpha.toFixed(3)} | ${a.autoMs.toFixed(0)} | ${a.bestAlpha} | ${a.bestMs.toFixed(0)} | ${a.ratio.toFixed(2)} |`);
   }
   for (const m of r.modelCurves) {
     if (m.status === 'ok') L.push('', `Model curve for ${m.program} on ${m.graph}, ${m.topology}: ${m.points.length} predicted points (src/model modelSweep).`);

@@ -72,8 +72,8 @@ const cell = z
     gpus: z.number().int().nonnegative(),
     program: z.string(),
     params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
-    /** Requested CPU share of edges (alpha sweep), or null for the engine's own choice. */
-    alpha: z.number().nullable(),
+    /** Requested CPU share of edges (alpha sweep), 'auto' for the model's choice, or null for the engine's default. */
+    alpha: z.union([z.number(), z.literal('auto')]).nullable(),
     status: z.enum(['ok', 'skipped', 'failed']),
     note: z.string().nullable(),
     loadMs: z.number().nullable(),
@@ -152,7 +152,7 @@ export const resultsSchema = z
     status: z.enum(['running', 'complete', 'interrupted']),
     startedAt: z.string(),
     finishedAt: z.string().nullable(),
-    config: z.object({ file: z.string(), name: z.string(), repetitions: z.number().int(), warmup: z.number().int(), alphas: z.array(z.number()), steal: z.enum(['auto', 'off', 'always']).optional() }).strict(),
+    config: z.object({ file: z.string(), name: z.string(), repetitions: z.number().int(), warmup: z.number().int(), alphas: z.array(z.union([z.number(), z.literal('auto')])), steal: z.enum(['auto', 'off', 'always']).optional() }).strict(),
     machine,
     peers: z.array(peerStatus),
     graphs: z.array(graph),

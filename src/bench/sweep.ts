@@ -42,7 +42,7 @@ interface PlannedCell {
   threads: number;
   gpus: number;
   program: ProgramPlan;
-  alpha: number | null;
+  alpha: number | 'auto' | null;
   /** The sockets of a CPU+GPU topology without its GPUs: the host-only baseline of the alpha plot. */
   cpuOnly: boolean;
 }
@@ -270,7 +270,7 @@ export async function runSweep(o: SweepOptions): Promise<{ dir: string; results:
       for (const mj of modelJobs) {
         if (interrupted) break;
         current?.start(1, 0, { label: `model ${g.id} ${mj.name} ${programLabel(mj.program)}` });
-        const m = await runChild({ type: 'model', tsr, topologyFile: mj.file, program: mj.program, steps: 20, alphas: cfg.alphas, sourceInternal: pr.sourceInternal }, cfg.cellTimeoutMs, () => undefined, (ch) => (child = ch));
+        const m = await runChild({ type: 'model', tsr, topologyFile: mj.file, program: mj.program, steps: 20, alphas: cfg.alphas.filter((a): a is number => typeof a === 'number'), sourceInternal: pr.sourceInternal }, cfg.cellTimeoutMs, () => undefined, (ch) => (child = ch));
         if (interrupted) break;
         const base = { graph: g.id, topology: mj.name, program: programLabel(mj.program) };
         results.modelCurves.push(
@@ -390,7 +390,9 @@ async function runCell(
   const cell = fromResult(base, m.result, CHILD_RSS, true);
   if (c.alpha !== null) {
     const got = summarize(m.result.samples.map((s) => s.cpuEdgeShare ?? NaN).filter((x) => !Number.isNaN(x)));
-    cell.note = got ? `alpha ${c.alpha} requested; measured CPU edge share ${got.median.toFixed(3)}` : `alpha ${c.alpha} requested; no per-actor edges reported`;
+    const a = m.result.auto;
+    const asked = a ? `alpha auto: the model chose ${a.strategy.toUpperCase()} alpha ${a.alpha.toFixed(3)} (predicted ${a.predictedMs.toFixed(0)} ms; choosing took ${a.modelS.toFixed(1)} s)` : `alpha ${c.alpha} requested`;
+    cell.note = got ? `${asked}; measured CPU edge share ${got.median.toFixed(3)}` : `${asked}; no per-actor edges reported`;
   }
   return cell;
 }

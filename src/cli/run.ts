@@ -78,28 +78,11 @@ async function chooseSplit(f: RunFlags, graph: Graph, topology: Topology): Promi
   if (f.alpha === undefined && fixed !== undefined) return { partition: fixed, ...(fixed === 'rand' ? rand : {}) };
   if (typeof f.alpha === 'number' && f.partition === undefined) return { gpuShare: 1 - f.alpha, partition: 'high' };
   // The model (and its calibration) loads only when asked for: other runs start without it.
-  const { modelSweep, modelSummary, bestPoint, partitionGraph } = await import('../model/index.js');
-  // On a 0.1 grid: each point is one O(|E|) boundary count.
+  const { modelSplit } = await import('../model/split.js');
   // The rates of the mode the run is forced to (else the program's own), and the source (a
   // top-down BFS is predicted level by level).
   const source = f.source !== undefined ? internalId(graph, f.source) : undefined;
-  const sweep = await modelSweep(graph, topology, f.algo, { partition: fixed ?? 'auto', steps: 10, alpha: f.alpha ?? 'auto', seed, mode: f.mode, source });
-  const chosen = bestPoint(sweep.points, { alpha: f.alpha ?? 'auto' });
-  if (chosen === undefined) {
-    throw new TesseraError('the performance model found no feasible split for this graph and topology', {
-      file: topology.source,
-      key: 'gpus.memoryLimit',
-      fix: 'raise the GPUs\' memoryLimit, or give --alpha explicitly (1 = CPU sockets only)',
-    });
-  }
-  const summarize = (r: RunReport): ModelSummary => modelSummary(chosen, sweep.rates, r);
-  // HIGH / LOW: the alpha asked for, or the model's as cut into pages.
-  if (chosen.strategy !== 'rand') return { gpuShare: 1 - (typeof f.alpha === 'number' ? f.alpha : chosen.prediction.alpha), partition: chosen.strategy, summarize };
-  // RAND: run exactly the pages the model chose (its partition at that alpha and seed).
-  const partitionPages = sweep.mode === 'push' ? 'out' : 'in';
-  const part = partitionGraph(graph, sweep.params, { strategy: 'rand', alpha: chosen.alphaRequested, orientation: partitionPages, seed });
-  const ownership = part.elements.filter((e) => e.kind === 'gpu').map((e) => e.ranges);
-  return { partition: 'rand', partitionSeed: seed, partitionPages, ownership, summarize };
+  return modelSplit(graph, topology, f.algo, { partition: fixed ?? 'auto', alpha: f.alpha ?? 'auto', seed, mode: f.mode, source });
 }
 
 function alphaOption(v: string): number | 'auto' {
