@@ -144,6 +144,23 @@ gpuTest('page stealing: an idle GPU takes the tail of the CPU queue in PageRank;
   t.is(counts.off, 0);
 });
 
+gpuTest('with a small CPU share the CPU queue is still cut into several dense tasks per thread (something for an idle GPU to steal)', async (t) => {
+  const g = buildGraph({ ...generateEdges('rmat:15'), directed: true }, { pageEdges: 65536 });
+  const topo: Topology = { ...cpuTopo, name: '1S1G-small-cpu', sockets: [{ id: 0, threads: 2 }], gpus: [emulatedGpu] };
+  // alpha 0.05: the CPU's edges are ~one page; cut by the graph's size they would be one or two tasks.
+  const e = await Engine.create(g, topo, { gpuShare: 0.95 });
+  try {
+    const cpu = e.denseShares('in')[0]!;
+    const edges = cpu.reduce((a, x) => a + x.edges, 0);
+    t.true(edges > 0.03 * g.numEdges && edges < 0.07 * g.numEdges, `CPU edges ${edges} of ${g.numEdges}`);
+    t.true(cpu.length >= 8, `${cpu.length} CPU tasks for 2 threads`); // hubs: a vertex is not cut
+    const target = Math.max(1024, Math.ceil(edges / 16));
+    for (const x of cpu) if (x.hi - x.lo > 1 && x.count === 1) t.true(x.edges < 2 * target + 4096, `task of ${x.edges} edges (target ${target})`);
+  } finally {
+    await e.close();
+  }
+});
+
 gpuTest('page stealing of push tasks: an idle GPU pushes from the tail of the CPU queue in top-down BFS; results unchanged', async (t) => {
   const g = buildGraph({ ...generateEdges('rmat:15'), directed: true }, { pageEdges: 4096 });
   // From the hub (internal id 0): wide levels, many CPU tasks to take.

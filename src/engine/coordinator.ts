@@ -407,7 +407,11 @@ export class Engine {
     const cached = this.denseTasks.get(orientation);
     if (cached) return cached;
     const g = this.graph;
-    const target = Math.max(1024, Math.min(g.pageEdges, Math.ceil(g.numEdges / (this.threads * 8))));
+    // About 8 tasks per CPU thread of the CPU actors' own edges (not the graph's): with a small CPU
+    // share (alpha 0.1 of RMAT 24 is ~26 page-sized tasks for 16 threads) every task starts at
+    // once and an idle GPU finds nothing queued to steal (Garaph needs a queue to take from).
+    const cpuEdges = rangeEdges(this.cpuRanges, orientation === 'in' ? g.inDegree : g.outDegree);
+    const target = Math.max(1024, Math.min(g.pageEdges, Math.ceil(cpuEdges / (this.threads * 8))));
     const tasks: Task[] = [];
     const pages = g[orientation].pages;
     // CPU actors cover cpuRanges (ascending); GPU actors own the rest (their tasks: their pages, below).
