@@ -14,6 +14,7 @@ import { nativeAvailable } from '../actors/gpu/native.js';
 import { gpuRanges } from '../src/engine/partition.js';
 import {
   alphaGrid,
+  bestPoint,
   boundaryTraffic,
   boundaryTrafficExact,
   busiestQueue,
@@ -51,6 +52,7 @@ import {
   type ModelParams,
   type Partition,
   type Strategy,
+  type SweepPoint,
 } from '../src/model/index.js';
 import { tinyGraph } from './helpers/tiny-graph.js';
 import { rawFrom } from './helpers/raw.js';
@@ -882,4 +884,14 @@ test('calibration units: programs that walk every edge per iteration are timed p
   t.is(programProfile('bfs').unit, 'run');
   t.is(programProfile('sssp').unit, 'run');
   t.is(programProfile('wcc').unit, 'run');
+});
+
+test('bestPoint: the fastest feasible point; at alpha 0 or 1 (nothing split) a tie within rounding names HIGH', (t) => {
+  const pt = (strategy: Strategy, alpha: number, ms: number, feasible = true): SweepPoint =>
+    ({ strategy, alphaRequested: alpha, feasible, streamedPages: 0, prediction: { alpha, makespanS: ms / 1000 } }) as unknown as SweepPoint;
+  t.like(bestPoint([pt('high', 0.2, 120), pt('low', 0.1, 100), pt('rand', 0.1, 90, false)]), { strategy: 'low', alphaRequested: 0.1 });
+  t.like(bestPoint([pt('rand', 0, 100 - 1e-9), pt('low', 0, 100), pt('high', 0, 100), pt('high', 0.1, 130)]), { strategy: 'high', alphaRequested: 0 });
+  // A real difference at alpha 0 is kept, and a split point is never renamed.
+  t.like(bestPoint([pt('rand', 0, 90), pt('high', 0, 100)]), { strategy: 'rand' });
+  t.like(bestPoint([pt('rand', 0.1, 100 - 1e-9), pt('high', 0.1, 100)]), { strategy: 'rand' });
 });

@@ -673,15 +673,21 @@ export interface Choice {
  * makespan. Undefined when no point qualifies.
  */
 export function bestPoint(points: SweepPoint[], opts: Pick<ChooseOptions, 'partition' | 'alpha' | 'allowStreaming'> = {}): SweepPoint | undefined {
-  return best(
-    points.filter(
-      (p) =>
-        p.feasible &&
-        (opts.allowStreaming !== false || p.streamedPages === 0) &&
-        (opts.partition === undefined || opts.partition === 'auto' || p.strategy === opts.partition) &&
-        (typeof opts.alpha !== 'number' || p.alphaRequested === opts.alpha),
-    ),
+  const qualify = points.filter(
+    (p) =>
+      p.feasible &&
+      (opts.allowStreaming !== false || p.streamedPages === 0) &&
+      (opts.partition === undefined || opts.partition === 'auto' || p.strategy === opts.partition) &&
+      (typeof opts.alpha !== 'number' || p.alphaRequested === opts.alpha),
   );
+  const b = best(qualify);
+  // All on the GPUs or all on the CPU, the strategies split nothing: name the default (HIGH)
+  // rather than whichever one rounding made a nanosecond faster.
+  if (b !== undefined && b.strategy !== 'high' && (b.prediction.alpha === 0 || b.prediction.alpha === 1)) {
+    const high = qualify.find((p) => p.strategy === 'high' && p.prediction.alpha === b.prediction.alpha && p.prediction.makespanS <= b.prediction.makespanS * 1.001);
+    if (high !== undefined) return high;
+  }
+  return b;
 }
 
 /** Smallest alpha of the points of a strategy at which no GPU page is streamed (see bestPoint). */
