@@ -895,3 +895,16 @@ test('bestPoint: the fastest feasible point; at alpha 0 or 1 (nothing split) a t
   t.like(bestPoint([pt('rand', 0, 90), pt('high', 0, 100)]), { strategy: 'rand' });
   t.like(bestPoint([pt('rand', 0.1, 100 - 1e-9), pt('high', 0.1, 100)]), { strategy: 'rand' });
 });
+
+test('the boundary counts made on worker threads in chunks equal the single pass (both orientations, the id and a RAND order)', async (t) => {
+  const { twoSideCounts, warmTwoSideCounts } = await import('../src/model/two-side.js');
+  // Small pages: many units, split pages for the hubs (a chunk must not cut a vertex's pages).
+  const make = (): Graph => buildGraph({ ...generateEdges('rmat:13:ef=12:seed=3'), directed: true }, { pageEdges: 700 });
+  const [a, b] = [make(), make()];
+  t.true(a.in.pages.some((p) => p.split) && a.out.pages.some((p) => p.split), 'split pages in both orientations');
+  for (const orientation of ['in', 'out'] as const) {
+    // A chunk per page (where a vertex's list starts): every boundary a chunk may have.
+    await warmTwoSideCounts(a, orientation, 7, 2, { minEdges: 0, chunks: a[orientation].pages.length });
+    for (const seed of [undefined, 7]) t.deepEqual(twoSideCounts(a, orientation, seed), twoSideCounts(b, orientation, seed), `${orientation} seed ${seed}`);
+  }
+});

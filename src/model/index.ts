@@ -11,6 +11,7 @@ import type { ModelParams } from './model.js';
 import { bestPoint, minResidentAlphaOf, partitionGraph, STRATEGIES, sweep, sweepPoint, type Strategy, type SweepPoint } from './partition.js';
 import { programProfile } from './profile.js';
 import { pushLevels } from './levels.js';
+import { warmTwoSideCounts } from './two-side.js';
 
 export * from './model.js';
 export * from './partition.js';
@@ -71,6 +72,9 @@ export async function modelSweep(graph: Graph, topology: Topology, algo: string,
   const strategies = opts.partition === undefined || opts.partition === 'auto' ? (opts.strategies ?? STRATEGIES) : [opts.partition];
   const orientation = mode === 'push' ? 'out' : 'in';
   const grid = opts.steps ?? 20;
+  // One socket + one GPU: the boundary counts every point reads come from one pass over the
+  // edges, made here on the sockets' threads before the synchronous sweep.
+  if (params.elements.length === 2) await warmTwoSideCounts(graph, orientation, opts.seed, topology.sockets.reduce((a, s) => a + s.threads, 0));
   const points = sweep(graph, params, { strategies, steps: grid, orientation, seed: opts.seed });
   // Without GPUs there is one point (alpha 1, the sockets split by rate): nothing to choose.
   const hasGpu = topology.gpus.length > 0;

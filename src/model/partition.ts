@@ -17,16 +17,16 @@
  * are streamed every superstep. A GPU that cannot hold the state plus one slot cannot run at all
  * (TS_OOM), so such a partition is infeasible.
  */
-import { Xoshiro128 } from '../graph/generate/rng.js';
 import type { Graph, Orientation, Page, PageSet } from '../graph/types.js';
 import { alphaGrid, best, predict, splitShares, type ElementKind, type ElementLoad, type ModelElement, type ModelParams, type Prediction, type Traffic } from './model.js';
 import { levelEdgesOf } from './levels.js';
+import { twoSideCounts, type TwoSideCounts } from './two-side.js';
+import { DEFAULT_PARTITION_SEED, unitOrder, unitsOf } from './units.js';
+
+export { DEFAULT_PARTITION_SEED } from './units.js';
 
 export type Strategy = 'high' | 'low' | 'rand';
 export const STRATEGIES: readonly Strategy[] = ['high', 'low', 'rand'];
-
-/** Stream of the RAND shuffle, apart from the generators' streams. */
-const RAND_STREAM = 0x7e55e4a0;
 
 export interface PartitionOptions {
   strategy: Strategy;
@@ -74,31 +74,6 @@ export interface Partition {
   problem?: string;
 }
 
-/** Units: maximal runs of pages that must stay together (one page, or all split pages of a vertex). */
-interface Units {
-  /** First page of unit u; first[U] = pages.length. */
-  first: Uint32Array;
-  edges: Float64Array;
-}
-
-function unitsOf(set: PageSet): Units {
-  const pages = set.pages;
-  const first: number[] = [];
-  for (let i = 0; i < pages.length; i++) {
-    const p = pages[i]!;
-    const prev = i > 0 ? pages[i - 1]! : undefined;
-    const continues = p.split && prev !== undefined && prev.split && prev.vBegin === p.vBegin;
-    if (!continues) first.push(i);
-  }
-  const U = first.length;
-  const f = new Uint32Array(U + 1);
-  const edges = new Float64Array(U);
-  for (let u = 0; u < U; u++) f[u] = first[u]!;
-  f[U] = pages.length;
-  for (let u = 0; u < U; u++) for (let i = f[u]!; i < f[u + 1]!; i++) edges[u] += pages[i]!.edges;
-  return { first: f, edges };
-}
-
 /** Index i in [lo, n] whose prefix[i] is nearest to target (ties: the smaller i); prefix is non-decreasing. */
 function nearestCut(prefix: Float64Array, lo: number, target: number): number {
   const n = prefix.length - 1;
@@ -128,24 +103,6 @@ function gpuSlots(memoryBytes: number | undefined, stateBytes: number, slotBytes
   return Math.min(pages, Math.max(0, Math.floor((memoryBytes - stateBytes) / slotBytes)));
 }
 
-/** The model's default RAND seed (`tessera model --seed`, `tessera run --partition-seed`). */
-export const DEFAULT_PARTITION_SEED = 1;
-
-/** Unit order: degree order, or with a seed shuffled (Fisher-Yates) for RAND. */
-function unitOrder(U: number, seed: number | undefined): Uint32Array {
-  const order = new Uint32Array(U);
-  for (let u = 0; u < U; u++) order[u] = u;
-  if (seed !== undefined) {
-    const rng = new Xoshiro128(seed, RAND_STREAM);
-    for (let i = U - 1; i > 0; i--) {
-      const j = rng.nextBelow(i + 1);
-      const t = order[i]!;
-      order[i] = order[j]!;
-      order[j] = t;
-    }
-  }
-  return order;
-}
 
 /**
  * Assigns the pages of `graph[orientation]` to `params.elements` for a CPU share alpha with the
@@ -340,158 +297,6 @@ function trafficOf(part: Partition, agg: Float64Array, raw: Float64Array): Bound
       if (qg) perLink[q]! += m;
     }
   return { messages, messagesRaw, hostMessages, perLink, matrix: agg };
-}
-
-/**
- * For every cut of a page set between page units j-1 and j (ids [0, s_j) left, [s_j, n) right):
- * messages held by the left side about right-owned neighbours after aggregation (aggLR: distinct
- * neighbours w >= s_j listed in a page of some holder < s_j) and the other way (aggRL), and the
- * edges crossing each way (rawLR, rawRL). Difference arrays over the unit index, filled in one
- * pass over the edges: an edge from holder unit a to neighbour unit b crosses the cuts a < j <= b.
- */
-interface TwoSideCounts {
-  /** s_j: first id of unit j (id order); s_U = n. */
-  starts: Float64Array;
-  /** Each page's unit position in the order. */
-  pageUnit: Uint32Array;
-  aggLR: Float64Array;
-  aggRL: Float64Array;
-  rawLR: Float64Array;
-  rawRL: Float64Array;
-}
-
-/** Per page set, per unit order ('id', or a RAND seed). */
-const twoSideCache = new WeakMap<PageSet, Map<string, TwoSideCounts | null>>();
-
-/** The longest page's edges (a scratch array's size). */
-function maxEdges(pages: readonly Page[]): number {
-  let m = 0;
-  for (const p of pages) m = Math.max(m, p.nbrs.length);
-  return m;
-}
-
-const NONE_UNIT = 0xffffffff;
-
-/** One received vertex's share of the sums: w in unit b, held by units lo..hi (lo NONE_UNIT: none), toB edges from lower units, fromB from higher. */
-function settleHolders(s: HolderSums, b: number, lo: number, hi: number, toB: number, fromB: number): void {
-  s.rawLR[b + 1]! -= toB;
-  s.rawRL[b + 1]! += fromB;
-  if (lo === NONE_UNIT) return;
-  if (lo < b) (s.aggLR[lo + 1]!++, s.aggLR[b + 1]!--);
-  if (hi > b) (s.aggRL[b + 1]!++, s.aggRL[hi + 1]!--);
-}
-
-function twoSideCounts(graph: Graph, orientation: Orientation, seed?: number): TwoSideCounts | null {
-  const set = graph[orientation];
-  const key = seed === undefined ? 'id' : `rand:${seed}`;
-  const cache = twoSideCache.get(set) ?? new Map<string, TwoSideCounts | null>();
-  twoSideCache.set(set, cache);
-  if (!cache.has(key)) {
-    // The id order and a RAND order come from one pass (a sweep over strategies asks for both):
-    // the requested seed, or the default one beside the id order.
-    const randSeed = seed ?? DEFAULT_PARTITION_SEED;
-    const [id, rand] = twoSideCountsOf(graph, orientation, [undefined, randSeed]);
-    cache.set('id', id!);
-    cache.set(`rand:${randSeed}`, rand!);
-  }
-  return cache.get(key)!;
-}
-
-/** twoSideCounts for several unit orders (undefined: id order, else a RAND seed) in one pass over the edges. */
-function twoSideCountsOf(graph: Graph, orientation: Orientation, seeds: Array<number | undefined>): Array<TwoSideCounts | null> {
-  const set = graph[orientation];
-  const pages = set.pages;
-  const n = graph.numVertices;
-  // The pages must tile [0, n) in id order (every vertex owned through its page).
-  let end = 0;
-  for (const p of pages) {
-    if (p.vBegin > end || p.vEnd < p.vBegin) return seeds.map(() => null);
-    end = Math.max(end, p.vEnd);
-  }
-  if (end !== n) return seeds.map(() => null);
-  const units = unitsOf(set);
-  const U = units.edges.length;
-  const starts = new Float64Array(U + 1);
-  for (let u = 0; u < U; u++) starts[u] = pages[units.first[u]!]!.vBegin;
-  starts[U] = n;
-  // Each vertex's unit in id order; an order maps it to its position (position[u]).
-  const unitOf = U < 0x10000 ? new Uint16Array(n) : new Uint32Array(n);
-  for (let u = 0; u < U; u++) unitOf.fill(u, starts[u]!, starts[u + 1]!);
-  const orders = seeds.map((seed) => {
-    const order = unitOrder(U, seed);
-    const position = new Uint32Array(U);
-    for (let i = 0; i < U; i++) position[order[i]!] = i;
-    const pageUnit = new Uint32Array(pages.length);
-    for (let u = 0; u < U; u++) for (let i = units.first[u]!; i < units.first[u + 1]!; i++) pageUnit[i] = position[u]!;
-    const sums = { rawLR: new Float64Array(U + 2), rawRL: new Float64Array(U + 2), aggLR: new Float64Array(U + 2), aggRL: new Float64Array(U + 2) };
-    return { position, pageUnit, sums, holder: new HolderRun() };
-  });
-  // Walked from the receiving side: w's holders (the vertices whose lists hold w) are w's lists in
-  // the other orientation, so the lowest and highest holder unit of w are a running min/max and
-  // the pass reads the edges in order with one random read of unitOf per edge. (Walking the
-  // holders' lists instead writes a random min/max per edge: RMAT 24, 9-13 s against ~3 s.)
-  // A page's neighbour units are looked up in one flat loop first: its random reads overlap
-  // there, while a per-vertex loop (short lists, a mispredicted exit each) serialises them.
-  const holders = graph[orientation === 'out' ? 'in' : 'out'].pages;
-  const nbrUnits = U < 0x10000 ? new Uint16Array(maxEdges(holders)) : new Uint32Array(maxEdges(holders));
-  for (const page of holders) {
-    const nbrs = page.nbrs;
-    for (let e = 0; e < nbrs.length; e++) nbrUnits[e] = unitOf[nbrs[e]!]!;
-    for (const o of orders) o.holder.page(page, nbrUnits, unitOf, o.position, o.sums);
-  }
-  return orders.map(({ pageUnit, sums, holder }) => {
-    holder.settle(sums);
-    const { aggLR, aggRL, rawLR, rawRL } = sums;
-    for (const d of [aggLR, aggRL, rawLR, rawRL]) for (let j = 1; j <= U; j++) d[j]! += d[j - 1]!;
-    return { starts, aggLR, aggRL, rawLR, rawRL, pageUnit };
-  });
-}
-
-interface HolderSums {
-  rawLR: Float64Array;
-  rawRL: Float64Array;
-  aggLR: Float64Array;
-  aggRL: Float64Array;
-}
-
-/**
- * twoSideCountsOf's walk of one unit order over the receiving side: the current vertex w (in unit
- * b) is held by units lo..hi (lo NONE: by none), toB of its edges come from lower units and fromB
- * from higher ones. Fields, not closure variables: a closure's captured variables live on the heap.
- */
-class HolderRun {
-  w = -1;
-  b = 0;
-  lo = NONE_UNIT;
-  hi = 0;
-  toB = 0;
-  fromB = 0;
-
-  page(page: Page, nbrUnits: Uint16Array | Uint32Array, unitOf: Uint16Array | Uint32Array, position: Uint32Array, s: HolderSums): void {
-    const { offsets } = page;
-    const { rawLR, rawRL } = s;
-    let { w, b, lo, hi, toB, fromB } = this;
-    for (let v = page.vBegin; v < page.vEnd; v++) {
-      // A vertex whose list spans several (split) pages continues its running min/max.
-      if (v !== w) {
-        if (w >= 0) settleHolders(s, b, lo, hi, toB, fromB);
-        (w = v), (b = position[unitOf[v]!]!), (lo = NONE_UNIT), (hi = 0), (toB = 0), (fromB = 0);
-      }
-      for (let e = offsets[v - page.vBegin]!, end = offsets[v - page.vBegin + 1]!; e < end; e++) {
-        const a = position[nbrUnits[e]!]!;
-        if (a < b) (rawLR[a + 1]!++, toB++);
-        else if (b < a) (fromB++, rawRL[a + 1]!--);
-        if (a < lo) lo = a;
-        if (a > hi) hi = a;
-      }
-    }
-    Object.assign(this, { w, b, lo, hi, toB, fromB });
-  }
-
-  settle(s: HolderSums): void {
-    if (this.w >= 0) settleHolders(s, this.b, this.lo, this.hi, this.toB, this.fromB);
-    this.w = -1;
-  }
 }
 
 /** The 2 x 2 matrices of a partition of two elements cut at one unit boundary; null otherwise. */
