@@ -204,11 +204,12 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   let auto: CellResult['auto'];
   if (job.alpha === 'auto') {
     // As `tessera run --alpha auto`: the model's best strategy and alpha for this program, its
-    // forced mode and (BFS) its source.
+    // forced mode and (BFS) its source; the pages resident, as in the measured (warm) runs and the
+    // sweep's model curve.
     const m0 = performance.now();
     const { modelSplit } = await import('../model/split.js');
     const source = job.program.name === 'bfs' ? internalId(graph, job.source) : undefined;
-    split = await modelSplit(graph, topology, job.program.name, { partition: 'auto', alpha: 'auto', seed: DEFAULT_PARTITION_SEED, mode, source });
+    split = await modelSplit(graph, topology, job.program.name, { partition: 'auto', alpha: 'auto', seed: DEFAULT_PARTITION_SEED, mode, source, pagesResident: true });
     const { gpuShare, partition, partitionSeed, partitionPages, ownership } = split;
     Object.assign(opts, { gpuShare, partition, partitionSeed, partitionPages, ownership });
     auto = { strategy: split.chosen.strategy, alpha: split.chosen.prediction.alpha, predictedMs: split.chosen.prediction.makespanS * 1000, modelS: (performance.now() - m0) / 1000 };

@@ -34,11 +34,13 @@ export interface ModelSplitOptions {
   mode?: Mode;
   /** BFS: the source (internal id): a top-down BFS is predicted level by level. */
   source?: number;
+  /** The GPUs' pages are resident from earlier runs of the same engine (repeated runs): their copy is not charged. */
+  pagesResident?: boolean;
 }
 
 export async function modelSplit(graph: Graph, topology: Topology, algo: string, o: ModelSplitOptions): Promise<ModelSplit> {
   // On a 0.1 grid: each point is one O(|E|) boundary count.
-  const sweep = await modelSweep(graph, topology, algo, { partition: o.partition, steps: 10, alpha: o.alpha, seed: o.seed, mode: o.mode, source: o.source });
+  const sweep = await modelSweep(graph, topology, algo, { partition: o.partition, steps: 10, alpha: o.alpha, seed: o.seed, mode: o.mode, source: o.source, pagesResident: o.pagesResident });
   const chosen = bestPoint(sweep.points, { alpha: o.alpha });
   if (chosen === undefined) {
     throw new TesseraError('the performance model found no feasible split for this graph and topology', {
