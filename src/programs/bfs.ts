@@ -10,6 +10,7 @@
  */
 import type { CpuKernel } from '../engine/kernel.js';
 import { outSlices } from '../engine/kernel.js';
+import type { Page } from '../graph/types.js';
 import type { Program } from '../engine/program.js';
 
 export interface BfsParams {
@@ -50,20 +51,21 @@ export const bfsKernel: CpuKernel = {
     const next = ctx.next;
     const level = ctx.args.level! + 1;
     const found = out.discovered!;
-    for (let i = lo; i < hi; i++) {
-      outSlices(ctx.graph, list[i]!, (p, a, b) => {
-        const nbrs = p.nbrs;
-        out.edges += b - a;
-        for (let e = a; e < b; e++) {
-          const v = nbrs[e]!;
-          if (depth[v] === -1 && Atomics.compareExchange(depth, v, -1, level) === -1) {
-            next[v] = 1;
-            found.push(v);
-            out.active++;
-          }
+    // One callback per task, not one per frontier vertex (a closure per vertex, and its captured
+    // counters, cost ~40% of the edge scan).
+    const scan = (p: Page, a: number, b: number): void => {
+      const nbrs = p.nbrs;
+      out.edges += b - a;
+      for (let e = a; e < b; e++) {
+        const v = nbrs[e]!;
+        if (depth[v] === -1 && Atomics.compareExchange(depth, v, -1, level) === -1) {
+          next[v] = 1;
+          found.push(v);
+          out.active++;
         }
-      });
-    }
+      }
+    };
+    for (let i = lo; i < hi; i++) outSlices(ctx.graph, list[i]!, scan);
   },
 };
 
