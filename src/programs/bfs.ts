@@ -11,7 +11,16 @@
 import type { CpuKernel } from '../engine/kernel.js';
 import { outSlices } from '../engine/kernel.js';
 import type { Page } from '../graph/types.js';
-import type { Program } from '../engine/program.js';
+import type { Program, RunContext } from '../engine/program.js';
+
+/** The state the bfs kernel reads and writes: depth (-1 unreached) and `seen`, a bit per vertex, (n + 31) >>> 5 words. */
+export function bfsState(ctx: { alloc: RunContext['alloc']; graph: { numVertices: number } }, source: number): { depth: Int32Array; seen: Int32Array } {
+  const depth = ctx.alloc('i32', -1) as Int32Array;
+  depth[source] = 0;
+  const seen = ctx.alloc('i32', 0, (ctx.graph.numVertices + 31) >>> 5) as Int32Array;
+  seen[source >>> 5] = 1 << (source & 31);
+  return { depth, seen };
+}
 
 export interface BfsParams {
   /** Source vertex, internal id. */
@@ -51,6 +60,11 @@ export const bfsKernel: CpuKernel = {
     const next = ctx.next;
     const level = ctx.args.level! + 1;
     const found = out.discovered!;
+    // `seen`: a bit per vertex this kernel has claimed (32x smaller than depth, so it stays in
+    // cache; most pushed edges reach vertices claimed already). A hint only: depth is the truth,
+    // vertices claimed elsewhere (pull levels, GPUs) have no bit and are checked in depth, and a
+    // bit lost to two threads updating one word at once costs a depth read, never a wrong result.
+    const seen = ctx.state.seen as Int32Array;
     // One callback per task, not one per frontier vertex (a closure per vertex, and its captured
     // counters, cost ~40% of the edge scan).
     const scan = (p: Page, a: number, b: number): void => {
@@ -58,7 +72,10 @@ export const bfsKernel: CpuKernel = {
       out.edges += b - a;
       for (let e = a; e < b; e++) {
         const v = nbrs[e]!;
+        const bit = 1 << (v & 31);
+        if ((seen[v >>> 5]! & bit) !== 0) continue;
         if (depth[v] === -1 && Atomics.compareExchange(depth, v, -1, level) === -1) {
+          seen[v >>> 5]! |= bit;
           next[v] = 1;
           found.push(v);
           out.active++;
@@ -73,11 +90,10 @@ export const bfs: Program<BfsParams> = {
   name: 'bfs',
   output: 'depth',
   async run(ctx, { source }) {
-    const depth = ctx.alloc('i32', -1) as Int32Array;
-    depth[source] = 0;
+    const { depth, seen } = bfsState(ctx, source);
     let frontier = ctx.frontierOf([source]);
     for (let level = 0; frontier.size > 0; level++) {
-      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth }, { level }, { readsFrontier: true }));
+      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, { level }, { readsFrontier: true }));
     }
     return depth;
   },

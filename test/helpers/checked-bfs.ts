@@ -3,20 +3,20 @@
  * returns (tests of the engine's frontier lists look at each level as it comes).
  */
 import type { Frontier, Program } from '../../src/engine/program.js';
+import { bfsState } from '../../src/programs/bfs.js';
 
 export function checkedBfs(check: (frontier: Frontier, level: number) => void): Program<{ source: number }> {
   return {
     name: 'bfs-checked',
     output: 'int',
     async run(ctx, { source }) {
-      const depth = ctx.alloc('i32', -1) as Int32Array;
-      depth[source] = 0;
+      const state = bfsState(ctx, source);
       let frontier = ctx.frontierOf([source]);
       for (let level = 0; frontier.size > 0; level++) {
-        ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth }, { level }, { readsFrontier: true }));
+        ({ next: frontier } = await ctx.edgeMap('bfs', frontier, state, { level }, { readsFrontier: true }));
         check(frontier, level + 1);
       }
-      return depth;
+      return state.depth;
     },
   };
 }
