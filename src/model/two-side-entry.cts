@@ -8,6 +8,6 @@ type Run = (t: TwoSideTask) => HolderSums[];
 let run: Promise<Run> | undefined;
 
 export = async function task(t: TwoSideTask): Promise<HolderSums[]> {
-  run ??= import('./two-side-worker.js').then((w) => w.default);
+  run ??= import('./two-side.js').then((m) => m.runTwoSideTask);
   return (await run)(t);
 };

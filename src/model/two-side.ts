@@ -83,7 +83,7 @@ export async function warmTwoSideCounts(
   if (graph.numEdges < (opts.minEdges ?? 8_000_000) || workers < 2) return;
   const plan = planOf(graph, orientation, seed, true);
   if (plan === null) return void remember(cache, plan, seed, null);
-  const chunks = chunksOf(plan.holders, opts.chunks ?? workers * 2);
+  const chunks = chunksOf(graph[orientation === 'out' ? 'in' : 'out'], opts.chunks ?? workers * 2);
   const pool = new Piscina({ filename: WORKER.href, minThreads: workers, maxThreads: workers });
   try {
     const sums = await Promise.all(
@@ -117,7 +117,7 @@ export interface TwoSideTask {
   U: number;
 }
 
-/** The worker's side (two-side-worker.ts). */
+/** The worker's side (two-side-entry.cts). */
 export function runTwoSideTask(t: TwoSideTask): HolderSums[] {
   const pages = t.pages.map((r, i) => pageOver(r.buffer, i, r.vBegin, r.vEnd, r.edges, r.split, t.weightType));
   return holderSums(pages, t.wide ? new Uint32Array(t.unitOf) : new Uint16Array(t.unitOf), t.positions, t.U);
@@ -190,20 +190,22 @@ function finish(plan: Plan, chunks: HolderSums[][]): TwoSideCounts[] {
   });
 }
 
-/** Up to `k` runs of holder pages of about equal edges, each starting at a vertex's first page. */
-function chunksOf(pages: readonly Page[], k: number): Array<[number, number]> {
+/**
+ * Up to `k` runs of the holder pages of about equal edges, cut between units (a vertex's split
+ * pages stay in one run: its running min/max must not be settled twice).
+ */
+function chunksOf(holders: PageSet, k: number): Array<[number, number]> {
+  const { first, edges } = unitsOf(holders);
   let total = 0;
-  for (const p of pages) total += p.edges;
+  for (let u = 0; u < edges.length; u++) total += edges[u]!;
   const out: Array<[number, number]> = [];
   let a = 0;
   let acc = 0;
-  for (let i = 0; i < pages.length; i++) {
-    const p = pages[i]!;
-    const continues = i > 0 && p.split && pages[i - 1]!.split && pages[i - 1]!.vBegin === p.vBegin;
-    if (i > a && !continues && acc >= total / k) (out.push([a, i]), (a = i), (acc = 0));
-    acc += p.edges;
+  for (let u = 0; u < edges.length; u++) {
+    if (first[u]! > a && acc >= total / k) (out.push([a, first[u]!]), (a = first[u]!), (acc = 0));
+    acc += edges[u]!;
   }
-  if (a < pages.length) out.push([a, pages.length]);
+  if (a < holders.pages.length) out.push([a, holders.pages.length]);
   return out;
 }
 
