@@ -1104,7 +1104,6 @@ function listOf(f: Frontier, degree?: Uint32Array): { list: Uint32Array; edges?:
   return { list: out.subarray(0, Math.min(k, size)) };
 }
 
-
 function toShared(a: Uint32Array): Uint32Array {
   const s = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * a.length)), 0, a.length);
   s.set(a);
