@@ -1,7 +1,9 @@
 import test from 'ava';
 import { buildGraph } from '../src/graph/build.js';
 import { Engine, IdList, foldClaimFlags, foldMinFlags } from '../src/engine/coordinator.js';
-import { nativeFoldFlags, nativeListFlags } from '../actors/gpu/native.js';
+import { nativeFillArray, nativeFoldFlags, nativeListFlags } from '../actors/gpu/native.js';
+import { fillArray } from '../src/engine/fill.js';
+import type { StateArray } from '../src/engine/kernel.js';
 import { bfs } from '../src/programs/bfs.js';
 import { pagerank } from '../src/programs/pagerank.js';
 import type { Topology } from '../src/topology/schema.js';
@@ -239,6 +241,27 @@ test('the addon lists set flags in ascending order with their degree sum, at any
     t.deepEqual([...short], want.slice(0, short.length));
   }
   t.throws(() => list(new Uint8Array(10), new Uint32Array(10), new Uint32Array(3)), { code: 'TS_ARG' });
+});
+
+test('fillArray sets every entry as TypedArray.fill does, natively on threads or not, every state type', (t) => {
+  // Odd lengths and offsets: the threads' chunk edges and a view that does not start the buffer.
+  type Ctor = { new (b: ArrayBufferLike, offset?: number, length?: number): StateArray; new (n: number): StateArray; BYTES_PER_ELEMENT: number; name: string };
+  const kinds: Array<[Ctor, number]> = [[Int32Array, -1], [Uint32Array, -1], [Float64Array, 0.25], [Float32Array, -3.5], [Uint8Array, 257], [Uint8Array, -1]];
+  for (const [Ctor, value] of kinds) {
+    for (const n of [(3 << 20) + 7, 1001]) {
+      const buf = new SharedArrayBuffer((n + 3) * Ctor.BYTES_PER_ELEMENT);
+      const a = new Ctor(buf, Ctor.BYTES_PER_ELEMENT, n);
+      const whole = new Ctor(buf);
+      whole.fill(9);
+      fillArray(a, value);
+      const want = new Ctor(n).fill(value);
+      t.deepEqual(a, want, `${Ctor.name} ${n} ${value}`);
+      t.is(whole[0], 9, 'the entry before the view is untouched');
+      t.is(whole[n + 1], 9, 'the entries after the view are untouched');
+    }
+  }
+  const native = nativeFillArray();
+  if (native !== undefined) t.throws(() => native(new BigInt64Array(4) as unknown as Int32Array, 1), { code: 'TS_ARG' });
 });
 
 test('the addon folds flagged changes as the TypeScript folds do (claim and min, every state type, found in order)', (t) => {

@@ -833,7 +833,7 @@ test('one-time costs by hand: setup for every run, the CPU start by its share, a
 });
 
 test('splitRunTime: the first superstep beyond the median of its kind is the start; time outside supersteps the setup', (t) => {
-  const step = (kernel: string, ms: number) => ({ step: 0, kernel, mode: 'pull' as const, frontier: 0, active: 0, edges: 0, ms, foldMs: 0, actors: [] });
+  const step = (kernel: string, ms: number) => ({ step: 0, kernel, mode: 'pull' as const, frontier: 0, active: 0, edges: 0, ms, planMs: 0, foldMs: 0, listMs: 0, actors: [] });
   const report = { steps: [step('pr', 60), step('pr', 6), step('pr', 7), step('pr', 5)], totalMs: 100 } as unknown as Parameters<typeof splitRunTime>[0];
   const r = splitRunTime(report);
   // median of 5, 6, 7 = 6: start 54 ms; steps 78 ms - 54; outside 100 - 78.

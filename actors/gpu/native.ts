@@ -182,12 +182,14 @@ export type FoldFlagsFn = (
  * (addon.cpp ListFlags), and with `degree` the sum of degree[i] over them.
  */
 export type ListFlagsFn = (flags: Uint8Array, out: Uint32Array, degree?: Uint32Array) => { count: number; edges: number };
+export type FillArrayFn = (array: Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array, value: number) => void;
 
 interface NativeModule {
   create(opts: GpuCreateOptions): Promise<NativeControllerHandle>;
   cudaDeviceCount(): { count: number; reason?: string };
   foldFlags?: FoldFlagsFn;
   listFlags?: ListFlagsFn;
+  fillArray?: FillArrayFn;
   flavor: NativeFlavor;
   napiVersion: number;
   abiVersion: number;
@@ -304,6 +306,12 @@ export function nativeFoldFlags(): FoldFlagsFn | undefined {
 export function nativeListFlags(): ListFlagsFn | undefined {
   const l = load();
   return 'mod' in l ? l.mod.listFlags : undefined;
+}
+
+/** The addon's fillArray, or undefined without an addon (or an older build). */
+export function nativeFillArray(): FillArrayFn | undefined {
+  const l = load();
+  return 'mod' in l ? l.mod.fillArray : undefined;
 }
 
 /** Bytes per weight of a page (0 when unweighted). */

@@ -17,7 +17,8 @@ import { shareGraph } from '../../actors/cpu/share.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
 import { nativeFoldFlags, nativeListFlags } from '../../actors/gpu/native.js';
 import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, overlapsRanges, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
-import { STATE_CTORS, fillBytes, sharedArray, type StateArray } from './kernel.js';
+import { STATE_CTORS, sharedArray, type StateArray } from './kernel.js';
+import { FILL_NATIVE_MIN, fillArray } from './fill.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
 import type { ActorStepReport, RunReport, StealEvent, StepReport } from './report.js';
 
@@ -123,6 +124,8 @@ export class Engine {
    */
   readonly arrayPool = new Map<string, StateArray[]>();
   readonly bitmapPool: Uint8Array[] = [];
+  /** Buffers of long frontier lists (LIST_POOL_MIN entries and up) that finished runs gave back. */
+  readonly listPool: SharedArrayBuffer[] = [];
 
   private constructor(
     readonly graph: Graph,
@@ -687,6 +690,9 @@ function stateNamed(state: Record<string, StateArray>, name: string, actor: stri
  */
 const NATIVE_FOLD_MIN = 1 << 16;
 
+/** Lists from this many entries take their buffers from the run's and engine's spares (Run.listArray). */
+const LIST_POOL_MIN = 1 << 16;
+
 /** A vote as the coordinator keeps it: with the shared buffers that came beside it (FlagMerge buffers). */
 type Vote = VoteFrame & { shared?: SharedArrayBuffer[] };
 
@@ -834,7 +840,9 @@ class Run implements RunContext {
   alloc(kind: StateKind, fill = 0, length = this.graph.numVertices): StateArray {
     const pooled = this.engine.arrayPool.get(`${kind}:${length}`)?.pop();
     const a = pooled ?? sharedArray(kind, length);
-    if (fill !== 0 || pooled !== undefined) a instanceof Uint8Array ? fillBytes(a, fill) : a.fill(fill);
+    // A large fresh array is filled even with zeros: faulted in now on the addon's threads (huge
+    // pages) rather than 4 KiB at a time by the first superstep's writes.
+    if (fill !== 0 || pooled !== undefined || a.byteLength >= FILL_NATIVE_MIN) fillArray(a, fill);
     this.taken.push(a);
     return a.length === length ? a : (a.subarray(0, length) as StateArray);
   }
@@ -842,9 +850,38 @@ class Run implements RunContext {
   private bitmap(): Uint8Array {
     const spare = this.spare.pop();
     if (spare !== undefined) return spare;
-    const b = this.engine.bitmapPool.pop() ?? new Uint8Array(new SharedArrayBuffer(Math.max(8, this.graph.numVertices)));
+    let b = this.engine.bitmapPool.pop();
+    if (b === undefined) {
+      b = new Uint8Array(new SharedArrayBuffer(Math.max(8, this.graph.numVertices)));
+      if (b.byteLength >= FILL_NATIVE_MIN) fillArray(b, 0);
+    }
     this.bitmaps.push(b);
     return b;
+  }
+
+  /** Spare buffers of long lists: those of frontiers consumed in this run. */
+  private listSpare: SharedArrayBuffer[] = [];
+  /** The list buffers this run handed out from the pools or allocated (returned when consumed). */
+  private readonly pooledLists = new WeakSet<ArrayBufferLike>();
+
+  /**
+   * A Uint32Array of `size` entries over a shared buffer: for a long list one that a consumed
+   * frontier's list used (a fresh 24 MB list buffer for RMAT 24's 6 M-vertex level cost its page
+   * faults every level), else a new one of the next power of two, faulted in by fillArray.
+   */
+  listArray(size: number): Uint32Array {
+    if (size < LIST_POOL_MIN) return new Uint32Array(new SharedArrayBuffer(4 * Math.max(1, size)), 0, size);
+    const fit = (pool: SharedArrayBuffer[]): SharedArrayBuffer | undefined => {
+      const i = pool.findIndex((b) => b.byteLength >= 4 * size);
+      return i < 0 ? undefined : pool.splice(i, 1)[0];
+    };
+    let buf = fit(this.listSpare) ?? fit(this.engine.listPool);
+    if (buf === undefined) {
+      buf = new SharedArrayBuffer(4 * Math.min(2 ** Math.ceil(Math.log2(size)), Math.max(size, this.graph.numVertices)));
+      fillArray(new Uint32Array(buf), 0);
+    }
+    this.pooledLists.add(buf);
+    return new Uint32Array(buf, 0, size);
   }
 
   /** The run is over: what it took goes back to the engine's pools, but for the arrays of `values`. */
@@ -860,9 +897,11 @@ class Run implements RunContext {
     const clean = new Set(this.spare);
     for (const b of this.bitmaps) {
       if (b.buffer === values.buffer) continue;
-      if (!clean.has(b)) fillBytes(b, 0);
+      if (!clean.has(b)) fillArray(b, 0);
       this.engine.bitmapPool.push(b);
     }
+    // Only consumed frontiers' lists: a frontier the program still holds keeps its list.
+    for (const b of this.listSpare) if (b !== values.buffer) this.engine.listPool.push(b);
   }
 
   /** Returns a frontier's bitmap for reuse, cleared. */
@@ -870,8 +909,9 @@ class Run implements RunContext {
     if (!this.produced.has(f)) return;
     this.produced.delete(f);
     if (f.list !== undefined && f.list.length < f.bitmap.length / 64) for (const v of f.list) f.bitmap[v] = 0;
-    else fillBytes(f.bitmap, 0);
+    else fillArray(f.bitmap, 0);
     this.spare.push(f.bitmap);
+    if (f.list !== undefined && this.pooledLists.has(f.list.buffer)) this.listSpare.push(f.list.buffer as SharedArrayBuffer);
   }
 
   frontierOf(ids: ArrayLike<number>): Frontier {
@@ -889,7 +929,7 @@ class Run implements RunContext {
 
   all(): Frontier {
     const bitmap = this.bitmap();
-    fillBytes(bitmap, 1);
+    fillArray(bitmap, 1);
     return { bitmap, list: undefined, size: this.graph.numVertices };
   }
 
@@ -942,13 +982,14 @@ class Run implements RunContext {
     const pullPages = opts.pullPages ?? 'in';
     if (mode === 'pull') shares = this.engine.denseShares(pullPages);
     else {
-      if (list === undefined) list = listOf(frontier).list;
+      if (list === undefined) list = listOf(frontier, (k) => this.listArray(k)).list;
       if (!(list.buffer instanceof SharedArrayBuffer)) list = toShared(list);
       ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges ?? frontier.edges));
     }
     const next = this.bitmap();
     const wantList = mode === 'push';
     const step = this.step++;
+    const planMs = performance.now() - t0;
     const { votes, voteMs, steals } = await this.engine.superstep(step, kernel, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages);
     let active = 0;
     let sum = 0;
@@ -968,9 +1009,10 @@ class Run implements RunContext {
     const foldAt = performance.now();
     if (this.engine.hasGpus) active += this.engine.applyRemote(votes, state, next, remote);
     const foldMs = performance.now() - foldAt;
+    const listAt = performance.now();
     let nextList: Uint32Array | undefined;
     let nextEdges: number | undefined;
-    if (wantList && (scan || active > cap)) ({ list: nextList, edges: nextEdges } = listOf({ bitmap: next, list: undefined, size: active }, g.outDegree));
+    if (wantList && (scan || active > cap)) ({ list: nextList, edges: nextEdges } = listOf({ bitmap: next, list: undefined, size: active }, (k) => this.listArray(k), g.outDegree));
     else if (wantList) {
       nextList = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * active)), 0, active);
       let at = 0;
@@ -983,6 +1025,7 @@ class Run implements RunContext {
       if (remote !== undefined) nextList.set(remote.view(), at);
       nextList.sort();
     }
+    const listMs = performance.now() - listAt;
     this.recycle(frontier);
     const ms = performance.now() - t0;
     const record: StepReport = {
@@ -993,7 +1036,9 @@ class Run implements RunContext {
       active,
       edges,
       ms,
+      planMs,
       foldMs,
+      listMs,
       actors: this.engine.actorReports(votes, voteMs, shares),
       ...(steals.length > 0 ? { steals } : {}),
     };
@@ -1063,17 +1108,17 @@ function outEdgesOf(f: Frontier, outDegree: Uint32Array): number {
  * vertex, or a branch per byte, cost 2-4x on RMAT 24's 6 M-vertex level: a third of the flags are
  * set, so the branches mispredict).
  */
-function listOf(f: Frontier, degree?: Uint32Array): { list: Uint32Array; edges?: number } {
+function listOf(f: Frontier, alloc: (size: number) => Uint32Array, degree?: Uint32Array): { list: Uint32Array; edges?: number } {
   const size = f.size;
   const flags = f.bitmap;
   const native = size >= NATIVE_FOLD_MIN ? nativeListFlags() : undefined;
   if (native !== undefined) {
-    const out = new Uint32Array(new SharedArrayBuffer(4 * Math.max(1, size)), 0, size);
+    const out = alloc(size);
     const r = native(flags, out, degree);
     return { list: r.count === size ? out : out.subarray(0, r.count), ...(degree !== undefined ? { edges: r.edges } : {}) };
   }
   // 8 spare entries: a word's last writes may land past the last vertex before k is checked.
-  const out = new Uint32Array(new SharedArrayBuffer(4 * (size + 8)));
+  const out = alloc(size + 8);
   const n = flags.length;
   let k = 0;
   let i = 0;

@@ -33,8 +33,12 @@ export interface StepReport {
   active: number;
   edges: number;
   ms: number;
+  /** Coordinator time before the superstep frames go out: the mode switch, the frontier list, the tasks. */
+  planMs: number;
   /** Coordinator time folding what actors in other memories sent (merges, outboxes, copies). */
   foldMs: number;
+  /** Coordinator time building the next frontier's list (push supersteps) after the fold. */
+  listMs: number;
   actors: ActorStepReport[];
   /** Steal asks answered in this superstep, in order (absent when none). */
   steals?: StealEvent[];
