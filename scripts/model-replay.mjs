@@ -18,7 +18,7 @@
  * cached CPU / GPU rates, for caches calibrated before it was measured (2026-11-23f): e.g. from the
  * sweep's CPU-only and GPU-only cells, (run time - the actor's busy time) / run time.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,7 @@ const { parseTopology } = await dist('src/topology/load.js');
 const { modelSweep } = await dist('src/model/index.js');
 const { modelAccuracy } = await dist('src/bench/accuracy.js');
 const { internalId } = await dist('src/engine/output.js');
+const { ENGINE_COSTS } = await dist('src/model/calibrate.js');
 
 const { values: a } = parseArgs({
   options: {
@@ -50,10 +51,14 @@ for (const k of ['results', 'cache', 'graph', 'threads'])
     process.exit(2);
   }
 const results = JSON.parse(readFileSync(a.results, 'utf8'));
-if (a['cpu-coord'] !== undefined || a['gpu-coord'] !== undefined) {
-  // A copy of the cache with the coordinator's share added to every entry.
-  const cache = JSON.parse(readFileSync(a.cache, 'utf8'));
+{
+  // A copy of the cache: its entries taken as this build's (a replay predicts from the recorded
+  // rates; calibrate() would measure entries of another build again), with the coordinator's
+  // share added to every entry when given.
+  // (No file: the topologies gave every rate; the copy is an empty cache.)
+  const cache = existsSync(a.cache) ? JSON.parse(readFileSync(a.cache, 'utf8')) : { version: 3, entries: {} };
   for (const e of Object.values(cache.entries)) {
+    e.engine = ENGINE_COSTS;
     if (a['cpu-coord'] !== undefined && e.rCpu !== undefined) e.cpuCoordShare = Number(a['cpu-coord']);
     if (a['gpu-coord'] !== undefined && e.rGpu !== undefined) e.gpuCoordShare = Number(a['gpu-coord']);
   }

@@ -21,6 +21,7 @@ import {
   cacheKey,
   cpuCacheKey,
   calibratedTooSmall,
+  ENGINE_COSTS,
   measureLink,
   calibrate,
   choosePartition,
@@ -625,6 +626,25 @@ test('calibration cache: measures once, then reads the cache; topology values ov
   t.is(calls.length, 6);
   // Another topology shape is another key.
   t.not(cacheKey(parseTopology(topoYaml('').replace('threads: 2', 'threads: 1'), 'emu.yaml'), 'pr', 'pull'), cacheKey(topo, 'pr', 'pull'));
+});
+
+test('calibration cache: entries another build measured (another ENGINE_COSTS stamp, or none) are measured again and replaced', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-cal-'));
+  const cacheFile = path.join(dir, 'calibration.json');
+  const topo = parseTopology(topoYaml(''), 'emu.yaml');
+  const old = { rCpu: 1, rGpu: 2, c: 3, gpuPageBytesPerSec: 4, measuredAt: '2026-01-01T00:00:00.000Z' };
+  writeFileSync(cacheFile, JSON.stringify({ version: 3, entries: { [cacheKey(topo, 'pr', 'pull')]: { ...old, engine: 'an older build' }, [cpuCacheKey(topo, 'pr', 'pull')]: old } }));
+  const calls: string[] = [];
+  const measure: MeasureFn = async (el) => (calls.push(el.kind), el.kind === 'cpu' ? { rate: 5e6, on: 'fake' } : { rate: 4e8, c: 2e9, on: 'fake-gpu' });
+  const r = await calibrate(topo, 'pr', 'pull', { cacheFile, measure });
+  t.deepEqual(calls, ['gpu', 'cpu']);
+  t.deepEqual([r.rCpu.value, r.rGpu!.value, r.c!.value], [5e6, 4e8, 2e9]);
+  const entries = (await readCache(cacheFile)).entries;
+  t.is(entries[cacheKey(topo, 'pr', 'pull')]!.engine, ENGINE_COSTS);
+  t.is(entries[cacheKey(topo, 'pr', 'pull')]!.gpuPageBytesPerSec, undefined, "nothing of the other build's entry is kept");
+  // This build's entries are read back.
+  t.is((await calibrate(topo, 'pr', 'pull', { cacheFile, measure })).rGpu!.source, 'cache');
+  t.is(calls.length, 2);
 });
 
 test('calibration follows the graph size: a rate measured on a graph over 4x smaller is measured again near the graph size', async (t) => {

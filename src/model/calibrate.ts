@@ -137,11 +137,21 @@ const entrySchema = z.object({
   gpuOn: z.string().optional(),
   measuredAt: z.string().optional(),
   host: z.string().optional(),
+  /** ENGINE_COSTS of the build that measured it. */
+  engine: z.string().optional(),
 });
 export type CacheEntry = z.infer<typeof entrySchema>;
 // Version 3: rates from steady supersteps, one-time costs beside them (version 2 timed whole runs;
 // traversal rates are per run since then, and the calibration graphs grow until they fit); older
 // files are measured again.
+/**
+ * The engine's per-superstep costs as this build has them: entries another build measured (another
+ * stamp, or none) are measured again. Change it with the coordinator's or the actors' fixed costs:
+ * the coordinator shares and one-time costs calibrated before the fill/list/fold changes of
+ * 2026-11-23 put the H100's GPU-only top-down BFS at 108 ms when it ran in 64 ms.
+ */
+export const ENGINE_COSTS = '2026-11-23h';
+
 const cacheSchema = z.object({ version: z.literal(3), entries: z.record(z.string(), entrySchema) });
 type CacheFile = z.infer<typeof cacheSchema>;
 
@@ -191,7 +201,8 @@ export async function readCache(file: string): Promise<CacheFile> {
 /** Merges `entry` into the cached entry under `key` (atomic write). */
 export async function writeCacheEntry(file: string, key: string, entry: CacheEntry): Promise<void> {
   const cache = await readCache(file);
-  cache.entries[key] = { ...cache.entries[key], ...entry, measuredAt: new Date().toISOString(), host: os.hostname() };
+  const old = cache.entries[key];
+  cache.entries[key] = { ...(old?.engine === ENGINE_COSTS ? old : {}), ...entry, measuredAt: new Date().toISOString(), host: os.hostname(), engine: ENGINE_COSTS };
   const { default: writeFileAtomic } = await import('write-file-atomic');
   try {
     await mkdir(path.dirname(file), { recursive: true });
@@ -251,9 +262,11 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
   const key = cacheKey(topology, profile.algo, mode);
   const cpuKey = cpuCacheKey(topology, profile.algo, mode);
   const entries = opts.refresh ? {} : (await readCache(file)).entries;
-  const cached: CacheEntry = entries[key] ?? {};
+  // What another build measured is not this build's cost (ENGINE_COSTS); topology values still win.
+  const current = (e: CacheEntry | undefined): CacheEntry => (e !== undefined && e.engine === ENGINE_COSTS ? e : {});
+  const cached: CacheEntry = current(entries[key]);
   // Older caches kept the CPU values under the topology's key.
-  const cachedCpu: CacheEntry = entries[cpuKey] ?? (cached.rCpu !== undefined ? cached : {});
+  const cachedCpu: CacheEntry = current(entries[cpuKey] ?? (cached.rCpu !== undefined ? cached : undefined));
   const freshCpu: CacheEntry = {};
   const measure = opts.measure ?? defaultMeasure;
   const msgBytes = opts.messageBytes ?? profile.messageBytes;
