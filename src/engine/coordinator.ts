@@ -18,7 +18,7 @@ import { GpuActor } from '../../actors/gpu/gpu-actor.js';
 import { nativeFoldFlags, nativeListFlags } from '../../actors/gpu/native.js';
 import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, overlapsRanges, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
 import { STATE_CTORS, sharedArray, type StateArray } from './kernel.js';
-import { FILL_NATIVE_MIN, fillArray } from './fill.js';
+import { fillArray, prefault } from './fill.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
 import type { ActorStepReport, RunReport, StealEvent, StepReport } from './report.js';
 
@@ -840,9 +840,8 @@ class Run implements RunContext {
   alloc(kind: StateKind, fill = 0, length = this.graph.numVertices): StateArray {
     const pooled = this.engine.arrayPool.get(`${kind}:${length}`)?.pop();
     const a = pooled ?? sharedArray(kind, length);
-    // A large fresh array is filled even with zeros: faulted in now on the addon's threads (huge
-    // pages) rather than 4 KiB at a time by the first superstep's writes.
-    if (fill !== 0 || pooled !== undefined || a.byteLength >= FILL_NATIVE_MIN) fillArray(a, fill);
+    if (fill !== 0 || pooled !== undefined) fillArray(a, fill);
+    else prefault(a);
     this.taken.push(a);
     return a.length === length ? a : (a.subarray(0, length) as StateArray);
   }
@@ -853,7 +852,7 @@ class Run implements RunContext {
     let b = this.engine.bitmapPool.pop();
     if (b === undefined) {
       b = new Uint8Array(new SharedArrayBuffer(Math.max(8, this.graph.numVertices)));
-      if (b.byteLength >= FILL_NATIVE_MIN) fillArray(b, 0);
+      prefault(b);
     }
     this.bitmaps.push(b);
     return b;
@@ -867,7 +866,7 @@ class Run implements RunContext {
   /**
    * A Uint32Array of `size` entries over a shared buffer: for a long list one that a consumed
    * frontier's list used (a fresh 24 MB list buffer for RMAT 24's 6 M-vertex level cost its page
-   * faults every level), else a new one of the next power of two, faulted in by fillArray.
+   * faults every level), else a new one of the next power of two, faulted in by prefault.
    */
   listArray(size: number): Uint32Array {
     if (size < LIST_POOL_MIN) return new Uint32Array(new SharedArrayBuffer(4 * Math.max(1, size)), 0, size);
@@ -878,7 +877,7 @@ class Run implements RunContext {
     let buf = fit(this.listSpare) ?? fit(this.engine.listPool);
     if (buf === undefined) {
       buf = new SharedArrayBuffer(4 * Math.min(2 ** Math.ceil(Math.log2(size)), Math.max(size, this.graph.numVertices)));
-      fillArray(new Uint32Array(buf), 0);
+      prefault(new Uint32Array(buf));
     }
     this.pooledLists.add(buf);
     return new Uint32Array(buf, 0, size);

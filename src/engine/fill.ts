@@ -17,3 +17,12 @@ export function fillArray(a: StateArray, value: number): void {
   else if (a instanceof Uint8Array) fillBytes(a, value);
   else a.fill(value);
 }
+
+/**
+ * Faults in a fresh (zeroed) array on the addon's threads, so that the supersteps' first writes do
+ * not pay the page faults one at a time; without the addon, nothing (the memory is zero already).
+ */
+export function prefault(a: StateArray): void {
+  const native = a.byteLength >= FILL_NATIVE_MIN ? nativeFillArray() : undefined;
+  if (native !== undefined) native(a, 0);
+}
