@@ -5,6 +5,7 @@ import { nativeFillArray, nativeFoldFlags, nativeListFlags } from '../actors/gpu
 import { fillArray } from '../src/engine/fill.js';
 import type { StateArray } from '../src/engine/kernel.js';
 import { bfs } from '../src/programs/bfs.js';
+import { summarize } from '../src/engine/report.js';
 import { pagerank } from '../src/programs/pagerank.js';
 import type { Topology } from '../src/topology/schema.js';
 import type { Graph } from '../src/graph/types.js';
@@ -241,6 +242,19 @@ test('the addon lists set flags in ascending order with their degree sum, at any
     t.deepEqual([...short], want.slice(0, short.length));
   }
   t.throws(() => list(new Uint8Array(10), new Uint32Array(10), new Uint32Array(3)), { code: 'TS_ARG' });
+});
+
+test('the run summary adds up the coordinator phases of the step reports', async (t) => {
+  const g = buildGraph(rawFrom(skewed(3000, 30000, 5)), { pageEdges: 4096 });
+  const e = await Engine.create(g, topo([2]), { forceMode: 'push' });
+  try {
+    const { report } = await e.run(bfs, { source: 0 });
+    t.true(report.steps.every((s) => s.planMs >= 0 && s.listMs >= 0 && s.planMs + s.foldMs + s.listMs <= s.ms + 1e-6), 'phases within the step');
+    const f = (k: 'planMs' | 'foldMs' | 'listMs'): string => report.steps.reduce((a, s) => a + s[k], 0).toFixed(1);
+    t.true(summarize(report).includes(`coordinator: ${f('planMs')} ms planning (switch, lists, tasks), ${f('foldMs')} ms folding, ${f('listMs')} ms listing next frontiers`));
+  } finally {
+    await e.close();
+  }
 });
 
 test('fillArray sets every entry as TypedArray.fill does, natively on threads or not, every state type', (t) => {

@@ -903,8 +903,9 @@ class Run implements RunContext {
     for (const b of this.listSpare) if (b !== values.buffer) this.engine.listPool.push(b);
   }
 
-  /** Returns a frontier's bitmap for reuse, cleared. */
-  private recycle(f: Frontier): void {
+  /** Returns a frontier's bitmap for reuse, cleared (and the list a superstep `made` for it). */
+  private recycle(f: Frontier, made?: Uint32Array): void {
+    if (made !== undefined && this.pooledLists.has(made.buffer)) this.listSpare.push(made.buffer as SharedArrayBuffer);
     if (!this.produced.has(f)) return;
     this.produced.delete(f);
     if (f.list !== undefined && f.list.length < f.bitmap.length / 64) for (const v of f.list) f.bitmap[v] = 0;
@@ -961,6 +962,8 @@ class Run implements RunContext {
     const modes = this.engine.modesFor(kernel, this.program, opts.modes ?? ['push', 'pull']);
     let mode: Mode;
     let list = frontier.list;
+    // A list this superstep made for a frontier that had none: its buffer is spare once the frontier is consumed.
+    let made: Uint32Array | undefined;
     // The frontier's out-edges: summed only for Ligra's switch (a forced mode needs no sum here).
     let frontierEdges: number | undefined;
     const forced = this.engine.forceMode;
@@ -968,12 +971,18 @@ class Run implements RunContext {
     else if (forced !== undefined && modes.includes(forced)) mode = forced;
     else if (frontier.size === g.numVertices) mode = 'pull';
     else {
-      // Ligra's switch: the frontier's out-edges against |E| / divisor (from the bitmap when there
-      // is no list: a pull superstep's frontier needs no list unless the next one pushes).
+      // Ligra's switch: the frontier's out-edges against |E| / divisor. A pull superstep's frontier
+      // has no list: with the addon it is listed now with its out-edges on the addon's threads (a
+      // push then has its list; RMAT 20's direction-optimising BFS planned 6-13 ms a step walking
+      // the byte map in TypeScript), else they are summed from the byte map.
       if (frontier.edges !== undefined) frontierEdges = frontier.edges;
       else if (list !== undefined) {
         frontierEdges = 0;
         for (let i = 0; i < list.length; i++) frontierEdges += g.outDegree[list[i]!]!;
+      } else if (listsNatively(frontier)) {
+        const r = listOf(frontier, (k) => this.listArray(k), g.outDegree);
+        list = made = r.list;
+        frontierEdges = r.edges ?? outEdgesOf(frontier, g.outDegree);
       } else frontierEdges = outEdgesOf(frontier, g.outDegree);
       mode = frontier.size + frontierEdges > g.numEdges / this.engine.pullDivisor ? 'pull' : 'push';
     }
@@ -981,7 +990,7 @@ class Run implements RunContext {
     const pullPages = opts.pullPages ?? 'in';
     if (mode === 'pull') shares = this.engine.denseShares(pullPages);
     else {
-      if (list === undefined) list = listOf(frontier, (k) => this.listArray(k)).list;
+      if (list === undefined) list = made = listOf(frontier, (k) => this.listArray(k)).list;
       if (!(list.buffer instanceof SharedArrayBuffer)) list = toShared(list);
       ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges ?? frontier.edges));
     }
@@ -1025,7 +1034,7 @@ class Run implements RunContext {
       nextList.sort();
     }
     const listMs = performance.now() - listAt;
-    this.recycle(frontier);
+    this.recycle(frontier, made);
     const ms = performance.now() - t0;
     const record: StepReport = {
       step,
@@ -1107,10 +1116,18 @@ function outEdgesOf(f: Frontier, outDegree: Uint32Array): number {
  * vertex, or a branch per byte, cost 2-4x on RMAT 24's 6 M-vertex level: a third of the flags are
  * set, so the branches mispredict).
  */
+/**
+ * Whether listOf runs on the addon's threads: from 64 k flags in the byte map (both list ways read
+ * all of it, however few are set: a 24 k-vertex frontier of RMAT 20 took the TypeScript scan 6 ms).
+ */
+function listsNatively(f: Frontier): boolean {
+  return f.bitmap.length >= NATIVE_FOLD_MIN && nativeListFlags() !== undefined;
+}
+
 function listOf(f: Frontier, alloc: (size: number) => Uint32Array, degree?: Uint32Array): { list: Uint32Array; edges?: number } {
   const size = f.size;
   const flags = f.bitmap;
-  const native = size >= NATIVE_FOLD_MIN ? nativeListFlags() : undefined;
+  const native = listsNatively(f) ? nativeListFlags() : undefined;
   if (native !== undefined) {
     const out = alloc(size);
     const r = native(flags, out, degree);

@@ -109,6 +109,11 @@ export function summarize(r: RunReport): string {
       `${fmt(r.edgesProcessed)}edges processed, ${fmt(r.teps)}TEPS` +
       (r.loadMs !== undefined ? `; load ${r.loadMs.toFixed(0)} ms` : ''),
   );
+  if (r.steps.length > 0) {
+    // The coordinator's own thread between the actors' votes (older reports lack plan and list).
+    const sum = (k: 'planMs' | 'foldMs' | 'listMs'): string => r.steps.reduce((a, s) => a + (s[k] ?? 0), 0).toFixed(1);
+    lines.push(`  coordinator: ${sum('planMs')} ms planning (switch, lists, tasks), ${sum('foldMs')} ms folding, ${sum('listMs')} ms listing next frontiers`);
+  }
   const per = new Map<string, { edges: number; ms: number; tasks: number; stolen: number; stolenEdges: number; gpu?: Omit<GpuStepStats, 'emulated'> & { emulated: boolean; messages: number; aggregated: number } }>();
   for (const s of r.steps)
     for (const a of s.actors) {
