@@ -244,6 +244,35 @@ test('the addon lists set flags in ascending order with their degree sum, at any
   t.throws(() => list(new Uint8Array(10), new Uint32Array(10), new Uint32Array(3)), { code: 'TS_ARG' });
 });
 
+test("a hub's out-edges are cut across push tasks: the same depths, with stealing between sockets too", async (t) => {
+  // Vertex 1 reaches 6000 leaves (which link on at random): the first push level is one vertex.
+  const edges: Array<[number, number]> = [];
+  for (let v = 2; v <= 6001; v++) edges.push([1, v]);
+  let x = 9;
+  for (let i = 0; i < 20000; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    edges.push([2 + (x % 6000), 2 + ((x >>> 8) % 6000)]);
+  }
+  edges.push([6001, 7000], [7000, 7001]);
+  const g = buildGraph(rawFrom(edges), { pageEdges: 1024 });
+  const source = [...g.ids.toOriginal].indexOf(1);
+  const want = serialBfs(g, source);
+  for (const [threads, steal] of [[[2], 'off'], [[1, 1], 'always']] as const) {
+    const e = await Engine.create(g, topo([...threads]), { forceMode: 'push', steal });
+    try {
+      for (let r = 0; r < 2; r++) {
+        const { values, report } = await e.run(bfs, { source });
+        t.deepEqual([...values], [...want], `${threads.length} socket(s), steal ${steal}`);
+        const first = report.steps[0]!;
+        t.true(first.actors.reduce((a, x) => a + x.tasks, 0) > 1, 'the hub alone is several tasks');
+        t.is(first.edges, 6000, 'each of its edges walked once');
+      }
+    } finally {
+      await e.close();
+    }
+  }
+});
+
 test('the run summary adds up the coordinator phases of the step reports', async (t) => {
   const g = buildGraph(rawFrom(skewed(3000, 30000, 5)), { pageEdges: 4096 });
   const e = await Engine.create(g, topo([2]), { forceMode: 'push' });

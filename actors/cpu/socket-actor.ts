@@ -177,7 +177,13 @@ export class CpuSocketActor {
       const ms = performance.now() - cur.t0;
       // Rate so far this superstep; before any task ended, the last superstep's of this kernel.
       const rate = cur.edgesDone > 0 && ms > 0 ? cur.edgesDone / (ms / 1000) : (this.lastRate.get(cur.kernel) ?? 0);
-      tasks = releaseFromTail(cur.queue, f, rate);
+      // Tasks of part of a hub's edges stay (a GPU thief pushes whole frontier slices): only the
+      // queue after the last of them is offered.
+      let cut = cur.queue.length;
+      while (cut > 0 && cur.queue[cut - 1]!.edgeHi === undefined) cut--;
+      const tail = cur.queue.splice(cut);
+      tasks = releaseFromTail(tail, f, rate);
+      cur.queue.push(...tail);
     }
     this.link.send({ type: 'released', actor: this.name, step: f.step, tasks });
   }

@@ -51,6 +51,8 @@ function contextFor(m: TaskMessage): KernelCtx {
     frontier: m.frontier ? new Uint8Array(m.frontier) : undefined,
     frontierList: m.frontierList ? new Uint32Array(m.frontierList) : undefined,
     next: new Uint8Array(m.next),
+    edgeLo: undefined,
+    edgeHi: undefined,
   };
   cachedKey = m.key;
   return cachedCtx;
@@ -73,6 +75,10 @@ export default function runTask(m: TaskMessage): TaskResult {
     kernel.pull(ctx, pages, task.lo, task.hi, out);
   } else {
     if (kernel.push === undefined) throw new Error(`kernel '${m.kernel}' has no push mode`);
+    if (task.edgeHi !== undefined && !kernel.splitPush) throw new Error(`kernel '${m.kernel}' cannot push part of a vertex's edges`);
+    // Set for every task (the cached context keeps one shape): whole vertices unless edgeHi.
+    ctx.edgeLo = task.edgeLo;
+    ctx.edgeHi = task.edgeHi;
     kernel.push(ctx, task.lo, task.hi, out);
   }
   return {

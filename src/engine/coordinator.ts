@@ -19,6 +19,7 @@ import { nativeFoldFlags, nativeListFlags } from '../../actors/gpu/native.js';
 import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, overlapsRanges, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
 import { STATE_CTORS, sharedArray, type StateArray } from './kernel.js';
 import { fillArray, prefault } from './fill.js';
+import { KERNELS } from '../programs/kernels.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
 import type { ActorStepReport, RunReport, StealEvent, StepReport } from './report.js';
 
@@ -493,9 +494,10 @@ export class Engine {
    * out-edges. With GPUs each owner's vertices are one slice of the list (one range per owner:
    * found by binary search; several (RAND): the list is sorted by owner first) and each GPU gets
    * its slice as one task; returns the list the tasks index. `outEdges`, the list's out-edges when
-   * known, saves a pass over it (the last GPU's slice is the rest).
+   * known, saves a pass over it (the last GPU's slice is the rest). With `splitHubs` (the kernel's
+   * splitPush) a CPU vertex with over twice a task's edges is cut into tasks of its edges.
    */
-  pushTaskShares(list: Uint32Array, outEdges?: number): { shares: Task[][]; list: Uint32Array } {
+  pushTaskShares(list: Uint32Array, outEdges?: number, splitHubs = false): { shares: Task[][]; list: Uint32Array } {
     const deg = this.graph.outDegree;
     let cpuLo = 0;
     let cpuHi = list.length;
@@ -555,13 +557,28 @@ export class Engine {
     let lo = cpuLo;
     let edges = 0;
     for (let i = cpuLo; i < cpuHi; i++) {
-      edges += deg[list[i]!]!;
-      if (edges >= target || i === cpuHi - 1) {
+      const d = deg[list[i]!]!;
+      if (splitHubs && d > 2 * target) {
+        // A hub: the slice before it, then its edges in tasks of about `target`.
+        if (i > lo) tasks.push({ page: 0, count: 0, lo, hi: i, edges });
+        const parts = Math.ceil(d / target);
+        for (let k = 0; k < parts; k++) {
+          const a = Math.floor((d * k) / parts);
+          const b = Math.floor((d * (k + 1)) / parts);
+          tasks.push({ page: 0, count: 0, lo: i, hi: i + 1, edges: b - a, edgeLo: a, edgeHi: b });
+        }
+        lo = i + 1;
+        edges = 0;
+        continue;
+      }
+      edges += d;
+      if (edges >= target) {
         tasks.push({ page: 0, count: 0, lo, hi: i + 1, edges });
         lo = i + 1;
         edges = 0;
       }
     }
+    if (lo < cpuHi) tasks.push({ page: 0, count: 0, lo, hi: cpuHi, edges });
     const shares = this.share(tasks);
     for (const t of gpuSlices) shares.push(t.hi > t.lo ? [t] : []);
     return { shares, list };
@@ -992,7 +1009,7 @@ class Run implements RunContext {
     else {
       if (list === undefined) list = made = listOf(frontier, (k) => this.listArray(k)).list;
       if (!(list.buffer instanceof SharedArrayBuffer)) list = toShared(list);
-      ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges ?? frontier.edges));
+      ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges ?? frontier.edges, KERNELS[kernel]?.splitPush === true));
     }
     const next = this.bitmap();
     const wantList = mode === 'push';

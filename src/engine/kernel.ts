@@ -31,6 +31,12 @@ export interface KernelCtx {
   readonly frontierList: Uint32Array | undefined;
   /** Byte per vertex the kernel sets to 1 for vertices active in the next superstep. */
   readonly next: Uint8Array;
+  /**
+   * A push task of part of one vertex's out-edges (splitPush kernels): frontierList[lo]'s edges
+   * [edgeLo, edgeHi), counted from its first (undefined: whole vertices). Set per task.
+   */
+  edgeLo?: number;
+  edgeHi?: number;
 }
 
 /** Per-task results, summed over tasks by the actor and over actors by the coordinator. */
@@ -50,6 +56,11 @@ export interface CpuKernel {
   pull?(ctx: KernelCtx, pages: Page[], lo: number, hi: number, out: TaskOut): void;
   /** Sparse: push from frontierList[lo..hi). */
   push?(ctx: KernelCtx, lo: number, hi: number, out: TaskOut): void;
+  /**
+   * push handles each out-edge on its own and honours ctx.edgeLo/edgeHi: the engine may then cut
+   * one vertex's out-edges across tasks that run at once (Task.edgeLo).
+   */
+  splitPush?: boolean;
   /** Vertex map: vertex ids [lo, hi), no edges, no frontier or next (RunContext.vertexMap). */
   vertex?(ctx: KernelCtx, lo: number, hi: number, out: TaskOut): void;
 }
@@ -80,6 +91,20 @@ export function fillBytes(bytes: Uint8Array, value: number): void {
   const words = (n - i) >> 3;
   if (words > 0) new BigUint64Array(bytes.buffer, bytes.byteOffset + i, words).fill(BigInt(value & 255) * 0x0101010101010101n);
   for (i += words << 3; i < n; i++) bytes[i] = value;
+}
+
+/**
+ * Out-edges [a, b) of vertex v (counted from its first): calls fn over each out-page slice holding
+ * them (outSlices clipped, for a task of part of a hub's edges).
+ */
+export function outSlicesBetween(g: KernelGraph, v: number, a: number, b: number, fn: (p: Page, lo: number, hi: number) => void): void {
+  let before = 0;
+  outSlices(g, v, (p, lo, hi) => {
+    const s = Math.max(lo, lo + a - before);
+    const e = Math.min(hi, lo + b - before);
+    before += hi - lo;
+    if (e > s) fn(p, s, e);
+  });
 }
 
 /** Edges of vertex v in a push step: calls fn over each out-page slice holding v's edges. */

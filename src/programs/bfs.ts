@@ -9,7 +9,7 @@
  * Serial reference: reference/bfs.ts.
  */
 import type { CpuKernel } from '../engine/kernel.js';
-import { outSlices } from '../engine/kernel.js';
+import { outSlices, outSlicesBetween } from '../engine/kernel.js';
 import type { Page } from '../graph/types.js';
 import type { Program, RunContext } from '../engine/program.js';
 
@@ -28,6 +28,7 @@ export interface BfsParams {
 }
 
 export const bfsKernel: CpuKernel = {
+  splitPush: true,
   pull(ctx, pages, lo, hi, out) {
     const depth = ctx.state.depth as Int32Array;
     const fr = ctx.frontier!;
@@ -82,7 +83,8 @@ export const bfsKernel: CpuKernel = {
         }
       }
     };
-    for (let i = lo; i < hi; i++) outSlices(ctx.graph, list[i]!, scan);
+    if (ctx.edgeHi !== undefined) outSlicesBetween(ctx.graph, list[lo]!, ctx.edgeLo ?? 0, ctx.edgeHi, scan);
+    else for (let i = lo; i < hi; i++) outSlices(ctx.graph, list[i]!, scan);
   },
 };
 
