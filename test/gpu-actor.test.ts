@@ -288,6 +288,33 @@ gpuTest('npm run gpu-check runs in emulated mode: every program matches, the ben
   }
 });
 
+gpuTest('top-down BFS on a GPU that owns every vertex uploads depth once per run; split or direction-optimising, every level', async (t) => {
+  const g = rmat(true);
+  const cpu = await cpuResults(g);
+  const n = g.numVertices;
+  for (const [gpuShare, forceMode] of [[1, 'push'], [0.6, 'push'], [1, undefined]] as const) {
+    const e = await Engine.create(g, oneSocketOneGpu, { gpuShare, steal: 'off', ...(forceMode ? { forceMode } : {}) });
+    try {
+      for (let run = 0; run < 2; run++) {
+        const { values, report } = await e.run(algorithm('bfs').program, paramsFor(g, 'bfs') as never);
+        t.is(firstMismatch(values, cpu.get('bfs')!, false), -1, `share ${gpuShare} ${forceMode ?? 'auto'} run ${run}: the CPU's depths`);
+        const rows = gpuRows(report);
+        // Each upload of depth is the whole array (4 bytes a vertex) beside small frontier lists.
+        const uploads = rows.map((r) => Math.floor(r.stateBytesIn / (4 * n)));
+        const pushes = report.steps.map((s) => s.mode === 'push');
+        if (gpuShare === 1 && forceMode === 'push') t.deepEqual(uploads, uploads.map((_, i) => (i === 0 ? 1 : 0)), `depth once: ${uploads.join(',')}`);
+        else if (gpuShare < 1) t.true(uploads.every((u) => u === 1), `a split uploads every level: ${uploads.join(',')}`);
+        else {
+          t.true(pushes.includes(false) && pushes.filter((p, i) => p && pushes[i - 1] === true).length > 0, `push after push and pull levels both: ${pushes.join(',')}`);
+          t.true(uploads.every((u, i) => u === (i > 0 && pushes[i] && pushes[i - 1] ? 0 : 1)), `after a pull level depth goes up again: ${uploads.join(',')} (${pushes.join(',')})`);
+        }
+      }
+    } finally {
+      await e.close();
+    }
+  }
+});
+
 gpuTest('PageRank keeps its contributions on the device: after the first superstep only the CPU range is uploaded', async (t) => {
   const g = rmat(true);
   const topo = oneSocketOneGpu;
