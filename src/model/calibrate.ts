@@ -148,9 +148,10 @@ export type CacheEntry = z.infer<typeof entrySchema>;
  * The engine's per-superstep costs as this build has them: entries another build measured (another
  * stamp, or none) are measured again. Change it with the coordinator's or the actors' fixed costs:
  * the coordinator shares and one-time costs calibrated before the fill/list/fold changes of
- * 2026-11-23 put the H100's GPU-only top-down BFS at 108 ms when it ran in 64 ms.
+ * 2026-11-23 put the H100's GPU-only top-down BFS at 108 ms when it ran in 64 ms ('h': that
+ * build; 'i': hubs cut across CPU push tasks, a GPU's depth upload skipped between its push levels).
  */
-export const ENGINE_COSTS = '2026-11-23h';
+export const ENGINE_COSTS = '2026-11-23i';
 
 const cacheSchema = z.object({ version: z.literal(3), entries: z.record(z.string(), entrySchema) });
 type CacheFile = z.infer<typeof cacheSchema>;
