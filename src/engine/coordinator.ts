@@ -1127,13 +1127,6 @@ function outEdgesOf(f: Frontier, outDegree: Uint32Array): number {
 }
 
 /**
- * The frontier's vertices in ascending order, from its bitmap, and with `degree` (from 64 k
- * vertices, where the addon lists them on its threads) their out-edges too. Otherwise
- * forEachFlag's word skipping, the bytes of a set word written without branches (a call per
- * vertex, or a branch per byte, cost 2-4x on RMAT 24's 6 M-vertex level: a third of the flags are
- * set, so the branches mispredict).
- */
-/**
  * Whether listOf runs on the addon's threads: from 64 k flags in the byte map (both list ways read
  * all of it, however few are set: a 24 k-vertex frontier of RMAT 20 took the TypeScript scan 6 ms).
  */
@@ -1141,6 +1134,13 @@ function listsNatively(f: Frontier): boolean {
   return f.bitmap.length >= NATIVE_FOLD_MIN && nativeListFlags() !== undefined;
 }
 
+/**
+ * The frontier's vertices in ascending order, from its bitmap, and with `degree` (where the
+ * addon lists them on its threads: listsNatively) their out-edges too. Otherwise
+ * forEachFlag's word skipping, the bytes of a set word written without branches (a call per
+ * vertex, or a branch per byte, cost 2-4x on RMAT 24's 6 M-vertex level: a third of the flags are
+ * set, so the branches mispredict).
+ */
 function listOf(f: Frontier, alloc: (size: number) => Uint32Array, degree?: Uint32Array): { list: Uint32Array; edges?: number } {
   const size = f.size;
   const flags = f.bitmap;
