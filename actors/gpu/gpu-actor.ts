@@ -133,8 +133,8 @@ const HANDLERS: Record<string, Handler> = {
       // actor has vertices to push from). Its 67 MB upload per level on RMAT 24 is skipped.
       const last = a.bfsPushed;
       const current = s.f.mode === 'push' && a.ownsAll && last !== undefined && last.buf === s.state.depth?.buffer && last.step + 1 === s.f.step && last.level + 1 === level;
+      if (!current) await a.upload('depth', s); // (names a missing depth state)
       a.bfsPushed = s.f.mode === 'push' ? { buf: s.state.depth!.buffer, step: s.f.step, level } : undefined;
-      if (!current) await a.upload('depth', s);
       await a.clearNext();
       let st: RunStats | undefined;
       if (s.f.mode === 'push') {

@@ -16,7 +16,6 @@
 #include <set>
 #include <thread>
 
-
 #include "controller.h"
 
 namespace {
@@ -678,6 +677,26 @@ Napi::Value DeviceCount(const Napi::CallbackInfo& info) {
 }
 
 
+// ---- Host threads for the coordinator's passes (foldFlags, listFlags, fillArray) -------------------
+
+/** Parts to cut n items into: one per core at most, `minPerPart` items each at least. */
+size_t partsFor(size_t n, size_t minPerPart) {
+  const size_t hw = std::max<size_t>(1, std::thread::hardware_concurrency());
+  return std::min<size_t>(hw, std::max<size_t>(1, n / minPerPart));
+}
+
+/** Runs fn(p, lo, hi) for each of `parts` equal slices of [0, n), on a thread each (the last on this one). */
+template <typename F>
+void runParts(size_t n, size_t parts, F fn) {
+  std::vector<std::thread> threads;
+  for (size_t p = 0; p < parts; p++) {
+    const size_t lo = n * p / parts, hi = n * (p + 1) / parts;
+    if (p + 1 == parts) fn(p, lo, hi);
+    else threads.emplace_back(fn, p, lo, hi);
+  }
+  for (auto& t : threads) t.join();
+}
+
 // ---- foldFlags: the coordinator's fold of flagged changes (src/engine/coordinator.ts) -------------
 //
 // foldFlags(op, state, next, flags, begin, value | values, wantList) -> { active, found? }
@@ -747,17 +766,11 @@ void foldChunk(T* state, uint8_t* next, const uint8_t* flags, const T* values, T
 template <typename T, bool kClaim>
 size_t foldAll(T* state, uint8_t* next, const uint8_t* flags, const T* values, T value, size_t begin, size_t n, uint32_t* found,
                size_t* activeOut) {
-  const size_t hw = std::max<size_t>(1, std::thread::hardware_concurrency());
-  const size_t parts = std::min<size_t>(hw, std::max<size_t>(1, n >> 20));  // ~1 M flags per thread at least
+  const size_t parts = partsFor(n, size_t(1) << 20);  // ~1 M flags per thread at least
   std::vector<size_t> active(parts, 0);
-  std::vector<std::thread> threads;
-  for (size_t p = 0; p < parts; p++) {
-    const size_t lo = n * p / parts, hi = n * (p + 1) / parts;
-    auto run = [=, &active] { foldChunk<T, kClaim>(state, next, flags, values, value, begin, lo, hi, found ? found + lo : nullptr, &active[p]); };
-    if (p + 1 == parts) run();
-    else threads.emplace_back(run);
-  }
-  for (auto& t : threads) t.join();
+  runParts(n, parts, [&](size_t p, size_t lo, size_t hi) {
+    foldChunk<T, kClaim>(state, next, flags, values, value, begin, lo, hi, found ? found + lo : nullptr, &active[p]);
+  });
   size_t at = 0, total = 0;
   for (size_t p = 0; p < parts; p++) {
     const size_t lo = n * p / parts;
@@ -908,35 +921,16 @@ Napi::Value ListFlags(const Napi::CallbackInfo& info) {
   const uint8_t* fl = (const uint8_t*)flags.data;
   const uint32_t* dg = withDeg ? (const uint32_t*)deg.data : nullptr;
   uint32_t* o = (uint32_t*)out.data;
-  const size_t hw = std::max<size_t>(1, std::thread::hardware_concurrency());
-  const size_t parts = std::min<size_t>(hw, std::max<size_t>(1, n >> 20));  // ~1 M flags per thread at least
+  const size_t parts = partsFor(n, size_t(1) << 20);  // ~1 M flags per thread at least
   std::vector<ListPart> part(parts);
-  auto bounds = [&](size_t p) { return std::make_pair(n * p / parts, n * (p + 1) / parts); };
-  {
-    std::vector<std::thread> threads;
-    for (size_t p = 0; p < parts; p++) {
-      auto [lo, hi] = bounds(p);
-      auto run = [=, &part] { countChunk(fl, lo, hi, &part[p]); };
-      if (p + 1 == parts) run();
-      else threads.emplace_back(run);
-    }
-    for (auto& t : threads) t.join();
-  }
+  runParts(n, parts, [&](size_t p, size_t lo, size_t hi) { countChunk(fl, lo, hi, &part[p]); });
   std::vector<size_t> at(parts, 0);
   size_t total = 0;
   for (size_t p = 0; p < parts; p++) (at[p] = total, total += part[p].count);
   const size_t cap = out.length;
-  {
-    std::vector<std::thread> threads;
-    for (size_t p = 0; p < parts; p++) {
-      auto [lo, hi] = bounds(p);
-      const size_t start = std::min(at[p], cap), end = std::min(at[p] + part[p].count, cap);
-      auto run = [=, &part] { writeChunk(fl, dg, lo, hi, o, start, end, &part[p].edges); };
-      if (p + 1 == parts) run();
-      else threads.emplace_back(run);
-    }
-    for (auto& t : threads) t.join();
-  }
+  runParts(n, parts, [&](size_t p, size_t lo, size_t hi) {
+    writeChunk(fl, dg, lo, hi, o, std::min(at[p], cap), std::min(at[p] + part[p].count, cap), &part[p].edges);
+  });
   double edges = 0;
   for (size_t p = 0; p < parts; p++) edges += part[p].edges;
   Napi::Object res = Napi::Object::New(env);
@@ -955,16 +949,8 @@ Napi::Value ListFlags(const Napi::CallbackInfo& info) {
 
 template <typename T>
 void fillChunks(T* a, size_t n, T value) {
-  const size_t hw = std::max<size_t>(1, std::thread::hardware_concurrency());
-  const size_t parts = std::min<size_t>(hw, std::max<size_t>(1, (n * sizeof(T)) >> 22));  // ~4 MiB per thread at least
-  std::vector<std::thread> threads;
-  for (size_t p = 0; p < parts; p++) {
-    const size_t lo = n * p / parts, hi = n * (p + 1) / parts;
-    auto run = [=] { std::fill(a + lo, a + hi, value); };
-    if (p + 1 == parts) run();
-    else threads.emplace_back(run);
-  }
-  for (auto& t : threads) t.join();
+  const size_t parts = partsFor(n, (size_t(4) << 20) / sizeof(T));  // ~4 MiB per thread at least
+  runParts(n, parts, [=](size_t, size_t lo, size_t hi) { std::fill(a + lo, a + hi, value); });
 }
 
 Napi::Value FillArray(const Napi::CallbackInfo& info) {
@@ -973,15 +959,12 @@ Napi::Value FillArray(const Napi::CallbackInfo& info) {
   if (info.Length() < 2 || !getTypedArray(env, info[0], &a)) throw codedError(env, "TS_ARG", "fillArray: array must be a typed array");
   const double value = numberArg(info, 1, "fillArray: value", 0, true);
   switch (a.type) {
-    case napi_int32_array: case napi_uint32_array: case napi_float32_array: case napi_float64_array: case napi_uint8_array: break;
-    default: throw codedError(env, "TS_ARG", "fillArray: array must be an Int32, Uint32, Float32, Float64 or Uint8 array");
-  }
-  switch (a.type) {
     case napi_int32_array: fillChunks<int32_t>((int32_t*)a.data, a.length, (int32_t)(int64_t)value); break;
     case napi_uint32_array: fillChunks<uint32_t>((uint32_t*)a.data, a.length, (uint32_t)(int64_t)value); break;
     case napi_float32_array: fillChunks<float>((float*)a.data, a.length, (float)value); break;
     case napi_float64_array: fillChunks<double>((double*)a.data, a.length, value); break;
-    default: fillChunks<uint8_t>((uint8_t*)a.data, a.length, (uint8_t)(int64_t)value); break;  // as Uint8Array.fill: modulo 256
+    case napi_uint8_array: fillChunks<uint8_t>((uint8_t*)a.data, a.length, (uint8_t)(int64_t)value); break;  // as Uint8Array.fill: modulo 256
+    default: throw codedError(env, "TS_ARG", "fillArray: array must be an Int32, Uint32, Float32, Float64 or Uint8 array");
   }
   return env.Undefined();
 }
