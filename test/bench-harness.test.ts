@@ -122,6 +122,11 @@ test('config: errors name the file, line, key and a fix', (t) => {
   t.regex(steal!.message, /^c\.yaml:4: invalid benchmark config: steal/);
   t.is(parseBenchConfig('graphs: [{ rmat: 8 }]\ntopologies: [a.yaml]\nprograms: [bfs]\nsteal: off\n', 'c.yaml').steal, 'off');
   t.is(parseBenchConfig('graphs: [{ rmat: 8 }]\ntopologies: [a.yaml]\nprograms: [bfs]\n', 'c.yaml').steal, 'auto');
+  // The swept cells' strategy: high unless the config says low or rand.
+  t.is(parseBenchConfig('graphs: [{ rmat: 8 }]\ntopologies: [a.yaml]\nprograms: [bfs]\n', 'c.yaml').partition, 'high');
+  t.is(parseBenchConfig('graphs: [{ rmat: 8 }]\ntopologies: [a.yaml]\nprograms: [bfs]\npartition: low\n', 'c.yaml').partition, 'low');
+  const part = t.throws(() => parseBenchConfig('graphs: [{ rmat: 8 }]\ntopologies: [a.yaml]\nprograms: [bfs]\npartition: middle\n', 'c.yaml'), { instanceOf: TesseraError });
+  t.regex(part!.message, /^c\.yaml:4: invalid benchmark config: partition/);
 });
 
 function cell(engine: Cell['engine'], topology: string, ms: number[], edges: number | null, alpha: number | null = null, share: number | null = null): Cell {
@@ -155,7 +160,7 @@ test('alpha plot: none without alpha cells; achieved at the requested split over
   );
 });
 
-test('model accuracy: achieved vs predicted speed-up on the HIGH curve, Pearson r and mean relative error', (t) => {
+test('model accuracy: achieved vs predicted speed-up on the curve of the cells\' strategy (HIGH by default), Pearson r and mean relative error', (t) => {
   const base = { schema: RESULT_SCHEMA, graphs: [] } as never as Parameters<typeof modelAccuracy>[0];
   // CPU only 60 ms; three alpha cells asking for 0.2, 0.5, 0.8 taking 20, 30, 40 ms: achieved 3,
   // 2, 1.5 (compared at the requested alpha, not at the edge share the runs processed).
@@ -181,6 +186,10 @@ test('model accuracy: achieved vs predicted speed-up on the HIGH curve, Pearson 
   // Two points: no correlation, still an error; no model curve: nothing.
   t.deepEqual(accuracyOf([{ achieved: 2, predicted: 3 }, { achieved: 4, predicted: 4 }]), { pearson: null, meanAbsError: 0.25 });
   t.deepEqual(modelAccuracy({ ...base, cells, modelCurves: [] }), []);
+  // A sweep of LOW cells (config partition: low) is compared with the LOW curve: 4 at 0, 1 at 1.
+  const low = { ...curve, points: [...curve.points, pt(0, 4, 'low'), pt(1, 1, 'low')] };
+  const [l] = modelAccuracy({ ...base, config: { partition: 'low' }, cells, modelCurves: [low] } as never);
+  t.deepEqual(l!.points.map((p) => +p.predicted.toFixed(9)), [3.4, 2.5, 1.6]);
 });
 
 test('a small sweep writes results.json (schema), results.md, the SVGs; absent peers are noted, a GAPBS build is parsed', async (t) => {

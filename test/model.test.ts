@@ -28,6 +28,7 @@ import {
   gpuJoins,
   measureCpuOn,
   fitPassTime,
+  fitVertexTerm,
   tooCloseToFit,
   minResidentAlpha,
   modelSummary,
@@ -813,6 +814,61 @@ test('fitPassTime: rate from the slope, overhead from the intercept; a non-posit
   t.deepEqual(fitPassTime({ edges: 1e6, seconds: 0.05 }, { edges: 1e7, seconds: 0.04 }), { rate: 1e7 / 0.04, overheadS: 0 });
   // A negative intercept (superlinear small graph) is no overhead either.
   t.deepEqual(fitPassTime({ edges: 1e6, seconds: 0.001 }, { edges: 2e6, seconds: 0.01 }), { rate: 2e6 / 0.01, overheadS: 0 });
+});
+
+test('fitVertexTerm: per-edge time from the two graphs of equal vertices, then the per-vertex time and the intercept; negative terms give undefined', (t) => {
+  // t = 10 ms + |E| x 1 ns + |V| x 4 ns.
+  const at = (edges: number, vertices: number) => ({ edges, vertices, seconds: 0.01 + edges * 1e-9 + vertices * 4e-9 });
+  const f = fitVertexTerm(at(1e6, 1.6e4), at(6.4e7, 4e6), at(1.6e7, 4e6))!;
+  t.true(close(f.rate, 1e9, 1e-6) && close(f.vertexS, 4e-9, 1e-6) && close(f.overheadS, 0.01, 1e-6), JSON.stringify(f));
+  // The sparse graph slower than the dense one (noise over the edge term): no fit.
+  t.is(fitVertexTerm(at(1e6, 1.6e4), at(6.4e7, 4e6), { edges: 1.6e7, vertices: 4e6, seconds: 0.2 }), undefined);
+  // Vertices that cost less than nothing: no fit.
+  t.is(fitVertexTerm({ edges: 1e6, vertices: 1.6e4, seconds: 0.05 }, at(6.4e7, 4e6), at(1.6e7, 4e6)), undefined);
+  // Graphs of different vertex counts cannot separate the terms.
+  t.is(fitVertexTerm(at(1e6, 1.6e4), at(6.4e7, 4e6), at(1.6e7, 2e6)), undefined);
+});
+
+test('model cost per vertex by hand: it tells LOW from HIGH at the same alpha', (t) => {
+  // 1e8 edges, 1e7 vertices; socket 1e8 edges/s + 1 ns per vertex, GPU 1e9 edges/s + 5 ns per vertex.
+  const params: ModelParams = {
+    elements: [
+      { name: 'socket0', kind: 'cpu', rate: 1e8, threads: 1, vertexS: 1e-9 },
+      { name: 'gpu0', kind: 'gpu', rate: 1e9, vertexS: 5e-9 },
+    ],
+    c: 1e15,
+    messageBytes: 12,
+  };
+  // LOW, alpha 0.1: the CPU takes the tail (1e7 edges over 8e6 vertices): 0.1 + 0.008 s; the GPU
+  // the hubs (9e7 edges, 2e6 vertices): 0.09 + 0.01 s.
+  const low = predict(params, [{ edges: 1e7, vertices: 8e6 }, { edges: 9e7, vertices: 2e6 }], { messages: 0 });
+  t.true(close(low.elements[0]!.computeS, 0.108) && close(low.elements[1]!.computeS, 0.1) && close(low.makespanS, 0.108));
+  // HIGH, alpha 0.1: the CPU takes the hubs (1e5 vertices), the GPU the tail's 9.9e6 vertices.
+  const high = predict(params, [{ edges: 1e7, vertices: 1e5 }, { edges: 9e7, vertices: 9.9e6 }], { messages: 0 });
+  t.true(close(high.elements[0]!.computeS, 0.1001) && close(high.elements[1]!.computeS, 0.1395) && close(high.makespanS, 0.1395));
+  // The CPU-only baseline pays every vertex: 1 s + 0.01 s; GPU alone 0.1 + 0.05 s.
+  t.true(close(low.cpuOnlyS, 1.01) && close(high.cpuOnlyS, 1.01));
+  t.true(close(predict(params, [{ edges: 0, vertices: 0 }, { edges: 1e8, vertices: 1e7 }], { messages: 0 }).makespanS, 0.15));
+  // Without vertex costs both splits are the same prediction (TOTEM's edges-only model).
+  const plain: ModelParams = { ...params, elements: params.elements.map(({ vertexS: _, ...e }) => e) };
+  t.true(close(predict(plain, [{ edges: 1e7, vertices: 8e6 }, { edges: 9e7, vertices: 2e6 }], { messages: 0 }).makespanS, predict(plain, [{ edges: 1e7, vertices: 1e5 }, { edges: 9e7, vertices: 9.9e6 }], { messages: 0 }).makespanS));
+});
+
+test('calibration keeps the cost per vertex: cached, read back, a socket charged it over its threads', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-calv-'));
+  const cacheFile = path.join(dir, 'calibration.json');
+  let calls = 0;
+  const measure: MeasureFn = async (el) => (calls++, el.kind === 'cpu' ? { rate: 5e6, vertexS: 8e-9, on: 'fake' } : { rate: 4e8, vertexS: 3e-9, c: 2e9, on: 'fake-gpu' });
+  const topo = parseTopology(topoYaml(''), 'emu.yaml');
+  const r1 = await calibrate(topo, 'cdlp', 'pull', { cacheFile, measure });
+  const r2 = await calibrate(topo, 'cdlp', 'pull', { cacheFile, measure });
+  t.is(calls, 2, 'the second call reads the cache');
+  for (const r of [r1, r2]) t.deepEqual([r.cpuVertexS, r.gpuVertexS], [8e-9, 3e-9]);
+  const g = buildGraph(generateEdges('rmat:8'));
+  const p = modelParamsFor(topo, r2, g);
+  const threads = topo.sockets[0]!.threads;
+  t.true(close(p.elements[0]!.vertexS!, 8e-9 / threads));
+  t.is(p.elements[1]!.vertexS, 3e-9);
 });
 
 test('model overhead per pass: added to an element that has edges, and to the CPU-only baseline', (t) => {

@@ -2,7 +2,8 @@
  * How well the performance model predicts (TOTEM Fig. 7; issue 7's accuracy targets): for each
  * graph x topology x program swept over alpha, the achieved speed-up of every cell (CPU-only
  * median / cell median) beside the model's predicted speed-up at the alpha the cell asked for
- * (the split the engine applied; the HIGH curve it runs, linear between grid points); then the
+ * (the split the engine applied; the curve of the strategy the cells ran, `partition:` in the
+ * config, HIGH by default; linear between grid points); then the
  * Pearson correlation of the two and the mean absolute error relative to the achieved value.
  * Not at the CPU share of the edges the run processed (`measuredShare`, kept): that equals alpha
  * for PageRank without stealing, but BFS's supersteps walk only part of the edges, and not in
@@ -81,9 +82,10 @@ export function modelAccuracy(r: BenchResults): ModelAccuracy[] {
   for (const pts of groups.values()) {
     const { graph, topology, program } = pts[0]!;
     const curve = r.modelCurves.find((m) => m.status === 'ok' && m.graph === graph && m.topology === topology && m.program === program);
-    const high = (curve?.points ?? []).filter((p) => p.feasible && p.strategy.toLowerCase() === 'high').sort((a, b) => a.alpha - b.alpha);
-    if (high.length === 0) continue;
-    const points = pts.map((p) => ({ alpha: p.alpha, achieved: p.speedup, predicted: interpolate(high, p.alpha) })).sort((a, b) => a.alpha - b.alpha);
+    const strategy = r.config?.partition ?? 'high';
+    const ran = (curve?.points ?? []).filter((p) => p.feasible && p.strategy.toLowerCase() === strategy).sort((a, b) => a.alpha - b.alpha);
+    if (ran.length === 0) continue;
+    const points = pts.map((p) => ({ alpha: p.alpha, achieved: p.speedup, predicted: interpolate(ran, p.alpha) })).sort((a, b) => a.alpha - b.alpha);
     out.push({ graph, topology, program, points, ...accuracyOf(points) });
   }
   return out;

@@ -42,6 +42,8 @@ export type Job =
       cpuOnly: boolean;
       /** Page stealing (EngineOptions.steal; absent: the engine's default). */
       steal?: 'auto' | 'off' | 'always';
+      /** Partition strategy of a numeric alpha (absent: high). */
+      partition?: 'high' | 'low' | 'rand';
     }
   | { type: 'graphology'; tsr: string; program: ProgramPlan; source: number; warmup: number; reps: number }
   | { type: 'model'; tsr: string; topologyFile: string; program: ProgramPlan; steps: number; alphas: number[]; sourceInternal?: number };
@@ -199,7 +201,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   // alpha (TOTEM) is the CPU share of the edges; the engine takes the GPUs' share. The alpha plot
   // uses the share each run measured (cpuEdgeShare), not this request.
   const mode = job.program.params.mode;
-  const opts: EngineOptions & { gpuShare?: number } = typeof job.alpha === 'number' ? { gpuShare: 1 - job.alpha } : {};
+  const opts: EngineOptions & { gpuShare?: number } = typeof job.alpha === 'number' ? { gpuShare: 1 - job.alpha, partition: job.partition ?? 'high' } : {};
   let split: ModelSplit | undefined;
   let auto: CellResult['auto'];
   if (job.alpha === 'auto') {

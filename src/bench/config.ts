@@ -57,6 +57,11 @@ const configSchema = z
     alphas: z.array(z.union([z.number().min(0).max(1), z.literal('auto')])).default([]),
     /** Page stealing in tessera cells (the engine's --steal); off measures the model's split as given. */
     steal: z.enum(['auto', 'off', 'always']).default('auto'),
+    /**
+     * The partition strategy of the swept alpha cells (the engine's --partition): high (hubs on
+     * the CPU, TOTEM's HIGH), low (hubs on the GPUs) or rand. One strategy per sweep.
+     */
+    partition: z.enum(['high', 'low', 'rand']).default('high'),
     peers: z
       .object({
         graphology: z.union([z.literal(false), z.object({ maxEdges: z.number().int().positive().default(2_000_000) }).strict()]).default({ maxEdges: 2_000_000 }),
@@ -102,6 +107,7 @@ export interface BenchConfig {
   programs: ProgramPlan[];
   alphas: Array<number | 'auto'>;
   steal: 'auto' | 'off' | 'always';
+  partition: 'high' | 'low' | 'rand';
   peers: { graphology: false | { maxEdges: number }; gapbs: string | null };
 }
 
@@ -185,6 +191,7 @@ export function parseBenchConfig(text: string, file: string): BenchConfig {
     programs,
     alphas: c.alphas,
     steal: c.steal,
+    partition: c.partition,
     peers: { graphology: c.peers.graphology, gapbs: c.peers.gapbs === null ? null : path.resolve(dir, c.peers.gapbs) },
   };
 }

@@ -88,7 +88,7 @@ export function renderMarkdown(r: BenchResults, plots: PlotFile[]): string {
   else if (alphaCells.length === 0) L.push('', 'No alpha sweep data: no CPU+GPU topology cell ran with an alpha, so the speed-up-vs-alpha plot is not drawn.');
   const acc = modelAccuracy(r);
   if (acc.length > 0) {
-    L.push('', 'Model accuracy over the alpha sweep (achieved vs predicted speed-up on the HIGH curve; targets: Pearson >= 0.9, mean error <= 20%):', '');
+    L.push('', `Model accuracy over the alpha sweep (achieved vs predicted speed-up on the ${(r.config?.partition ?? 'high').toUpperCase()} curve, the strategy the alpha cells ran; targets: Pearson >= 0.9, mean error <= 20%):`, '');
     L.push('| graph | topology | program | points | Pearson r | mean abs. error |', '|---|---|---|---|---|---|');
     for (const a of acc)
       L.push(`| ${esc(a.graph)} | ${esc(a.topology)} | ${a.program} | ${a.points.length} | ${a.pearson === null ? '—' : a.pearson.toFixed(3)} | ${a.meanAbsError === null ? '—' : `${(100 * a.meanAbsError).toFixed(1)}%`} |`);

@@ -60,6 +60,12 @@ export interface ResolvedRates {
    */
   cpuOverheadS?: number;
   gpuOverheadS?: number;
+  /**
+   * Seconds per owned vertex per pass (profile.vertexTerm programs; fitted from a third graph):
+   * the CPU's per thread (a socket's is this / threads), a GPU's; 0 or absent: no such term.
+   */
+  cpuVertexS?: number;
+  gpuVertexS?: number;
   /** Seconds per vertex of every run outside supersteps (measured with the CPU rate; 0 when given). */
   setupSPerVertex?: number;
   /** The CPU sockets' first superstep beyond a steady one, per vertex, over the whole graph (first touch of fresh arrays). */
@@ -91,6 +97,8 @@ export interface Measurement {
   rate: number;
   /** Seconds per pass not explained by the rate (fitted over two graph sizes; see fitPassTime). */
   overheadS?: number;
+  /** Seconds per vertex per pass (cpu: thread-seconds), for profile.vertexTerm programs (fitVertexTerm). */
+  vertexS?: number;
   /** cpu: seconds per vertex of a run outside supersteps (the larger calibration graph's). */
   setupSPerVertex?: number;
   /** Seconds per vertex of the first superstep beyond a steady one (cpu: the sockets together). */
@@ -124,6 +132,8 @@ const entrySchema = z.object({
   rCpuVertices: z.number().positive().optional(),
   gpuVertices: z.number().positive().optional(),
   cpuOverheadS: z.number().nonnegative().optional(),
+  cpuVertexS: z.number().nonnegative().optional(),
+  gpuVertexS: z.number().nonnegative().optional(),
   cpuSetupSPerVertex: z.number().nonnegative().optional(),
   cpuStartSPerVertex: z.number().nonnegative().optional(),
   gpuStartSPerVertex: z.number().nonnegative().optional(),
@@ -149,9 +159,10 @@ export type CacheEntry = z.infer<typeof entrySchema>;
  * stamp, or none) are measured again. Change it with the coordinator's or the actors' fixed costs:
  * the coordinator shares and one-time costs calibrated before the fill/list/fold changes of
  * 2026-11-23 put the H100's GPU-only top-down BFS at 108 ms when it ran in 64 ms ('h': that
- * build; 'i': hubs cut across CPU push tasks, a GPU's depth upload skipped between its push levels).
+ * build; 'i': hubs cut across CPU push tasks, a GPU's depth upload skipped between its push levels;
+ * 'j': a cost per vertex beside the one per edge for PageRank, CDLP and LCC, fitted from a third graph).
  */
-export const ENGINE_COSTS = '2026-11-23i';
+export const ENGINE_COSTS = '2026-11-23j';
 
 const cacheSchema = z.object({ version: z.literal(3), entries: z.record(z.string(), entrySchema) });
 type CacheFile = z.infer<typeof cacheSchema>;
@@ -276,7 +287,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
   const m = topology.model;
 
   // GPU values first: a topology with GPUs and no GPU rate fails before any CPU measurement.
-  const gpu: Pick<ResolvedRates, 'rGpu' | 'c' | 'linkBytesPerSec' | 'gpuOverheadS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec'> = {};
+  const gpu: Pick<ResolvedRates, 'rGpu' | 'c' | 'linkBytesPerSec' | 'gpuOverheadS' | 'gpuVertexS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec'> = {};
 
   if (topology.gpus.length > 0) {
     let gm: Measurement | undefined;
@@ -348,6 +359,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
 const CPU_ENTRY = {
   rate: 'rCpu',
   overheadS: 'cpuOverheadS',
+  vertexS: 'cpuVertexS',
   setupSPerVertex: 'cpuSetupSPerVertex',
   startSPerVertex: 'cpuStartSPerVertex',
   coordShare: 'cpuCoordShare',
@@ -357,6 +369,7 @@ const CPU_ENTRY = {
 const GPU_ENTRY = {
   rate: 'rGpu',
   overheadS: 'gpuOverheadS',
+  vertexS: 'gpuVertexS',
   startSPerVertex: 'gpuStartSPerVertex',
   coordShare: 'gpuCoordShare',
   pageBytesPerSec: 'gpuPageBytesPerSec',
@@ -377,12 +390,13 @@ function entryOf(m: Measurement, fields: Partial<Record<keyof Measurement, keyof
 }
 
 /** What a GPU measurement writes into a cache entry (dropped together when it is measured again). */
-const GPU_MEASURED = ['rGpu', 'gpuOverheadS', 'gpuStartSPerVertex', 'gpuCoordShare', 'gpuPageBytesPerSec', 'gpuOn', 'gpuVertices'] as const;
+const GPU_MEASURED = ['rGpu', 'gpuOverheadS', 'gpuVertexS', 'gpuStartSPerVertex', 'gpuCoordShare', 'gpuPageBytesPerSec', 'gpuOn', 'gpuVertices'] as const;
 
 /** A cache entry's (or a fresh measurement's) CPU overhead and one-time costs, as resolved rates. */
-function cpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'cpuOverheadS' | 'setupSPerVertex' | 'cpuStartSPerVertex' | 'cpuCoordShare'> {
+function cpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'cpuOverheadS' | 'cpuVertexS' | 'setupSPerVertex' | 'cpuStartSPerVertex' | 'cpuCoordShare'> {
   return {
     cpuOverheadS: e.cpuOverheadS ?? 0,
+    cpuVertexS: e.cpuVertexS ?? 0,
     setupSPerVertex: e.cpuSetupSPerVertex ?? 0,
     cpuStartSPerVertex: e.cpuStartSPerVertex ?? 0,
     ...(e.cpuCoordShare !== undefined ? { cpuCoordShare: e.cpuCoordShare } : {}),
@@ -390,9 +404,10 @@ function cpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'cpuOverheadS' | 'setupSP
 }
 
 /** The same for a GPU (start and page-copy rate only where measured: the model falls back to the link). */
-function gpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'gpuOverheadS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec' | 'gpuCoordShare'> {
+function gpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'gpuOverheadS' | 'gpuVertexS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec' | 'gpuCoordShare'> {
   return {
     gpuOverheadS: e.gpuOverheadS ?? 0,
+    gpuVertexS: e.gpuVertexS ?? 0,
     ...(e.gpuCoordShare !== undefined ? { gpuCoordShare: e.gpuCoordShare } : {}),
     ...(e.gpuStartSPerVertex !== undefined ? { gpuStartSPerVertex: e.gpuStartSPerVertex } : {}),
     ...(e.gpuPageBytesPerSec !== undefined ? { pageLoadBytesPerSec: e.gpuPageBytesPerSec } : {}),
@@ -438,6 +453,7 @@ export async function measureGpu(topology: Topology, gpu: Topology['gpus'][numbe
   const m = await measureTwoSizes(profile, opts, gpu.emulated ? 16 : 18, at);
   const out: Measurement = { rate: m.rate, ...measuredOn(`${m.on} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}`, m.large) };
   if (m.overheadS !== undefined) out.overheadS = m.overheadS;
+  if (m.vertexS !== undefined) out.vertexS = m.vertexS;
   out.startSPerVertex = m.large.startS / m.large.vertices;
   out.coordShare = m.large.coordShare;
   if (m.large.pageBytesPerSec !== undefined) out.pageBytesPerSec = m.large.pageBytesPerSec;
@@ -526,7 +542,7 @@ async function measureTwoSizes(
   opts: CpuMeasureOptions,
   largeScale: number,
   timing: (graph: Graph) => Promise<RunTiming | undefined>,
-): Promise<{ rate: number; overheadS?: number; on: string; large: TimedPoint }> {
+): Promise<{ rate: number; overheadS?: number; vertexS?: number; on: string; large: TimedPoint }> {
   const { loadGraph } = await import('../graph/load.js');
   const suffix = profile.algo === 'sssp' ? ':weighted' : '';
   const point = async (spec: string): Promise<TimedPoint> => {
@@ -549,7 +565,37 @@ async function measureTwoSizes(
     l = await point(`rmat:${scale}${suffix}`);
   }
   const fit = fitPassTime(s, l);
-  return { rate: fit.rate, overheadS: fit.overheadS, on: `${small} + rmat:${scale}${suffix}`, large: l };
+  const on = `${small} + rmat:${scale}${suffix}`;
+  if (!profile.vertexTerm) return { rate: fit.rate, overheadS: fit.overheadS, on, large: l };
+  // The same vertices with a quarter of the edges per vertex tells the cost per vertex from the
+  // cost per edge (with one edge factor the two move together).
+  const sparse = `rmat:${scale}:ef=4${suffix}`;
+  const v = fitVertexTerm(s, l, await point(sparse));
+  return v === undefined ? { rate: fit.rate, overheadS: fit.overheadS, on, large: l } : { ...v, on: `${on} + ${sparse}`, large: l };
+}
+
+/**
+ * Seconds per pass as t = t0 + |E| / r + |V| x v through three measurements: `small` and `large`
+ * with one edge factor, `sparse` with `large`'s vertices and fewer edges. The two large graphs
+ * give the per-edge time (same |V|), then the two sizes the per-vertex time and the intercept.
+ * Undefined when a term comes out negative (noise larger than the term): the caller keeps the
+ * two-point fit (fitPassTime), whose rate then carries the vertices' cost at that edge factor.
+ */
+export function fitVertexTerm(
+  small: { edges: number; vertices: number; seconds: number },
+  large: { edges: number; vertices: number; seconds: number },
+  sparse: { edges: number; vertices: number; seconds: number },
+): { rate: number; overheadS: number; vertexS: number } | undefined {
+  const dE = large.edges - sparse.edges;
+  const dV = large.vertices - small.vertices;
+  if (!(dE > 0 && dV > 0) || large.vertices !== sparse.vertices) return undefined;
+  const perEdge = (large.seconds - sparse.seconds) / dE;
+  if (!(perEdge > 0)) return undefined;
+  const vertexS = (large.seconds - large.edges * perEdge - (small.seconds - small.edges * perEdge)) / dV;
+  if (!(vertexS >= 0)) return undefined;
+  const overheadS = small.seconds - small.edges * perEdge - small.vertices * vertexS;
+  if (!(overheadS >= 0)) return undefined;
+  return { rate: 1 / perEdge, overheadS, vertexS };
 }
 
 /** A measurement's record of what it ran on (the cache keeps it to tell when a graph outgrows it). */
@@ -578,6 +624,8 @@ export async function measureCpu(topology: Topology, program: string, mode: Mode
   };
   // The intercept is in thread-seconds; the sockets' threads pay it side by side.
   if (m.overheadS !== undefined) out.overheadS = m.overheadS / threads;
+  // Thread-seconds per vertex, like the per-thread rate (modelParamsFor divides by a socket's threads).
+  if (m.vertexS !== undefined) out.vertexS = m.vertexS;
   return out;
 }
 
@@ -706,6 +754,7 @@ export function modelParamsFor(topology: Topology, rates: ResolvedRates, graph: 
     rate: s.threads * rates.rCpu.value,
     threads: s.threads,
     overheadS: cpuOverheadS,
+    ...((rates.cpuVertexS ?? 0) > 0 ? { vertexS: rates.cpuVertexS! / s.threads } : {}),
     ...(cpuCoord !== undefined ? { coordShare: cpuCoord } : {}),
   }));
   for (const g of topology.gpus) {
@@ -715,6 +764,7 @@ export function modelParamsFor(topology: Topology, rates: ResolvedRates, graph: 
       kind: 'gpu',
       rate: rates.rGpu!.value,
       overheadS: rates.gpuOverheadS ?? 0,
+      ...((rates.gpuVertexS ?? 0) > 0 ? { vertexS: rates.gpuVertexS } : {}),
       ...(memoryBytes !== undefined ? { memoryBytes } : {}),
       ...(gpuCoord !== undefined ? { coordShare: gpuCoord } : {}),
     });

@@ -13,8 +13,9 @@
  *   Eq. 4  speedup           = 1 / (alpha + beta * r_cpu / c)        (two elements, CPU the bottleneck)
  *
  * Each element also pays a fixed overhead per pass when it has edges (frames, task set-up, state
- * copies: the intercept calibrate.ts fits beside the rate), so its Eq. 1 compute term is
- * overhead_p + |E_p| / r_p; with no overhead this is TOTEM's model exactly.
+ * copies: the intercept calibrate.ts fits beside the rate), and, for programs whose passes visit
+ * every vertex, a cost per owned vertex, so its Eq. 1 compute term is
+ * overhead_p + |E_p| / r_p + |V_p| x v_p; with neither this is TOTEM's model exactly.
  *
  * Generalisation (DESIGN.md "The model"): a BSP superstep computes, then communicates, so
  *   step = max_p compute_p + max_g (messages over GPU g's link) / c
@@ -59,6 +60,11 @@ export interface ModelElement {
    * copies; calibrate.ts fits it with the rate over two graph sizes); default 0.
    */
   overheadS?: number;
+  /**
+   * Seconds per owned vertex per pass (programs whose passes visit every vertex: profile.ts
+   * vertexTerm; a socket: its threads together); default 0 (TOTEM's edges-only model).
+   */
+  vertexS?: number;
   /**
    * GPUs: bytes of device memory the controller may use for vertex state and resident pages
    * (the topology's memoryLimit); undefined = everything fits.
@@ -107,6 +113,8 @@ export interface ModelParams {
 /** What one element is given: edges, and (GPUs) the page bytes kept resident or streamed. */
 export interface ElementLoad {
   edges: number;
+  /** Vertices the element owns (charged at its vertexS each pass; absent: 0). */
+  vertices?: number;
   /**
    * Level-synchronous traversals (ModelParams.levelPageEdges): the element's edges per level. A
    * pass then takes the sum over levels of the slowest element's time (levels.ts), not the
@@ -206,17 +214,24 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
   const passes = params.passes ?? 1;
   let total = 0;
   let cpuEdges = 0;
+  let vertices = 0;
+  let cpuVertices = 0;
   for (let i = 0; i < els.length; i++) {
     total += loads[i]!.edges;
-    if (els[i]!.kind === 'cpu') cpuEdges += loads[i]!.edges;
+    vertices += loads[i]!.vertices ?? 0;
+    if (els[i]!.kind === 'cpu') (cpuEdges += loads[i]!.edges), (cpuVertices += loads[i]!.vertices ?? 0);
   }
   const gpus = els.filter((e) => e.kind === 'gpu').length;
   const rc = cpuRate(params);
   // The sockets' fixed cost per pass (they pay it side by side).
   let cpuOverhead = 0;
   for (const e of els) if (e.kind === 'cpu') cpuOverhead = Math.max(cpuOverhead, e.overheadS ?? 0);
+  // The sockets' vertices per second together (each socket's 1 / vertexS).
+  let cpuVertexRate = 0;
+  for (const e of els) if (e.kind === 'cpu' && (e.vertexS ?? 0) > 0) cpuVertexRate += 1 / e.vertexS!;
+  const cpuVertexS = cpuVertexRate > 0 ? 1 / cpuVertexRate : 0;
   // The host partition: all sockets work on the CPU edges together (file header).
-  const cpuS = cpuEdges > 0 ? cpuEdges / rc + cpuOverhead : 0;
+  const cpuS = cpuEdges > 0 ? cpuEdges / rc + cpuVertices * cpuVertexS + cpuOverhead : 0;
   const times: ElementTime[] = [];
   let computeS = 0;
   let commS = 0;
@@ -227,7 +242,7 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
     const l = loads[i]!;
     if (!(e.rate > 0) && l.edges > 0 && (isGpuKind(e) || !(rc > 0))) throw new RangeError(`predict: element ${e.name} has edges but rate ${e.rate}`);
     const isGpu = e.kind === 'gpu';
-    const comp = !isGpu ? cpuS : l.edges > 0 ? l.edges / e.rate + (e.overheadS ?? 0) : 0;
+    const comp = !isGpu ? cpuS : l.edges > 0 ? l.edges / e.rate + (l.vertices ?? 0) * (e.vertexS ?? 0) + (e.overheadS ?? 0) : 0;
     const streamS = isGpu ? (l.streamedBytes ?? 0) / bps : 0;
     const pageBytes = params.pagesResident ? 0 : (l.residentBytes ?? 0);
     const start = params.gpuStartS ?? (params.gpuStateBytes ?? 0) / bps;
@@ -289,7 +304,7 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
   const cpuStartS = params.cpuStartS ?? 0;
   if (total > 0) loadS = Math.max(loadS, (cpuStartS * cpuEdges) / total);
   const makespanS = setupS + loadS + passes * passS;
-  const cpuOnlyS = rc > 0 ? setupS + (total > 0 ? cpuStartS : 0) + passes * (walked / rc + (total > 0 ? cpuOverhead : 0)) : Infinity;
+  const cpuOnlyS = rc > 0 ? setupS + (total > 0 ? cpuStartS : 0) + passes * (walked / rc + vertices * cpuVertexS + (total > 0 ? cpuOverhead : 0)) : Infinity;
   return {
     alpha: total > 0 ? cpuEdges / total : 1,
     beta: total > 0 ? traffic.messages / total : 0,

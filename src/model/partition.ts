@@ -374,6 +374,7 @@ export function loadsOf(part: Partition, levels?: Float64Array[]): ElementLoad[]
   const perLevel = levels !== undefined && part.orientation === 'out';
   return part.elements.map((e) => ({
     edges: e.edges,
+    vertices: e.vertices,
     residentBytes: e.kind === 'gpu' ? e.residentBytes : 0,
     streamedBytes: e.kind === 'gpu' ? e.streamedBytes : 0,
     ...(perLevel ? { levels: levelEdgesOf(levels, e.pages) } : {}),

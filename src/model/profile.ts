@@ -30,23 +30,32 @@ export interface ProgramProfile {
    * and by a fraction that changes with the graph's size).
    */
   unit: 'pass' | 'run';
+  /**
+   * Every pass visits every owned vertex whatever its degree (pull over all vertices: PageRank,
+   * CDLP, LCC), so an element's pass costs a term per vertex beside the one per edge: calibrate.ts
+   * measures it (a third graph, with a quarter of the edges per vertex) and the model charges each
+   * element its vertices. It is what tells HIGH from LOW at the same alpha: on an H100 CDLP's
+   * segmented sort paid ~4 ns per vertex, so the GPU gained more from giving the CPU the
+   * low-degree tail (LOW) than the hubs (HIGH).
+   */
+  vertexTerm: boolean;
 }
 
 const PROFILES: Record<string, Omit<ProgramProfile, 'algo' | 'messageBytes'>> = {
   // contrib f64 + next f64; pull only; 10 iterations by default (Graphalytics).
-  pr: { mode: 'pull', stateBytesPerVertex: 16, passes: 10, unit: 'pass' },
+  pr: { mode: 'pull', stateBytesPerVertex: 16, passes: 10, unit: 'pass', vertexTerm: true },
   // depth i32 + frontier u8 + next u8; most edges go through dense (pull) levels.
-  bfs: { mode: 'pull', stateBytesPerVertex: 6, passes: 1, unit: 'run' },
+  bfs: { mode: 'pull', stateBytesPerVertex: 6, passes: 1, unit: 'run', vertexTerm: false },
   // dist f64 + frontier u8 + next u8; delta-stepping is push-heavy.
-  sssp: { mode: 'push', stateBytesPerVertex: 10, passes: 1, unit: 'run' },
+  sssp: { mode: 'push', stateBytesPerVertex: 10, passes: 1, unit: 'run', vertexTerm: false },
   // label u32 + frontier u8 + next u8.
-  wcc: { mode: 'pull', stateBytesPerVertex: 6, passes: 1, unit: 'run' },
+  wcc: { mode: 'pull', stateBytesPerVertex: 6, passes: 1, unit: 'run', vertexTerm: false },
   // label u32 + next u32; pull only; 10 iterations by default.
-  cdlp: { mode: 'pull', stateBytesPerVertex: 8, passes: 10, unit: 'pass' },
+  cdlp: { mode: 'pull', stateBytesPerVertex: 8, passes: 10, unit: 'pass', vertexTerm: true },
   // lcc f64; pull only.
-  lcc: { mode: 'pull', stateBytesPerVertex: 8, passes: 1, unit: 'pass' },
+  lcc: { mode: 'pull', stateBytesPerVertex: 8, passes: 1, unit: 'pass', vertexTerm: true },
   // depth i32 + sigma f64 + delta f64 + bc f64 + frontier u8 + next u8; forward and backward phases.
-  bc: { mode: 'push', stateBytesPerVertex: 30, passes: 2, unit: 'pass' },
+  bc: { mode: 'push', stateBytesPerVertex: 30, passes: 2, unit: 'pass', vertexTerm: false },
 };
 
 export function programProfile(name: string): ProgramProfile {
