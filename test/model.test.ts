@@ -492,6 +492,32 @@ test('auto picks the smallest predicted makespan over strategies and alphas', (t
 });
 const STRATS = (pts: Array<{ strategy: Strategy }>): Strategy[] => [...new Set(pts.map((p) => p.strategy))];
 
+test('auto with a GPU that pays per vertex: LOW hands the CPU the low-degree tail, where HIGH would leave the GPU every vertex', (t) => {
+  // CDLP's costs on an H100 with 16 threads (calibration-cache-call3.json in h100-2026-11-23i):
+  // per edge 1.75 ns on the CPU, 0.3 ns on the GPU; per vertex 1.45 ns and 0.81 ns.
+  const g = skewedGraph(256);
+  const params = (perVertex: boolean): ModelParams => ({
+    elements: [
+      { name: 'socket0', kind: 'cpu', rate: 1 / 1.75e-9, threads: 16, ...(perVertex ? { vertexS: 1.45e-9 } : {}) },
+      { name: 'gpu0', kind: 'gpu', rate: 1 / 0.3e-9, ...(perVertex ? { vertexS: 0.81e-9 } : {}) },
+    ],
+    c: 1e12,
+    messageBytes: 12,
+    passes: 10,
+    pagesResident: true,
+  });
+  const choice = choosePartition(g, params(true), { steps: 20 })!;
+  t.is(choice.point.strategy, 'low');
+  t.true(choice.partition.alpha > 0 && choice.partition.alpha < 0.5, `alpha ${choice.partition.alpha}`);
+  const bestOf = (pts: SweepPoint[], s: Strategy): number => Math.min(...pts.filter((p) => p.strategy === s && p.feasible).map((p) => p.prediction.makespanS));
+  // The best LOW split beats the best HIGH split and the GPU alone.
+  const gpuOnly = choice.points.find((p) => p.alphaRequested === 0)!.prediction.makespanS;
+  t.true(bestOf(choice.points, 'low') < bestOf(choice.points, 'high') && bestOf(choice.points, 'low') < gpuOnly);
+  // Edges alone (TOTEM's model) cannot tell them apart: the best HIGH and LOW splits are within a page of each other.
+  const plain = choosePartition(g, params(false), { steps: 20 })!.points;
+  t.true(Math.abs(bestOf(plain, 'low') - bestOf(plain, 'high')) < 0.1 * bestOf(plain, 'high'));
+});
+
 // ------------------------------------------------------------------------------------------------
 // Page stealing policy
 
