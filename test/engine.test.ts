@@ -1,6 +1,7 @@
 import test from 'ava';
 import { buildGraph } from '../src/graph/build.js';
-import { Engine, IdList, foldClaimFlags, foldMinFlags } from '../src/engine/coordinator.js';
+import { Engine, foldClaimFlags, foldMinFlags } from '../src/engine/coordinator.js';
+import { IdList } from '../src/engine/ids.js';
 import { nativeFillArray, nativeFoldFlags, nativeListFlags } from '../actors/gpu/native.js';
 import { fillArray } from '../src/engine/fill.js';
 import type { StateArray } from '../src/engine/kernel.js';
@@ -351,6 +352,52 @@ test('long push frontiers (listed on native threads from 64 k vertices) are asce
     t.deepEqual([...r.values], [...serialBfs(g, 0)]);
     t.true(sizes.some((s) => s >= 1 << 16), `levels ${sizes.join(',')}`);
     if (nativeListFlags() !== undefined) t.true(withEdges > 0, 'the long levels were listed natively, with their out-edges');
+  } finally {
+    await e.close();
+  }
+});
+
+test('frontierOf: a long id list (duplicates, any order) becomes a byte map without a list; a push superstep from it equals one from the sorted list', async (t) => {
+  const { graph: g } = await loadGraph('rmat:17');
+  const n = g.numVertices;
+  // 80 k ids, every third vertex twice, in a scrambled order; and their first 1000 (short: a sorted list).
+  const ids: number[] = [];
+  for (let i = 0; i < 80_000; i++) ids.push((i * 7919) % n);
+  for (let i = 0; i < 80_000; i += 3) ids.push((i * 7919) % n);
+  const distinct = new Set(ids);
+  const oneHop = (sources: number[]) => ({
+    name: 'one-hop',
+    output: 'depth',
+    async run(ctx: Parameters<typeof bfs.run>[0]): Promise<Int32Array> {
+      const depth = ctx.alloc('i32', -1) as Int32Array;
+      const seen = ctx.alloc('i32', 0, (n + 31) >>> 5) as Int32Array;
+      for (const s of sources) (depth[s] = 0), (seen[s >>> 5]! |= 1 << (s & 31));
+      const f = ctx.frontierOf(sources);
+      t.is(f.size, new Set(sources).size);
+      if (sources.length >= 1 << 16) t.is(f.list, undefined, 'long: the byte map only');
+      else t.deepEqual([...f.list!], [...new Set(sources)].sort((a, b) => a - b));
+      let set = 0;
+      for (let v = 0; v < n; v++) set += f.bitmap[v]!;
+      t.is(set, f.size);
+      await ctx.edgeMap('bfs', f, { depth, seen }, { level: 0 }, { readsFrontier: true });
+      return depth;
+    },
+  });
+  const serial = (sources: number[]): Int32Array => {
+    const d = new Int32Array(n).fill(-1);
+    for (const s of sources) d[s] = 0;
+    forEachEdge(g.out, (u, v) => {
+      if (d[u] === 0 && d[v] === -1) d[v] = 1;
+    });
+    return d;
+  };
+  const e = await Engine.create(g, topo([2]), { forceMode: 'push' });
+  try {
+    for (const sources of [ids, ids.slice(0, 1000)]) {
+      const r = await e.run(oneHop(sources) as never, {});
+      t.deepEqual([...r.values], [...serial(sources)], `${sources.length} ids`);
+    }
+    t.true(distinct.size > 1 << 16);
   } finally {
     await e.close();
   }

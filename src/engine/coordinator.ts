@@ -19,6 +19,7 @@ import { nativeFoldFlags, nativeListFlags } from '../../actors/gpu/native.js';
 import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, overlapsRanges, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
 import { STATE_CTORS, sharedArray, type StateArray } from './kernel.js';
 import { fillArray, prefault } from './fill.js';
+import { forEachFlag, IdList } from './ids.js';
 import { KERNELS } from '../programs/kernels.js';
 import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
 import type { ActorStepReport, RunReport, StealEvent, StepReport } from './report.js';
@@ -713,55 +714,7 @@ const LIST_POOL_MIN = 1 << 16;
 /** A vote as the coordinator keeps it: with the shared buffers that came beside it (FlagMerge buffers). */
 type Vote = VoteFrame & { shared?: SharedArrayBuffer[] };
 
-/** Vertex ids appended into a growing typed array (a number[] of 10 M ids costs more). */
-export class IdList {
-  private buf: Uint32Array = new Uint32Array(1024);
-  length = 0;
-  push(v: number): void {
-    if (this.length === this.buf.length) {
-      const b = new Uint32Array(this.buf.length * 2);
-      b.set(this.buf);
-      this.buf = b;
-    }
-    this.buf[this.length++] = v;
-  }
-  pushAll(ids: Uint32Array): void {
-    if (this.length === 0 && ids.length > this.buf.length) {
-      // Adopt it (the caller gives it up): no copy of a list of millions.
-      this.buf = ids;
-      this.length = ids.length;
-      return;
-    }
-    if (this.length + ids.length > this.buf.length) {
-      const b = new Uint32Array(Math.max(this.buf.length * 2, this.length + ids.length));
-      b.set(this.buf.subarray(0, this.length));
-      this.buf = b;
-    }
-    this.buf.set(ids, this.length);
-    this.length += ids.length;
-  }
-  view(): Uint32Array {
-    return this.buf.subarray(0, this.length);
-  }
-}
 
-/**
- * Calls `visit(i)` for every set flag, in ascending order, skipping eight clear flags at a time
- * (so the folds' writes into the state and `next` are sequential).
- */
-function forEachFlag(flags: Uint8Array, visit: (i: number) => void, limit = Infinity): void {
-  const n = flags.length;
-  let k = 0;
-  let i = 0;
-  for (; i < n && k < limit && (flags.byteOffset + i) % 8 !== 0; i++) if (flags[i] !== 0) (visit(i), k++);
-  // A word of eight clear flags is +0 as a double (flags are 0 or 1, so never -0).
-  const words = i < n ? new Float64Array(flags.buffer, flags.byteOffset + i, (n - i) >> 3) : new Float64Array(0);
-  for (let w = 0; w < words.length && k < limit; w++) {
-    if (words[w] === 0) continue;
-    for (let j = i + (w << 3), end = j + 8; j < end; j++) if (flags[j] !== 0) (visit(j), k++);
-  }
-  for (i += words.length << 3; i < n && k < limit; i++) if (flags[i] !== 0) (visit(i), k++);
-}
 
 /**
  * Folds flag claims into `arr` (entries still -1 take `value`; the vertex joins the next frontier
@@ -933,6 +886,17 @@ class Run implements RunContext {
 
   frontierOf(ids: ArrayLike<number>): Frontier {
     const bitmap = this.bitmap();
+    // A long frontier gets no list here: edgeMap reads one off the byte map in order when a push
+    // needs it (on the addon's threads), instead of a copy and a sort (SSSP's buckets of millions).
+    if (ids.length >= Math.max(LIST_POOL_MIN, bitmap.length >> 8)) {
+      let size = 0;
+      for (let i = 0; i < ids.length; i++) {
+        const v = ids[i]!;
+        size += 1 - bitmap[v]!;
+        bitmap[v] = 1;
+      }
+      return { bitmap, list: undefined, size };
+    }
     const list = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * ids.length)), 0, ids.length);
     let size = 0;
     for (let i = 0; i < ids.length; i++) {
