@@ -315,6 +315,28 @@ gpuTest('top-down BFS on a GPU that owns every vertex uploads depth once per run
   }
 });
 
+gpuTest('SSSP on a GPU that owns every vertex uploads its distances once per run; a split GPU every superstep', async (t) => {
+  const g = rmat(true);
+  const cpu = await cpuResults(g);
+  const n = g.numVertices;
+  for (const gpuShare of [1, 0.6]) {
+    const e = await Engine.create(g, oneSocketOneGpu, { gpuShare, steal: 'off' });
+    try {
+      for (let run = 0; run < 2; run++) {
+        const { values, report } = await e.run(algorithm('sssp').program, paramsFor(g, 'sssp') as never);
+        t.is(firstMismatch(values, cpu.get('sssp')!, true), -1, `share ${gpuShare} run ${run}: the CPU's distances`);
+        // Each upload of dist is the whole array (8 bytes a vertex) beside small frontier lists.
+        const uploads = gpuRows(report).map((r) => Math.floor(r.stateBytesIn / (8 * n)));
+        t.true(uploads.length > 3, `${uploads.length} supersteps`);
+        if (gpuShare === 1) t.deepEqual(uploads, uploads.map((_, i) => (i === 0 ? 1 : 0)), `dist once: ${uploads.join(',')}`);
+        else t.true(uploads.every((u) => u === 1), `a split uploads every superstep: ${uploads.join(',')}`);
+      }
+    } finally {
+      await e.close();
+    }
+  }
+});
+
 gpuTest('PageRank keeps its contributions on the device: after the first superstep only the CPU range is uploaded', async (t) => {
   const g = rmat(true);
   const topo = oneSocketOneGpu;

@@ -128,13 +128,9 @@ const HANDLERS: Record<string, Handler> = {
     modes: ['push', 'pull'],
     async run(a, s) {
       const level = s.f.args.level!;
-      // A GPU that owns every vertex and pushed the level before holds the host's depth already:
-      // the host changed only by folding that level's claims, which the device made (no other
-      // actor has vertices to push from). Its 67 MB upload per level on RMAT 24 is skipped.
-      const last = a.bfsPushed;
-      const current = s.f.mode === 'push' && a.ownsAll && last !== undefined && last.buf === s.state.depth?.buffer && last.step + 1 === s.f.step && last.level + 1 === level;
-      if (!current) await a.upload('depth', s); // (names a missing depth state)
-      a.bfsPushed = s.f.mode === 'push' ? { buf: s.state.depth!.buffer, step: s.f.step, level } : undefined;
+      // Its 67 MB upload per level on RMAT 24 is skipped after a push level of its own (holds).
+      if (!(s.f.mode === 'push' && a.holds('depth', s))) await a.upload('depth', s); // (names a missing depth state)
+      a.held = s.f.mode === 'push' ? { name: 'depth', buf: s.state.depth!.buffer, step: s.f.step } : undefined;
       await a.clearNext();
       let st: RunStats | undefined;
       if (s.f.mode === 'push') {
@@ -211,7 +207,9 @@ const HANDLERS: Record<string, Handler> = {
     // The native side relaxes by pushing only; both modes reach the same distances.
     modes: ['push'],
     async run(a, s) {
-      await a.upload('dist', s);
+      // RMAT 24's 134 MB of distances went up every superstep (28 of them): not after its own.
+      if (!a.holds('dist', s)) await a.upload('dist', s);
+      a.held = { name: 'dist', buf: s.state.dist!.buffer, step: s.f.step };
       await a.clearNext();
       await a.frontierOwned(s);
       const st = await a.run('sssp_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: a.ownedParams(), state: { dist: 'dist', frontier: FR, next: NX, ...a.ownedState() } });
@@ -510,7 +508,7 @@ export class GpuActor {
     const t0 = performance.now();
     // A run's first superstep: what the device holds belongs to an earlier run, even where the
     // host arrays are the same buffers (the engine reuses a finished run's arrays).
-    if (f.step === 0) (this.prLast = undefined), (this.bfsPushed = undefined);
+    if (f.step === 0) (this.prLast = undefined), (this.held = undefined);
     const h = HANDLERS[f.kernel];
     if (h === undefined) throw new Error(`kernel '${f.kernel}' has no GPU mapping`);
     if (!h.modes.includes(f.mode)) throw new Error(`kernel '${f.kernel}' runs ${h.modes.join('/')} on the GPU, not ${f.mode}`);
@@ -651,8 +649,22 @@ export class GpuActor {
     return data;
   }
 
-  /** BFS: the push level this actor ran last in this run, and over which host depth array. */
-  bfsPushed: { buf: ArrayBufferLike; step: number; level: number } | undefined;
+  /**
+   * The state array whose device copy this actor's last superstep left equal to the host's (BFS
+   * push: depth; SSSP: dist), over which host buffer, at which step; undefined after any other.
+   */
+  held: { name: string; buf: ArrayBufferLike; step: number } | undefined;
+
+  /**
+   * Whether the device's `name` is the host's already: this actor owns every vertex and ran the
+   * superstep before over the same host array, so the host changed it only by folding the
+   * changes the device made and sent (no other actor has vertices to write, and the drivers
+   * write these arrays only before the first superstep). Its upload can be skipped.
+   */
+  holds(name: string, s: Step): boolean {
+    const h = this.held;
+    return this.ownsAll && h !== undefined && h.name === name && h.buf === s.state[name]?.buffer && h.step + 1 === s.f.step;
+  }
 
   /** PageRank: which host buffer the device array named `dev` mirrors (in the owned ranges). */
   private prLast: { buf: ArrayBufferLike; dev: string } | undefined;
