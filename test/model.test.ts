@@ -11,7 +11,7 @@ import { parseTopology } from '../src/topology/load.js';
 import type { Topology } from '../src/topology/schema.js';
 import { isTesseraError } from '../src/errors.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
-import { gpuRanges } from '../src/engine/partition.js';
+import { gpuRanges, gpuShareFor } from '../src/engine/partition.js';
 import {
   alphaGrid,
   bestPoint,
@@ -548,6 +548,18 @@ test('run-time partitions: HIGH gives the GPUs the low-degree tail, LOW the hubs
   t.is(two[0]![1], two[1]![0]);
   t.deepEqual(gpuRanges(g, 1, 0, 'low'), [[0, 0]]);
   t.deepEqual(gpuRanges(g, 1, 1, 'low'), [[0, n]]);
+});
+
+test('default split: real GPUs take every edge, emulated ones half; the topology and the option override', (t) => {
+  const g = buildGraph(generateEdges('rmat:8'));
+  const real = parseTopology('sockets: [{ threads: 2 }]\ngpus: [{ device: 0 }]\n', 'r.yaml');
+  const emulated = parseTopology('sockets: [{ threads: 2 }]\ngpus: [{ device: 0, emulated: true }]\n', 'e.yaml');
+  const given = parseTopology('sockets: [{ threads: 2 }]\ngpus: [{ device: 0 }]\nmodel: { gpuShare: 0.3 }\n', 'g.yaml');
+  t.is(gpuShareFor(g, real, undefined), 1);
+  t.is(gpuShareFor(g, emulated, undefined), 0.5);
+  t.is(gpuShareFor(g, given, undefined), 0.3);
+  t.is(gpuShareFor(g, given, 0.8), 0.8);
+  t.is(gpuShareFor(g, parseTopology('sockets: [{ threads: 2 }]\n', 'c.yaml'), undefined), 0);
 });
 
 test('releaseFromTail: the victim gives up the planned tail of its queue, in queue order', (t) => {

@@ -42,7 +42,7 @@ export interface EngineOptions {
   forceMode?: Mode;
   /**
    * Fraction of the edges the topology's GPUs own (0..1; default: the topology's model.gpuShare,
-   * else 0.5). See partition.ts.
+   * else 1 on real GPUs and 0.5 on emulated ones). See partition.ts.
    */
   gpuShare?: number;
   /**

@@ -14,17 +14,25 @@ import type { ModelElement } from '../model/model.js';
 import { DEFAULT_PARTITION_SEED, partitionGraph } from '../model/partition.js';
 import type { Topology } from '../topology/schema.js';
 
-/** Default fraction of the edges the GPUs take when nothing else says. */
-export const DEFAULT_GPU_SHARE = 0.5;
+/**
+ * Fraction of the edges real GPUs take when nothing else says: all. On the H100 host GPU-only beat
+ * the even split for every program, 1.5-9x (RMAT 24: PageRank 85 vs 802 ms, CDLP at 1 GiB 2204 vs
+ * 6186, SSSP 1630 vs 2531, WCC 258 vs 578; bench/results/h100-2026-11-23i), and `--alpha auto`
+ * finds the splits that beat it (CDLP's LOW 0.05).
+ */
+export const DEFAULT_GPU_SHARE = 1;
+/** The same for emulated GPUs: half (their kernels run on host threads, about a socket's speed). */
+export const EMULATED_GPU_SHARE = 0.5;
 
 /**
  * Fraction of the (in-)edges the GPUs own together, in [0, 1]: EngineOptions.gpuShare, else the
- * topology's model.gpuShare, else DEFAULT_GPU_SHARE. This is the one place a performance model
- * (issue 7: CPU and GPU processing rates, link bandwidth) plugs in to pick the split.
+ * topology's model.gpuShare, else DEFAULT_GPU_SHARE (EMULATED_GPU_SHARE when every GPU is
+ * emulated). This is the one place a performance model (issue 7: CPU and GPU processing rates,
+ * link bandwidth) plugs in to pick the split.
  */
 export function gpuShareFor(_graph: Graph, topology: Topology, option: number | undefined): number {
   if (topology.gpus.length === 0) return 0;
-  const share = option ?? topology.model.gpuShare ?? DEFAULT_GPU_SHARE;
+  const share = option ?? topology.model.gpuShare ?? (topology.gpus.every((g) => g.emulated) ? EMULATED_GPU_SHARE : DEFAULT_GPU_SHARE);
   if (!(share >= 0 && share <= 1))
     throw new TesseraError(`gpuShare ${share} is not a fraction`, {
       file: option === undefined ? topology.source : undefined,
