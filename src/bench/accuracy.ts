@@ -79,10 +79,10 @@ export function modelAccuracy(r: BenchResults): ModelAccuracy[] {
     groups.set(k, [...(groups.get(k) ?? []), p]);
   }
   const out: ModelAccuracy[] = [];
+  const strategy = r.config?.partition ?? 'high';
   for (const pts of groups.values()) {
     const { graph, topology, program } = pts[0]!;
     const curve = r.modelCurves.find((m) => m.status === 'ok' && m.graph === graph && m.topology === topology && m.program === program);
-    const strategy = r.config?.partition ?? 'high';
     const ran = (curve?.points ?? []).filter((p) => p.feasible && p.strategy.toLowerCase() === strategy).sort((a, b) => a.alpha - b.alpha);
     if (ran.length === 0) continue;
     const points = pts.map((p) => ({ alpha: p.alpha, achieved: p.speedup, predicted: interpolate(ran, p.alpha) })).sort((a, b) => a.alpha - b.alpha);

@@ -714,8 +714,6 @@ const LIST_POOL_MIN = 1 << 16;
 /** A vote as the coordinator keeps it: with the shared buffers that came beside it (FlagMerge buffers). */
 type Vote = VoteFrame & { shared?: SharedArrayBuffer[] };
 
-
-
 /**
  * Folds flag claims into `arr` (entries still -1 take `value`; the vertex joins the next frontier
  * unless it already has). Returns the vertices it activated.

@@ -203,26 +203,26 @@ export const sssp: Program<SsspParams> = {
       last!.push(v);
     };
     enqueue(source);
-    const now = new Uint32Array(n);
     let steps = 0;
     while (keys.size > 0) {
       const k = keys.min();
       const entries = buckets.get(k)!.view();
       buckets.set(k, new IdList());
       lastKey = NaN;
+      // This superstep's vertices, compacted in place: the bucket's array is no one else's now.
       let m = 0;
       for (let i = 0; i < entries.length; i++) {
         const v = entries[i]!;
         if (pending[v] === 1 && Math.floor(dist[v]! / w) === k) {
           pending[v] = 0;
-          now[m++] = v;
+          entries[m++] = v;
         }
       }
       if (m === 0) {
         if (buckets.get(k)!.length === 0) (buckets.delete(k), keys.pop());
         continue;
       }
-      const { next } = await ctx.edgeMap('sssp', ctx.frontierOf(now.subarray(0, m)), { dist, lock }, {}, { readsFrontier: true });
+      const { next } = await ctx.edgeMap('sssp', ctx.frontierOf(entries.subarray(0, m)), { dist, lock }, {}, { readsFrontier: true });
       steps++;
       if (next.list !== undefined) for (let i = 0; i < next.list.length; i++) enqueue(next.list[i]!);
       else forEachFlag(next.bitmap, enqueue, next.size);
