@@ -29,19 +29,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/engine/coordinator.js';
-import type { Program } from '../src/engine/program.js';
 import { loadGraph } from '../src/graph/load.js';
 import type { Graph } from '../src/graph/types.js';
-import { algorithm, type AlgoOptions } from '../src/programs/index.js';
-import {
-  referenceBetweenness,
-  referenceBfs,
-  referenceCdlp,
-  referenceLcc,
-  referencePageRank,
-  referenceSssp,
-  referenceWcc,
-} from '../src/programs/reference/index.js';
+import { findProgram, PROGRAMS as BUILTINS } from '../src/programs/index.js';
+import { prepareRun } from '../src/api.js';
 import type { Topology } from '../src/topology/schema.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -78,7 +69,7 @@ const bcSources = positiveInt('bc-sources', a['bc-sources']);
 const seed = positiveInt('seed', a.seed, 0);
 const iterations = positiveInt('iterations', a.iterations);
 const peerReps = positiveInt('peer-reps', a['peer-reps'], 0);
-const PROGRAMS = ['bfs', 'pr', 'sssp', 'wcc', 'cdlp', 'lcc', 'bc'];
+const PROGRAMS = BUILTINS.map((p) => p.name as string);
 const programs = a.programs.split(',').map((s) => s.trim());
 for (const p of programs) if (!PROGRAMS.includes(p)) (process.stderr.write(`programs bench: unknown program '${p}' (use ${PROGRAMS.join(',')})\n`), process.exit(1));
 const graphKinds = a.graphs.split(',').map((s) => s.trim());
@@ -87,16 +78,6 @@ const topology: Topology = { name: `1S-${threads}t`, source: 'bench', sockets: [
 
 type Values = ArrayLike<number>;
 type Params = Record<string, unknown>;
-
-const REFERENCES: Record<string, (g: Graph, p: Params) => Values> = {
-  bfs: (g, p) => referenceBfs(g, p.source as number),
-  pr: (g, p) => referencePageRank(g, { iterations: p.iterations as number, damping: p.damping as number }),
-  sssp: (g, p) => referenceSssp(g, p.source as number),
-  wcc: (g) => referenceWcc(g),
-  cdlp: (g, p) => referenceCdlp(g, p.iterations as number),
-  lcc: (g) => referenceLcc(g),
-  bc: (g, p) => referenceBetweenness(g, p.sources as Uint32Array),
-};
 
 /** Floats are summed in another order than the reference: compare relatively. */
 const TOLERANCE = 1e-6;
@@ -153,13 +134,14 @@ async function benchGraph(spec: string, label: string, names: string[]): Promise
   const engine = await Engine.create(g, topology);
   try {
     for (const name of names) {
-      const entry = algorithm(name);
-      const opts: AlgoOptions = { source, iterations, damping: 0.85, sources: bcSources, seed };
-      const params = entry.params(g, opts, {}) as Params;
+      const program = findProgram(name);
+      // The options this script sets, for the programs that take them.
+      const given: Params = { source, iterations, damping: 0.85, sources: bcSources, seed };
+      const { params } = prepareRun(g, program, Object.fromEntries(Object.entries(given).filter(([k]) => k in program.params)));
       const times: number[] = [];
       let last: Awaited<ReturnType<Engine['run']>> | undefined;
       for (let r = 0; r <= reps; r++) {
-        const out = await engine.run(entry.program as Program<never>, params as never);
+        const out = await engine.run(program, params);
         if (r > 0) times.push(out.report.totalMs); // r = 0 is the warm-up
         last = out;
       }
@@ -180,12 +162,12 @@ async function benchGraph(spec: string, label: string, names: string[]): Promise
         row.componentEdges = componentEdges(g, values);
         row.graph500Teps = row.componentEdges / (med / 1000);
       }
-      if (peerReps > 0) {
+      if (peerReps > 0 && program.reference !== undefined) {
         const peer: number[] = [];
         let want: Values = [];
         for (let r = 0; r < peerReps; r++) {
           const t0 = performance.now();
-          want = REFERENCES[name]!(g, params);
+          want = (program.reference as (g: Graph, p: unknown) => Values)(g, params);
           peer.push(performance.now() - t0);
         }
         row.peerMs = median(peer);

@@ -26,11 +26,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => import(path.join(root, 'dist', p));
 const { Engine } = await dist('src/engine/coordinator.js');
 const { loadGraph } = await dist('src/graph/load.js');
-const { algorithm } = await dist('src/programs/index.js');
-const { sampleSources } = await dist('src/programs/betweenness.js');
+const { findProgram, PROGRAMS } = await dist('src/programs/index.js');
+const { prepareRun } = await dist('src/api.js');
 const { nativeAvailable } = await dist('actors/gpu/native.js');
 const { parseSize } = await dist('src/topology/schema.js');
-const { programProfile } = await dist('src/model/profile.js');
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -50,7 +49,7 @@ const device = Number(opt('device', 0));
 // the exchange between them), which the engine's default for a real GPU (all of it) would not.
 const gpuShare = Number(opt('gpu-share', '0.5'));
 const bcSources = Number(opt('bc-sources', 4));
-const programs = opt('programs', 'bfs,pr,sssp,wcc,cdlp,lcc,bc').split(',');
+const programs = opt('programs', PROGRAMS.map((p) => p.name).join(',')).split(',');
 const snapDir = flag('no-snap') ? undefined : opt('snap', path.resolve(root, '../shared/datasets/snap'));
 const benchScale = flag('no-bench') ? undefined : Number(opt('bench-scale', scale));
 const memoryLimit = opt('memory-limit', undefined);
@@ -62,7 +61,7 @@ if (!['high', 'low', 'rand'].includes(partition)) fail(`--partition ${partition}
 if (!Number.isSafeInteger(partitionSeed) || partitionSeed < 0) fail(`--partition-seed ${opt('partition-seed')} must be an integer >= 0`);
 const jsonOut = opt('json', undefined);
 if (!(scale >= 1 && scale <= 30)) fail(`--scale ${opt('scale')} must be an integer from 1 to 30`);
-for (const p of programs) if (!['bfs', 'pr', 'sssp', 'wcc', 'cdlp', 'lcc', 'bc'].includes(p)) fail(`unknown program '${p}' in --programs`);
+for (const p of programs) if (!PROGRAMS.some((x) => x.name === p)) fail(`unknown program '${p}' in --programs`);
 
 const avail = nativeAvailable();
 if (!avail.ok) fail(`the native GPU controller is not available: ${avail.reason}`);
@@ -82,21 +81,11 @@ if (snapDir !== undefined && existsSync(snapDir)) {
   }
 }
 
-function params(g, name) {
-  // Internal id 0 is the vertex of highest degree (degree renumbering): a source that reaches far.
-  switch (name) {
-    case 'bfs':
-    case 'sssp':
-      return { source: 0 };
-    case 'pr':
-      return { iterations: 10, damping: 0.85 };
-    case 'cdlp':
-      return { iterations: 10 };
-    case 'bc':
-      return { sources: sampleSources(g, bcSources, 1) };
-    default:
-      return {};
-  }
+/** A program's demo parameters (traversals from the top hub); a sampled source count from --bc-sources. */
+function params(g, program) {
+  const given = { ...(program.demoParams?.(g) ?? {}) };
+  if ('sources' in program.params) Object.assign(given, { sources: bcSources, seed: 1 });
+  return prepareRun(g, program, given).params;
 }
 
 function mismatch(got, want, float) {
@@ -119,10 +108,10 @@ for (const gs of graphs) {
   const cpu = await Engine.create(g, cpuTopo);
   try {
     for (const name of programs) {
-      const program = algorithm(name).program;
-      const p = params(g, name);
+      const program = findProgram(name);
+      const p = params(g, program);
       const a = await cpu.run(program, p);
-      const partitionPages = programProfile(name).mode === 'push' ? 'out' : 'in';
+      const partitionPages = program.profile.mode === 'push' ? 'out' : 'in';
       const gpuEngine = await Engine.create(g, gpuTopo, { gpuShare: name === 'lcc' ? 1 : gpuShare, partition, partitionSeed, partitionPages });
       let b;
       try {

@@ -13,40 +13,77 @@
  *   const rmat = generate('rmat:16:weighted');            // as `tessera generate`, in memory
  */
 import { Engine, type EngineOptions } from './engine/coordinator.js';
-import type { OutputKind } from './engine/program.js';
-import { formatValue, writeResult } from './engine/output.js';
+import { resolveParams, type AnyProgram, type GraphDefaults, type InputParams, type OutputKind, type ParamSpecs, type ValuesOf } from './engine/define.js';
+import { formatValue, internalId, writeResult } from './engine/output.js';
 import type { RunReport } from './engine/report.js';
 import { TesseraError } from './errors.js';
 import { buildGraph, type BuiltGraph } from './graph/build.js';
 import { checkGeneratorSpec, DEFAULT_EDGE_FACTOR, DEFAULT_SEED, generateEdges, parseGeneratorSpec, type GeneratorSpec } from './graph/generate/index.js';
 import type { Graph } from './graph/types.js';
 import { assignByKey, isKeyedGraph, type GraphologyLike, type KeyedGraph } from './graphology.js';
-import { algorithm, type AlgoDefaults, type AlgoOptions } from './programs/index.js';
+import { findProgram, type BuiltinName, type ProgramByName } from './programs/index.js';
 import { loadTopology } from './topology/load.js';
-import { programProfile } from './model/profile.js';
 import type { Topology } from './topology/schema.js';
 
-/** Algorithm names `run` knows (aliases included); any other name is a TesseraError. */
-export const ALGO_NAMES = ['bfs', 'pr', 'pagerank', 'sssp', 'wcc', 'cdlp', 'lcc', 'bc', 'betweenness'] as const;
-export type AlgoName = (typeof ALGO_NAMES)[number];
+/** A program: a built-in's name (or alias) or a definition from defineProgram. */
+export type ProgramRef = BuiltinName | AnyProgram;
+/** The definition a ProgramRef names. */
+export type ProgramOf<P extends ProgramRef> = P extends BuiltinName ? ProgramByName[P] : P;
+type ParamsOf<P extends ProgramRef, K> = ProgramOf<P> extends { params: infer S extends ParamSpecs } ? InputParams<S, K> : never;
+/** The result array of a program's output: Int32Array depths for bfs, Float64Array ranks for pr... */
+export type ResultValues<P extends ProgramRef> = ProgramOf<P> extends { output: infer O extends OutputKind } ? ValuesOf<O> : never;
 
-export interface RunOptions extends AlgoOptions, EngineOptions {
+/** How a run is set up (not the program's parameters). */
+export interface RunSetup extends EngineOptions {
   /** A topology, a YAML path, or 'auto' (default: detect this machine). */
   topology?: Topology | string;
-  /** Defaults from a Graphalytics .properties file (loadGraph returns them). */
-  defaults?: AlgoDefaults;
 }
 
-/** `run` options on a graph from fromGraphology: vertices are named by node key. */
-export interface KeyedRunOptions extends Omit<RunOptions, 'source' | 'sourceList' | 'defaults'> {
-  /** bfs, sssp: source node key. */
-  source?: string;
-  /** bc: explicit source node keys; excludes `sources`. */
-  sourceList?: readonly string[];
-}
+/**
+ * `run`'s options: the program's parameters (required ones required) and the set-up; with
+ * `defaults` (a Graphalytics graph's .properties values, from loadGraph) every parameter is optional.
+ */
+export type RunOptions<P extends ProgramRef = AnyProgram, K = number> =
+  | (ParamsOf<P, K> & RunSetup & { defaults?: GraphDefaults })
+  | (Partial<ParamsOf<P, K>> & RunSetup & { defaults: GraphDefaults });
+
+/** Options given for a program with no required parameters may be left out. */
+type OptsArg<P extends ProgramRef, K> = {} extends ParamsOf<P, K> ? [opts?: RunOptions<P, K>] : [opts: RunOptions<P, K>];
 
 /** A graph that did not come from fromGraphology (its vertices are original ids). */
 export type PlainGraph = Graph & { readonly keys?: never };
+
+/** Keys of RunSetup and `defaults`: everything else in run's options is a program parameter. */
+const SETUP_KEYS = new Set<string>([
+  'topology', 'defaults', 'events', 'pullDivisor', 'forceMode', 'gpuShare', 'steal', 'partition', 'partitionSeed', 'partitionPages', 'ownership',
+] satisfies Array<keyof RunSetup | 'defaults'>);
+
+/** Splits run's options into the program's parameters and the set-up. */
+export function splitOptions(opts: Readonly<Record<string, unknown>>): { params: Record<string, unknown>; setup: RunSetup; defaults: GraphDefaults | undefined } {
+  const params: Record<string, unknown> = {};
+  const setup: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(opts)) (SETUP_KEYS.has(k) ? setup : params)[k] = v;
+  const { defaults, ...rest } = setup;
+  return { params, setup: rest as RunSetup, defaults: defaults as GraphDefaults | undefined };
+}
+
+/** Resolves a program reference and its parameters against a graph (original ids or node keys in). */
+export function prepareRun(graph: Graph, program: ProgramRef | string, params: Readonly<Record<string, unknown>>, defaults?: GraphDefaults, style: 'cli' | 'library' = 'library'): { program: AnyProgram; params: unknown } {
+  const def = typeof program === 'string' ? findProgram(program, style === 'cli' ? '--algo' : 'program') : program;
+  if (def === null || typeof def !== 'object' || (def as AnyProgram).defined !== true) {
+    throw new TesseraError('run expects a program name or a definition from defineProgram', { fix: "pass e.g. 'pr', or defineProgram({ ... })" });
+  }
+  const vertexId = (v: unknown, key: string): number => {
+    if (isKeyedGraph(graph)) {
+      const o = graph.keyIndex.get(String(v));
+      if (o === undefined) throw new TesseraError(`node '${String(v)}' is not in the graph`, { key, fix: 'name a node key of the graphology graph the tessera graph was built from' });
+      return internalId(graph, o, `${key.replace(/^--/, '')} vertex`);
+    }
+    if (typeof v !== 'number') throw new TesseraError(`${key} ${JSON.stringify(v)} is not a vertex id`, { key, fix: 'give an original vertex id (a number)' });
+    return internalId(graph, v, `${key.replace(/^--/, '')} vertex`);
+  };
+  return { program: def as AnyProgram, params: resolveParams(def as AnyProgram, graph, params, vertexId, defaults, style) };
+}
 
 /**
  * One value per vertex, read by vertex: `K` is `number` (original ids) for graphs from files and
@@ -57,11 +94,11 @@ export type PlainGraph = Graph & { readonly keys?: never };
  * key: for wcc the first node of the component in graphology's node order); lcc coefficient;
  * bc centrality.
  */
-export class RunResult<K extends number | string = number> {
+export class RunResult<K extends number | string = number, V extends Float64Array | Int32Array | Uint32Array = Float64Array | Int32Array | Uint32Array> {
   constructor(
     readonly graph: Graph,
-    /** One value per internal vertex id. */
-    readonly values: Float64Array | Int32Array | Uint32Array,
+    /** One value per internal vertex id (the program's output type: Int32Array depths, Float64Array ranks...). */
+    readonly values: V,
     readonly kind: OutputKind,
     readonly report: RunReport,
   ) {}
@@ -113,7 +150,7 @@ export class RunResult<K extends number | string = number> {
    * (normally `target` is the graph it was built from); otherwise a TesseraError names the node
    * and nothing is written.
    */
-  assign(this: RunResult<string>, target: GraphologyLike, attribute: string, transform?: (value: number, key: string) => unknown): void {
+  assign(this: RunResult<string, V>, target: GraphologyLike, attribute: string, transform?: (value: number, key: string) => unknown): void {
     const g = this.graph;
     if (!isKeyedGraph(g)) {
       throw new TesseraError(`assign writes into graphology graphs, and ${g.source} was not built from one`, {
@@ -150,42 +187,97 @@ export class RunResult<K extends number | string = number> {
 }
 
 /**
- * Runs one algorithm on a graph with a fresh set of actors, and releases them afterwards.
- * On a graph from fromGraphology, `source` / `sourceList` are node keys and the result is read
- * by key; otherwise they are original ids.
+ * Runs one program on a graph with a fresh set of actors, and releases them afterwards (for
+ * several runs on one graph, openSession keeps the actors warm). `program` is a built-in's name
+ * or a definition from defineProgram; options are its parameters plus the set-up (topology,
+ * engine options). On a graph from fromGraphology, vertex parameters are node keys and the
+ * result is read by key; otherwise they are original ids.
  */
-export function run(graph: KeyedGraph, algo: AlgoName | (string & {}), opts?: KeyedRunOptions): Promise<RunResult<string>>;
-export function run(graph: PlainGraph, algo: AlgoName | (string & {}), opts?: RunOptions): Promise<RunResult<number>>;
-export async function run(graph: Graph, algo: string, opts: RunOptions | KeyedRunOptions = {}): Promise<RunResult<number | string>> {
-  const entry = algorithm(algo);
-  const o: RunOptions = isKeyedGraph(graph) ? byOriginalIds(graph, opts as KeyedRunOptions) : (opts as RunOptions);
-  const params = entry.params(graph, o, o.defaults ?? {});
-  const topology = typeof o.topology === 'object' ? o.topology : await loadTopology(o.topology);
+export function run<const P extends ProgramRef>(graph: KeyedGraph, program: P, ...opts: OptsArg<P, string>): Promise<RunResult<string, ResultValues<P>>>;
+export function run<const P extends ProgramRef>(graph: PlainGraph, program: P, ...opts: OptsArg<P, number>): Promise<RunResult<number, ResultValues<P>>>;
+export async function run(graph: Graph, program: ProgramRef, opts: Readonly<Record<string, unknown>> = {}): Promise<RunResult<number | string>> {
+  const { params, setup, defaults } = splitOptions(opts);
+  return runOnce(graph, program, params, setup, defaults, 'library');
+}
+
+/** run() with parameters and set-up apart (the CLI names parameters by flag in its errors). */
+export async function runOnce(
+  graph: Graph,
+  program: ProgramRef | string,
+  params: Readonly<Record<string, unknown>>,
+  setup: RunSetup,
+  defaults: GraphDefaults | undefined,
+  style: 'cli' | 'library',
+): Promise<RunResult<number | string>> {
+  const prepared = prepareRun(graph, program, params, defaults, style);
+  const topology = typeof setup.topology === 'object' ? setup.topology : await loadTopology(setup.topology);
   // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.
-  const partitionPages = o.partitionPages ?? (programProfile(algo).mode === 'push' ? 'out' : 'in');
-  const engine = await Engine.create(graph, topology, { ...o, partitionPages });
+  const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');
+  const engine = await Engine.create(graph, topology, { ...setup, partitionPages });
   try {
-    const { values, report } = await engine.run(entry.program, params as never);
-    return new RunResult(graph, values, entry.program.output, report);
+    const { values, report } = await engine.run(prepared.program, prepared.params);
+    return new RunResult(graph, values, prepared.program.output, report);
   } finally {
     await engine.close();
   }
 }
 
-/** Keyed options with node keys replaced by original ids. */
-function byOriginalIds(graph: KeyedGraph, opts: KeyedRunOptions): RunOptions {
-  const id = (key: string, option: string): number => {
-    const o = graph.keyIndex.get(String(key));
-    if (o === undefined) {
-      throw new TesseraError(`node '${String(key)}' is not in the graph`, { key: option, fix: 'name a node key of the graphology graph the tessera graph was built from' });
-    }
-    return o;
-  };
-  const { source, sourceList, ...rest } = opts;
-  const out: RunOptions = rest;
-  if (source !== undefined) out.source = id(source, 'source');
-  if (sourceList !== undefined) out.sourceList = Array.from(sourceList, (k) => id(k, 'sourceList'));
-  return out;
+/** A session's set-up: the topology and engine options, fixed for its lifetime. */
+export type SessionOptions = RunSetup;
+
+/**
+ * Actors started once for one graph and topology (workers warm, GPU pages resident), for many
+ * runs: `const s = await openSession(graph, { topology: '1S' }); await s.run('bfs', { source: 1 });
+ * ... await s.close();` (or `await using s = ...`). Runs on one session are sequential.
+ */
+export class Session<K extends number | string = number> {
+  private closed = false;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly graph: Graph,
+    private readonly engine: Engine,
+  ) {}
+
+  /** @internal use openSession */
+  static async open(graph: Graph, opts: SessionOptions = {}): Promise<Session<number | string>> {
+    const topology = typeof opts.topology === 'object' ? opts.topology : await loadTopology(opts.topology);
+    return new Session(graph, await Engine.create(graph, topology, opts));
+  }
+
+  /** Runs a program (name or definition) with its parameters; vertices as original ids or node keys. */
+  run<const P extends ProgramRef>(program: P, ...params: OptsArg<P, K>): Promise<RunResult<K, ResultValues<P>>>;
+  async run(program: ProgramRef, params: Readonly<Record<string, unknown>> = {}): Promise<RunResult<number | string>> {
+    if (this.closed) throw new TesseraError('this session is closed', { fix: 'open a new one with openSession(graph, options)' });
+    const { params: p, setup, defaults } = splitOptions(params);
+    const extra = Object.keys(setup).filter((k) => setup[k as keyof RunSetup] !== undefined);
+    if (extra.length > 0) throw new TesseraError(`a session's set-up is fixed when it opens, and this run gave ${extra.join(', ')}`, { key: extra[0], fix: 'pass them to openSession, or open another session' });
+    const prepared = prepareRun(this.graph, program, p, defaults);
+    // One run at a time: the engine's actors serve one superstep stream.
+    const go = this.queue.then(() => this.engine.run(prepared.program, prepared.params));
+    this.queue = go.catch(() => undefined);
+    const { values, report } = await go;
+    return new RunResult(this.graph, values, prepared.program.output, report);
+  }
+
+  /** Stops the actors (idempotent). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue;
+    await this.engine.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+/** Opens a session on a graph: actors start now and stay until close(). */
+export function openSession(graph: KeyedGraph, opts?: SessionOptions): Promise<Session<string>>;
+export function openSession(graph: PlainGraph, opts?: SessionOptions): Promise<Session<number>>;
+export function openSession(graph: Graph, opts: SessionOptions = {}): Promise<Session<number | string>> {
+  return Session.open(graph, opts);
 }
 
 // ---------------------------------------------------------------------------------------------

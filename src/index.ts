@@ -1,12 +1,16 @@
 /** tessera — public library API. */
 export {
   run,
+  openSession,
+  Session,
   RunResult,
   generate,
-  ALGO_NAMES,
-  type AlgoName,
+  type ProgramRef,
+  type ProgramOf,
+  type ResultValues,
   type RunOptions,
-  type KeyedRunOptions,
+  type RunSetup,
+  type SessionOptions,
   type PlainGraph,
   type GenerateOptions,
   type GenerateBuildOptions,
@@ -24,14 +28,31 @@ export {
 export { buildGraph, type BuildOptions, type BuiltGraph, type BuildStats } from './graph/build.js';
 export type { Graph, Page, PageSet, RawEdges } from './graph/types.js';
 export { Engine, type EngineOptions, type EngineEvents } from './engine/coordinator.js';
-export type { Program, RunContext, Frontier } from './engine/program.js';
-export type { CpuKernel, KernelCtx } from './engine/kernel.js';
+export type { RunContext, Frontier, EdgeMapOptions, StepResult } from './engine/program.js';
+export {
+  defineProgram,
+  type Program,
+  type AnyProgram,
+  type ProgramSpec,
+  type ProgramContext,
+  type ParamSpec,
+  type ParamSpecs,
+  type StateSpec,
+  type StateSpecs,
+  type StateArrays,
+  type Reduce,
+  type OutputKind,
+  type ModelProfile,
+  type InputParams,
+  type ResolvedParams,
+  type GraphDefaults,
+} from './engine/define.js';
+export { outSlices, outSlicesBetween, type CpuKernel, type KernelCtx, type KernelGraph, type TaskOut, type StateArray } from './engine/kernel.js';
 export type { RunReport, StepReport } from './engine/report.js';
 export { summarize } from './engine/report.js';
-export { ALGORITHMS } from './programs/index.js';
+export { PROGRAMS, PROGRAM_NAMES, findProgram, type BuiltinName } from './programs/index.js';
 export { loadTopology, parseTopology } from './topology/load.js';
 export { detectTopology } from './topology/detect.js';
 export type { Topology } from './topology/schema.js';
 export { TesseraError } from './errors.js';
 export { loadGraph, type LoadOptions, type LoadedGraph } from './graph/load.js';
-export type { AlgoOptions, AlgoDefaults } from './programs/index.js';

@@ -13,7 +13,7 @@ import { createGunzip } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
 import { loadGraph } from '../src/graph/load.js';
 import type { Graph } from '../src/graph/types.js';
-import { algorithm } from '../src/programs/index.js';
+import { algorithm, takes } from './helpers/programs.js';
 import {
   referenceBetweenness,
   referenceBfs,
@@ -22,7 +22,7 @@ import {
   referencePageRank,
   referenceSssp,
   referenceWcc,
-} from '../src/programs/reference/index.js';
+} from './helpers/references.js';
 import { matchFor, readOutput, type GraphalyticsAlgorithm } from '../src/programs/validate.js';
 import type { RunReport } from '../src/engine/report.js';
 import { removeTempDirs, tempDir, tessera, writeTopology, type CliResult } from './helpers/cli.js';
@@ -134,7 +134,7 @@ const PROGRAMS: ProgramCase[] = [
 
 /** The parameters the CLI resolves from its flags, resolved the same way here (internal ids). */
 function paramsOf(g: Graph, algo: string, source: number): Record<string, unknown> {
-  return algorithm(algo).params(g, { source, sources: 4, seed: 1 }, {}) as Record<string, unknown>;
+  return algorithm(algo).params(g, takes(algo, { source, sources: 4, seed: 1 }), {}) as Record<string, unknown>;
 }
 
 function checkReport(t: ExecutionContext, r: RunReport, algo: string, file: string, g: Graph): void {
@@ -332,10 +332,12 @@ const ERROR_CASES: ErrorCase[] = [
   { title: 'non-integer --source', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--source', 'abc'], patterns: [/--source/, /'abc'/, /integer/] },
   { title: 'fractional --source', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--source', '1.5'], patterns: [/--source/, /'1\.5'/] },
   { title: '--source not in the graph', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--source', '7'], patterns: [/source vertex 7 is not a vertex/, /small\.el/, /from 1 to 3/] },
-  { title: 'bfs without a source', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small], patterns: [/needs a source/, /--source/] },
+  { title: 'misspelt --algo', args: (f) => ['run', '--algo', 'pagernak', '--graph', f.small], patterns: [/unknown algorithm 'pagernak'/, /did you mean 'pagerank'\?/] },
+  { title: 'a flag the program does not take', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--source', '1', '--damping', '0.5'], patterns: [/bfs has no parameter --damping/, /bfs takes --source/] },
+  { title: 'bfs without a source', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small], patterns: [/bfs needs --source/, /Fix: add --source/] },
   { title: 'negative --iterations', args: (f) => ['run', '--algo', 'pr', '--graph', f.small, '--iterations', '-1'], patterns: [/--iterations/, /'-1'/] },
-  { title: '--damping 2', args: (f) => ['run', '--algo', 'pr', '--graph', f.small, '--damping', '2'], patterns: [/--damping 2 is outside \[0, 1\]/] },
-  { title: '--window 0', args: (f) => ['run', '--algo', 'sssp', '--graph', f.small, '--source', '1', '--window', '0'], patterns: [/--window 0 is not a positive number/] },
+  { title: '--damping 2', args: (f) => ['run', '--algo', 'pr', '--graph', f.small, '--damping', '2'], patterns: [/--damping 2 is out of range/, />= 0 and <= 1/] },
+  { title: '--window 0', args: (f) => ['run', '--algo', 'sssp', '--graph', f.small, '--source', '1', '--window', '0'], patterns: [/--window 0 is out of range/, /> 0/] },
   { title: '--sources 0', args: (f) => ['run', '--algo', 'bc', '--graph', f.small, '--sources', '0'], patterns: [/--sources/, /'0'/] },
   {
     title: '--sources with --source-list',

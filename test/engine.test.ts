@@ -5,9 +5,9 @@ import { IdList } from '../src/engine/ids.js';
 import { nativeFillArray, nativeFoldFlags, nativeListFlags } from '../actors/gpu/native.js';
 import { fillArray } from '../src/engine/fill.js';
 import type { StateArray } from '../src/engine/kernel.js';
-import { bfs } from '../src/programs/bfs.js';
+import { bfs, pr as pagerank } from '../src/programs/index.js';
+import { defineProgram } from '../src/engine/define.js';
 import { summarize } from '../src/engine/report.js';
-import { pagerank } from '../src/programs/pagerank.js';
 import type { Topology } from '../src/topology/schema.js';
 import type { Graph } from '../src/graph/types.js';
 import { forEachEdge } from '../src/graph/pages.js';
@@ -365,10 +365,17 @@ test('frontierOf: a long id list (duplicates, any order) becomes a byte map with
   for (let i = 0; i < 80_000; i++) ids.push((i * 7919) % n);
   for (let i = 0; i < 80_000; i += 3) ids.push((i * 7919) % n);
   const distinct = new Set(ids);
-  const oneHop = (sources: number[]) => ({
+  // A program of its own over the built-in BFS's kernels.
+  const oneHop = (sources: number[]) => defineProgram({
     name: 'one-hop',
+    summary: 'one push level from several sources',
+    kernels: bfs.kernels,
+    native: bfs.native,
+    profile: bfs.profile,
     output: 'depth',
-    async run(ctx: Parameters<typeof bfs.run>[0]): Promise<Int32Array> {
+    params: {},
+    state: {},
+    async run(ctx): Promise<Int32Array> {
       const depth = ctx.alloc('i32', -1) as Int32Array;
       const seen = ctx.alloc('i32', 0, (n + 31) >>> 5) as Int32Array;
       for (const s of sources) (depth[s] = 0), (seen[s >>> 5]! |= 1 << (s & 31));

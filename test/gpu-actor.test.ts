@@ -22,7 +22,7 @@ import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import { loadGraph } from '../src/graph/load.js';
 import type { Graph } from '../src/graph/types.js';
-import { algorithm } from '../src/programs/index.js';
+import { algorithm, takes } from './helpers/programs.js';
 import { loadTopology, parseTopology } from '../src/topology/load.js';
 import type { Topology } from '../src/topology/schema.js';
 import { GRAPHALYTICS, REPO_ROOT } from './helpers/paths.js';

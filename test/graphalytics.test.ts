@@ -6,6 +6,7 @@
  * for PR, SSSP and LCC. Each graph runs with the default page size and with 4-edge pages (split
  * pages everywhere), on two threads and on two socket actors.
  */
+import type { BuiltinName } from '../src/programs/index.js';
 import test from 'ava';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import type { Topology } from '../src/topology/schema.js';
 import { BFS_UNREACHABLE, matchFor, readOutput, type GraphalyticsAlgorithm, type Output } from '../src/programs/validate.js';
 import { GRAPHALYTICS } from './helpers/paths.js';
 
-const ALGO: Record<GraphalyticsAlgorithm, string> = { BFS: 'bfs', PR: 'pr', SSSP: 'sssp', WCC: 'wcc', CDLP: 'cdlp', LCC: 'lcc' };
+const ALGO: Record<GraphalyticsAlgorithm, BuiltinName> = { BFS: 'bfs', PR: 'pr', SSSP: 'sssp', WCC: 'wcc', CDLP: 'cdlp', LCC: 'lcc' };
 
 function topo(threads: number[]): Topology {
   return { name: `${threads.length}S`, source: 'test', sockets: threads.map((t, id) => ({ id, threads: t })), gpus: [], interconnect: {}, model: {} };

@@ -13,7 +13,6 @@ import { DirectedGraph, MultiDirectedGraph, UndirectedGraph } from 'graphology';
 import * as graphologyEsm from 'graphology';
 import type { AbstractGraph, Attributes } from 'graphology-types';
 import {
-  ALGO_NAMES,
   fromGraphology,
   generate,
   loadGraph,
@@ -24,8 +23,8 @@ import {
   type RunResult,
 } from '../src/index.js';
 import { isTesseraError } from '../src/errors.js';
-import { ALGORITHMS, ALIASES } from '../src/programs/index.js';
-import { referenceBfs, referencePageRank, referenceSssp, referenceWcc } from '../src/programs/reference/index.js';
+import { PROGRAMS, PROGRAM_NAMES } from '../src/programs/index.js';
+import { referenceBfs, referencePageRank, referenceSssp, referenceWcc } from './helpers/references.js';
 import type { Graph } from '../src/graph/types.js';
 import type { Topology } from '../src/topology/schema.js';
 
@@ -410,8 +409,9 @@ test('tessera never loads graphology: no reference in the emitted JavaScript or 
   }
 });
 
-test('ALGO_NAMES lists exactly the algorithms and aliases run knows', (t) => {
-  t.deepEqual([...ALGO_NAMES].sort(), [...Object.keys(ALGORITHMS), ...Object.keys(ALIASES)].sort());
+test('PROGRAM_NAMES lists exactly the programs and aliases run knows', (t) => {
+  t.deepEqual([...PROGRAM_NAMES].sort(), PROGRAMS.flatMap((p) => [p.name, ...(p.aliases ?? [])]).sort());
+  t.true(PROGRAM_NAMES.includes('pagerank') && PROGRAM_NAMES.includes('betweenness'));
 });
 
 /**
@@ -435,6 +435,24 @@ export function typeChecks(keyed: KeyedGraph, plain: Graph, typed: AbstractGraph
     // @ts-expect-error -- only keyed results write into graphology
     r.assign(new DirectedGraph(), 'x');
   });
+  // @ts-expect-error -- a misspelt program name
+  void run(plain, 'pagernak');
+  // @ts-expect-error -- bfs needs a source
+  void run(plain, 'bfs');
+  // @ts-expect-error -- bfs takes no damping
+  void run(plain, 'bfs', { source: 0, damping: 0.85 });
+  void run(plain, 'bfs', { source: 0 }).then((r) => {
+    const depths: Int32Array = r.values;
+    // @ts-expect-error -- bfs depths are integers, not a Float64Array
+    const ranks: Float64Array = r.values;
+    void [depths, ranks];
+  });
+  void run(plain, 'pagerank').then((r) => {
+    const ranks: Float64Array = r.values;
+    void ranks;
+  });
+  // with a Graphalytics graph's defaults every parameter may come from its .properties
+  void run(plain, 'bfs', { defaults: {} });
   // @ts-expect-error -- a, b, c are RMAT parameters
   generate({ kind: 'uniform', scale: 4, a: 0.5 });
 }

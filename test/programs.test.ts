@@ -8,19 +8,16 @@
 import test from 'ava';
 import { buildGraph } from '../src/graph/build.js';
 import { Engine, type EngineOptions } from '../src/engine/coordinator.js';
-import type { Program } from '../src/engine/program.js';
+import type { AnyProgram } from '../src/engine/define.js';
 import type { Graph } from '../src/graph/types.js';
 import type { Topology } from '../src/topology/schema.js';
 import { isTesseraError } from '../src/errors.js';
 import { internalId } from '../src/engine/output.js';
 import { run } from '../src/api.js';
-import { algorithm } from '../src/programs/index.js';
-import { sssp } from '../src/programs/sssp.js';
-import { wcc } from '../src/programs/wcc.js';
-import { cdlp } from '../src/programs/cdlp.js';
-import { lcc } from '../src/programs/lcc.js';
-import { betweenness, sampleSources } from '../src/programs/betweenness.js';
-import { referenceBetweenness, referenceCdlp, referenceLcc, referenceSssp, referenceWcc } from '../src/programs/reference/index.js';
+import { algorithm, takes } from './helpers/programs.js';
+import { sssp, wcc, cdlp, lcc, bc as betweenness } from '../src/programs/index.js';
+import { sampleSources } from '../src/programs/bc/index.js';
+import { referenceBetweenness, referenceCdlp, referenceLcc, referenceSssp, referenceWcc } from './helpers/references.js';
 import { rawFrom } from './helpers/raw.js';
 
 function topo(threads: number[]): Topology {
@@ -222,23 +219,23 @@ test('bc: explicit source lists (original ids), deterministic sampling, option e
 test('defaults: Graphalytics parameters apply when options are absent', (t) => {
   const { graph: g } = CASES[0]!;
   const o = g.ids.toOriginal;
-  const p = algorithm('sssp').params(g, {}, { ssspSource: o[3]! }) as { source: number; window?: number };
+  const p = algorithm('sssp').params(g, {}, { 'sssp.source-vertex': o[3]! }) as { source: number; window?: number };
   t.is(p.source, 3);
   t.is(p.window, undefined);
-  t.deepEqual(algorithm('cdlp').params(g, {}, { cdlpIterations: 7 }), { iterations: 7 });
-  t.deepEqual(algorithm('cdlp').params(g, { iterations: 2 }, { cdlpIterations: 7 }), { iterations: 2 });
+  t.deepEqual(algorithm('cdlp').params(g, {}, { 'cdlp.max-iterations': 7 }), { iterations: 7 });
+  t.deepEqual(algorithm('cdlp').params(g, { iterations: 2 }, { 'cdlp.max-iterations': 7 }), { iterations: 2 });
 });
 
 test('every program runs on a graph without edges', async (t) => {
   const g = buildGraph(rawFrom([], { vertices: [4, 9, 10] }));
   const e = await Engine.create(g, topo([2]));
   try {
-    const want: Array<[Program<never>, unknown, number[]]> = [
-      [sssp as Program<never>, { source: internalId(g, 9) }, [Infinity, 0, Infinity]],
-      [wcc as Program<never>, {}, [4, 9, 10]],
-      [cdlp as Program<never>, { iterations: 3 }, [4, 9, 10]],
-      [lcc as Program<never>, {}, [0, 0, 0]],
-      [betweenness as Program<never>, {}, [0, 0, 0]],
+    const want: Array<[AnyProgram, unknown, number[]]> = [
+      [sssp as AnyProgram, { source: internalId(g, 9) }, [Infinity, 0, Infinity]],
+      [wcc as AnyProgram, {}, [4, 9, 10]],
+      [cdlp as AnyProgram, { iterations: 3 }, [4, 9, 10]],
+      [lcc as AnyProgram, {}, [0, 0, 0]],
+      [betweenness as AnyProgram, {}, [0, 0, 0]],
     ];
     for (const [prog, params, values] of want) {
       const { values: got } = await e.run(prog, params as never);

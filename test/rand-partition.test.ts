@@ -21,7 +21,7 @@ import { loadGraph } from '../src/graph/load.js';
 import type { Graph, Orientation } from '../src/graph/types.js';
 import type { ModelElement } from '../src/model/model.js';
 import { partitionGraph } from '../src/model/partition.js';
-import { algorithm } from '../src/programs/index.js';
+import { algorithm, takes } from './helpers/programs.js';
 import { loadTopology } from '../src/topology/load.js';
 import type { Topology } from '../src/topology/schema.js';
 import { GRAPHALYTICS, REPO_ROOT, SNAP } from './helpers/paths.js';

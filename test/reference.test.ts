@@ -1,13 +1,13 @@
 import test from 'ava';
 import type { Graph } from '../src/graph/types.js';
-import { flatten, undirectedCsr } from '../src/programs/reference/adjacency.js';
-import { referenceBetweenness } from '../src/programs/reference/betweenness.js';
-import { referenceBfs } from '../src/programs/reference/bfs.js';
-import { referenceCdlp } from '../src/programs/reference/cdlp.js';
-import { referenceLcc } from '../src/programs/reference/lcc.js';
-import { referencePageRank } from '../src/programs/reference/pagerank.js';
-import { referenceSssp } from '../src/programs/reference/sssp.js';
-import { referenceWcc } from '../src/programs/reference/wcc.js';
+import { flatten, undirectedCsr } from '../src/programs/adjacency.js';
+import { referenceBetweenness } from '../src/programs/bc/reference.js';
+import { referenceBfs } from '../src/programs/bfs/reference.js';
+import { referenceCdlp } from '../src/programs/cdlp/reference.js';
+import { referenceLcc } from '../src/programs/lcc/reference.js';
+import { referencePageRank } from '../src/programs/pr/reference.js';
+import { referenceSssp } from '../src/programs/sssp/reference.js';
+import { referenceWcc } from '../src/programs/wcc/reference.js';
 import { bfsDepthToOutput, matchFor, outputFromInternal, type GraphalyticsAlgorithm, type Output } from '../src/programs/validate.js';
 import { GRAPHALYTICS_GRAPHS, internalOf, loadGraphalytics, tinyGraph, type GraphalyticsCase, type TinyEdge } from './helpers/tiny-graph.js';
 

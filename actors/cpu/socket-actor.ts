@@ -84,6 +84,7 @@ export class CpuSocketActor {
       // Engine runs many programs (step numbers restart at 0 for each).
       key: `${this.name}:${++this.frames}:${f.kernel}`,
       kernel: f.kernel,
+      module: f.module,
       mode: f.mode,
       args: f.args,
       state: f.state.map((s) => ({ name: s.name, kind: s.kind, buffer: shared[s.buffer]! })),
@@ -96,7 +97,7 @@ export class CpuSocketActor {
       vertex: f.vertexMap === true,
     };
     const queue: Task[] = f.tasks.slice();
-    const cur = { step: f.step, kernel: f.kernel, queue, t0, edgesDone: 0 };
+    const cur = { step: f.step, kernel: `${f.module}#${f.kernel}`, queue, t0, edgesDone: 0 };
     this.cur = cur;
     const totals = { active: 0, sum: 0, edges: 0, tasks: 0, computeMs: 0, stolen: 0, stolenEdges: 0 };
     const found: Uint32Array[] = [];
@@ -137,7 +138,7 @@ export class CpuSocketActor {
     await Promise.all(Array.from({ length: this.threads }, runOne));
     this.cur = undefined;
     const ms = performance.now() - t0;
-    if (cur.edgesDone > 0 && ms > 0) this.lastRate.set(f.kernel, cur.edgesDone / (ms / 1000));
+    if (cur.edgesDone > 0 && ms > 0) this.lastRate.set(cur.kernel, cur.edgesDone / (ms / 1000));
     let discovered: Uint32Array | undefined;
     const count = found.reduce((a, b) => a + b.length, 0);
     if (f.wantList && listed && count <= (f.listCap ?? Infinity)) {

@@ -7,7 +7,7 @@
  */
 import type { TaskMessage, TaskResult } from './worker.js' with { 'resolution-mode': 'import' };
 
-type RunTask = (m: TaskMessage) => TaskResult;
+type RunTask = (m: TaskMessage) => TaskResult | Promise<TaskResult>;
 let runTask: Promise<RunTask> | undefined;
 
 export = async function task(m: TaskMessage): Promise<TaskResult> {

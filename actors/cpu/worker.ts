@@ -3,7 +3,7 @@
  * workerData) and runs one task per call with the kernel named in the task header.
  */
 import { workerData } from 'node:worker_threads';
-import { KERNELS } from '../../src/programs/kernels.js';
+import { loadKernels, loadedKernels } from '../../src/engine/kernel-modules.js';
 import { STATE_CTORS, type KernelCtx, type KernelGraph, type StateArray, type TaskOut } from '../../src/engine/kernel.js';
 import { materializeGraph, type GraphShare } from './share.js';
 import type { Mode, StateKind, Task } from '../../src/wire/frames.js';
@@ -13,7 +13,9 @@ const graph: KernelGraph = materializeGraph(workerData as GraphShare);
 export interface TaskMessage {
   /** Identifies the superstep: workers rebuild their context only when it changes. */
   key: string;
+  /** An export of the module at `module` (the program's kernels, imported once per worker). */
   kernel: string;
+  module: string;
   mode: Mode;
   args: Record<string, number>;
   state: Array<{ name: string; kind: StateKind; buffer: SharedArrayBuffer }>;
@@ -58,10 +60,13 @@ function contextFor(m: TaskMessage): KernelCtx {
   return cachedCtx;
 }
 
-export default function runTask(m: TaskMessage): TaskResult {
+export default function runTask(m: TaskMessage): TaskResult | Promise<TaskResult> {
+  const table = loadedKernels(m.module);
+  // A module's first task in this worker waits for its import; every later one runs synchronously.
+  if (table === undefined) return loadKernels(m.module).then(() => runTask(m));
   const t0 = performance.now();
-  const kernel = KERNELS[m.kernel];
-  if (kernel === undefined) throw new Error(`unknown kernel '${m.kernel}'`);
+  const kernel = table.table[m.kernel];
+  if (kernel === undefined) throw new Error(`kernel '${m.kernel}' is not exported by ${m.module}`);
   const ctx = contextFor(m);
   const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: m.wantList ? [] : undefined };
   const { task } = m;

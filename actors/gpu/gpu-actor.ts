@@ -509,7 +509,7 @@ export class GpuActor {
     // A run's first superstep: what the device holds belongs to an earlier run, even where the
     // host arrays are the same buffers (the engine reuses a finished run's arrays).
     if (f.step === 0) (this.prLast = undefined), (this.held = undefined);
-    const h = HANDLERS[f.kernel];
+    const h = f.native === undefined ? undefined : HANDLERS[f.native];
     if (h === undefined) throw new Error(`kernel '${f.kernel}' has no GPU mapping`);
     if (!h.modes.includes(f.mode)) throw new Error(`kernel '${f.kernel}' runs ${h.modes.join('/')} on the GPU, not ${f.mode}`);
     if (h.family !== this.family) {
@@ -519,7 +519,7 @@ export class GpuActor {
       await this.unpinAll();
       this.family = h.family;
     }
-    if (f.kernel === 'cdlp' && this.directed) await this.ensureInOut();
+    if (f.native === 'cdlp' && this.directed) await this.ensureInOut();
     const state: Record<string, StateArray> = {};
     for (const s of f.state) {
       const a = new STATE_CTORS[s.kind](shared[s.buffer]!);

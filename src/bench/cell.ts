@@ -18,7 +18,9 @@ import { forEachEdge } from '../graph/pages.js';
 import { readTsr, writeTsr } from '../graph/tsr.js';
 import type { Graph } from '../graph/types.js';
 import type { ModelSplit } from '../model/split.js';
-import { algorithm, type AlgoOptions } from '../programs/index.js';
+import { findProgram } from '../programs/index.js';
+import { prepareRun } from '../api.js';
+import type { AnyProgram, ParamSpecs } from '../engine/define.js';
 import { loadTopology } from '../topology/load.js';
 import type { GraphPlan, ProgramPlan } from './config.js';
 import type { ActorTime, ModelPrediction, Sample } from './schema.js';
@@ -130,11 +132,12 @@ export function actorTimes(report: RunReport): ActorTime[] {
   return [...per.values()];
 }
 
-function algoOptions(p: ProgramPlan, source: number): AlgoOptions {
-  const { mode: _mode, ...params } = p.params; // the engine's option, not the program's
-  const o: AlgoOptions = { ...params };
-  if (p.name === 'bfs' || p.name === 'sssp') o.source = source;
-  return o;
+/** The program's parameters of a cell: the config's, and the graph's source for vertex parameters it leaves out. */
+function cellParams(p: ProgramPlan, source: number): { program: AnyProgram; params: Record<string, unknown> } {
+  const program = findProgram(p.name);
+  const { mode: _mode, ...params } = p.params as Record<string, unknown>; // the engine's option, not the program's
+  for (const [k, spec] of Object.entries(program.params as ParamSpecs)) if (spec.type === 'vertex' && params[k] === undefined) params[k] = source;
+  return { program, params };
 }
 
 async function prepare(job: Extract<Job, { type: 'prepare' }>): Promise<PrepareResult> {
@@ -150,7 +153,7 @@ async function prepare(job: Extract<Job, { type: 'prepare' }>): Promise<PrepareR
   if (job.edgeList) await writeEdgeList(graph, job.edgeList, false);
   if (job.weightedEdgeList) await writeEdgeList(graph, job.weightedEdgeList, true);
   // Configured, else the Graphalytics .properties source, else the highest-degree vertex (internal 0).
-  const source = job.graph.source ?? defaults.bfsSource ?? defaults.ssspSource ?? graph.ids.toOriginal[0]!;
+  const source = job.graph.source ?? defaults['bfs.source-vertex'] ?? defaults['sssp.source-vertex'] ?? graph.ids.toOriginal[0]!;
   const sourceInternal = internalId(graph, source, `graph ${job.graph.id}: source`); // a bad configured source fails here, once
   return {
     vertices: graph.numVertices,
@@ -195,8 +198,8 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   const loadMs = performance.now() - t;
   const file = await loadTopology(job.topologyFile);
   const topology = job.cpuOnly ? { ...file, name: `${file.name} (CPU only)`, gpus: [] } : file;
-  const entry = algorithm(job.program.name);
-  const params = entry.params(graph, algoOptions(job.program, job.source), {});
+  const cell = cellParams(job.program, job.source);
+  const { program, params } = prepareRun(graph, cell.program, cell.params);
   t = performance.now();
   // alpha (TOTEM) is the CPU share of the edges; the engine takes the GPUs' share. The alpha plot
   // uses the share each run measured (cpuEdgeShare), not this request.
@@ -210,7 +213,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
     // sweep's model curve.
     const m0 = performance.now();
     const { modelSplit } = await import('../model/split.js');
-    const source = job.program.name === 'bfs' ? internalId(graph, job.source) : undefined;
+    const source = program.profile.levels === true ? internalId(graph, job.source) : undefined;
     split = await modelSplit(graph, topology, job.program.name, { partition: 'auto', alpha: 'auto', seed: DEFAULT_PARTITION_SEED, mode, source, pagesResident: true });
     const { gpuShare, partition, partitionSeed, partitionPages, ownership } = split;
     Object.assign(opts, { gpuShare, partition, partitionSeed, partitionPages, ownership });
@@ -226,7 +229,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   const total = job.warmup + job.reps;
   try {
     for (let r = 0; r < total; r++) {
-      const { report } = await engine.run(entry.program, params as never);
+      const { report } = await engine.run(program, params);
       if (split !== undefined) report.model = split.summarize(report);
       const s: Sample = {
         ms: report.totalMs,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { TesseraError } from '../errors.js';
-import { ALGORITHMS, ALIASES } from '../programs/index.js';
+import { PROGRAMS, PROGRAM_NAMES } from '../programs/index.js';
 
 const scales = z.union([z.number().int().min(1).max(31), z.array(z.number().int().min(1).max(31)).min(1)]);
 const graphCommon = {
@@ -139,7 +139,7 @@ export function parseBenchConfig(text: string, file: string): BenchConfig {
     let fix = 'see bench/config.yaml for a valid example';
     if (issue.code === 'unrecognized_keys') fix = `remove or rename ${issue.keys.map((k) => `'${k}'`).join(', ')} (see bench/config.yaml)`;
     else if (key.startsWith('graphs')) fix = 'each graph is { rmat: [14, 16] }, { uniform: 16 } or { file: path }, with optional weighted/undirected';
-    else if (key.startsWith('programs')) fix = `list program names (${Object.keys(ALGORITHMS).join(', ')}), optionally with parameters: { pr: { iterations: 10 } }, { bfs: { mode: push } } (mode: push or pull)`;
+    else if (key.startsWith('programs')) fix = `list program names (${PROGRAMS.map((p) => p.name).join(', ')}), optionally with parameters: { pr: { iterations: 10 } }, { bfs: { mode: push } } (mode: push or pull)`;
     throw new TesseraError(`invalid benchmark config: ${key}: ${issue.message}`, { file, line: lineOf(issue.path), key, fix });
   }
   const c = parsed.data;
@@ -173,11 +173,17 @@ export function parseBenchConfig(text: string, file: string): BenchConfig {
   const programs: ProgramPlan[] = c.programs.flatMap((p, i) => {
     const entries: Array<[string, z.infer<typeof programParams>]> = typeof p === 'string' ? [[p, {}]] : Object.entries(p).map(([k, v]) => [k, v ?? {}]);
     return entries.map(([name, params]) => {
-      const canonical = ALIASES[name] ?? name;
-      if (!(canonical in ALGORITHMS)) {
-        throw new TesseraError(`unknown program '${name}'`, { file, line: lineOf(['programs', i]), key: `programs.${i}`, fix: `use one of ${Object.keys(ALGORITHMS).join(', ')}` });
+      const program = PROGRAM_NAMES.includes(name) ? PROGRAMS.find((x) => x.name === name || ((x.aliases ?? []) as readonly string[]).includes(name)) : undefined;
+      if (program === undefined) {
+        throw new TesseraError(`unknown program '${name}'`, { file, line: lineOf(['programs', i]), key: `programs.${i}`, fix: `use one of ${PROGRAMS.map((p) => p.name).join(', ')}` });
       }
-      return { name: canonical, params };
+      for (const k of Object.keys(params)) {
+        if (k !== 'mode' && !(k in program.params)) {
+          const takes = Object.keys(program.params);
+          throw new TesseraError(`program '${name}' has no parameter '${k}'`, { file, line: lineOf(['programs', i]), key: `programs.${i}.${name}.${k}`, fix: takes.length > 0 ? `remove it (${program.name} takes ${takes.join(', ')}, and mode)` : `remove it (${program.name} takes only mode)` });
+        }
+      }
+      return { name: program.name, params };
     });
   });
   return {

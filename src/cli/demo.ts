@@ -5,50 +5,17 @@
  * the run reports. Exits non-zero when any result disagrees with its reference.
  */
 import { Engine } from '../engine/coordinator.js';
-import type { Program } from '../engine/program.js';
 import { summarize } from '../engine/report.js';
 import { TesseraError } from '../errors.js';
 import { loadGraph } from '../graph/load.js';
-import type { Graph } from '../graph/types.js';
-import { algorithm, type AlgoOptions } from '../programs/index.js';
-import {
-  referenceBetweenness,
-  referenceBfs,
-  referenceCdlp,
-  referenceLcc,
-  referencePageRank,
-  referenceSssp,
-  referenceWcc,
-} from '../programs/reference/index.js';
+import { PROGRAMS } from '../programs/index.js';
+import { prepareRun } from '../api.js';
 import { loadTopology } from '../topology/load.js';
 
 type Values = ArrayLike<number>;
 
-interface DemoJob {
-  algo: string;
-  options: AlgoOptions;
-  /** The serial reference for the same parameters (internal ids in and out). */
-  reference(g: Graph, params: Record<string, unknown>): Values;
-}
-
 /** Float results are sums in a different order than the reference: compare relatively. */
 const FLOAT_TOLERANCE = 1e-6;
-
-function jobs(source: number): DemoJob[] {
-  return [
-    { algo: 'bfs', options: { source }, reference: (g, p) => referenceBfs(g, p.source as number) },
-    {
-      algo: 'pr',
-      options: { iterations: 10, damping: 0.85 },
-      reference: (g, p) => referencePageRank(g, { iterations: p.iterations as number, damping: p.damping as number }),
-    },
-    { algo: 'sssp', options: { source }, reference: (g, p) => referenceSssp(g, p.source as number) },
-    { algo: 'wcc', options: {}, reference: (g) => referenceWcc(g) },
-    { algo: 'cdlp', options: { iterations: 10 }, reference: (g, p) => referenceCdlp(g, p.iterations as number) },
-    { algo: 'lcc', options: {}, reference: (g) => referenceLcc(g) },
-    { algo: 'bc', options: { sources: 8, seed: 1 }, reference: (g, p) => referenceBetweenness(g, p.sources as Uint32Array) },
-  ];
-}
 
 /** Number of vertices whose values differ (integers exactly, floats within FLOAT_TOLERANCE). */
 function disagreements(got: Values, want: Values): number {
@@ -70,24 +37,22 @@ export async function runDemo(scale: number, topologySpec: string): Promise<void
   const { graph, loadMs } = await loadGraph(spec);
   out(`  ${graph.numVertices} vertices, ${graph.numEdges} edges, ${graph.out.pages.length} out-pages, built in ${(loadMs / 1000).toFixed(2)} s`);
   const topology = await loadTopology(topologySpec);
-  // The source: the vertex of highest out-degree (internal id 0 after degree renumbering).
-  const source = graph.ids.toOriginal[0]!;
   const engine = await Engine.create(graph, topology, {});
   const failed: string[] = [];
-  const list = jobs(source);
+  // Every built-in with a serial reference, on its demo parameters (traversals from the top hub).
+  const list = PROGRAMS.filter((p) => p.reference !== undefined);
   try {
-    for (const job of list) {
-      const entry = algorithm(job.algo);
-      const params = entry.params(graph, job.options, {}) as Record<string, unknown>;
-      const { values, report } = await engine.run(entry.program as Program<never>, params as never);
+    for (const program of list) {
+      const { params } = prepareRun(graph, program, program.demoParams?.(graph) ?? {});
+      const { values, report } = await engine.run(program, params);
       report.loadMs = loadMs;
       const t0 = performance.now();
-      const bad = disagreements(values, job.reference(graph, params));
+      const bad = disagreements(values, (program.reference as (g: typeof graph, p: unknown) => Values)(graph, params));
       const checkMs = performance.now() - t0;
       out('');
       out(summarize(report));
       out(bad === 0 ? `check: matches the serial reference (${checkMs.toFixed(0)} ms)` : `check: FAILED, ${bad} vertices differ from the serial reference`);
-      if (bad !== 0) failed.push(job.algo);
+      if (bad !== 0) failed.push(program.name);
     }
   } finally {
     await engine.close();

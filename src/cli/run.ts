@@ -5,7 +5,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { EventEmitter } from 'eventemitter3';
 import type { EngineEvents } from '../engine/coordinator.js';
-import { run } from '../api.js';
+import { runOnce } from '../api.js';
 import { summarize, type RunReport } from '../engine/report.js';
 import { loadGraph } from '../graph/load.js';
 import type { Graph } from '../graph/types.js';
@@ -146,19 +146,20 @@ export function registerRunCommands(program: Command): void {
       const split = await chooseSplit(f, graph, topology);
       const events = new EventEmitter<EngineEvents>();
       const stopProgress = f.quiet ? () => undefined : superstepProgress(events);
-      const r = await run(graph, f.algo, {
-        ...f,
-        sourceList,
+      // The program's parameters: only the flags given (a flag the program does not take is refused).
+      const params = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList, seed: f.seed };
+      const setup = {
         topology,
-        defaults,
         forceMode: f.mode,
         events,
+        steal: f.steal,
         gpuShare: split?.gpuShare,
         partition: split?.partition,
         partitionSeed: split?.partitionSeed,
         partitionPages: split?.partitionPages,
         ownership: split?.ownership,
-      }).finally(stopProgress);
+      };
+      const r = await runOnce(graph, f.algo, params, setup, defaults, 'cli').finally(stopProgress);
       r.report.loadMs = loadMs;
       if (split?.summarize !== undefined) r.report.model = split.summarize(r.report);
       if (f.out !== undefined) await r.write(f.out);

@@ -20,8 +20,9 @@ import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership,
 import { STATE_CTORS, sharedArray, type StateArray } from './kernel.js';
 import { fillArray, prefault } from './fill.js';
 import { forEachFlag, IdList } from './ids.js';
-import { KERNELS } from '../programs/kernels.js';
-import type { EdgeMapOptions, Frontier, Program, RunContext, StepResult } from './program.js';
+import type { EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
+import { allocState, type AnyProgram } from './define.js';
+import { loadKernels, type KernelTable } from './kernel-modules.js';
 import type { ActorStepReport, RunReport, StealEvent, StepReport } from './report.js';
 
 /** Progress events of an Engine (eventemitter3); the CLI turns them into a progress line. */
@@ -225,11 +226,11 @@ export class Engine {
    * every GPU actor runs natively. A kernel no GPU maps is refused with a clear error (never run
    * silently on CPU threads instead).
    */
-  modesFor(kernel: string, program: string, wanted: ReadonlyArray<Mode>): ReadonlyArray<Mode> {
+  modesFor(native: string | undefined, kernel: string, program: string, wanted: ReadonlyArray<Mode>): ReadonlyArray<Mode> {
     if (!this.hasGpus) return wanted;
     let modes = wanted;
     for (const a of this.actors.slice(this.cpuCount)) {
-      const m = a.ready!.kernels[kernel];
+      const m = native === undefined ? undefined : a.ready!.kernels[native];
       if (m === undefined)
         throw new TesseraError(`program '${program}' cannot run on topology '${this.topology.name}' yet: its kernel '${kernel}' has no GPU implementation`, {
           file: this.topology.source,
@@ -356,12 +357,15 @@ export class Engine {
   }
 
   /** Runs a program to completion and returns its values (internal ids) and the run report. */
-  async run<P>(program: Program<P>, params: P): Promise<{ values: Float64Array | Int32Array | Uint32Array; report: RunReport }> {
+  async run(program: AnyProgram, params: unknown): Promise<{ values: Float64Array | Int32Array | Uint32Array; report: RunReport }> {
     const steps: StepReport[] = [];
     const notes: Record<string, string | number | boolean> = {};
+    if (program?.defined !== true) throw new TesseraError('Engine.run takes a program from defineProgram', { fix: 'wrap the definition in defineProgram({ ... })' });
+    const kernels = await loadKernels(program.kernels, program.name);
     const t0 = performance.now();
-    const ctx = new Run(this, steps, notes, program.name);
+    const ctx = new Run(this, steps, notes, program, kernels);
     this.events.emit('run-start', { program: program.name, vertices: this.graph.numVertices, edges: this.graph.numEdges });
+    ctx.state = allocState(program.state, ctx);
     const values = await program.run(ctx, params);
     const totalMs = performance.now() - t0;
     ctx.release(values);
@@ -591,7 +595,7 @@ export class Engine {
    */
   async superstep(
     step: number,
-    kernel: string,
+    kernel: KernelRef,
     mode: Mode,
     shares: Task[][],
     args: Record<string, number>,
@@ -627,7 +631,7 @@ export class Engine {
       a.bytesAtStepStart = a.link.bytesSent;
       a.link.send(
         {
-          type: 'superstep', step, kernel, mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]!, steal,
+          type: 'superstep', step, kernel: kernel.name, module: kernel.module, ...(kernel.native !== undefined ? { native: kernel.native } : {}), mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]!, steal,
           ...(wantList ? { listCap: this.listCap } : {}),
           ...(vertexMap ? { vertexMap } : {}),
         },
@@ -776,6 +780,13 @@ function kindOf(a: StateArray): StateKind {
 }
 
 
+/** A kernel as a superstep names it: its module's export, and the native GPU handler of a built-in. */
+interface KernelRef {
+  name: string;
+  module: string;
+  native: string | undefined;
+}
+
 /** One program run: the RunContext programs see. */
 class Run implements RunContext {
   private step = 0;
@@ -790,8 +801,26 @@ class Run implements RunContext {
     private readonly engine: Engine,
     private readonly steps: StepReport[],
     private readonly notes: Record<string, string | number | boolean>,
-    private readonly program: string,
+    private readonly def: AnyProgram,
+    private readonly kernels: KernelTable,
   ) {}
+
+  /** The program's declared state, allocated when the run starts (define.ts StateSpecs). */
+  state: Record<string, StateArray> = {};
+
+  private get program(): string {
+    return this.def.name;
+  }
+
+  /** The kernel `name` of the program's module, or a clear error. */
+  private kernel(name: string): void {
+    if (this.kernels.table[name] === undefined) {
+      throw new TesseraError(`program '${this.program}' names kernel '${name}', which its kernels module does not export`, {
+        file: this.kernels.url,
+        fix: `export it from that module (it exports ${Object.keys(this.kernels.table).join(', ') || 'no kernels'})`,
+      });
+    }
+  }
 
   note(key: string, value: string | number | boolean): void {
     this.notes[key] = value;
@@ -912,7 +941,15 @@ class Run implements RunContext {
     return { bitmap, list: undefined, size: this.graph.numVertices };
   }
 
+  private ref(kernel: string): KernelRef {
+    return { name: kernel, module: this.kernels.url, native: this.def.native?.[kernel] };
+  }
+
   async vertexMap(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}): Promise<{ sum: number }> {
+    this.kernel(kernel);
+    if (this.kernels.table[kernel]!.vertex === undefined) {
+      throw new TesseraError(`program '${this.program}' runs vertexMap with kernel '${kernel}', which has no vertex function`, { file: this.kernels.url, fix: 'give that kernel vertex(ctx, lo, hi, out)' });
+    }
     const n = this.graph.numVertices;
     // About 8 ranges per thread (uneven cores, page faults), at least 4096 ids each.
     const size = Math.max(4096, Math.ceil(n / (this.engine.cpuThreads * 8)));
@@ -922,7 +959,7 @@ class Run implements RunContext {
     // The frame's frontier and next bitmaps: vertex kernels read and write neither (kernel.ts).
     const unused = this.bitmap();
     try {
-      const { votes } = await this.engine.superstep(-1, kernel, 'pull', shares, args, state, { bitmap: unused, list: undefined, size: 0 }, undefined, unused, false, 'in', true);
+      const { votes } = await this.engine.superstep(-1, this.ref(kernel), 'pull', shares, args, state, { bitmap: unused, list: undefined, size: 0 }, undefined, unused, false, 'in', true);
       return { sum: votes.reduce((a, v) => a + v.sum, 0) };
     } finally {
       this.spare.push(unused);
@@ -938,7 +975,10 @@ class Run implements RunContext {
   ): Promise<StepResult> {
     const t0 = performance.now();
     const g = this.graph;
-    const modes = this.engine.modesFor(kernel, this.program, opts.modes ?? ['push', 'pull']);
+    this.kernel(kernel);
+    const k = this.kernels.table[kernel]!;
+    const wanted = opts.modes ?? (['push', 'pull'] as const).filter((m) => k[m] !== undefined);
+    const modes = this.engine.modesFor(this.def.native?.[kernel], kernel, this.program, wanted);
     let mode: Mode;
     let list = frontier.list;
     // A list this superstep made for a frontier that had none: its buffer is spare once the frontier is consumed.
@@ -971,13 +1011,13 @@ class Run implements RunContext {
     else {
       if (list === undefined) list = made = listOf(frontier, (k) => this.listArray(k)).list;
       if (!(list.buffer instanceof SharedArrayBuffer)) list = toShared(list);
-      ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges ?? frontier.edges, KERNELS[kernel]?.splitPush === true));
+      ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges ?? frontier.edges, k.splitPush === true));
     }
     const next = this.bitmap();
     const wantList = mode === 'push';
     const step = this.step++;
     const planMs = performance.now() - t0;
-    const { votes, voteMs, steals } = await this.engine.superstep(step, kernel, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages);
+    const { votes, voteMs, steals } = await this.engine.superstep(step, this.ref(kernel), mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages);
     let active = 0;
     let sum = 0;
     let edges = 0;

@@ -21,9 +21,13 @@ export interface KernelGraph {
   readonly pageEdges: number;
 }
 
-export interface KernelCtx {
+/** The state arrays a kernel is given, by name (a program's kernels declare their own shape). */
+export type KernelState = { readonly [name: string]: StateArray };
+
+export interface KernelCtx<S extends object = KernelState> {
   readonly graph: KernelGraph;
-  readonly state: Record<string, StateArray>;
+  /** The arrays the driver passed to edgeMap / vertexMap, by the names it gave them. */
+  readonly state: S;
   readonly args: Record<string, number>;
   /** Current frontier as a byte per vertex (1 = active); present in pull mode when the kernel reads it. */
   readonly frontier: Uint8Array | undefined;
@@ -51,18 +55,22 @@ export interface TaskOut {
   discovered: number[] | undefined;
 }
 
-export interface CpuKernel {
+/**
+ * A program's CPU kernel: the named export of its kernels module (define.ts `kernels`), which
+ * workers import by URL. `S` types ctx.state (e.g. `{ depth: Int32Array }`).
+ */
+export interface CpuKernel<S extends object = KernelState> {
   /** Dense: compute vertices [lo, hi) of pages[0] (or the single split vertex of all `pages`). */
-  pull?(ctx: KernelCtx, pages: Page[], lo: number, hi: number, out: TaskOut): void;
+  pull?(ctx: KernelCtx<S>, pages: Page[], lo: number, hi: number, out: TaskOut): void;
   /** Sparse: push from frontierList[lo..hi). */
-  push?(ctx: KernelCtx, lo: number, hi: number, out: TaskOut): void;
+  push?(ctx: KernelCtx<S>, lo: number, hi: number, out: TaskOut): void;
   /**
    * push handles each out-edge on its own and honours ctx.edgeLo/edgeHi: the engine may then cut
    * one vertex's out-edges across tasks that run at once (Task.edgeLo).
    */
   splitPush?: boolean;
   /** Vertex map: vertex ids [lo, hi), no edges, no frontier or next (RunContext.vertexMap). */
-  vertex?(ctx: KernelCtx, lo: number, hi: number, out: TaskOut): void;
+  vertex?(ctx: KernelCtx<S>, lo: number, hi: number, out: TaskOut): void;
 }
 
 export const STATE_CTORS: Record<StateKind, new (b: SharedArrayBuffer) => StateArray> = {

@@ -1,7 +1,7 @@
 /**
- * A program is a small driver on the coordinator (what to run each superstep, when to stop)
- * plus named CPU kernels (src/programs/kernels.ts) that workers look up by name. Programs speak
- * to the engine only through RunContext, so the same program runs on any topology.
+ * What a program's driver sees (RunContext): edgeMap / vertexMap over the kernels of its own
+ * module (define.ts), frontiers and state arrays. Programs speak to the engine only through it,
+ * so the same program runs on any topology.
  */
 import type { Graph } from '../graph/types.js';
 import type { StateKind } from '../wire/frames.js';
@@ -75,12 +75,4 @@ export interface RunContext {
   vertexMap(kernel: string, state: Record<string, StateArray>, args?: Record<string, number>): Promise<{ sum: number }>;
 }
 
-/** How result values are written: integers, floats, or BFS depths with Long.MAX for unreachable. */
-export type OutputKind = 'int' | 'float' | 'depth' | 'distance';
-
-export interface Program<P> {
-  readonly name: string;
-  readonly output: OutputKind;
-  /** Runs to completion; returns one value per internal vertex id. */
-  run(ctx: RunContext, params: P): Promise<Float64Array | Int32Array | Uint32Array>;
-}
+export type { OutputKind, Program, AnyProgram } from './define.js';

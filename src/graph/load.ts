@@ -8,7 +8,7 @@ import { isGeneratorSpec } from './generate/spec.js';
 import { readGraphFile } from './readers/index.js';
 import { readTsr } from './tsr.js';
 import type { Graph } from './types.js';
-import type { AlgoDefaults } from '../programs/index.js';
+import type { GraphDefaults } from '../engine/define.js';
 
 export interface LoadOptions {
   /** Store every edge both ways. */
@@ -25,8 +25,11 @@ export interface LoadOptions {
 
 export interface LoadedGraph {
   graph: Graph;
-  /** Algorithm parameters the input carries (Graphalytics .properties). */
-  defaults: AlgoDefaults;
+  /**
+   * Program parameters the input carries: a Graphalytics .properties file's numeric values by key
+   * (`bfs.source-vertex`: 6), which programs read through their parameters' `property`.
+   */
+  defaults: GraphDefaults;
   loadMs: number;
 }
 
@@ -47,13 +50,11 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
     allowNegativeWeights: opts.allowNegativeWeights,
   });
   const graph = buildGraph(raw, build);
-  const p = properties;
-  const defaults: AlgoDefaults = {
-    bfsSource: p?.bfsSourceVertex,
-    ssspSource: p?.ssspSourceVertex,
-    prIterations: p?.prNumIterations,
-    prDamping: p?.prDampingFactor,
-    cdlpIterations: p?.cdlpMaxIterations,
-  };
+  // The reader has checked the keys it knows (bfs.source-vertex, pr.damping-factor...).
+  const defaults: Record<string, number> = {};
+  for (const [k, v] of Object.entries(properties?.values ?? {})) {
+    const x = v.trim() === '' ? NaN : Number(v);
+    if (Number.isFinite(x)) defaults[k] = x;
+  }
   return { graph, defaults, loadMs: performance.now() - t0 };
 }

@@ -544,7 +544,7 @@ async function measureTwoSizes(
   timing: (graph: Graph) => Promise<RunTiming | undefined>,
 ): Promise<{ rate: number; overheadS?: number; vertexS?: number; on: string; large: TimedPoint }> {
   const { loadGraph } = await import('../graph/load.js');
-  const suffix = profile.algo === 'sssp' ? ':weighted' : '';
+  const suffix = profile.weighted === true ? ':weighted' : '';
   const point = async (spec: string): Promise<TimedPoint> => {
     const { graph } = await loadGraph(spec);
     const t = await timing(graph);
@@ -692,13 +692,13 @@ export function splitRunTime(report: RunReport): { stepsS: number; startS: numbe
  */
 async function runTiming(graph: Graph, topology: Topology, engineOpts: EngineOptions, profile: ProgramProfile, repetitions: number, weight: number): Promise<RunTiming | undefined> {
   const { Engine } = await import('../engine/coordinator.js');
-  const { algorithm } = await import('../programs/index.js');
-  const entry = algorithm(profile.algo);
-  // Internal ids 0 and 1 are the highest-degree vertices: traversals from them reach the graph's
+  const { findProgram } = await import('../programs/index.js');
+  const { prepareRun } = await import('../api.js');
+  const program = findProgram(profile.algo);
+  // Original id toOriginal[0] is the highest-degree vertex: traversals from it reach the graph's
   // bulk (a sampled source may be isolated on RMAT and process nothing).
-  const source = graph.ids.toOriginal[0]!;
-  const sourceList = graph.numVertices > 1 ? [source, graph.ids.toOriginal[1]!] : [source];
-  const params = entry.params(graph, { source, iterations: 5, ...(profile.algo === 'bc' ? { sourceList } : {}) }, {});
+  const given = program.profile.calibration?.(graph) ?? program.demoParams?.(graph) ?? {};
+  const { params } = prepareRun(graph, program, given);
   const engine = await Engine.create(graph, topology, { ...engineOpts, steal: 'off' });
   const pass: number[] = [];
   const start: number[] = [];
@@ -707,7 +707,7 @@ async function runTiming(graph: Graph, topology: Topology, engineOpts: EngineOpt
   let pageBytesPerSec: number | undefined;
   try {
     for (let r = 0; r <= repetitions; r++) {
-      const { report } = await engine.run(entry.program, params as never);
+      const { report } = await engine.run(program, params);
       if (r === 0) {
         let bytes = 0;
         let ms = 0;

@@ -82,7 +82,12 @@ export type StateKind = 'f64' | 'f32' | 'i32' | 'u32' | 'u8';
 export interface SuperstepFrame {
   type: 'superstep';
   step: number;
+  /** The kernel: an export of the program's kernels module. */
   kernel: string;
+  /** URL of the program's kernels module (CPU workers import it). */
+  module: string;
+  /** The precompiled native GPU handler of a built-in kernel (GPU actors run it). */
+  native?: string;
   mode: Mode;
   args: Record<string, number>;
   state: StateRef[];

@@ -1,24 +1,28 @@
 /**
- * Top-down BFS as src/programs/bfs.ts drives it, calling `check` with every frontier edgeMap
- * returns (tests of the engine's frontier lists look at each level as it comes).
+ * Top-down BFS as src/programs/bfs drives it, calling `check` with every frontier edgeMap
+ * returns (tests of the engine's frontier lists look at each level as it comes). It is a program
+ * of its own over the built-in BFS's kernels module: a definition may reuse another's kernels.
  */
-import type { Frontier, Program } from '../../src/engine/program.js';
-import { bfsState } from '../../src/programs/bfs.js';
+import { defineProgram } from '../../src/engine/define.js';
+import type { Frontier } from '../../src/engine/program.js';
+import { bfs } from '../../src/programs/index.js';
 
-export function checkedBfs(check: (frontier: Frontier, level: number) => void): Program<{ source: number }> {
-  return {
+export function checkedBfs(check: (frontier: Frontier, level: number) => void) {
+  return defineProgram({
+    ...bfs,
     name: 'bfs-checked',
-    output: 'int',
     async run(ctx, { source }) {
-      const state = bfsState(ctx, source);
+      const { depth, seen } = ctx.state;
+      depth[source] = 0;
+      seen[source >>> 5] = 1 << (source & 31);
       let frontier = ctx.frontierOf([source]);
       for (let level = 0; frontier.size > 0; level++) {
-        ({ next: frontier } = await ctx.edgeMap('bfs', frontier, state, { level }, { readsFrontier: true }));
+        ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, { level }, { readsFrontier: true }));
         check(frontier, level + 1);
       }
-      return state.depth;
+      return depth;
     },
-  };
+  });
 }
 
 /** Whether `f.list` lists exactly the set flags of `f.bitmap`, ascending. */

@@ -6,8 +6,8 @@ import { buildGraph } from '../../src/graph/build.js';
 import { generateEdges } from '../../src/graph/generate/index.js';
 import type { Graph } from '../../src/graph/types.js';
 import { Engine } from '../../src/engine/coordinator.js';
-import { sampleSources } from '../../src/programs/betweenness.js';
-import { algorithm } from '../../src/programs/index.js';
+import { sampleSources } from '../../src/programs/bc/index.js';
+import { algorithm } from './programs.js';
 import type { Topology } from '../../src/topology/schema.js';
 import { rawFrom } from './raw.js';
 

@@ -12,7 +12,7 @@
  * Weights are ignored. Output per INTERNAL id, Float64Array.
  */
 import type { Graph } from '../../graph/types.js';
-import { outCsr } from './adjacency.js';
+import { outCsr } from '../adjacency.js';
 
 export function referenceBetweenness(g: Graph, sources?: ArrayLike<number>): Float64Array {
   const n = g.numVertices;

@@ -1,23 +1,16 @@
 /**
- * CDLP — Graphalytics semantics (deterministic synchronous label propagation), labels are
- * ORIGINAL ids: L_0(v) = v's original id; for i = 1..iterations every vertex takes the most
- * frequent label among L_{i-1} of its in- AND out-neighbours, counted as a multiset (on a
- * directed graph a neighbour linked both ways counts twice); ties go to the smallest label; a
- * vertex without neighbours keeps its label. Synchronous (double-buffered). Stops early once an
- * iteration changes no label (later iterations would change nothing). Weights are ignored.
- * On undirected graphs each neighbour is counted once (counting it twice, via N_in and N_out,
- * doubles every count and never changes the winner).
- *
- * Pull only: each vertex gathers its neighbours' labels (in-edges from the task's pages, out-edges
- * through graph.out when directed) into a per-worker reusable buffer, sorts it (insertion sort
- * for short lists, the native typed-array sort otherwise) and takes the longest run — no hash
- * map, nothing allocated per vertex. Serial reference: reference/cdlp.ts.
+ * CDLP's CPU kernel (the definition and its semantics: index.ts). Pull only: each vertex gathers
+ * its neighbours' labels into a per-worker reusable buffer, sorts it (insertion sort for short
+ * lists, the native typed-array sort otherwise) and takes the longest run, smallest on ties —
+ * no hash map, nothing allocated per vertex.
  */
-import type { CpuKernel } from '../engine/kernel.js';
-import type { Program } from '../engine/program.js';
+import type { CpuKernel } from '../../engine/kernel.js';
 
-export interface CdlpParams {
-  iterations: number;
+export interface CdlpState {
+  /** Labels of the previous iteration (original ids): what neighbours read. */
+  label: Uint32Array;
+  /** Labels this iteration writes (the driver swaps the two). */
+  nextLabel: Uint32Array;
 }
 
 /** Per-worker gather buffer (each worker thread has its own module instance). */
@@ -51,10 +44,10 @@ function mode(k: number): number {
   return best;
 }
 
-export const cdlpKernel: CpuKernel = {
+export const cdlp: CpuKernel<CdlpState> = {
   pull(ctx, pages, lo, hi, out) {
-    const label = ctx.state.label as Uint32Array;
-    const nextLabel = ctx.state.nextLabel as Uint32Array;
+    const label = ctx.state.label;
+    const nextLabel = ctx.state.nextLabel;
     const g = ctx.graph;
     const directed = g.in !== g.out;
     const { pages: outPages, firstPageOf: outFirst } = g.out;
@@ -104,25 +97,5 @@ export const cdlpKernel: CpuKernel = {
     }
     out.edges += edges;
     out.sum += changed;
-  },
-};
-
-export const cdlp: Program<CdlpParams> = {
-  name: 'cdlp',
-  output: 'int',
-  async run(ctx, { iterations }) {
-    let label = ctx.alloc('u32', 0) as Uint32Array;
-    let nextLabel = ctx.alloc('u32', 0) as Uint32Array;
-    label.set(ctx.graph.ids.toOriginal);
-    const all = ctx.all();
-    let done = 0;
-    while (done < iterations) {
-      const { sum: changed } = await ctx.edgeMap('cdlp', all, { label, nextLabel }, {}, { modes: ['pull'] });
-      [label, nextLabel] = [nextLabel, label];
-      done++;
-      if (changed === 0) break;
-    }
-    ctx.note('iterations', done);
-    return label;
   },
 };

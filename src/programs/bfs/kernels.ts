@@ -1,36 +1,22 @@
 /**
- * BFS — Graphalytics semantics: depth (number of edges) of every vertex from the source along
- * out-edges (both directions on undirected graphs); the source has depth 0; unreachable vertices
- * are written as 9223372036854775807 (Long.MAX_VALUE). Internally depth -1 = unreached.
- *
- * Direction-optimising (Beamer; Ligra's switch in the engine): sparse supersteps push from the
- * frontier list with a compare-and-swap per target, dense supersteps pull: each unvisited vertex
- * scans its in-neighbours and stops at the first one in the frontier.
- * Serial reference: reference/bfs.ts.
+ * BFS's CPU kernel (the definition and its semantics: index.ts). Pull: an unvisited vertex scans
+ * its in-neighbours and stops at the first one in the frontier. Push: a compare-and-swap per
+ * target claims it for the next level.
  */
-import type { CpuKernel } from '../engine/kernel.js';
-import { outSlices, outSlicesBetween } from '../engine/kernel.js';
-import type { Page } from '../graph/types.js';
-import type { Program, RunContext } from '../engine/program.js';
+import { outSlices, outSlicesBetween, type CpuKernel } from '../../engine/kernel.js';
+import type { Page } from '../../graph/types.js';
 
-/** The state the bfs kernel reads and writes: depth (-1 unreached) and `seen`, a bit per vertex, (n + 31) >>> 5 words. */
-export function bfsState(ctx: { alloc: RunContext['alloc']; graph: { numVertices: number } }, source: number): { depth: Int32Array; seen: Int32Array } {
-  const depth = ctx.alloc('i32', -1) as Int32Array;
-  depth[source] = 0;
-  const seen = ctx.alloc('i32', 0, (ctx.graph.numVertices + 31) >>> 5) as Int32Array;
-  seen[source >>> 5] = 1 << (source & 31);
-  return { depth, seen };
+export interface BfsState {
+  /** Depth in edges, -1 unreached. */
+  depth: Int32Array;
+  /** A bit per vertex this kernel has claimed, (n + 31) >>> 5 words. */
+  seen: Int32Array;
 }
 
-export interface BfsParams {
-  /** Source vertex, internal id. */
-  source: number;
-}
-
-export const bfsKernel: CpuKernel = {
+export const bfs: CpuKernel<BfsState> = {
   splitPush: true,
   pull(ctx, pages, lo, hi, out) {
-    const depth = ctx.state.depth as Int32Array;
+    const depth = ctx.state.depth;
     const fr = ctx.frontier!;
     const next = ctx.next;
     const level = ctx.args.level! + 1;
@@ -56,7 +42,7 @@ export const bfsKernel: CpuKernel = {
     out.edges += edges;
   },
   push(ctx, lo, hi, out) {
-    const depth = ctx.state.depth as Int32Array;
+    const depth = ctx.state.depth;
     const list = ctx.frontierList!;
     const next = ctx.next;
     const level = ctx.args.level! + 1;
@@ -65,7 +51,7 @@ export const bfsKernel: CpuKernel = {
     // cache; most pushed edges reach vertices claimed already). A hint only: depth is the truth,
     // vertices claimed elsewhere (pull levels, GPUs) have no bit and are checked in depth, and a
     // bit lost to two threads updating one word at once costs a depth read, never a wrong result.
-    const seen = ctx.state.seen as Int32Array;
+    const seen = ctx.state.seen;
     // One callback per task, not one per frontier vertex (a closure per vertex, and its captured
     // counters, cost ~40% of the edge scan).
     const scan = (p: Page, a: number, b: number): void => {
@@ -85,18 +71,5 @@ export const bfsKernel: CpuKernel = {
     };
     if (ctx.edgeHi !== undefined) outSlicesBetween(ctx.graph, list[lo]!, ctx.edgeLo ?? 0, ctx.edgeHi, scan);
     else for (let i = lo; i < hi; i++) outSlices(ctx.graph, list[i]!, scan);
-  },
-};
-
-export const bfs: Program<BfsParams> = {
-  name: 'bfs',
-  output: 'depth',
-  async run(ctx, { source }) {
-    const { depth, seen } = bfsState(ctx, source);
-    let frontier = ctx.frontierOf([source]);
-    for (let level = 0; frontier.size > 0; level++) {
-      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, { level }, { readsFrontier: true }));
-    }
-    return depth;
   },
 };

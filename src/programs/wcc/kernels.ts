@@ -1,21 +1,15 @@
 /**
- * WCC — Graphalytics semantics: weakly connected components, edge direction ignored; two
- * vertices share a label exactly when a path joins them; a vertex without edges is its own
- * component. Label = the smallest ORIGINAL id in the component (the convention of the
- * Graphalytics expected files; validation only compares the partition). Weights are ignored.
- *
- * Min-label propagation (labels start as original ids, graph.ids.toOriginal): a superstep takes,
- * for every vertex, the minimum label over its active neighbours through in- AND out-edges
- * (one page set when undirected). Push: each frontier vertex lowers its out- and in-neighbours'
- * labels with an Atomics.compareExchange min loop (Uint32); activation via a CAS on `next`.
- * Pull: each vertex (one writer) scans its in-edges in the task's pages and its out-edges through
- * graph.out. Halts when no label changes. Serial reference: reference/wcc.ts.
+ * WCC's CPU kernel (the definition and its semantics: index.ts): min-label propagation through
+ * in- AND out-edges. Push lowers neighbours' labels with a compare-and-swap min loop; pull has
+ * each vertex (one writer) take the minimum over its active neighbours.
  */
-import type { CpuKernel, KernelCtx, TaskOut } from '../engine/kernel.js';
-import type { Program } from '../engine/program.js';
-import type { PageSet } from '../graph/types.js';
+import type { CpuKernel, KernelCtx, TaskOut } from '../../engine/kernel.js';
+import type { PageSet } from '../../graph/types.js';
 
-export type WccParams = Record<string, never>;
+export interface WccState {
+  /** Component label: an original id, lowered to the component's smallest. */
+  label: Uint32Array;
+}
 
 /** Min of the labels of v's active neighbours in one page set (all of its pages), or `best`. */
 function minOver(set: PageSet, v: number, label: Uint32Array, fr: Uint8Array, best: number, out: TaskOut): number {
@@ -42,8 +36,8 @@ function minOver(set: PageSet, v: number, label: Uint32Array, fr: Uint8Array, be
 }
 
 /** Lowers the labels of u's neighbours in one page set to `l`, activating those it lowers. */
-function pushOver(ctx: KernelCtx, set: PageSet, u: number, l: number, out: TaskOut): void {
-  const label = ctx.state.label as Uint32Array;
+function pushOver(ctx: KernelCtx<WccState>, set: PageSet, u: number, l: number, out: TaskOut): void {
+  const label = ctx.state.label;
   const next = ctx.next;
   const pages = set.pages;
   let pi = set.firstPageOf[u]!;
@@ -78,9 +72,9 @@ function pushOver(ctx: KernelCtx, set: PageSet, u: number, l: number, out: TaskO
   }
 }
 
-export const wccKernel: CpuKernel = {
+export const wcc: CpuKernel<WccState> = {
   pull(ctx, pages, lo, hi, out) {
-    const label = ctx.state.label as Uint32Array;
+    const label = ctx.state.label;
     const fr = ctx.frontier!;
     const next = ctx.next;
     const g = ctx.graph;
@@ -117,7 +111,7 @@ export const wccKernel: CpuKernel = {
     }
   },
   push(ctx, lo, hi, out) {
-    const label = ctx.state.label as Uint32Array;
+    const label = ctx.state.label;
     const list = ctx.frontierList!;
     const g = ctx.graph;
     for (let k = lo; k < hi; k++) {
@@ -126,19 +120,5 @@ export const wccKernel: CpuKernel = {
       pushOver(ctx, g.out, u, l, out);
       if (g.in !== g.out) pushOver(ctx, g.in, u, l, out);
     }
-  },
-};
-
-export const wcc: Program<WccParams> = {
-  name: 'wcc',
-  output: 'int',
-  async run(ctx) {
-    const label = ctx.alloc('u32', 0) as Uint32Array;
-    label.set(ctx.graph.ids.toOriginal);
-    let frontier = ctx.all();
-    while (frontier.size > 0) {
-      ({ next: frontier } = await ctx.edgeMap('wcc', frontier, { label }, {}, { readsFrontier: true }));
-    }
-    return label;
   },
 };

@@ -9,7 +9,7 @@
  * original-id labels.
  */
 import type { Graph } from '../../graph/types.js';
-import { outCsr } from './adjacency.js';
+import { outCsr } from '../adjacency.js';
 
 export function referenceWcc(g: Graph): Float64Array {
   const n = g.numVertices;

@@ -1,39 +1,36 @@
 /**
- * LCC — Graphalytics semantics (local clustering coefficient):
- *   N(v) = N_in(v) ∪ N_out(v), distinct neighbours, direction ignored; d = |N(v)|
- *   LCC(v) = 0 when d <= 1, else t / (d (d-1)), t = Σ_{u ∈ N(v)} |N(v) ∩ N_out(u)|
- * i.e. the ORDERED neighbour pairs (u, w) with an edge u→w, direction respected (undirected:
- * each neighbour-neighbour edge counts twice, the usual 2·triangles / (d(d-1)); directed: a
- * reciprocal pair counts twice). Equivalently t(v) = Σ over the triangles {v, u, w} of the
- * underlying undirected graph of mult(u, w) = [u→w] + [w→u]. Weights are ignored. Pages hold no
- * self-loops (the builder drops them), so v is never its own neighbour.
- *
- * Degree-ordered triangle enumeration (GAP tc / Schank–Wagner "forward"), three supersteps:
- *   lcc-count  (pull) d(v) = |N(v)| and d+(v) = |N+(v)|, N+(v) = the neighbours with a smaller
- *              internal id — renumbering is by descending degree, so N+ holds the higher-degree
- *              neighbours and |N+(v)| <= sqrt(2|E|);
- *   lcc-fill   (pull) N+(v) as a flat sorted CSR (offsets from a prefix sum on the coordinator)
- *              with mult(v, u) ∈ {1, 2} per entry;
- *   lcc-tri    (pull) each triangle w < u < v is found once, at v: for each u = N+(v)[j], the
- *              sorted prefix N+(v)[0..j) (all < u) is intersected with the sorted N+(u) — a linear
- *              merge, or a galloping search of the shorter list in the longer when their lengths
- *              differ 16-fold. Each corner gets mult of the opposite edge: v's share is a local
- *              sum; the shares of u and w (both in N+(v)) are summed per position of N+(v) in a
- *              per-worker buffer and added once per (v, x ∈ N+(v)) with Atomics.add on a Uint32
- *              low word plus an exact carry into a high word (other tasks add to the same
- *              vertices: no lost update; counts up to 2^53).
- * LCC = t / (d (d-1)) is applied on the coordinator. The work is Σ_v Σ_{u ∈ N+(v)} (|N+(u)| +
- * position of u) instead of the Σ_{(u,v)} min(d_u, d_v) of per-vertex intersections of full
- * lists: hubs have short N+ lists, so skewed graphs stay fast (RMAT scale 18: ~10x less work).
- * No hash sets, nothing allocated per vertex; per worker only O(max degree) buffers. Any vertex
- * order gives the right counts; the builder's degree order gives the speed.
- * Serial reference: reference/lcc.ts.
+ * LCC's CPU kernels (the definition and its semantics: index.ts): the degree-ordered triangle
+ * enumeration of CPU-only topologies (lccCount, lccFill, lccTri) and the per-vertex merge of GPU
+ * topologies (lccDirect, the structure of the native kernel).
  */
-import type { CpuKernel, KernelGraph } from '../engine/kernel.js';
-import type { Program } from '../engine/program.js';
-import type { PageSet } from '../graph/types.js';
+import type { CpuKernel, KernelGraph } from '../../engine/kernel.js';
+import type { PageSet } from '../../graph/types.js';
 
-export type LccParams = Record<string, never>;
+export interface LccCountState {
+  /** |N(v)|. */
+  deg: Uint32Array;
+  /** |N+(v)|: the neighbours with a smaller internal id. */
+  fwdDeg: Uint32Array;
+}
+
+export interface LccFillState {
+  /** Offsets of N+(v) in fwd, n + 1 entries. */
+  fwdOff: Float64Array;
+  /** N+(v) of every v, each sorted. */
+  fwd: Uint32Array;
+  /** mult(v, u) ∈ {1, 2} per entry of fwd. */
+  mult: Uint8Array;
+}
+
+export interface LccTriState extends LccFillState {
+  /** t(v), the ordered-pair count, as low and high Uint32 words. */
+  tLo: Uint32Array;
+  tHi: Uint32Array;
+}
+
+export interface LccDirectState {
+  lcc: Float64Array;
+}
 
 /** Per-worker buffers: a vertex's in- and out-lists, and the per-position shares of N+(v). */
 let tmpIn = new Uint32Array(1 << 12);
@@ -116,10 +113,10 @@ function mergeNbrs(g: KernelGraph, v: number, limit: number, fwd: Uint32Array | 
   return d;
 }
 
-export const lccCountKernel: CpuKernel = {
+export const lccCount: CpuKernel<LccCountState> = {
   pull(ctx, pages, lo, hi, out) {
-    const deg = ctx.state.deg as Uint32Array;
-    const fwdDeg = ctx.state.fwdDeg as Uint32Array;
+    const deg = ctx.state.deg;
+    const fwdDeg = ctx.state.fwdDeg;
     const g = ctx.graph;
     const v0 = pages[0]!.vBegin;
     for (let i = lo; i < hi; i++) {
@@ -131,11 +128,11 @@ export const lccCountKernel: CpuKernel = {
   },
 };
 
-export const lccFillKernel: CpuKernel = {
+export const lccFill: CpuKernel<LccFillState> = {
   pull(ctx, pages, lo, hi, out) {
-    const fwdOff = ctx.state.fwdOff as Float64Array;
-    const fwd = ctx.state.fwd as Uint32Array;
-    const mult = ctx.state.mult as Uint8Array;
+    const fwdOff = ctx.state.fwdOff;
+    const fwd = ctx.state.fwd;
+    const mult = ctx.state.mult;
     const g = ctx.graph;
     const v0 = pages[0]!.vBegin;
     for (let i = lo; i < hi; i++) {
@@ -155,13 +152,13 @@ function addCount(lo: Uint32Array, hi: Uint32Array, v: number, inc: number): voi
   if (carry !== 0) Atomics.add(hi, v, carry);
 }
 
-export const lccTriangleKernel: CpuKernel = {
+export const lccTri: CpuKernel<LccTriState> = {
   pull(ctx, pages, lo, hi, out) {
-    const fwdOff = ctx.state.fwdOff as Float64Array;
-    const fwd = ctx.state.fwd as Uint32Array;
-    const mult = ctx.state.mult as Uint8Array;
-    const tLo = ctx.state.tLo as Uint32Array;
-    const tHi = ctx.state.tHi as Uint32Array;
+    const fwdOff = ctx.state.fwdOff;
+    const fwd = ctx.state.fwd;
+    const mult = ctx.state.mult;
+    const tLo = ctx.state.tLo;
+    const tHi = ctx.state.tHi;
     const v0 = pages[0]!.vBegin;
     let edges = 0;
     for (let i = lo; i < hi; i++) {
@@ -261,21 +258,21 @@ export const lccTriangleKernel: CpuKernel = {
   },
 };
 
-/** Per-worker sorted N(v) and a neighbour's out-list, for lcc-direct. */
+/** Per-worker sorted N(v) and a neighbour's out-list, for lccDirect. */
 let nv = new Uint32Array(1 << 12);
 let nu = new Uint32Array(1 << 12);
 let nm = new Uint8Array(1 << 12);
 
 /**
- * lcc-direct (GPU topologies; the structure of the native `lcc` kernel, one pull superstep):
+ * lccDirect (GPU topologies; the structure of the native `lcc` kernel, one pull superstep):
  * per vertex v, N(v) sorted and distinct, t = Σ_{u ∈ N(v)} |N(v) ∩ N_out(u)| by a merge of two
  * sorted lists (galloping when N_out(u) is much shorter), LCC = t / (d (d-1)). Same integers,
  * same division as the three-step path, so the same doubles; slower on hubs, which is why
  * CPU-only topologies keep the degree-ordered enumeration.
  */
-export const lccDirectKernel: CpuKernel = {
+export const lccDirect: CpuKernel<LccDirectState> = {
   pull(ctx, pages, lo, hi, out) {
-    const res = ctx.state.lcc as Float64Array;
+    const res = ctx.state.lcc;
     const g = ctx.graph;
     const v0 = pages[0]!.vBegin;
     let edges = 0;
@@ -323,38 +320,5 @@ export const lccDirectKernel: CpuKernel = {
       res[v] = t / (d * (d - 1));
     }
     out.edges += edges;
-  },
-};
-
-export const lcc: Program<LccParams> = {
-  name: 'lcc',
-  output: 'float',
-  async run(ctx) {
-    const n = ctx.graph.numVertices;
-    if (ctx.gpuActors > 0) {
-      const res = ctx.alloc('f64', 0) as Float64Array;
-      await ctx.edgeMap('lcc-direct', ctx.all(), { lcc: res }, {}, { modes: ['pull'] });
-      ctx.note('lccPath', 'direct');
-      return res;
-    }
-    const deg = ctx.alloc('u32', 0) as Uint32Array;
-    const fwdDeg = ctx.alloc('u32', 0) as Uint32Array;
-    const all = ctx.all();
-    await ctx.edgeMap('lcc-count', all, { deg, fwdDeg }, {}, { modes: ['pull'] });
-    const fwdOff = ctx.alloc('f64', 0, n + 1) as Float64Array;
-    for (let v = 0; v < n; v++) fwdOff[v + 1] = fwdOff[v]! + fwdDeg[v]!;
-    const total = fwdOff[n]!;
-    const fwd = ctx.alloc('u32', 0, total) as Uint32Array;
-    const mult = ctx.alloc('u8', 0, total) as Uint8Array;
-    await ctx.edgeMap('lcc-fill', all, { fwdOff, fwd, mult }, {}, { modes: ['pull'] });
-    const tLo = ctx.alloc('u32', 0) as Uint32Array;
-    const tHi = ctx.alloc('u32', 0) as Uint32Array;
-    await ctx.edgeMap('lcc-tri', all, { fwdOff, fwd, mult, tLo, tHi }, {}, { modes: ['pull'] });
-    const lcc = ctx.alloc('f64', 0) as Float64Array;
-    for (let v = 0; v < n; v++) {
-      const d = deg[v]!;
-      if (d > 1) lcc[v] = (tHi[v]! * 0x100000000 + tLo[v]!) / (d * (d - 1));
-    }
-    return lcc;
   },
 };

@@ -7,7 +7,7 @@
  * Input and output use INTERNAL ids; Float64Array of length n.
  */
 import type { Graph } from '../../graph/types.js';
-import { outCsr } from './adjacency.js';
+import { outCsr } from '../adjacency.js';
 
 export function referenceSssp(g: Graph, source: number): Float64Array {
   const n = g.numVertices;

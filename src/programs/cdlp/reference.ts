@@ -12,7 +12,7 @@
  * Output per INTERNAL id, Float64Array of original-id labels.
  */
 import type { Graph } from '../../graph/types.js';
-import { inCsr, outCsr } from './adjacency.js';
+import { inCsr, outCsr } from '../adjacency.js';
 
 export function referenceCdlp(g: Graph, iterations: number): Float64Array {
   const n = g.numVertices;

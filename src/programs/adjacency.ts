@@ -7,7 +7,7 @@
  * concatenation of its parts, so its list stays sorted when the parts are (types.ts: split pages
  * of one vertex hold consecutive slices of its sorted list).
  */
-import type { Graph, PageSet } from '../../graph/types.js';
+import type { Graph, PageSet } from '../graph/types.js';
 
 export interface Csr {
   /** Number of vertices (internal ids 0..n-1). */

@@ -7,7 +7,7 @@
  * hold -1 (Graphalytics writes them as 9223372036854775807; see validate.ts BFS_UNREACHABLE).
  */
 import type { Graph } from '../../graph/types.js';
-import { outCsr } from './adjacency.js';
+import { outCsr } from '../adjacency.js';
 
 export function referenceBfs(g: Graph, source: number): Int32Array {
   const n = g.numVertices;

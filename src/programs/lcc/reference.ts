@@ -9,7 +9,7 @@
  * Output per INTERNAL id, Float64Array. Cost Σ_v Σ_{u∈N(v)} |N_out(u)|: for small graphs.
  */
 import type { Graph } from '../../graph/types.js';
-import { outCsr, undirectedCsr } from './adjacency.js';
+import { outCsr, undirectedCsr } from '../adjacency.js';
 
 export function referenceLcc(g: Graph): Float64Array {
   const n = g.numVertices;

@@ -10,7 +10,7 @@
  * Output per INTERNAL id.
  */
 import type { Graph } from '../../graph/types.js';
-import { outCsr } from './adjacency.js';
+import { outCsr } from '../adjacency.js';
 
 export interface ReferencePageRankParams {
   /** Number of iterations (Graphalytics pr.num-iterations). */

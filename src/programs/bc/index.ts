@@ -1,0 +1,129 @@
+/**
+ * BC — Brandes betweenness centrality on hop counts (unweighted shortest paths along out-edges,
+ * both ways on undirected graphs; weights ignored), UNNORMALISED:
+ *   BC(v) = Σ_{s ∈ S} Σ_{t ≠ s, t ≠ v, v ≠ s} σ_st(v) / σ_st
+ * with S = every vertex (exact, the default), K vertices sampled deterministically by seed, or an
+ * explicit list. Directed graphs: the sum above (ordered pairs). Undirected graphs: the sum
+ * divided by 2, so each unordered pair counts once — networkx
+ * betweenness_centrality(normalized=False) / graphology betweenness(normalized: false). A source
+ * subset gets the same halving and no other rescaling (networkx's k-sampling would multiply by
+ * n/k; this does not).
+ *
+ * TOTEM's BSP phases, per source:
+ *   forward  (bcFwd, one superstep per BFS level L): level-synchronous BFS that also counts
+ *            shortest paths σ. Push: a CAS on dist discovers level L+1; σ[v] += σ[u] is a float64
+ *            add, so it is taken under a striped Int32 spin-lock (no lost update). Pull: each
+ *            unvisited vertex sums σ over its in-neighbours in the frontier (one writer).
+ *   backward (bcBack, levels max-1 .. 1): δ[v] = Σ_{w ∈ N_out(v), dist[w] = L+1}
+ *            σ[v]/σ[w] (1 + δ[w]); then BC[v] += δ[v]. Every write is to the vertex itself, so
+ *            both modes are race-free: push walks the out-edges of the level's vertex list, pull
+ *            walks the out-pages (edgeMap pullPages: 'out') for the vertices of the level.
+ * Level lists are kept from the forward phase, and only reached vertices are reset between
+ * sources, so a source costs O(reached vertices + their edges) plus the supersteps.
+ * CPU kernels: kernels.ts. Serial reference: reference.ts.
+ */
+import { defineProgram } from '../../engine/define.js';
+import { TesseraError } from '../../errors.js';
+import { Xoshiro128 } from '../../graph/generate/rng.js';
+import type { Graph } from '../../graph/types.js';
+import { allocStripedLocks } from '../locks.js';
+import { referenceBetweenness } from './reference.js';
+
+export const bc = defineProgram({
+  name: 'bc',
+  aliases: ['betweenness'],
+  summary: 'Brandes betweenness centrality on hop counts, unnormalised; exact or over sampled sources',
+  params: {
+    sources: { type: 'int', min: 1, description: 'sample size K: K sources drawn by seed (default: every vertex, exact)' },
+    sourceList: { type: 'vertices', description: 'explicit source vertices (excludes sources)' },
+    seed: { type: 'int', default: 1, min: 0, description: 'seed of the source sample' },
+  },
+  state: {
+    // Re-initialised per source for the vertices it reached (the driver).
+    dist: { type: 'i32', init: -1, reduce: 'claim' },
+    sigma: { type: 'f64', init: 0, reduce: 'sum' },
+    // bcBack writes only the vertex itself.
+    delta: { type: 'f64', init: 0, reduce: 'owner' },
+    bc: { type: 'f64', init: 0, reduce: 'owner' },
+  },
+  output: 'float',
+  kernels: new URL('./kernels.js', import.meta.url),
+  native: { bcFwd: 'bc-fwd', bcBack: 'bc-back' },
+  // depth i32 + sigma f64 + delta f64 + bc f64 + frontier u8 + next u8; forward and backward phases.
+  profile: { mode: 'push', stateBytesPerVertex: 30, passes: 2, unit: 'pass', vertexTerm: false,
+    // The two top hubs (internal ids 0 and 1): a sampled source may be isolated on RMAT.
+    calibration: (g) => ({ sourceList: g.numVertices > 1 ? [g.ids.toOriginal[0]!, g.ids.toOriginal[1]!] : [g.ids.toOriginal[0]!] }),
+  },
+  /** The source vertices (internal ids); undefined = every vertex (exact). */
+  prepare({ sources, sourceList, seed }, g): { sources: Uint32Array | undefined } {
+    if (sources !== undefined && sourceList !== undefined) {
+      throw new TesseraError('--sources and --source-list cannot be used together', { key: '--sources', fix: 'give either a sample size (--sources K) or a list of sources (--source-list FILE)' });
+    }
+    if (sourceList !== undefined) return { sources: sourceList };
+    if (sources !== undefined) return { sources: sampleSources(g, sources, seed) };
+    return { sources: undefined };
+  },
+  reference: (g, { sources }) => referenceBetweenness(g, sources),
+  demoParams: () => ({ sources: 8, seed: 1 }),
+  async run(ctx, { sources }) {
+    const g = ctx.graph;
+    const n = g.numVertices;
+    const { dist, sigma, delta, bc } = ctx.state;
+    const lock = allocStripedLocks(ctx, n);
+    const count = sources === undefined ? n : sources.length;
+    ctx.note('sources', count);
+    for (let si = 0; si < count; si++) {
+      const s = sources === undefined ? si : sources[si]!;
+      dist[s] = 0;
+      sigma[s] = 1;
+      // Forward: BFS levels with path counts; keep each level's vertex list.
+      const levels: Uint32Array[] = [Uint32Array.of(s)];
+      let frontier = ctx.frontierOf(levels[0]!);
+      for (let level = 0; ; level++) {
+        ({ next: frontier } = await ctx.edgeMap('bcFwd', frontier, { dist, sigma, lock }, { level }, { readsFrontier: true }));
+        if (frontier.size === 0) break;
+        if (frontier.list !== undefined) levels.push(frontier.list.slice());
+        else {
+          const l = new Uint32Array(frontier.size);
+          for (let v = 0, k = 0; k < l.length; v++) if (frontier.bitmap[v] === 1) l[k++] = v;
+          levels.push(l);
+        }
+      }
+      // Backward: dependencies from the deepest level up; the deepest level has δ = 0, and
+      // level 0 is the source itself (no BC for it).
+      for (let level = levels.length - 2; level >= 1; level--) {
+        await ctx.edgeMap('bcBack', ctx.frontierOf(levels[level]!), { dist, sigma, delta, bc }, { level }, { pullPages: 'out', readsFrontier: true });
+      }
+      for (const l of levels) for (let k = 0; k < l.length; k++) {
+        const v = l[k]!;
+        dist[v] = -1;
+        sigma[v] = 0;
+        delta[v] = 0;
+      }
+    }
+    if (g.in === g.out) for (let v = 0; v < n; v++) bc[v]! /= 2;
+    return bc;
+  },
+});
+
+/**
+ * K distinct source vertices drawn by seed (partial Fisher-Yates over the vertices in ascending
+ * original id, xoshiro128**), returned as internal ids in ascending original id. The choice
+ * depends only on (set of original ids, k, seed), not on renumbering or page size.
+ */
+export function sampleSources(g: Graph, k: number, seed: number): Uint32Array {
+  const n = g.numVertices;
+  const byOriginal = g.ids.byOriginal;
+  if (k >= n) return Uint32Array.from(byOriginal);
+  const rng = new Xoshiro128(seed, 0x6263); // stream 'bc'
+  const swapped = new Map<number, number>();
+  const picked = new Float64Array(k);
+  for (let i = 0; i < k; i++) {
+    const j = i + rng.nextBelow(n - i);
+    const at = swapped.get(j) ?? j;
+    swapped.set(j, swapped.get(i) ?? i);
+    picked[i] = at;
+  }
+  picked.sort();
+  return Uint32Array.from(picked, (pos) => byOriginal[pos]!);
+}

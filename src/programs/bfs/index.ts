@@ -1,0 +1,41 @@
+/**
+ * BFS — Graphalytics semantics: depth (number of edges) of every vertex from the source along
+ * out-edges (both directions on undirected graphs); the source has depth 0; unreachable vertices
+ * are written as 9223372036854775807 (Long.MAX_VALUE). Internally depth -1 = unreached.
+ *
+ * Direction-optimising (Beamer; Ligra's switch in the engine): sparse supersteps push from the
+ * frontier list, dense ones pull (kernels.ts). Serial reference: reference.ts.
+ */
+import { defineProgram } from '../../engine/define.js';
+import { referenceBfs } from './reference.js';
+
+export const bfs = defineProgram({
+  name: 'bfs',
+  summary: 'depth in edges from a source; unreachable 9223372036854775807',
+  graphalytics: 'bfs',
+  params: {
+    source: { type: 'vertex', required: true, property: 'source-vertex', description: 'source vertex' },
+  },
+  state: {
+    depth: { type: 'i32', init: -1, reduce: 'claim' },
+    // A hint bit per claimed vertex (kernels.ts); never read across memories.
+    seen: { type: 'i32', init: 0, reduce: 'none', length: (g) => (g.numVertices + 31) >>> 5 },
+  },
+  output: 'depth',
+  kernels: new URL('./kernels.js', import.meta.url),
+  native: { bfs: 'bfs' },
+  // depth i32 + frontier u8 + next u8; most edges go through dense (pull) levels.
+  profile: { mode: 'pull', stateBytesPerVertex: 6, passes: 1, unit: 'run', vertexTerm: false, levels: true },
+  reference: (g, { source }) => referenceBfs(g, source),
+  demoParams: (g) => ({ source: g.ids.toOriginal[0]! }),
+  async run(ctx, { source }) {
+    const { depth, seen } = ctx.state;
+    depth[source] = 0;
+    seen[source >>> 5] = 1 << (source & 31);
+    let frontier = ctx.frontierOf([source]);
+    for (let level = 0; frontier.size > 0; level++) {
+      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, { level }, { readsFrontier: true }));
+    }
+    return depth;
+  },
+});

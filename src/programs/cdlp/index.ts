@@ -1,0 +1,51 @@
+/**
+ * CDLP — Graphalytics semantics (deterministic synchronous label propagation), labels are
+ * ORIGINAL ids: L_0(v) = v's original id; for i = 1..iterations every vertex takes the most
+ * frequent label among L_{i-1} of its in- AND out-neighbours, counted as a multiset (on a
+ * directed graph a neighbour linked both ways counts twice); ties go to the smallest label; a
+ * vertex without neighbours keeps its label. Synchronous (double-buffered). Stops early once an
+ * iteration changes no label (later iterations would change nothing). Weights are ignored.
+ * On undirected graphs each neighbour is counted once (counting it twice, via N_in and N_out,
+ * doubles every count and never changes the winner).
+ *
+ * Pull only: each vertex gathers its neighbours' labels (in-edges from the task's pages, out-edges
+ * through graph.out when directed) into a per-worker reusable buffer, sorts it and takes the
+ * longest run (kernels.ts). Serial reference: reference.ts.
+ */
+import { defineProgram } from '../../engine/define.js';
+import { referenceCdlp } from './reference.js';
+
+export const cdlp = defineProgram({
+  name: 'cdlp',
+  summary: 'community detection by synchronous label propagation; labels are original ids',
+  graphalytics: 'cdlp',
+  params: {
+    iterations: { type: 'int', default: 10, min: 0, property: 'max-iterations', description: 'maximum number of iterations (stops early once no label changes)' },
+  },
+  state: {
+    // Only a vertex's owner writes its label (pull); the driver fills original ids and swaps the two.
+    label: { type: 'u32', init: 0, reduce: 'owner' },
+    nextLabel: { type: 'u32', init: 0, reduce: 'owner' },
+  },
+  output: 'int',
+  kernels: new URL('./kernels.js', import.meta.url),
+  native: { cdlp: 'cdlp' },
+  // label u32 + next u32; pull only; 10 iterations by default.
+  profile: { mode: 'pull', stateBytesPerVertex: 8, passes: 10, unit: 'pass', vertexTerm: true, calibration: () => ({ iterations: 5 }) },
+  reference: (g, { iterations }) => referenceCdlp(g, iterations),
+  demoParams: () => ({ iterations: 10 }),
+  async run(ctx, { iterations }) {
+    let { label, nextLabel } = ctx.state;
+    label.set(ctx.graph.ids.toOriginal);
+    const all = ctx.all();
+    let done = 0;
+    while (done < iterations) {
+      const { sum: changed } = await ctx.edgeMap('cdlp', all, { label, nextLabel }, {}, { modes: ['pull'] });
+      [label, nextLabel] = [nextLabel, label];
+      done++;
+      if (changed === 0) break;
+    }
+    ctx.note('iterations', done);
+    return label;
+  },
+});

@@ -1,0 +1,107 @@
+/**
+ * SSSP's CPU kernel (the definition and its semantics: index.ts). Pull: each vertex takes the min
+ * over its frontier in-neighbours. Push: a candidate that beats the plain read takes the striped
+ * spin-lock of its target, re-checks and writes under it.
+ */
+import type { CpuKernel } from '../../engine/kernel.js';
+
+export interface SsspState {
+  /** Distance from the source, Infinity unreached. */
+  dist: Float64Array;
+  /** Striped spin-locks (power-of-two length, mask = length - 1). */
+  lock: Int32Array;
+}
+
+export const sssp: CpuKernel<SsspState> = {
+  pull(ctx, pages, lo, hi, out) {
+    const dist = ctx.state.dist;
+    const fr = ctx.frontier!;
+    const next = ctx.next;
+    let edges = 0;
+    if (pages.length > 1 || pages[0]!.split) {
+      const v = pages[0]!.vBegin;
+      let best = dist[v]!;
+      for (const p of pages) {
+        const { nbrs, weights } = p;
+        for (let e = 0; e < p.edges; e++) {
+          const u = nbrs[e]!;
+          if (fr[u] !== 1) continue;
+          const c = dist[u]! + (weights === undefined ? 1 : weights[e]!);
+          if (c < best) best = c;
+        }
+        edges += p.edges;
+      }
+      if (best < dist[v]!) {
+        dist[v] = best;
+        next[v] = 1;
+        out.active++;
+      }
+    } else {
+      const { offsets, nbrs, weights, vBegin } = pages[0]!;
+      for (let i = lo; i < hi; i++) {
+        const v = vBegin + i;
+        const end = offsets[i + 1]!;
+        let best = dist[v]!;
+        for (let e = offsets[i]!; e < end; e++) {
+          const u = nbrs[e]!;
+          if (fr[u] !== 1) continue;
+          const c = dist[u]! + (weights === undefined ? 1 : weights[e]!);
+          if (c < best) best = c;
+        }
+        if (best < dist[v]!) {
+          dist[v] = best;
+          next[v] = 1;
+          out.active++;
+        }
+      }
+      edges += offsets[hi]! - offsets[lo]!;
+    }
+    out.edges += edges;
+  },
+  push(ctx, lo, hi, out) {
+    const dist = ctx.state.dist;
+    const lock = ctx.state.lock;
+    const mask = lock.length - 1;
+    const list = ctx.frontierList!;
+    const next = ctx.next;
+    const found = out.discovered!;
+    const { pages, firstPageOf } = ctx.graph.out;
+    let edges = 0;
+    for (let k = lo; k < hi; k++) {
+      const u = list[k]!;
+      const du = dist[u]!;
+      let pi = firstPageOf[u]!;
+      let p = pages[pi]!;
+      let a: number;
+      let b: number;
+      if (p.split) (a = 0), (b = p.edges);
+      else (a = p.offsets[u - p.vBegin]!), (b = p.offsets[u - p.vBegin + 1]!);
+      for (;;) {
+        const { nbrs, weights } = p;
+        edges += b - a;
+        for (let e = a; e < b; e++) {
+          const v = nbrs[e]!;
+          const c = du + (weights === undefined ? 1 : weights[e]!);
+          if (!(c < dist[v]!)) continue;
+          const l = v & mask;
+          while (Atomics.compareExchange(lock, l, 0, 1) !== 0);
+          if (c < dist[v]!) {
+            dist[v] = c;
+            if (next[v] === 0) {
+              next[v] = 1;
+              found.push(v);
+              out.active++;
+            }
+          }
+          Atomics.store(lock, l, 0);
+        }
+        if (!p.split) break;
+        p = pages[++pi]!;
+        if (p === undefined || !p.split || p.vBegin !== u) break;
+        a = 0;
+        b = p.edges;
+      }
+    }
+    out.edges += edges;
+  },
+};

@@ -1,0 +1,156 @@
+/**
+ * The program-definition API: defineProgram's checks, parameter resolution, kernels loaded by
+ * URL in the workers (a data: module here, so nothing of the package names it), and sessions.
+ */
+import test from 'ava';
+import { defineProgram, generate, openSession, run, TesseraError, type Topology } from '../src/index.js';
+import { resolveParams } from '../src/engine/define.js';
+import { referenceBfs, referencePageRank } from './helpers/references.js';
+
+const topo = (threads: number[]): Topology => ({ name: `${threads.length}S`, source: 'test', sockets: threads.map((t, id) => ({ id, threads: t })), gpus: [], interconnect: {}, model: {} });
+const profile = { mode: 'pull', stateBytesPerVertex: 8, passes: 1, unit: 'pass', vertexTerm: true } as const;
+
+/** Out-degree times a factor, as a vertex map: its kernels module is a data: URL of plain JavaScript. */
+const KERNELS = `data:text/javascript,${encodeURIComponent(`
+export const scaled = {
+  vertex(ctx, lo, hi, out) {
+    const deg = ctx.graph.outDegree;
+    const x = ctx.state.x;
+    for (let v = lo; v < hi; v++) { x[v] = deg[v] * ctx.args.factor; out.sum += x[v]; }
+  },
+};
+export const notAKernel = 42;
+`)}`;
+
+const degrees = defineProgram({
+  name: 'scaled-degree',
+  summary: 'out-degree x factor',
+  params: { factor: { type: 'number', default: 1, min: 0, description: 'multiplier' } },
+  state: { x: { type: 'f64', reduce: 'owner' } },
+  output: 'float',
+  kernels: KERNELS,
+  profile,
+  async run(ctx, { factor }) {
+    const { sum } = await ctx.vertexMap('scaled', { x: ctx.state.x }, { factor });
+    ctx.note('sum', sum);
+    return ctx.state.x;
+  },
+});
+
+test('a program whose kernels live in a module of its own runs on 1 and 2 sockets', async (t) => {
+  const g = generate('rmat:9:ef=4');
+  for (const threads of [[2], [1, 1]]) {
+    const r = await run(g, degrees, { factor: 2.5, topology: topo(threads) });
+    let want = 0;
+    for (let v = 0; v < g.numVertices; v++) {
+      t.is(r.values[v], g.outDegree[v]! * 2.5);
+      want += g.outDegree[v]! * 2.5;
+    }
+    t.is(r.report.notes.sum, want);
+    t.is(r.report.program, 'scaled-degree');
+  }
+});
+
+test('a kernel name the module does not export is a clear error', async (t) => {
+  const bad = defineProgram({
+    ...degrees,
+    name: 'missing-kernel',
+    async run(ctx) {
+      await ctx.vertexMap('nope', {});
+      return ctx.state.x;
+    },
+  });
+  const err = await t.throwsAsync(run(generate('rmat:4'), bad, { topology: topo([1]) }), { instanceOf: TesseraError });
+  t.regex(err!.message, /names kernel 'nope', which its kernels module does not export/);
+  t.regex(err!.message, /it exports scaled\)/);
+});
+
+test('defineProgram refuses broken definitions, naming the field', (t) => {
+  const base = { name: 'ok', summary: 's', params: {}, state: {}, output: 'int', kernels: KERNELS, profile, run: async () => new Int32Array(0) } as const;
+  const cases: Array<[Record<string, unknown>, RegExp]> = [
+    [{ name: 'Bad Name' }, /lower-case/],
+    [{ output: 'text' }, /output 'text'/],
+    [{ kernels: './kernels.js' }, /not a module URL/],
+    [{ state: { a: { type: 'f16', reduce: 'sum' } } }, /state 'a' has type 'f16'/],
+    [{ state: { a: { type: 'f64', reduce: 'avg' } } }, /state 'a' has reduce 'avg'/],
+    [{ params: { k: { type: 'int', default: 1.5, description: 'k' } } }, /k its default 1.5 is out of range|k 1.5 is out of range/],
+    [{ params: { k: { type: 'string', description: 'k' } } }, /parameter 'k' has type 'string'/],
+    [{ profile: { mode: 'sideways' } }, /profile needs/],
+    [{ run: undefined }, /run \(the driver\) is missing/],
+  ];
+  for (const [patch, re] of cases) {
+    const e = t.throws(() => defineProgram({ ...base, ...patch } as never), { instanceOf: TesseraError }, JSON.stringify(patch));
+    t.regex(e!.message, re);
+  }
+});
+
+test('parameters: unknown keys refused, required ones enforced, bounds and Graphalytics defaults', (t) => {
+  const g = generate('rmat:6');
+  const p = defineProgram({
+    name: 'params',
+    summary: 'parameters only',
+    state: {},
+    output: 'int',
+    kernels: KERNELS,
+    profile,
+    run: async () => new Int32Array(0),
+    graphalytics: 'xx',
+    params: {
+      src: { type: 'vertex', required: true, property: 'source-vertex', description: 'where it starts' },
+      k: { type: 'int', default: 3, min: 1, max: 9, description: 'k' },
+      w: { type: 'number', above: 0, max: Infinity, description: 'w' },
+    },
+  });
+  const id = (v: unknown): number => v as number;
+  t.deepEqual(resolveParams(p, g, { src: 5 }, id), { src: 5, k: 3, w: undefined });
+  t.deepEqual(resolveParams(p, g, {}, id, { 'xx.source-vertex': 7, 'xx.k': 8 }), { src: 7, k: 3, w: undefined }, 'only declared properties');
+  t.is(resolveParams(p, g, { src: 1, w: Infinity }, id).w, Infinity);
+  const err = (input: Record<string, unknown>, re: RegExp, style?: 'cli'): void => {
+    const e = t.throws(() => resolveParams(p, g, input, id, {}, style), { instanceOf: TesseraError }, JSON.stringify(input));
+    t.regex(e!.message, re);
+  };
+  err({}, /params needs src/);
+  err({}, /needs --src/, 'cli');
+  err({ src: 1, damping: 0.5 }, /params has no parameter damping.*params takes src, k, w/);
+  err({ src: 1, k: 0 }, /k 0 is out of range.*>= 1 and <= 9/);
+  err({ src: 1, k: 2.5 }, /k 2.5 is out of range.*an integer/);
+  err({ src: 1, w: 0 }, /w 0 is out of range.*> 0/);
+  err({ src: 1, k: 'x' }, /k x is not a number/);
+});
+
+test('a session runs many programs on warm actors, by original id, as run() does', async (t) => {
+  const g = generate('rmat:10:ef=8');
+  const source = g.ids.toOriginal[3]!;
+  const s = await openSession(g, { topology: topo([2]) });
+  try {
+    const a = await s.run('bfs', { source });
+    const b = await s.run('pagerank', { iterations: 7 });
+    const c = await s.run('bfs', { source });
+    const d = await s.run(degrees, { factor: 0.5 });
+    t.deepEqual([...a.values], [...referenceBfs(g, 3)]);
+    t.deepEqual([...c.values], [...a.values], 'a second run on the same actors');
+    const want = referencePageRank(g, { iterations: 7, damping: 0.85 });
+    for (let v = 0; v < g.numVertices; v++) t.true(Math.abs(b.values[v]! - want[v]!) <= 1e-9 * want[v]!);
+    t.is(d.values[0], g.outDegree[0]! * 0.5);
+    t.is(a.get(source), 0);
+    await t.throwsAsync(s.run('bfs', { source, topology: topo([1]) } as never), { message: /set-up is fixed when it opens/ });
+    await t.throwsAsync(s.run('bfs', { source: -5 }), { message: /source vertex -5 is not a vertex/ });
+    // Runs asked for at once go one after another on the same actors.
+    const [x, y] = await Promise.all([s.run('bfs', { source }), s.run('wcc')]);
+    t.deepEqual([...x.values], [...a.values]);
+    t.is(y.values.length, g.numVertices);
+  } finally {
+    await s.close();
+  }
+  await t.throwsAsync(s.run('wcc'), { message: /session is closed/ });
+  await s.close();
+});
+
+test('run refuses what is not a program, and names close to a built-in get a suggestion', async (t) => {
+  const g = generate('rmat:4');
+  // Untyped callers (JavaScript): what TypeScript would refuse at compile time.
+  const untyped = run as unknown as (g: unknown, p: unknown, o: unknown) => Promise<unknown>;
+  await t.throwsAsync(untyped(g, { name: 'x' }, { topology: topo([1]) }), { message: /run expects a program name or a definition from defineProgram/ });
+  await t.throwsAsync(untyped(g, 'pagernak', { topology: topo([1]) }), { message: /did you mean 'pagerank'/ });
+  await t.throwsAsync(run(g, 'bfs', { source: g.ids.toOriginal[0]!, damping: 0.5, topology: topo([1]) } as never), { message: /bfs has no parameter damping/ });
+});
