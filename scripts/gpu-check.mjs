@@ -27,7 +27,7 @@ const dist = (p) => import(path.join(root, 'dist', p));
 const { Engine } = await dist('src/engine/coordinator.js');
 const { loadGraph } = await dist('src/graph/load.js');
 const { findProgram, PROGRAMS } = await dist('src/programs/index.js');
-const { prepareRun } = await dist('src/api.js');
+const { prepareRun, withOwnership } = await dist('src/api.js');
 const { nativeAvailable } = await dist('actors/gpu/native.js');
 const { parseSize } = await dist('src/topology/schema.js');
 
@@ -112,7 +112,7 @@ for (const gs of graphs) {
       const p = params(g, program);
       const a = await cpu.run(program, p);
       const partitionPages = program.profile.mode === 'push' ? 'out' : 'in';
-      const gpuEngine = await Engine.create(g, gpuTopo, { gpuShare: name === 'lcc' ? 1 : gpuShare, partition, partitionSeed, partitionPages });
+      const gpuEngine = await Engine.create(g, gpuTopo, await withOwnership(g, gpuTopo, { gpuShare: name === 'lcc' ? 1 : gpuShare, partition, partitionSeed, partitionPages }));
       let b;
       try {
         b = await gpuEngine.run(program, p);

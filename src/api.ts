@@ -13,7 +13,8 @@
  *   const rmat = generate('rmat:16:weighted');            // as `tessera generate`, in memory
  */
 import { Engine, type EngineOptions } from './engine/coordinator.js';
-import { resolveParams, type AnyProgram, type GraphDefaults, type InputParams, type OutputKind, type ParamSpecs, type ValuesOf } from './engine/define.js';
+import { DEFAULT_PARTITION_SEED, gpuShareFor } from './engine/partition.js';
+import { resolveParams, type AnyProgram, type GraphDefaults, type InputParams, type OutputKind, type ParamSpecs, type ParamStyle, type ValuesOf } from './engine/define.js';
 import { formatValue, internalId, writeResult } from './engine/output.js';
 import type { RunReport } from './engine/report.js';
 import { TesseraError } from './errors.js';
@@ -29,7 +30,9 @@ import type { Topology } from './topology/schema.js';
 export type ProgramRef = BuiltinName | AnyProgram;
 /** The definition a ProgramRef names. */
 export type ProgramOf<P extends ProgramRef> = P extends BuiltinName ? ProgramByName[P] : P;
-type ParamsOf<P extends ProgramRef, K> = ProgramOf<P> extends { params: infer S extends ParamSpecs } ? InputParams<S, K> : never;
+type IsAny<T> = 0 extends 1 & T ? true : false;
+/** A program's input parameters; a program typed AnyProgram (a list, an import()) takes any record. */
+type ParamsOf<P extends ProgramRef, K> = ProgramOf<P> extends { params: infer S extends ParamSpecs } ? (IsAny<S> extends true ? Record<string, unknown> : InputParams<S, K>) : never;
 /** The result array of a program's output: Int32Array depths for bfs, Float64Array ranks for pr... */
 export type ResultValues<P extends ProgramRef> = ProgramOf<P> extends { output: infer O extends OutputKind } ? ValuesOf<O> : never;
 
@@ -67,9 +70,20 @@ export function splitOptions(opts: Readonly<Record<string, unknown>>): { params:
   return { params, setup: rest as RunSetup, defaults: defaults as GraphDefaults | undefined };
 }
 
+/**
+ * The set-up with RAND's ranges filled in (the engine takes them as `ownership`; the model's page
+ * choice decides them, so `tessera model --partition rand` predicts what runs).
+ */
+export async function withOwnership(graph: Graph, topology: Topology, setup: RunSetup): Promise<RunSetup> {
+  if (setup.partition !== 'rand' || setup.ownership !== undefined || topology.gpus.length === 0) return setup;
+  const { randOwnership } = await import('./model/partition.js');
+  const share = gpuShareFor(graph, topology, setup.gpuShare);
+  return { ...setup, ownership: randOwnership(graph, topology, share, { orientation: setup.partitionPages ?? 'in', seed: setup.partitionSeed ?? DEFAULT_PARTITION_SEED }) };
+}
+
 /** Resolves a program reference and its parameters against a graph (original ids or node keys in). */
-export function prepareRun(graph: Graph, program: ProgramRef | string, params: Readonly<Record<string, unknown>>, defaults?: GraphDefaults, style: 'cli' | 'library' = 'library'): { program: AnyProgram; params: unknown } {
-  const def = typeof program === 'string' ? findProgram(program, style === 'cli' ? '--algo' : 'program') : program;
+export function prepareRun(graph: Graph, program: ProgramRef | string, params: Readonly<Record<string, unknown>>, defaults?: GraphDefaults, style: ParamStyle = 'library'): { program: AnyProgram; params: unknown } {
+  const def = typeof program === 'string' ? findProgram(program, style === 'library' ? 'program' : '--algo') : program;
   if (def === null || typeof def !== 'object' || (def as AnyProgram).defined !== true) {
     throw new TesseraError('run expects a program name or a definition from defineProgram', { fix: "pass e.g. 'pr', or defineProgram({ ... })" });
   }
@@ -207,13 +221,13 @@ export async function runOnce(
   params: Readonly<Record<string, unknown>>,
   setup: RunSetup,
   defaults: GraphDefaults | undefined,
-  style: 'cli' | 'library',
+  style: ParamStyle,
 ): Promise<RunResult<number | string>> {
   const prepared = prepareRun(graph, program, params, defaults, style);
   const topology = typeof setup.topology === 'object' ? setup.topology : await loadTopology(setup.topology);
   // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.
   const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');
-  const engine = await Engine.create(graph, topology, { ...setup, partitionPages });
+  const engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages }));
   try {
     const { values, report } = await engine.run(prepared.program, prepared.params);
     return new RunResult(graph, values, prepared.program.output, report);
@@ -242,7 +256,7 @@ export class Session<K extends number | string = number> {
   /** @internal use openSession */
   static async open(graph: Graph, opts: SessionOptions = {}): Promise<Session<number | string>> {
     const topology = typeof opts.topology === 'object' ? opts.topology : await loadTopology(opts.topology);
-    return new Session(graph, await Engine.create(graph, topology, opts));
+    return new Session(graph, await Engine.create(graph, topology, await withOwnership(graph, topology, opts)));
   }
 
   /** Runs a program (name or definition) with its parameters; vertices as original ids or node keys. */

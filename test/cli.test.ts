@@ -26,7 +26,7 @@ import {
 import { matchFor, readOutput, type GraphalyticsAlgorithm } from '../src/programs/validate.js';
 import type { RunReport } from '../src/engine/report.js';
 import { removeTempDirs, tempDir, tessera, writeTopology, type CliResult } from './helpers/cli.js';
-import { GRAPHALYTICS, SNAP } from './helpers/paths.js';
+import { GRAPHALYTICS, REPO_ROOT, SNAP } from './helpers/paths.js';
 
 const LONG_MAX = '9223372036854775807';
 /** Floating-point programs sum in another order than their references: compare relatively. */
@@ -530,4 +530,21 @@ test('run prints a summary, and --out writes into a nested existing directory', 
   t.regex(r.stdout, /^bfs on .*small\.el: 3 vertices, 3 edges \(directed\)$/m);
   t.regex(r.stdout, /supersteps/);
   t.is(await readFile(out, 'utf8'), '1 2\n2 0\n3 1\n');
+});
+
+test('run --algo MODULE: a program from its own module, its parameters by --param', async (t) => {
+  const f = await fx();
+  const hits = path.join(REPO_ROOT, 'dist', 'examples', 'hits', 'index.js');
+  const out = path.join(f.dir, 'hits.txt');
+  const r = await tessera(['run', '--algo', hits, '--graph', f.small, '--param', 'iterations=3', '--topology', f.topology, '--out', out, '-q']);
+  t.is(r.code, 0, r.stderr);
+  // The cycle 1 -> 2 -> 3 -> 1: every authority is 1/sqrt(3) after any number of iterations.
+  const rows = (await readFile(out, 'utf8')).trim().split('\n').map((l) => l.split(' ').map(Number));
+  t.deepEqual(rows.map((x) => x[0]), [1, 2, 3]);
+  for (const [, x] of rows) t.true(Math.abs(x! - 1 / Math.sqrt(3)) < 1e-12, String(x));
+  const args = ['run', '--algo', hits, '--graph', f.small, '--param', 'nope=1', '--topology', f.topology];
+  checkErrorLine(t, await tessera(args), /hits has no parameter --param nope/, /hits takes --iterations/);
+  checkErrorLine(t, await tessera(['run', '--algo', hits, '--graph', f.small, '--param', 'iterations=-2']), /--param iterations -2 is out of range/);
+  checkErrorLine(t, await tessera(['run', '--algo', path.join(f.dir, 'missing.js'), '--graph', f.small]), /program module not found/, /missing\.js/);
+  checkErrorLine(t, await tessera(['run', '--algo', path.join(REPO_ROOT, 'dist', 'examples', 'hits', 'kernels.js'), '--graph', f.small]), /the module exports no program/);
 });

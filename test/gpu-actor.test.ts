@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { nativeAvailable } from '../actors/gpu/native.js';
 import { Engine, type EngineOptions } from '../src/engine/coordinator.js';
+import { withOwnership } from '../src/api.js';
 import { checkedBfs, listMatchesBitmap } from './helpers/checked-bfs.js';
 import type { RunReport } from '../src/engine/report.js';
 import { summarize } from '../src/engine/report.js';
@@ -51,7 +52,7 @@ function gpuRows(r: RunReport): NonNullable<RunReport['steps'][number]['actors']
 
 
 async function compareAll(t: import('ava').ExecutionContext, g: Graph, want: Cpu, topo: Topology, opts: EngineOptions, label: string): Promise<void> {
-  const e = await Engine.create(g, topo, opts);
+  const e = await Engine.create(g, topo, await withOwnership(g, topo, opts));
   try {
     for (const name of PROGRAMS) {
       const p = algorithm(name).program;
@@ -483,7 +484,7 @@ gpuTest('push frontiers are ascending lists of exactly the next bitmap, short an
     ['2S1G rand', twoSocketsOneGpu, { gpuShare: 0.5, partition: 'rand' }],
   ];
   for (const [label, topo, opts] of cases) {
-    const e = await Engine.create(g, topo, { forceMode: 'push', ...opts });
+    const e = await Engine.create(g, topo, await withOwnership(g, topo, { forceMode: 'push', ...opts }));
     try {
       levels.length = 0;
       const r = await e.run(checked, { source: 0 });

@@ -1,3 +1,4 @@
+import { busiestQueue, planSteal, releaseFromTail, shouldSteal } from '../src/engine/steal.js';
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,7 +18,6 @@ import {
   bestPoint,
   boundaryTraffic,
   boundaryTrafficExact,
-  busiestQueue,
   cacheKey,
   cpuCacheKey,
   calibratedTooSmall,
@@ -36,8 +36,6 @@ import {
   modelParamsFor,
   modelSweep,
   partitionGraph,
-  planSteal,
-  releaseFromTail,
   predict,
   predictAlpha,
   pushLevels,
@@ -45,7 +43,6 @@ import {
   pullToGpuFromPrediction,
   programProfile,
   readCache,
-  shouldSteal,
   speedupEq4,
   splitShares,
   splitRunTime,

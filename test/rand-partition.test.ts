@@ -10,7 +10,7 @@
 import test from 'ava';
 import path from 'node:path';
 import { nativeAvailable } from '../actors/gpu/native.js';
-import { run } from '../src/api.js';
+import { run, withOwnership } from '../src/api.js';
 import { Engine, type EngineOptions } from '../src/engine/coordinator.js';
 import { checkOwnership, complementRanges, gpuOwnership, rangeEdges, rangeVertices, type VertexRanges } from '../src/engine/partition.js';
 import type { RunReport } from '../src/engine/report.js';
@@ -20,7 +20,7 @@ import { generateEdges } from '../src/graph/generate/index.js';
 import { loadGraph } from '../src/graph/load.js';
 import type { Graph, Orientation } from '../src/graph/types.js';
 import type { ModelElement } from '../src/model/model.js';
-import { partitionGraph } from '../src/model/partition.js';
+import { partitionGraph, randOwnership } from '../src/model/partition.js';
 import { algorithm, takes } from './helpers/programs.js';
 import { loadTopology } from '../src/topology/load.js';
 import type { Topology } from '../src/topology/schema.js';
@@ -69,7 +69,7 @@ test("the runtime RAND ownership is the model's RAND page choice for the same al
     for (const orientation of ['in', 'out'] as const)
       for (const topo of [oneOne, twoOne, oneTwo])
         for (const alpha of [0, 0.2, 0.5, 0.8, 1]) {
-          const owned = gpuOwnership(g, topo, 1 - alpha, { strategy: 'rand', orientation, seed: 1 });
+          const owned = randOwnership(g, topo, 1 - alpha, { orientation, seed: 1 });
           const what = `${label} ${orientation} ${topo.name} alpha ${alpha}`;
           t.deepEqual(owned, modelRand(g, topo, alpha, orientation), what);
           checkCover(t, owned, g.numVertices, what);
@@ -83,8 +83,8 @@ test("the runtime RAND ownership is the model's RAND page choice for the same al
   }
   t.true(multi > 20, `GPUs own several ranges (${multi} cases)`);
   const g = skewed(true);
-  const a = gpuOwnership(g, oneOne, 0.5, { strategy: 'rand', seed: 1 });
-  const b = gpuOwnership(g, oneOne, 0.5, { strategy: 'rand', seed: 2 });
+  const a = randOwnership(g, oneOne, 0.5, { seed: 1 });
+  const b = randOwnership(g, oneOne, 0.5, { seed: 2 });
   t.notDeepEqual(a, b, 'another seed, other pages');
   t.deepEqual(b, modelRand(g, oneOne, 0.5, 'in', 2));
   // HIGH and LOW stay one range per GPU: the tail and the head.
@@ -112,11 +112,11 @@ test('explicit ownership is checked: one list per GPU, sorted, disjoint, inside 
 
 /** Every program with RAND on `topo`: the CPU's values, GPU actors owning several ranges and working. */
 async function compareRand(t: import('ava').ExecutionContext, g: Graph, want: Cpu, topo: Topology, opts: EngineOptions, label: string): Promise<RunReport[]> {
-  const e = await Engine.create(g, topo, { partition: 'rand', ...opts });
+  const e = await Engine.create(g, topo, await withOwnership(g, topo, { partition: 'rand', ...opts }));
   const reports: RunReport[] = [];
   try {
     const owned = e.gpuOwned;
-    t.deepEqual(owned, gpuOwnership(g, topo, opts.gpuShare ?? 0.5, { strategy: 'rand', orientation: opts.partitionPages ?? 'in', seed: opts.partitionSeed ?? 1 }), `${label}: the engine's ranges`);
+    t.deepEqual(owned, randOwnership(g, topo, opts.gpuShare ?? 0.5, { orientation: opts.partitionPages ?? 'in', seed: opts.partitionSeed ?? 1 }), `${label}: the engine's ranges`);
     t.true(owned.some((r) => r.length > 1), `${label}: a GPU owns several ranges (${owned.map((r) => r.length).join(', ')})`);
     t.deepEqual(e.cpuOwned, complementRanges(owned, g.numVertices), `${label}: the CPU sockets own the complement`);
     for (const name of PROGRAMS) {
@@ -173,7 +173,8 @@ gpuTest('--partition rand: every program matches the CPU results on SNAP wiki-Vo
 gpuTest('PageRank stealing with RAND: a GPU owning several ranges takes CPU tasks, results unchanged', async (t) => {
   const g = buildGraph({ ...generateEdges('rmat:13'), directed: true }, { pageEdges: 2048 });
   const want = (await cpuResults(g)).get('pr')!;
-  const e = await Engine.create(g, { ...oneOne, sockets: [{ id: 0, threads: 1 }] }, { partition: 'rand', gpuShare: 0.05, steal: 'always' });
+  const single = { ...oneOne, sockets: [{ id: 0, threads: 1 }] };
+  const e = await Engine.create(g, single, await withOwnership(g, single, { partition: 'rand', gpuShare: 0.05, steal: 'always' }));
   try {
     t.true(e.gpuOwned[0]!.length > 1, `several ranges: ${e.gpuOwned[0]!.length}`);
     const r = await e.run(algorithm('pr').program, paramsFor(g, 'pr') as never);
@@ -217,4 +218,11 @@ gpuTest('npm run gpu-check --partition rand: every program matches with the GPU 
   t.is(out.failures, 0);
   // LCC runs with the GPU owning everything (one range); every other program on several.
   t.true(out.rows.every((x) => x.ok && (x.program === 'lcc' || x.gpuRanges > 1)), JSON.stringify(out.rows.map((x) => [x.program, x.gpuRanges])));
+});
+
+test("the engine takes RAND's ranges from the caller: without them partition 'rand' is a clear error", async (t) => {
+  const g = buildGraph(generateEdges('rmat:8'));
+  const err = await t.throwsAsync(Engine.create(g, oneOne, { partition: 'rand', gpuShare: 0.5 }));
+  t.true(isTesseraError(err));
+  t.regex(err!.message, /partition 'rand' takes its ranges from the performance model/);
 });

@@ -8,7 +8,7 @@ import { WorkRequests } from '../work-requests.js';
 import { Piscina } from 'piscina';
 import type { Channel } from '../../src/wire/channel.js';
 import type { ActorFrame, CoordinatorFrame, LoadFrame, ReleaseFrame, SuperstepFrame, Task } from '../../src/wire/frames.js';
-import { releaseFromTail } from '../../src/model/steal.js';
+import { releaseFromTail } from '../../src/engine/steal.js';
 import type { GraphShare } from './share.js';
 import type { TaskMessage, TaskResult } from './worker.js';
 

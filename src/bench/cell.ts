@@ -19,7 +19,7 @@ import { readTsr, writeTsr } from '../graph/tsr.js';
 import type { Graph } from '../graph/types.js';
 import type { ModelSplit } from '../model/split.js';
 import { findProgram } from '../programs/index.js';
-import { prepareRun } from '../api.js';
+import { prepareRun, withOwnership } from '../api.js';
 import type { AnyProgram, ParamSpecs } from '../engine/define.js';
 import { loadTopology } from '../topology/load.js';
 import type { GraphPlan, ProgramPlan } from './config.js';
@@ -222,7 +222,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   }
   if (job.steal !== undefined) opts.steal = job.steal;
   if (mode !== undefined) opts.forceMode = mode;
-  const engine = await Engine.create(graph, topology, opts);
+  const engine = await Engine.create(graph, topology, await withOwnership(graph, topology, opts));
   const setupMs = performance.now() - t;
   const warmup: Sample[] = [];
   const samples: Sample[] = [];

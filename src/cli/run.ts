@@ -1,6 +1,8 @@
 /** `tessera run`, `tessera demo` and `tessera topology detect`. */
 import { access, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { flagOf, type AnyProgram } from '../engine/define.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { EventEmitter } from 'eventemitter3';
@@ -38,6 +40,7 @@ interface RunFlags {
   sources?: number;
   sourceList?: string;
   seed?: number;
+  param: Record<string, number>;
   alpha?: number | 'auto';
   partition?: 'high' | 'low' | 'rand' | 'auto';
   partitionSeed?: number;
@@ -85,6 +88,43 @@ async function chooseSplit(f: RunFlags, graph: Graph, topology: Topology): Promi
   return modelSplit(graph, topology, f.algo, { partition: fixed ?? 'auto', alpha: f.alpha ?? 'auto', seed, mode: f.mode, source });
 }
 
+/** `--param key=value` (repeatable) into one record. */
+function collectParam(v: string, acc: Record<string, number>): Record<string, number> {
+  const m = /^([A-Za-z][A-Za-z0-9]*)=(.+)$/.exec(v);
+  const x = m === null ? NaN : Number(m[2]);
+  if (m === null || m[2]!.trim() === '' || (Number.isNaN(x) && m[2] !== 'NaN')) throw new InvalidArgumentError(`--param expects key=number, got '${v}'.`);
+  return { ...acc, [m[1]!]: m[2] === 'Infinity' ? Infinity : x };
+}
+
+/** An --algo that names a file rather than a built-in. */
+function isModulePath(algo: string): boolean {
+  return /[\\/]/.test(algo) || /\.(m?js|cjs)$/.test(algo);
+}
+
+/** The program a module exports (its default export, or its only exported program). */
+async function programFromModule(file: string): Promise<AnyProgram> {
+  const abs = path.resolve(file);
+  await access(abs).catch(() => {
+    throw new TesseraError('program module not found', { file, key: '--algo', fix: 'give the path of a built .js module that exports a program from defineProgram' });
+  });
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof TesseraError) throw e;
+    throw new TesseraError(`cannot load the program module: ${(e as Error).message.split('\n')[0]}`, { file, key: '--algo', fix: 'check that the module and what it imports exist (build TypeScript first)' });
+  }
+  const isProgram = (x: unknown): x is AnyProgram => typeof x === 'object' && x !== null && (x as AnyProgram).defined === true;
+  if (isProgram(mod.default)) return mod.default;
+  const found = Object.values(mod).filter(isProgram);
+  if (found.length === 1) return found[0]!;
+  throw new TesseraError(found.length === 0 ? 'the module exports no program' : `the module exports ${found.length} programs (${found.map((p) => p.name).join(', ')})`, {
+    file,
+    key: '--algo',
+    fix: found.length === 0 ? 'export the result of defineProgram({ ... })' : 'make the one to run its default export',
+  });
+}
+
 function alphaOption(v: string): number | 'auto' {
   if (v === 'auto') return v;
   const x = Number(v);
@@ -109,7 +149,7 @@ export function registerRunCommands(program: Command): void {
   program
     .command('run')
     .description('run an algorithm on a graph with every actor of a topology')
-    .requiredOption('--algo <algo>', 'bfs | pr (pagerank) | sssp | wcc | cdlp | lcc | bc (betweenness)')
+    .requiredOption('--algo <algo|module>', 'bfs | pr (pagerank) | sssp | wcc | cdlp | lcc | bc (betweenness), or the path of a module exporting a program (defineProgram)')
     .requiredOption('--graph <file|spec>', 'edge list (.txt/.el/.csv[.gz]), Graphalytics .e/.v, .mtx, .tsr, or rmat:SCALE / uniform:SCALE')
     .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
     .option('--undirected', 'treat every edge as undirected')
@@ -121,6 +161,7 @@ export function registerRunCommands(program: Command): void {
     .option('--sources <k>', 'bc: sample K source vertices (default: all, exact)', intOption('--sources', 1))
     .option('--source-list <file>', 'bc: source vertices, one original id per line')
     .option('--seed <n>', 'bc: seed of the source sample', intOption('--seed'))
+    .option('--param <key=value>', "a parameter of the program by its name (repeatable; numbers, or a vertex id)", collectParam, {})
     .option('--topology <file|auto>', 'topology YAML, or auto to detect this machine', 'auto')
     .option('--out <file>', 'write `id value` lines, ascending original id (atomic)')
     .option('--report <file.json>', 'write the run report as JSON')
@@ -147,7 +188,12 @@ export function registerRunCommands(program: Command): void {
       const events = new EventEmitter<EngineEvents>();
       const stopProgress = f.quiet ? () => undefined : superstepProgress(events);
       // The program's parameters: only the flags given (a flag the program does not take is refused).
-      const params = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList, seed: f.seed };
+      const params: Record<string, unknown> = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList, seed: f.seed };
+      for (const [k, v] of Object.entries(f.param)) {
+        if (params[k] !== undefined) throw new TesseraError(`--param ${k} repeats --${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`, { key: '--param', fix: 'give it once' });
+        params[k] = v;
+      }
+      const program = isModulePath(f.algo) ? await programFromModule(f.algo) : f.algo;
       const setup = {
         topology,
         forceMode: f.mode,
@@ -159,7 +205,10 @@ export function registerRunCommands(program: Command): void {
         partitionPages: split?.partitionPages,
         ownership: split?.ownership,
       };
-      const r = await runOnce(graph, f.algo, params, setup, defaults, 'cli').finally(stopProgress);
+      // Errors name a parameter by its flag where `run` has one, else as --param KEY.
+      const flags = new Set(['source', 'iterations', 'damping', 'window', 'sources', 'sourceList', 'seed']);
+      const label = (k: string): string => (flags.has(k) && !(k in f.param) ? flagOf(k) : `--param ${k}`);
+      const r = await runOnce(graph, program, params, setup, defaults, label).finally(stopProgress);
       r.report.loadMs = loadMs;
       if (split?.summarize !== undefined) r.report.model = split.summarize(r.report);
       if (f.out !== undefined) await r.write(f.out);

@@ -48,7 +48,7 @@ export interface EngineOptions {
   gpuShare?: number;
   /**
    * Page stealing between actors (Garaph): 'auto' (default) — an actor whose queue empties takes
-   * tasks from the tail of the busiest queue when planSteal (src/model/steal.ts) says the move
+   * tasks from the tail of the busiest queue when planSteal (src/engine/steal.ts) says the move
    * pays, with rates measured in the superstep itself; 'off'; 'always' — half the victim's queue
    * whenever asked (tests). Results do not depend on it.
    */
@@ -361,6 +361,14 @@ export class Engine {
     const steps: StepReport[] = [];
     const notes: Record<string, string | number | boolean> = {};
     if (program?.defined !== true) throw new TesseraError('Engine.run takes a program from defineProgram', { fix: 'wrap the definition in defineProgram({ ... })' });
+    if (this.hasGpus && Object.keys(program.native ?? {}).length === 0) {
+      // Refused before any work: none of its kernels has a GPU implementation.
+      throw new TesseraError(`program '${program.name}' cannot run on topology '${this.topology.name}' yet: its kernels have no GPU implementation`, {
+        file: this.topology.source,
+        key: 'gpus',
+        fix: 'run it on a CPU-only topology such as configs/1S.yaml',
+      });
+    }
     const kernels = await loadKernels(program.kernels, program.name);
     const t0 = performance.now();
     const ctx = new Run(this, steps, notes, program, kernels);
@@ -405,7 +413,8 @@ export class Engine {
     return (this.partitionSummary = {
       strategy,
       ...(rand ? { seed: o.partitionSeed ?? DEFAULT_PARTITION_SEED } : {}),
-      explicit: o.ownership !== undefined,
+      // RAND's ranges come as ownership too (run() computes them from the model): not explicit.
+      explicit: o.ownership !== undefined && strategy !== 'rand',
       pages,
       gpus: this.actors.slice(this.cpuCount).map((a) => ({ actor: a.name, ranges: a.owned!.length, vertices: rangeVertices(a.owned!), edges: rangeEdges(a.owned!, deg) })),
     });

@@ -253,15 +253,22 @@ export function defineProgram<const N extends string, const P extends ParamSpecs
 /** Graphalytics `.properties` values by key (`bfs.source-vertex` -> 6), as loadGraph returns them. */
 export type GraphDefaults = Readonly<Record<string, number>>;
 
-/** How a caller names a parameter in errors: `--kebab-case` on the command line, the key in the library. */
-export type ParamStyle = 'cli' | 'library';
+/**
+ * How a caller names a parameter in errors: the key (library), `--kebab-case` (command line), or
+ * a function (the CLI: a flag where it has one, else `--param key`).
+ */
+export type ParamStyle = 'cli' | 'library' | ((key: string) => string);
+
+function labeller(style: ParamStyle): (key: string) => string {
+  return typeof style === 'function' ? style : style === 'cli' ? flagOf : (k) => k;
+}
 
 export function flagOf(key: string): string {
   return '--' + key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
 }
 
 function checkValue(program: string, key: string, p: IntParam | NumberParam, x: unknown, what: string, style: ParamStyle = 'library'): number {
-  const label = style === 'cli' ? flagOf(key) : key;
+  const label = labeller(style)(key);
   const fixOf = (): string => {
     const parts: string[] = [];
     if (p.min !== undefined) parts.push(`>= ${p.min}`);
@@ -297,7 +304,7 @@ export function resolveParams<R>(
 ): R {
   const name = program.name;
   const specs = program.params;
-  const label = (k: string): string => (style === 'cli' ? flagOf(k) : k);
+  const label = labeller(style);
   const takes = (): string => {
     const keys = Object.keys(specs);
     return keys.length === 0 ? `${name} takes no parameters` : `${name} takes ${keys.map(label).join(', ')}`;
@@ -312,7 +319,7 @@ export function resolveParams<R>(
     if (x === undefined) {
       if ('default' in p && p.default !== undefined) x = p.default;
       else if (p.required) {
-        throw new TesseraError(`${name} needs ${label(k)} (${p.description})`, { key: label(k), fix: `add ${style === 'cli' ? `${flagOf(k)} VALUE` : `${k}: ...`}` });
+        throw new TesseraError(`${name} needs ${label(k)} (${p.description})`, { key: label(k), fix: `add ${style === 'library' ? `${k}: ...` : `${label(k)} VALUE`}` });
       } else {
         out[k] = undefined;
         continue;

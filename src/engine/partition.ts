@@ -4,14 +4,14 @@
  * complement). Ids are renumbered by descending degree, so with HIGH (default) each GPU takes one
  * range of the tail of the id space — the many low-degree vertices — and the CPU sockets the hubs
  * (TOTEM's placement of high-degree vertices on the CPU); with LOW the GPUs take the head (the
- * hubs). RAND (TOTEM's random baseline) is the model's page choice (src/model/partition.ts): page
- * units shuffled with a seeded xoshiro128** and cut by edges, so a GPU owns the vertex ranges of
- * its pages, merged where adjacent — `tessera model --partition rand` predicts what runs.
+ * hubs). RAND (TOTEM's random baseline) is the model's page choice (src/model/partition.ts
+ * randOwnership): page units shuffled with a seeded xoshiro128** and cut by edges, so a GPU owns
+ * the vertex ranges of its pages, merged where adjacent — `tessera model --partition rand`
+ * predicts what runs. The engine does not import the model: run() and openSession (src/api.ts)
+ * compute those ranges and hand them over as EngineOptions.ownership.
  */
 import { TesseraError } from '../errors.js';
 import type { Graph, Orientation } from '../graph/types.js';
-import type { ModelElement } from '../model/model.js';
-import { DEFAULT_PARTITION_SEED, partitionGraph } from '../model/partition.js';
 import type { Topology } from '../topology/schema.js';
 
 /**
@@ -47,7 +47,8 @@ export type RunnableStrategy = 'high' | 'low' | 'rand';
 /** Sorted, disjoint, non-empty [begin, end) ranges of internal vertex ids. */
 export type VertexRanges = Array<[number, number]>;
 
-export { DEFAULT_PARTITION_SEED } from '../model/partition.js';
+/** RAND's default shuffle seed (the model's `--seed`, the engine's `partitionSeed`). */
+export const DEFAULT_PARTITION_SEED = 1;
 
 /**
  * [begin, end) per GPU: the tail of the id space holding about `share` of the in-edges, cut into
@@ -106,15 +107,13 @@ export function gpuOwnership(graph: Graph, topology: Topology, share: number, op
   const gpus = topology.gpus.length;
   if (gpus === 0) return [];
   const strategy = opts.strategy ?? 'high';
-  if (strategy !== 'rand') return gpuRanges(graph, gpus, share, strategy).map(([b, e]): VertexRanges => (e > b ? [[b, e]] : []));
-  // The model's partition with the engine's split of each side: sockets by threads (they share
-  // the CPU side at run time anyway), GPUs equally (the model's GPUs have one calibrated rate).
-  const elements: ModelElement[] = [
-    ...topology.sockets.map((s): ModelElement => ({ name: `socket${s.id}`, kind: 'cpu', rate: s.threads, threads: s.threads })),
-    ...topology.gpus.map((g): ModelElement => ({ name: `gpu${g.device}`, kind: 'gpu', rate: 1 })),
-  ];
-  const part = partitionGraph(graph, { elements }, { strategy: 'rand', alpha: 1 - share, orientation: opts.orientation ?? 'in', seed: opts.seed ?? DEFAULT_PARTITION_SEED });
-  return part.elements.filter((e) => e.kind === 'gpu').map((e) => e.ranges);
+  if (strategy === 'rand') {
+    throw new TesseraError("partition 'rand' takes its ranges from the performance model", {
+      key: 'partition',
+      fix: 'run it through run() or openSession (they compute the ranges), or pass ownership: randOwnership(...) from the model',
+    });
+  }
+  return gpuRanges(graph, gpus, share, strategy).map(([b, e]): VertexRanges => (e > b ? [[b, e]] : []));
 }
 
 /**

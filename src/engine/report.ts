@@ -72,8 +72,8 @@ export interface RunReport {
   /** The performance model's choice and prediction beside the measurement (GPU topologies, --alpha auto). */
   model?: import('../model/report.js').ModelSummary;
   /**
-   * GPU topologies: who owned what (partition.ts). strategy and seed as asked (explicit: the ranges
-   * were given, e.g. by the model's choice); per GPU actor its owned ranges, vertices, and edges
+   * GPU topologies: who owned what (partition.ts). strategy and seed as asked (explicit: ranges given
+   * by the caller; RAND's always come from the model's page choice for the seed, so never); per GPU actor its owned ranges, vertices, and edges
    * of the page set the split was cut by (`pages`: in-edges, or out-edges for a RAND of out-pages).
    */
   partition?: {

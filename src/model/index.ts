@@ -15,7 +15,6 @@ import { warmTwoSideCounts } from './two-side.js';
 
 export * from './model.js';
 export * from './partition.js';
-export * from './steal.js';
 export * from './calibrate.js';
 export * from './profile.js';
 export * from './report.js';

@@ -18,6 +18,7 @@
  * (TS_OOM), so such a partition is infeasible.
  */
 import type { Graph, Orientation, Page, PageSet } from '../graph/types.js';
+import type { Topology } from '../topology/schema.js';
 import { alphaGrid, best, predict, splitShares, type ElementKind, type ElementLoad, type ModelElement, type ModelParams, type Prediction, type Traffic } from './model.js';
 import { levelEdgesOf } from './levels.js';
 import { twoSideCounts, type TwoSideCounts } from './two-side.js';
@@ -522,4 +523,19 @@ export function choosePartition(graph: Graph, params: ModelParams, opts: ChooseO
   if (b === undefined) return undefined;
   const partition = partitionGraph(graph, params, { strategy: b.strategy, alpha: b.alphaRequested, orientation: opts.orientation, seed: opts.seed });
   return { partition, point: b, points };
+}
+
+/**
+ * The vertex ranges each GPU of the topology owns under RAND for a GPU share of the edges: the
+ * model's partition with the engine's split of each side (sockets by threads, GPUs equally), so
+ * what runs is what `tessera model --partition rand` predicted (EngineOptions.ownership).
+ */
+export function randOwnership(graph: Graph, topology: Topology, share: number, opts: { orientation?: Orientation; seed?: number } = {}): Array<Array<[number, number]>> {
+  if (topology.gpus.length === 0) return [];
+  const elements: ModelElement[] = [
+    ...topology.sockets.map((s): ModelElement => ({ name: `socket${s.id}`, kind: 'cpu', rate: s.threads, threads: s.threads })),
+    ...topology.gpus.map((g): ModelElement => ({ name: `gpu${g.device}`, kind: 'gpu', rate: 1 })),
+  ];
+  const part = partitionGraph(graph, { elements }, { strategy: 'rand', alpha: 1 - share, orientation: opts.orientation ?? 'in', seed: opts.seed ?? DEFAULT_PARTITION_SEED });
+  return part.elements.filter((e) => e.kind === 'gpu').map((e) => e.ranges);
 }

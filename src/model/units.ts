@@ -6,7 +6,7 @@ import { Xoshiro128 } from '../graph/generate/rng.js';
 import type { PageSet } from '../graph/types.js';
 
 /** The model's default RAND seed (`tessera model --seed`, `tessera run --partition-seed`). */
-export const DEFAULT_PARTITION_SEED = 1;
+export { DEFAULT_PARTITION_SEED } from '../engine/partition.js';
 
 /** Stream of the RAND shuffle, apart from the generators' streams. */
 const RAND_STREAM = 0x7e55e4a0;

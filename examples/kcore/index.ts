@@ -1,0 +1,55 @@
+/**
+ * k-core decomposition: the coreness of every vertex of the undirected view (edge direction
+ * ignored, u->v and v->u one neighbour), as networkx `core_number(G.to_undirected())`: the
+ * largest k such that the vertex is in a subgraph whose every vertex has degree >= k. A vertex
+ * without edges has coreness 0. Written against the public API only (import from 'tessera').
+ *
+ * Parallel peeling (Ligra's KCore, Julienne's levels): at level c, every unpeeled vertex with at
+ * most c unpeeled neighbours gets coreness c and is peeled; peeling lowers its neighbours'
+ * degrees, and those dropping to c are peeled in the next round of the same level. A level starts
+ * at the smallest degree left, so empty levels cost nothing. Kernels: kernels.ts; serial
+ * reference (Batagelj-Zaversnik): reference.ts.
+ */
+import { defineProgram } from 'tessera';
+import { referenceKcore } from './reference.js';
+
+export const kcore = defineProgram({
+  name: 'kcore',
+  aliases: ['core-number'],
+  summary: 'coreness of every vertex of the undirected view (networkx core_number)',
+  params: {},
+  state: {
+    // Decrements from any actor add up (reduce sum); a coreness is written once, over -1 (claim).
+    deg: { type: 'i32', init: 0, reduce: 'sum' },
+    core: { type: 'i32', init: -1, reduce: 'claim' },
+    // The smallest degree left: one word every thread lowers.
+    lowest: { type: 'i32', init: 0, reduce: 'min', length: () => 1 },
+  },
+  output: 'int',
+  kernels: new URL('./kernels.js', import.meta.url),
+  // deg + core i32, frontier + next u8. Every vertex walks its in- and out-lists when peeled (and
+  // once for its degree); each level visits every vertex twice (kcoreMin, kcoreSelect).
+  profile: { mode: 'push', stateBytesPerVertex: 10, passes: 2, unit: 'run', vertexTerm: true },
+  reference: (g) => referenceKcore(g),
+  demoParams: () => ({}),
+  async run(ctx) {
+    const { deg, core, lowest } = ctx.state;
+    await ctx.vertexMap('kcoreInit', { deg });
+    // kcoreSelect reads no frontier: each level hands it the last level's empty one, so edgeMap
+    // recycles that bitmap (one left over per level would add up to n bytes a level).
+    let next = ctx.all();
+    let levels = 0;
+    let c = 0;
+    for (;;) {
+      lowest[0] = 0x7fffffff;
+      if ((await ctx.vertexMap('kcoreMin', { deg, core, lowest })).sum === 0) break;
+      c = Math.max(c, lowest[0]!);
+      levels++;
+      ({ next } = await ctx.edgeMap('kcoreSelect', next, { deg, core }, { c }, { modes: ['pull'] }));
+      while (next.size > 0) ({ next } = await ctx.edgeMap('kcorePeel', next, { deg, core }, { c }, { readsFrontier: true }));
+    }
+    ctx.note('levels', levels);
+    ctx.note('degeneracy', c);
+    return core;
+  },
+});

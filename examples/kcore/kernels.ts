@@ -1,0 +1,161 @@
+/**
+ * k-core's CPU kernels (the definition and its semantics: index.ts). Neighbours are those of the
+ * undirected view: a vertex's out-list, then the in-list entries not also in the out-list (a
+ * binary search), so u->v and v->u count once. Only type imports: workers load nothing else.
+ */
+import type { CpuKernel, KernelGraph, Page, PageSet } from 'tessera';
+
+export interface KcoreState {
+  /** Neighbours not yet peeled (peeled ones may go on being decremented: never read again). */
+  deg: Int32Array;
+  /** Coreness; -1 while the vertex is not peeled. */
+  core: Int32Array;
+}
+
+/** First edge of v in page p (a split page holds v's edges only). */
+const first = (p: Page, v: number): number => (p.split ? 0 : p.offsets[v - p.vBegin]!);
+/** One past the last edge of v in page p. */
+const end = (p: Page, v: number): number => (p.split ? p.edges : p.offsets[v - p.vBegin + 1]!);
+
+/** Whether u is in v's list of `set`; lists are sorted, and a split vertex's pages follow in order. */
+function has(set: PageSet, v: number, u: number): boolean {
+  const pages = set.pages;
+  for (let pi = set.firstPageOf[v]!; ; pi++) {
+    const p = pages[pi]!;
+    const b0 = end(p, v);
+    let a = first(p, v);
+    let b = b0;
+    const nbrs = p.nbrs;
+    if (b > a && u <= nbrs[b - 1]!) {
+      while (a < b) {
+        const m = (a + b) >>> 1;
+        if (nbrs[m]! < u) a = m + 1;
+        else b = m;
+      }
+      return a < b0 && nbrs[a] === u;
+    }
+    const q = pages[pi + 1];
+    if (!p.split || q === undefined || !q.split || q.vBegin !== v) return false;
+  }
+}
+
+/** Calls fn(u) for each u in v's list of `set` (skipping those also in its out-list when `dedup`). */
+function walk(g: KernelGraph, set: PageSet, v: number, dedup: boolean, fn: (u: number) => void): number {
+  const pages = set.pages;
+  let edges = 0;
+  for (let pi = set.firstPageOf[v]!; ; pi++) {
+    const p = pages[pi]!;
+    const a = first(p, v);
+    const b = end(p, v);
+    const nbrs = p.nbrs;
+    edges += b - a;
+    for (let e = a; e < b; e++) {
+      const u = nbrs[e]!;
+      if (!dedup || !has(g.out, v, u)) fn(u);
+    }
+    const q = pages[pi + 1];
+    if (!p.split || q === undefined || !q.split || q.vBegin !== v) return edges;
+  }
+}
+
+/**
+ * Calls fn(u) once per neighbour u of v in the undirected view; returns the edges examined.
+ * Callers make fn once per task, not per vertex.
+ */
+function forEachNeighbour(g: KernelGraph, v: number, fn: (u: number) => void): number {
+  const edges = walk(g, g.out, v, false, fn);
+  return g.in === g.out ? edges : edges + walk(g, g.in, v, true, fn);
+}
+
+/** deg = the number of neighbours in the undirected view. */
+export const kcoreInit: CpuKernel<Pick<KcoreState, 'deg'>> = {
+  vertex(ctx, lo, hi, out) {
+    const { deg } = ctx.state;
+    let d = 0;
+    const count = (): void => void d++;
+    for (let v = lo; v < hi; v++) {
+      d = 0;
+      out.edges += forEachNeighbour(ctx.graph, v, count);
+      deg[v] = d;
+    }
+  },
+};
+
+/** Counts the unpeeled vertices (out.sum) and lowers lowest[0] to their smallest deg. */
+export const kcoreMin: CpuKernel<KcoreState & { lowest: Int32Array }> = {
+  vertex(ctx, lo, hi, out) {
+    const { deg, core, lowest } = ctx.state;
+    let alive = 0;
+    let min = 0x7fffffff;
+    for (let v = lo; v < hi; v++) {
+      if (core[v] !== -1) continue;
+      alive++;
+      if (deg[v]! < min) min = deg[v]!;
+    }
+    // Tasks on every thread lower one shared word: a compare-and-swap min loop.
+    for (let cur = lowest[0]!; min < cur; ) {
+      const seen = Atomics.compareExchange(lowest, 0, cur, min);
+      if (seen === cur) break;
+      cur = seen;
+    }
+    out.sum += alive;
+  },
+};
+
+/** A vertex filter as a pull step that walks no edges: unpeeled vertices with deg <= c get core c. */
+export const kcoreSelect: CpuKernel<KcoreState> = {
+  pull(ctx, pages, lo, hi, out) {
+    const { deg, core } = ctx.state;
+    const c = ctx.args.c!;
+    const v0 = pages[0]!.vBegin;
+    for (let v = v0 + lo; v < v0 + hi; v++) {
+      if (core[v] === -1 && deg[v]! <= c) {
+        core[v] = c;
+        ctx.next[v] = 1;
+        out.active++;
+      }
+    }
+  },
+};
+
+/** Peels the frontier (vertices given core c) off their neighbours; those dropping to c follow. */
+export const kcorePeel: CpuKernel<KcoreState> = {
+  push(ctx, lo, hi, out) {
+    const { deg, core } = ctx.state;
+    const c = ctx.args.c!;
+    const list = ctx.frontierList!;
+    const next = ctx.next;
+    // Several tasks may decrement one vertex: Atomics.sub returns the old value, and exactly one
+    // decrement takes it from c + 1 to c (peeled vertices are at c or below and never get there).
+    const hit = (u: number): void => {
+      if (Atomics.sub(deg, u, 1) === c + 1) {
+        core[u] = c;
+        next[u] = 1;
+        out.discovered?.push(u);
+        out.active++;
+      }
+    };
+    for (let i = lo; i < hi; i++) out.edges += forEachNeighbour(ctx.graph, list[i]!, hit);
+  },
+  pull(ctx, pages, lo, hi, out) {
+    const { deg, core } = ctx.state;
+    const c = ctx.args.c!;
+    const fr = ctx.frontier!;
+    let k = 0;
+    const count = (u: number): void => void (k += fr[u]!);
+    const v0 = pages[0]!.vBegin;
+    // One writer per vertex: its own deg, no atomics; the whole undirected list (graph.out/in).
+    for (let v = v0 + lo; v < v0 + hi; v++) {
+      if (core[v] !== -1) continue;
+      k = 0;
+      out.edges += forEachNeighbour(ctx.graph, v, count);
+      if (k === 0) continue;
+      const d = (deg[v] = deg[v]! - k);
+      if (d <= c) {
+        core[v] = c;
+        ctx.next[v] = 1;
+        out.active++;
+      }
+    }
+  },
+};

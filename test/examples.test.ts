@@ -1,0 +1,218 @@
+/**
+ * The example programs (examples/kcore, examples/hits), written against the public API only:
+ * results against their serial references (ints exact, floats 1e-9 relative) on RMAT graphs
+ * (directed, undirected, 64-edge pages so hubs span split pages) and a hand-made graph (isolated
+ * vertices, a chain, a clique with reciprocal edges), on one socket of 2 threads and two sockets
+ * of one; forced push and pull; both in one session; hand-computed values on the hand-made
+ * graph; the clear error on a GPU topology; and kcore copied to a folder outside the repository
+ * that sees tessera only as a package.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildGraph, generate, openSession, run, TesseraError, type Graph, type Topology } from 'tessera';
+import { nativeAvailable } from '../actors/gpu/native.js';
+import { kcore } from '../examples/kcore/index.js';
+import { referenceKcore } from '../examples/kcore/reference.js';
+import { hits } from '../examples/hits/index.js';
+import { referenceHits } from '../examples/hits/reference.js';
+import { rawFrom } from './helpers/raw.js';
+
+const ONE: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };
+const TWO: Topology = { name: '2S', source: 'test', sockets: [{ id: 0, threads: 1 }, { id: 1, threads: 1 }], gpus: [], interconnect: {}, model: {} };
+
+/** The repository root: the folder of the package.json named tessera above this file. */
+function repoRoot(): string {
+  for (let d = path.dirname(fileURLToPath(import.meta.url)); d !== path.dirname(d); d = path.dirname(d)) {
+    const pj = path.join(d, 'package.json');
+    if (existsSync(pj) && (JSON.parse(readFileSync(pj, 'utf8')) as { name?: string }).name === 'tessera') return d;
+  }
+  throw new Error('no tessera package.json above ' + import.meta.url);
+}
+
+// The hand-made graph (original ids): a 5-clique given one way with two edges also given back,
+// a chain hanging off it, a triangle with a reciprocal edge, a self-loop, isolated vertices.
+const CLIQUE = [10, 20, 30, 40, 50];
+const HAND_EDGES: Array<[number, number]> = [
+  ...CLIQUE.flatMap((a, i) => CLIQUE.slice(i + 1).map((b): [number, number] => [a, b])),
+  [20, 10], [30, 10],
+  [50, 100], [100, 101], [101, 102], [102, 103], [103, 104], [104, 105],
+  [200, 201], [201, 202], [202, 200], [202, 201],
+  [300, 300], [300, 301],
+];
+const HAND_VERTICES = [0, 7, 999];
+/** Coreness by original id, by hand. */
+const HAND_CORE = new Map<number, number>([
+  ...CLIQUE.map((v): [number, number] => [v, 4]),
+  ...[100, 101, 102, 103, 104, 105, 300, 301].map((v): [number, number] => [v, 1]),
+  ...[200, 201, 202].map((v): [number, number] => [v, 2]),
+  ...HAND_VERTICES.map((v): [number, number] => [v, 0]),
+]);
+
+interface Case {
+  label: string;
+  graph: Graph;
+}
+const hand = buildGraph(rawFrom(HAND_EDGES, { vertices: HAND_VERTICES }), { pageEdges: 3 });
+const CASES: Case[] = [
+  { label: 'rmat:10:ef=8', graph: generate('rmat:10:ef=8') },
+  { label: 'rmat:10:ef=8 64-edge pages', graph: generate('rmat:10:ef=8', { pageEdges: 64 }) },
+  { label: 'rmat:10 undirected 64-edge pages', graph: generate('rmat:10', { undirected: true, pageEdges: 64 }) },
+  { label: 'hand-made, 3-edge pages', graph: hand },
+];
+
+/** Index of the first mismatch, or -1: exact, or within 1e-9 relative for floats. */
+function mismatch(got: ArrayLike<number>, want: ArrayLike<number>, float: boolean): number {
+  if (got.length !== want.length) return Math.min(got.length, want.length);
+  for (let v = 0; v < want.length; v++) {
+    const a = got[v]!;
+    const b = want[v]!;
+    if (float ? !(Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b))) : a !== b) return v;
+  }
+  return -1;
+}
+
+function same(t: ExecutionContext, got: ArrayLike<number>, want: ArrayLike<number>, float: boolean, what: string): void {
+  const v = mismatch(got, want, float);
+  t.is(v, -1, `${what}: vertex ${v} got ${got[v]} want ${want[v]}`);
+}
+
+interface Example {
+  name: string;
+  float: boolean;
+  go(g: Graph, topology: Topology): ReturnType<typeof run>;
+  reference(g: Graph): ArrayLike<number>;
+}
+const EXAMPLES: Example[] = [
+  { name: 'kcore', float: false, go: (g, topology) => run(g, kcore, { topology }), reference: (g) => referenceKcore(g) },
+  { name: 'hits', float: true, go: (g, topology) => run(g, hits, { iterations: 20, topology }), reference: (g) => referenceHits(g, 20) },
+];
+
+test('the test graphs: split pages, isolated vertices, deep cores', (t) => {
+  t.true(CASES[1]!.graph.out.pages.some((p) => p.split) && CASES[2]!.graph.out.pages.some((p) => p.split), 'hubs span pages');
+  t.true(hand.in.pages.some((p) => p.split) && hand.out.pages.some((p) => p.split), 'the clique spans pages in the hand-made graph');
+  t.true(Math.max(...referenceKcore(CASES[0]!.graph)) >= 5, 'RMAT cores several levels deep');
+});
+
+test('the references on the hand-made graph: coreness by hand, HITS by a dense matrix', (t) => {
+  const core = referenceKcore(hand);
+  for (const [o, c] of HAND_CORE) t.is(core[hand.ids.toOriginal.indexOf(o)], c, `coreness of ${o}`);
+  // HITS over the distinct non-loop edges by original id, with no pages involved.
+  const ids = [...hand.ids.toOriginal];
+  const at = new Map(ids.map((o, i) => [o, i]));
+  const edges = [...new Set(HAND_EDGES.filter(([a, b]) => a !== b).map(([a, b]) => `${a} ${b}`))].map((s) => s.split(' ').map((x) => at.get(Number(x))!));
+  const n = ids.length;
+  let h = new Array<number>(n).fill(1);
+  let a = new Array<number>(n).fill(1);
+  const norm = (x: number[]): number[] => {
+    const s = Math.sqrt(x.reduce((q, y) => q + y * y, 0));
+    return s > 0 ? x.map((y) => y / s) : x;
+  };
+  for (let it = 0; it < 20; it++) {
+    a = norm(ids.map((_, v) => edges.filter(([, d]) => d === v).reduce((s, [u]) => s + h[u!]!, 0)));
+    h = norm(ids.map((_, v) => edges.filter(([s]) => s === v).reduce((q, [, w]) => q + a[w!]!, 0)));
+  }
+  same(t, referenceHits(hand, 20), a, true, 'hits reference');
+});
+
+for (const topo of [ONE, TWO]) {
+  for (const c of CASES) {
+    for (const ex of EXAMPLES) {
+      test(`${ex.name} on ${c.label}, ${topo.name}: the reference's values`, async (t) => {
+        const r = await ex.go(c.graph, topo);
+        same(t, r.values, ex.reference(c.graph), ex.float, ex.name);
+        t.is(r.kind, ex.float ? 'float' : 'int');
+      });
+    }
+  }
+}
+
+test('kcore on the hand-made graph reads back by original id', async (t) => {
+  const r = await run(hand, kcore, { topology: ONE });
+  for (const [o, c] of HAND_CORE) t.is(r.get(o), c, `coreness of ${o}`);
+  t.is(r.report.notes.degeneracy, 4);
+});
+
+for (const mode of ['push', 'pull'] as const) {
+  test(`kcore forced to ${mode}: peeling runs in that mode and agrees`, async (t) => {
+    for (const c of [CASES[1]!, CASES[2]!]) {
+      const r = await run(c.graph, kcore, { topology: TWO, forceMode: mode });
+      t.true(r.report.steps.some((s) => s.kernel === 'kcorePeel' && s.mode === mode && s.active > 0), `${c.label}: a ${mode} peel`);
+      same(t, r.values, referenceKcore(c.graph), false, `${c.label} ${mode}`);
+    }
+  });
+}
+
+test('hits: authorities are unit length; 0 iterations leaves them 1; bad iterations are refused', async (t) => {
+  const g = CASES[0]!.graph;
+  const r = await run(g, hits, { iterations: 5, topology: ONE });
+  t.true(Math.abs(r.values.reduce((s, x) => s + x * x, 0) - 1) < 1e-12);
+  same(t, r.values, referenceHits(g, 5), true, 'hits 5');
+  t.true(r.report.steps.some((s) => s.kernel === 'hitsGather' && s.edges === g.numEdges));
+  const zero = await run(g, hits, { iterations: 0, topology: ONE });
+  t.true(zero.values.every((x) => x === 1));
+  await t.throwsAsync(run(g, hits, { iterations: -1, topology: ONE }), { instanceOf: TesseraError, message: /iterations -1 is out of range/ });
+});
+
+test('one session runs both examples (kcore twice: state starts afresh)', async (t) => {
+  const g = CASES[2]!.graph;
+  const s = await openSession(g, { topology: ONE });
+  try {
+    const k1 = await s.run(kcore);
+    const h = await s.run(hits, { iterations: 7 });
+    const k2 = await s.run(kcore);
+    same(t, k1.values, referenceKcore(g), false, 'kcore');
+    same(t, h.values, referenceHits(g, 7), true, 'hits');
+    same(t, k2.values, referenceKcore(g), false, 'kcore again');
+  } finally {
+    await s.close();
+  }
+});
+
+const avail = nativeAvailable();
+// As gpu-actor.test.ts: only a machine without a toolchain for the native controller may skip.
+(avail.ok || !avail.toolchainMissing ? test : test.skip)('a GPU topology is refused: the kernels have no GPU implementation', async (t) => {
+  const gpu: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [{ device: 0, emulated: true, streams: 2 }], interconnect: {}, model: {} };
+  const g = CASES[0]!.graph;
+  await t.throwsAsync(run(g, kcore, { topology: gpu }), { instanceOf: TesseraError, message: /program 'kcore' cannot run on topology .*its kernels have no GPU implementation/ });
+  await t.throwsAsync(run(g, hits, { topology: gpu }), { instanceOf: TesseraError, message: /program 'hits' cannot run on topology .*its kernels have no GPU implementation/ });
+});
+
+test('the examples (sources and compiled) import only tessera and their own files', async (t) => {
+  const root = repoRoot();
+  for (const ex of ['kcore', 'hits']) {
+    for (const [dir, ext] of [[path.join(root, 'examples', ex), '.ts'], [path.join(root, 'dist/examples', ex), '.js']] as const) {
+      const files = (await readdir(dir)).filter((f) => f.endsWith(ext) && !f.endsWith('.d.ts'));
+      t.deepEqual(files.sort(), ['index', 'kernels', 'reference'].map((f) => f + ext));
+      for (const f of files) {
+        const specs = [...(await readFile(path.join(dir, f), 'utf8')).matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+        if (ext === '.ts') t.true(specs.includes('tessera'), `${ex}/${f} imports tessera`);
+        for (const s of specs) t.regex(s, /^(tessera|\.\/[a-z]+\.js)$/, `${ex}/${f} imports ${s}`);
+      }
+    }
+  }
+});
+
+test('a program in a folder outside the repo, importing only the package', async (t) => {
+  const root = repoRoot();
+  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'tessera-kcore-')));
+  try {
+    const from = path.join(root, 'dist/examples/kcore');
+    for (const f of await readdir(from)) if (f.endsWith('.js')) await copyFile(path.join(from, f), path.join(dir, f));
+    await mkdir(path.join(dir, 'node_modules'));
+    await symlink(root, path.join(dir, 'node_modules', 'tessera'), 'dir');
+    // Typed as the repo's module (a user's own file would be): an AnyProgram takes no options in run.
+    const mod = (await import(pathToFileURL(path.join(dir, 'index.js')).href)) as typeof import('../examples/kcore/index.js');
+    t.not(mod.kcore, kcore, 'a separate module');
+    t.is(mod.kcore.kernels, pathToFileURL(path.join(dir, 'kernels.js')).href, 'kernels from the copy');
+    const g = CASES[1]!.graph;
+    const r = await run(g, mod.kcore, { topology: ONE });
+    same(t, r.values, referenceKcore(g), false, 'kcore from outside');
+    same(t, r.values, mod.kcore.reference!(g, {}), false, "the copy's own reference");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
