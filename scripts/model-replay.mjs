@@ -31,7 +31,7 @@ const { parseTopology } = await dist('src/topology/load.js');
 const { modelSweep } = await dist('src/model/index.js');
 const { modelAccuracy } = await dist('src/bench/accuracy.js');
 const { internalId } = await dist('src/engine/output.js');
-const { ENGINE_COSTS } = await dist('src/model/calibrate.js');
+const { ENGINE_COSTS } = await dist('src/model/cache.js');
 
 const { values: a } = parseArgs({
   options: {

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { buildGraph } from '../src/graph/build.js';
-import { Engine, foldClaimFlags, foldMinFlags } from '../src/engine/coordinator.js';
+import { Engine } from '../src/engine/coordinator.js';
+import { foldClaimFlags, foldMinFlags } from '../src/engine/fold.js';
 import { IdList } from '../src/engine/ids.js';
 import { nativeFillArray, nativeFoldFlags, nativeListFlags } from '../actors/gpu/native.js';
 import { fillArray } from '../src/engine/fill.js';
@@ -370,7 +371,7 @@ test('frontierOf: a long id list (duplicates, any order) becomes a byte map with
     name: 'one-hop',
     summary: 'one push level from several sources',
     kernels: bfs.kernels,
-    native: bfs.native,
+    gpu: bfs.gpu,
     profile: bfs.profile,
     output: 'depth',
     params: {},

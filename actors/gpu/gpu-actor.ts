@@ -7,7 +7,9 @@
  * Each superstep the actor
  *   1. brings its device replica of the state the kernel reads up to date from the coordinator's
  *      copy (whole arrays: simple and correct; the frame names them),
- *   2. runs the native kernel of the same semantics on its pages: pull walks the pages of its
+ *   2. runs the native kernel of the same semantics on its pages, through the handler of the
+ *      program's GPU module (imported by the URL the frame names: handler.ts; the actor names no
+ *      program): pull walks the pages of its
  *      range; push walks only the out-pages that hold its frontier vertices (Graphie: pages
  *      already resident in the device page cache are reused, the others are streamed in, LRU),
  *   3. answers with a vote that carries what changed:
@@ -24,7 +26,6 @@
  * activates the vertices whose value changed.
  */
 import { WorkRequests } from '../work-requests.js';
-import os from 'node:os';
 import type { Channel } from '../../src/wire/channel.js';
 import type {
   ActorFrame,
@@ -47,281 +48,10 @@ import { lowerBound } from '../../src/graph/pages.js';
 import { materializeGraph } from '../cpu/share.js';
 import { complementRanges, overlapsRanges, rangeVertices, type VertexRanges } from '../../src/engine/partition.js';
 import { GpuController, nativeAvailable, pageWeightBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
-import { inOutPages, unionPages } from './pages.js';
+import { countFlags, inOutPages, unionPages, vertexRuns } from './pages.js';
+import { HostPins } from './pins.js';
+import { ACTIVATE, FR, loadGpuHandlers, NX, OUTDEG, OWNED, SET_ALLIN, SET_ALLOUT, SET_IN, SET_INOUT, SET_OUT, SET_STOLEN_OUT, SET_UNION, type GpuStep as Step, type StepOut } from './handler.js';
 
-/** Page set ids registered with the controller. */
-const SET_OUT = 1;
-const SET_IN = 2;
-const SET_INOUT = 3;
-/** Every out-page of the graph (LCC reads N_out(u) of any neighbour u), and N(v) lists of the range. */
-const SET_ALLOUT = 4;
-const SET_UNION = 5;
-/** Every in-page (registered on the first steal: stolen vertices lie outside the owned range). */
-const SET_ALLIN = 6;
-/** Every out-page, for stolen push tasks (registered on the first). */
-const SET_STOLEN_OUT = 7;
-
-/** Native scratch state of the actor (names no program uses). */
-const FR = '@frontier';
-const NX = '@next';
-const OUTDEG = '@outDegree';
-/** Owned byte map (1 = owned), on the device only when the actor owns several ranges. */
-const OWNED = '@owned';
-
-interface StepOut {
-  edges: number;
-  sum: number;
-  /** Vertices the actor activated itself (pull kernels that sync their next flags in place). */
-  active: number;
-  merges: StateMerge[];
-  outbox: StateMerge | undefined;
-  sync: StateSync[];
-  flagged: FlagMerge[];
-}
-
-interface Handler {
-  /** The program the kernel belongs to: device arrays of another program are freed on a switch. */
-  family: string;
-  modes: Mode[];
-  run(a: GpuActor, s: Step): Promise<StepOut>;
-  /**
-   * Pull kernels whose vertices are written by whoever computes them can take work stolen from a
-   * CPU actor's queue: compute vertices [lo, hi) (outside the owned range) after run() and return
-   * their values as sync (Garaph's page stealing, GPU as thief).
-   */
-  steal?(a: GpuActor, s: Step, lo: number, hi: number): Promise<{ sum: number; sync: StateSync[] }>;
-  /**
-   * Push kernels can take a CPU actor's push tasks (slices of the frontier list): push from those
-   * vertices over their out-pages after run(), remote claims going out by outbox; `owned` then
-   * reads the owned vertices' changes again (stolen pushes change them too).
-   */
-  stealPush?: {
-    run(a: GpuActor, s: Step, tasks: Task[]): Promise<StateMerge | undefined>;
-    owned(a: GpuActor, s: Step): Promise<Pick<StepOut, 'merges' | 'flagged'>>;
-  };
-}
-
-/** One superstep as a handler sees it. */
-interface Step {
-  f: SuperstepFrame;
-  state: Record<string, StateArray>;
-  frontier: Uint8Array | undefined;
-  list: Uint32Array | undefined;
-  /** The coordinator's next-frontier flags (one byte per vertex). */
-  next: Uint8Array;
-}
-
-const ACTIVATE = true;
-
-/** Host buffers smaller than this are copied pageable (page-locking them costs more than it saves). */
-const PIN_MIN_BYTES = 1 << 20;
-/** At most this much host memory page-locked per actor (LRU beyond it); TESSERA_PIN_HOST=0: none. */
-const PIN_CAP_BYTES = process.env.TESSERA_PIN_HOST === '0' ? 0 : Math.min(16 * 2 ** 30, Math.floor(os.totalmem() / 4));
-
-/**
- * CPU kernel name (src/programs/kernels.ts) -> native kernels of the same semantics.
- * Not mapped: lcc-count / lcc-fill / lcc-tri (on GPU topologies the LCC driver takes lcc-direct).
- */
-const HANDLERS: Record<string, Handler> = {
-  bfs: {
-    family: 'bfs',
-    modes: ['push', 'pull'],
-    async run(a, s) {
-      const level = s.f.args.level!;
-      // Its 67 MB upload per level on RMAT 24 is skipped after a push level of its own (holds).
-      if (!(s.f.mode === 'push' && a.holds('depth', s))) await a.upload('depth', s); // (names a missing depth state)
-      a.held = s.f.mode === 'push' ? { name: 'depth', buf: s.state.depth!.buffer, step: s.f.step } : undefined;
-      await a.clearNext();
-      let st: RunStats | undefined;
-      if (s.f.mode === 'push') {
-        await a.frontierOwned(s);
-        st = await a.run('bfs_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: { level, ...a.ownedParams() }, state: { depth: 'depth', frontier: FR, next: NX, ...a.ownedState() } });
-      } else {
-        await a.frontierAll(s);
-        await a.run('bfs_pull', { setId: SET_IN, pages: a.rangePages(SET_IN), params: { level }, state: { depth: 'depth', frontier: FR, next: NX } });
-        // Pull: each owned vertex sets only its own depth, so the actor is its ranges' one
-        // writer: depth and next flags go back dense, in place, as a socket's workers write theirs.
-        // (The compacted merge of the claimed vertices cost more than the kernel: on RMAT 24 one
-        // level claims 10 M of them, ~250 ms of msgpack and folding on the coordinator's thread.)
-        const sync = await a.syncOwned('depth', 'depth', s);
-        return a.out({ sync, active: await a.syncNext(s) });
-      }
-      // Every claim of a level writes level + 1: the device's next flags say it all.
-      return a.out({ ...(await a.changedOwned('depth', 'claim', s, st?.activated, level + 1)), outbox: a.outbox(st, 'depth', 'claim', ACTIVATE) });
-    },
-    stealPush: {
-      async run(a, s, tasks) {
-        const st = await a.pushStolen('bfs_push', s, tasks, { level: s.f.args.level! }, { depth: 'depth' });
-        return a.outbox(st, 'depth', 'claim', ACTIVATE);
-      },
-      owned: (a, s) => a.changedOwned('depth', 'claim', s, undefined, s.f.args.level! + 1),
-    },
-  },
-  pr: {
-    family: 'pr',
-    modes: ['pull'],
-    async run(a, s) {
-      // The program swaps contrib and nextContrib every iteration, so this step's contrib is the
-      // host array the device filled (as nextContrib) for its own ranges last step: keep the
-      // device copy and upload only the ranges the other actors computed (Graphie: reuse what
-      // is resident). Anything else (first step, another run) is uploaded whole.
-      const { cDev, nDev } = await a.prContribOnDevice(s);
-      await a.ensure('rank', 'f64');
-      await a.ensureOutDegree();
-      // Gather and the CPU kernel's vertex apply (next contribution, dangling mass) on the device,
-      // applied to the owned vertices of the pages only: [applyBegin, applyEnd) for one range,
-      // the owned byte map for several.
-      const one = a.single;
-      const st = await a.run('pr_pull', {
-        setId: SET_IN,
-        pages: a.rangePages(SET_IN),
-        params: { base: s.f.args.base!, d: s.f.args.damping!, ...(one ? { applyBegin: a.begin, applyEnd: a.end } : {}) },
-        state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev, ...(one ? {} : { owned: OWNED }) },
-      });
-      a.prStep = { cDev, nDev };
-      // Ranks go back after the last iteration only (nothing reads them before); contributions
-      // only when another actor owns vertices (it gathers them next step; alone, the device keeps
-      // its own). Without the `last` argument, both every step.
-      const sync: StateSync[] = [];
-      if (s.f.args.last !== 0) sync.push(...(await a.syncOwned('rank', 'rank', s)));
-      if (!a.ownsAll || s.f.args.last === undefined) sync.push(...(await a.syncOwned(nDev, 'nextContrib', s)));
-      return a.out({ sum: st?.sum ?? 0, sync });
-    },
-    // The device holds every contribution of this step (its own range computed, the rest
-    // uploaded), so any vertex range can be gathered here; pages come from the whole in-set.
-    async steal(a, s, lo, hi) {
-      const { cDev, nDev } = a.prStep!;
-      const st = await a.run('pr_pull', {
-        setId: SET_ALLIN,
-        pages: await a.inPagesOver(lo, hi),
-        params: { base: s.f.args.base!, d: s.f.args.damping!, applyBegin: lo, applyEnd: hi },
-        state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev },
-      });
-      const sync = [await a.syncRange(nDev, 'nextContrib', s, lo, hi)];
-      if (s.f.args.last !== 0) sync.push(await a.syncRange('rank', 'rank', s, lo, hi));
-      return { sum: st?.sum ?? 0, sync };
-    },
-  },
-  sssp: {
-    family: 'sssp',
-    // The native side relaxes by pushing only; both modes reach the same distances.
-    modes: ['push'],
-    async run(a, s) {
-      // RMAT 24's 134 MB of distances went up every superstep (28 of them): not after its own.
-      if (!a.holds('dist', s)) await a.upload('dist', s);
-      a.held = { name: 'dist', buf: s.state.dist!.buffer, step: s.f.step };
-      await a.clearNext();
-      await a.frontierOwned(s);
-      const st = await a.run('sssp_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: a.ownedParams(), state: { dist: 'dist', frontier: FR, next: NX, ...a.ownedState() } });
-      return a.out({ ...(await a.changedOwned('dist', 'min', s, st?.activated)), outbox: a.outbox(st, 'dist', 'min', ACTIVATE) });
-    },
-  },
-  wcc: {
-    family: 'wcc',
-    modes: ['push', 'pull'],
-    async run(a, s) {
-      await a.upload('label', s);
-      await a.clearNext();
-      const sets = a.directed ? [SET_OUT, SET_IN] : [SET_OUT];
-      const stats: RunStats[] = [];
-      if (s.f.mode === 'push') {
-        // Min labels go over out- and in-edges: one call per orientation, each with an outbox.
-        await a.frontierOwned(s);
-        for (const set of sets) {
-          const st = await a.run('wcc_push', { setId: set, pages: a.pushPages(set, s), params: a.ownedParams(), state: { label: 'label', frontier: FR, next: NX, ...a.ownedState() } });
-          if (st) stats.push(st);
-        }
-      } else {
-        // Native pull takes the min over every neighbour (the CPU kernel over active ones):
-        // more work per superstep, the same fixed point.
-        for (const set of sets.reverse()) {
-          const st = await a.run('wcc_pull', { setId: set, pages: a.rangePages(set), state: { label: 'label', next: NX } });
-          if (st) stats.push(st);
-        }
-      }
-      const outbox = a.joinOutboxes(stats, 'label', 'min');
-      const activated = stats.reduce((x, st) => x + st.activated, 0);
-      return a.out({ ...(await a.changedOwned('label', 'min', s, activated)), outbox });
-    },
-  },
-  cdlp: {
-    family: 'cdlp',
-    modes: ['pull'],
-    async run(a, s) {
-      await a.upload('label', s);
-      await a.ensure('nextLabel', 'u32');
-      const set = a.directed ? SET_INOUT : SET_OUT;
-      const st = await a.run('cdlp_pull', { setId: set, pages: a.rangePages(set), state: { label: 'label', next: 'nextLabel' } });
-      const sync = await a.syncOwned('nextLabel', 'nextLabel', s);
-      const next = s.state.nextLabel as Uint32Array;
-      const label = s.state.label as Uint32Array;
-      let changed = 0;
-      for (const [b, e] of a.owned) for (let v = b; v < e; v++) if (next[v] !== label[v]) changed++;
-      return a.out({ sum: changed, sync });
-    },
-  },
-  'bc-fwd': {
-    family: 'bc',
-    // bc_forward has no outbox (depth and sigma change together): it writes the device replica
-    // anywhere and the actor sends the difference against what it uploaded.
-    modes: ['push'],
-    async run(a, s) {
-      const dist0 = await a.upload('dist', s, true) as Int32Array;
-      const sigma0 = await a.upload('sigma', s, true) as Float64Array;
-      await a.clearNext();
-      await a.frontierOwned(s);
-      const st = await a.run('bc_forward', {
-        setId: SET_OUT,
-        pages: a.pushPages(SET_OUT, s),
-        params: { level: s.f.args.level! },
-        state: { depth: 'dist', sigma: 'sigma', frontier: FR, next: NX },
-      });
-      const merges: StateMerge[] = [];
-      if (st !== undefined) {
-        const dist = await a.readAll('dist', 'i32') as Int32Array;
-        const sigma = await a.readAll('sigma', 'f64') as Float64Array;
-        const claimed: number[] = [];
-        const added: number[] = [];
-        for (let v = 0; v < dist.length; v++) {
-          if (dist0[v] === -1 && dist[v] !== -1) claimed.push(v);
-          if (sigma[v] !== sigma0[v]) added.push(v);
-        }
-        const level = s.f.args.level! + 1;
-        merges.push({ state: 'dist', op: 'claim', activate: ACTIVATE, ids: Uint32Array.from(claimed), values: new Float64Array(claimed.length).fill(level) });
-        merges.push({ state: 'sigma', op: 'sum', activate: false, ids: Uint32Array.from(added), values: Float64Array.from(added, (v) => sigma[v]! - sigma0[v]!) });
-      }
-      return a.out({ merges });
-    },
-  },
-  'lcc-direct': {
-    family: 'lcc',
-    modes: ['pull'],
-    async run(a, s) {
-      await a.ensure('lcc', 'f64');
-      const set = await a.ensureLcc();
-      // Native lcc pins every page of the out-set in the page cache (N_out(u) is read at random).
-      const st = await a.run('lcc', { setId: set, pages: a.rangePages(set), params: { outSet: SET_ALLOUT } });
-      return a.out({ sync: await a.syncOwned('lcc', 'lcc', s) });
-    },
-  },
-  'bc-back': {
-    family: 'bc',
-    modes: ['pull'],
-    async run(a, s) {
-      for (const name of ['dist', 'sigma', 'delta', 'bc']) await a.upload(name, s);
-      const st = await a.run('bc_backward', {
-        setId: SET_OUT,
-        pages: a.rangePages(SET_OUT),
-        params: { level: s.f.args.level! },
-        state: { depth: 'dist', sigma: 'sigma', delta: 'delta', bc: 'bc' },
-      });
-      return a.out({ sync: [...(await a.syncOwned('delta', 'delta', s)), ...(await a.syncOwned('bc', 'bc', s))] });
-    },
-  },
-};
-
-/** Kernel name -> modes the GPU actor runs (announced in its ready frame). */
-export const GPU_KERNEL_MODES: Record<string, Mode[]> = Object.fromEntries(Object.entries(HANDLERS).map(([k, h]) => [k, h.modes]));
 
 /** An Error carrying the native controller's code (TS_OOM, TS_BAD_DEVICE, ...). */
 function codeOf(e: unknown): string | undefined {
@@ -344,17 +74,15 @@ export class GpuActor {
   private pushEdges = 0;
   /** Outbox messages the device put this superstep, before its aggregation. */
   private outboxSent = 0;
-  /**
-   * Host buffers page-locked for copies (by buffer): the coordinator's state arrays and frontier
-   * bitmaps it uploads from every superstep, and its own reused readback buffers. LRU under
-   * PIN_CAP_BYTES; `ok` false when the device declined (then the entry only stops retries).
-   */
-  private readonly pins = new Map<ArrayBufferLike, { view: StateArray; ok: boolean }>();
-  private pinBytes = 0;
+  /** Host buffers page-locked for copies (pins.ts). */
+  private readonly pins = new HostPins();
   /** Readback buffers reused across supersteps, by state name and length. */
   private readonly back = new Map<string, StateArray>();
-  /** PageRank: the device arrays of this step's contrib and nextContrib (for stolen ranges). */
-  prStep: { cDev: string; nDev: string } | undefined;
+  /**
+   * A program's GPU module's own facts for the run in progress (e.g. which host buffer a device
+   * array mirrors), by key; cleared when a run starts.
+   */
+  readonly scratch = new Map<string, unknown>();
   /** The outstanding idle request (stealing), answered by a 'more' frame. */
   private readonly requests = new WorkRequests();
   /** Shared buffers sent beside this superstep's vote (FlagMerge buffer indices). */
@@ -363,8 +91,7 @@ export class GpuActor {
   private allOut = false;
   /** In-pages registered under SET_ALLIN so far (on demand, by stolen ranges). */
   private allIn = new Set<number>();
-  /** The vertices other actors own: the complement of the owned ranges. */
-  private others: VertexRanges = [];
+  private othersRanges: VertexRanges = [];
   /** Settles once the controller is closed after a stop frame. */
   readonly stopped: Promise<void>;
   private resolveStopped!: () => void;
@@ -406,7 +133,7 @@ export class GpuActor {
   }
   /** Whether it owns every vertex (no other actor computes any). */
   get ownsAll(): boolean {
-    return this.others.length === 0;
+    return this.othersRanges.length === 0;
   }
   get directed(): boolean {
     return this.g!.in !== this.g!.out;
@@ -447,7 +174,7 @@ export class GpuActor {
     if (!avail.ok) throw Object.assign(new Error(avail.reason), { code: 'TS_NO_NATIVE' });
     this.cfg = cfg;
     this.g = materializeGraph({ load: frame, shared });
-    this.others = complementRanges([cfg.owned], this.g.numVertices);
+    this.othersRanges = complementRanges([cfg.owned], this.g.numVertices);
     this.stats = GpuActor.zero(cfg.emulated);
     this.ctl = await GpuController.create({ device: cfg.device, emulated: cfg.emulated, memoryLimit: cfg.memoryLimit, streams: cfg.streams });
     const g = this.g;
@@ -473,7 +200,6 @@ export class GpuActor {
       device: info.name,
       emulated: info.emulated,
       memoryLimit: info.memoryLimit,
-      kernels: GPU_KERNEL_MODES,
     });
   }
 
@@ -484,14 +210,14 @@ export class GpuActor {
     this.sets.set(setId, pages);
   }
 
-  /** CDLP on a directed graph: in+out lists of the owned ranges, built on first use. */
-  private async ensureInOut(): Promise<void> {
+  /** In+out lists of the owned ranges (set SET_INOUT; directed graphs), built on first use. */
+  async ensureInOut(): Promise<void> {
     if (this.range.has(SET_INOUT)) return;
     const g = this.g!;
     await this.register(SET_INOUT, inOutPages(g.in, g.out, g.inDegree, g.outDegree, this.owned, g.pageEdges));
   }
 
-  /** LCC: every out-page (set SET_ALLOUT), and the set whose pages list N(v) of the owned range. */
+  /** Every out-page (set SET_ALLOUT), and the set whose pages list N(v) of the owned range (returned). */
   async ensureLcc(): Promise<number> {
     const g = this.g!;
     if (!this.range.has(SET_ALLOUT)) {
@@ -508,18 +234,17 @@ export class GpuActor {
     const t0 = performance.now();
     // A run's first superstep: what the device holds belongs to an earlier run, even where the
     // host arrays are the same buffers (the engine reuses a finished run's arrays).
-    if (f.step === 0) (this.prLast = undefined), (this.held = undefined);
-    const h = f.native === undefined ? undefined : HANDLERS[f.native];
+    if (f.step === 0) (this.scratch.clear(), (this.held = undefined));
+    const h = f.gpu === undefined ? undefined : (await loadGpuHandlers(f.gpu)).table[f.kernel];
     if (h === undefined) throw new Error(`kernel '${f.kernel}' has no GPU mapping`);
     if (!h.modes.includes(f.mode)) throw new Error(`kernel '${f.kernel}' runs ${h.modes.join('/')} on the GPU, not ${f.mode}`);
-    if (h.family !== this.family) {
+    if (f.gpu !== this.family) {
       // Another program: free the previous one's device arrays (they would shrink the page cache).
       for (const name of [...this.device.keys()]) if (!name.startsWith('@')) (await this.ctl!.freeState(name), this.device.delete(name));
       // ...and unlock the host arrays of the previous run (the coordinator has dropped them).
       await this.unpinAll();
-      this.family = h.family;
+      this.family = f.gpu!;
     }
-    if (f.native === 'cdlp' && this.directed) await this.ensureInOut();
     const state: Record<string, StateArray> = {};
     for (const s of f.state) {
       const a = new STATE_CTORS[s.kind](shared[s.buffer]!);
@@ -666,40 +391,23 @@ export class GpuActor {
     return this.ownsAll && h !== undefined && h.name === name && h.buf === s.state[name]?.buffer && h.step + 1 === s.f.step;
   }
 
-  /** PageRank: which host buffer the device array named `dev` mirrors (in the owned ranges). */
-  private prLast: { buf: ArrayBufferLike; dev: string } | undefined;
+  /** The vertices other actors own (the complement of the owned ranges). */
+  get others(): VertexRanges {
+    return this.othersRanges;
+  }
 
   /**
-   * Device arrays for PageRank's contrib (read) and nextContrib (written) this step. When the
-   * host's contrib is the array the device wrote last step, only the ranges other actors own are
-   * uploaded; otherwise all of it.
+   * Writes the ranges of `src` (a host array of n entries) into the device array `dev`, e.g. the
+   * part of a state array other actors computed while the device holds its own part.
    */
-  async prContribOnDevice(s: Step): Promise<{ cDev: string; nDev: string }> {
-    const contrib = s.state.contrib;
-    const nextContrib = s.state.nextContrib;
-    if (contrib === undefined || nextContrib === undefined) throw new Error(`kernel '${s.f.kernel}' needs contrib and nextContrib in the frame`);
-    await this.ensure('contrib', 'f64');
-    await this.ensure('nextContrib', 'f64');
-    const n = this.g!.numVertices;
-    const last = this.prLast;
-    let cDev: string;
-    if (last !== undefined && last.buf === contrib.buffer) {
-      cDev = last.dev;
-      const src = contrib as Float64Array;
-      // Page-lock only when something is copied: locking a buffer the CPU never touched (a GPU
-      // alone never writes the host's nextContrib) first faults in all of it, ~50 ms on 134 MB.
-      if (!this.ownsAll) await this.pin(src.subarray(0, n));
-      for (const [b, e] of this.others) {
-        await this.ctl!.writeState(cDev, src.subarray(b, e), b);
-        this.stats.stateBytesIn += 8 * (e - b);
-      }
-    } else {
-      cDev = 'contrib';
-      await this.upload('contrib', s);
+  async uploadRanges(dev: string, src: StateArray, ranges: VertexRanges): Promise<void> {
+    // Page-lock only when something is copied: locking a buffer the CPU never touched (a GPU
+    // alone never writes the host's nextContrib) first faults in all of it, ~50 ms on 134 MB.
+    if (ranges.length > 0) await this.pin(src);
+    for (const [b, e] of ranges) {
+      await this.ctl!.writeState(dev, src.subarray(b, e) as StateArray, b);
+      this.stats.stateBytesIn += src.BYTES_PER_ELEMENT * (e - b);
     }
-    const nDev = cDev === 'contrib' ? 'nextContrib' : 'contrib';
-    this.prLast = { buf: nextContrib.buffer, dev: nDev };
-    return { cDev, nDev };
   }
 
   /** The graph's out-degrees on the device (uploaded once). */
@@ -880,31 +588,13 @@ export class GpuActor {
     return this.read(name, kind, 0, this.g!.numVertices);
   }
 
-  /** Page-locks the host buffer under `view` (once; LRU beyond the cap). */
-  async pin(view: StateArray): Promise<void> {
-    const key = view.buffer;
-    const had = this.pins.get(key);
-    if (had !== undefined) {
-      this.pins.delete(key); // re-insert: Map order is the LRU order
-      this.pins.set(key, had);
-      return;
-    }
-    if (view.byteLength < PIN_MIN_BYTES || view.byteLength > PIN_CAP_BYTES) return;
-    while (this.pinBytes + view.byteLength > PIN_CAP_BYTES) {
-      const [oldKey, old] = this.pins.entries().next().value!;
-      this.pins.delete(oldKey);
-      this.pinBytes -= old.view.byteLength;
-      if (old.ok) await this.ctl!.unpinHost(old.view);
-    }
-    const ok = await this.ctl!.pinHost(view);
-    this.pins.set(key, { view, ok });
-    this.pinBytes += view.byteLength;
+  /** Page-locks the host buffer under `view` (once; LRU beyond the cap: pins.ts). */
+  pin(view: StateArray): Promise<void> {
+    return this.pins.pin(this.ctl!, view);
   }
 
   private async unpinAll(): Promise<void> {
-    for (const { view, ok } of this.pins.values()) if (ok) await this.ctl!.unpinHost(view);
-    this.pins.clear();
-    this.pinBytes = 0;
+    await this.pins.unpinAll(this.ctl!);
     this.back.clear();
   }
 
@@ -998,35 +688,4 @@ export class GpuActor {
     }
     return k;
   }
-}
-
-
-/** The vertex ranges stolen pull tasks cover, merged into maximal contiguous runs. */
-function vertexRuns(tasks: Task[], pages: Page[]): Array<[number, number]> {
-  const spans = tasks.map((t): [number, number] => {
-    const p = pages[t.page]!;
-    return t.count > 1 || p.split ? [p.vBegin, p.vBegin + 1] : [p.vBegin + t.lo, p.vBegin + t.hi];
-  });
-  spans.sort((a, b) => a[0] - b[0]);
-  const runs: Array<[number, number]> = [];
-  for (const [b, e] of spans) {
-    const last = runs[runs.length - 1];
-    if (last !== undefined && b <= last[1]) last[1] = Math.max(last[1], e);
-    else runs.push([b, e]);
-  }
-  return runs;
-}
-
-/** Set bytes of a 0/1 flag array (four at a time over the aligned middle). */
-function countFlags(flags: Uint8Array): number {
-  let k = 0;
-  let i = 0;
-  const n = flags.length;
-  for (; i < n && (flags.byteOffset + i) % 4 !== 0; i++) k += flags[i]!;
-  if (i === n) return k;
-  const words = new Uint32Array(flags.buffer, flags.byteOffset + i, (n - i) >> 2);
-  // Bytes are 0 or 1: the byte sum of a word is its top byte after multiplying by 0x01010101.
-  for (let w = 0; w < words.length; w++) k += Math.imul(words[w]!, 0x01010101) >>> 24;
-  for (i += words.length * 4; i < n; i++) k += flags[i]!;
-  return k;
 }

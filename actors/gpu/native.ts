@@ -163,7 +163,7 @@ interface NativeControllerHandle {
 }
 
 /**
- * The coordinator's fold of flagged changes on native threads (addon.cpp FoldFlags): for every
+ * The coordinator's fold of flagged changes on native threads (addon_passes.cpp FoldFlags): for every
  * set flags[i], v = begin + i, 'claim' sets state[v] = value where it is -1, 'min' lowers it to
  * values[i]; changed vertices not yet in `next` join it (and `found`, ascending, with wantList).
  */
@@ -179,7 +179,7 @@ export type FoldFlagsFn = (
 
 /**
  * The indices of the set flags, ascending, into `out` (at most out.length) on native threads
- * (addon.cpp ListFlags), and with `degree` the sum of degree[i] over them.
+ * (addon_passes.cpp ListFlags), and with `degree` the sum of degree[i] over them.
  */
 export type ListFlagsFn = (flags: Uint8Array, out: Uint32Array, degree?: Uint32Array) => { count: number; edges: number };
 export type FillArrayFn = (array: Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array, value: number) => void;

@@ -5,6 +5,7 @@
  */
 import { allocPage } from '../../src/graph/pages.js';
 import type { Page, PageSet } from '../../src/graph/types.js';
+import type { Task } from '../../src/wire/frames.js';
 
 /** Calls fn with each slice of v's list in `set` (one slice, or one per split page). */
 function slices(set: PageSet, v: number, fn: (nbrs: Uint32Array, a: number, b: number) => void): void {
@@ -123,4 +124,34 @@ export function unionPages(inSet: PageSet, outSet: PageSet, inDeg: Uint32Array, 
       return k;
     },
   );
+}
+
+/** The vertex ranges stolen pull tasks cover, merged into maximal contiguous runs. */
+export function vertexRuns(tasks: Task[], pages: Page[]): Array<[number, number]> {
+  const spans = tasks.map((t): [number, number] => {
+    const p = pages[t.page]!;
+    return t.count > 1 || p.split ? [p.vBegin, p.vBegin + 1] : [p.vBegin + t.lo, p.vBegin + t.hi];
+  });
+  spans.sort((a, b) => a[0] - b[0]);
+  const runs: Array<[number, number]> = [];
+  for (const [b, e] of spans) {
+    const last = runs[runs.length - 1];
+    if (last !== undefined && b <= last[1]) last[1] = Math.max(last[1], e);
+    else runs.push([b, e]);
+  }
+  return runs;
+}
+
+/** Set bytes of a 0/1 flag array (four at a time over the aligned middle). */
+export function countFlags(flags: Uint8Array): number {
+  let k = 0;
+  let i = 0;
+  const n = flags.length;
+  for (; i < n && (flags.byteOffset + i) % 4 !== 0; i++) k += flags[i]!;
+  if (i === n) return k;
+  const words = new Uint32Array(flags.buffer, flags.byteOffset + i, (n - i) >> 2);
+  // Bytes are 0 or 1: the byte sum of a word is its top byte after multiplying by 0x01010101.
+  for (let w = 0; w < words.length; w++) k += Math.imul(words[w]!, 0x01010101) >>> 24;
+  for (i += words.length * 4; i < n; i++) k += flags[i]!;
+  return k;
 }

@@ -2,12 +2,11 @@
 // a job queue. Every long operation runs on that thread (the CUDA context is used from it only)
 // and settles a Promise through a thread-safe function. Typed arrays and page buffers handed to a
 // job are kept alive by references until the job has settled (pages: until replaced or closed).
+// The coordinator's host passes (foldFlags, listFlags, fillArray) are in addon_passes.cpp.
 #include <napi.h>
 
-#include <algorithm>
 #include <condition_variable>
 #include <deque>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -17,10 +16,12 @@
 #include <thread>
 
 #include "controller.h"
+#include "addon.h"
 
 namespace {
 
 using ts::CodedError;
+using namespace ts::addon;
 
 struct Job {
   std::function<void()> work;                        // worker thread
@@ -41,27 +42,6 @@ using Tsfn = Napi::TypedThreadSafeFunction<NativeController, Job, CallJs>;
 std::mutex gLiveMutex;
 std::set<NativeController*> gLive;
 
-Napi::Error codedError(Napi::Env env, const std::string& code, const std::string& msg) {
-  Napi::Error e = Napi::Error::New(env, msg);
-  e.Set("code", Napi::String::New(env, code));
-  return e;
-}
-
-struct TA {
-  napi_typedarray_type type;
-  size_t length = 0;
-  void* data = nullptr;
-};
-
-/** Typed-array info via the C API: works for views over SharedArrayBuffers too. */
-bool getTypedArray(Napi::Env env, Napi::Value v, TA* out) {
-  bool is = false;
-  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return false;
-  napi_value ab;
-  size_t off;
-  return napi_get_typedarray_info(env, v, &out->type, &out->length, &out->data, &ab, &off) == napi_ok;
-}
-
 bool typedArrayState(napi_typedarray_type t, ts::SType* s) {
   switch (t) {
     case napi_float64_array: *s = ts::SType::F64; return true;
@@ -72,27 +52,6 @@ bool typedArrayState(napi_typedarray_type t, ts::SType* s) {
     case napi_uint8_clamped_array: *s = ts::SType::U8; return true;
     default: return false;
   }
-}
-
-double numberArg(const Napi::CallbackInfo& info, size_t i, const char* what, double dflt, bool required) {
-  if (i >= info.Length() || info[i].IsUndefined()) {
-    if (required) throw codedError(info.Env(), "TS_ARG", std::string(what) + " is required");
-    return dflt;
-  }
-  if (!info[i].IsNumber()) throw codedError(info.Env(), "TS_ARG", std::string(what) + " must be a number");
-  return info[i].As<Napi::Number>().DoubleValue();
-}
-
-double uintArg(const Napi::CallbackInfo& info, size_t i, const char* what, double dflt, bool required) {
-  const double x = numberArg(info, i, what, dflt, required);
-  if (!(x >= 0 && x <= 4294967295.0 && x == (double)(uint64_t)x))
-    throw codedError(info.Env(), "TS_ARG", std::string(what) + " must be an integer in [0, 2^32), got " + std::to_string(x));
-  return x;
-}
-
-std::string stringArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
-  if (i >= info.Length() || !info[i].IsString()) throw codedError(info.Env(), "TS_ARG", std::string(what) + " must be a string");
-  return info[i].As<Napi::String>().Utf8Value();
 }
 
 class NativeController : public Napi::ObjectWrap<NativeController> {
@@ -674,299 +633,6 @@ Napi::Value DeviceCount(const Napi::CallbackInfo& info) {
   o.Set("count", n < 0 ? 0 : n);
   if (n < 0) o.Set("reason", why);
   return o;
-}
-
-
-// ---- Host threads for the coordinator's passes (foldFlags, listFlags, fillArray) -------------------
-
-/** Parts to cut n items into: one per core at most, `minPerPart` items each at least. */
-size_t partsFor(size_t n, size_t minPerPart) {
-  const size_t hw = std::max<size_t>(1, std::thread::hardware_concurrency());
-  return std::min<size_t>(hw, std::max<size_t>(1, n / minPerPart));
-}
-
-/** Runs fn(p, lo, hi) for each of `parts` equal slices of [0, n), on a thread each (the last on this one). */
-template <typename F>
-void runParts(size_t n, size_t parts, F fn) {
-  std::vector<std::thread> threads;
-  for (size_t p = 0; p < parts; p++) {
-    const size_t lo = n * p / parts, hi = n * (p + 1) / parts;
-    if (p + 1 == parts) fn(p, lo, hi);
-    else threads.emplace_back(fn, p, lo, hi);
-  }
-  for (auto& t : threads) t.join();
-}
-
-// ---- foldFlags: the coordinator's fold of flagged changes (src/engine/coordinator.ts) -------------
-//
-// foldFlags(op, state, next, flags, begin, value | values, wantList) -> { active, found? }
-// For every i with flags[i] != 0 and v = begin + i: 'claim' sets state[v] = value where it is -1;
-// 'min' lowers state[v] to values[i]; a changed v whose next[v] is 0 gets next[v] = 1, counts in
-// active and (wantList) joins found in ascending order. The same as foldClaimFlags / foldMinFlags in
-// TypeScript, on several threads: a push level of RMAT 24 folds ~10 M claims (~170 ms in JS). The
-// caller is at the superstep's barrier: no other thread writes these arrays meanwhile, and the
-// chunks touch disjoint vertices.
-
-template <typename T, bool kClaim>
-void foldChunk(T* state, uint8_t* next, const uint8_t* flags, const T* values, T value, size_t begin, size_t lo, size_t hi,
-               uint32_t* found, size_t* active) {
-  size_t act = 0;
-  // One flag: the branches of the original loop (kept for a chunk's ragged ends).
-  auto one = [&](size_t i) {
-    if (flags[i] == 0) return;
-    const size_t v = begin + i;
-    if (kClaim) {
-      if (state[v] != (T)-1) return;
-      state[v] = value;
-    } else {
-      const T x = values[i];
-      if (!(x < state[v])) return;
-      state[v] = x;
-    }
-    if (next[v] != 0) return;
-    next[v] = 1;
-    if (found != nullptr) found[act] = (uint32_t)v;
-    act++;
-  };
-  size_t i = lo;
-  for (; i < hi && ((begin + i) & 7) != 0; i++) one(i);
-  // Eight flags at a time: a clear word is skipped; a set one is folded without branches (a push
-  // level sets a third of the flags at random: the branches mispredicted). found[act] is written
-  // for every flag and kept only where act advances; the chunk owns found[0, hi - lo).
-  for (; i + 8 <= hi; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, flags + i, 8);
-    if (w == 0) continue;
-    for (size_t j = i; j < i + 8; j++) {
-      const size_t v = begin + j;
-      const bool f = flags[j] != 0;
-      const T old = state[v];
-      bool changed;
-      if (kClaim) {
-        changed = f & (old == (T)-1);
-        state[v] = changed ? value : old;
-      } else {
-        const T x = values[j];
-        changed = f & (x < old);
-        state[v] = changed ? x : old;
-      }
-      const uint8_t nx = next[v];
-      const bool fresh = changed & (nx == 0);
-      next[v] = nx | (uint8_t)changed;
-      if (found != nullptr) found[act] = (uint32_t)v;
-      act += fresh;
-    }
-  }
-  for (; i < hi; i++) one(i);
-  *active = act;
-}
-
-// Chunk p writes its activated ids at found + lo (it has at most hi - lo of them); the chunks are
-// then moved down to one ascending list. Returns how many.
-template <typename T, bool kClaim>
-size_t foldAll(T* state, uint8_t* next, const uint8_t* flags, const T* values, T value, size_t begin, size_t n, uint32_t* found,
-               size_t* activeOut) {
-  const size_t parts = partsFor(n, size_t(1) << 20);  // ~1 M flags per thread at least
-  std::vector<size_t> active(parts, 0);
-  runParts(n, parts, [&](size_t p, size_t lo, size_t hi) {
-    foldChunk<T, kClaim>(state, next, flags, values, value, begin, lo, hi, found ? found + lo : nullptr, &active[p]);
-  });
-  size_t at = 0, total = 0;
-  for (size_t p = 0; p < parts; p++) {
-    const size_t lo = n * p / parts;
-    if (found != nullptr && at != lo && active[p] > 0) std::memmove(found + at, found + lo, active[p] * 4);
-    at += active[p];
-    total += active[p];
-  }
-  *activeOut = total;
-  return total;
-}
-
-template <typename T>
-size_t foldTyped(bool claim, void* state, uint8_t* next, const uint8_t* flags, const void* values, double value, size_t begin, size_t n,
-                 uint32_t* found, size_t* active) {
-  if (claim) return foldAll<T, true>((T*)state, next, flags, nullptr, (T)value, begin, n, found, active);
-  return foldAll<T, false>((T*)state, next, flags, (const T*)values, (T)0, begin, n, found, active);
-}
-
-Napi::Value FoldFlags(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  const std::string op = stringArg(info, 0, "foldFlags: op");
-  const bool claim = op == "claim";
-  if (!claim && op != "min") throw codedError(env, "TS_ARG", "foldFlags: op must be 'claim' or 'min'");
-  TA state, next, flags, values;
-  if (info.Length() < 6 || !getTypedArray(env, info[1], &state) || !getTypedArray(env, info[2], &next) || !getTypedArray(env, info[3], &flags))
-    throw codedError(env, "TS_ARG", "foldFlags: state, next and flags must be typed arrays");
-  if (next.type != napi_uint8_array || flags.type != napi_uint8_array) throw codedError(env, "TS_ARG", "foldFlags: next and flags must be Uint8Arrays");
-  const size_t begin = (size_t)uintArg(info, 4, "foldFlags: begin", 0, true);
-  const size_t n = flags.length;
-  if (begin + n > state.length || begin + n > next.length) throw codedError(env, "TS_ARG", "foldFlags: the flags' range lies outside state or next");
-  double value = 0;
-  if (claim) value = numberArg(info, 5, "foldFlags: value", 0, true);
-  else {
-    if (!getTypedArray(env, info[5], &values) || values.type != state.type || values.length < n)
-      throw codedError(env, "TS_ARG", "foldFlags: values must be a typed array of the state's type with one entry per flag");
-  }
-  const bool wantList = info.Length() > 6 && info[6].ToBoolean().Value();
-  if (!claim && state.type == napi_uint8_array) throw codedError(env, "TS_ARG", "foldFlags: state must be an Int32, Uint32, Float32 or Float64 array");
-  // The list's room: one id per flag at most; malloc'd (untouched pages cost nothing) and handed
-  // to JS as an external buffer freed with it.
-  uint32_t* found = wantList ? (uint32_t*)std::malloc(std::max<size_t>(4, n * 4)) : nullptr;
-  if (wantList && found == nullptr) throw codedError(env, "TS_OOM", "foldFlags: no host memory for the list of activated vertices");
-  size_t active = 0;
-  uint8_t* nx = (uint8_t*)next.data;
-  const uint8_t* fl = (const uint8_t*)flags.data;
-  switch (state.type) {
-    case napi_int32_array: foldTyped<int32_t>(claim, state.data, nx, fl, values.data, value, begin, n, found, &active); break;
-    case napi_uint32_array:
-      if (claim) {
-        std::free(found);
-        throw codedError(env, "TS_ARG", "foldFlags: claim needs a signed state (-1 = unclaimed)");
-      }
-      foldTyped<uint32_t>(false, state.data, nx, fl, values.data, value, begin, n, found, &active);
-      break;
-    case napi_float64_array: foldTyped<double>(claim, state.data, nx, fl, values.data, value, begin, n, found, &active); break;
-    case napi_float32_array: foldTyped<float>(claim, state.data, nx, fl, values.data, value, begin, n, found, &active); break;
-    default:
-      std::free(found);
-      throw codedError(env, "TS_ARG", "foldFlags: state must be an Int32, Uint32, Float32 or Float64 array");
-  }
-  Napi::Object out = Napi::Object::New(env);
-  out.Set("active", Napi::Number::New(env, (double)active));
-  if (wantList) {
-    Napi::ArrayBuffer ab = Napi::ArrayBuffer::New(env, found, std::max<size_t>(4, n * 4), [](Napi::Env, void* d) { std::free(d); });
-    out.Set("found", Napi::Uint32Array::New(env, active, ab, 0));
-  }
-  return out;
-}
-
-// ---- listFlags: the coordinator's next frontier list (src/engine/coordinator.ts listOf) ---------
-//
-// listFlags(flags, out, degree?) -> { count, edges }
-// Writes the indices i with flags[i] != 0 into out in ascending order (at most out.length of them)
-// and, with `degree`, sums degree[i] over those written (the frontier's out-edges, which the next
-// superstep's direction switch and task cut need). Several threads: each counts its chunk's flags
-// (a popcount per word), then writes them from its prefix offset. A push level of RMAT 24 lists
-// ~6 M of 16.8 M vertices (15 ms on the H100 host's 16 threads with a branch per flag).
-
-struct ListPart {
-  size_t count = 0;
-  double edges = 0;
-};
-
-/** Set bytes of a word of 0/non-0 flags, as 0x01 bytes (so a popcount counts them). */
-static inline uint64_t setBytes(uint64_t w) {
-  w |= w >> 4;
-  w |= w >> 2;
-  w |= w >> 1;
-  return w & 0x0101010101010101ULL;
-}
-
-static void countChunk(const uint8_t* flags, size_t lo, size_t hi, ListPart* part) {
-  size_t c = 0;
-  size_t i = lo;
-  for (; i < hi && (i & 7) != 0; i++) c += flags[i] != 0;
-  for (; i + 8 <= hi; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, flags + i, 8);
-    if (w != 0) c += (size_t)__builtin_popcountll(setBytes(w));
-  }
-  for (; i < hi; i++) c += flags[i] != 0;
-  part->count = c;
-}
-
-// Writes the chunk's ids into out[at, end) and sums their degrees. Within a set word, without
-// branches: out[k] is written for every flag and k advances only on set ones (a third of the flags
-// of a big push level are set at random: the branches mispredicted); only where eight writes
-// stay below `end`, the chunk's last slot, as the next slot belongs to the next chunk.
-static void writeChunk(const uint8_t* flags, const uint32_t* deg, size_t lo, size_t hi, uint32_t* out, size_t at, size_t end, double* edges) {
-  size_t k = at;
-  uint64_t e = 0;
-  auto one = [&](size_t i) {
-    if (flags[i] == 0 || k >= end) return;
-    out[k++] = (uint32_t)i;
-    if (deg != nullptr) e += deg[i];
-  };
-  size_t i = lo;
-  for (; i < hi && (i & 7) != 0; i++) one(i);
-  for (; i + 8 <= hi; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, flags + i, 8);
-    if (w == 0) continue;
-    if (k + 8 > end) {
-      for (size_t j = i; j < i + 8; j++) one(j);
-      continue;
-    }
-    for (size_t j = i; j < i + 8; j++) {
-      const size_t f = flags[j] != 0;
-      out[k] = (uint32_t)j;
-      if (deg != nullptr) e += deg[j] & (0u - (uint32_t)f);
-      k += f;
-    }
-  }
-  for (; i < hi; i++) one(i);
-  *edges = (double)e;
-}
-
-Napi::Value ListFlags(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  TA flags, out, deg;
-  if (info.Length() < 2 || !getTypedArray(env, info[0], &flags) || !getTypedArray(env, info[1], &out) || flags.type != napi_uint8_array ||
-      out.type != napi_uint32_array)
-    throw codedError(env, "TS_ARG", "listFlags: flags must be a Uint8Array and out a Uint32Array");
-  const bool withDeg = info.Length() > 2 && !info[2].IsUndefined();
-  if (withDeg && (!getTypedArray(env, info[2], &deg) || deg.type != napi_uint32_array || deg.length < flags.length))
-    throw codedError(env, "TS_ARG", "listFlags: degree must be a Uint32Array with an entry per flag");
-  const size_t n = flags.length;
-  const uint8_t* fl = (const uint8_t*)flags.data;
-  const uint32_t* dg = withDeg ? (const uint32_t*)deg.data : nullptr;
-  uint32_t* o = (uint32_t*)out.data;
-  const size_t parts = partsFor(n, size_t(1) << 20);  // ~1 M flags per thread at least
-  std::vector<ListPart> part(parts);
-  runParts(n, parts, [&](size_t p, size_t lo, size_t hi) { countChunk(fl, lo, hi, &part[p]); });
-  std::vector<size_t> at(parts, 0);
-  size_t total = 0;
-  for (size_t p = 0; p < parts; p++) (at[p] = total, total += part[p].count);
-  const size_t cap = out.length;
-  runParts(n, parts, [&](size_t p, size_t lo, size_t hi) {
-    writeChunk(fl, dg, lo, hi, o, std::min(at[p], cap), std::min(at[p] + part[p].count, cap), &part[p].edges);
-  });
-  double edges = 0;
-  for (size_t p = 0; p < parts; p++) edges += part[p].edges;
-  Napi::Object res = Napi::Object::New(env);
-  res.Set("count", Napi::Number::New(env, (double)std::min(total, cap)));
-  res.Set("edges", Napi::Number::New(env, edges));
-  return res;
-}
-
-// ---- fillArray: large state arrays set on several threads (src/engine/fill.ts) ------------------
-//
-// fillArray(array, value): array[i] = value for every i. A fresh run's state array is fresh memory
-// (V8 gets it zeroed and unmapped): filling it on one thread pays a 4 KiB page fault at a time
-// (RMAT 24's 67 MB depth array: 30-57 ms on the H100 host, up to a third of a GPU BFS run); each
-// thread here fills (and faults in) its own chunk. (Asking for huge pages first, MADV_HUGEPAGE,
-// was tried: 7-94 ms for 67 MB from run to run on the 2-core box, vs a steady 18-19 ms without.)
-
-template <typename T>
-void fillChunks(T* a, size_t n, T value) {
-  const size_t parts = partsFor(n, (size_t(4) << 20) / sizeof(T));  // ~4 MiB per thread at least
-  runParts(n, parts, [=](size_t, size_t lo, size_t hi) { std::fill(a + lo, a + hi, value); });
-}
-
-Napi::Value FillArray(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  TA a;
-  if (info.Length() < 2 || !getTypedArray(env, info[0], &a)) throw codedError(env, "TS_ARG", "fillArray: array must be a typed array");
-  const double value = numberArg(info, 1, "fillArray: value", 0, true);
-  switch (a.type) {
-    case napi_int32_array: fillChunks<int32_t>((int32_t*)a.data, a.length, (int32_t)(int64_t)value); break;
-    case napi_uint32_array: fillChunks<uint32_t>((uint32_t*)a.data, a.length, (uint32_t)(int64_t)value); break;
-    case napi_float32_array: fillChunks<float>((float*)a.data, a.length, (float)value); break;
-    case napi_float64_array: fillChunks<double>((double*)a.data, a.length, value); break;
-    case napi_uint8_array: fillChunks<uint8_t>((uint8_t*)a.data, a.length, (uint8_t)(int64_t)value); break;  // as Uint8Array.fill: modulo 256
-    default: throw codedError(env, "TS_ARG", "fillArray: array must be an Int32, Uint32, Float32, Float64 or Uint8 array");
-  }
-  return env.Undefined();
 }
 
 void Teardown(void*) {

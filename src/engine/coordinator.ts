@@ -8,22 +8,24 @@
 import { EventEmitter } from 'eventemitter3';
 import { TesseraError } from '../errors.js';
 import type { Graph } from '../graph/types.js';
-import { lowerBound } from '../graph/pages.js';
 import type { Topology } from '../topology/schema.js';
 import { Channel } from '../wire/channel.js';
-import type { ActorFrame, CoordinatorFrame, ErrorFrame, IdleFrame, Mode, ReadyFrame, ReleasedFrame, StateKind, StateMerge, StateRef, Task, VoteFrame } from '../wire/frames.js';
+import type { ActorFrame, CoordinatorFrame, ErrorFrame, IdleFrame, Mode, ReadyFrame, ReleasedFrame, StateRef, Task, VoteFrame } from '../wire/frames.js';
 import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
 import { shareGraph } from '../../actors/cpu/share.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
-import { nativeFoldFlags, nativeListFlags } from '../../actors/gpu/native.js';
-import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, overlapsRanges, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
-import { STATE_CTORS, sharedArray, type StateArray } from './kernel.js';
-import { fillArray, prefault } from './fill.js';
-import { forEachFlag, IdList } from './ids.js';
-import type { EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
+import { nativeFoldFlags } from '../../actors/gpu/native.js';
+import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
+import { STATE_CTORS, type StateArray } from './kernel.js';
+import type { IdList } from './ids.js';
+import type { Frontier } from './program.js';
 import { allocState, type AnyProgram } from './define.js';
-import { loadKernels, type KernelTable } from './kernel-modules.js';
+import { loadKernels } from './kernel-modules.js';
+import { loadGpuHandlers, type GpuHandler } from '../../actors/gpu/handler.js';
 import type { ActorStepReport, RunReport, StealEvent, StepReport } from './report.js';
+import { fold, foldClaimFlags, foldMinFlags, kindOf, NATIVE_FOLD_MIN } from './fold.js';
+import * as taskPlan from './tasks.js';
+import { Run, type KernelRef } from './run.js';
 
 /** Progress events of an Engine (eventemitter3); the CLI turns them into a progress line. */
 export interface EngineEvents {
@@ -116,6 +118,8 @@ export class Engine {
    * several ranges (RAND): push frontier lists are bucketed through it. One range each: compares.
    */
   private ownerMap: Uint8Array | undefined;
+  /** What task planning (tasks.ts) reads of the actors: set by create once they are up. */
+  private layout!: taskPlan.TaskLayout;
   private readyWait = new Map<string, { resolve: (f: ReadyFrame) => void; reject: (e: ErrorFrame) => void }>();
   /** Progress events: run-start, superstep, run-end. */
   readonly events: EventEmitter<EngineEvents>;
@@ -183,6 +187,7 @@ export class Engine {
       coord.send({ ...share.load, gpu: { device: gpu.device, emulated: gpu.emulated, memoryLimit: gpu.memoryLimit, streams: gpu.streams, owned: mine } }, share.shared);
       e.actors.push({ name, kind: 'gpu', threads: 0, link: coord, actor, bytesAtStepStart: 0, owned: mine });
     });
+    e.layout = { graph, threads: e.threads, cpuThreads: e.actors.slice(0, e.cpuCount).map((a) => a.threads), cpuRanges: e.cpuRanges, gpuOwned: e.actors.slice(e.cpuCount).map((a) => a.owned!), ownerMap: e.ownerMap };
     const results = await Promise.allSettled(ready);
     const failed = results.find((r) => r.status === 'rejected');
     if (failed !== undefined) {
@@ -226,19 +231,15 @@ export class Engine {
    * every GPU actor runs natively. A kernel no GPU maps is refused with a clear error (never run
    * silently on CPU threads instead).
    */
-  modesFor(native: string | undefined, kernel: string, program: string, wanted: ReadonlyArray<Mode>): ReadonlyArray<Mode> {
+  modesFor(gpu: GpuHandler | undefined, kernel: string, program: string, wanted: ReadonlyArray<Mode>): ReadonlyArray<Mode> {
     if (!this.hasGpus) return wanted;
-    let modes = wanted;
-    for (const a of this.actors.slice(this.cpuCount)) {
-      const m = native === undefined ? undefined : a.ready!.kernels[native];
-      if (m === undefined)
-        throw new TesseraError(`program '${program}' cannot run on topology '${this.topology.name}' yet: its kernel '${kernel}' has no GPU implementation`, {
-          file: this.topology.source,
-          key: 'gpus',
-          fix: 'run it on a CPU-only topology such as configs/1S.yaml',
-        });
-      modes = modes.filter((x) => m.includes(x));
-    }
+    if (gpu === undefined)
+      throw new TesseraError(`program '${program}' cannot run on topology '${this.topology.name}' yet: its kernel '${kernel}' has no GPU implementation`, {
+        file: this.topology.source,
+        key: 'gpus',
+        fix: 'run it on a CPU-only topology such as configs/1S.yaml',
+      });
+    const modes = wanted.filter((x) => gpu.modes.includes(x));
     if (modes.length === 0)
       throw new TesseraError(`kernel '${kernel}' of program '${program}' runs ${wanted.join('/')} on CPUs but the GPU actor only supports other modes`, {
         file: this.topology.source,
@@ -361,7 +362,7 @@ export class Engine {
     const steps: StepReport[] = [];
     const notes: Record<string, string | number | boolean> = {};
     if (program?.defined !== true) throw new TesseraError('Engine.run takes a program from defineProgram', { fix: 'wrap the definition in defineProgram({ ... })' });
-    if (this.hasGpus && Object.keys(program.native ?? {}).length === 0) {
+    if (this.hasGpus && program.gpu === undefined) {
       // Refused before any work: none of its kernels has a GPU implementation.
       throw new TesseraError(`program '${program.name}' cannot run on topology '${this.topology.name}' yet: its kernels have no GPU implementation`, {
         file: this.topology.source,
@@ -370,8 +371,9 @@ export class Engine {
       });
     }
     const kernels = await loadKernels(program.kernels, program.name);
+    const gpu = this.hasGpus && program.gpu !== undefined ? await loadGpuHandlers(program.gpu) : undefined;
     const t0 = performance.now();
-    const ctx = new Run(this, steps, notes, program, kernels);
+    const ctx = new Run(this, steps, notes, program, kernels, gpu);
     this.events.emit('run-start', { program: program.name, vertices: this.graph.numVertices, edges: this.graph.numEdges });
     ctx.state = allocState(program.state, ctx);
     const values = await program.run(ctx, params);
@@ -420,182 +422,23 @@ export class Engine {
     });
   }
 
-  /** Dense tasks: every page cut into vertex ranges of about `target` edges (cached). */
+  /** Dense tasks: every page cut into vertex ranges of about `target` edges (cached; tasks.ts). */
   denseShares(orientation: 'in' | 'out'): Task[][] {
     const cached = this.denseTasks.get(orientation);
     if (cached) return cached;
-    const g = this.graph;
-    // About 8 tasks per CPU thread of the CPU actors' own edges (not the graph's): with a small CPU
-    // share (alpha 0.1 of RMAT 24 is ~26 page-sized tasks for 16 threads) every task starts at
-    // once and an idle GPU finds nothing queued to steal (Garaph needs a queue to take from).
-    const cpuEdges = rangeEdges(this.cpuRanges, orientation === 'in' ? g.inDegree : g.outDegree);
-    const target = Math.max(1024, Math.min(g.pageEdges, Math.ceil(cpuEdges / (this.threads * 8))));
-    const tasks: Task[] = [];
-    const pages = g[orientation].pages;
-    // CPU actors cover cpuRanges (ascending); GPU actors own the rest (their tasks: their pages, below).
-    let i = 0;
-    for (const [begin, end] of this.cpuRanges) {
-      // The first page holding `begin` (pages are in id order; split pages of one vertex share it).
-      let a = i;
-      let b = pages.length;
-      while (a < b) {
-        const m = (a + b) >>> 1;
-        if (pages[m]!.vEnd <= begin) a = m + 1;
-        else b = m;
-      }
-      i = a;
-      while (i < pages.length && pages[i]!.vBegin < end) {
-        const p = pages[i]!;
-        if (p.split) {
-          let j = i;
-          let edges = 0;
-          while (j < pages.length && pages[j]!.split && pages[j]!.vBegin === p.vBegin) edges += pages[j++]!.edges;
-          tasks.push({ page: i, count: j - i, lo: 0, hi: 1, edges });
-          i = j;
-          continue;
-        }
-        const nv = Math.min(p.vEnd, end) - p.vBegin;
-        const off = p.offsets;
-        for (let lo = Math.max(begin, p.vBegin) - p.vBegin; lo < nv; ) {
-          // A task ends at the first vertex where it reaches `target` edges, `target` vertices or
-          // the range's end: a binary search over the offsets (a scan over every vertex took ~140 ms
-          // of RMAT 24's first pull superstep on the coordinator's thread).
-          const want = off[lo]! + target;
-          let x = lo + 1;
-          let y = Math.min(nv, lo + target);
-          while (x < y) {
-            const m = (x + y) >>> 1;
-            if (off[m]! >= want) y = m;
-            else x = m + 1;
-          }
-          tasks.push({ page: i, count: 1, lo, hi: x, edges: off[x]! - off[lo]! });
-          lo = x;
-        }
-        // A page running past the range's end is taken up again by the next range.
-        if (p.vEnd > end) break;
-        i++;
-      }
-    }
-    const shares = this.share(tasks);
-    for (const a of this.actors.slice(this.cpuCount)) {
-      const owned = a.owned!;
-      shares.push(pages.filter((p) => overlapsRanges(owned, p.vBegin, p.vEnd)).map((p) => ({ page: p.index, count: 1, lo: 0, hi: p.vEnd - p.vBegin, edges: p.edges })));
-    }
+    const shares = taskPlan.denseShares(this.layout, orientation);
     this.denseTasks.set(orientation, shares);
     return shares;
   }
 
-  /** Contiguous shares of the task list over the CPU actors, edges in proportion to their threads. */
+  /** Contiguous shares of the task list over the CPU actors, edges in proportion to their threads (tasks.ts). */
   share(tasks: Task[]): Task[][] {
-    const total = tasks.reduce((a, t) => a + t.edges, 0) || 1;
-    const shares: Task[][] = this.actors.slice(0, this.cpuCount).map(() => []);
-    let a = 0;
-    let acc = 0;
-    let bound = (this.actors[0]!.threads / this.threads) * total;
-    for (const t of tasks) {
-      while (a < this.cpuCount - 1 && acc >= bound) {
-        a++;
-        bound += (this.actors[a]!.threads / this.threads) * total;
-      }
-      shares[a]!.push(t);
-      acc += t.edges;
-    }
-    return shares;
+    return taskPlan.share(this.layout, tasks);
   }
 
-  /**
-   * Push tasks: slices of the frontier list (in vertex order, see Frontier.list) of about equal
-   * out-edges. With GPUs each owner's vertices are one slice of the list (one range per owner:
-   * found by binary search; several (RAND): the list is sorted by owner first) and each GPU gets
-   * its slice as one task; returns the list the tasks index. `outEdges`, the list's out-edges when
-   * known, saves a pass over it (the last GPU's slice is the rest). With `splitHubs` (the kernel's
-   * splitPush) a CPU vertex with over twice a task's edges is cut into tasks of its edges.
-   */
+  /** Push tasks over a frontier list, one slice per GPU owner (tasks.ts pushTaskShares). */
   pushTaskShares(list: Uint32Array, outEdges?: number, splitHubs = false): { shares: Task[][]; list: Uint32Array } {
-    const deg = this.graph.outDegree;
-    let cpuLo = 0;
-    let cpuHi = list.length;
-    const gpuSlices: Task[] = [];
-    const edgesOf = (lo: number, hi: number): number => {
-      let edges = 0;
-      for (let i = lo; i < hi; i++) edges += deg[list[i]!]!;
-      return edges;
-    };
-    if (this.hasGpus) {
-      const map = this.ownerMap;
-      if (map === undefined) {
-        // One range per owner (HIGH, LOW): the list is in vertex order, so each owner's part is
-        // the slice between two binary searches; nothing is copied.
-        const [begin, end] = this.cpuRanges[0] ?? [0, 0];
-        cpuLo = lowerBound(list, begin);
-        cpuHi = Math.max(cpuLo, lowerBound(list, end));
-        const cpuEdges = edgesOf(cpuLo, cpuHi);
-        let rest = outEdges === undefined ? undefined : outEdges - cpuEdges;
-        const gpus = this.actors.slice(this.cpuCount);
-        gpus.forEach((a, i) => {
-          const [b, e] = a.owned![0] ?? [0, 0];
-          const lo = lowerBound(list, b);
-          const hi = Math.max(lo, lowerBound(list, e));
-          const edges = rest !== undefined && i === gpus.length - 1 ? rest : edgesOf(lo, hi);
-          if (rest !== undefined) rest -= edges;
-          gpuSlices.push({ page: 0, count: 0, lo, hi, edges });
-        });
-        outEdges = cpuEdges;
-      } else {
-        const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * list.length)), 0, list.length);
-        // Several ranges (RAND): a counting sort of the list by owner through the owner map.
-        const owners = this.actors.length - this.cpuCount + 1;
-        const at = new Float64Array(owners + 1);
-        const edges = new Float64Array(owners);
-        for (let i = 0; i < list.length; i++) {
-          const v = list[i]!;
-          const o = map[v]!;
-          at[o + 1]!++;
-          edges[o]! += deg[v]!;
-        }
-        for (let o = 1; o <= owners; o++) at[o]! += at[o - 1]!;
-        const start = at.slice();
-        for (let i = 0; i < list.length; i++) {
-          const v = list[i]!;
-          out[at[map[v]!]!++] = v;
-        }
-        cpuHi = start[1]!;
-        outEdges = edges[0]!;
-        for (let o = 1; o < owners; o++) gpuSlices.push({ page: 0, count: 0, lo: start[o]!, hi: start[o + 1]!, edges: edges[o]! });
-        list = out;
-      }
-    }
-    outEdges ??= edgesOf(cpuLo, cpuHi);
-    const target = Math.max(256, Math.ceil(outEdges / (this.threads * 8)));
-    const tasks: Task[] = [];
-    let lo = cpuLo;
-    let edges = 0;
-    for (let i = cpuLo; i < cpuHi; i++) {
-      const d = deg[list[i]!]!;
-      if (splitHubs && d > 2 * target) {
-        // A hub: the slice before it, then its edges in tasks of about `target`.
-        if (i > lo) tasks.push({ page: 0, count: 0, lo, hi: i, edges });
-        const parts = Math.ceil(d / target);
-        for (let k = 0; k < parts; k++) {
-          const a = Math.floor((d * k) / parts);
-          const b = Math.floor((d * (k + 1)) / parts);
-          tasks.push({ page: 0, count: 0, lo: i, hi: i + 1, edges: b - a, edgeLo: a, edgeHi: b });
-        }
-        lo = i + 1;
-        edges = 0;
-        continue;
-      }
-      edges += d;
-      if (edges >= target) {
-        tasks.push({ page: 0, count: 0, lo, hi: i + 1, edges });
-        lo = i + 1;
-        edges = 0;
-      }
-    }
-    if (lo < cpuHi) tasks.push({ page: 0, count: 0, lo, hi: cpuHi, edges });
-    const shares = this.share(tasks);
-    for (const t of gpuSlices) shares.push(t.hi > t.lo ? [t] : []);
-    return { shares, list };
+    return taskPlan.pushTaskShares(this.layout, list, outEdges, splitHubs);
   }
 
   /**
@@ -640,7 +483,7 @@ export class Engine {
       a.bytesAtStepStart = a.link.bytesSent;
       a.link.send(
         {
-          type: 'superstep', step, kernel: kernel.name, module: kernel.module, ...(kernel.native !== undefined ? { native: kernel.native } : {}), mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]!, steal,
+          type: 'superstep', step, kernel: kernel.name, module: kernel.module, ...(kernel.gpu !== undefined ? { gpu: kernel.gpu } : {}), mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]!, steal,
           ...(wantList ? { listCap: this.listCap } : {}),
           ...(vertexMap ? { vertexMap } : {}),
         },
@@ -715,376 +558,8 @@ function stateNamed(state: Record<string, StateArray>, name: string, actor: stri
   return a;
 }
 
-/**
- * Flags from which a fold runs on the addon's threads (foldFlags) rather than in TypeScript: below
- * it the call and its threads cost more than the loop.
- */
-const NATIVE_FOLD_MIN = 1 << 16;
-
-/** Lists from this many entries take their buffers from the run's and engine's spares (Run.listArray). */
-const LIST_POOL_MIN = 1 << 16;
-
 /** A vote as the coordinator keeps it: with the shared buffers that came beside it (FlagMerge buffers). */
 type Vote = VoteFrame & { shared?: SharedArrayBuffer[] };
-
-/**
- * Folds flag claims into `arr` (entries still -1 take `value`; the vertex joins the next frontier
- * unless it already has). Returns the vertices it activated.
- */
-export function foldClaimFlags(arr: StateArray, value: number, begin: number, flags: Uint8Array, next: Uint8Array, found: IdList | undefined): number {
-  let active = 0;
-  forEachFlag(flags, (i) => {
-    const v = begin + i;
-    if (arr[v] !== -1) return;
-    arr[v] = value;
-    active += activate(v, next, found);
-  });
-  return active;
-}
-
-/** Marks v active for the next superstep unless it already is; 1 when this call marked it. */
-function activate(v: number, next: Uint8Array, found: IdList | undefined): number {
-  if (next[v] !== 0) return 0;
-  next[v] = 1;
-  found?.push(v);
-  return 1;
-}
-
-/** Folds flagged values (`values[i]` for vertex begin + i) into `arr` with min, activating what drops. */
-export function foldMinFlags(arr: StateArray, values: StateArray, begin: number, flags: Uint8Array, next: Uint8Array, found: IdList | undefined): number {
-  let active = 0;
-  forEachFlag(flags, (i) => {
-    const v = begin + i;
-    const x = values[i]!;
-    if (!(x < arr[v]!)) return;
-    arr[v] = x;
-    active += activate(v, next, found);
-  });
-  return active;
-}
-
-/** Folds (ids, values) into `arr` with the merge's reduce; returns the vertices it activated. */
-function fold(arr: StateArray, m: StateMerge, next: Uint8Array, found: IdList | undefined): number {
-  const { ids, values } = m;
-  let active = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const v = ids[i]!;
-    const x = values[i]!;
-    let changed = false;
-    if (m.op === 'sum') arr[v]! += x;
-    else if (m.op === 'min') {
-      if (x < arr[v]!) (arr[v] = x), (changed = true);
-    } else if (arr[v] === -1) (arr[v] = x), (changed = true);
-    if (changed && m.activate) active += activate(v, next, found);
-  }
-  return active;
-}
-
-function kindOf(a: StateArray): StateKind {
-  if (a instanceof Float64Array) return 'f64';
-  if (a instanceof Float32Array) return 'f32';
-  if (a instanceof Int32Array) return 'i32';
-  if (a instanceof Uint32Array) return 'u32';
-  return 'u8';
-}
-
-
-/** A kernel as a superstep names it: its module's export, and the native GPU handler of a built-in. */
-interface KernelRef {
-  name: string;
-  module: string;
-  native: string | undefined;
-}
-
-/** One program run: the RunContext programs see. */
-class Run implements RunContext {
-  private step = 0;
-  private spare: Uint8Array[] = [];
-  /** Frontiers edgeMap returned: consumed (their bitmap reused) when given back to edgeMap. */
-  private readonly produced = new WeakSet<Frontier>();
-  /** Every array and bitmap this run took, for the engine's pools when it ends. */
-  private readonly taken: StateArray[] = [];
-  private readonly bitmaps: Uint8Array[] = [];
-
-  constructor(
-    private readonly engine: Engine,
-    private readonly steps: StepReport[],
-    private readonly notes: Record<string, string | number | boolean>,
-    private readonly def: AnyProgram,
-    private readonly kernels: KernelTable,
-  ) {}
-
-  /** The program's declared state, allocated when the run starts (define.ts StateSpecs). */
-  state: Record<string, StateArray> = {};
-
-  private get program(): string {
-    return this.def.name;
-  }
-
-  /** The kernel `name` of the program's module, or a clear error. */
-  private kernel(name: string): void {
-    if (this.kernels.table[name] === undefined) {
-      throw new TesseraError(`program '${this.program}' names kernel '${name}', which its kernels module does not export`, {
-        file: this.kernels.url,
-        fix: `export it from that module (it exports ${Object.keys(this.kernels.table).join(', ') || 'no kernels'})`,
-      });
-    }
-  }
-
-  note(key: string, value: string | number | boolean): void {
-    this.notes[key] = value;
-  }
-
-  get graph(): Graph {
-    return this.engine.graph;
-  }
-
-  get gpuActors(): number {
-    return this.engine.topology.gpus.length;
-  }
-
-  alloc(kind: StateKind, fill = 0, length = this.graph.numVertices): StateArray {
-    const pooled = this.engine.arrayPool.get(`${kind}:${length}`)?.pop();
-    const a = pooled ?? sharedArray(kind, length);
-    if (fill !== 0 || pooled !== undefined) fillArray(a, fill);
-    else prefault(a);
-    this.taken.push(a);
-    return a.length === length ? a : (a.subarray(0, length) as StateArray);
-  }
-
-  private bitmap(): Uint8Array {
-    const spare = this.spare.pop();
-    if (spare !== undefined) return spare;
-    let b = this.engine.bitmapPool.pop();
-    if (b === undefined) {
-      b = new Uint8Array(new SharedArrayBuffer(Math.max(8, this.graph.numVertices)));
-      prefault(b);
-    }
-    this.bitmaps.push(b);
-    return b;
-  }
-
-  /** Spare buffers of long lists: those of frontiers consumed in this run. */
-  private listSpare: SharedArrayBuffer[] = [];
-  /** The list buffers this run handed out from the pools or allocated (returned when consumed). */
-  private readonly pooledLists = new WeakSet<ArrayBufferLike>();
-
-  /**
-   * A Uint32Array of `size` entries over a shared buffer: for a long list one that a consumed
-   * frontier's list used (a fresh 24 MB list buffer for RMAT 24's 6 M-vertex level cost its page
-   * faults every level), else a new one of the next power of two, faulted in by prefault.
-   */
-  listArray(size: number): Uint32Array {
-    if (size < LIST_POOL_MIN) return new Uint32Array(new SharedArrayBuffer(4 * Math.max(1, size)), 0, size);
-    const fit = (pool: SharedArrayBuffer[]): SharedArrayBuffer | undefined => {
-      const i = pool.findIndex((b) => b.byteLength >= 4 * size);
-      return i < 0 ? undefined : pool.splice(i, 1)[0];
-    };
-    let buf = fit(this.listSpare) ?? fit(this.engine.listPool);
-    if (buf === undefined) {
-      buf = new SharedArrayBuffer(4 * Math.min(2 ** Math.ceil(Math.log2(size)), Math.max(size, this.graph.numVertices)));
-      prefault(new Uint32Array(buf));
-    }
-    this.pooledLists.add(buf);
-    return new Uint32Array(buf, 0, size);
-  }
-
-  /** The run is over: what it took goes back to the engine's pools, but for the arrays of `values`. */
-  release(values: { buffer: ArrayBufferLike }): void {
-    for (const a of this.taken) {
-      if (a.buffer === values.buffer) continue;
-      const key = `${kindOf(a)}:${a.length}`;
-      const list = this.engine.arrayPool.get(key) ?? [];
-      list.push(a);
-      this.engine.arrayPool.set(key, list);
-    }
-    // Spare bitmaps were cleared when recycled; the others (frontiers still held) are cleared here.
-    const clean = new Set(this.spare);
-    for (const b of this.bitmaps) {
-      if (b.buffer === values.buffer) continue;
-      if (!clean.has(b)) fillArray(b, 0);
-      this.engine.bitmapPool.push(b);
-    }
-    // Only consumed frontiers' lists: a frontier the program still holds keeps its list.
-    for (const b of this.listSpare) if (b !== values.buffer) this.engine.listPool.push(b);
-  }
-
-  /** Returns a frontier's bitmap for reuse, cleared (and the list a superstep `made` for it). */
-  private recycle(f: Frontier, made?: Uint32Array): void {
-    if (made !== undefined && this.pooledLists.has(made.buffer)) this.listSpare.push(made.buffer as SharedArrayBuffer);
-    if (!this.produced.has(f)) return;
-    this.produced.delete(f);
-    if (f.list !== undefined && f.list.length < f.bitmap.length / 64) for (const v of f.list) f.bitmap[v] = 0;
-    else fillArray(f.bitmap, 0);
-    this.spare.push(f.bitmap);
-    if (f.list !== undefined && this.pooledLists.has(f.list.buffer)) this.listSpare.push(f.list.buffer as SharedArrayBuffer);
-  }
-
-  frontierOf(ids: ArrayLike<number>): Frontier {
-    const bitmap = this.bitmap();
-    // A long frontier gets no list here: edgeMap reads one off the byte map in order when a push
-    // needs it (on the addon's threads), instead of a copy and a sort (SSSP's buckets of millions).
-    if (ids.length >= Math.max(LIST_POOL_MIN, bitmap.length >> 8)) {
-      let size = 0;
-      for (let i = 0; i < ids.length; i++) {
-        const v = ids[i]!;
-        size += 1 - bitmap[v]!;
-        bitmap[v] = 1;
-      }
-      return { bitmap, list: undefined, size };
-    }
-    const list = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * ids.length)), 0, ids.length);
-    let size = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const v = ids[i]!;
-      if (bitmap[v] === 1) continue;
-      bitmap[v] = 1;
-      list[size++] = v;
-    }
-    return { bitmap, list: list.subarray(0, size).sort(), size };
-  }
-
-  all(): Frontier {
-    const bitmap = this.bitmap();
-    fillArray(bitmap, 1);
-    return { bitmap, list: undefined, size: this.graph.numVertices };
-  }
-
-  private ref(kernel: string): KernelRef {
-    return { name: kernel, module: this.kernels.url, native: this.def.native?.[kernel] };
-  }
-
-  async vertexMap(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}): Promise<{ sum: number }> {
-    this.kernel(kernel);
-    if (this.kernels.table[kernel]!.vertex === undefined) {
-      throw new TesseraError(`program '${this.program}' runs vertexMap with kernel '${kernel}', which has no vertex function`, { file: this.kernels.url, fix: 'give that kernel vertex(ctx, lo, hi, out)' });
-    }
-    const n = this.graph.numVertices;
-    // About 8 ranges per thread (uneven cores, page faults), at least 4096 ids each.
-    const size = Math.max(4096, Math.ceil(n / (this.engine.cpuThreads * 8)));
-    const tasks: Task[] = [];
-    for (let lo = 0; lo < n; lo += size) tasks.push({ page: 0, count: 0, lo, hi: Math.min(n, lo + size), edges: Math.min(n, lo + size) - lo });
-    const shares = this.engine.share(tasks);
-    // The frame's frontier and next bitmaps: vertex kernels read and write neither (kernel.ts).
-    const unused = this.bitmap();
-    try {
-      const { votes } = await this.engine.superstep(-1, this.ref(kernel), 'pull', shares, args, state, { bitmap: unused, list: undefined, size: 0 }, undefined, unused, false, 'in', true);
-      return { sum: votes.reduce((a, v) => a + v.sum, 0) };
-    } finally {
-      this.spare.push(unused);
-    }
-  }
-
-  async edgeMap(
-    kernel: string,
-    frontier: Frontier,
-    state: Record<string, StateArray>,
-    args: Record<string, number> = {},
-    opts: EdgeMapOptions = {},
-  ): Promise<StepResult> {
-    const t0 = performance.now();
-    const g = this.graph;
-    this.kernel(kernel);
-    const k = this.kernels.table[kernel]!;
-    const wanted = opts.modes ?? (['push', 'pull'] as const).filter((m) => k[m] !== undefined);
-    const modes = this.engine.modesFor(this.def.native?.[kernel], kernel, this.program, wanted);
-    let mode: Mode;
-    let list = frontier.list;
-    // A list this superstep made for a frontier that had none: its buffer is spare once the frontier is consumed.
-    let made: Uint32Array | undefined;
-    // The frontier's out-edges: summed only for Ligra's switch (a forced mode needs no sum here).
-    let frontierEdges: number | undefined;
-    const forced = this.engine.forceMode;
-    if (modes.length === 1) mode = modes[0]!;
-    else if (forced !== undefined && modes.includes(forced)) mode = forced;
-    else if (frontier.size === g.numVertices) mode = 'pull';
-    else {
-      // Ligra's switch: the frontier's out-edges against |E| / divisor. A pull superstep's frontier
-      // has no list: with the addon it is listed now with its out-edges on the addon's threads (a
-      // push then has its list; RMAT 20's direction-optimising BFS planned 6-13 ms a step walking
-      // the byte map in TypeScript), else they are summed from the byte map.
-      if (frontier.edges !== undefined) frontierEdges = frontier.edges;
-      else if (list !== undefined) {
-        frontierEdges = 0;
-        for (let i = 0; i < list.length; i++) frontierEdges += g.outDegree[list[i]!]!;
-      } else if (listsNatively(frontier)) {
-        const r = listOf(frontier, (k) => this.listArray(k), g.outDegree);
-        list = made = r.list;
-        frontierEdges = r.edges ?? outEdgesOf(frontier, g.outDegree);
-      } else frontierEdges = outEdgesOf(frontier, g.outDegree);
-      mode = frontier.size + frontierEdges > g.numEdges / this.engine.pullDivisor ? 'pull' : 'push';
-    }
-    let shares: Task[][];
-    const pullPages = opts.pullPages ?? 'in';
-    if (mode === 'pull') shares = this.engine.denseShares(pullPages);
-    else {
-      if (list === undefined) list = made = listOf(frontier, (k) => this.listArray(k)).list;
-      if (!(list.buffer instanceof SharedArrayBuffer)) list = toShared(list);
-      ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges ?? frontier.edges, k.splitPush === true));
-    }
-    const next = this.bitmap();
-    const wantList = mode === 'push';
-    const step = this.step++;
-    const planMs = performance.now() - t0;
-    const { votes, voteMs, steals } = await this.engine.superstep(step, this.ref(kernel), mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages);
-    let active = 0;
-    let sum = 0;
-    let edges = 0;
-    for (const v of votes) {
-      active += v.active;
-      sum += v.sum;
-      edges += v.edges;
-    }
-    // The next list: from the actors' lists when they are short (joined and sorted), else read
-    // off the next bitmap in vertex order (a socket that activated more than listCap sends none; a
-    // GPU's flagged merges activate many).
-    const cap = this.engine.listCap;
-    const cpuCount = this.engine.cpuCount;
-    const scan = wantList && (active > cap || votes.some((v, i) => (i < cpuCount && v.discovered === undefined) || (v.flagged?.length ?? 0) > 0));
-    const remote = wantList && !scan && this.engine.hasGpus ? new IdList() : undefined;
-    const foldAt = performance.now();
-    if (this.engine.hasGpus) active += this.engine.applyRemote(votes, state, next, remote);
-    const foldMs = performance.now() - foldAt;
-    const listAt = performance.now();
-    let nextList: Uint32Array | undefined;
-    let nextEdges: number | undefined;
-    if (wantList && (scan || active > cap)) ({ list: nextList, edges: nextEdges } = listOf({ bitmap: next, list: undefined, size: active }, (k) => this.listArray(k), g.outDegree));
-    else if (wantList) {
-      nextList = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * active)), 0, active);
-      let at = 0;
-      for (const v of votes) {
-        if (v.discovered) {
-          nextList.set(v.discovered, at);
-          at += v.discovered.length;
-        }
-      }
-      if (remote !== undefined) nextList.set(remote.view(), at);
-      nextList.sort();
-    }
-    const listMs = performance.now() - listAt;
-    this.recycle(frontier, made);
-    const ms = performance.now() - t0;
-    const record: StepReport = {
-      step,
-      kernel,
-      mode,
-      frontier: frontier.size,
-      active,
-      edges,
-      ms,
-      planMs,
-      foldMs,
-      listMs,
-      actors: this.engine.actorReports(votes, voteMs, shares),
-      ...(steals.length > 0 ? { steals } : {}),
-    };
-    this.steps.push(record);
-    this.engine.events.emit('superstep', record, this.program);
-    const nextFrontier: Frontier = { bitmap: next, list: nextList, size: active, ...(nextEdges !== undefined ? { edges: nextEdges } : {}) };
-    this.produced.add(nextFrontier);
-    return { next: nextFrontier, sum, edges };
-  }
-}
 
 /** A GPU actor could not open its device: one clear line naming the topology file and key. */
 /** A native message "problem. Fix: how" as its two parts. */
@@ -1124,77 +599,4 @@ function gpuOpenError(t: Topology, i: number, f: ErrorFrame): TesseraError {
         fix: 'check the device with `nvidia-smi`, or set `emulated: true` to run this GPU actor on the host',
       });
   }
-}
-
-/**
- * One pass over a frontier's bitmap: the sum of its vertices' out-degrees (with `outDegree`), and
- * its vertex ids written to `list` (with one). Skips eight clear flags at a time.
- */
-/** Sum of the out-degrees of a frontier's vertices, from its bitmap. */
-function outEdgesOf(f: Frontier, outDegree: Uint32Array): number {
-  let edges = 0;
-  forEachFlag(f.bitmap, (v) => (edges += outDegree[v]!), f.size);
-  return edges;
-}
-
-/**
- * Whether listOf runs on the addon's threads: from 64 k flags in the byte map (both list ways read
- * all of it, however few are set: a 24 k-vertex frontier of RMAT 20 took the TypeScript scan 6 ms).
- */
-function listsNatively(f: Frontier): boolean {
-  return f.bitmap.length >= NATIVE_FOLD_MIN && nativeListFlags() !== undefined;
-}
-
-/**
- * The frontier's vertices in ascending order, from its bitmap, and with `degree` (where the
- * addon lists them on its threads: listsNatively) their out-edges too. Otherwise
- * forEachFlag's word skipping, the bytes of a set word written without branches (a call per
- * vertex, or a branch per byte, cost 2-4x on RMAT 24's 6 M-vertex level: a third of the flags are
- * set, so the branches mispredict).
- */
-function listOf(f: Frontier, alloc: (size: number) => Uint32Array, degree?: Uint32Array): { list: Uint32Array; edges?: number } {
-  const size = f.size;
-  const flags = f.bitmap;
-  const native = listsNatively(f) ? nativeListFlags() : undefined;
-  if (native !== undefined) {
-    const out = alloc(size);
-    const r = native(flags, out, degree);
-    return { list: r.count === size ? out : out.subarray(0, r.count), ...(degree !== undefined ? { edges: r.edges } : {}) };
-  }
-  // 8 spare entries: a word's last writes may land past the last vertex before k is checked.
-  const out = alloc(size + 8);
-  const n = flags.length;
-  let k = 0;
-  let i = 0;
-  for (; i < n && (flags.byteOffset + i) % 8 !== 0; i++) if (flags[i] !== 0) out[k++] = i;
-  const words = new Float64Array(flags.buffer, flags.byteOffset + i, (n - i) >> 3);
-  for (let w = 0; w < words.length && k < size; w++) {
-    if (words[w] === 0) continue;
-    const j = i + (w << 3);
-    // Unrolled: a loop over the 8 bytes ran 2.5x slower (62 vs 24 ms for 6 M of 16.8 M flags).
-    out[k] = j;
-    k += flags[j]!;
-    out[k] = j + 1;
-    k += flags[j + 1]!;
-    out[k] = j + 2;
-    k += flags[j + 2]!;
-    out[k] = j + 3;
-    k += flags[j + 3]!;
-    out[k] = j + 4;
-    k += flags[j + 4]!;
-    out[k] = j + 5;
-    k += flags[j + 5]!;
-    out[k] = j + 6;
-    k += flags[j + 6]!;
-    out[k] = j + 7;
-    k += flags[j + 7]!;
-  }
-  for (i += words.length << 3; i < n && k < size; i++) if (flags[i] !== 0) out[k++] = i;
-  return { list: out.subarray(0, Math.min(k, size)) };
-}
-
-function toShared(a: Uint32Array): Uint32Array {
-  const s = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * a.length)), 0, a.length);
-  s.set(a);
-  return s;
 }

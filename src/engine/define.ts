@@ -172,10 +172,11 @@ export interface ProgramSpec<N extends string, P extends ParamSpecs, S extends S
    */
   kernels: URL | string;
   /**
-   * Kernels that have a precompiled native GPU implementation: kernel export -> the native
-   * handler's name. A kernel without one cannot run on a GPU topology (a clear error says so).
+   * Built-ins: the module of GPU handlers (`new URL('./gpu.js', import.meta.url)`), one per kernel
+   * with a precompiled native implementation, named as the kernel. A kernel without one cannot run
+   * on a GPU topology (a clear error says so).
    */
-  native?: Readonly<Record<string, string>>;
+  gpu?: URL | string;
   profile: ModelProfile;
   /** Cross-parameter rules and derived parameters (runs after each parameter is validated). */
   prepare?(params: ResolvedParams<P>, graph: Graph): R;
@@ -194,6 +195,7 @@ export interface ProgramSpec<N extends string, P extends ParamSpecs, S extends S
 export interface Program<N extends string = string, P extends ParamSpecs = ParamSpecs, S extends StateSpecs = StateSpecs, O extends OutputKind = OutputKind, R = unknown, A extends string = string>
   extends Readonly<ProgramSpec<N, P, S, O, R, A>> {
   readonly kernels: string;
+  readonly gpu?: string;
   /** Marks a checked definition. */
   readonly defined: true;
 }
@@ -240,11 +242,14 @@ export function defineProgram<const N extends string, const P extends ParamSpecs
     if (!REDUCES.has(s.reduce)) bad(name, `state '${k}' has reduce '${String(s.reduce)}'`, `use one of ${[...REDUCES].join(', ')}`);
   }
   const kernels = spec.kernels instanceof URL ? spec.kernels.href : String(spec.kernels);
+  const gpu = spec.gpu === undefined ? undefined : spec.gpu instanceof URL ? spec.gpu.href : String(spec.gpu);
+  if (gpu !== undefined && !/^(file|data):/.test(gpu)) bad(name, `gpu '${gpu}' is not a module URL`, "give new URL('./gpu.js', import.meta.url)");
   if (!/^(file|data):/.test(kernels)) bad(name, `kernels '${kernels}' is not a module URL`, "give new URL('./kernels.js', import.meta.url)");
   const p = spec.profile;
   if (p === undefined || (p.mode !== 'push' && p.mode !== 'pull') || !(p.passes > 0) || !(p.stateBytesPerVertex >= 0) || (p.unit !== 'pass' && p.unit !== 'run'))
     bad(name, 'profile needs mode (push|pull), stateBytesPerVertex, passes > 0, unit (pass|run) and vertexTerm', 'see docs/PROGRAMS.md');
-  return Object.freeze({ ...spec, params: spec.params ?? ({} as P), state: spec.state ?? ({} as S), kernels, defined: true as const });
+  const { gpu: _url, ...rest } = spec;
+  return Object.freeze({ ...rest, params: spec.params ?? ({} as P), state: spec.state ?? ({} as S), kernels, ...(gpu !== undefined ? { gpu } : {}), defined: true as const });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 /**
  * Filling state arrays and frontier bitmaps. From FILL_NATIVE_MIN bytes the addon fills them on
- * its threads (fillArray in native/src/addon.cpp): a fresh array faulted in a page at a time on
+ * its threads (fillArray in native/src/addon_passes.cpp): a fresh array faulted in a page at a time on
  * the coordinator's thread cost 30-57 ms per run for RMAT 24's 67 MB depth array on the H100
  * host. Without the addon: TypedArray.fill (fillBytes for bytes).
  */

@@ -13,32 +13,27 @@
  * c of a real GPU is measured (measureLink: page-locked copies both ways, the slower direction);
  * an emulated GPU's copies are host memcpy, so its link is the one the topology declares.
  *
- * The cache is one JSON file, $TESSERA_CACHE_DIR or $XDG_CACHE_HOME/tessera or ~/.cache/tessera,
+ * The cache (cache.ts) is one JSON file, $TESSERA_CACHE_DIR or $XDG_CACHE_HOME/tessera or ~/.cache/tessera,
  * `calibration.json`: the GPU and link values keyed by topology name + a hash of its elements and
  * this host, program and mode; the CPU values by a hash of the sockets and this host (cpuCacheKey:
  * topologies with the same sockets share them), program and mode. The CPU measurement runs the program with the Engine on the topology's sockets alone, the
  * GPU measurement with one GPU actor owning everything, each over RMAT graphs of two sizes: the
  * rate is the slope and a fixed overhead per pass the intercept (fitPassTime), from the supersteps'
- * times with the first superstep's one-time excess taken out (runTiming). What a run pays once is
+ * times with the first superstep's one-time excess taken out (runTiming, run-timing.ts). What a run pays once is
  * measured beside the rate, per vertex of the larger graph: the time outside supersteps (CPU
  * calibration: every configuration pays it), a GPU's first-superstep excess (its state replica
  * copied in, fresh host arrays page-locked) and the rate of its first, pageable page copy.
  * (Timing whole runs instead put those into a GPU's rate: 7.7 G edges/s for PageRank on an H100
  * whose steady supersteps ran at 50 G.)
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { z } from 'zod';
 import { TesseraError } from '../errors.js';
 import type { Topology } from '../topology/schema.js';
 import type { Mode } from '../wire/frames.js';
 import type { Graph } from '../graph/types.js';
-import type { EngineOptions } from '../engine/coordinator.js';
-import type { RunReport } from '../engine/report.js';
+import { cacheKey, cpuCacheKey, defaultCacheFile, ENGINE_COSTS, readCache, writeCacheEntry, type CacheEntry } from './cache.js';
 import { EMULATED_GPU_MEMORY, programProfile, type ProgramProfile } from './profile.js';
 import type { ModelElement, ModelParams } from './model.js';
+import { middle, runTiming, type RunTiming } from './run-timing.js';
 
 export type RateSource = 'topology' | 'cache' | 'measured' | 'interconnect' | 'derived';
 
@@ -125,107 +120,6 @@ export interface MeasureNeed {
 
 /** Measures one element for a program and mode; undefined when it cannot (e.g. no GPU actor). */
 export type MeasureFn = (element: CalibrationElement, program: string, mode: Mode, need?: MeasureNeed) => Promise<Measurement | undefined>;
-
-const entrySchema = z.object({
-  rCpu: z.number().positive().optional(),
-  rCpuOn: z.string().optional(),
-  rCpuVertices: z.number().positive().optional(),
-  gpuVertices: z.number().positive().optional(),
-  cpuOverheadS: z.number().nonnegative().optional(),
-  cpuVertexS: z.number().nonnegative().optional(),
-  gpuVertexS: z.number().nonnegative().optional(),
-  cpuSetupSPerVertex: z.number().nonnegative().optional(),
-  cpuStartSPerVertex: z.number().nonnegative().optional(),
-  gpuStartSPerVertex: z.number().nonnegative().optional(),
-  cpuCoordShare: z.number().min(0).max(1).optional(),
-  gpuCoordShare: z.number().min(0).max(1).optional(),
-  gpuPageBytesPerSec: z.number().positive().optional(),
-  rGpu: z.number().positive().optional(),
-  gpuOverheadS: z.number().nonnegative().optional(),
-  c: z.number().positive().optional(),
-  linkBytesPerSec: z.number().positive().optional(),
-  gpuOn: z.string().optional(),
-  measuredAt: z.string().optional(),
-  host: z.string().optional(),
-  /** ENGINE_COSTS of the build that measured it. */
-  engine: z.string().optional(),
-});
-export type CacheEntry = z.infer<typeof entrySchema>;
-// Version 3: rates from steady supersteps, one-time costs beside them (version 2 timed whole runs;
-// traversal rates are per run since then, and the calibration graphs grow until they fit); older
-// files are measured again.
-/**
- * The engine's per-superstep costs as this build has them: entries another build measured (another
- * stamp, or none) are measured again. Change it with the coordinator's or the actors' fixed costs:
- * the coordinator shares and one-time costs calibrated before the fill/list/fold changes of
- * 2026-11-23 put the H100's GPU-only top-down BFS at 108 ms when it ran in 64 ms ('h': that
- * build; 'i': hubs cut across CPU push tasks, a GPU's depth upload skipped between its push levels;
- * 'j': a cost per vertex beside the one per edge for PageRank, CDLP and LCC, fitted from a third graph).
- */
-export const ENGINE_COSTS = '2026-11-23j';
-
-const cacheSchema = z.object({ version: z.literal(3), entries: z.record(z.string(), entrySchema) });
-type CacheFile = z.infer<typeof cacheSchema>;
-
-/** The default cache file. */
-export function defaultCacheFile(env: NodeJS.ProcessEnv = process.env): string {
-  const dir = env.TESSERA_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'tessera');
-  return path.join(dir, 'calibration.json');
-}
-
-/** "name#hash": the hash covers the elements (threads, GPUs and their limits) and this host. */
-export function topologyKey(t: Topology): string {
-  const shape = {
-    host: os.hostname(),
-    sockets: t.sockets.map((s) => s.threads),
-    gpus: t.gpus.map((g) => [g.device, g.emulated, g.memoryLimit ?? null, g.streams]),
-  };
-  const h = createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 12);
-  return `${t.name}#${h}`;
-}
-
-export function cacheKey(t: Topology, program: string, mode: Mode): string {
-  return `${topologyKey(t)}|${programProfile(program).algo}|${mode}`;
-}
-
-/**
- * The key of the CPU values: the sockets' shape on this host alone, so every topology with the
- * same sockets shares one CPU calibration (a GPU's memory limit does not change the CPU's rate,
- * and two calibrations of the same sockets differ by noise: 10.7 M vs 43.6 M edges/s per thread
- * for BFS on the H100 host's two topologies, which put the 1 GiB curve 4x off).
- */
-export function cpuCacheKey(t: Topology, program: string, mode: Mode): string {
-  const h = createHash('sha256').update(JSON.stringify({ host: os.hostname(), sockets: t.sockets.map((s) => s.threads) })).digest('hex').slice(0, 12);
-  return `sockets#${h}|${programProfile(program).algo}|${mode}`;
-}
-
-/** The cache's entries; a missing or unreadable file is an empty cache (it is only a cache). */
-export async function readCache(file: string): Promise<CacheFile> {
-  try {
-    const parsed = cacheSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
-    if (parsed.success) return parsed.data;
-  } catch {
-    // missing or not JSON: start afresh
-  }
-  return { version: 3, entries: {} };
-}
-
-/** Merges `entry` into the cached entry under `key` (atomic write). */
-export async function writeCacheEntry(file: string, key: string, entry: CacheEntry): Promise<void> {
-  const cache = await readCache(file);
-  const old = cache.entries[key];
-  cache.entries[key] = { ...(old?.engine === ENGINE_COSTS ? old : {}), ...entry, measuredAt: new Date().toISOString(), host: os.hostname(), engine: ENGINE_COSTS };
-  const { default: writeFileAtomic } = await import('write-file-atomic');
-  try {
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFileAtomic(file, JSON.stringify(cache, null, 2) + '\n');
-  } catch (e) {
-    throw new TesseraError(`cannot write the calibration cache: ${(e as Error).message}`, {
-      file,
-      fix: 'set TESSERA_CACHE_DIR to a writable directory',
-    });
-  }
-}
 
 export interface CalibrateOptions {
   /** Cache file (default: defaultCacheFile()). */
@@ -639,102 +533,6 @@ export async function measureCpuOn(graph: Graph, topology: Topology, profile: Pr
 function cpuTiming(graph: Graph, cpuOnly: Topology, profile: ProgramProfile, mode: Mode, repetitions: number): Promise<RunTiming | undefined> {
   const threads = cpuOnly.sockets.reduce((a, s) => a + s.threads, 0);
   return runTiming(graph, cpuOnly, { forceMode: mode }, profile, repetitions, threads);
-}
-
-/** What a calibration run measured (seconds; medians over the repetitions). */
-export interface RunTiming {
-  /** Supersteps' time per pass over the edges (whole run for profile.unit 'run'), x `weight`, first-superstep excess taken out. */
-  passS: number;
-  /** The first superstep's time beyond a steady superstep of the same kernel (0 when there is none to compare). */
-  startS: number;
-  /** Run time outside supersteps: allocation, vertex maps, the result. */
-  setupS: number;
-  /** GPU actors: page bytes copied / copy time in the warm-up run (pages not yet resident). */
-  pageBytesPerSec?: number;
-  /**
-   * The share of the supersteps' time spent on the coordinator's thread outside the slowest vote
-   * (the cut before it; folds and the next frontier's list after): inside the rate, paid once per
-   * superstep whoever computes (coordShare of model.ts). A share, not seconds per edge: the rate
-   * is a slope over two sizes, and its per-edge time is what the share divides.
-   */
-  coordShare: number;
-}
-
-/** The median of a calibration's timings (the upper middle of an even count). */
-function middle(xs: number[]): number {
-  return [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-}
-
-/**
- * One run's split into steady supersteps, first-superstep excess and time outside supersteps:
- * the excess is the first superstep's time over the median of the later supersteps of the same
- * kernel and mode (PageRank's ten iterations; none for a traversal's mixed supersteps).
- */
-export function splitRunTime(report: RunReport): { stepsS: number; startS: number; setupS: number } {
-  let stepsMs = 0;
-  for (const s of report.steps) stepsMs += s.ms;
-  const first = report.steps[0];
-  let startMs = 0;
-  if (first !== undefined) {
-    const same = report.steps.slice(1).filter((s) => s.kernel === first.kernel && s.mode === first.mode).map((s) => s.ms);
-    if (same.length >= 2) startMs = Math.max(0, first.ms - middle(same));
-  }
-  return { stepsS: (stepsMs - startMs) / 1000, startS: startMs / 1000, setupS: Math.max(0, report.totalMs - stepsMs) / 1000 };
-}
-
-/**
- * Runs the program 1 + `repetitions` times on one Engine (the first warms the JIT, the pools and
- * the device, and copies the GPU's pages) and returns medians of the repetitions' timings
- * (splitRunTime): superstep seconds x `weight` (threads, for per-thread CPU rates) per pass over
- * the graph's edges (edges processed / |E|; the whole run for profile.unit 'run'). Superstep wall
- * time, not the actors' busy time: the coordinator's share of a superstep (frames, folding another
- * memory's results) is part of what a pass costs. Undefined when no run processed any edge.
- */
-async function runTiming(graph: Graph, topology: Topology, engineOpts: EngineOptions, profile: ProgramProfile, repetitions: number, weight: number): Promise<RunTiming | undefined> {
-  const { Engine } = await import('../engine/coordinator.js');
-  const { findProgram } = await import('../programs/index.js');
-  const { prepareRun } = await import('../api.js');
-  const program = findProgram(profile.algo);
-  // Original id toOriginal[0] is the highest-degree vertex: traversals from it reach the graph's
-  // bulk (a sampled source may be isolated on RMAT and process nothing).
-  const given = program.profile.calibration?.(graph) ?? program.demoParams?.(graph) ?? {};
-  const { params } = prepareRun(graph, program, given);
-  const engine = await Engine.create(graph, topology, { ...engineOpts, steal: 'off' });
-  const pass: number[] = [];
-  const start: number[] = [];
-  const setup: number[] = [];
-  const coord: number[] = [];
-  let pageBytesPerSec: number | undefined;
-  try {
-    for (let r = 0; r <= repetitions; r++) {
-      const { report } = await engine.run(program, params);
-      if (r === 0) {
-        let bytes = 0;
-        let ms = 0;
-        for (const s of report.steps) for (const a of s.actors) if (a.gpu !== undefined) ((bytes += a.gpu.pageBytes), (ms += a.gpu.copyMs));
-        if (bytes > 0 && ms > 0) pageBytesPerSec = bytes / (ms / 1000);
-        continue;
-      }
-      const edges = report.edgesProcessed;
-      const t = splitRunTime(report);
-      if (t.stepsS > 0 && edges > 0) {
-        pass.push((profile.unit === 'run' ? t.stepsS : t.stepsS / (edges / graph.numEdges)) * weight);
-        start.push(t.startS);
-        setup.push(t.setupS);
-        let coordMs = 0;
-        let stepMs = 0;
-        for (const s of report.steps) {
-          stepMs += s.ms;
-          coordMs += Math.max(0, s.ms - Math.max(0, ...s.actors.map((a) => a.voteMs)));
-        }
-        coord.push(stepMs > 0 ? coordMs / stepMs : 0);
-      }
-    }
-  } finally {
-    await engine.close();
-  }
-  if (pass.length === 0) return undefined;
-  return { passS: middle(pass), startS: middle(start), setupS: middle(setup), coordShare: middle(coord), ...(pageBytesPerSec !== undefined ? { pageBytesPerSec } : {}) };
 }
 
 /**

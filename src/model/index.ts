@@ -16,6 +16,8 @@ import { warmTwoSideCounts } from './two-side.js';
 export * from './model.js';
 export * from './partition.js';
 export * from './calibrate.js';
+export * from './cache.js';
+export { splitRunTime, type RunTiming } from './run-timing.js';
 export * from './profile.js';
 export * from './report.js';
 export * from './levels.js';

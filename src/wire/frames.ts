@@ -86,8 +86,8 @@ export interface SuperstepFrame {
   kernel: string;
   /** URL of the program's kernels module (CPU workers import it). */
   module: string;
-  /** The precompiled native GPU handler of a built-in kernel (GPU actors run it). */
-  native?: string;
+  /** URL of the program's GPU module (built-ins: handlers of precompiled native kernels; GPU actors import it). */
+  gpu?: string;
   mode: Mode;
   args: Record<string, number>;
   state: StateRef[];
@@ -277,8 +277,6 @@ export interface ReadyFrame {
   device: string;
   emulated: boolean;
   memoryLimit: number;
-  /** CPU kernel name -> the modes the actor runs natively. */
-  kernels: Record<string, Mode[]>;
 }
 
 /** Actor -> coordinator: the actor cannot go on (a worker crashed, a device failed). */

@@ -48,7 +48,7 @@ export const bc = defineProgram({
   },
   output: 'float',
   kernels: new URL('./kernels.js', import.meta.url),
-  native: { bcFwd: 'bc-fwd', bcBack: 'bc-back' },
+  gpu: new URL('./gpu.js', import.meta.url),
   // depth i32 + sigma f64 + delta f64 + bc f64 + frontier u8 + next u8; forward and backward phases.
   profile: { mode: 'push', stateBytesPerVertex: 30, passes: 2, unit: 'pass', vertexTerm: false,
     // The two top hubs (internal ids 0 and 1): a sampled source may be isolated on RMAT.

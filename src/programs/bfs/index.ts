@@ -23,7 +23,7 @@ export const bfs = defineProgram({
   },
   output: 'depth',
   kernels: new URL('./kernels.js', import.meta.url),
-  native: { bfs: 'bfs' },
+  gpu: new URL('./gpu.js', import.meta.url),
   // depth i32 + frontier u8 + next u8; most edges go through dense (pull) levels.
   profile: { mode: 'pull', stateBytesPerVertex: 6, passes: 1, unit: 'run', vertexTerm: false, levels: true },
   reference: (g, { source }) => referenceBfs(g, source),

@@ -29,7 +29,7 @@ export const cdlp = defineProgram({
   },
   output: 'int',
   kernels: new URL('./kernels.js', import.meta.url),
-  native: { cdlp: 'cdlp' },
+  gpu: new URL('./gpu.js', import.meta.url),
   // label u32 + next u32; pull only; 10 iterations by default.
   profile: { mode: 'pull', stateBytesPerVertex: 8, passes: 10, unit: 'pass', vertexTerm: true, calibration: () => ({ iterations: 5 }) },
   reference: (g, { iterations }) => referenceCdlp(g, iterations),

@@ -44,7 +44,7 @@ export const lcc = defineProgram({
   output: 'float',
   kernels: new URL('./kernels.js', import.meta.url),
   // lccCount / lccFill / lccTri run on CPU-only topologies: the driver takes lccDirect on the others.
-  native: { lccDirect: 'lcc-direct' },
+  gpu: new URL('./gpu.js', import.meta.url),
   // lcc f64; pull only.
   profile: { mode: 'pull', stateBytesPerVertex: 8, passes: 1, unit: 'pass', vertexTerm: true },
   reference: (g) => referenceLcc(g),

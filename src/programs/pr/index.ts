@@ -29,7 +29,7 @@ export const pr = defineProgram({
   output: 'float',
   kernels: new URL('./kernels.js', import.meta.url),
   // prInit is a vertexMap: CPU threads only.
-  native: { pr: 'pr' },
+  gpu: new URL('./gpu.js', import.meta.url),
   // contrib f64 + next f64; pull only; 10 iterations by default (Graphalytics).
   profile: { mode: 'pull', stateBytesPerVertex: 16, passes: 10, unit: 'pass', vertexTerm: true, calibration: () => ({ iterations: 5 }) },
   reference: (g, { iterations, damping }) => referencePageRank(g, { iterations, damping }),

@@ -42,7 +42,7 @@ export const sssp = defineProgram({
   },
   output: 'distance',
   kernels: new URL('./kernels.js', import.meta.url),
-  native: { sssp: 'sssp' },
+  gpu: new URL('./gpu.js', import.meta.url),
   // dist f64 + frontier u8 + next u8; delta-stepping is push-heavy.
   profile: { mode: 'push', stateBytesPerVertex: 10, passes: 1, unit: 'run', vertexTerm: false, weighted: true },
   reference: (g, { source }) => referenceSssp(g, source),

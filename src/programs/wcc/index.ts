@@ -25,7 +25,7 @@ export const wcc = defineProgram({
   },
   output: 'int',
   kernels: new URL('./kernels.js', import.meta.url),
-  native: { wcc: 'wcc' },
+  gpu: new URL('./gpu.js', import.meta.url),
   // label u32 + frontier u8 + next u8.
   profile: { mode: 'pull', stateBytesPerVertex: 6, passes: 1, unit: 'run', vertexTerm: false },
   reference: (g) => referenceWcc(g),

@@ -1,0 +1,98 @@
+/**
+ * What a built-in program's GPU module (`gpu` in its definition: src/programs/<name>/gpu.ts)
+ * exports: one GpuHandler per kernel that has a precompiled native implementation, named as the
+ * kernel's CPU export. The GPU actor imports the module by URL (as workers import CPU kernels),
+ * so it names no program; a handler drives the native controller through the actor's methods.
+ */
+import type { FlagMerge, Mode, StateMerge, StateSync, SuperstepFrame, Task } from '../../src/wire/frames.js';
+import type { StateArray } from '../../src/engine/kernel.js';
+import type { GpuActor } from './gpu-actor.js';
+
+/** Page set ids registered with the controller. */
+export const SET_OUT = 1;
+export const SET_IN = 2;
+/** In+out neighbour lists of the owned ranges (directed graphs; GpuActor.ensureInOut). */
+export const SET_INOUT = 3;
+/** Every out-page of the graph, and N(v) lists of the range (GpuActor.ensureLcc). */
+export const SET_ALLOUT = 4;
+export const SET_UNION = 5;
+/** Every in-page (registered on the first steal: stolen vertices lie outside the owned range). */
+export const SET_ALLIN = 6;
+/** Every out-page, for stolen push tasks (registered on the first). */
+export const SET_STOLEN_OUT = 7;
+
+/** Native scratch state of the actor (names no program uses). */
+export const FR = '@frontier';
+export const NX = '@next';
+export const OUTDEG = '@outDegree';
+/** Owned byte map (1 = owned), on the device only when the actor owns several ranges. */
+export const OWNED = '@owned';
+
+/** Remote updates activate their targets. */
+export const ACTIVATE = true;
+
+export interface StepOut {
+  edges: number;
+  sum: number;
+  /** Vertices the actor activated itself (pull kernels that sync their next flags in place). */
+  active: number;
+  merges: StateMerge[];
+  outbox: StateMerge | undefined;
+  sync: StateSync[];
+  flagged: FlagMerge[];
+}
+
+/** One superstep as a handler sees it. */
+export interface GpuStep {
+  f: SuperstepFrame;
+  state: Record<string, StateArray>;
+  frontier: Uint8Array | undefined;
+  list: Uint32Array | undefined;
+  /** The coordinator's next-frontier flags (one byte per vertex). */
+  next: Uint8Array;
+}
+
+export interface GpuHandler {
+  modes: Mode[];
+  run(a: GpuActor, s: GpuStep): Promise<StepOut>;
+  /**
+   * Pull kernels whose vertices are written by whoever computes them can take work stolen from a
+   * CPU actor's queue: compute vertices [lo, hi) (outside the owned range) after run() and return
+   * their values as sync (Garaph's page stealing, GPU as thief).
+   */
+  steal?(a: GpuActor, s: GpuStep, lo: number, hi: number): Promise<{ sum: number; sync: StateSync[] }>;
+  /**
+   * Push kernels can take a CPU actor's push tasks (slices of the frontier list): push from those
+   * vertices over their out-pages after run(), remote claims going out by outbox; `owned` then
+   * reads the owned vertices' changes again (stolen pushes change them too).
+   */
+  stealPush?: {
+    run(a: GpuActor, s: GpuStep, tasks: Task[]): Promise<StateMerge | undefined>;
+    owned(a: GpuActor, s: GpuStep): Promise<Pick<StepOut, 'merges' | 'flagged'>>;
+  };
+}
+
+export interface GpuHandlers {
+  url: string;
+  table: Readonly<Record<string, GpuHandler>>;
+}
+
+const loaded = new Map<string, Promise<GpuHandlers>>();
+
+/** The handlers of the GPU module at `url`, imported once. */
+export function loadGpuHandlers(url: string): Promise<GpuHandlers> {
+  let p = loaded.get(url);
+  if (p === undefined) {
+    p = import(url).then((mod: Record<string, unknown>) => {
+      const table: Record<string, GpuHandler> = {};
+      for (const [k, v] of Object.entries(mod)) {
+        const h = v as Partial<GpuHandler> | null;
+        if (h !== null && typeof h === 'object' && typeof h.run === 'function' && Array.isArray(h.modes)) table[k] = h as GpuHandler;
+      }
+      return { url, table };
+    });
+    p.catch(() => loaded.delete(url));
+    loaded.set(url, p);
+  }
+  return p;
+}

@@ -1,0 +1,61 @@
+// Shared by the Node-API files (addon.cpp, addon_passes.cpp): coded errors, argument checks,
+// typed-array access, and the module functions that addon_passes.cpp defines.
+#pragma once
+
+#include <napi.h>
+
+#include <cstdint>
+#include <string>
+
+namespace ts {
+namespace addon {
+
+inline Napi::Error codedError(Napi::Env env, const std::string& code, const std::string& msg) {
+  Napi::Error e = Napi::Error::New(env, msg);
+  e.Set("code", Napi::String::New(env, code));
+  return e;
+}
+
+struct TA {
+  napi_typedarray_type type;
+  size_t length = 0;
+  void* data = nullptr;
+};
+
+/** Typed-array info via the C API: works for views over SharedArrayBuffers too. */
+inline bool getTypedArray(Napi::Env env, Napi::Value v, TA* out) {
+  bool is = false;
+  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return false;
+  napi_value ab;
+  size_t off;
+  return napi_get_typedarray_info(env, v, &out->type, &out->length, &out->data, &ab, &off) == napi_ok;
+}
+
+inline double numberArg(const Napi::CallbackInfo& info, size_t i, const char* what, double dflt, bool required) {
+  if (i >= info.Length() || info[i].IsUndefined()) {
+    if (required) throw codedError(info.Env(), "TS_ARG", std::string(what) + " is required");
+    return dflt;
+  }
+  if (!info[i].IsNumber()) throw codedError(info.Env(), "TS_ARG", std::string(what) + " must be a number");
+  return info[i].As<Napi::Number>().DoubleValue();
+}
+
+inline double uintArg(const Napi::CallbackInfo& info, size_t i, const char* what, double dflt, bool required) {
+  const double x = numberArg(info, i, what, dflt, required);
+  if (!(x >= 0 && x <= 4294967295.0 && x == (double)(uint64_t)x))
+    throw codedError(info.Env(), "TS_ARG", std::string(what) + " must be an integer in [0, 2^32), got " + std::to_string(x));
+  return x;
+}
+
+inline std::string stringArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
+  if (i >= info.Length() || !info[i].IsString()) throw codedError(info.Env(), "TS_ARG", std::string(what) + " must be a string");
+  return info[i].As<Napi::String>().Utf8Value();
+}
+
+// The coordinator's host passes (addon_passes.cpp), exported as module functions.
+Napi::Value FoldFlags(const Napi::CallbackInfo& info);
+Napi::Value ListFlags(const Napi::CallbackInfo& info);
+Napi::Value FillArray(const Napi::CallbackInfo& info);
+
+}  // namespace addon
+}  // namespace ts

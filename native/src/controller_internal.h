@@ -1,0 +1,45 @@
+// Shared by the controller's .cpp files (not its interface): size helpers and Controller::Plan,
+// which buildPlan (controller_plan.cpp) fills and run (controller_pages.cpp) carries out.
+#pragma once
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "controller.h"
+
+namespace ts {
+
+inline size_t align8(size_t x) { return (x + 7) & ~(size_t)7; }
+inline size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
+inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
+inline uint32_t gridFor(size_t n) { return (uint32_t)std::max<size_t>(1, std::min<size_t>((n + kBlock - 1) / kBlock, 4096)); }
+
+inline std::string mib(size_t b) {
+  std::ostringstream o;
+  o.setf(std::ios::fixed);
+  o.precision(b < (1u << 20) ? 3 : 1);
+  o << (double)b / (1024.0 * 1024.0) << " MiB";
+  return o.str();
+}
+
+struct Controller::Plan {
+  std::function<void()> pre;
+  std::function<void(HostPage&, const PageDev&, int)> page;
+  std::function<void()> post;
+  bool outbox = false;
+  Outbox ob{};
+  double obIdentity = 0;
+  std::vector<uint32_t> keep32;  // host arrays uploaded during the call
+  std::vector<uint32_t> keep32b;
+  std::vector<HostPage*> pin;          // made resident (and kept) before the pages are processed
+  std::function<void()> afterPin;      // stream 0, once the pinned pages have slots
+  std::string pinWhat;                 // for the error when they cannot all be resident
+  std::vector<std::shared_ptr<void>> keep;
+  std::function<void(RunStats&)> finish;  // after the call's work is done (stream 0 synced)
+};
+
+}  // namespace ts

@@ -1,0 +1,340 @@
+// The page registry (registerPage: checks, Garaph tiles, the device view of a cached page), the
+// LRU cache slot a page is loaded into (acquire), and run(): a call's pages streamed through its Plan.
+#include "controller_internal.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <sstream>
+
+namespace ts {
+
+namespace {
+
+std::vector<Tile> buildTiles(const uint32_t* off, uint32_t nv, uint32_t R) {
+  std::vector<Tile> tiles;
+  const uint32_t tileV = std::min<uint32_t>(kTileVMax, kAccDoubles / R);
+  uint32_t v = 0, e = off[0];
+  while (v < nv) {
+    Tile t{v, v, e, e};
+    uint32_t budget = kTileEdges, cnt = 0;
+    bool partial = false;
+    while (v < nv && cnt < tileV) {
+      const uint32_t rem = off[v + 1] - e;
+      if (rem <= budget) {
+        budget -= rem;
+        e += rem;
+        v++;
+        cnt++;
+      } else {
+        if (cnt > 0 && budget < kTileEdges / 4) break;
+        e += budget;
+        budget = 0;
+        cnt++;
+        partial = true;
+        break;
+      }
+    }
+    t.vHi = partial ? v + 1 : v;
+    t.eHi = e;
+    tiles.push_back(t);
+  }
+  return tiles;
+}
+
+}  // namespace
+
+// ---- pages ----------------------------------------------------------------------------------
+
+void* Controller::registerPage(const PageSpec& sp) {
+  if (sp.vEnd <= sp.vBegin)
+    throw CodedError("TS_PAGE", "registerPage: vEnd (" + std::to_string(sp.vEnd) + ") must be greater than vBegin (" +
+                                    std::to_string(sp.vBegin) + ")");
+  if (sp.wbytes != 0 && sp.wbytes != 4 && sp.wbytes != 8)
+    throw CodedError("TS_PAGE", "registerPage: weightBytes must be 0, 4 or 8, got " + std::to_string(sp.wbytes));
+  HostPage hp;
+  hp.spec = sp;
+  const uint32_t nv = sp.vEnd - sp.vBegin;
+  const size_t nbrOff = align8(4 * ((size_t)nv + 1));
+  hp.bytes = nbrOff + align8(4 * (size_t)sp.edges) + (size_t)sp.wbytes * sp.edges;
+  const std::string where = "registerPage(set " + std::to_string(sp.setId) + ", page " + std::to_string(sp.index) + ")";
+  if (sp.dataBytes < hp.bytes)
+    throw CodedError("TS_PAGE", where + ": the buffer has " + std::to_string(sp.dataBytes) + " bytes but " + std::to_string(nv) +
+                                    " vertices and " + std::to_string(sp.edges) + " edges need " + std::to_string(hp.bytes) +
+                                    " ([offsets u32 x (vEnd-vBegin+1) | nbrs u32 x edges | weights], 8-byte aligned)");
+  const uint32_t* off = (const uint32_t*)sp.data;
+  if (off[0] != 0 || off[nv] != sp.edges)
+    throw CodedError("TS_PAGE", where + ": offsets must start at 0 and end at edges (" + std::to_string(sp.edges) + "), found " +
+                                    std::to_string(off[0]) + " .. " + std::to_string(off[nv]));
+  for (uint32_t i = 0; i < nv; i++)
+    if (off[i] > off[i + 1]) throw CodedError("TS_PAGE", where + ": offsets decrease at vertex " + std::to_string(sp.vBegin + i));
+  const uint32_t* nbr = (const uint32_t*)(sp.data + nbrOff);
+  for (uint32_t e = 0; e < sp.edges; e++) hp.maxNbr = std::max(hp.maxNbr, nbr[e]);
+  hp.anyNbr = sp.edges > 0;
+  hp.R = replicationFactor(sp.edges, nv);
+  hp.tiles = buildTiles(off, nv, hp.R);
+  hp.imageBytes = align16(hp.bytes) + hp.tiles.size() * sizeof(Tile);
+  maxImage_ = std::max(maxImage_, hp.imageBytes);
+
+  void* old = nullptr;
+  const int64_t k = key(sp.setId, sp.index);
+  auto it = pages_.find(k);
+  if (it != pages_.end()) {
+    old = it->second.spec.owner;
+    if (it->second.slot >= 0) {
+      be_->syncAll();
+      slots_[it->second.slot].key = -1;
+    }
+    unpinPage(it->second);
+    it->second = std::move(hp);
+  } else {
+    pages_.emplace(k, std::move(hp));
+  }
+  return old;
+}
+
+std::vector<void*> Controller::unregisterSet(int setId) {
+  std::vector<void*> owners;
+  be_->syncAll();
+  for (auto it = pages_.begin(); it != pages_.end();) {
+    if (it->second.spec.setId == setId) {
+      if (it->second.slot >= 0) slots_[it->second.slot].key = -1;
+      unpinPage(it->second);
+      owners.push_back(it->second.spec.owner);
+      it = pages_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  maxImage_ = 0;
+  for (auto& kv : pages_) maxImage_ = std::max(maxImage_, kv.second.imageBytes);
+  return owners;
+}
+
+std::vector<void*> Controller::allOwners() const {
+  std::vector<void*> o;
+  for (auto& kv : pages_) o.push_back(kv.second.spec.owner);
+  return o;
+}
+
+bool Controller::isSplit(const HostPage& hp) const {
+  if (hp.spec.split >= 0) return hp.spec.split != 0;
+  if (hp.nv() != 1) return false;
+  for (int d : {-1, 1}) {
+    if (d < 0 && hp.spec.index == 0) continue;
+    auto it = pages_.find(key(hp.spec.setId, hp.spec.index + d));
+    if (it != pages_.end() && it->second.spec.vBegin == hp.spec.vBegin) return true;
+  }
+  return false;
+}
+
+PageDev Controller::pageDev(const HostPage& hp) const {
+  const uint8_t* base = slots_[hp.slot].dev;
+  PageDev pd{};
+  const uint32_t nv = hp.nv();
+  const size_t nbrOff = align8(4 * ((size_t)nv + 1));
+  pd.off = (const uint32_t*)base;
+  pd.nbr = (const uint32_t*)(base + nbrOff);
+  pd.w = hp.spec.wbytes ? (const void*)(base + nbrOff + align8(4 * (size_t)hp.spec.edges)) : nullptr;
+  pd.tiles = (const Tile*)(base + align16(hp.bytes));
+  pd.vBegin = hp.spec.vBegin;
+  pd.nv = nv;
+  pd.edges = hp.spec.edges;
+  pd.wbytes = hp.spec.wbytes;
+  pd.split = isSplit(hp) ? 1 : 0;
+  pd.ntiles = (uint32_t)hp.tiles.size();
+  pd.R = hp.R;
+  return pd;
+}
+
+int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
+  if (hp.slot >= 0) {
+    Slot& sl = slots_[hp.slot];
+    st.hits++;
+    sl.lastUse = ++tick_;
+    if (sl.readyRecorded) be_->wait(s, sl.ready);
+    return hp.slot;
+  }
+  st.misses++;
+  int victim = -1;
+  uint64_t oldest = UINT64_MAX;
+  for (size_t i = 0; i < slots_.size(); i++) {
+    if (slots_[i].pinned) continue;
+    if (slots_[i].key < 0) {
+      victim = (int)i;
+      break;
+    }
+    if (slots_[i].lastUse < oldest) {
+      oldest = slots_[i].lastUse;
+      victim = (int)i;
+    }
+  }
+  if (victim < 0)
+    throw CodedError("TS_OOM", "GPU out of memory: every page cache slot is held by pages this call needs at once. Fix: lower pageEdges / raise memoryLimit");
+  Slot& sl = slots_[victim];
+  if (sl.key >= 0) {
+    auto it = pages_.find(sl.key);
+    if (it != pages_.end()) it->second.slot = -1;
+    st.evictions++;
+    sl.key = -1;
+  }
+  if (sl.usedRecorded) be_->wait(s, sl.used);  // kernels still reading the old page finish first
+  if (copyStart) be_->record(copyStart, s);
+  // A page loaded a second time streams (GTS): page-lock its host bytes once so every later load
+  // is one direct DMA at link speed instead of a memcpy into the staging ring plus a DMA.
+  if (++hp.loads == 2 && pinPages_) pinPage(hp);
+  if (hp.hostPinned)
+    be_->h2d(sl.dev, hp.spec.data, hp.bytes, s);
+  else
+    copyChunks(sl.dev, hp.spec.data, hp.bytes, s);
+  const size_t tileBytes = hp.tiles.size() * sizeof(Tile);
+  if (hp.tilesPinned)
+    be_->h2d(sl.dev + align16(hp.bytes), hp.tilesPinned, tileBytes, s);
+  else if (tileBytes > 0)
+    copyChunks(sl.dev + align16(hp.bytes), hp.tiles.data(), tileBytes, s);
+  be_->record(sl.ready, s);
+  sl.readyRecorded = true;
+  sl.key = key(hp.spec.setId, hp.spec.index);
+  sl.lastUse = ++tick_;
+  hp.slot = victim;
+  st.bytesCopied += hp.imageBytes;
+  return victim;
+}
+
+// ---- run ------------------------------------------------------------------------------------
+
+RunStats Controller::run(const RunRequest& rq) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  evUsed_ = 0;
+  std::pair<Event, Event> pinCopy{nullptr, nullptr};
+  RunStats st;
+  st.kernel = rq.kernel;
+  std::vector<HostPage*> pages;
+  {
+    std::set<uint32_t> seen;
+    for (uint32_t idx : rq.pages) {
+      if (!seen.insert(idx).second) continue;
+      auto it = pages_.find(key(rq.setId, idx));
+      if (it == pages_.end())
+        throw CodedError("TS_BAD_PAGE", rq.kernel + ": page " + std::to_string(idx) + " of set " + std::to_string(rq.setId) +
+                                            " is not registered");
+      pages.push_back(&it->second);
+    }
+  }
+  st.pages = (uint32_t)pages.size();
+  Plan pl;
+  buildPlan(rq, pages, pl);
+  ensureCache();
+  struct Unpin {
+    std::vector<Slot>& slots;
+    ~Unpin() {
+      for (auto& s : slots) s.pinned = false;
+    }
+  } unpin{slots_};
+  if (!pl.pin.empty()) {
+    std::set<HostPage*> pinSet(pl.pin.begin(), pl.pin.end());
+    bool extra = false;
+    for (auto* hp : pages) extra = extra || !pinSet.count(hp);
+    const size_t need = pinSet.size() + (extra ? 1 : 0);
+    if (need > slots_.size()) {
+      size_t bytes = 0;
+      for (auto* hp : pinSet) bytes += hp->imageBytes;
+      std::ostringstream m;
+      m << "GPU out of memory: " << rq.kernel << " needs " << pl.pinWhat << " resident at once (" << pinSet.size() << " pages, "
+        << mib(bytes) << " in " << mib(slotBytes_) << " slots) plus one page to stream, but the page cache holds " << slots_.size()
+        << " slots under memoryLimit " << mib(limit_) << ". Fix: lower pageEdges / raise memoryLimit";
+      throw CodedError("TS_OOM", m.str());
+    }
+    Event c0 = timingEvent();
+    be_->record(c0, 0);
+    for (auto* hp : pl.pin) {
+      if (hp->slot >= 0 && slots_[hp->slot].pinned) continue;  // listed twice
+      slots_[acquire(*hp, 0, st, nullptr)].pinned = true;
+    }
+    Event c1 = timingEvent();
+    be_->record(c1, 0);
+    pinCopy = {c0, c1};
+    if (pl.afterPin) pl.afterPin();
+  }
+  // Graphie: pages already resident first, so that loading the others cannot evict them unused.
+  std::stable_partition(pages.begin(), pages.end(), [](HostPage* hp) { return hp->slot >= 0; });
+
+  std::vector<std::pair<Event, Event>> copyEv, kernEv;
+  uint32_t* ctr = (uint32_t*)scratch_["ctr"].p;
+  be_->memset(ctr, 0, 16, 0);
+  {
+    Event a = timingEvent(), b = timingEvent();
+    be_->record(a, 0);
+    if (pl.pre) pl.pre();
+    be_->record(b, 0);
+    kernEv.push_back({a, b});
+    for (int s = 1; s < nstreams_; s++) be_->wait(s, b);
+  }
+  for (size_t i = 0; i < pages.size(); i++) {
+    HostPage& hp = *pages[i];
+    const int s = (int)(i % (size_t)nstreams_);
+    const bool hit = hp.slot >= 0;
+    Event c0 = hit ? nullptr : timingEvent();
+    const int slot = acquire(hp, s, st, c0);
+    Event k0 = timingEvent();
+    be_->record(k0, s);
+    if (!hit) copyEv.push_back({c0, k0});
+    pl.page(hp, pageDev(hp), s);
+    Event k1 = timingEvent();
+    be_->record(k1, s);
+    kernEv.push_back({k0, k1});
+    be_->record(slots_[slot].used, s);
+    slots_[slot].usedRecorded = true;
+  }
+  for (int s = 1; s < nstreams_; s++) {
+    Event e = timingEvent();
+    be_->record(e, s);
+    be_->wait(0, e);
+  }
+  {
+    Event a = timingEvent(), b = timingEvent();
+    be_->record(a, 0);
+    if (pl.post) pl.post();
+    be_->record(b, 0);
+    kernEv.push_back({a, b});
+  }
+  uint32_t counts[4] = {0, 0, 0, 0};
+  be_->d2h(counts, ctr, 16, 0);
+  be_->syncAll();
+  st.activated = counts[0];
+  if (pl.finish) pl.finish(st);
+  if (pl.outbox) {
+    st.hasOutbox = true;
+    st.outboxSent = counts[2];
+    const uint32_t n = counts[1];
+    if (n > 0) {
+      double* outv = (double*)scratch_["outbox.out"].p;
+      OutboxArgs oa{pl.ob.ids, pl.ob.count, pl.ob.val, pl.ob.flag, outv, pl.obIdentity};
+      launch<KOutboxGather>(gridFor(n), 0, 0, oa);
+      st.outIds.resize(n);
+      st.outVals.resize(n);
+      be_->d2h(st.outIds.data(), pl.ob.ids, (size_t)n * 4, 0);
+      be_->d2h(st.outVals.data(), outv, (size_t)n * 8, 0);
+      launch<KOutboxReset>(gridFor(n), 0, 0, oa);
+      be_->memset(pl.ob.count, 0, 4, 0);
+      be_->syncAll();
+    }
+  }
+  for (auto& p : copyEv) st.copyMs += be_->elapsedMs(p.first, p.second);
+  if (pinCopy.first) st.copyMs += be_->elapsedMs(pinCopy.first, pinCopy.second);
+  for (auto& p : kernEv) st.kernelMs += be_->elapsedMs(p.first, p.second);
+  st.cacheSlots = (uint32_t)slots_.size();
+  st.slotBytes = slotBytes_;
+  st.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
+  totals_.calls++;
+  totals_.hits += st.hits;
+  totals_.misses += st.misses;
+  totals_.evictions += st.evictions;
+  totals_.bytesCopied += st.bytesCopied;
+  totals_.copyMs += st.copyMs;
+  totals_.kernelMs += st.kernelMs;
+  totals_.wallMs += st.wallMs;
+  return st;
+}
+
+}  // namespace ts

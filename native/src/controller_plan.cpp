@@ -1,0 +1,511 @@
+// Per-kernel plans: a call's state roles bound and checked (role), and buildPlan's Plan (pre, per-page
+// and post launches) for each kernel family: pr_pull, push (TWC), vertex-group pull, cdlp, lcc.
+#include "controller_internal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+namespace ts {
+
+namespace {
+
+uint32_t groupSize(const PageDev& pd) {
+  if (pd.split) return kBlock;
+  const double avg = (double)pd.edges / (double)pd.nv;
+  if (avg < 3) return 1;
+  if (avg < 24) return 4;
+  if (avg < 192) return 32;
+  return kBlock;
+}
+
+}  // namespace
+
+StateArr* Controller::role(const RunRequest& rq, const std::string& r, std::initializer_list<SType> types, bool required) {
+  auto m = rq.state.find(r);
+  const std::string name = m != rq.state.end() ? m->second : r;
+  auto it = state_.find(name);
+  if (it == state_.end()) {
+    if (!required && m == rq.state.end()) return nullptr;
+    throw CodedError("TS_NO_STATE", rq.kernel + ": state '" + r + "' -> no array named '" + name + "' (allocState it first)");
+  }
+  bool ok = false;
+  std::string list;
+  for (SType t : types) {
+    ok = ok || it->second.type == t;
+    list += std::string(list.empty() ? "" : "/") + stypeName(t);
+  }
+  // an optional role binds to the array of its own name only when the type fits
+  if (!ok && !required && m == rq.state.end()) return nullptr;
+  if (!ok)
+    throw CodedError("TS_TYPE", rq.kernel + ": state '" + r + "' ('" + name + "') must be " + list + ", it is " +
+                                    stypeName(it->second.type));
+  return &it->second;
+}
+
+// ---- kernels --------------------------------------------------------------------------------
+
+template <class Op>
+void Controller::pushPage(PushArgs a, const PageDev& pd, int s, uint8_t* twc, size_t per) {
+  a.pg = pd;
+  a.lists.mid = (uint32_t*)(twc + per * s);
+  a.lists.big = (uint32_t*)(twc + per * s + per / 2);
+  a.lists.counts = (uint32_t*)scratch_["ctr"].p + 4 + 4 * s;
+  be_->memset(a.lists.counts, 0, 16, s);
+  launch<KTwcBin<Op>>(gridFor(pd.nv), 0, s, a);
+  const uint32_t maxMid = std::min(pd.nv, pd.edges / kTwcSmall);
+  if (maxMid > 0) launch<KTwcWarp<Op>>(std::min<uint32_t>((maxMid + 7) / 8, 2048), 0, s, a);
+  const uint32_t maxBig = std::min(pd.nv, pd.edges / kTwcLarge);
+  if (maxBig > 0) launch<KTwcBlock<Op>>(std::min<uint32_t>(maxBig, 1024), 0, s, a);
+}
+
+template <class Op>
+void Controller::pullPage(PullArgs a, const PageDev& pd, int s) {
+  a.pg = pd;
+  a.G = groupSize(pd);
+  const uint32_t per = kBlock / a.G;
+  launch<KGroupPull<Op>>((pd.nv + per - 1) / per, kGroupPullSmem, s, a);
+}
+
+void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl) {
+  const std::string& k = rq.kernel;
+  auto param = [&](const char* name, double dflt) {
+    auto it = rq.params.find(name);
+    return it == rq.params.end() ? dflt : it->second;
+  };
+  auto need = [&](const char* name) {
+    auto it = rq.params.find(name);
+    if (it == rq.params.end()) throw CodedError("TS_ARG", k + ": params." + name + " is required");
+    return it->second;
+  };
+  uint32_t maxNv = 1, maxE = 1;
+  for (auto* hp : pages) {
+    maxNv = std::max(maxNv, hp->nv());
+    maxE = std::max(maxE, hp->spec.edges);
+  }
+  uint32_t* ctr = (uint32_t*)scratch("ctr", 4 * (4 + 4 * (size_t)nstreams_));
+  // vertex ranges must lie inside targets, neighbour ids inside sources
+  auto checkTarget = [&](StateArr* a, const char* r) {
+    if (!a) return;
+    for (auto* hp : pages)
+      if (hp->spec.vEnd > a->n)
+        throw CodedError("TS_RANGE", k + ": page " + std::to_string(hp->spec.index) + " holds vertices up to " +
+                                         std::to_string(hp->spec.vEnd - 1) + " but state '" + r + "' has length " +
+                                         std::to_string(a->n));
+  };
+  auto checkSource = [&](StateArr* a, const char* r) {
+    if (!a) return;
+    for (auto* hp : pages)
+      if (hp->anyNbr && hp->maxNbr >= a->n)
+        throw CodedError("TS_RANGE", k + ": page " + std::to_string(hp->spec.index) + " has neighbour id " +
+                                         std::to_string(hp->maxNbr) + " but state '" + r + "' has length " + std::to_string(a->n));
+  };
+  auto checkBoth = [&](StateArr* a, const char* r) {
+    checkTarget(a, r);
+    checkSource(a, r);
+  };
+  // frontier: bitmap (u32 words) or bytes (u8), or a list scattered into a bitmap
+  auto frontier = [&](uint32_t n, bool required) {
+    Frontier f{nullptr, nullptr};
+    StateArr* fl = role(rq, "frontierList", {SType::U32}, false);
+    StateArr* fr = role(rq, "frontier", {SType::U32, SType::U8}, required && !fl);
+    if (fl) {
+      const uint32_t count = (uint32_t)param("frontierSize", (double)fl->n);
+      if (count > fl->n) throw CodedError("TS_RANGE", k + ": params.frontierSize exceeds the frontierList length");
+      const size_t words = (n + 31) / 32;
+      uint32_t* bits = (uint32_t*)scratch("frontierBits", words * 4);
+      const uint32_t* list = (const uint32_t*)fl->dev;
+      pl.pre = [this, bits, words, list, count, prev = pl.pre] {
+        if (prev) prev();
+        be_->memset(bits, 0, words * 4, 0);
+        launch<KScatter>(gridFor(count), 0, 0, ScatterArgs{list, count, bits, nullptr});
+      };
+      f.bits = bits;
+    } else if (fr) {
+      if (fr->type == SType::U8) {
+        if (fr->n < n) throw CodedError("TS_RANGE", k + ": frontier bytes are shorter than the vertex state (" + std::to_string(n) + ")");
+        f.bytes = (const uint8_t*)fr->dev;
+      } else {
+        if (fr->n * 32 < n) throw CodedError("TS_RANGE", k + ": frontier bitmap has " + std::to_string(fr->n) + " words, " + std::to_string(n) + " vertices need " + std::to_string((n + 31) / 32));
+        f.bits = (const uint32_t*)fr->dev;
+      }
+    }
+    return f;
+  };
+  auto next = [&](uint32_t n) {
+    NextSet s{nullptr, nullptr, ctr};
+    StateArr* nx = role(rq, "next", {SType::U32, SType::U8}, false);
+    if (nx) {
+      if (nx->type == SType::U8) {
+        if (nx->n < n) throw CodedError("TS_RANGE", k + ": next bytes are shorter than the vertex state");
+        s.bytes = (uint8_t*)nx->dev;
+      } else {
+        if (nx->n * 32 < n) throw CodedError("TS_RANGE", k + ": next bitmap has too few words for " + std::to_string(n) + " vertices");
+        s.bits = (uint32_t*)nx->dev;
+      }
+    }
+    return s;
+  };
+  // Owned vertices: params ownedBegin/ownedEnd (one range), or state role `owned` (a u8 byte map,
+  // for an owner of several ranges); updates to any other vertex go to the outbox.
+  auto outbox = [&](uint32_t n, uint32_t op) {
+    StateArr* om = role(rq, "owned", {SType::U8}, false);
+    if (om && om->n < n) throw CodedError("TS_RANGE", k + ": the owned byte map is shorter than the vertex state (" + std::to_string(n) + ")");
+    if (om && (rq.params.count("ownedBegin") || rq.params.count("ownedEnd")))
+      throw CodedError("TS_ARG", k + ": name the owned vertices by params.ownedBegin/ownedEnd or by state.owned, not both");
+    const double b = om ? 0 : param("ownedBegin", 0), e = om ? 0 : param("ownedEnd", (double)n);
+    if (!om && b <= 0 && e >= n) return Outbox{nullptr, nullptr, nullptr, nullptr, 0, 0, kReduceNone, nullptr, nullptr};
+    if (b < 0 || e < b) throw CodedError("TS_ARG", k + ": params.ownedBegin/ownedEnd must satisfy 0 <= begin <= end");
+    const size_t words = (n + 31) / 32;
+    bool f1 = false, f2 = false;
+    double* val = (double*)scratch("outbox.val", (size_t)n * 8, &f1);
+    uint32_t* flag = (uint32_t*)scratch("outbox.flag", words * 4, &f2);
+    uint32_t* ids = (uint32_t*)scratch("outbox.ids", (size_t)n * 4);
+    scratch("outbox.out", (size_t)n * 8);
+    const double ident = op == kReduceMin ? INFINITY : 0.0;
+    if (f1 || f2 || outboxN_ < n || outboxOp_ != op) {
+      launch<KFill>(gridFor(n), 0, 0, FillArgs{val, 0, n, kTypeF64, ident});
+      be_->memset(flag, 0, words * 4, 0);
+      outboxN_ = n;
+      outboxOp_ = op;
+    }
+    pl.outbox = true;
+    pl.obIdentity = ident;
+    pl.ob = Outbox{val, flag, ids, ctr + 1, (uint32_t)b, (uint32_t)std::min<double>(e, 4294967295.0), op, ctr + 2, om ? (const u8*)om->dev : nullptr};
+    return pl.ob;
+  };
+  // TWC lists per stream: [mid | big], each maxNv u32
+  const size_t twcPer = align256((size_t)maxNv * 4) * 2;
+  auto twcScratch = [&] { return (uint8_t*)scratch("twc", (size_t)nstreams_ * twcPer); };
+
+  if (k == "pr_pull") {
+    StateArr* contrib = role(rq, "contrib", {SType::F64}, true);
+    StateArr* nxt = role(rq, "next", {SType::F64}, true);
+    checkSource(contrib, "contrib");
+    checkTarget(nxt, "next");
+    const double base = param("base", 0), d = param("d", 1);
+    // merged vertex ranges of the call's pages: zeroed before, base + d * sum after
+    std::vector<std::pair<uint32_t, uint32_t>> ranges;
+    for (auto* hp : pages) ranges.push_back({hp->spec.vBegin, hp->spec.vEnd});
+    std::sort(ranges.begin(), ranges.end());
+    std::vector<std::pair<uint32_t, uint32_t>> merged;
+    for (auto& r : ranges) {
+      if (!merged.empty() && r.first <= merged.back().second)
+        merged.back().second = std::max(merged.back().second, r.second);
+      else
+        merged.push_back(r);
+    }
+    double* out = (double*)nxt->dev;
+    const double* cb = (const double*)contrib->dev;
+    pl.pre = [this, merged, out] {
+      for (auto& r : merged) be_->memset(out + r.first, 0, (size_t)(r.second - r.first) * 8, 0);
+    };
+    pl.page = [this, cb, out](HostPage&, const PageDev& pd, int s) {
+      launch<KPrPull>(pd.ntiles, kPrPullSmem, s, PrPullArgs{pd, cb, out});
+    };
+    // Optional vertex apply (the CPU kernel's next contribution and dangling mass) over the
+    // merged ranges clipped to [applyBegin, applyEnd).
+    StateArr* deg = role(rq, "outDeg", {SType::U32}, false);
+    StateArr* nc = role(rq, "nextContrib", {SType::F64}, false);
+    if ((deg == nullptr) != (nc == nullptr)) throw CodedError("TS_ARG", "pr_pull: name both outDeg and nextContrib for the vertex apply, or neither");
+    checkTarget(deg, "outDeg");
+    checkTarget(nc, "nextContrib");
+    double* dangling = nullptr;
+    if (deg) {
+      dangling = (double*)scratch("pr.dangling", 8);
+      pl.pre = [this, merged, out, dangling] {
+        be_->memset(dangling, 0, 8, 0);
+        for (auto& r : merged) be_->memset(out + r.first, 0, (size_t)(r.second - r.first) * 8, 0);
+      };
+      pl.finish = [this, dangling](RunStats& st) {
+        be_->d2h(&st.sum, dangling, 8, 0);
+        be_->syncStream(0);
+        st.hasSum = true;
+      };
+    }
+    const double ab = param("applyBegin", 0), ae = param("applyEnd", 4294967295.0);
+    // ...and, with state role `owned` (a u8 byte map), to the vertices whose byte is set: a GPU
+    // actor owning several ranges applies its own vertices of the pages in one call.
+    StateArr* om = role(rq, "owned", {SType::U8}, false);
+    if (om && !deg) throw CodedError("TS_ARG", "pr_pull: state.owned restricts the vertex apply: name outDeg and nextContrib too");
+    checkTarget(om, "owned");
+    const u8* mask = om ? (const u8*)om->dev : nullptr;
+    const uint32_t* dg = deg ? (const uint32_t*)deg->dev : nullptr;
+    double* ncp = nc ? (double*)nc->dev : nullptr;
+    pl.post = [this, merged, out, base, d, dg, ncp, dangling, ab, ae, mask] {
+      if (!(base == 0 && d == 1))
+        for (auto& r : merged) launch<KAxpb>(gridFor(r.second - r.first), 0, 0, AxpbArgs{out, r.first, r.second, base, d});
+      if (!dg) return;
+      for (auto& r : merged) {
+        const uint32_t b = (uint32_t)std::max<double>(r.first, ab), e = (uint32_t)std::min<double>(r.second, ae);
+        if (e > b) launch<KPrApply>(gridFor(e - b), kPrApplySmem, 0, PrApplyArgs{out, ncp, dg, dangling, b, e, mask});
+      }
+    };
+    return;
+  }
+
+  if (k == "bfs_push" || k == "sssp_push" || k == "wcc_push" || k == "pr_push" || k == "bc_forward") {
+    PushArgs a{};
+    uint32_t n = 0;
+    uint32_t op = kReduceMin;
+    if (k == "bfs_push" || k == "bc_forward") {
+      StateArr* depth = role(rq, "depth", {SType::U32, SType::I32}, true);
+      checkBoth(depth, "depth");
+      a.s0 = depth->dev;
+      n = (uint32_t)depth->n;
+      a.level = (uint32_t)need("level");
+      if (k == "bc_forward") {
+        StateArr* sigma = role(rq, "sigma", {SType::F64}, true);
+        checkBoth(sigma, "sigma");
+        a.s1 = sigma->dev;
+      }
+    } else if (k == "sssp_push") {
+      StateArr* dist = role(rq, "dist", {SType::F64}, true);
+      checkBoth(dist, "dist");
+      a.s0 = dist->dev;
+      n = (uint32_t)dist->n;
+    } else if (k == "wcc_push") {
+      StateArr* label = role(rq, "label", {SType::U32, SType::I32}, true);
+      checkBoth(label, "label");
+      a.s0 = label->dev;
+      n = (uint32_t)label->n;
+    } else {
+      StateArr* contrib = role(rq, "contrib", {SType::F64}, true);
+      StateArr* acc = role(rq, "next", {SType::F64}, true);
+      checkTarget(contrib, "contrib");
+      checkSource(acc, "next");
+      a.s0 = contrib->dev;
+      a.s1 = acc->dev;
+      n = (uint32_t)acc->n;
+      op = kReduceSum;
+    }
+    const bool frontierRequired = k == "bfs_push" || k == "sssp_push" || k == "bc_forward";
+    a.fr = frontier(n, frontierRequired);
+    if (k != "pr_push") a.next = next(n);
+    a.ob = outbox(n, op);
+    if (k == "bc_forward" && a.ob.op != kReduceNone)
+      throw CodedError("TS_ARG", "bc_forward: an outbox (ownedBegin/ownedEnd) is not supported: the forward pass updates depth and sigma together");
+    uint8_t* twc = twcScratch();
+    pl.page = [this, a, k, twc, twcPer](HostPage&, const PageDev& pd, int s) {
+      if (k == "bfs_push") pushPage<BfsPushOp>(a, pd, s, twc, twcPer);
+      else if (k == "sssp_push") pushPage<SsspPushOp>(a, pd, s, twc, twcPer);
+      else if (k == "wcc_push") pushPage<WccPushOp>(a, pd, s, twc, twcPer);
+      else if (k == "pr_push") pushPage<PrPushOp>(a, pd, s, twc, twcPer);
+      else pushPage<BcForwardOp>(a, pd, s, twc, twcPer);
+    };
+    return;
+  }
+
+  if (k == "bfs_pull" || k == "wcc_pull" || k == "bc_backward") {
+    PullArgs a{};
+    if (k == "bfs_pull") {
+      StateArr* depth = role(rq, "depth", {SType::U32, SType::I32}, true);
+      checkBoth(depth, "depth");
+      a.s0 = depth->dev;
+      a.level = (uint32_t)need("level");
+      a.fr = frontier((uint32_t)depth->n, true);
+      a.next = next((uint32_t)depth->n);
+    } else if (k == "wcc_pull") {
+      StateArr* label = role(rq, "label", {SType::U32, SType::I32}, true);
+      checkBoth(label, "label");
+      a.s0 = label->dev;
+      a.next = next((uint32_t)label->n);
+    } else {
+      StateArr* depth = role(rq, "depth", {SType::U32, SType::I32}, true);
+      StateArr* sigma = role(rq, "sigma", {SType::F64}, true);
+      StateArr* delta = role(rq, "delta", {SType::F64}, true);
+      StateArr* bc = role(rq, "bc", {SType::F64}, false);
+      checkBoth(depth, "depth");
+      checkBoth(sigma, "sigma");
+      checkBoth(delta, "delta");
+      checkTarget(bc, "bc");
+      a.s0 = depth->dev;
+      a.s1 = sigma->dev;
+      a.s2 = delta->dev;
+      a.s3 = bc ? bc->dev : nullptr;
+      a.level = (uint32_t)need("level");
+      a.source = (uint32_t)param("source", 4294967295.0);
+      a.next = NextSet{nullptr, nullptr, ctr};
+    }
+    pl.page = [this, a, k](HostPage&, const PageDev& pd, int s) {
+      if (k == "bfs_pull") pullPage<BfsPullOp>(a, pd, s);
+      else if (k == "wcc_pull") pullPage<WccPullOp>(a, pd, s);
+      else pullPage<BcBackwardOp>(a, pd, s);
+    };
+    return;
+  }
+
+  if (k == "cdlp_pull") {
+    StateArr* label = role(rq, "label", {SType::U32, SType::I32}, true);
+    StateArr* nxt = role(rq, "next", {SType::U32, SType::I32}, true);
+    checkSource(label, "label");
+    checkTarget(label, "label");
+    checkTarget(nxt, "next");
+    if (label == nxt) throw CodedError("TS_ARG", "cdlp_pull: label and next must be different arrays (synchronous update)");
+    const uint32_t* lab = (const uint32_t*)label->dev;
+    uint32_t* out = (uint32_t*)nxt->dev;
+    // per stream: keys, alt (maxE each) and sort temporaries
+    const size_t tmp = align256(be_->sortTempBytes(maxE, maxNv));
+    const size_t per = align256((size_t)maxE * 4) * 2 + tmp;
+    uint8_t* cs = (uint8_t*)scratch("cdlp", per * nstreams_);
+    // split vertices: every page of the vertex must be in this call; their keys go to one buffer
+    std::map<uint32_t, std::vector<HostPage*>> splitPages;  // vertex -> pages in index order
+    for (auto* hp : pages)
+      if (isSplit(*hp)) splitPages[hp->spec.vBegin].push_back(hp);
+    std::unordered_map<int64_t, size_t> pos;  // page key -> position in split keys
+    size_t total = 0;
+    pl.keep32.clear();
+    pl.keep32b.clear();
+    if (!splitPages.empty()) {
+      std::map<uint32_t, size_t> registered;
+      for (auto& kv : pages_)
+        if (kv.second.spec.setId == rq.setId && splitPages.count(kv.second.spec.vBegin) && isSplit(kv.second))
+          registered[kv.second.spec.vBegin]++;
+      for (auto& sv : splitPages) {
+        if (registered[sv.first] != sv.second.size())
+          throw CodedError("TS_ARG", "cdlp_pull: vertex " + std::to_string(sv.first) + " spans " + std::to_string(registered[sv.first]) +
+                                         " split pages but the call names " + std::to_string(sv.second.size()) +
+                                         " of them; the most frequent label needs all of a vertex's pages in one call");
+        std::sort(sv.second.begin(), sv.second.end(), [](HostPage* x, HostPage* y) { return x->spec.index < y->spec.index; });
+        pl.keep32.push_back((uint32_t)total);
+        pl.keep32b.push_back(sv.first);
+        for (auto* hp : sv.second) {
+          pos[key(hp->spec.setId, hp->spec.index)] = total;
+          total += hp->spec.edges;
+        }
+      }
+      pl.keep32.push_back((uint32_t)total);
+    }
+    uint8_t* ss = nullptr;
+    size_t stmp = 0;
+    const uint32_t nsplit = (uint32_t)pl.keep32b.size();
+    if (nsplit > 0) {
+      stmp = align256(be_->sortTempBytes(total, nsplit));
+      ss = (uint8_t*)scratch("cdlp.split", align256(total * 4) * 2 + stmp + align256(((size_t)nsplit + 1) * 4) + align256((size_t)nsplit * 4));
+    }
+    pl.page = [this, cs, per, lab, out, ss, pos](HostPage& hp, const PageDev& pd, int s) {
+      if (pd.split) {
+        uint32_t* keys = (uint32_t*)ss + pos.at(key(hp.spec.setId, hp.spec.index));
+        launch<KCdlpGather>(gridFor(pd.edges), 0, s, CdlpGatherArgs{pd, lab, keys});
+        return;
+      }
+      uint8_t* mine = cs + per * s;
+      uint32_t* keys = (uint32_t*)mine;
+      uint32_t* alt = (uint32_t*)(mine + align256((size_t)pd.edges * 4));
+      void* temp = mine + 2 * align256((size_t)pd.edges * 4);
+      const size_t tempBytes = per - 2 * align256((size_t)pd.edges * 4);
+      launch<KCdlpGather>(gridFor(pd.edges), 0, s, CdlpGatherArgs{pd, lab, keys});
+      uint32_t* sorted = be_->sortSegments(keys, alt, pd.edges, pd.off, pd.nv, temp, tempBytes, s);
+      const uint32_t G = groupSize(pd);
+      CdlpModeArgs m{pd.off, sorted, nullptr, lab, out, pd.nv, G, pd.vBegin, 0};
+      launch<KCdlpMode>((pd.nv + (kBlock / G) - 1) / (kBlock / G), kCdlpModeSmem, s, m);
+    };
+    if (nsplit > 0) {
+      pl.post = [this, ss, total, stmp, nsplit, lab, out, &pl] {
+        uint32_t* keys = (uint32_t*)ss;
+        uint32_t* alt = (uint32_t*)(ss + align256(total * 4));
+        uint8_t* temp = ss + 2 * align256(total * 4);
+        uint32_t* segOff = (uint32_t*)(temp + stmp);
+        uint32_t* vids = (uint32_t*)((uint8_t*)segOff + align256(((size_t)nsplit + 1) * 4));
+        be_->h2d(segOff, pl.keep32.data(), pl.keep32.size() * 4, 0);
+        be_->h2d(vids, pl.keep32b.data(), pl.keep32b.size() * 4, 0);
+        uint32_t* sorted = be_->sortSegments(keys, alt, total, segOff, nsplit, temp, stmp, 0);
+        CdlpModeArgs m{segOff, sorted, vids, lab, out, nsplit, kBlock, 0, 0};
+        launch<KCdlpMode>(nsplit, kCdlpModeSmem, 0, m);
+      };
+    }
+    return;
+  }
+
+  if (k == "lcc") {
+    StateArr* out = role(rq, "lcc", {SType::F64}, true);
+    checkTarget(out, "lcc");
+    const int outSet = (int)need("outSet");
+    const uint32_t n = (uint32_t)out->n;
+    std::vector<HostPage*> opages;
+    for (auto& kv : pages_)
+      if (kv.second.spec.setId == outSet) opages.push_back(&kv.second);
+    if (opages.empty()) throw CodedError("TS_ARG", "lcc: params.outSet " + std::to_string(outSet) + " has no registered pages");
+    std::sort(opages.begin(), opages.end(), [](HostPage* x, HostPage* y) { return x->spec.index < y->spec.index; });
+    // split vertices of the neighbour set: all their pages in this call, resident together
+    std::map<uint32_t, std::vector<HostPage*>> splitPages;
+    for (auto* hp : pages)
+      if (isSplit(*hp)) splitPages[hp->spec.vBegin].push_back(hp);
+    if (!splitPages.empty()) {
+      std::map<uint32_t, size_t> registered;
+      for (auto& kv : pages_)
+        if (kv.second.spec.setId == rq.setId && splitPages.count(kv.second.spec.vBegin) && isSplit(kv.second))
+          registered[kv.second.spec.vBegin]++;
+      for (auto& sv : splitPages) {
+        if (registered[sv.first] != sv.second.size())
+          throw CodedError("TS_ARG", "lcc: vertex " + std::to_string(sv.first) + " spans " + std::to_string(registered[sv.first]) +
+                                         " split pages but the call names " + std::to_string(sv.second.size()) + " of them; they must come together");
+        std::sort(sv.second.begin(), sv.second.end(), [](HostPage* x, HostPage* y) { return x->spec.index < y->spec.index; });
+      }
+    }
+    pl.pin = opages;
+    for (auto& sv : splitPages) pl.pin.insert(pl.pin.end(), sv.second.begin(), sv.second.end());
+    pl.pinWhat = "every page of out-set " + std::to_string(outSet) + (splitPages.empty() ? "" : " and of its split vertices");
+    // first page of each vertex in the out set
+    auto first = std::make_shared<std::vector<uint32_t>>(n, 0xffffffffu);
+    for (size_t i = 0; i < opages.size(); i++)
+      for (uint32_t v = opages[i]->spec.vBegin; v < opages[i]->spec.vEnd && v < n; v++)
+        if ((*first)[v] == 0xffffffffu) (*first)[v] = (uint32_t)i;
+    auto table = std::make_shared<std::vector<PageRef>>(opages.size());
+    auto pieces = std::make_shared<std::vector<Piece>>();
+    auto start = std::make_shared<std::vector<uint32_t>>();
+    auto vids = std::make_shared<std::vector<uint32_t>>();
+    pl.keep = {first, table, pieces, start, vids};
+    PageRef* dTable = (PageRef*)scratch("lcc.pages", table->size() * sizeof(PageRef));
+    uint32_t* dFirst = (uint32_t*)scratch("lcc.first", (size_t)n * 4);
+    size_t npieces = 0;
+    for (auto& sv : splitPages) npieces += sv.second.size();
+    Piece* dPieces = (Piece*)scratch("lcc.pieces", std::max<size_t>(1, npieces) * sizeof(Piece));
+    uint32_t* dStart = (uint32_t*)scratch("lcc.start", (splitPages.size() + 1) * 4);
+    uint32_t* dVids = (uint32_t*)scratch("lcc.vids", std::max<size_t>(1, splitPages.size()) * 4);
+    const OutIndex oi{dTable, dFirst, (uint32_t)opages.size(), n};
+    double* lcc = (double*)out->dev;
+    pl.afterPin = [this, opages, splitPages, first, table, pieces, start, vids, dTable, dFirst, dPieces, dStart, dVids] {
+      for (size_t i = 0; i < opages.size(); i++) {
+        const PageDev pd = pageDev(*opages[i]);
+        (*table)[i] = PageRef{pd.off, pd.nbr, pd.vBegin, pd.nv};
+      }
+      be_->h2d(dTable, table->data(), table->size() * sizeof(PageRef), 0);
+      be_->h2d(dFirst, first->data(), first->size() * 4, 0);
+      if (splitPages.empty()) return;
+      for (auto& sv : splitPages) {
+        start->push_back((uint32_t)pieces->size());
+        vids->push_back(sv.first);
+        for (auto* hp : sv.second) {
+          const PageDev pd = pageDev(*hp);
+          const uint32_t* hn = (const uint32_t*)(hp->spec.data + ((4 * ((size_t)hp->nv() + 1) + 7) & ~(size_t)7));
+          const uint32_t cnt = hp->spec.edges;
+          pieces->push_back(Piece{pd.nbr, cnt, cnt ? hn[0] : 1u, cnt ? hn[cnt - 1] : 0u, 0});
+        }
+      }
+      start->push_back((uint32_t)pieces->size());
+      be_->h2d(dPieces, pieces->data(), pieces->size() * sizeof(Piece), 0);
+      be_->h2d(dStart, start->data(), start->size() * 4, 0);
+      be_->h2d(dVids, vids->data(), vids->size() * 4, 0);
+    };
+    pl.page = [this, oi, lcc](HostPage&, const PageDev& pd, int s) {
+      if (pd.split) return;  // with the other pieces of its vertex, after the pages
+      const uint32_t G = groupSize(pd);
+      launch<KLcc>((pd.nv + (kBlock / G) - 1) / (kBlock / G), kLccSmem, s, LccArgs{pd, oi, lcc, G, 0});
+    };
+    const uint32_t nsplit = (uint32_t)splitPages.size();
+    if (nsplit > 0)
+      pl.post = [this, oi, lcc, nsplit, dPieces, dStart, dVids] {
+        launch<KLccSplit>(nsplit, kLccSmem, 0, LccSplitArgs{dPieces, dStart, dVids, oi, lcc});
+      };
+    return;
+  }
+
+  throw CodedError("TS_KERNEL", "unknown kernel '" + k +
+                                    "': one of pr_pull, pr_push, bfs_push, bfs_pull, sssp_push, wcc_pull, wcc_push, cdlp_pull, "
+                                    "bc_forward, bc_backward, lcc");
+}
+
+}  // namespace ts

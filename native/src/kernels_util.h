@@ -1,0 +1,155 @@
+// Small utility kernels: fill, frontier scatter, axpb, outbox gather/reset, stream compaction.
+// Part of kernels.h.
+#pragma once
+
+#include "ts_common.h"
+
+namespace ts {
+
+// ---- small utility kernels ----------------------------------------------------------------
+
+enum : u32 { kTypeU8 = 0, kTypeU32 = 1, kTypeI32 = 2, kTypeF32 = 3, kTypeF64 = 4 };
+
+struct FillArgs {
+  void* p;
+  u32 begin, end, type;
+  double v;
+};
+struct KFill {
+  using Args = FillArgs;
+  static constexpr int phases = 1;
+  TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
+    for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride()) {
+      switch (a.type) {
+        case kTypeU8: ((u8*)a.p)[i] = (u8)a.v; break;
+        case kTypeU32: ((u32*)a.p)[i] = (u32)a.v; break;
+        case kTypeI32: ((i32*)a.p)[i] = (i32)a.v; break;
+        case kTypeF32: ((float*)a.p)[i] = (float)a.v; break;
+        default: ((double*)a.p)[i] = a.v; break;
+      }
+    }
+  }
+};
+
+/** Frontier list -> bitmap or bytes. */
+struct ScatterArgs {
+  const u32* list;
+  u32 count;
+  u32* bits;
+  u8* bytes;
+};
+struct KScatter {
+  using Args = ScatterArgs;
+  static constexpr int phases = 1;
+  TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
+    for (u32 i = c.gtid(); i < a.count; i += c.gstride()) {
+      u32 v = a.list[i];
+      if (a.bits)
+        atomic_or_u32(&a.bits[v >> 5], 1u << (v & 31));
+      else
+        a.bytes[v] = 1;
+    }
+  }
+};
+
+/** x[v] = base + d * x[v] over [begin, end): PageRank's apply after the gather. */
+struct AxpbArgs {
+  double* x;
+  u32 begin, end;
+  double base, d;
+};
+struct KAxpb {
+  using Args = AxpbArgs;
+  static constexpr int phases = 1;
+  TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
+    for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride()) a.x[i] = a.base + a.d * a.x[i];
+  }
+};
+
+struct OutboxArgs {
+  const u32* ids;
+  const u32* count;
+  double* val;
+  u32* flag;
+  double* out;
+  double identity;
+};
+/** out[i] = val[ids[i]]: the compact outbox copied back to the host. */
+struct KOutboxGather {
+  using Args = OutboxArgs;
+  static constexpr int phases = 1;
+  TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
+    u32 n = *a.count;
+    for (u32 i = c.gtid(); i < n; i += c.gstride()) a.out[i] = a.val[a.ids[i]];
+  }
+};
+/** Back to identity for the listed destinations only (the dense array stays clean). */
+struct KOutboxReset {
+  using Args = OutboxArgs;
+  static constexpr int phases = 1;
+  TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
+    u32 n = *a.count;
+    for (u32 i = c.gtid(); i < n; i += c.gstride()) {
+      u32 v = a.ids[i];
+      a.val[v] = a.identity;
+      a.flag[v >> 5] = 0;  // every bit set in this word belongs to a listed id
+    }
+  }
+};
+
+/**
+ * Stream compaction of a byte flag set over [begin, end): the vertices whose flag is set, with
+ * their state value as a double (the GPU actor's merges: only what changed crosses the link).
+ * Block-aggregated: each thread counts its vertices, thread 0 reserves the block's slots with one
+ * atomic, then each thread writes from its prefix. With ids == nullptr it only counts.
+ */
+struct CompactArgs {
+  const u8* flags;
+  const void* state;
+  u32 type, begin, end;
+  u32* ids;
+  double* vals;
+  u32* count;
+  const u8* mask;  // optional: only vertices whose mask byte is set (an owner of several ranges)
+};
+TS_DEVICE bool compactHas(const CompactArgs& a, u32 i) { return a.flags[i] != 0 && (a.mask == nullptr || a.mask[i] != 0); }
+TS_DEVICE double valueAt(const void* p, u32 type, u32 i) {
+  switch (type) {
+    case kTypeU8: return (double)((const u8*)p)[i];
+    case kTypeU32: return (double)((const u32*)p)[i];
+    case kTypeI32: return (double)((const i32*)p)[i];
+    case kTypeF32: return (double)((const float*)p)[i];
+    default: return ((const double*)p)[i];
+  }
+}
+struct KCompact {
+  using Args = CompactArgs;
+  static constexpr int phases = 3;
+  TS_DEVICE static void phase(int p, const Ctx& c, const Args& a) {
+    u32* cnt = (u32*)c.smem;  // [bdim] per-thread counts, then exclusive prefix; [bdim]: block base
+    if (p == 0) {
+      u32 k = 0;
+      for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride()) k += compactHas(a, i);
+      cnt[c.tid] = k;
+    } else if (p == 1) {
+      if (c.tid != 0) return;
+      u32 total = 0;
+      for (u32 t = 0; t < c.bdim; t++) {
+        const u32 k = cnt[t];
+        cnt[t] = total;
+        total += k;
+      }
+      cnt[c.bdim] = total > 0 ? atomic_add_u32(a.count, total) : 0;
+    } else if (a.ids != nullptr) {
+      u32 at = cnt[c.bdim] + cnt[c.tid];
+      for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride()) {
+        if (!compactHas(a, i)) continue;
+        a.ids[at] = i;
+        a.vals[at++] = valueAt(a.state, a.type, i);
+      }
+    }
+  }
+};
+constexpr size_t kCompactSmem = (kBlock + 1) * 4;
+
+}  // namespace ts

@@ -1,0 +1,317 @@
+/** One program run: the RunContext a program's driver sees (state, frontiers, vertexMap, edgeMap). */
+import { TesseraError } from '../errors.js';
+import type { Graph } from '../graph/types.js';
+import type { Mode, StateKind, Task } from '../wire/frames.js';
+import type { GpuHandlers } from '../../actors/gpu/handler.js';
+import { sharedArray, type StateArray } from './kernel.js';
+import { fillArray, prefault } from './fill.js';
+import { IdList } from './ids.js';
+import type { EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
+import type { AnyProgram } from './define.js';
+import type { KernelTable } from './kernel-modules.js';
+import type { StepReport } from './report.js';
+import type { Engine } from './coordinator.js';
+import { kindOf } from './fold.js';
+import { listOf, listsNatively, outEdgesOf, toShared } from './frontier-lists.js';
+
+/** Lists from this many entries take their buffers from the run's and engine's spares (Run.listArray). */
+const LIST_POOL_MIN = 1 << 16;
+
+/** A kernel as a superstep names it: its module's export, and the program's GPU module (built-ins). */
+export interface KernelRef {
+  name: string;
+  module: string;
+  gpu: string | undefined;
+}
+
+/** One program run: the RunContext programs see. */
+export class Run implements RunContext {
+  private step = 0;
+  private spare: Uint8Array[] = [];
+  /** Frontiers edgeMap returned: consumed (their bitmap reused) when given back to edgeMap. */
+  private readonly produced = new WeakSet<Frontier>();
+  /** Every array and bitmap this run took, for the engine's pools when it ends. */
+  private readonly taken: StateArray[] = [];
+  private readonly bitmaps: Uint8Array[] = [];
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly steps: StepReport[],
+    private readonly notes: Record<string, string | number | boolean>,
+    private readonly def: AnyProgram,
+    private readonly kernels: KernelTable,
+    /** The program's GPU handlers, on topologies with GPUs. */
+    private readonly gpu: GpuHandlers | undefined,
+  ) {}
+
+  /** The program's declared state, allocated when the run starts (define.ts StateSpecs). */
+  state: Record<string, StateArray> = {};
+
+  private get program(): string {
+    return this.def.name;
+  }
+
+  /** The kernel `name` of the program's module, or a clear error. */
+  private kernel(name: string): void {
+    if (this.kernels.table[name] === undefined) {
+      throw new TesseraError(`program '${this.program}' names kernel '${name}', which its kernels module does not export`, {
+        file: this.kernels.url,
+        fix: `export it from that module (it exports ${Object.keys(this.kernels.table).join(', ') || 'no kernels'})`,
+      });
+    }
+  }
+
+  note(key: string, value: string | number | boolean): void {
+    this.notes[key] = value;
+  }
+
+  get graph(): Graph {
+    return this.engine.graph;
+  }
+
+  get gpuActors(): number {
+    return this.engine.topology.gpus.length;
+  }
+
+  alloc(kind: StateKind, fill = 0, length = this.graph.numVertices): StateArray {
+    const pooled = this.engine.arrayPool.get(`${kind}:${length}`)?.pop();
+    const a = pooled ?? sharedArray(kind, length);
+    if (fill !== 0 || pooled !== undefined) fillArray(a, fill);
+    else prefault(a);
+    this.taken.push(a);
+    return a.length === length ? a : (a.subarray(0, length) as StateArray);
+  }
+
+  private bitmap(): Uint8Array {
+    const spare = this.spare.pop();
+    if (spare !== undefined) return spare;
+    let b = this.engine.bitmapPool.pop();
+    if (b === undefined) {
+      b = new Uint8Array(new SharedArrayBuffer(Math.max(8, this.graph.numVertices)));
+      prefault(b);
+    }
+    this.bitmaps.push(b);
+    return b;
+  }
+
+  /** Spare buffers of long lists: those of frontiers consumed in this run. */
+  private listSpare: SharedArrayBuffer[] = [];
+  /** The list buffers this run handed out from the pools or allocated (returned when consumed). */
+  private readonly pooledLists = new WeakSet<ArrayBufferLike>();
+
+  /**
+   * A Uint32Array of `size` entries over a shared buffer: for a long list one that a consumed
+   * frontier's list used (a fresh 24 MB list buffer for RMAT 24's 6 M-vertex level cost its page
+   * faults every level), else a new one of the next power of two, faulted in by prefault.
+   */
+  listArray(size: number): Uint32Array {
+    if (size < LIST_POOL_MIN) return new Uint32Array(new SharedArrayBuffer(4 * Math.max(1, size)), 0, size);
+    const fit = (pool: SharedArrayBuffer[]): SharedArrayBuffer | undefined => {
+      const i = pool.findIndex((b) => b.byteLength >= 4 * size);
+      return i < 0 ? undefined : pool.splice(i, 1)[0];
+    };
+    let buf = fit(this.listSpare) ?? fit(this.engine.listPool);
+    if (buf === undefined) {
+      buf = new SharedArrayBuffer(4 * Math.min(2 ** Math.ceil(Math.log2(size)), Math.max(size, this.graph.numVertices)));
+      prefault(new Uint32Array(buf));
+    }
+    this.pooledLists.add(buf);
+    return new Uint32Array(buf, 0, size);
+  }
+
+  /** The run is over: what it took goes back to the engine's pools, but for the arrays of `values`. */
+  release(values: { buffer: ArrayBufferLike }): void {
+    for (const a of this.taken) {
+      if (a.buffer === values.buffer) continue;
+      const key = `${kindOf(a)}:${a.length}`;
+      const list = this.engine.arrayPool.get(key) ?? [];
+      list.push(a);
+      this.engine.arrayPool.set(key, list);
+    }
+    // Spare bitmaps were cleared when recycled; the others (frontiers still held) are cleared here.
+    const clean = new Set(this.spare);
+    for (const b of this.bitmaps) {
+      if (b.buffer === values.buffer) continue;
+      if (!clean.has(b)) fillArray(b, 0);
+      this.engine.bitmapPool.push(b);
+    }
+    // Only consumed frontiers' lists: a frontier the program still holds keeps its list.
+    for (const b of this.listSpare) if (b !== values.buffer) this.engine.listPool.push(b);
+  }
+
+  /** Returns a frontier's bitmap for reuse, cleared (and the list a superstep `made` for it). */
+  private recycle(f: Frontier, made?: Uint32Array): void {
+    if (made !== undefined && this.pooledLists.has(made.buffer)) this.listSpare.push(made.buffer as SharedArrayBuffer);
+    if (!this.produced.has(f)) return;
+    this.produced.delete(f);
+    if (f.list !== undefined && f.list.length < f.bitmap.length / 64) for (const v of f.list) f.bitmap[v] = 0;
+    else fillArray(f.bitmap, 0);
+    this.spare.push(f.bitmap);
+    if (f.list !== undefined && this.pooledLists.has(f.list.buffer)) this.listSpare.push(f.list.buffer as SharedArrayBuffer);
+  }
+
+  frontierOf(ids: ArrayLike<number>): Frontier {
+    const bitmap = this.bitmap();
+    // A long frontier gets no list here: edgeMap reads one off the byte map in order when a push
+    // needs it (on the addon's threads), instead of a copy and a sort (SSSP's buckets of millions).
+    if (ids.length >= Math.max(LIST_POOL_MIN, bitmap.length >> 8)) {
+      let size = 0;
+      for (let i = 0; i < ids.length; i++) {
+        const v = ids[i]!;
+        size += 1 - bitmap[v]!;
+        bitmap[v] = 1;
+      }
+      return { bitmap, list: undefined, size };
+    }
+    const list = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * ids.length)), 0, ids.length);
+    let size = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const v = ids[i]!;
+      if (bitmap[v] === 1) continue;
+      bitmap[v] = 1;
+      list[size++] = v;
+    }
+    return { bitmap, list: list.subarray(0, size).sort(), size };
+  }
+
+  all(): Frontier {
+    const bitmap = this.bitmap();
+    fillArray(bitmap, 1);
+    return { bitmap, list: undefined, size: this.graph.numVertices };
+  }
+
+  private ref(kernel: string): KernelRef {
+    return { name: kernel, module: this.kernels.url, gpu: this.def.gpu };
+  }
+
+  async vertexMap(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}): Promise<{ sum: number }> {
+    this.kernel(kernel);
+    if (this.kernels.table[kernel]!.vertex === undefined) {
+      throw new TesseraError(`program '${this.program}' runs vertexMap with kernel '${kernel}', which has no vertex function`, { file: this.kernels.url, fix: 'give that kernel vertex(ctx, lo, hi, out)' });
+    }
+    const n = this.graph.numVertices;
+    // About 8 ranges per thread (uneven cores, page faults), at least 4096 ids each.
+    const size = Math.max(4096, Math.ceil(n / (this.engine.cpuThreads * 8)));
+    const tasks: Task[] = [];
+    for (let lo = 0; lo < n; lo += size) tasks.push({ page: 0, count: 0, lo, hi: Math.min(n, lo + size), edges: Math.min(n, lo + size) - lo });
+    const shares = this.engine.share(tasks);
+    // The frame's frontier and next bitmaps: vertex kernels read and write neither (kernel.ts).
+    const unused = this.bitmap();
+    try {
+      const { votes } = await this.engine.superstep(-1, this.ref(kernel), 'pull', shares, args, state, { bitmap: unused, list: undefined, size: 0 }, undefined, unused, false, 'in', true);
+      return { sum: votes.reduce((a, v) => a + v.sum, 0) };
+    } finally {
+      this.spare.push(unused);
+    }
+  }
+
+  async edgeMap(
+    kernel: string,
+    frontier: Frontier,
+    state: Record<string, StateArray>,
+    args: Record<string, number> = {},
+    opts: EdgeMapOptions = {},
+  ): Promise<StepResult> {
+    const t0 = performance.now();
+    const g = this.graph;
+    this.kernel(kernel);
+    const k = this.kernels.table[kernel]!;
+    const wanted = opts.modes ?? (['push', 'pull'] as const).filter((m) => k[m] !== undefined);
+    const modes = this.engine.modesFor(this.gpu?.table[kernel], kernel, this.program, wanted);
+    let mode: Mode;
+    let list = frontier.list;
+    // A list this superstep made for a frontier that had none: its buffer is spare once the frontier is consumed.
+    let made: Uint32Array | undefined;
+    // The frontier's out-edges: summed only for Ligra's switch (a forced mode needs no sum here).
+    let frontierEdges: number | undefined;
+    const forced = this.engine.forceMode;
+    if (modes.length === 1) mode = modes[0]!;
+    else if (forced !== undefined && modes.includes(forced)) mode = forced;
+    else if (frontier.size === g.numVertices) mode = 'pull';
+    else {
+      // Ligra's switch: the frontier's out-edges against |E| / divisor. A pull superstep's frontier
+      // has no list: with the addon it is listed now with its out-edges on the addon's threads (a
+      // push then has its list; RMAT 20's direction-optimising BFS planned 6-13 ms a step walking
+      // the byte map in TypeScript), else they are summed from the byte map.
+      if (frontier.edges !== undefined) frontierEdges = frontier.edges;
+      else if (list !== undefined) {
+        frontierEdges = 0;
+        for (let i = 0; i < list.length; i++) frontierEdges += g.outDegree[list[i]!]!;
+      } else if (listsNatively(frontier)) {
+        const r = listOf(frontier, (k) => this.listArray(k), g.outDegree);
+        list = made = r.list;
+        frontierEdges = r.edges ?? outEdgesOf(frontier, g.outDegree);
+      } else frontierEdges = outEdgesOf(frontier, g.outDegree);
+      mode = frontier.size + frontierEdges > g.numEdges / this.engine.pullDivisor ? 'pull' : 'push';
+    }
+    let shares: Task[][];
+    const pullPages = opts.pullPages ?? 'in';
+    if (mode === 'pull') shares = this.engine.denseShares(pullPages);
+    else {
+      if (list === undefined) list = made = listOf(frontier, (k) => this.listArray(k)).list;
+      if (!(list.buffer instanceof SharedArrayBuffer)) list = toShared(list);
+      ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges ?? frontier.edges, k.splitPush === true));
+    }
+    const next = this.bitmap();
+    const wantList = mode === 'push';
+    const step = this.step++;
+    const planMs = performance.now() - t0;
+    const { votes, voteMs, steals } = await this.engine.superstep(step, this.ref(kernel), mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages);
+    let active = 0;
+    let sum = 0;
+    let edges = 0;
+    for (const v of votes) {
+      active += v.active;
+      sum += v.sum;
+      edges += v.edges;
+    }
+    // The next list: from the actors' lists when they are short (joined and sorted), else read
+    // off the next bitmap in vertex order (a socket that activated more than listCap sends none; a
+    // GPU's flagged merges activate many).
+    const cap = this.engine.listCap;
+    const cpuCount = this.engine.cpuCount;
+    const scan = wantList && (active > cap || votes.some((v, i) => (i < cpuCount && v.discovered === undefined) || (v.flagged?.length ?? 0) > 0));
+    const remote = wantList && !scan && this.engine.hasGpus ? new IdList() : undefined;
+    const foldAt = performance.now();
+    if (this.engine.hasGpus) active += this.engine.applyRemote(votes, state, next, remote);
+    const foldMs = performance.now() - foldAt;
+    const listAt = performance.now();
+    let nextList: Uint32Array | undefined;
+    let nextEdges: number | undefined;
+    if (wantList && (scan || active > cap)) ({ list: nextList, edges: nextEdges } = listOf({ bitmap: next, list: undefined, size: active }, (k) => this.listArray(k), g.outDegree));
+    else if (wantList) {
+      nextList = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * active)), 0, active);
+      let at = 0;
+      for (const v of votes) {
+        if (v.discovered) {
+          nextList.set(v.discovered, at);
+          at += v.discovered.length;
+        }
+      }
+      if (remote !== undefined) nextList.set(remote.view(), at);
+      nextList.sort();
+    }
+    const listMs = performance.now() - listAt;
+    this.recycle(frontier, made);
+    const ms = performance.now() - t0;
+    const record: StepReport = {
+      step,
+      kernel,
+      mode,
+      frontier: frontier.size,
+      active,
+      edges,
+      ms,
+      planMs,
+      foldMs,
+      listMs,
+      actors: this.engine.actorReports(votes, voteMs, shares),
+      ...(steals.length > 0 ? { steals } : {}),
+    };
+    this.steps.push(record);
+    this.engine.events.emit('superstep', record, this.program);
+    const nextFrontier: Frontier = { bitmap: next, list: nextList, size: active, ...(nextEdges !== undefined ? { edges: nextEdges } : {}) };
+    this.produced.add(nextFrontier);
+    return { next: nextFrontier, sum, edges };
+  }
+}

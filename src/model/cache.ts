@@ -1,0 +1,111 @@
+/** The calibration cache: its file, keys, entries (stamped with ENGINE_COSTS) and atomic writes. */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { TesseraError } from '../errors.js';
+import type { Topology } from '../topology/schema.js';
+import type { Mode } from '../wire/frames.js';
+import { programProfile } from './profile.js';
+
+const entrySchema = z.object({
+  rCpu: z.number().positive().optional(),
+  rCpuOn: z.string().optional(),
+  rCpuVertices: z.number().positive().optional(),
+  gpuVertices: z.number().positive().optional(),
+  cpuOverheadS: z.number().nonnegative().optional(),
+  cpuVertexS: z.number().nonnegative().optional(),
+  gpuVertexS: z.number().nonnegative().optional(),
+  cpuSetupSPerVertex: z.number().nonnegative().optional(),
+  cpuStartSPerVertex: z.number().nonnegative().optional(),
+  gpuStartSPerVertex: z.number().nonnegative().optional(),
+  cpuCoordShare: z.number().min(0).max(1).optional(),
+  gpuCoordShare: z.number().min(0).max(1).optional(),
+  gpuPageBytesPerSec: z.number().positive().optional(),
+  rGpu: z.number().positive().optional(),
+  gpuOverheadS: z.number().nonnegative().optional(),
+  c: z.number().positive().optional(),
+  linkBytesPerSec: z.number().positive().optional(),
+  gpuOn: z.string().optional(),
+  measuredAt: z.string().optional(),
+  host: z.string().optional(),
+  /** ENGINE_COSTS of the build that measured it. */
+  engine: z.string().optional(),
+});
+export type CacheEntry = z.infer<typeof entrySchema>;
+// Version 3: rates from steady supersteps, one-time costs beside them (version 2 timed whole runs;
+// traversal rates are per run since then, and the calibration graphs grow until they fit); older
+// files are measured again.
+/**
+ * The engine's per-superstep costs as this build has them: entries another build measured (another
+ * stamp, or none) are measured again. Change it with the coordinator's or the actors' fixed costs:
+ * the coordinator shares and one-time costs calibrated before the fill/list/fold changes of
+ * 2026-11-23 put the H100's GPU-only top-down BFS at 108 ms when it ran in 64 ms ('h': that
+ * build; 'i': hubs cut across CPU push tasks, a GPU's depth upload skipped between its push levels;
+ * 'j': a cost per vertex beside the one per edge for PageRank, CDLP and LCC, fitted from a third graph).
+ */
+export const ENGINE_COSTS = '2026-11-23j';
+
+const cacheSchema = z.object({ version: z.literal(3), entries: z.record(z.string(), entrySchema) });
+type CacheFile = z.infer<typeof cacheSchema>;
+
+/** The default cache file. */
+export function defaultCacheFile(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = env.TESSERA_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'tessera');
+  return path.join(dir, 'calibration.json');
+}
+
+/** "name#hash": the hash covers the elements (threads, GPUs and their limits) and this host. */
+export function topologyKey(t: Topology): string {
+  const shape = {
+    host: os.hostname(),
+    sockets: t.sockets.map((s) => s.threads),
+    gpus: t.gpus.map((g) => [g.device, g.emulated, g.memoryLimit ?? null, g.streams]),
+  };
+  const h = createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 12);
+  return `${t.name}#${h}`;
+}
+
+export function cacheKey(t: Topology, program: string, mode: Mode): string {
+  return `${topologyKey(t)}|${programProfile(program).algo}|${mode}`;
+}
+
+/**
+ * The key of the CPU values: the sockets' shape on this host alone, so every topology with the
+ * same sockets shares one CPU calibration (a GPU's memory limit does not change the CPU's rate,
+ * and two calibrations of the same sockets differ by noise: 10.7 M vs 43.6 M edges/s per thread
+ * for BFS on the H100 host's two topologies, which put the 1 GiB curve 4x off).
+ */
+export function cpuCacheKey(t: Topology, program: string, mode: Mode): string {
+  const h = createHash('sha256').update(JSON.stringify({ host: os.hostname(), sockets: t.sockets.map((s) => s.threads) })).digest('hex').slice(0, 12);
+  return `sockets#${h}|${programProfile(program).algo}|${mode}`;
+}
+
+/** The cache's entries; a missing or unreadable file is an empty cache (it is only a cache). */
+export async function readCache(file: string): Promise<CacheFile> {
+  try {
+    const parsed = cacheSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // missing or not JSON: start afresh
+  }
+  return { version: 3, entries: {} };
+}
+
+/** Merges `entry` into the cached entry under `key` (atomic write). */
+export async function writeCacheEntry(file: string, key: string, entry: CacheEntry): Promise<void> {
+  const cache = await readCache(file);
+  const old = cache.entries[key];
+  cache.entries[key] = { ...(old?.engine === ENGINE_COSTS ? old : {}), ...entry, measuredAt: new Date().toISOString(), host: os.hostname(), engine: ENGINE_COSTS };
+  const { default: writeFileAtomic } = await import('write-file-atomic');
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFileAtomic(file, JSON.stringify(cache, null, 2) + '\n');
+  } catch (e) {
+    throw new TesseraError(`cannot write the calibration cache: ${(e as Error).message}`, {
+      file,
+      fix: 'set TESSERA_CACHE_DIR to a writable directory',
+    });
+  }
+}

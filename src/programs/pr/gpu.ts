@@ -1,0 +1,81 @@
+/**
+ * The GPU side of pr: handlers of the kernels with a precompiled native implementation
+ * (native/src), which the GPU actor imports by URL (the definition's `gpu`).
+ */
+import { SET_IN, SET_ALLIN, OUTDEG, OWNED, type GpuHandler, type GpuStep } from '../../../actors/gpu/handler.js';
+import type { GpuActor } from '../../../actors/gpu/gpu-actor.js';
+import type { StateSync } from '../../wire/frames.js';
+
+/** Per-run scratch keys (GpuActor.scratch): this step's device arrays, and which host buffer the device mirrors. */
+const STEP = 'pr:step';
+const LAST = 'pr:last';
+
+/**
+ * Device arrays for contrib (read) and nextContrib (written) this step. When the host's contrib is
+ * the array the device wrote last step, only the ranges other actors own are uploaded; otherwise
+ * all of it.
+ */
+async function contribOnDevice(a: GpuActor, s: GpuStep): Promise<{ cDev: string; nDev: string }> {
+  const contrib = s.state.contrib;
+  const nextContrib = s.state.nextContrib;
+  if (contrib === undefined || nextContrib === undefined) throw new Error(`kernel '${s.f.kernel}' needs contrib and nextContrib in the frame`);
+  await a.ensure('contrib', 'f64');
+  await a.ensure('nextContrib', 'f64');
+  const last = a.scratch.get(LAST) as { buf: ArrayBufferLike; dev: string } | undefined;
+  let cDev: string;
+  if (last !== undefined && last.buf === contrib.buffer) {
+    cDev = last.dev;
+    await a.uploadRanges(cDev, contrib.subarray(0, a.graph.numVertices) as Float64Array, a.others);
+  } else {
+    cDev = 'contrib';
+    await a.upload('contrib', s);
+  }
+  const nDev = cDev === 'contrib' ? 'nextContrib' : 'contrib';
+  a.scratch.set(LAST, { buf: nextContrib.buffer, dev: nDev });
+  return { cDev, nDev };
+}
+
+export const pr: GpuHandler = {
+  modes: ['pull'],
+  async run(a, s) {
+    // The program swaps contrib and nextContrib every iteration, so this step's contrib is the
+    // host array the device filled (as nextContrib) for its own ranges last step: keep the
+    // device copy and upload only the ranges the other actors computed (Graphie: reuse what
+    // is resident). Anything else (first step, another run) is uploaded whole.
+    const { cDev, nDev } = await contribOnDevice(a, s);
+    await a.ensure('rank', 'f64');
+    await a.ensureOutDegree();
+    // Gather and the CPU kernel's vertex apply (next contribution, dangling mass) on the device,
+    // applied to the owned vertices of the pages only: [applyBegin, applyEnd) for one range,
+    // the owned byte map for several.
+    const one = a.single;
+    const st = await a.run('pr_pull', {
+      setId: SET_IN,
+      pages: a.rangePages(SET_IN),
+      params: { base: s.f.args.base!, d: s.f.args.damping!, ...(one ? { applyBegin: a.begin, applyEnd: a.end } : {}) },
+      state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev, ...(one ? {} : { owned: OWNED }) },
+    });
+    a.scratch.set(STEP, { cDev, nDev });
+    // Ranks go back after the last iteration only (nothing reads them before); contributions
+    // only when another actor owns vertices (it gathers them next step; alone, the device keeps
+    // its own). Without the `last` argument, both every step.
+    const sync: StateSync[] = [];
+    if (s.f.args.last !== 0) sync.push(...(await a.syncOwned('rank', 'rank', s)));
+    if (!a.ownsAll || s.f.args.last === undefined) sync.push(...(await a.syncOwned(nDev, 'nextContrib', s)));
+    return a.out({ sum: st?.sum ?? 0, sync });
+  },
+  // The device holds every contribution of this step (its own range computed, the rest
+  // uploaded), so any vertex range can be gathered here; pages come from the whole in-set.
+  async steal(a, s, lo, hi) {
+    const { cDev, nDev } = a.scratch.get(STEP) as { cDev: string; nDev: string };
+    const st = await a.run('pr_pull', {
+      setId: SET_ALLIN,
+      pages: await a.inPagesOver(lo, hi),
+      params: { base: s.f.args.base!, d: s.f.args.damping!, applyBegin: lo, applyEnd: hi },
+      state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev },
+    });
+    const sync = [await a.syncRange(nDev, 'nextContrib', s, lo, hi)];
+    if (s.f.args.last !== 0) sync.push(await a.syncRange('rank', 'rank', s, lo, hi));
+    return { sum: st?.sum ?? 0, sync };
+  },
+};

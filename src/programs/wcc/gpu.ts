@@ -1,0 +1,34 @@
+/**
+ * The GPU side of wcc: handlers of the kernels with a precompiled native implementation
+ * (native/src), which the GPU actor imports by URL (the definition's `gpu`).
+ */
+import { SET_OUT, SET_IN, FR, NX, type GpuHandler } from '../../../actors/gpu/handler.js';
+import type { RunStats } from '../../../actors/gpu/native.js';
+
+export const wcc: GpuHandler = {
+  modes: ['push', 'pull'],
+  async run(a, s) {
+    await a.upload('label', s);
+    await a.clearNext();
+    const sets = a.directed ? [SET_OUT, SET_IN] : [SET_OUT];
+    const stats: RunStats[] = [];
+    if (s.f.mode === 'push') {
+      // Min labels go over out- and in-edges: one call per orientation, each with an outbox.
+      await a.frontierOwned(s);
+      for (const set of sets) {
+        const st = await a.run('wcc_push', { setId: set, pages: a.pushPages(set, s), params: a.ownedParams(), state: { label: 'label', frontier: FR, next: NX, ...a.ownedState() } });
+        if (st) stats.push(st);
+      }
+    } else {
+      // Native pull takes the min over every neighbour (the CPU kernel over active ones):
+      // more work per superstep, the same fixed point.
+      for (const set of sets.reverse()) {
+        const st = await a.run('wcc_pull', { setId: set, pages: a.rangePages(set), state: { label: 'label', next: NX } });
+        if (st) stats.push(st);
+      }
+    }
+    const outbox = a.joinOutboxes(stats, 'label', 'min');
+    const activated = stats.reduce((x, st) => x + st.activated, 0);
+    return a.out({ ...(await a.changedOwned('label', 'min', s, activated)), outbox });
+  },
+};
