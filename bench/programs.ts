@@ -44,7 +44,7 @@ const { values: a } = parseArgs({
     threads: { type: 'string', default: '2' },
     programs: { type: 'string', default: 'bfs,pr,sssp,wcc,cdlp,lcc,bc' },
     graphs: { type: 'string', default: 'rmat,snap' },
-    snap: { type: 'string', default: path.resolve(ROOT, '../shared/datasets/snap/soc-Epinions1.txt.gz') },
+    snap: { type: 'string', default: path.resolve(ROOT, 'test/data/snap/soc-Epinions1.txt.gz') },
     'bc-sources': { type: 'string', default: '16' },
     seed: { type: 'string', default: '1' },
     iterations: { type: 'string', default: '10' },

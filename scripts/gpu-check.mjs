@@ -50,7 +50,7 @@ const device = Number(opt('device', 0));
 const gpuShare = Number(opt('gpu-share', '0.5'));
 const bcSources = Number(opt('bc-sources', 4));
 const programs = opt('programs', PROGRAMS.map((p) => p.name).join(',')).split(',');
-const snapDir = flag('no-snap') ? undefined : opt('snap', path.resolve(root, '../shared/datasets/snap'));
+const snapDir = flag('no-snap') ? undefined : opt('snap', path.resolve(root, 'test/data/snap'));
 const benchScale = flag('no-bench') ? undefined : Number(opt('bench-scale', scale));
 const memoryLimit = opt('memory-limit', undefined);
 const pageEdges = opt('page-edges', undefined) === undefined ? undefined : Number(opt('page-edges'));

@@ -1,6 +1,6 @@
 /**
  * End-to-end tests of the command line: the built CLI (dist/src/cli/main.js) is spawned as a
- * user runs it, on the SNAP graphs and Graphalytics examples in ../shared/datasets, and its
+ * user runs it, on the SNAP graphs and Graphalytics examples in test/data, and its
  * output files, reports and error lines are checked against the README's contract and against
  * the serial reference implementations (computed here, in-process, on the same graph).
  */

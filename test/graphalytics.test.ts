@@ -1,5 +1,5 @@
 /**
- * Every expected output of the LDBC Graphalytics validation graphs (../shared/datasets/graphalytics:
+ * Every expected output of the LDBC Graphalytics validation graphs (test/data/graphalytics:
  * BFS, PR, SSSP, WCC, CDLP, LCC, directed and undirected) through the public path — loadGraph
  * (the Graphalytics reader, parameters from each graph's .properties) and api.run — matched with
  * the official rules of validate.ts: exact for BFS and CDLP, equivalence for WCC, epsilon 1e-4
