@@ -548,3 +548,17 @@ test('run --algo MODULE: a program from its own module, its parameters by --para
   checkErrorLine(t, await tessera(['run', '--algo', path.join(f.dir, 'missing.js'), '--graph', f.small]), /program module not found/, /missing\.js/);
   checkErrorLine(t, await tessera(['run', '--algo', path.join(REPO_ROOT, 'dist', 'examples', 'hits', 'kernels.js'), '--graph', f.small]), /the module exports no program/);
 });
+
+test('--out - writes the results to standard output (the summary to standard error); --version', async (t) => {
+  const f = await fx();
+  const r = await tessera(['run', '--algo', 'bfs', '--graph', f.small, '--source', '1', '--topology', f.topology, '--out', '-']);
+  t.is(r.code, 0, r.stderr);
+  t.is(r.stdout, '1 0\n2 1\n3 2\n');
+  t.regex(r.stderr, /^bfs on /m, 'the summary on stderr');
+  const files = await readdir(f.dir);
+  t.false(files.includes('-'), 'no file named -');
+  const pkg = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+  const v = await tessera(['--version']);
+  t.is(v.code, 0);
+  t.is(v.stdout.trim(), pkg.version);
+});

@@ -6,6 +6,7 @@ import test from 'ava';
 import { defineProgram, generate, openSession, run, TesseraError, type Topology } from '../src/index.js';
 import { resolveParams } from '../src/engine/define.js';
 import { referenceBfs, referencePageRank } from './helpers/references.js';
+import { bfs } from '../src/programs/index.js';
 
 const topo = (threads: number[]): Topology => ({ name: `${threads.length}S`, source: 'test', sockets: threads.map((t, id) => ({ id, threads: t })), gpus: [], interconnect: {}, model: {} });
 const profile = { mode: 'pull', stateBytesPerVertex: 8, passes: 1, unit: 'pass', vertexTerm: true } as const;
@@ -153,4 +154,33 @@ test('run refuses what is not a program, and names close to a built-in get a sug
   await t.throwsAsync(untyped(g, { name: 'x' }, { topology: topo([1]) }), { message: /run expects a program name or a definition from defineProgram/ });
   await t.throwsAsync(untyped(g, 'pagernak', { topology: topo([1]) }), { message: /did you mean 'pagerank'/ });
   await t.throwsAsync(run(g, 'bfs', { source: g.ids.toOriginal[0]!, damping: 0.5, topology: topo([1]) } as never), { message: /bfs has no parameter damping/ });
+});
+
+test('release gives a frontier edgeMap returned back: the next superstep reuses its memory', async (t) => {
+  const g = generate('rmat:8');
+  const probe = defineProgram({
+    name: 'release-probe',
+    summary: 'two one-level pushes',
+    params: { source: { type: 'vertex', required: true, description: 'source' } },
+    state: { depth: { type: 'i32', init: -1, reduce: 'claim' }, seen: { type: 'i32', reduce: 'none', length: (x) => (x.numVertices + 31) >>> 5 } },
+    output: 'depth',
+    kernels: bfs.kernels,
+    profile: bfs.profile,
+    async run(ctx, { source }) {
+      const { depth, seen } = ctx.state;
+      depth[source] = 0;
+      const a = await ctx.edgeMap('bfs', ctx.frontierOf([source]), { depth, seen }, { level: 0 }, { modes: ['push'] });
+      const held = a.next.bitmap;
+      ctx.release(a.next);
+      const f = ctx.frontierOf([source]);
+      t.is(f.bitmap, held, 'the released bitmap serves the next frontier');
+      t.is(f.bitmap.reduce((x, y) => x + y, 0), 1, 'cleared when released');
+      const b = await ctx.edgeMap('bfs', f, { depth, seen }, { level: 0 }, { modes: ['push'] });
+      ctx.release(b.next);
+      ctx.release(b.next); // twice: ignored
+      return depth;
+    },
+  });
+  const r = await run(g, probe, { source: g.ids.toOriginal[0]!, topology: topo([2]) });
+  t.is(r.values[0], 0);
 });

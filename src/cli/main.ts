@@ -3,6 +3,7 @@
  * The tessera command line. Every failure the user can fix prints one line (never a stack trace)
  * and exits 1; an internal error prints one line too and exits 2 (TESSERA_DEBUG=1 shows the stack).
  */
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { isTesseraError } from '../errors.js';
 import { registerGraphCommands } from './graph-commands.js';
@@ -14,6 +15,8 @@ const program = new Command();
 program
   .name('tessera')
   .description('Graph analytics on every CPU socket and GPU of one machine')
+  // dist/src/cli/main.js -> the package's package.json.
+  .version((JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version, '-V, --version', 'print the version')
   // Usage errors take the same one-line `tessera: ...` form as every other error (commander's
   // default is an `error: ...` line plus a second hint line). Subcommands inherit this.
   .configureOutput({

@@ -20,7 +20,7 @@ import { choiceOption, floatOption, intOption } from './options.js';
 import { runDemo } from './demo.js';
 import { DEFAULT_PARTITION_SEED, type RunnableStrategy } from '../engine/partition.js';
 import { TesseraError } from '../errors.js';
-import { internalId } from '../engine/output.js';
+import { internalId, writeResultToStdout } from '../engine/output.js';
 
 interface RunFlags {
   algo: string;
@@ -163,7 +163,7 @@ export function registerRunCommands(program: Command): void {
     .option('--seed <n>', 'bc: seed of the source sample', intOption('--seed'))
     .option('--param <key=value>', "a parameter of the program by its name (repeatable; numbers, or a vertex id)", collectParam, {})
     .option('--topology <file|auto>', 'topology YAML, or auto to detect this machine', 'auto')
-    .option('--out <file>', 'write `id value` lines, ascending original id (atomic)')
+    .option('--out <file>', 'write `id value` lines, ascending original id (atomic); - for standard output')
     .option('--report <file.json>', 'write the run report as JSON')
     .option('--page-edges <n>', 'target edges per page', intOption('--page-edges', 1))
     .option('--mode <push|pull>', 'force the mode of every superstep (default: chosen per superstep)', choiceOption('--mode', ['push', 'pull'] as const))
@@ -174,7 +174,7 @@ export function registerRunCommands(program: Command): void {
     .option('-q, --quiet', 'no summary on stdout')
     .action(async (f: RunFlags) => {
       // Refuse an unwritable destination before the (possibly long) load and run, not after.
-      if (f.out !== undefined) await checkOutputDir(f.out, '--out');
+      if (f.out !== undefined && f.out !== '-') await checkOutputDir(f.out, '--out');
       if (f.report !== undefined) await checkOutputDir(f.report, '--report');
       const topology = await loadTopology(f.topology);
       const { graph, defaults, loadMs } = await loadGraph(f.graph, {
@@ -211,9 +211,11 @@ export function registerRunCommands(program: Command): void {
       const r = await runOnce(graph, program, params, setup, defaults, label).finally(stopProgress);
       r.report.loadMs = loadMs;
       if (split?.summarize !== undefined) r.report.model = split.summarize(r.report);
-      if (f.out !== undefined) await r.write(f.out);
+      if (f.out === '-') await writeResultToStdout(r.graph, r.values, r.kind);
+      else if (f.out !== undefined) await r.write(f.out);
       if (f.report !== undefined) await writeJson(f.report, r.report);
-      if (!f.quiet) process.stdout.write(summarize(r.report) + '\n');
+      // With the results on standard output, the summary goes to standard error.
+      if (!f.quiet) (f.out === '-' ? process.stderr : process.stdout).write(summarize(r.report) + '\n');
     });
 
   program

@@ -378,7 +378,7 @@ export class Engine {
     ctx.state = allocState(program.state, ctx);
     const values = await program.run(ctx, params);
     const totalMs = performance.now() - t0;
-    ctx.release(values);
+    ctx.finish(values);
     const edges = steps.reduce((a, s) => a + s.edges, 0);
     const report: RunReport = {
       program: program.name,

@@ -26,6 +26,21 @@ export function formatValue(kind: OutputKind, x: number): string {
   }
 }
 
+/** Streams `id value` lines (ascending original id) into `out`, waiting for it to drain. */
+async function writeLines(out: NodeJS.WritableStream, failed: Promise<never>, graph: Graph, values: ArrayLike<number>, kind: OutputKind): Promise<void> {
+  const { toOriginal, byOriginal } = graph.ids;
+  let buf = '';
+  for (let i = 0; i < byOriginal.length; i++) {
+    const v = byOriginal[i]!;
+    buf += `${toOriginal[v]} ${formatValue(kind, values[v]!)}\n`;
+    if (buf.length > 1 << 16) {
+      if (!out.write(buf)) await Promise.race([once(out as NodeJS.EventEmitter, 'drain'), failed]);
+      buf = '';
+    }
+  }
+  if (buf.length > 0 && !out.write(buf)) await Promise.race([once(out as NodeJS.EventEmitter, 'drain'), failed]);
+}
+
 export async function writeResult(
   file: string,
   graph: Graph,
@@ -38,23 +53,35 @@ export async function writeResult(
     out.once('error', (e) => reject(new TesseraError(`cannot write the output: ${e.message}`, { file, fix: 'check that the directory exists and is writable' }))),
   );
   try {
-    const { toOriginal, byOriginal } = graph.ids;
-    let buf = '';
-    for (let i = 0; i < byOriginal.length; i++) {
-      const v = byOriginal[i]!;
-      buf += `${toOriginal[v]} ${formatValue(kind, values[v]!)}\n`;
-      if (buf.length > 1 << 16) {
-        if (!out.write(buf)) await Promise.race([once(out, 'drain'), failed]);
-        buf = '';
-      }
-    }
-    out.end(buf);
+    await writeLines(out, failed, graph, values, kind);
+    out.end();
     await Promise.race([once(out, 'finish'), failed]);
     await rename(tmp, file);
   } catch (e) {
     out.destroy();
     await unlink(tmp).catch(() => undefined);
     throw e;
+  }
+}
+
+/**
+ * Writes the same lines to standard output (`--out -`). A reader that stops early (`| head`)
+ * closes the pipe: the rest is dropped quietly, as Unix tools do.
+ */
+export async function writeResultToStdout(graph: Graph, values: ArrayLike<number>, kind: OutputKind): Promise<void> {
+  const out = process.stdout;
+  let closed = false;
+  const failed = new Promise<never>((_, reject) =>
+    out.once('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') closed = true;
+      reject(e);
+    }),
+  );
+  failed.catch(() => undefined);
+  try {
+    await writeLines(out, failed, graph, values, kind);
+  } catch (e) {
+    if (!closed) throw new TesseraError(`cannot write the output: ${(e as Error).message}`, { key: '--out', fix: 'check what standard output is connected to' });
   }
 }
 

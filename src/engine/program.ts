@@ -73,6 +73,13 @@ export interface RunContext {
    * every page of a fresh array from one thread). Returns the sum of the kernels' scalar outputs.
    */
   vertexMap(kernel: string, state: Record<string, StateArray>, args?: Record<string, number>): Promise<{ sum: number }>;
+  /**
+   * Gives back a frontier edgeMap returned and the driver will not pass to edgeMap (e.g. an empty
+   * one that ends a phase): its memory is reused by the next superstep instead of held to the end
+   * of the run. The frontier must not be used afterwards. Frontiers edgeMap consumed, and others,
+   * are ignored.
+   */
+  release(frontier: Frontier): void;
 }
 
 export type { OutputKind, Program, AnyProgram } from './define.js';

@@ -120,7 +120,7 @@ export class Run implements RunContext {
   }
 
   /** The run is over: what it took goes back to the engine's pools, but for the arrays of `values`. */
-  release(values: { buffer: ArrayBufferLike }): void {
+  finish(values: { buffer: ArrayBufferLike }): void {
     for (const a of this.taken) {
       if (a.buffer === values.buffer) continue;
       const key = `${kindOf(a)}:${a.length}`;
@@ -140,6 +140,10 @@ export class Run implements RunContext {
   }
 
   /** Returns a frontier's bitmap for reuse, cleared (and the list a superstep `made` for it). */
+  release(f: Frontier): void {
+    this.recycle(f);
+  }
+
   private recycle(f: Frontier, made?: Uint32Array): void {
     if (made !== undefined && this.pooledLists.has(made.buffer)) this.listSpare.push(made.buffer as SharedArrayBuffer);
     if (!this.produced.has(f)) return;
