@@ -332,6 +332,10 @@ const ERROR_CASES: ErrorCase[] = [
   { title: 'non-integer --source', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--source', 'abc'], patterns: [/--source/, /'abc'/, /integer/] },
   { title: 'fractional --source', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--source', '1.5'], patterns: [/--source/, /'1\.5'/] },
   { title: '--source not in the graph', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--source', '7'], patterns: [/source vertex 7 is not a vertex/, /small\.el/, /from 1 to 3/] },
+  { title: '--out naming the input graph', args: (f) => ['run', '--algo', 'wcc', '--graph', f.small, '--out', f.small], patterns: [/--out .*small\.el is also an input: --graph/] },
+  { title: '--out equal to --report', args: (f) => ['run', '--algo', 'wcc', '--graph', f.small, '--out', path.join(f.dir, 'same.txt'), '--report', path.join(f.dir, 'same.txt')], patterns: [/--report .*same\.txt is also the --out/] },
+  { title: '--out naming a directory', args: (f) => ['run', '--algo', 'wcc', '--graph', f.small, '--out', f.dir], patterns: [/is not a regular file \(a directory\)/, /--out -/] },
+  { title: '--vertices with a generator spec', args: () => ['run', '--algo', 'wcc', '--graph', 'rmat:4', '--vertices', 'x.v'], patterns: [/--vertices does not apply here/, /rmat:4/] },
   { title: 'misspelt --algo', args: (f) => ['run', '--algo', 'pagernak', '--graph', f.small], patterns: [/unknown algorithm 'pagernak'/, /did you mean 'pagerank'\?/] },
   { title: 'a flag the program does not take', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--source', '1', '--damping', '0.5'], patterns: [/bfs has no parameter --damping/, /bfs takes --source/] },
   { title: 'bfs without a source', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small], patterns: [/bfs needs --source/, /Fix: add --source/] },
@@ -561,4 +565,15 @@ test('--out - writes the results to standard output (the summary to standard err
   const v = await tessera(['--version']);
   t.is(v.code, 0);
   t.is(v.stdout.trim(), pkg.version);
+});
+
+test('a .tsr refuses the options that shape pages it has stored (--undirected on a directed one, another --page-edges)', async (t) => {
+  const f = await fx();
+  const tsr = path.join(f.dir, 'opts.tsr');
+  const g = await tessera(['generate', 'rmat', '--scale', '5', '--out', tsr]);
+  t.is(g.code, 0, g.stderr);
+  checkErrorLine(t, await tessera(['run', '--algo', 'wcc', '--graph', tsr, '--undirected']), /--undirected does not apply here: this \.tsr is stored directed/, /convert/);
+  checkErrorLine(t, await tessera(['run', '--algo', 'wcc', '--graph', tsr, '--page-edges', '64']), /--page-edges does not apply here/);
+  const ok = await tessera(['run', '--algo', 'wcc', '--graph', tsr, '--topology', f.topology, '-q']);
+  t.is(ok.code, 0, ok.stderr);
 });

@@ -1,5 +1,6 @@
 /** `tessera run`, `tessera demo` and `tessera topology detect`. */
-import { access, stat, writeFile } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { access, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { flagOf, type AnyProgram } from '../engine/define.js';
@@ -174,8 +175,7 @@ export function registerRunCommands(program: Command): void {
     .option('-q, --quiet', 'no summary on stdout')
     .action(async (f: RunFlags) => {
       // Refuse an unwritable destination before the (possibly long) load and run, not after.
-      if (f.out !== undefined && f.out !== '-') await checkOutputDir(f.out, '--out');
-      if (f.report !== undefined) await checkOutputDir(f.report, '--report');
+      await checkOutputs(f);
       const topology = await loadTopology(f.topology);
       const { graph, defaults, loadMs } = await loadGraph(f.graph, {
         undirected: f.undirected,
@@ -269,6 +269,47 @@ async function checkOutputDir(file: string, key: string): Promise<void> {
   const st = await stat(dir).catch(() => undefined);
   if (st === undefined || !st.isDirectory()) {
     throw new TesseraError(`the directory ${dir} does not exist`, { file, key, fix: 'create the directory first, or write somewhere else' });
+  }
+  // Written by an atomic rename: only a regular file the user may write is ever replaced.
+  const at = await stat(file).catch(() => undefined);
+  if (at !== undefined && !at.isFile()) {
+    throw new TesseraError(`${file} is not a regular file (${at.isDirectory() ? 'a directory' : 'a device, pipe or socket'})`, {
+      file,
+      key,
+      fix: key === '--out' ? 'name a file to create, or use --out - for standard output' : 'name a file to create',
+    });
+  }
+  if (at !== undefined) {
+    await access(file, fsConstants.W_OK).catch(() => {
+      throw new TesseraError(`${file} is read-only`, { file, key, fix: 'make it writable, or write somewhere else' });
+    });
+  }
+}
+
+/**
+ * Output paths are checked before any work: each must differ from the graph's input files and
+ * from the other outputs (a result written over its input, or over the report, loses one of them).
+ */
+async function checkOutputs(f: RunFlags): Promise<void> {
+  const outs: Array<[string, string]> = [];
+  if (f.out !== undefined && f.out !== '-') outs.push(['--out', f.out]);
+  if (f.report !== undefined) outs.push(['--report', f.report]);
+  for (const [key, file] of outs) await checkOutputDir(file, key);
+  const real = async (p: string): Promise<string> => realpath(p).catch(() => path.resolve(p));
+  const inputs: Array<[string, string]> = [['--graph', f.graph], ...(f.vertices !== undefined ? [['--vertices', f.vertices] as [string, string]] : []), ...(f.sourceList !== undefined ? [['--source-list', f.sourceList] as [string, string]] : [])];
+  const seen = new Map<string, string>();
+  for (const [key, file] of inputs) seen.set(await real(file), key);
+  for (const [key, file] of outs) {
+    const r = await real(file);
+    const clash = seen.get(r);
+    if (clash !== undefined) {
+      throw new TesseraError(`${key} ${file} is also ${clash === '--out' || clash === '--report' ? 'the' : 'an input:'} ${clash}`, {
+        file,
+        key,
+        fix: `write ${key} to another file`,
+      });
+    }
+    seen.set(r, key);
   }
 }
 

@@ -8,6 +8,7 @@ import { isGeneratorSpec } from './generate/spec.js';
 import { readGraphFile } from './readers/index.js';
 import { readTsr } from './tsr.js';
 import type { Graph } from './types.js';
+import { TesseraError } from '../errors.js';
 import type { GraphDefaults } from '../engine/define.js';
 
 export interface LoadOptions {
@@ -37,11 +38,17 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
   const t0 = performance.now();
   const build = { pageEdges: opts.pageEdges, renumber: opts.renumber, ...(opts.undirected ? { directed: false } : {}) };
   if (isGeneratorSpec(spec)) {
+    if (opts.vertices !== undefined) throw notFor(spec, '--vertices', 'a generated graph has every id below 2^scale as a vertex', 'drop --vertices');
     const graph = buildGraph(generateEdges(spec), build);
     return { graph, defaults: {}, loadMs: performance.now() - t0 };
   }
   if (spec.endsWith('.tsr')) {
+    if (opts.vertices !== undefined) throw notFor(spec, '--vertices', 'a .tsr holds its vertices already', 'drop --vertices, or convert the edge list with it again');
     const graph = await readTsr(spec);
+    // A .tsr's pages are stored: options that shape them cannot apply; refuse rather than ignore.
+    if (opts.undirected && graph.directed) throw notFor(spec, '--undirected', 'this .tsr is stored directed', 'convert the source graph again with --undirected (tessera convert FILE --undirected --out G.tsr), or drop --undirected');
+    if (opts.pageEdges !== undefined && opts.pageEdges !== graph.pageEdges)
+      throw notFor(spec, '--page-edges', `this .tsr is stored with ${graph.pageEdges}-edge pages`, 'drop --page-edges, or convert the source graph again with it');
     return { graph, defaults: {}, loadMs: performance.now() - t0 };
   }
   const { raw, properties } = await readGraphFile(spec, {
@@ -57,4 +64,9 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
     if (Number.isFinite(x)) defaults[k] = x;
   }
   return { graph, defaults, loadMs: performance.now() - t0 };
+}
+
+/** An option that cannot apply to this kind of graph source: refused, never ignored. */
+function notFor(file: string, key: string, why: string, fix: string): TesseraError {
+  return new TesseraError(`${key} does not apply here: ${why}`, { file, key, fix });
 }
