@@ -23,7 +23,7 @@ import { checkGeneratorSpec, DEFAULT_EDGE_FACTOR, DEFAULT_SEED, generateEdges, p
 import type { Graph } from './graph/types.js';
 import { assignByKey, isKeyedGraph, type GraphologyLike, type KeyedGraph } from './graphology.js';
 import { findProgram, type BuiltinName, type ProgramByName } from './programs/index.js';
-import { loadTopology } from './topology/load.js';
+import { checkTopology, loadTopology } from './topology/load.js';
 import type { Topology } from './topology/schema.js';
 
 /** A program: a built-in's name (or alias) or a definition from defineProgram. */
@@ -224,7 +224,7 @@ export async function runOnce(
   style: ParamStyle,
 ): Promise<RunResult<number | string>> {
   const prepared = prepareRun(graph, program, params, defaults, style);
-  const topology = typeof setup.topology === 'object' ? setup.topology : await loadTopology(setup.topology);
+  const topology = typeof setup.topology === 'object' ? checkTopology(setup.topology) : await loadTopology(setup.topology);
   // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.
   const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');
   const engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages }));
@@ -255,7 +255,7 @@ export class Session<K extends number | string = number> {
 
   /** @internal use openSession */
   static async open(graph: Graph, opts: SessionOptions = {}): Promise<Session<number | string>> {
-    const topology = typeof opts.topology === 'object' ? opts.topology : await loadTopology(opts.topology);
+    const topology = typeof opts.topology === 'object' ? checkTopology(opts.topology) : await loadTopology(opts.topology);
     return new Session(graph, await Engine.create(graph, topology, await withOwnership(graph, topology, opts)));
   }
 

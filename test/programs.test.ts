@@ -254,3 +254,18 @@ test('lcc is exact in any vertex order (renumber: none), directed and undirected
     t.true([...r.values].some((x) => x > 0));
   }
 });
+
+test('cdlp: a huge iteration count on labels that swap back and forth ends, with the labels it would reach', async (t) => {
+  // A 4-cycle and an edge: synchronous propagation alternates between two labellings forever.
+  const g = buildGraph(rawFrom([[0, 1], [1, 2], [2, 3], [3, 0], [10, 11]], { directed: false }));
+  for (const iterations of [1_000_000_000, 1_000_000_001]) {
+    const r = await run(g, 'cdlp', { iterations, topology: topo([2]) });
+    t.deepEqual([...r.values], [...referenceCdlp(g, iterations % 2 === 0 ? 4 : 5)], String(iterations));
+    t.is(typeof r.report.notes.cycle, 'number', 'stopped at the cycle');
+    t.is(r.report.notes.iterations, iterations);
+  }
+  // A run that converges makes no copies and reports no cycle.
+  const path = buildGraph(rawFrom([[0, 1], [1, 2], [2, 3]], { directed: true }));
+  const r = await run(path, 'cdlp', { iterations: 50, topology: topo([2]) });
+  t.deepEqual([...r.values], [...referenceCdlp(path, 50)]);
+});

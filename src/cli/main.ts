@@ -10,6 +10,7 @@ import { registerGraphCommands } from './graph-commands.js';
 import { registerRunCommands } from './run.js';
 import { registerBenchCommand } from './bench-command.js';
 import { registerModelCommand } from './model-command.js';
+import { installSignalCleanup } from '../tmp-files.js';
 
 const program = new Command();
 program
@@ -23,6 +24,9 @@ program
     outputError: (str, write) => write(`tessera: ${str.replace(/^error: /, '').trim()} (run with --help for usage)\n`),
   })
   .exitOverride();
+
+// Ctrl-C or SIGTERM during a write removes the partial output file(s) and exits 130 / 143.
+installSignalCleanup();
 
 registerRunCommands(program);
 registerGraphCommands(program);

@@ -7,6 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { TesseraError } from '../errors.js';
+import { trackTemp, untrackTemp } from '../tmp-files.js';
 import type { Graph } from '../graph/types.js';
 import type { OutputKind } from './program.js';
 
@@ -48,6 +49,7 @@ export async function writeResult(
   kind: OutputKind,
 ): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}`;
+  trackTemp(tmp);
   const out = createWriteStream(tmp);
   const failed = new Promise<never>((_, reject) =>
     out.once('error', (e) => reject(new TesseraError(`cannot write the output: ${e.message}`, { file, fix: 'check that the directory exists and is writable' }))),
@@ -61,6 +63,8 @@ export async function writeResult(
     out.destroy();
     await unlink(tmp).catch(() => undefined);
     throw e;
+  } finally {
+    untrackTemp(tmp);
   }
 }
 

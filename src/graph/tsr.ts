@@ -30,6 +30,7 @@ import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { read as readCb } from 'node:fs';
 import { Packr } from 'msgpackr';
 import { TesseraError } from '../errors.js';
+import { trackTemp, untrackTemp } from '../tmp-files.js';
 import { pageByteLength, pageOver } from './pages.js';
 import type { Graph, Orientation, Page, PageSet, WeightType } from './types.js';
 
@@ -283,6 +284,7 @@ export async function writeTsr(graph: Graph, path: string, opts: TsrProgress = {
 
   const tmp = `${path}.tmp-${process.pid}`;
   let fh: FileHandle | undefined;
+  trackTemp(tmp);
   try {
     fh = await open(tmp, 'w');
     await writeAt(fh, pre, 0);
@@ -303,6 +305,8 @@ export async function writeTsr(graph: Graph, path: string, opts: TsrProgress = {
     await unlink(tmp).catch(() => undefined);
     if (e instanceof TesseraError) throw e;
     throw new TesseraError(`cannot write: ${(e as Error).message}`, { file: path, fix: 'check that the directory exists, is writable and has free space' });
+  } finally {
+    untrackTemp(tmp);
   }
 }
 

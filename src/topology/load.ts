@@ -30,7 +30,25 @@ export function parseTopology(text: string, file: string): Topology {
       fix: 'check indentation and that each key is followed by a colon',
     });
   }
-  const parsed = topologySchema.safeParse(doc.toJS());
+  return resolve(doc.toJS(), file, doc);
+}
+
+/** Threads a topology may start per core of this machine: more only queue on the same cores. */
+export const MAX_THREADS_PER_CORE = 4;
+
+/**
+ * Checks a topology given as an object (the library's `topology` option) as a file is checked:
+ * the same schema, defaults and limits; errors name the key.
+ */
+export function checkTopology(t: unknown): Topology {
+  const o = (t ?? {}) as Record<string, unknown>;
+  const source = typeof o.source === 'string' ? o.source : 'topology object';
+  const { source: _s, ...rest } = o;
+  return resolve(rest, source, undefined);
+}
+
+function resolve(data: unknown, file: string, doc: ReturnType<typeof parseDocument> | undefined): Topology {
+  const parsed = topologySchema.safeParse(data);
   if (!parsed.success) throw schemaError(parsed.error, file, doc);
   const t = parsed.data;
   const cores = os.availableParallelism();
@@ -38,6 +56,19 @@ export function parseTopology(text: string, file: string): Topology {
     id: s.id ?? i,
     threads: s.threads === 'auto' ? Math.max(1, Math.floor(cores / t.sockets.length)) : s.threads,
   }));
+  const ids = new Set<number>();
+  sockets.forEach((s, i) => {
+    if (ids.has(s.id)) throw new TesseraError(`socket id ${s.id} is listed twice`, { file, key: `sockets.${i}.id`, fix: 'give each socket its own id (or leave ids out: they default to the position)' });
+    ids.add(s.id);
+  });
+  const total = sockets.reduce((a, s) => a + s.threads, 0);
+  if (total > MAX_THREADS_PER_CORE * cores) {
+    throw new TesseraError(`the sockets ask for ${total} threads, and this machine has ${cores} cores`, {
+      file,
+      key: 'sockets',
+      fix: `use at most ${MAX_THREADS_PER_CORE * cores} threads in all (${MAX_THREADS_PER_CORE} per core), or threads: auto`,
+    });
+  }
   const seen = new Set<number>();
   for (const g of t.gpus) {
     if (seen.has(g.device)) throw new TesseraError(`GPU device ${g.device} is listed twice`, { file, key: 'gpus', fix: 'list each device index once' });
@@ -58,14 +89,14 @@ export function parseTopology(text: string, file: string): Topology {
   };
 }
 
-function schemaError(err: ZodError, file: string, doc: ReturnType<typeof parseDocument>): TesseraError {
+function schemaError(err: ZodError, file: string, doc: ReturnType<typeof parseDocument> | undefined): TesseraError {
   const issue = err.issues[0]!;
   const key = issue.path.join('.') || '(top level)';
   // Find the line of the offending key in the YAML, when it exists.
   let line: number | undefined;
-  const node = issue.path.length > 0 ? doc.getIn(issue.path, true) : undefined;
+  const node = doc !== undefined && issue.path.length > 0 ? doc.getIn(issue.path, true) : undefined;
   const range = (node as { range?: [number, number] } | undefined)?.range;
-  if (range) line = doc.toString().slice(0, range[0]).split('\n').length;
+  if (range && doc !== undefined) line = doc.toString().slice(0, range[0]).split('\n').length;
   let fix = 'see configs/1S.yaml for a valid example';
   if (issue.code === 'unrecognized_keys') fix = `remove or rename ${issue.keys.map((k) => `'${k}'`).join(', ')} (allowed keys are in configs/1S.yaml)`;
   else if (key.endsWith('threads')) fix = "use a positive integer or 'auto'";

@@ -6,6 +6,7 @@
 import { open, rename, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import { TesseraError } from '../../errors.js';
+import { trackTemp, untrackTemp } from '../../tmp-files.js';
 import { Team } from '../build/team.js';
 import { CHUNK, F32List, U32List } from '../chunked.js';
 import type { RawEdges } from '../types.js';
@@ -225,9 +226,11 @@ export async function generateToEdgeList(
   const g = createGenerator(s);
   const tmp = `${file}.tmp-${process.pid}`;
   let fh;
+  trackTemp(tmp);
   try {
     fh = await open(tmp, 'w');
   } catch (e) {
+    untrackTemp(tmp);
     throw new TesseraError(`cannot write: ${(e as Error).message}`, { file, fix: 'check that the directory exists and is writable' });
   }
   const src = new Uint32Array(BLOCK);
@@ -281,6 +284,8 @@ export async function generateToEdgeList(
     await unlink(tmp).catch(() => undefined);
     if (e instanceof TesseraError) throw e;
     throw new TesseraError(`cannot write: ${(e as Error).message}`, { file, fix: 'check free disk space and permissions' });
+  } finally {
+    untrackTemp(tmp);
   }
   return { edges: g.numEdges, bytes };
 }

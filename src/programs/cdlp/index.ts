@@ -39,13 +39,33 @@ export const cdlp = defineProgram({
     label.set(ctx.graph.ids.toOriginal);
     const all = ctx.all();
     let done = 0;
+    // Synchronous propagation can settle into a 2-cycle (labels swapping back and forth): once
+    // label_k+1 equals label_k-1 every later iteration is known, so a huge iteration count ends
+    // there with the labels it would have reached. Checked only when the count of changed labels
+    // repeats (a copy of n labels per candidate, none in runs that converge).
+    let prevChanged = -1;
+    let older: Uint32Array | undefined;
     while (done < iterations) {
       const { sum: changed } = await ctx.edgeMap('cdlp', all, { label, nextLabel }, {}, { modes: ['pull'] });
       [label, nextLabel] = [nextLabel, label];
       done++;
       if (changed === 0) break;
+      if (older !== undefined && equal(label, older)) {
+        // label = label_done = label_done-2: label_N is label for an even N - done, else nextLabel.
+        if ((iterations - done) % 2 === 1) [label, nextLabel] = [nextLabel, label];
+        ctx.note('cycle', done);
+        done = iterations;
+        break;
+      }
+      older = changed === prevChanged && iterations - done > 2 ? nextLabel.slice() : undefined;
+      prevChanged = changed;
     }
     ctx.note('iterations', done);
     return label;
   },
 });
+
+function equal(a: Uint32Array, b: Uint32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,38 @@
+/**
+ * Topologies from files and from objects take the same checks: the schema, socket ids once each,
+ * threads capped at MAX_THREADS_PER_CORE per core of this machine.
+ */
+import test from 'ava';
+import os from 'node:os';
+import { checkTopology, MAX_THREADS_PER_CORE, parseTopology } from '../src/topology/load.js';
+import { generate, run, TesseraError } from '../src/index.js';
+
+const cores = os.availableParallelism();
+
+test('a socket id listed twice is an error naming the key', (t) => {
+  const e = t.throws(() => parseTopology('sockets:\n  - { id: 0, threads: 1 }\n  - { id: 0, threads: 1 }\n', 'dup.yaml'), { instanceOf: TesseraError });
+  t.regex(e!.message, /socket id 0 is listed twice/);
+  t.regex(e!.message, /sockets\.1\.id/);
+});
+
+test('threads are capped at a multiple of the cores', (t) => {
+  const cap = MAX_THREADS_PER_CORE * cores;
+  t.notThrows(() => parseTopology(`sockets:\n  - threads: ${cap}\n`, 'cap.yaml'));
+  const e = t.throws(() => parseTopology(`sockets:\n  - threads: ${cap}\n  - threads: 1\n`, 'over.yaml'), { instanceOf: TesseraError });
+  t.regex(e!.message, new RegExp(`ask for ${cap + 1} threads, and this machine has ${cores} cores`));
+  t.regex(e!.message, new RegExp(`at most ${cap} threads`));
+  t.throws(() => parseTopology('sockets:\n  - threads: 100000\n', 'huge.yaml'), { message: /100000 threads/ });
+});
+
+test('a topology object is checked as a file is (defaults filled in, mistakes named)', async (t) => {
+  const ok = checkTopology({ name: 'x', sockets: [{ threads: 1 }], gpus: [{ device: 0, emulated: true }] });
+  t.deepEqual(ok.sockets, [{ id: 0, threads: 1 }]);
+  t.is(ok.gpus[0]!.streams, 4, 'the default stream count');
+  t.is(ok.source, 'topology object');
+  t.throws(() => checkTopology({ sockets: [] }), { message: /needs at least one socket/ });
+  t.throws(() => checkTopology({ sockets: [{ threads: 0 }] }), { message: /sockets\.0\.threads/ });
+  t.throws(() => checkTopology({ sockets: [{ threads: 1, cores: 2 }] }), { message: /cores/ });
+  const g = generate('rmat:4');
+  const untyped = run as unknown as (g: unknown, p: string, o: unknown) => Promise<unknown>;
+  await t.throwsAsync(untyped(g, 'wcc', { topology: { sockets: 'all' } }), { instanceOf: TesseraError, message: /invalid topology: sockets/ });
+});
