@@ -500,3 +500,25 @@ test('bad input: vertices option with a non-edge-list format', async (t) => {
   const f = await fixture('x.mtx', '%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n');
   await rejects(t, f, { vertices: f }, undefined, 'edge-list files only');
 });
+
+test('Graphalytics: a .properties naming a vertex or edge file outside its folder is refused, nothing of that file is read', async (t) => {
+  const root = path.join(dir, 'escape');
+  const ds = path.join(root, 'ds');
+  await mkdir(ds, { recursive: true });
+  const secret = path.join(root, 'secret.txt');
+  await writeFile(secret, 'TOP-SECRET first line\n');
+  await writeFile(path.join(ds, 'g.v'), '1\n2\n');
+  await writeFile(path.join(ds, 'g.e'), '1 2\n');
+  for (const key of ['edge-file', 'vertex-file']) {
+    await writeFile(path.join(ds, 'g.properties'), `graph.g.directed = true\ngraph.g.${key} = ../secret.txt\n`);
+    const e = await t.throwsAsync(readGraphalytics(ds), { instanceOf: TesseraError });
+    t.regex(e!.message, new RegExp(`${key} names a file outside the dataset's folder`));
+    t.regex(e!.message, /g\.properties/);
+    t.notRegex(e!.message, /TOP-SECRET/);
+  }
+  // Inside the folder (another name) is fine.
+  await writeFile(path.join(ds, 'edges.txt'), '1 2\n2 1\n');
+  await writeFile(path.join(ds, 'g.properties'), 'graph.g.directed = true\ngraph.g.edge-file = edges.txt\n');
+  const ok = await readGraphalytics(ds);
+  t.is(ok.raw.src.length, 2);
+});

@@ -36,3 +36,11 @@ test('a topology object is checked as a file is (defaults filled in, mistakes na
   const untyped = run as unknown as (g: unknown, p: string, o: unknown) => Promise<unknown>;
   await t.throwsAsync(untyped(g, 'wcc', { topology: { sockets: 'all' } }), { instanceOf: TesseraError, message: /invalid topology: sockets/ });
 });
+
+test('a YAML alias bomb is a clear error, not an internal one', (t) => {
+  const rows = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+  for (const [k, p] of [['b', 'a'], ['c', 'b'], ['d', 'c'], ['e', 'd'], ['f', 'e']] as const) rows.push(`${k}: &${k} [${Array(9).fill('*' + p).join(', ')}]`);
+  const e = t.throws(() => parseTopology(rows.join('\n') + '\nsockets: [{ threads: 1 }]\n', 'bomb.yaml'), { instanceOf: TesseraError });
+  t.regex(e!.message, /the YAML expands too far/);
+  t.regex(e!.message, /bomb\.yaml/);
+});

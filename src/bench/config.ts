@@ -4,6 +4,7 @@
  * validated with zod; every error names the file, line, key and a fix. Relative paths (topology
  * files, graph files, peer builds) are resolved against the config file's folder.
  */
+import { yamlValue } from '../topology/load.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
@@ -132,7 +133,7 @@ export function parseBenchConfig(text: string, file: string): BenchConfig {
     const range = (node as { range?: [number, number] } | undefined)?.range;
     return range ? text.slice(0, range[0]).split('\n').length : undefined;
   };
-  const parsed = configSchema.safeParse(doc.toJS() ?? {});
+  const parsed = configSchema.safeParse(yamlValue(doc, file) ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = issue.path.join('.') || '(top level)';

@@ -30,7 +30,19 @@ export function parseTopology(text: string, file: string): Topology {
       fix: 'check indentation and that each key is followed by a colon',
     });
   }
-  return resolve(doc.toJS(), file, doc);
+  return resolve(yamlValue(doc, file), file, doc);
+}
+
+/**
+ * The document's value; a document whose aliases expand past the yaml package's limit (an alias
+ * bomb: a few lines that would expand to gigabytes) is a clear error, not an internal one.
+ */
+export function yamlValue(doc: ReturnType<typeof parseDocument>, file: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    throw new TesseraError(`the YAML expands too far (${(e as Error).message})`, { file, fix: 'write the values out instead of nesting aliases (*name) of aliases' });
+  }
 }
 
 /** Threads a topology may start per core of this machine: more only queue on the same cores. */

@@ -330,7 +330,21 @@ export async function readGraphalytics(p: string, opts: GraphalyticsOptions = {}
   }
   const named = (key: 'vertex-file' | 'edge-file'): string | undefined => {
     const v = props?.values[key];
-    return v === undefined || v === '' ? undefined : path.resolve(path.dirname(loc.propertiesFile!), v);
+    if (v === undefined || v === '') return undefined;
+    const dir = path.dirname(path.resolve(loc.propertiesFile!));
+    const file = path.resolve(dir, v);
+    // A dataset's files live in its folder: a .properties naming a file elsewhere (../../etc/...)
+    // is refused, so nothing outside the folder the user named is read or echoed in an error.
+    const rel = path.relative(dir, file);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+      throw new TesseraError(`${key} names a file outside the dataset's folder (${v})`, {
+        file: loc.propertiesFile,
+        line: props!.lines[key],
+        key: `graph.${props!.name}.${key}`,
+        fix: `name a file in ${dir}, or give that file itself on the command line`,
+      });
+    }
+    return file;
   };
   const edgeFile =
     loc.edgeFile ?? (await firstExisting(...[named('edge-file')].filter((x): x is string => x !== undefined), `${loc.base}.e`, `${loc.base}.e.gz`));
