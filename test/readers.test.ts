@@ -522,3 +522,11 @@ test('Graphalytics: a .properties naming a vertex or edge file outside its folde
   const ok = await readGraphalytics(ds);
   t.is(ok.raw.src.length, 2);
 });
+
+test('Matrix Market: a size line declaring more than the machine can hold is refused before anything is allocated', async (t) => {
+  const file = path.join(dir, 'huge.mtx');
+  await writeFile(file, '%%MatrixMarket matrix coordinate pattern general\n4000000000 4000000000 1\n1 2\n');
+  const e = await t.throwsAsync(readGraphFile(file), { instanceOf: TesseraError });
+  t.regex(e!.message, /the size line declares 4000000000 vertices and 1 edges: about [\d.]+ GiB, more than this machine's/);
+  t.regex(e!.message, /huge\.mtx:2: /);
+});

@@ -5,6 +5,7 @@
  * weights, and a symmetric matrix is an undirected graph. Dense (`array`), complex, hermitian
  * and skew-symmetric matrices are refused with a clear error.
  */
+import { checkGraphFits } from '../memory.js';
 import { TesseraError } from '../../errors.js';
 import { U32List } from '../chunked.js';
 import { MAX_ORIGINAL_ID, type RawEdges } from '../types.js';
@@ -77,6 +78,8 @@ export async function readMatrixMarket(file: string, opts: MatrixMarketOptions =
     if (rows > MAX_ORIGINAL_ID) {
       throw new TesseraError(`${rows} rows is more than ${MAX_ORIGINAL_ID} vertices`, { file, line: lineNo, fix: 'split the matrix' });
     }
+    // Every row is a vertex (listed below): refuse a size line the machine cannot hold before that.
+    checkGraphFits(rows, header!.symmetry === 'symmetric' ? 2 * entries : entries, { file, line: lineNo, what: 'the size line' });
     Object.assign(header!, { rows, cols, entries, sizeLine: lineNo });
     const weighted = opts.weighted ?? 'auto';
     if (weighted === true && header!.field === 'pattern') {
