@@ -184,3 +184,72 @@ test('release gives a frontier edgeMap returned back: the next superstep reuses 
   const r = await run(g, probe, { source: g.ids.toOriginal[0]!, topology: topo([2]) });
   t.is(r.values[0], 0);
 });
+
+test("progress events go to any emitter with emit/on (node:events here)", async (t) => {
+  const { EventEmitter } = await import('node:events');
+  const g = generate('rmat:8');
+  const ee = new EventEmitter();
+  const seen: string[] = [];
+  ee.on('run-start', (i: { program: string }) => seen.push(`start ${i.program}`));
+  ee.on('superstep', (s: { step: number }) => seen.push(`step ${s.step}`));
+  ee.on('run-end', () => seen.push('end'));
+  await run(g, 'bfs', { source: g.ids.toOriginal[0]!, topology: topo([1]), events: ee });
+  t.is(seen[0], 'start bfs');
+  t.is(seen[1], 'step 0');
+  t.is(seen[seen.length - 1], 'end');
+});
+
+test('vertexFilter: the vertices a vertex kernel marks are a frontier edgeMap takes', async (t) => {
+  const g = generate('rmat:9:ef=4');
+  const KERNELS2 = `data:text/javascript,${encodeURIComponent(`
+export const low = {
+  vertex(ctx, lo, hi, out) {
+    const deg = ctx.graph.outDegree;
+    for (let v = lo; v < hi; v++) if (deg[v] <= ctx.args.k) { ctx.next[v] = 1; out.active++; out.sum += deg[v]; }
+  },
+};
+export const mark = {
+  vertex(ctx, lo, hi, out) {
+    const fr = ctx.frontier, x = ctx.state.x;
+    for (let v = lo; v < hi; v++) x[v] = 0;
+  },
+  push(ctx, lo, hi, out) {
+    const x = ctx.state.x, list = ctx.frontierList;
+    for (let i = lo; i < hi; i++) x[list[i]] = 1;
+  },
+  pull(ctx, pages, lo, hi, out) {
+    const x = ctx.state.x, fr = ctx.frontier;
+    const p = pages[0];
+    for (let i = lo; i < hi; i++) if (fr[p.vBegin + i] === 1) x[p.vBegin + i] = 1;
+  },
+};
+`)}`;
+  const filt = defineProgram({
+    name: 'low-degree',
+    summary: 'marks vertices of out-degree at most k',
+    params: { k: { type: 'int', default: 2, min: 0, description: 'degree bound' } },
+    state: { x: { type: 'u8', reduce: 'owner' } },
+    output: 'int',
+    kernels: KERNELS2,
+    profile,
+    async run(ctx, { k }) {
+      const f = await ctx.vertexFilter('low', {}, { k });
+      ctx.note('size', f.size);
+      ctx.note('sum', f.sum);
+      await ctx.edgeMap('mark', f, { x: ctx.state.x }, {}, { readsFrontier: true });
+      return Int32Array.from(ctx.state.x);
+    },
+  });
+  for (const threads of [[2], [1, 1]]) {
+    const r = await run(g, filt, { k: 3, topology: topo(threads) });
+    let size = 0;
+    let sum = 0;
+    for (let v = 0; v < g.numVertices; v++) {
+      const low = g.outDegree[v]! <= 3;
+      t.is(r.values[v], low ? 1 : 0);
+      if (low) (size++, (sum += g.outDegree[v]!));
+    }
+    t.is(r.report.notes.size, size);
+    t.is(r.report.notes.sum, sum);
+  }
+});

@@ -27,6 +27,15 @@ import { fold, foldClaimFlags, foldMinFlags, kindOf, NATIVE_FOLD_MIN } from './f
 import * as taskPlan from './tasks.js';
 import { Run, type KernelRef } from './run.js';
 
+/**
+ * An emitter the engine reports progress to (`emit(event, ...args)` with EngineEvents' events and
+ * arguments). `on` is there for whoever listens to `engine.events`.
+ */
+export interface ProgressEmitter {
+  emit<E extends keyof EngineEvents>(event: E, ...args: EngineEvents[E]): unknown;
+  on<E extends keyof EngineEvents>(event: E, fn: (...args: EngineEvents[E]) => void): unknown;
+}
+
 /** Progress events of an Engine (eventemitter3); the CLI turns them into a progress line. */
 export interface EngineEvents {
   /** A program starts. */
@@ -37,8 +46,11 @@ export interface EngineEvents {
 }
 
 export interface EngineOptions {
-  /** Where progress events go (default: a fresh emitter, `engine.events`). */
-  events?: EventEmitter<EngineEvents>;
+  /**
+   * Where progress events go: any emitter with `emit` (eventemitter3, node:events, your own);
+   * default a fresh eventemitter3 emitter, `engine.events`.
+   */
+  events?: ProgressEmitter;
   /** Dense (pull) when |F| + out-edges(F) > |E| / pullDivisor (Ligra uses 20). */
   pullDivisor?: number;
   /** Force a mode for every superstep whose kernel supports it (testing, benchmarks). */
@@ -122,7 +134,7 @@ export class Engine {
   private layout!: taskPlan.TaskLayout;
   private readyWait = new Map<string, { resolve: (f: ReadyFrame) => void; reject: (e: ErrorFrame) => void }>();
   /** Progress events: run-start, superstep, run-end. */
-  readonly events: EventEmitter<EngineEvents>;
+  readonly events: ProgressEmitter;
   private live: LiveStep | undefined;
   /**
    * State arrays and bitmaps of finished runs (all but the results they returned), by kind and

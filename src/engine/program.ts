@@ -74,6 +74,12 @@ export interface RunContext {
    */
   vertexMap(kernel: string, state: Record<string, StateArray>, args?: Record<string, number>): Promise<{ sum: number }>;
   /**
+   * Ligra's vertexFilter: runs `kernel`'s vertex function over every vertex id on the CPU sockets'
+   * threads; the vertices it marks (`ctx.next[v] = 1`, counted in `out.active`) are the returned
+   * frontier, ready for edgeMap (e.g. the vertices below a threshold). `sum` as vertexMap's.
+   */
+  vertexFilter(kernel: string, state: Record<string, StateArray>, args?: Record<string, number>): Promise<Frontier & { sum: number }>;
+  /**
    * Gives back a frontier edgeMap returned and the driver will not pass to edgeMap (e.g. an empty
    * one that ends a phase): its memory is reused by the next superstep instead of held to the end
    * of the run. The frontier must not be used afterwards. Frontiers edgeMap consumed, and others,

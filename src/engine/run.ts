@@ -189,9 +189,30 @@ export class Run implements RunContext {
   }
 
   async vertexMap(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}): Promise<{ sum: number }> {
+    // The frame's frontier and next bitmaps: a vertex map's kernels read and write neither (kernel.ts).
+    const unused = this.bitmap();
+    try {
+      const { sum, active } = await this.vertexStep(kernel, 'vertexMap', state, args, unused);
+      if (active > 0) fillArray(unused, 0); // a kernel marked vertices: the spare must be clear
+      return { sum };
+    } finally {
+      this.spare.push(unused);
+    }
+  }
+
+  async vertexFilter(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}): Promise<Frontier & { sum: number }> {
+    const next = this.bitmap();
+    const { sum, active } = await this.vertexStep(kernel, 'vertexFilter', state, args, next);
+    const frontier: Frontier = { bitmap: next, list: undefined, size: active };
+    this.produced.add(frontier);
+    return Object.assign(frontier, { sum });
+  }
+
+  /** One pass of `kernel`'s vertex function over every id on the CPU sockets' threads, marking `next`. */
+  private async vertexStep(kernel: string, op: string, state: Record<string, StateArray>, args: Record<string, number>, next: Uint8Array): Promise<{ sum: number; active: number }> {
     this.kernel(kernel);
     if (this.kernels.table[kernel]!.vertex === undefined) {
-      throw new TesseraError(`program '${this.program}' runs vertexMap with kernel '${kernel}', which has no vertex function`, { file: this.kernels.url, fix: 'give that kernel vertex(ctx, lo, hi, out)' });
+      throw new TesseraError(`program '${this.program}' runs ${op} with kernel '${kernel}', which has no vertex function`, { file: this.kernels.url, fix: 'give that kernel vertex(ctx, lo, hi, out)' });
     }
     const n = this.graph.numVertices;
     // About 8 ranges per thread (uneven cores, page faults), at least 4096 ids each.
@@ -199,14 +220,9 @@ export class Run implements RunContext {
     const tasks: Task[] = [];
     for (let lo = 0; lo < n; lo += size) tasks.push({ page: 0, count: 0, lo, hi: Math.min(n, lo + size), edges: Math.min(n, lo + size) - lo });
     const shares = this.engine.share(tasks);
-    // The frame's frontier and next bitmaps: vertex kernels read and write neither (kernel.ts).
-    const unused = this.bitmap();
-    try {
-      const { votes } = await this.engine.superstep(-1, this.ref(kernel), 'pull', shares, args, state, { bitmap: unused, list: undefined, size: 0 }, undefined, unused, false, 'in', true);
-      return { sum: votes.reduce((a, v) => a + v.sum, 0) };
-    } finally {
-      this.spare.push(unused);
-    }
+    const none = { bitmap: next, list: undefined, size: 0 };
+    const { votes } = await this.engine.superstep(-1, this.ref(kernel), 'pull', shares, args, state, none, undefined, next, false, 'in', true);
+    return { sum: votes.reduce((a, v) => a + v.sum, 0), active: votes.reduce((a, v) => a + v.active, 0) };
   }
 
   async edgeMap(
