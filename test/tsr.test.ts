@@ -6,8 +6,10 @@ import { TesseraError } from '../src/errors.js';
 import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import { allocPage } from '../src/graph/pages.js';
-import { TSR_ALIGN, isTsrFile, readTsr, readTsrArray, readTsrHeader, readTsrPage, writeTsr } from '../src/graph/tsr.js';
-import type { Graph, Page, PageSet } from '../src/graph/types.js';
+import { loadGraph } from '../src/graph/load.js';
+import { TSR_ALIGN, isTsrFile, readTsr, readTsrArray, readTsrHeader, readTsrPage, verifyTsr, writeTsr, type TsrPageEntry } from '../src/graph/tsr.js';
+import type { Graph, Page, PageSet, WeightType } from '../src/graph/types.js';
+import { tessera } from './helpers/cli.js';
 import { rawFrom } from './helpers/raw.js';
 
 let dir = '';
@@ -238,7 +240,7 @@ test('errors: truncated files', async (t) => {
   const h = await readTsrHeader(file);
   // Cut inside the blobs: the header notices.
   await truncate(file, h.fileBytes - 100);
-  await t.throwsAsync(readTsr(file), { instanceOf: TesseraError, message: /trunc\.tsr: the file is truncated: \d+ bytes, the header says \d+/ });
+  await t.throwsAsync(readTsr(file), { instanceOf: TesseraError, message: /trunc\.tsr: the file is truncated: \d+ bytes, the header says \d+ \(.* and everything after it are cut off\)/ });
   await t.throwsAsync(readTsrHeader(file), { instanceOf: TesseraError, message: /truncated/ });
   // A page read with a stale header notices too.
   const last = h.pages.in.at(-1)!;
@@ -263,17 +265,215 @@ test('errors: corrupt header and corrupt pages', async (t) => {
   const at = p.offset + Math.floor(p.length / 2);
   const orig = (await readFile(file2)).subarray(at, at + 1)[0]!;
   await patch(file2, at, [orig ^ 0x10]);
-  await t.throwsAsync(readTsr(file2), { instanceOf: TesseraError, message: /corrupt2\.tsr: out page 1 is corrupt \(checksum mismatch/ });
-  await t.throwsAsync(readTsrPage(file2, h, 'out', 1), { instanceOf: TesseraError, message: /out page 1 is corrupt/ });
-  // verify: false skips checksums (for speed) but still checks page offsets.
+  // (A structural check or the checksum notices, whichever says more.)
+  await t.throwsAsync(readTsr(file2), { instanceOf: TesseraError, message: /corrupt2\.tsr: out page 1 \(vertices \d+ to \d+\) is corrupt: / });
+  await t.throwsAsync(readTsrPage(file2, h, 'out', 1), { instanceOf: TesseraError, message: /out page 1 \(.*\) is corrupt/ });
+  // verify: false skips checksums (for speed) but still checks where page offsets start and end.
   await t.notThrowsAsync(readTsrPage(file2, h, 'out', 1, { verify: false }));
   await patch(file2, p.offset, [9]);
-  await t.throwsAsync(readTsrPage(file2, h, 'out', 1, { verify: false }), { instanceOf: TesseraError, message: /offsets run from 9/ });
+  await t.throwsAsync(readTsrPage(file2, h, 'out', 1, { verify: false }), { instanceOf: TesseraError, message: /its offsets start at 9, not 0/ });
 });
 
 test('errors: writing into a missing directory leaves nothing behind', async (t) => {
   const g = buildGraph(rawFrom([[1, 2]]));
   await t.throwsAsync(writeTsr(g, path.join(dir, 'nope', 'g.tsr')), { instanceOf: TesseraError, message: /nope\/g\.tsr: cannot write/ });
+});
+
+// ---------------------------------------------------------------------------------------------
+// damaged files: verified reads refuse them, `tessera info` checks the whole file
+
+const DAMAGED = /Fix: the file is damaged: convert the source graph again/;
+
+/** A directed, weighted graph of several pages, written, with its header. */
+async function damageable(name: string): Promise<{ file: string; h: Awaited<ReturnType<typeof readTsrHeader>> }> {
+  const file = path.join(dir, name);
+  await writeTsr(buildGraph(generateEdges('rmat:9:weighted'), { pageEdges: 1500 }), file);
+  return { file, h: await readTsrHeader(file) };
+}
+
+async function putU32(file: string, at: number, v: number): Promise<void> {
+  await patch(file, at, [v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, v >>> 24]);
+}
+
+/** File position of a page's offsets[k] and nbrs[k] (pages.ts layout). */
+const offsetAt = (e: TsrPageEntry, k: number): number => e.offset + 4 * k;
+const nbrAt = (e: TsrPageEntry, k: number): number => e.offset + ((4 * (e.vEnd - e.vBegin + 1) + 7) & ~7) + 4 * k;
+
+/** A page of the table with at least `nv` vertices (not split). */
+function pageWith(table: TsrPageEntry[], nv: number): TsrPageEntry {
+  const e = table.find((x) => x.index > 0 && !x.split && x.vEnd - x.vBegin >= nv && x.edges >= 8);
+  if (e === undefined) throw new Error('the test graph has no such page');
+  return e;
+}
+
+/** `tessera info FILE` exits 1 with one line: the file, then what is wrong, then the fix. */
+async function infoFails(t: import('ava').ExecutionContext, file: string, ...patterns: RegExp[]): Promise<void> {
+  const r = await tessera(['info', file]);
+  t.is(r.code, 1, `exit code (stdout: ${r.stdout}, stderr: ${r.stderr})`);
+  t.is(r.stdout, '');
+  t.regex(r.stderr, /^tessera: [^\n]+\n$/, `one line, got: ${r.stderr}`);
+  t.true(r.stderr.startsWith(`tessera: ${file}: `), r.stderr);
+  t.regex(r.stderr, DAMAGED);
+  for (const p of patterns) t.regex(r.stderr, p);
+}
+
+/** `tessera info FILE --no-verify` reads the header only: it describes a file with a damaged page. */
+async function quickLookPasses(t: import('ava').ExecutionContext, file: string): Promise<void> {
+  const r = await tessera(['info', file, '--no-verify']);
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /^verified +no \(--no-verify/m);
+}
+
+test('damaged: flipped page offsets are refused by reads and by tessera info, naming the page', async (t) => {
+  const { file, h } = await damageable('dmg-offsets.tsr');
+  const e = pageWith(h.pages.out, 4);
+  await putU32(file, offsetAt(e, 2), 0x7fff0000);
+  const what = new RegExp(`dmg-offsets\\.tsr: out page ${e.index} \\(vertices ${e.vBegin} to ${e.vEnd - 1}\\) is corrupt: its offsets decrease at vertex ${e.vBegin + 2} \\(its edges start at 2147418112 and end at \\d+\\)`);
+  await t.throwsAsync(readTsr(file), { instanceOf: TesseraError, message: what });
+  await t.throwsAsync(loadGraph(file), { instanceOf: TesseraError, message: what });
+  await t.throwsAsync(readTsrPage(file, h, 'out', e.index), { instanceOf: TesseraError, message: what });
+  await t.throwsAsync(verifyTsr(file), { instanceOf: TesseraError, message: DAMAGED });
+  await infoFails(t, file, what);
+  await quickLookPasses(t, file);
+
+  // The last offset: past the page's edge count (caught even with verify: false).
+  const { file: file2, h: h2 } = await damageable('dmg-offsets-end.tsr');
+  const f = pageWith(h2.pages.in, 4);
+  await putU32(file2, offsetAt(f, f.vEnd - f.vBegin), f.edges + 1);
+  const end = new RegExp(`in page ${f.index} \\(.*\\) is corrupt: its offsets end at ${f.edges + 1}, but the page holds ${f.edges} edges`);
+  await t.throwsAsync(readTsr(file2), { instanceOf: TesseraError, message: end });
+  await t.throwsAsync(readTsr(file2, { verify: false }), { instanceOf: TesseraError, message: end });
+  await infoFails(t, file2, end);
+});
+
+test('damaged: a flipped neighbour id is refused by reads and by tessera info, naming the page and vertex', async (t) => {
+  const { file, h } = await damageable('dmg-nbr.tsr');
+  const e = pageWith(h.pages.in, 2);
+  const page = await readTsrPage(file, h, 'in', e.index);
+  let v = page.vBegin;
+  while (page.offsets[v - page.vBegin + 1]! <= 5) v++;
+  await putU32(file, nbrAt(e, 5), 0x00ff0000);
+  const what = new RegExp(`dmg-nbr\\.tsr: in page ${e.index} \\(.*\\) is corrupt: vertex ${v} has neighbour id 16711680 \\(edge 5 of the page\\), not below the ${h.numVertices} vertices`);
+  await t.throwsAsync(readTsr(file), { instanceOf: TesseraError, message: what });
+  await t.throwsAsync(readTsrPage(file, h, 'in', e.index), { instanceOf: TesseraError, message: what });
+  await infoFails(t, file, what);
+  await quickLookPasses(t, file);
+
+  // A neighbour id changed to another vertex's: the structure holds, the checksum notices.
+  const { file: file2, h: h2 } = await damageable('dmg-nbr-valid.tsr');
+  const f = pageWith(h2.pages.out, 2);
+  const old = (await readFile(file2)).readUInt32LE(nbrAt(f, 3));
+  await putU32(file2, nbrAt(f, 3), old === 0 ? 1 : old - 1);
+  const ck = new RegExp(`out page ${f.index} \\(.*\\) is corrupt: checksum mismatch`);
+  await t.throwsAsync(readTsr(file2), { instanceOf: TesseraError, message: ck });
+  await infoFails(t, file2, ck);
+});
+
+test('damaged: a truncated file is refused, naming the first page cut off', async (t) => {
+  const { file, h } = await damageable('dmg-trunc.tsr');
+  const e = h.pages.in[1]!;
+  await truncate(file, e.offset + 100);
+  const what = new RegExp(`dmg-trunc\\.tsr: the file is truncated: ${e.offset + 100} bytes, the header says ${h.fileBytes} \\(in page 1 and everything after it are cut off\\)`);
+  await t.throwsAsync(readTsr(file), { instanceOf: TesseraError, message: what });
+  await infoFails(t, file, what);
+  // A page before the cut still reads alone.
+  await t.notThrowsAsync(readTsrPage(file, h, 'out', 0));
+});
+
+test('an intact file passes tessera info (exit 0), verified unless --no-verify', async (t) => {
+  const { file, h } = await damageable('intact.tsr');
+  await t.notThrowsAsync(verifyTsr(file));
+  const r = await tessera(['info', file]);
+  t.is(r.code, 0, r.stderr);
+  t.is(r.stderr, '');
+  t.regex(r.stdout, /^verified +yes/m);
+  t.regex(r.stdout, new RegExp(`^edges +${h.numEdges.toLocaleString('en-US')}$`, 'm'));
+  const j = await tessera(['info', file, '--format', 'json']);
+  t.is(j.code, 0, j.stderr);
+  t.like(JSON.parse(j.stdout), { numEdges: h.numEdges, verified: true });
+  await quickLookPasses(t, file);
+  // --no-verify cannot apply to anything else: refused, not ignored.
+  const el = path.join(dir, 'intact.txt');
+  await writeFile(el, '1 2\n2 3\n');
+  const x = await tessera(['info', el, '--no-verify']);
+  t.is(x.code, 1);
+  t.regex(x.stderr, /^tessera: --no-verify applies to a \.tsr file only\. Fix: drop --no-verify\n$/);
+});
+
+/**
+ * A three-vertex undirected graph built by hand, so that its pages can be wrong while its
+ * checksums are right (what a writer bug, not a damaged disk, makes).
+ */
+function tiny(o: { nbr?: number; weight?: number; gap?: boolean; degree0?: number; byOriginal?: number[] } = {}): Graph {
+  const wt: WeightType | undefined = o.weight !== undefined ? 'float64' : undefined;
+  const sab = (v: number[]): Uint32Array => {
+    const a = new Uint32Array(new SharedArrayBuffer(4 * v.length));
+    a.set(v);
+    return a;
+  };
+  // Vertex 0 -> 1, 2; vertex 1 -> 0 (absent with `gap`); vertex 2 -> 0.
+  const p = allocPage(0, 0, o.gap ? 1 : 2, o.gap ? 2 : 3, false, wt);
+  p.offsets.set(o.gap ? [0, 2] : [0, 2, 3]);
+  p.nbrs.set(o.gap ? [1, 2] : [1, 2, 0]);
+  if (o.nbr !== undefined) p.nbrs[1] = o.nbr;
+  if (wt) p.weights!.set(o.gap ? [1, 1] : [1, o.weight!, 1]);
+  const q = allocPage(1, 2, 3, 1, false, wt);
+  q.offsets.set([0, 1]);
+  q.nbrs[0] = 0;
+  if (wt) q.weights![0] = 1;
+  const deg = sab(o.gap ? [2, 0, 1] : [2, 1, 1]);
+  if (o.degree0 !== undefined) deg[0] = o.degree0;
+  const out: PageSet = { orientation: 'out', pages: [p, q], firstPageOf: sab([0, 0, 1]) };
+  return {
+    numVertices: 3,
+    numEdges: o.gap ? 3 : 4,
+    directed: false,
+    weightType: wt,
+    out,
+    in: out,
+    outDegree: deg,
+    inDegree: deg,
+    ids: { toOriginal: sab([10, 20, 30]), byOriginal: sab(o.byOriginal ?? [0, 1, 2]) },
+    pageEdges: 3,
+    source: 'tiny',
+  };
+}
+
+test('a page written with a broken structure (its checksum right) is refused when read', async (t) => {
+  const file = path.join(dir, 'bad-nbr.tsr');
+  await writeTsr(tiny({ nbr: 7 }), file);
+  const what = /bad-nbr\.tsr: out page 0 \(vertices 0 to 1\) is corrupt: vertex 0 has neighbour id 7 \(edge 1 of the page\), not below the 3 vertices/;
+  await t.throwsAsync(readTsr(file), { instanceOf: TesseraError, message: what });
+  await t.throwsAsync(loadGraph(file), { instanceOf: TesseraError, message: what });
+  await infoFails(t, file, what);
+  // The same graph with its ids in range reads, and passes info.
+  const ok = path.join(dir, 'ok-tiny.tsr');
+  await writeTsr(tiny(), ok);
+  await t.notThrowsAsync(readTsr(ok));
+  await t.notThrowsAsync(verifyTsr(ok));
+});
+
+test('verifyTsr: weights, page-table gaps, degree arrays and id maps', async (t) => {
+  const cases: Array<[string, Graph, RegExp]> = [
+    ['nan-weight', tiny({ weight: NaN }), /out page 0 \(vertices 0 to 1\) is corrupt: vertex 0 has weight NaN \(edge 1 of the page\), not a finite number/],
+    ['inf-weight', tiny({ weight: Infinity }), /vertex 0 has weight Infinity/],
+    ['gap', tiny({ gap: true }), /the header is corrupt: out page 1 starts at vertex 2, but the page before it ends at vertex 0 \(vertex 1 is in no page\)/],
+    ['degree', tiny({ degree0: 5 }), /array outDegree is corrupt: it gives vertex 0 5 edges, its out pages hold 2/],
+    ['byoriginal-order', tiny({ byOriginal: [1, 0, 2] }), /the id maps disagree: byOriginal lists vertex 1 \(original id 20\) before vertex 0 \(original id 10\) at entry 1/],
+    ['byoriginal-twice', tiny({ byOriginal: [0, 0, 2] }), /array byOriginal is corrupt: it lists vertex 0 twice/],
+    ['byoriginal-range', tiny({ byOriginal: [0, 1, 9] }), /array byOriginal is corrupt: entry 2 is 9, not below the 3 vertices/],
+  ];
+  for (const [name, g, what] of cases) {
+    const file = path.join(dir, `v-${name}.tsr`);
+    await writeTsr(g, file);
+    await t.throwsAsync(verifyTsr(file), { instanceOf: TesseraError, message: new RegExp(`v-${name}\\.tsr: (.* )?${what.source}.*${DAMAGED.source}`) }, name);
+  }
+  await infoFails(t, path.join(dir, 'v-gap.tsr'), /out page 1 starts at vertex 2/);
+  // A damaged degree array (checksum) is named too.
+  const { file, h } = await damageable('dmg-degree.tsr');
+  await putU32(file, h.arrays.inDegree.offset + 4 * 3, 123456);
+  await infoFails(t, file, /array inDegree is corrupt: it gives vertex 3 123456 edges, its in pages hold \d+/);
+  await t.throwsAsync(readTsr(file), { instanceOf: TesseraError, message: /array inDegree is corrupt: checksum mismatch/ });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -6,8 +6,10 @@
  *       FILE.tsr: built (renumbered, paged) and written as a tessera graph file
  *   tessera convert IN --out OUT.tsr [--undirected] [--page-edges N] [--vertices FILE.v]
  *       IN: an edge list / Graphalytics / Matrix Market file, a .tsr (re-paged), or a generator spec
- *   tessera info GRAPH [--json]
- *       GRAPH: a .tsr (only its header and degree arrays are read), another graph file, or a spec
+ *   tessera info GRAPH [--format json] [--no-verify]
+ *       GRAPH: a .tsr (every page, degree array and id map is checked first, and a damaged file
+ *       exits 1 naming the page; --no-verify reads only its header and degree arrays), another
+ *       graph file, or a spec
  *
  * Progress bars go to stderr, only when it is a terminal. Every failure is a TesseraError.
  */
@@ -29,7 +31,7 @@ import {
   type GeneratorSpec,
 } from '../graph/generate/index.js';
 import { readGraphFile } from '../graph/readers/index.js';
-import { isTsrFile, readTsr, readTsrArray, readTsrHeader, writeTsr, type TsrHeader } from '../graph/tsr.js';
+import { isTsrFile, readTsr, readTsrArray, readTsrHeader, verifyTsr, writeTsr, type TsrHeader } from '../graph/tsr.js';
 import type { Graph, PageSet, RawEdges } from '../graph/types.js';
 import { choiceOption, intOption } from './options.js';
 
@@ -346,6 +348,8 @@ export interface GraphInfo {
   pages: { out: PageSummary; in?: PageSummary };
   build?: { selfLoopsDropped: number; duplicatesDropped: number };
   fileBytes?: number;
+  /** .tsr only: whether the whole file was checked (verifyTsr) before it was described. */
+  verified?: boolean;
 }
 
 /** Order statistics of a degree array, in O(n) (a histogram; degrees >= 2^16 sorted apart). */
@@ -421,8 +425,31 @@ export function graphInfo(g: Graph): GraphInfo {
   };
 }
 
-/** Info of a .tsr from its header and degree arrays only (no pages are read). */
-export async function tsrInfo(file: string): Promise<GraphInfo> {
+/**
+ * Info of a .tsr from its header and degree arrays. With `verify` (the default) the whole file is
+ * checked first (verifyTsr: every page's structure and checksum, the degree arrays against the
+ * pages, the id maps), so a damaged file is a TesseraError naming the page; without, no page is
+ * read.
+ */
+export async function tsrInfo(file: string, opts: { verify?: boolean } = {}): Promise<GraphInfo> {
+  const verify = opts.verify ?? true;
+  if (verify) {
+    const bar = progressBarLazy('verify', ' B');
+    let started = false;
+    try {
+      await verifyTsr(file, {
+        onProgress: (d, total) => {
+          if (!started) {
+            started = true;
+            bar.start(total);
+          }
+          bar.update(d);
+        },
+      });
+    } finally {
+      bar.stop();
+    }
+  }
   const h: TsrHeader = await readTsrHeader(file);
   const outDeg = await readTsrArray(file, h, 'outDegree');
   const inDeg = h.directed ? await readTsrArray(file, h, 'inDegree') : undefined;
@@ -439,11 +466,21 @@ export async function tsrInfo(file: string): Promise<GraphInfo> {
     pages: { out: pageSummaryOf(h.pages.out), in: h.directed ? pageSummaryOf(h.pages.in) : undefined },
     build: h.build,
     fileBytes: h.fileBytes,
+    verified: verify,
   };
 }
 
-export async function infoOf(input: string, f: { undirected?: boolean; pageEdges?: number } = {}): Promise<GraphInfo> {
-  if (!isGeneratorSpec(input) && (await isTsrFile(input)) && !f.undirected && f.pageEdges === undefined) return tsrInfo(input);
+export async function infoOf(input: string, f: { undirected?: boolean; pageEdges?: number; verify?: boolean } = {}): Promise<GraphInfo> {
+  const tsr = !isGeneratorSpec(input) && (await isTsrFile(input));
+  if (tsr && !f.undirected && f.pageEdges === undefined) return tsrInfo(input, { verify: f.verify });
+  // (A path ending in .tsr that is no .tsr goes on, so that loadSource says what is wrong with it.)
+  if (f.verify === false && (tsr || !input.toLowerCase().endsWith('.tsr'))) {
+    // Refused, not ignored: here every edge is read (and a .tsr's pages checked) anyway.
+    throw new TesseraError(
+      tsr ? '--no-verify applies to a .tsr described as stored: with --undirected or --page-edges all its pages are read and checked anyway' : '--no-verify applies to a .tsr file only',
+      { fix: tsr ? 'drop --no-verify, or drop --undirected and --page-edges' : 'drop --no-verify' },
+    );
+  }
   const src = await loadSource(input, f);
   const opts: BuildOptions = { pageEdges: f.pageEdges, ...(f.undirected ? { directed: false } : {}) };
   const g = src.graph
@@ -482,6 +519,7 @@ export function formatInfo(i: GraphInfo): string {
   rows.push([i.directed ? 'out pages' : 'pages', pageLine(i.pages.out)]);
   if (i.pages.in) rows.push(['in pages', pageLine(i.pages.in)]);
   if (i.build) rows.push(['dropped', `${num(i.build.selfLoopsDropped)} self-loops, ${num(i.build.duplicatesDropped)} duplicate edges`]);
+  if (i.verified !== undefined) rows.push(['verified', i.verified ? 'yes (every page, degree array and id map checked)' : 'no (--no-verify: header and degree arrays only)']);
   const w = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');
 }
@@ -521,11 +559,12 @@ export function registerGraphCommands(program: Command): void {
   program
     .command('info')
     .description('describe a graph: counts, degree distribution, pages')
-    .argument('<graph>', 'graph file (.tsr is read without its pages) or generator spec (rmat:S, uniform:S)')
+    .argument('<graph>', 'graph file (a .tsr is checked whole first; exit 1 if damaged) or generator spec (rmat:S, uniform:S)')
     .option('--undirected', 'treat every edge as undirected')
     .option('--page-edges <n>', 'target edges per page when building', intOption('--page-edges', 1))
     .option('--format <fmt>', 'text | json', choiceOption('--format', ['text', 'json'] as const), 'text')
-    .action(async (input: string, f: { undirected?: boolean; pageEdges?: number; format: 'text' | 'json' }) => {
+    .option('--no-verify', '.tsr: skip checking the whole file (pages, degrees, id maps) for a quick look at its header')
+    .action(async (input: string, f: { undirected?: boolean; pageEdges?: number; format: 'text' | 'json'; verify: boolean }) => {
       const info = await infoOf(input, f);
       process.stdout.write((f.format === 'json' ? JSON.stringify(info, null, 2) : formatInfo(info)) + '\n');
     });
