@@ -18,7 +18,7 @@ import { forEachEdge } from '../graph/pages.js';
 import { readTsr, writeTsr } from '../graph/tsr.js';
 import type { Graph } from '../graph/types.js';
 import type { ModelSplit } from '../model/split.js';
-import { findProgram } from '../programs/index.js';
+import { findProgram, PROGRAMS } from '../programs/index.js';
 import { prepareRun, withOwnership } from '../api.js';
 import type { AnyProgram, ParamSpecs } from '../engine/define.js';
 import { loadTopology } from '../topology/load.js';
@@ -257,44 +257,10 @@ interface GGraph {
   addUndirectedEdge(a: unknown, b: unknown, attr?: object): void;
 }
 
-/** The programs graphology (and its standard libraries) can run with the same semantics. */
-export const GRAPHOLOGY_PROGRAMS: Record<string, string> = {
-  bfs: 'graphology-traversal bfsFromNode (outbound)',
-  pr: 'graphology-metrics pagerank (fixed iterations)',
-  wcc: 'graphology-components connectedComponents',
-  sssp: 'graphology-shortest-path dijkstra.singleSource (also builds the paths)',
-};
-
-function graphologyKernel(name: string, G: GGraph, source: number, p: ProgramPlan['params']): () => void {
-  switch (name) {
-    case 'bfs': {
-      const { bfsFromNode } = require('graphology-traversal') as { bfsFromNode(g: GGraph, n: unknown, cb: () => void, o: object): void };
-      return () => bfsFromNode(G, source, () => undefined, { mode: 'outbound' });
-    }
-    case 'pr': {
-      const pagerank = require('graphology-metrics/centrality/pagerank') as (g: GGraph, o: object) => unknown;
-      const iterations = p.iterations ?? 10;
-      return () => {
-        try {
-          // tolerance -1 never converges: graphology runs maxIterations, then throws; the work is done.
-          pagerank(G, { alpha: p.damping ?? 0.85, maxIterations: iterations, tolerance: -1, getEdgeWeight: null });
-        } catch (e) {
-          if (!/failed to converge/.test(String(e))) throw e;
-        }
-      };
-    }
-    case 'wcc': {
-      const { connectedComponents } = require('graphology-components') as { connectedComponents(g: GGraph): unknown };
-      return () => void connectedComponents(G);
-    }
-    case 'sssp': {
-      const dijkstra = require('graphology-shortest-path/dijkstra') as { singleSource(g: GGraph, s: unknown, w: string): unknown };
-      return () => void dijkstra.singleSource(G, source, 'weight');
-    }
-    default:
-      throw new Error(`graphology has no ${name}`);
-  }
-}
+/** The programs graphology (and its standard libraries) can run with the same semantics: name -> what runs. */
+export const GRAPHOLOGY_PROGRAMS: Record<string, string> = Object.fromEntries(
+  PROGRAMS.flatMap((p) => (p.peers?.graphology !== undefined ? [[p.name, p.peers.graphology.what]] : [])),
+);
 
 async function runGraphology(job: Extract<Job, { type: 'graphology' }>): Promise<CellResult> {
   const t = performance.now();
@@ -307,7 +273,9 @@ async function runGraphology(job: Extract<Job, { type: 'graphology' }>): Promise
   // Undirected pages store each edge both ways; graphology stores it once.
   else forEachEdge(graph.out, (v, u, w) => void (v < u && G.addUndirectedEdge(v, u, weighted ? { weight: w } : undefined)));
   const loadMs = performance.now() - t;
-  const kernel = graphologyKernel(job.program.name, G, internalId(graph, job.source), job.program.params);
+  const peer = findProgram(job.program.name).peers?.graphology;
+  if (peer === undefined) throw new Error(`graphology has no ${job.program.name}`);
+  const kernel = peer.run(G, internalId(graph, job.source), job.program.params);
   const warmup: Sample[] = [];
   const samples: Sample[] = [];
   const total = job.warmup + job.reps;

@@ -6,6 +6,7 @@
  * cells are appended to `cells.jsonl` and `results.json` / `results.md` are rewritten after
  * each one, so an interrupted sweep keeps everything it finished.
  */
+import { findProgram } from '../programs/index.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import { appendFile, mkdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -218,9 +219,9 @@ export async function runSweep(o: SweepOptions): Promise<{ dir: string; results:
     for (const { g, cells } of plans) {
       if (interrupted) break;
       const tsr = path.join(cache, `${results.graphs.length}.tsr`);
-      const wantSssp = cfg.programs.some((p) => p.name === 'sssp');
+      const wantWeighted = cfg.programs.some((p) => findProgram(p.name).peers?.gapbsWeighted === true);
       const el = gapbs ? path.join(cache, `${results.graphs.length}.el`) : null;
-      const wel = gapbs && wantSssp ? path.join(cache, `${results.graphs.length}.wel`) : null;
+      const wel = gapbs && wantWeighted ? path.join(cache, `${results.graphs.length}.wel`) : null;
       current?.start(1, 0, { label: `prepare ${g.id}` });
       const prep = await runChild({ type: 'prepare', graph: g, tsr, edgeList: el, weightedEdgeList: wel }, cfg.cellTimeoutMs, () => undefined, (c) => (child = c));
       if (interrupted) break;

@@ -123,6 +123,29 @@ export type OutputKind = 'int' | 'float' | 'depth' | 'distance';
 /** The result array a program's output kind gives. */
 export type ValuesOf<O extends OutputKind> = O extends 'float' | 'distance' ? Float64Array : O extends 'depth' ? Int32Array : Int32Array | Uint32Array;
 
+/** A GAPBS kernel run on the same graph as a peer (`tessera bench --peer gapbs=DIR`). */
+export interface GapbsCommand {
+  binary: string;
+  args: string[];
+  note: string;
+}
+
+/**
+ * Peers the benchmark harness can run with the same semantics on the same graph (graphs and ids
+ * as the harness hands them over: internal ids, a GAPBS edge list with weights x `weightScale`).
+ */
+export interface ProgramPeers {
+  gapbs?(p: { params: Readonly<Record<string, unknown>>; el: string; wel: string; source: number; meanWeight: number; weightScale: number; trials: number }): GapbsCommand | null;
+  /** The GAPBS kernel reads the weighted edge list (the harness writes one). */
+  gapbsWeighted?: boolean;
+  graphology?: {
+    /** What it runs, for the report. */
+    what: string;
+    /** The timed call over a graphology graph whose nodes are the internal ids. */
+    run(graph: unknown, source: number, params: Readonly<Record<string, unknown>>): () => void;
+  };
+}
+
 /** What the performance model needs to know (src/model: rates are calibrated, this is declared). */
 export interface ModelProfile {
   /** The mode the bulk of the edges runs in (calibration and the partition's page orientation follow it). */
@@ -185,6 +208,8 @@ export interface ProgramSpec<N extends string, P extends ParamSpecs, S extends S
    * gpu-check compare every run with it.
    */
   reference?(graph: Graph, params: R): ArrayLike<number>;
+  /** Peers the benchmark harness compares with (GAPBS, graphology). */
+  peers?: ProgramPeers;
   /** Parameters for a run on any graph (the demo, gpu-check, the benchmark's defaults): original ids. */
   demoParams?(graph: Graph): Readonly<Record<string, unknown>>;
   /** The driver: runs to completion and returns one value per internal vertex id. */

@@ -5,6 +5,7 @@
  * with OMP_NUM_THREADS = the topology's thread count. Its own per-trial timer is parsed from the
  * output ("Trial Time:" lines); the first trial is the warm-up. Nothing of GAPBS is shipped here.
  */
+import { findProgram } from '../../programs/index.js';
 import { spawn } from 'node:child_process';
 import { access, constants, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -77,33 +78,15 @@ export interface GapbsFiles {
   wel: string;
 }
 
-/** Which GAPBS kernel runs a tessera program, and with which flags (null: no equivalent). */
+/** Which GAPBS kernel runs a tessera program, and with which flags (null: no equivalent; the program's peers). */
 export function gapbsCommand(
   program: ProgramPlan,
   files: GapbsFiles,
   g: { source: number; meanWeight: number },
   trials: number,
 ): { binary: string; args: string[]; note: string } | null {
-  const n = ['-n', String(trials)];
-  switch (program.name) {
-    case 'bfs':
-      return { binary: 'bfs', args: ['-f', files.el, '-r', String(g.source), ...n], note: 'direction-optimising BFS' };
-    case 'pr':
-      // -t 0: never converges early, so exactly -i iterations run (damping fixed at 0.85 in GAPBS).
-      return { binary: 'pr', args: ['-f', files.el, '-i', String(program.params.iterations ?? 10), '-t', '0', ...n], note: 'pull PageRank, fixed iterations' };
-    case 'wcc':
-      return { binary: 'cc', args: ['-f', files.el, ...n], note: 'Afforest connected components' };
-    case 'sssp': {
-      // Same window as tessera's default (the mean edge weight), in GAPBS's integer weights.
-      const delta = Math.max(1, Math.round((program.params.window ?? g.meanWeight) * GAPBS_WEIGHT_SCALE));
-      return { binary: 'sssp', args: ['-f', files.wel, '-r', String(g.source), '-d', String(delta), ...n], note: `delta-stepping, delta ${delta} (weights x ${GAPBS_WEIGHT_SCALE})` };
-    }
-    case 'bc':
-      if (program.params.sources === undefined) return null;
-      return { binary: 'bc', args: ['-f', files.el, '-i', String(program.params.sources), ...n], note: `Brandes from ${program.params.sources} random sources (not tessera's sample)` };
-    default:
-      return null;
-  }
+  const gapbs = findProgram(program.name).peers?.gapbs;
+  return gapbs === undefined ? null : gapbs({ params: program.params, el: files.el, wel: files.wel, source: g.source, meanWeight: g.meanWeight, weightScale: GAPBS_WEIGHT_SCALE, trials });
 }
 
 /** Checks a GAPBS build folder: returns null when usable, or why not. */

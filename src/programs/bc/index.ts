@@ -23,6 +23,7 @@
  * CPU kernels: kernels.ts. Serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
+import { peers } from './peers.js';
 import { TesseraError } from '../../errors.js';
 import { Xoshiro128 } from '../../graph/generate/rng.js';
 import type { Graph } from '../../graph/types.js';
@@ -49,6 +50,7 @@ export const bc = defineProgram({
   output: 'float',
   kernels: new URL('./kernels.js', import.meta.url),
   gpu: new URL('./gpu.js', import.meta.url),
+  peers,
   // depth i32 + sigma f64 + delta f64 + bc f64 + frontier u8 + next u8; forward and backward phases.
   profile: { mode: 'push', stateBytesPerVertex: 30, passes: 2, unit: 'pass', vertexTerm: false,
     // The two top hubs (internal ids 0 and 1): a sampled source may be isolated on RMAT.

@@ -7,6 +7,7 @@
  * frontier list, dense ones pull (kernels.ts). Serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
+import { peers } from './peers.js';
 import { referenceBfs } from './reference.js';
 
 export const bfs = defineProgram({
@@ -24,6 +25,7 @@ export const bfs = defineProgram({
   output: 'depth',
   kernels: new URL('./kernels.js', import.meta.url),
   gpu: new URL('./gpu.js', import.meta.url),
+  peers,
   // depth i32 + frontier u8 + next u8; most edges go through dense (pull) levels.
   profile: { mode: 'pull', stateBytesPerVertex: 6, passes: 1, unit: 'run', vertexTerm: false, levels: true },
   reference: (g, { source }) => referenceBfs(g, source),

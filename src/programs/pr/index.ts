@@ -9,6 +9,7 @@
  * (kernels.ts). Serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
+import { peers } from './peers.js';
 import { referencePageRank } from './reference.js';
 
 export const pr = defineProgram({
@@ -30,6 +31,7 @@ export const pr = defineProgram({
   kernels: new URL('./kernels.js', import.meta.url),
   // prInit is a vertexMap: CPU threads only.
   gpu: new URL('./gpu.js', import.meta.url),
+  peers,
   // contrib f64 + next f64; pull only; 10 iterations by default (Graphalytics).
   profile: { mode: 'pull', stateBytesPerVertex: 16, passes: 10, unit: 'pass', vertexTerm: true, calibration: () => ({ iterations: 5 }) },
   reference: (g, { iterations, damping }) => referencePageRank(g, { iterations, damping }),

@@ -22,6 +22,7 @@
  * CPU kernel: kernels.ts. Serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
+import { peers } from './peers.js';
 import { forEachFlag, IdList } from '../../engine/ids.js';
 import { TesseraError } from '../../errors.js';
 import type { Graph } from '../../graph/types.js';
@@ -43,6 +44,7 @@ export const sssp = defineProgram({
   output: 'distance',
   kernels: new URL('./kernels.js', import.meta.url),
   gpu: new URL('./gpu.js', import.meta.url),
+  peers,
   // dist f64 + frontier u8 + next u8; delta-stepping is push-heavy.
   profile: { mode: 'push', stateBytesPerVertex: 10, passes: 1, unit: 'run', vertexTerm: false, weighted: true },
   reference: (g, { source }) => referenceSssp(g, source),

@@ -12,6 +12,7 @@
  * graph.out. Halts when no label changes (kernels.ts). Serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
+import { peers } from './peers.js';
 import { referenceWcc } from './reference.js';
 
 export const wcc = defineProgram({
@@ -26,6 +27,7 @@ export const wcc = defineProgram({
   output: 'int',
   kernels: new URL('./kernels.js', import.meta.url),
   gpu: new URL('./gpu.js', import.meta.url),
+  peers,
   // label u32 + frontier u8 + next u8.
   profile: { mode: 'pull', stateBytesPerVertex: 6, passes: 1, unit: 'run', vertexTerm: false },
   reference: (g) => referenceWcc(g),

@@ -1,0 +1,17 @@
+/** BFS in the benchmark's peers: GAPBS's direction-optimising BFS, graphology-traversal's BFS. */
+import { createRequire } from 'node:module';
+import type { ProgramPeers } from '../../engine/define.js';
+
+// graphology ships CommonJS and is the harness's optional peer: loaded only when it runs.
+const require = createRequire(import.meta.url);
+
+export const peers: ProgramPeers = {
+  gapbs: ({ el, source, trials }) => ({ binary: 'bfs', args: ['-f', el, '-r', String(source), '-n', String(trials)], note: 'direction-optimising BFS' }),
+  graphology: {
+    what: 'graphology-traversal bfsFromNode (outbound)',
+    run(G, source) {
+      const { bfsFromNode } = require('graphology-traversal') as { bfsFromNode(g: unknown, n: unknown, cb: () => void, o: object): void };
+      return () => bfsFromNode(G, source, () => undefined, { mode: 'outbound' });
+    },
+  },
+};
