@@ -320,7 +320,8 @@ async function runModel(job: Extract<Job, { type: 'model' }>): Promise<ModelCurv
     mode: job.program.params.mode,
     // The cells' source: the model predicts a top-down BFS level by level.
     ...(job.sourceInternal !== undefined ? { source: job.sourceInternal } : {}),
-    ...(iterations !== undefined && (job.program.name === 'pr' || job.program.name === 'cdlp') ? { passes: iterations } : {}),
+    // A program that walks every edge each iteration makes `iterations` passes.
+    ...(iterations !== undefined && findProgram(job.program.name).profile.unit === 'pass' ? { passes: iterations } : {}),
   });
   return {
     points: sweep.points.map((p) => ({ strategy: p.strategy, alpha: p.prediction.alpha, speedup: p.prediction.speedup, makespanMs: p.prediction.makespanS * 1000, feasible: p.feasible })),
