@@ -170,22 +170,25 @@ function buildWithNote(raw: RawEdges, opts: BuildOptions): Graph {
   return buildGraph(raw, opts);
 }
 
-async function writeTsrWithBar(g: Graph, file: string): Promise<void> {
-  const bar = progressBarLazy('write', ' B');
+/** Runs `work` with a byte-progress bar labelled `label`, started at the first report. */
+async function withBar<T>(label: string, work: (onProgress: (done: number, total: number) => void) => Promise<T>): Promise<T> {
+  const bar = progressBarLazy(label, ' B');
   let started = false;
   try {
-    await writeTsr(g, file, {
-      onProgress: (d, total) => {
-        if (!started) {
-          started = true;
-          bar.start(total);
-        }
-        bar.update(d);
-      },
+    return await work((d, total) => {
+      if (!started) {
+        started = true;
+        bar.start(total);
+      }
+      bar.update(d);
     });
   } finally {
     bar.stop();
   }
+}
+
+async function writeTsrWithBar(g: Graph, file: string): Promise<void> {
+  await withBar('write', (onProgress) => writeTsr(g, file, { onProgress }));
 }
 
 /** A bar whose total is learned on first progress. */
@@ -433,23 +436,7 @@ export function graphInfo(g: Graph): GraphInfo {
  */
 export async function tsrInfo(file: string, opts: { verify?: boolean } = {}): Promise<GraphInfo> {
   const verify = opts.verify ?? true;
-  if (verify) {
-    const bar = progressBarLazy('verify', ' B');
-    let started = false;
-    try {
-      await verifyTsr(file, {
-        onProgress: (d, total) => {
-          if (!started) {
-            started = true;
-            bar.start(total);
-          }
-          bar.update(d);
-        },
-      });
-    } finally {
-      bar.stop();
-    }
-  }
+  if (verify) await withBar('verify', (onProgress) => verifyTsr(file, { onProgress }));
   const h: TsrHeader = await readTsrHeader(file);
   const outDeg = await readTsrArray(file, h, 'outDegree');
   const inDeg = h.directed ? await readTsrArray(file, h, 'inDegree') : undefined;
