@@ -3,6 +3,8 @@
  * results.json (every raw sample, machine facts), results.md and the SVG plots.
  * `--replot DIR` redraws results.md and the plots of an earlier (or interrupted) sweep.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -15,7 +17,7 @@ import { runSweep } from '../bench/sweep.js';
 import { TesseraError } from '../errors.js';
 
 interface BenchFlags {
-  config: string;
+  config?: string;
   outDir: string;
   peer: Record<string, string>;
   replot?: string;
@@ -57,11 +59,14 @@ export async function replot(dir: string): Promise<string[]> {
   return ['results.md', ...plots.map((p) => p.file)];
 }
 
+/** The default sweep shipped in the package (dist/src/cli/ -> bench/config.yaml). */
+const DEFAULT_CONFIG = new URL('../../../bench/config.yaml', import.meta.url);
+
 export function registerBenchCommand(program: Command): void {
   program
     .command('bench')
     .description('scalability sweep: graphs x topologies x programs x repetitions, with peers; JSON + Markdown + SVG plots')
-    .option('--config <file.yaml>', 'sweep configuration', 'bench/config.yaml')
+    .option('--config <file.yaml>', 'sweep configuration (default: ./bench/config.yaml, else the default sweep shipped with tessera)')
     .option('--out-dir <dir>', 'folder that receives <timestamp>/', 'bench/results')
     .option('--peer <name=path>', 'gapbs=/path/to/gapbs (a GAPBS build folder), gapbs=off, graphology=off; repeatable', peerOption, {})
     .option('--replot <dir>', 'only redraw results.md and the plots of an earlier sweep')
@@ -73,7 +78,7 @@ export function registerBenchCommand(program: Command): void {
         process.stdout.write(`wrote ${files.map((x) => path.join(f.replot!, x)).join(', ')}\n`);
         return;
       }
-      const config = await loadBenchConfig(f.config);
+      const config = await loadBenchConfig(f.config ?? (existsSync('bench/config.yaml') ? 'bench/config.yaml' : fileURLToPath(DEFAULT_CONFIG)));
       if (f.programs !== undefined) {
         const want = f.programs.split(',').map((x) => x.trim()).filter((x) => x.length > 0);
         const labels = config.programs.map(programLabel);
