@@ -91,7 +91,7 @@ function graphologyAvailable(): string | null {
     for (const m of ['graphology', 'graphology-traversal', 'graphology-metrics/centrality/pagerank', 'graphology-components', 'graphology-shortest-path/dijkstra']) require.resolve(m);
     return null;
   } catch (e) {
-    return `not installed (${(e as Error).message.split('\n')[0]}); install the dev dependencies (npm ci) to compare with it`;
+    return `not installed (${(e as Error).message.split('\n')[0]}); to compare with it: npm install graphology graphology-traversal graphology-metrics graphology-components graphology-shortest-path (in a tessera checkout, npm ci installs them)`;
   }
 }
 
