@@ -23,7 +23,7 @@ import { checkGeneratorSpec, DEFAULT_EDGE_FACTOR, DEFAULT_SEED, generateEdges, p
 import type { Graph } from './graph/types.js';
 import { assignByKey, isKeyedGraph, type GraphologyLike, type KeyedGraph } from './graphology.js';
 import { findProgram, type BuiltinName, type ProgramByName } from './programs/index.js';
-import { checkTopology, loadTopology } from './topology/load.js';
+import { resolveTopology } from './topology/load.js';
 import type { Topology } from './topology/schema.js';
 
 /** A program: a built-in's name (or alias) or a definition from defineProgram. */
@@ -56,10 +56,15 @@ type OptsArg<P extends ProgramRef, K> = {} extends ParamsOf<P, K> ? [opts?: RunO
 /** A graph that did not come from fromGraphology (its vertices are original ids). */
 export type PlainGraph = Graph & { readonly keys?: never };
 
-/** Keys of RunSetup and `defaults`: everything else in run's options is a program parameter. */
-const SETUP_KEYS = new Set<string>([
-  'topology', 'defaults', 'events', 'pullDivisor', 'forceMode', 'gpuShare', 'steal', 'partition', 'partitionSeed', 'partitionPages', 'ownership',
-] satisfies Array<keyof RunSetup | 'defaults'>);
+/**
+ * Keys of RunSetup and `defaults`: everything else in run's options is a program parameter. A
+ * Record, so a new engine option that is not listed here fails to compile (rather than being
+ * taken for a parameter and refused).
+ */
+const SETUP_KEY_SET: Record<keyof RunSetup | 'defaults', true> = {
+  topology: true, defaults: true, events: true, pullDivisor: true, forceMode: true, gpuShare: true, steal: true, partition: true, partitionSeed: true, partitionPages: true, ownership: true,
+};
+const SETUP_KEYS = new Set<string>(Object.keys(SETUP_KEY_SET));
 
 /** Splits run's options into the program's parameters and the set-up. */
 export function splitOptions(opts: Readonly<Record<string, unknown>>): { params: Record<string, unknown>; setup: RunSetup; defaults: GraphDefaults | undefined } {
@@ -224,7 +229,7 @@ export async function runOnce(
   style: ParamStyle,
 ): Promise<RunResult<number | string>> {
   const prepared = prepareRun(graph, program, params, defaults, style);
-  const topology = typeof setup.topology === 'object' ? checkTopology(setup.topology) : await loadTopology(setup.topology);
+  const topology = await resolveTopology(setup.topology);
   // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.
   const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');
   const engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages }));
@@ -255,7 +260,7 @@ export class Session<K extends number | string = number> {
 
   /** @internal use openSession */
   static async open(graph: Graph, opts: SessionOptions = {}): Promise<Session<number | string>> {
-    const topology = typeof opts.topology === 'object' ? checkTopology(opts.topology) : await loadTopology(opts.topology);
+    const topology = await resolveTopology(opts.topology);
     return new Session(graph, await Engine.create(graph, topology, await withOwnership(graph, topology, opts)));
   }
 

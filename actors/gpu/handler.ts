@@ -7,6 +7,7 @@
 import type { FlagMerge, Mode, StateMerge, StateSync, SuperstepFrame, Task } from '../../src/wire/frames.js';
 import type { StateArray } from '../../src/engine/kernel.js';
 import type { GpuActor } from './gpu-actor.js';
+import { loadExports, type ExportTable } from '../../src/engine/kernel-modules.js';
 
 /** Page set ids registered with the controller. */
 export const SET_OUT = 1;
@@ -72,27 +73,14 @@ export interface GpuHandler {
   };
 }
 
-export interface GpuHandlers {
-  url: string;
-  table: Readonly<Record<string, GpuHandler>>;
-}
+export type GpuHandlers = ExportTable<GpuHandler>;
 
-const loaded = new Map<string, Promise<GpuHandlers>>();
+function isHandler(x: unknown): x is GpuHandler {
+  const h = x as Partial<GpuHandler> | null;
+  return h !== null && typeof h === 'object' && typeof h.run === 'function' && Array.isArray(h.modes);
+}
 
 /** The handlers of the GPU module at `url`, imported once. */
 export function loadGpuHandlers(url: string): Promise<GpuHandlers> {
-  let p = loaded.get(url);
-  if (p === undefined) {
-    p = import(url).then((mod: Record<string, unknown>) => {
-      const table: Record<string, GpuHandler> = {};
-      for (const [k, v] of Object.entries(mod)) {
-        const h = v as Partial<GpuHandler> | null;
-        if (h !== null && typeof h === 'object' && typeof h.run === 'function' && Array.isArray(h.modes)) table[k] = h as GpuHandler;
-      }
-      return { url, table };
-    });
-    p.catch(() => loaded.delete(url));
-    loaded.set(url, p);
-  }
-  return p;
+  return loadExports('gpu', url, isHandler, (e) => e);
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { TesseraError } from '../errors.js';
-import { PROGRAMS, PROGRAM_NAMES } from '../programs/index.js';
+import { PROGRAMS, programNamed } from '../programs/index.js';
 
 const scales = z.union([z.number().int().min(1).max(31), z.array(z.number().int().min(1).max(31)).min(1)]);
 const graphCommon = {
@@ -174,7 +174,7 @@ export function parseBenchConfig(text: string, file: string): BenchConfig {
   const programs: ProgramPlan[] = c.programs.flatMap((p, i) => {
     const entries: Array<[string, z.infer<typeof programParams>]> = typeof p === 'string' ? [[p, {}]] : Object.entries(p).map(([k, v]) => [k, v ?? {}]);
     return entries.map(([name, params]) => {
-      const program = PROGRAM_NAMES.includes(name) ? PROGRAMS.find((x) => x.name === name || ((x.aliases ?? []) as readonly string[]).includes(name)) : undefined;
+      const program = programNamed(name);
       if (program === undefined) {
         throw new TesseraError(`unknown program '${name}'`, { file, line: lineOf(['programs', i]), key: `programs.${i}`, fix: `use one of ${PROGRAMS.map((p) => p.name).join(', ')}` });
       }

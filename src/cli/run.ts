@@ -187,10 +187,12 @@ export function registerRunCommands(program: Command): void {
       const split = await chooseSplit(f, graph, topology);
       const events = new EventEmitter<EngineEvents>();
       const stopProgress = f.quiet ? () => undefined : superstepProgress(events);
-      // The program's parameters: only the flags given (a flag the program does not take is refused).
-      const params: Record<string, unknown> = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList, seed: f.seed };
+      // The program's parameters: the flags `run` has for them, then --param KEY=VALUE (a parameter
+      // the program does not take is refused).
+      const byFlag: Record<string, unknown> = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList, seed: f.seed };
+      const params = { ...byFlag };
       for (const [k, v] of Object.entries(f.param)) {
-        if (params[k] !== undefined) throw new TesseraError(`--param ${k} repeats --${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`, { key: '--param', fix: 'give it once' });
+        if (params[k] !== undefined) throw new TesseraError(`--param ${k} repeats ${flagOf(k)}`, { key: '--param', fix: 'give it once' });
         params[k] = v;
       }
       const program = isModulePath(f.algo) ? await programFromModule(f.algo) : f.algo;
@@ -206,8 +208,7 @@ export function registerRunCommands(program: Command): void {
         ownership: split?.ownership,
       };
       // Errors name a parameter by its flag where `run` has one, else as --param KEY.
-      const flags = new Set(['source', 'iterations', 'damping', 'window', 'sources', 'sourceList', 'seed']);
-      const label = (k: string): string => (flags.has(k) && !(k in f.param) ? flagOf(k) : `--param ${k}`);
+      const label = (k: string): string => (k in byFlag && !(k in f.param) ? flagOf(k) : `--param ${k}`);
       const r = await runOnce(graph, program, params, setup, defaults, label).finally(stopProgress);
       r.report.loadMs = loadMs;
       if (split?.summarize !== undefined) r.report.model = split.summarize(r.report);

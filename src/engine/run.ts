@@ -3,7 +3,7 @@ import { TesseraError } from '../errors.js';
 import type { Graph } from '../graph/types.js';
 import type { Mode, StateKind, Task } from '../wire/frames.js';
 import type { GpuHandlers } from '../../actors/gpu/handler.js';
-import { sharedArray, type StateArray } from './kernel.js';
+import { sharedArray, type CpuKernel, type StateArray } from './kernel.js';
 import { fillArray, prefault } from './fill.js';
 import { IdList } from './ids.js';
 import type { EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
@@ -52,13 +52,15 @@ export class Run implements RunContext {
   }
 
   /** The kernel `name` of the program's module, or a clear error. */
-  private kernel(name: string): void {
-    if (this.kernels.table[name] === undefined) {
+  private kernel(name: string): CpuKernel {
+    const k = this.kernels.table[name];
+    if (k === undefined) {
       throw new TesseraError(`program '${this.program}' names kernel '${name}', which its kernels module does not export`, {
         file: this.kernels.url,
         fix: `export it from that module (it exports ${Object.keys(this.kernels.table).join(', ') || 'no kernels'})`,
       });
     }
+    return k;
   }
 
   note(key: string, value: string | number | boolean): void {
@@ -210,8 +212,7 @@ export class Run implements RunContext {
 
   /** One pass of `kernel`'s vertex function over every id on the CPU sockets' threads, marking `next`. */
   private async vertexStep(kernel: string, op: string, state: Record<string, StateArray>, args: Record<string, number>, next: Uint8Array): Promise<{ sum: number; active: number }> {
-    this.kernel(kernel);
-    if (this.kernels.table[kernel]!.vertex === undefined) {
+    if (this.kernel(kernel).vertex === undefined) {
       throw new TesseraError(`program '${this.program}' runs ${op} with kernel '${kernel}', which has no vertex function`, { file: this.kernels.url, fix: 'give that kernel vertex(ctx, lo, hi, out)' });
     }
     const n = this.graph.numVertices;
@@ -234,8 +235,7 @@ export class Run implements RunContext {
   ): Promise<StepResult> {
     const t0 = performance.now();
     const g = this.graph;
-    this.kernel(kernel);
-    const k = this.kernels.table[kernel]!;
+    const k = this.kernel(kernel);
     const wanted = opts.modes ?? (['push', 'pull'] as const).filter((m) => k[m] !== undefined);
     const modes = this.engine.modesFor(this.gpu?.table[kernel], kernel, this.program, wanted);
     let mode: Mode;

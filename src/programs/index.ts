@@ -39,10 +39,15 @@ function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
+/** The built-in program of that name or alias, if any. */
+export function programNamed(name: string): AnyProgram | undefined {
+  return PROGRAMS.find((x) => x.name === name || ((x.aliases ?? []) as readonly string[]).includes(name)) as AnyProgram | undefined;
+}
+
 /** The built-in program of that name or alias, or a TesseraError suggesting the nearest name. */
 export function findProgram(name: string, key = '--algo'): AnyProgram {
-  const p = PROGRAMS.find((x) => x.name === name || ((x.aliases ?? []) as readonly string[]).includes(name));
-  if (p !== undefined) return p as AnyProgram;
+  const p = programNamed(name);
+  if (p !== undefined) return p;
   const near = PROGRAM_NAMES.map((n) => [n, distance(name, n)] as const).sort((a, b) => a[1] - b[1])[0];
   const hint = near !== undefined && near[1] <= 2 ? `did you mean '${near[0]}'? ` : '';
   throw new TesseraError(`unknown algorithm '${name}'`, { key, fix: `${hint}use one of ${PROGRAMS.map((x) => x.name).join(', ')}` });

@@ -7,6 +7,11 @@ import { TesseraError } from '../errors.js';
 import { detectTopology } from './detect.js';
 import { parseSize, topologySchema, type Topology } from './schema.js';
 
+/** A topology given to the library: an object (checked as a file is), a YAML path, or 'auto' / undefined. */
+export function resolveTopology(t: Topology | string | undefined): Promise<Topology> {
+  return typeof t === 'object' ? Promise.resolve(checkTopology(t)) : loadTopology(t);
+}
+
 /** Loads a topology file, or detects the machine when `spec` is 'auto' / undefined. */
 export async function loadTopology(spec?: string): Promise<Topology> {
   if (spec === undefined || spec === 'auto') return detectTopology();
