@@ -8,7 +8,10 @@
  *   npm run gpu-check [-- --scale 20] [--emulated] [--device 0] [--gpu-share 0.5]
  *                     [--partition high|low|rand] [--partition-seed 1] [--snap DIR | --no-snap] [--programs bfs,pr,...] [--bc-sources 4]
  *                     [--bench-scale S | --no-bench] [--memory-limit 8GiB] [--page-edges N] [--json FILE]
+ *                     [--module FILE.js ...]
  *
+ * --module adds every program a module exports (defineProgram's): a user's programs, their GPU
+ * operators compiled at run time, checked like the built-ins (each needs demoParams).
  * --emulated runs the GPU actor on the host (no GPU needed; tests use it at a small scale).
  * --partition rand gives the GPU actor the model's random pages (several vertex ranges: the
  * kernels' owned byte map), shuffling the page set the model does for each program.
@@ -20,7 +23,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => import(path.join(root, 'dist', p));
@@ -62,6 +65,17 @@ if (!Number.isSafeInteger(partitionSeed) || partitionSeed < 0) fail(`--partition
 const jsonOut = opt('json', undefined);
 if (!(scale >= 1 && scale <= 30)) fail(`--scale ${opt('scale')} must be an integer from 1 to 30`);
 for (const p of programs) if (!PROGRAMS.some((x) => x.name === p)) fail(`unknown program '${p}' in --programs`);
+const checked = programs.map((p) => findProgram(p));
+for (const [i, a] of args.entries()) {
+  if (a !== '--module') continue;
+  const file = args[i + 1];
+  if (file === undefined || !existsSync(file)) fail(`--module ${file ?? ''}: no such file`);
+  const mod = await import(pathToFileURL(path.resolve(file)).href);
+  const found = Object.values(mod).filter((v) => v?.defined === true);
+  if (found.length === 0) fail(`--module ${file} exports no program (defineProgram)`);
+  for (const p of found) if (p.demoParams === undefined && Object.values(p.params).some((x) => x.required)) fail(`--module ${file}: program '${p.name}' has required parameters and no demoParams`);
+  checked.push(...found);
+}
 
 const avail = nativeAvailable();
 if (!avail.ok) fail(`the native GPU controller is not available: ${avail.reason}`);
@@ -107,8 +121,8 @@ for (const gs of graphs) {
   console.log(`[gpu-check] ${gs.label}: ${g.numVertices} vertices, ${g.numEdges} edges (${g.directed ? 'directed' : 'undirected'}), loaded in ${(loadMs / 1000).toFixed(1)} s`);
   const cpu = await Engine.create(g, cpuTopo);
   try {
-    for (const name of programs) {
-      const program = findProgram(name);
+    for (const program of checked) {
+      const name = program.name;
       const p = params(g, program);
       const a = await cpu.run(program, p);
       const partitionPages = program.profile.mode === 'push' ? 'out' : 'in';
@@ -164,10 +178,10 @@ lines.push(
   `tessera gpu-check: ${emulated ? 'EMULATED GPU (host backend; timings say nothing about a real GPU)' : `CUDA device ${device}`}, ${threads} CPU threads, ` +
     `partition ${partition.toUpperCase()}${partition === 'rand' ? ` seed ${partitionSeed}` : ''}, ${((performance.now() - t0) / 1000).toFixed(1)} s`,
 );
-lines.push(`${pad('graph', 20)}${pad('program', 8)}${pad('result', 9)}${pad('CPU ms', 10)}${pad('CPU+GPU ms', 12)}${pad('GPU edges', 12)}${pad('pages sent', 12)}${pad('cache hits', 12)}outbox`);
+lines.push(`${pad('graph', 20)}${pad('program', 11)}${pad('result', 9)}${pad('CPU ms', 10)}${pad('CPU+GPU ms', 12)}${pad('GPU edges', 12)}${pad('pages sent', 12)}${pad('cache hits', 12)}outbox`);
 for (const r of rows)
   lines.push(
-    `${pad(r.graph, 20)}${pad(r.program, 8)}${pad(r.ok ? 'match' : 'MISMATCH', 9)}${pad(r.cpuMs.toFixed(1), 10)}${pad(r.gpuMs.toFixed(1), 12)}` +
+    `${pad(r.graph, 20)}${pad(r.program, 11)}${pad(r.ok ? 'match' : 'MISMATCH', 9)}${pad(r.cpuMs.toFixed(1), 10)}${pad(r.gpuMs.toFixed(1), 12)}` +
       `${pad(r.gpuEdges, 12)}${pad(r.pagesSent, 12)}${pad(r.cacheHits, 12)}${r.outbox}`,
   );
 if (bench !== undefined) {

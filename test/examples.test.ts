@@ -4,8 +4,9 @@
  * (directed, undirected, 64-edge pages so hubs span split pages) and a hand-made graph (isolated
  * vertices, a chain, a clique with reciprocal edges), on one socket of 2 threads and two sockets
  * of one; forced push and pull; both in one session; hand-computed values on the hand-made
- * graph; the clear error on a GPU topology; and kcore copied to a folder outside the repository
- * that sees tessera only as a package.
+ * graph; on emulated GPUs (their operators compiled by the host compiler) beside a socket, owning
+ * one range or several (RAND); and kcore copied to a folder outside the repository that sees
+ * tessera only as a package, run there on a CPU and on an emulated GPU, its CUDA source included.
  */
 import test, { type ExecutionContext } from 'ava';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink } from 'node:fs/promises';
@@ -174,11 +175,28 @@ test('one session runs both examples (kcore twice: state starts afresh)', async 
 
 const avail = nativeAvailable();
 // As gpu-actor.test.ts: only a machine without a toolchain for the native controller may skip.
-(avail.ok || !avail.toolchainMissing ? test : test.skip)('a GPU topology is refused: the kernels have no GPU implementation', async (t) => {
-  const gpu: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [{ device: 0, emulated: true, streams: 2 }], interconnect: {}, model: {} };
-  const g = CASES[0]!.graph;
-  await t.throwsAsync(run(g, kcore, { topology: gpu }), { instanceOf: TesseraError, message: /program 'kcore' cannot run on topology .*its kernels have no GPU implementation/ });
-  await t.throwsAsync(run(g, hits, { topology: gpu }), { instanceOf: TesseraError, message: /program 'hits' cannot run on topology .*its kernels have no GPU implementation/ });
+const gpuTest = avail.ok || !avail.toolchainMissing ? test : test.skip;
+const GPU: Topology = { name: '1S1G-emulated', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [{ device: 0, emulated: true, streams: 2 }], interconnect: {}, model: {} };
+
+for (const c of CASES) {
+  gpuTest(`kcore and hits on ${c.label}, 1S1G-emulated: their GPU operators give the reference's values`, async (t) => {
+    for (const ex of EXAMPLES) {
+      const r = await ex.go(c.graph, GPU);
+      same(t, r.values, ex.reference(c.graph), ex.float, ex.name);
+      // The GPU actor ran the operator on its share (not a CPU stand-in).
+      const gpuSteps = r.report.steps.filter((s) => s.actors.some((a) => a.actor === 'gpu0' && (a.gpu?.calls ?? 0) > 0));
+      t.true(gpuSteps.length > 0 && gpuSteps.every((s) => s.kernel === (ex.name === 'kcore' ? 'kcorePeel' : 'hitsGather')), `${ex.name}: GPU supersteps`);
+    }
+  });
+}
+
+gpuTest('kcore and hits on an emulated GPU owning several ranges (RAND pages)', async (t) => {
+  const g = generate('rmat:10:ef=8', { pageEdges: 64 });
+  const k = await run(g, kcore, { topology: GPU, partition: 'rand' });
+  const h = await run(g, hits, { topology: GPU, partition: 'rand', iterations: 20 });
+  for (const r of [k, h]) t.true((r.report.partition?.gpus[0]?.ranges ?? 0) > 1, 'several ranges');
+  same(t, k.values, referenceKcore(g), false, 'kcore rand');
+  same(t, h.values, referenceHits(g, 20), true, 'hits rand');
 });
 
 test('the examples (sources and compiled) import only tessera and their own files', async (t) => {
@@ -201,7 +219,7 @@ test('a program in a folder outside the repo, importing only the package', async
   const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'tessera-kcore-')));
   try {
     const from = path.join(root, 'dist/examples/kcore');
-    for (const f of await readdir(from)) if (f.endsWith('.js')) await copyFile(path.join(from, f), path.join(dir, f));
+    for (const f of await readdir(from)) if (f.endsWith('.js') || f.endsWith('.cu')) await copyFile(path.join(from, f), path.join(dir, f));
     await mkdir(path.join(dir, 'node_modules'));
     await symlink(root, path.join(dir, 'node_modules', 'tessera'), 'dir');
     // Typed as the repo's module (a user's own file would be): an AnyProgram takes no options in run.
@@ -212,6 +230,11 @@ test('a program in a folder outside the repo, importing only the package', async
     const r = await run(g, mod.kcore, { topology: ONE });
     same(t, r.values, referenceKcore(g), false, 'kcore from outside');
     same(t, r.values, mod.kcore.reference!(g, {}), false, "the copy's own reference");
+    t.is(mod.kcore.operators?.file, path.join(dir, 'gpu.cu'), 'the CUDA source from the copy');
+    if (avail.ok || !avail.toolchainMissing) {
+      const onGpu = await run(g, mod.kcore, { topology: GPU });
+      same(t, onGpu.values, referenceKcore(g), false, 'kcore from outside, on the emulated GPU');
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

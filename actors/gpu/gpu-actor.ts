@@ -4,24 +4,21 @@
  * the whole run, as sorted disjoint ranges (one with HIGH/LOW, its pages' ranges with RAND), and
  * with it the pages overlapping them in both orientations; CPU socket actors share the rest.
  *
- * Each superstep the actor
- *   1. brings its device replica of the state the kernel reads up to date from the coordinator's
- *      copy (whole arrays: simple and correct; the frame names them),
- *   2. runs the native kernel of the same semantics on its pages, through the handler of the
- *      program's GPU module (imported by the URL the frame names: handler.ts; the actor names no
- *      program): pull walks the pages of its
- *      range; push walks only the out-pages that hold its frontier vertices (Graphie: pages
- *      already resident in the device page cache are reused, the others are streamed in, LRU),
+ * Each superstep runs the kernel's GPU side, which names no program here: a program's GPU
+ * operator (operators.ts: compiled at run time, uploads and folds follow its declared state) or a
+ * built-in's precompiled handler (handler.ts, imported by the URL the frame names). Either
+ *   1. brings the device replica of the state the kernel reads up to date from the coordinator's copy,
+ *   2. runs on its pages: pull walks the pages of its ranges; push only the out-pages holding its
+ *      frontier vertices (Graphie: pages resident in the device page cache are reused, others
+ *      streamed in, LRU),
  *   3. answers with a vote that carries what changed:
  *      - `outbox`: updates to vertices it does not own, aggregated on the device (one entry per
  *        destination, min or sum) before anything is copied back (TOTEM); with several ranges the
  *        kernels tell owned from remote by a device byte map (`@owned`), with one by compares,
- *      - `merges`: its own vertices that a push kernel changed (the CPU actors may have pushed to
- *        them too, so the coordinator folds both with the program's reduce),
+ *      - `merges`: vertices it changed that others may have changed too, folded with the reduce,
  *      - `sync`: dense values of its ranges when it was their only writer (pull kernels), copied
- *        from the device straight into the coordinator's shared array (page-locked), one entry
- *        per range; the vote names the ranges only (`written`), as a socket actor's workers write
- *        theirs in place.
+ *        from the device straight into the coordinator's shared array (page-locked); the vote
+ *        names the ranges only (`written`), as a socket actor's workers write theirs in place.
  * The coordinator applies all of it after every vote is in (BSP communication phase) and
  * activates the vertices whose value changed.
  */
@@ -50,14 +47,11 @@ import { complementRanges, overlapsRanges, rangeVertices, type VertexRanges } fr
 import { GpuController, nativeAvailable, pageWeightBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
 import { countFlags, inOutPages, unionPages, vertexRuns } from './pages.js';
 import { HostPins } from './pins.js';
+import { operatorHandler } from './operators.js';
 import { ACTIVATE, FR, loadGpuHandlers, NX, OUTDEG, OWNED, SET_ALLIN, SET_ALLOUT, SET_IN, SET_INOUT, SET_OUT, SET_STOLEN_OUT, SET_UNION, type GpuStep as Step, type StepOut } from './handler.js';
 
-
 /** An Error carrying the native controller's code (TS_OOM, TS_BAD_DEVICE, ...). */
-function codeOf(e: unknown): string | undefined {
-  const c = (e as { code?: unknown } | undefined)?.code;
-  return typeof c === 'string' ? c : undefined;
-}
+const codeOf = (e: unknown): string | undefined => (typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : undefined);
 
 export class GpuActor {
   private ctl: GpuController | undefined;
@@ -137,6 +131,12 @@ export class GpuActor {
   }
   get directed(): boolean {
     return this.g!.in !== this.g!.out;
+  }
+  get emulated(): boolean {
+    return this.cfg!.emulated;
+  }
+  get controller(): GpuController {
+    return this.ctl!;
   }
 
   private async onFrame(frame: CoordinatorFrame, shared: SharedArrayBuffer[]): Promise<void> {
@@ -226,6 +226,12 @@ export class GpuActor {
       this.range.set(SET_ALLOUT, g.out.pages.filter((p) => overlapsRanges(this.owned, p.vBegin, p.vEnd)).map((p) => p.index));
     }
     if (g.in === g.out) return SET_ALLOUT;
+    return this.ensureUnion();
+  }
+
+  /** N(v) = N_in(v) ∪ N_out(v) of the owned ranges (set SET_UNION), built on first use. */
+  async ensureUnion(): Promise<number> {
+    const g = this.g!;
     if (!this.range.has(SET_UNION)) await this.register(SET_UNION, unionPages(g.in, g.out, g.inDegree, g.outDegree, this.owned, g.pageEdges));
     return SET_UNION;
   }
@@ -235,15 +241,16 @@ export class GpuActor {
     // A run's first superstep: what the device holds belongs to an earlier run, even where the
     // host arrays are the same buffers (the engine reuses a finished run's arrays).
     if (f.step === 0) (this.scratch.clear(), (this.held = undefined));
-    const h = f.gpu === undefined ? undefined : (await loadGpuHandlers(f.gpu)).table[f.kernel];
+    const h = f.ops !== undefined ? operatorHandler(f.ops, f.kernel) : f.gpu === undefined ? undefined : (await loadGpuHandlers(f.gpu)).table[f.kernel];
     if (h === undefined) throw new Error(`kernel '${f.kernel}' has no GPU mapping`);
     if (!h.modes.includes(f.mode)) throw new Error(`kernel '${f.kernel}' runs ${h.modes.join('/')} on the GPU, not ${f.mode}`);
-    if (f.gpu !== this.family) {
+    const family = f.gpu ?? `ops:${f.ops!.program}`;
+    if (family !== this.family) {
       // Another program: free the previous one's device arrays (they would shrink the page cache).
       for (const name of [...this.device.keys()]) if (!name.startsWith('@')) (await this.ctl!.freeState(name), this.device.delete(name));
       // ...and unlock the host arrays of the previous run (the coordinator has dropped them).
       await this.unpinAll();
-      this.family = f.gpu!;
+      this.family = family;
     }
     const state: Record<string, StateArray> = {};
     for (const s of f.state) {
@@ -312,6 +319,7 @@ export class GpuActor {
       outbox: out.outbox === undefined ? undefined : { ...out.outbox, before: this.outboxSent },
       sync: out.sync,
       ...(out.flagged.length > 0 ? { flagged: out.flagged } : {}),
+      ...(out.activate !== undefined ? { activate: out.activate } : {}),
       gpu: this.stats,
     }, this.voteShared);
   }
@@ -526,7 +534,7 @@ export class GpuActor {
     if (opts.pages.length === 0) return undefined;
     // Undirected graphs: one page set serves both orientations.
     if (opts.setId === SET_IN && !this.directed) opts = { ...opts, setId: SET_OUT };
-    if (kernel.endsWith('_push') || kernel === 'bc_forward') this.edges += this.pushEdges;
+    if (kernel.endsWith('_push') || kernel === 'bc_forward' || (kernel.endsWith(':push') && opts.setId === SET_OUT)) this.edges += this.pushEdges;
     else if (opts.setId !== SET_ALLIN) {
       const set = this.sets.get(opts.setId)!;
       const at = new Map(set.map((p) => [p.index, p.edges]));
@@ -631,7 +639,7 @@ export class GpuActor {
 
   /** A handler's result, with the edges the step's kernels walked. */
   out(o: Partial<StepOut>): StepOut {
-    return { edges: this.edges, sum: o.sum ?? 0, active: o.active ?? 0, merges: o.merges ?? [], outbox: o.outbox, sync: o.sync ?? [], flagged: o.flagged ?? [] };
+    return { edges: this.edges, sum: o.sum ?? 0, active: o.active ?? 0, merges: o.merges ?? [], outbox: o.outbox, sync: o.sync ?? [], flagged: o.flagged ?? [], ...(o.activate !== undefined ? { activate: o.activate } : {}) };
   }
 
   /**

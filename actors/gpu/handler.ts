@@ -41,6 +41,8 @@ export interface StepOut {
   outbox: StateMerge | undefined;
   sync: StateSync[];
   flagged: FlagMerge[];
+  /** Vertices to activate besides the folds' (a GPU operator's push). */
+  activate?: Uint32Array;
 }
 
 /** One superstep as a handler sees it. */

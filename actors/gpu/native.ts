@@ -61,7 +61,9 @@ export type KernelName =
   | 'cdlp_pull'
   | 'bc_forward'
   | 'bc_backward'
-  | 'lcc';
+  | 'lcc'
+  /** A program's GPU operator (operators.ts): user:<module key>:<operator>:<push|pull>. */
+  | `user:${string}`;
 export type NativeFlavor = 'cuda' | 'host';
 
 export interface GpuCreateOptions {
@@ -159,6 +161,7 @@ interface NativeControllerHandle {
   registerPage(setId: number, pageIndex: number, bytes: Uint8Array, vBegin: number, vEnd: number, edges: number, weightBytes: number, split?: boolean): Promise<void>;
   unregisterSet(setId: number): Promise<void>;
   run(kernel: string, opts: RunOptions): Promise<RunStats>;
+  loadOperators(key: string, path: string, source: string, cubin?: Uint8Array): Promise<Uint8Array | undefined>;
   close(): Promise<void>;
 }
 
@@ -408,6 +411,14 @@ export class GpuController {
 
   run(kernel: KernelName, opts: RunOptions): Promise<RunStats> {
     return this.h.run(kernel, opts);
+  }
+
+  /**
+   * Loads user operator module `key` (native/src/controller_user.cpp): emulated, the shared object
+   * at `path`; CUDA, `cubin`, else `source` compiled by NVRTC (resolves with that cubin).
+   */
+  loadOperators(key: string, path: string, source: string, cubin?: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.h.loadOperators(key, path, source, cubin);
   }
 
   /** Frees the device memory and stops the controller's thread; later calls reject with TS_CLOSED. */

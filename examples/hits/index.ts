@@ -9,7 +9,7 @@
  *
  * Pull only: authorities gather over in-pages, hubs over out-pages (`pullPages: 'out'`), each
  * vertex written by one task; the sum of squares comes back as the step's sum and a vertexMap
- * scales. Kernels: kernels.ts; serial reference: reference.ts.
+ * scales. Kernels: kernels.ts (CPU), gpu.cu (GPU operator); serial reference: reference.ts.
  */
 import { defineProgram } from 'tessera';
 import { referenceHits } from './reference.js';
@@ -26,6 +26,11 @@ export const hits = defineProgram({
   },
   output: 'float',
   kernels: new URL('./kernels.js', import.meta.url),
+  // On GPUs hitsGather runs the operator in gpu.cu; each vertex is written by its owner.
+  gpu: {
+    source: new URL('./gpu.cu', import.meta.url),
+    kernels: { hitsGather: { modes: ['pull'], state: { src: 'f64', dst: 'f64' }, reads: ['src'], reduce: { dst: 'owner' } } },
+  },
   // hub + auth f64; two pull passes over the edges per iteration, 20 iterations by default.
   profile: { mode: 'pull', stateBytesPerVertex: 16, passes: 40, unit: 'pass', vertexTerm: true, calibration: () => ({ iterations: 3 }) },
   reference: (g, { iterations }) => referenceHits(g, iterations),

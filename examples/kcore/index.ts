@@ -7,10 +7,10 @@
  * Parallel peeling (Ligra's KCore, Julienne's levels): at level c, every unpeeled vertex with at
  * most c unpeeled neighbours gets coreness c and is peeled; peeling lowers its neighbours'
  * degrees, and those dropping to c are peeled in the next round of the same level. A level starts
- * at the smallest degree left, so empty levels cost nothing. Kernels: kernels.ts; serial
- * reference (Batagelj-Zaversnik): reference.ts.
+ * at the smallest degree left, so empty levels cost nothing. Kernels: kernels.ts (CPU), gpu.cu
+ * (GPU operator); serial reference (Batagelj-Zaversnik): reference.ts.
  */
-import { defineProgram } from 'tessera';
+import { defineProgram, type Frontier } from 'tessera';
 import { referenceKcore } from './reference.js';
 
 export const kcore = defineProgram({
@@ -27,6 +27,13 @@ export const kcore = defineProgram({
   },
   output: 'int',
   kernels: new URL('./kernels.js', import.meta.url),
+  // On GPUs a peel pulls (gpu.cu): each vertex lowers its own degree, so the actors' differences
+  // add up (reduce sum) and a vertex dropping to c is seen by its owner. (A push from several
+  // actors at once could take a degree past c + 1 -> c unseen by any of them.)
+  gpu: {
+    source: new URL('./gpu.cu', import.meta.url),
+    kernels: { kcorePeel: { modes: ['pull'], state: { deg: 'i32', core: 'i32' }, args: { c: 'i32' }, view: 'undirected' } },
+  },
   // deg + core i32, frontier + next u8. Every vertex walks its in- and out-lists when peeled (and
   // once for its degree); each level visits every vertex twice (kcoreMin, kcoreSelect).
   profile: { mode: 'push', stateBytesPerVertex: 10, passes: 2, unit: 'run', vertexTerm: true },
@@ -35,9 +42,6 @@ export const kcore = defineProgram({
   async run(ctx) {
     const { deg, core, lowest } = ctx.state;
     await ctx.vertexMap('kcoreInit', { deg });
-    // kcoreSelect reads no frontier: each level hands it the last level's empty one, so edgeMap
-    // recycles that bitmap (one left over per level would add up to n bytes a level).
-    let next = ctx.all();
     let levels = 0;
     let c = 0;
     for (;;) {
@@ -45,8 +49,9 @@ export const kcore = defineProgram({
       if ((await ctx.vertexMap('kcoreMin', { deg, core, lowest })).sum === 0) break;
       c = Math.max(c, lowest[0]!);
       levels++;
-      ({ next } = await ctx.edgeMap('kcoreSelect', next, { deg, core }, { c }, { modes: ['pull'] }));
+      let next: Frontier = await ctx.vertexFilter('kcoreSelect', { deg, core }, { c });
       while (next.size > 0) ({ next } = await ctx.edgeMap('kcorePeel', next, { deg, core }, { c }, { readsFrontier: true }));
+      ctx.release(next);
     }
     ctx.note('levels', levels);
     ctx.note('degeneracy', c);

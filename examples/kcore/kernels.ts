@@ -102,13 +102,12 @@ export const kcoreMin: CpuKernel<KcoreState & { lowest: Int32Array }> = {
   },
 };
 
-/** A vertex filter as a pull step that walks no edges: unpeeled vertices with deg <= c get core c. */
+/** The vertex filter that starts a level: unpeeled vertices with deg <= c get core c. */
 export const kcoreSelect: CpuKernel<KcoreState> = {
-  pull(ctx, pages, lo, hi, out) {
+  vertex(ctx, lo, hi, out) {
     const { deg, core } = ctx.state;
     const c = ctx.args.c!;
-    const v0 = pages[0]!.vBegin;
-    for (let v = v0 + lo; v < v0 + hi; v++) {
+    for (let v = lo; v < hi; v++) {
       if (core[v] === -1 && deg[v]! <= c) {
         core[v] = c;
         ctx.next[v] = 1;

@@ -71,6 +71,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("registerPage", &NativeController::RegisterPage),
                            InstanceMethod("unregisterSet", &NativeController::UnregisterSet),
                            InstanceMethod("run", &NativeController::Run),
+                           InstanceMethod("loadOperators", &NativeController::LoadOperators),
                            InstanceMethod("close", &NativeController::Close),
                        });
   }
@@ -362,6 +363,30 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
       o.Set("ids", Napi::Uint32Array::New(env, n, ib, 0));
       o.Set("values", Napi::Float64Array::New(env, n, vb, 0));
       return o;
+    };
+    return enqueue(env, j);
+  }
+
+  /**
+   * loadOperators(key, path, source, cubin?) -> Promise<Uint8Array | undefined>: a user operator
+   * module (controller_user.cpp); resolves with the cubin NVRTC built, for the caller's cache.
+   */
+  Napi::Value LoadOperators(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const std::string key = stringArg(info, 0, "loadOperators: key"), path = stringArg(info, 1, "loadOperators: path");
+    const std::string source = stringArg(info, 2, "loadOperators: source");
+    TA c;
+    const bool hasCubin = info.Length() > 3 && !info[3].IsUndefined();
+    if (hasCubin && !getTypedArray(env, info[3], &c)) throw codedError(env, "TS_ARG", "loadOperators: cubin must be a Uint8Array");
+    auto cubin = std::make_shared<std::string>(hasCubin ? std::string((const char*)c.data, c.length) : std::string());
+    auto built = std::make_shared<std::string>();
+    Job* j = newJob(env);
+    j->work = [this, key, path, source, cubin, built] { *built = ctl_->loadOperators(key, path, source, *cubin); };
+    j->settle = [built](Napi::Env env) -> Napi::Value {
+      if (built->empty()) return env.Undefined();
+      Napi::ArrayBuffer b = Napi::ArrayBuffer::New(env, built->size());
+      std::memcpy(b.Data(), built->data(), built->size());
+      return Napi::Uint8Array::New(env, built->size(), b, 0);
     };
     return enqueue(env, j);
   }

@@ -57,6 +57,18 @@ class Backend {
   virtual void syncAll() = 0;
   virtual int streams() const = 0;
   virtual void launch(int kernelId, uint32_t grid, uint32_t block, size_t smem, int stream, const void* args) = 0;
+  // User operators (kernels_user.h), compiled at run time (controller_user.cpp).
+  /** Loads a module: the host backend dlopens the shared object at `path`, CUDA loads `image` (a cubin). */
+  virtual void* moduleLoad(const std::string& path, const std::string& image) = 0;
+  /** An entry point of a loaded module, or nullptr when it has none of that name. */
+  virtual void* moduleFunction(void* mod, const std::string& name) = 0;
+  virtual void moduleUnload(void* mod) = 0;
+  /** Launches an entry point with one argument struct (UserArgs). */
+  virtual void launchFn(void* fn, uint32_t grid, uint32_t block, size_t smem, int stream, const void* args) = 0;
+  /** CUDA: `source` compiled by NVRTC (loaded dynamically) into a cubin for this device; TS_NVRTC with the log. */
+  virtual std::string compileModule(const std::string& source, const std::string& name) {
+    throw CodedError("TS_NVRTC", "the emulated GPU compiles operators with the host C++ compiler, not NVRTC");
+  }
   /** Temporary bytes that sortSegments needs for n keys in segs segments. */
   virtual size_t sortTempBytes(size_t n, uint32_t segs) = 0;
   /**

@@ -3,6 +3,9 @@
 #include <cuda_runtime.h>
 
 #include <cub/device/device_segmented_sort.cuh>
+#include <dlfcn.h>
+
+#include <cstdlib>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -63,6 +66,71 @@ const CudaLauncher kLaunchers[kid_Count] = {
     TS_KERNEL_LIST(TS_CL)
 #undef TS_CL
 };
+
+/**
+ * NVRTC, loaded when a program first needs it (dlopen): a machine with the driver but without
+ * the toolkit's NVRTC still runs everything else, and says why a user operator cannot compile.
+ * Declared here from the C API (the library's ABI), so the build needs no nvrtc.h either.
+ */
+struct Nvrtc {
+  using Prog = void*;
+  int (*create)(Prog*, const char*, const char*, int, const char* const*, const char* const*) = nullptr;
+  int (*compile)(Prog, int, const char* const*) = nullptr;
+  int (*logSize)(Prog, size_t*) = nullptr;
+  int (*log)(Prog, char*) = nullptr;
+  int (*cubinSize)(Prog, size_t*) = nullptr;
+  int (*cubin)(Prog, char*) = nullptr;
+  int (*destroy)(Prog*) = nullptr;
+  const char* (*error)(int) = nullptr;
+  std::string why;
+  Nvrtc() {
+    std::vector<std::string> names;
+    if (const char* env = std::getenv("TESSERA_NVRTC")) names.push_back(env);
+    for (const char* n : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}) names.push_back(n);
+    void* h = nullptr;
+    for (auto& n : names)
+      if ((h = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+    if (!h) {
+      why = "NVRTC (libnvrtc.so) was not found";
+      return;
+    }
+    auto sym = [&](auto& f, const char* n) { f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(dlsym(h, n)); };
+    sym(create, "nvrtcCreateProgram");
+    sym(compile, "nvrtcCompileProgram");
+    sym(logSize, "nvrtcGetProgramLogSize");
+    sym(log, "nvrtcGetProgramLog");
+    sym(cubinSize, "nvrtcGetCUBINSize");
+    sym(cubin, "nvrtcGetCUBIN");
+    sym(destroy, "nvrtcDestroyProgram");
+    sym(error, "nvrtcGetErrorString");
+    if (!create || !compile || !logSize || !log || !cubinSize || !cubin || !destroy || !error) why = "libnvrtc.so lacks nvrtcGetCUBIN";
+  }
+};
+
+std::string nvrtcCompile(const std::string& source, const std::string& name, int major, int minor) {
+  static Nvrtc nv;
+  if (!nv.why.empty())
+    throw CodedError("TS_NVRTC", nv.why + ". Fix: install the CUDA toolkit's NVRTC (or set TESSERA_NVRTC to libnvrtc.so), or run the program on a CPU-only topology");
+  Nvrtc::Prog prog = nullptr;
+  int r = nv.create(&prog, source.c_str(), name.c_str(), 0, nullptr, nullptr);
+  if (r != 0) throw CodedError("TS_NVRTC", std::string("nvrtcCreateProgram: ") + nv.error(r));
+  const std::string arch = "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
+  const char* opts[] = {arch.c_str(), "-std=c++17", "-lineinfo"};
+  r = nv.compile(prog, 3, opts);
+  size_t n = 0;
+  nv.logSize(prog, &n);
+  std::string log(n, '\0');
+  if (n > 0) nv.log(prog, &log[0]);
+  if (r != 0) {
+    nv.destroy(&prog);
+    throw CodedError("TS_NVRTC", "the GPU operators of " + name + " do not compile (" + nv.error(r) + "):\n" + log);
+  }
+  nv.cubinSize(prog, &n);
+  std::string out(n, '\0');
+  nv.cubin(prog, &out[0]);
+  nv.destroy(&prog);
+  return out;
+}
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {
@@ -164,6 +232,32 @@ class CudaBackend final : public Backend {
     if (grid == 0) return;
     kLaunchers[id](grid, block, smem, streams_[s], args);
     check(cudaGetLastError(), "kernel launch");
+  }
+  void* moduleLoad(const std::string&, const std::string& image) override {
+    cudaLibrary_t lib = nullptr;
+    check(cudaLibraryLoadData(&lib, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "cudaLibraryLoadData (operator module)");
+    return (void*)lib;
+  }
+  void* moduleFunction(void* mod, const std::string& name) override {
+    cudaKernel_t k = nullptr;
+    if (cudaLibraryGetKernel(&k, (cudaLibrary_t)mod, name.c_str()) != cudaSuccess) {
+      cudaGetLastError();
+      return nullptr;
+    }
+    return (void*)k;
+  }
+  void moduleUnload(void* mod) override {
+    if (cudaLibraryUnload((cudaLibrary_t)mod) != cudaSuccess) cudaGetLastError();
+  }
+  void launchFn(void* fn, uint32_t grid, uint32_t block, size_t smem, int s, const void* args) override {
+    if (grid == 0) return;
+    void* params[] = {const_cast<void*>(args)};
+    check(cudaLaunchKernel((const void*)fn, dim3(grid), dim3(block), params, smem, streams_[s]), "operator kernel launch");
+  }
+  std::string compileModule(const std::string& source, const std::string& name) override {
+    cudaDeviceProp p{};
+    check(cudaGetDeviceProperties(&p, device_), "cudaGetDeviceProperties");
+    return nvrtcCompile(source, name, p.major, p.minor);
   }
   size_t sortTempBytes(size_t n, uint32_t segs) override {
     size_t bytes = 0;

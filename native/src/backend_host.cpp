@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <dlfcn.h>
 #include <cstdlib>
 #include <functional>
 #include <mutex>
@@ -164,6 +165,19 @@ class HostBackend final : public Backend {
   void launch(int id, uint32_t grid, uint32_t block, size_t smem, int, const void* args) override {
     if (grid == 0) return;
     kLaunchers[id](pool_, grid, block, smem, args);
+  }
+  void* moduleLoad(const std::string& path, const std::string&) override {
+    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) throw CodedError("TS_OPERATOR", std::string("cannot load the operator module ") + path + ": " + dlerror());
+    return h;
+  }
+  void* moduleFunction(void* mod, const std::string& name) override { return dlsym(mod, name.c_str()); }
+  void moduleUnload(void* mod) override { dlclose(mod); }
+  void launchFn(void* fn, uint32_t grid, uint32_t block, size_t smem, int, const void* args) override {
+    if (grid == 0) return;
+    using BlockFn = void (*)(uint32_t, uint32_t, uint32_t, char*, const void*);
+    BlockFn f = (BlockFn)fn;
+    pool_.run(grid, smem, [&](uint32_t bid, char* sm) { f(bid, grid, block, sm, args); });
   }
   size_t sortTempBytes(size_t, uint32_t) override { return 0; }
   uint32_t* sortSegments(uint32_t* keys, uint32_t*, size_t, const uint32_t* off, uint32_t segs, void*, size_t,

@@ -154,6 +154,7 @@ void Controller::shutdown() {
     be_->syncAll();
   } catch (...) {
   }
+  unloadOperators();
   for (auto* a : arenas_) be_->devFree(a);
   arenas_.clear();
   for (auto& s : slots_) {

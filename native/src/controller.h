@@ -130,6 +130,12 @@ class Controller {
   std::vector<void*> unregisterSet(int setId);
   std::vector<void*> allOwners() const;
   RunStats run(const RunRequest& rq);
+  /**
+   * Loads the user operator module `key` (kernels_user.h; controller_user.cpp): emulated, the
+   * shared object at `path`; CUDA, `cubin`, else `source` compiled by NVRTC (the cubin is
+   * returned so the caller can cache it). Kernel "user:<key>:<operator>:<push|pull>" runs it.
+   */
+  std::string loadOperators(const std::string& key, const std::string& path, const std::string& source, const std::string& cubin);
   /** Frees device memory and the backend; the controller is unusable afterwards. */
   void shutdown();
 
@@ -181,6 +187,14 @@ class Controller {
   template <class Op>
   void pullPage(PullArgs a, const PageDev& pd, int s);
   void buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl);
+  void buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl);
+  void* userFn(const std::string& key, const std::string& name);
+  void unloadOperators();
+  struct UserModule {
+    void* mod = nullptr;
+    std::map<std::string, void*> fns;
+  };
+  std::map<std::string, UserModule> modules_;
 
   int device_;
   bool emulated_;

@@ -16,6 +16,15 @@ namespace ts {
 inline size_t align8(size_t x) { return (x + 7) & ~(size_t)7; }
 inline size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
 inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
+/** Threads per vertex of the vertex-group pull kernels: the page's average degree decides. */
+inline uint32_t groupSize(const PageDev& pd) {
+  if (pd.split) return kBlock;
+  const double avg = (double)pd.edges / (double)pd.nv;
+  if (avg < 3) return 1;
+  if (avg < 24) return 4;
+  if (avg < 192) return 32;
+  return kBlock;
+}
 inline uint32_t gridFor(size_t n) { return (uint32_t)std::max<size_t>(1, std::min<size_t>((n + kBlock - 1) / kBlock, 4096)); }
 
 inline std::string mib(size_t b) {

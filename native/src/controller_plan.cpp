@@ -10,19 +10,6 @@
 
 namespace ts {
 
-namespace {
-
-uint32_t groupSize(const PageDev& pd) {
-  if (pd.split) return kBlock;
-  const double avg = (double)pd.edges / (double)pd.nv;
-  if (avg < 3) return 1;
-  if (avg < 24) return 4;
-  if (avg < 192) return 32;
-  return kBlock;
-}
-
-}  // namespace
-
 StateArr* Controller::role(const RunRequest& rq, const std::string& r, std::initializer_list<SType> types, bool required) {
   auto m = rq.state.find(r);
   const std::string name = m != rq.state.end() ? m->second : r;
@@ -71,6 +58,7 @@ void Controller::pullPage(PullArgs a, const PageDev& pd, int s) {
 
 void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl) {
   const std::string& k = rq.kernel;
+  if (k.rfind("user:", 0) == 0) return buildUserPlan(rq, pages, pl);
   auto param = [&](const char* name, double dflt) {
     auto it = rq.params.find(name);
     return it == rq.params.end() ? dflt : it->second;

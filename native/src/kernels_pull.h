@@ -26,9 +26,9 @@ struct PullArgs {
  * Each group of G threads takes one vertex of the page; lanes read its in-edges with stride G
  * (coalesced for G >= 4), reduce in shared memory, lane 0 applies. Split pages write atomically.
  */
-template <class Op>
+template <class Op, class A = PullArgs>
 struct KGroupPull {
-  using Args = PullArgs;
+  using Args = A;
   static constexpr int phases = 2;
   TS_DEVICE static void phase(int p, const Ctx& c, const Args& a) {
     double* acc = (double*)c.smem;

@@ -30,9 +30,9 @@ struct PushArgs {
 };
 
 /** Bins the page's active vertices by degree; does the small ones itself (thread per vertex). */
-template <class Op>
+template <class Op, class A = PushArgs>
 struct KTwcBin {
-  using Args = PushArgs;
+  using Args = A;
   static constexpr int phases = 1;
   TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
     for (u32 i = c.gtid(); i < a.pg.nv; i += c.gstride()) {
@@ -53,9 +53,9 @@ struct KTwcBin {
   }
 };
 
-template <class Op>
+template <class Op, class A = PushArgs>
 struct KTwcWarp {
-  using Args = PushArgs;
+  using Args = A;
   static constexpr int phases = 1;
   TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
     const u32 n = a.lists.counts[1];
@@ -69,9 +69,9 @@ struct KTwcWarp {
   }
 };
 
-template <class Op>
+template <class Op, class A = PushArgs>
 struct KTwcBlock {
-  using Args = PushArgs;
+  using Args = A;
   static constexpr int phases = 1;
   TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
     const u32 n = a.lists.counts[2];

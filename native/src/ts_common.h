@@ -5,9 +5,21 @@
 // threads (one loop per __syncthreads()-separated phase).
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+// NVRTC (user operators, kernels_user.h) has no standard headers: the few types used here.
+namespace ts {
+typedef unsigned char uint8_t;
+typedef unsigned int uint32_t;
+typedef int int32_t;
+typedef unsigned long long uint64_t;
+typedef unsigned long long uintptr_t;
+typedef decltype(sizeof(0)) size_t;
+}  // namespace ts
+#else
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#endif
 
 #if defined(__CUDACC__)
 #define TS_CUDA_SIDE 1
@@ -135,6 +147,7 @@ TS_DEVICE double atomic_min_f64(double* p, double v) {
   }
 }
 
+#if !defined(__CUDACC_RTC__)
 /** Garaph's replication factor R = 2^min(ceil(log2(E/V) - 0.5), 5), at least 1. */
 inline u32 replicationFactor(double edges, double vertices) {
   if (vertices <= 0) return 1;
@@ -144,5 +157,6 @@ inline u32 replicationFactor(double edges, double vertices) {
   while (k < 5 && ratio > 1.4142135623730951 * (double)(1u << k)) k++;
   return 1u << k;
 }
+#endif
 
 }  // namespace ts

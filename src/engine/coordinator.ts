@@ -23,7 +23,7 @@ import { allocState, type AnyProgram } from './define.js';
 import { loadKernels } from './kernel-modules.js';
 import { loadGpuHandlers, type GpuHandler } from '../../actors/gpu/handler.js';
 import type { ActorStepReport, RunReport, StealEvent, StepReport } from './report.js';
-import { fold, foldClaimFlags, foldMinFlags, kindOf, NATIVE_FOLD_MIN } from './fold.js';
+import { activateAll, fold, foldClaimFlags, foldMinFlags, kindOf, NATIVE_FOLD_MIN } from './fold.js';
 import * as taskPlan from './tasks.js';
 import { Run, type KernelRef } from './run.js';
 
@@ -243,7 +243,7 @@ export class Engine {
    * every GPU actor runs natively. A kernel no GPU maps is refused with a clear error (never run
    * silently on CPU threads instead).
    */
-  modesFor(gpu: GpuHandler | undefined, kernel: string, program: string, wanted: ReadonlyArray<Mode>): ReadonlyArray<Mode> {
+  modesFor(gpu: Pick<GpuHandler, 'modes'> | undefined, kernel: string, program: string, wanted: ReadonlyArray<Mode>): ReadonlyArray<Mode> {
     if (!this.hasGpus) return wanted;
     if (gpu === undefined)
       throw new TesseraError(`program '${program}' cannot run on topology '${this.topology.name}' yet: its kernel '${kernel}' has no GPU implementation`, {
@@ -293,7 +293,9 @@ export class Engine {
               key: `gpus.${gpu}.memoryLimit`,
               fix: 'raise memoryLimit, lower pageEdges (smaller pages stream through a smaller cache) or lower gpuShare',
             })
-          : new TesseraError(`actor ${f.actor} failed: ${f.message}`, { fix: 'this is a bug or an out-of-memory condition; rerun with fewer threads or a smaller graph and report it' });
+          : f.code === 'TS_OPERATOR'
+            ? new TesseraError(`GPU actor ${f.actor}: ${splitFix(f.message).problem}`, { fix: splitFix(f.message).fix ?? 'correct the program\'s GPU operators' })
+            : new TesseraError(`actor ${f.actor} failed: ${f.message}`, { fix: 'this is a bug or an out-of-memory condition; rerun with fewer threads or a smaller graph and report it' });
       this.failure = err;
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
@@ -374,7 +376,7 @@ export class Engine {
     const steps: StepReport[] = [];
     const notes: Record<string, string | number | boolean> = {};
     if (program?.defined !== true) throw new TesseraError('Engine.run takes a program from defineProgram', { fix: 'wrap the definition in defineProgram({ ... })' });
-    if (this.hasGpus && program.gpu === undefined) {
+    if (this.hasGpus && program.gpu === undefined && program.operators === undefined) {
       // Refused before any work: none of its kernels has a GPU implementation.
       throw new TesseraError(`program '${program.name}' cannot run on topology '${this.topology.name}' yet: its kernels have no GPU implementation`, {
         file: this.topology.source,
@@ -495,7 +497,7 @@ export class Engine {
       a.bytesAtStepStart = a.link.bytesSent;
       a.link.send(
         {
-          type: 'superstep', step, kernel: kernel.name, module: kernel.module, ...(kernel.gpu !== undefined ? { gpu: kernel.gpu } : {}), mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]!, steal,
+          type: 'superstep', step, kernel: kernel.name, module: kernel.module, ...(kernel.gpu !== undefined ? { gpu: kernel.gpu } : {}), ...(kernel.ops !== undefined && i >= this.cpuCount ? { ops: kernel.ops } : {}), mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]!, steal,
           ...(wantList ? { listCap: this.listCap } : {}),
           ...(vertexMap ? { vertexMap } : {}),
         },
@@ -552,6 +554,7 @@ export class Engine {
       }
       for (const m of v.merges ?? []) active += fold(stateNamed(state, m.state, v.actor), m, next, found);
       if (v.outbox !== undefined) active += fold(stateNamed(state, v.outbox.state, v.actor), v.outbox, next, found);
+      if (v.activate !== undefined) active += activateAll(v.activate, next, found);
     }
     return active;
   }

@@ -14,6 +14,7 @@ import type { Graph } from '../graph/types.js';
 import type { Mode, StateKind } from '../wire/frames.js';
 import type { StateArray } from './kernel.js';
 import type { RunContext } from './program.js';
+import { checkOperators, type GpuOperators, type ProgramOperators } from './operators.js';
 
 // ---------------------------------------------------------------------------------------------
 // parameters
@@ -195,11 +196,12 @@ export interface ProgramSpec<N extends string, P extends ParamSpecs, S extends S
    */
   kernels: URL | string;
   /**
-   * Built-ins: the module of GPU handlers (`new URL('./gpu.js', import.meta.url)`), one per kernel
-   * with a precompiled native implementation, named as the kernel. A kernel without one cannot run
-   * on a GPU topology (a clear error says so).
+   * GPU operators (operators.ts): `{ source: new URL('./gpu.cu', import.meta.url), kernels: {...} }`,
+   * CUDA C++ compiled at run time. Built-ins may instead give the module of their precompiled
+   * GPU handlers (`new URL('./gpu.js', import.meta.url)`). A kernel with neither cannot run on a
+   * GPU topology (a clear error says so).
    */
-  gpu?: URL | string;
+  gpu?: URL | string | GpuOperators;
   profile: ModelProfile;
   /** Cross-parameter rules and derived parameters (runs after each parameter is validated). */
   prepare?(params: ResolvedParams<P>, graph: Graph): R;
@@ -220,7 +222,10 @@ export interface ProgramSpec<N extends string, P extends ParamSpecs, S extends S
 export interface Program<N extends string = string, P extends ParamSpecs = ParamSpecs, S extends StateSpecs = StateSpecs, O extends OutputKind = OutputKind, R = unknown, A extends string = string>
   extends Readonly<ProgramSpec<N, P, S, O, R, A>> {
   readonly kernels: string;
+  /** The module of precompiled GPU handlers (built-ins)... */
   readonly gpu?: string;
+  /** ...or the GPU operators, checked, with their source text. */
+  readonly operators?: ProgramOperators;
   /** Marks a checked definition. */
   readonly defined: true;
 }
@@ -267,14 +272,15 @@ export function defineProgram<const N extends string, const P extends ParamSpecs
     if (!REDUCES.has(s.reduce)) bad(name, `state '${k}' has reduce '${String(s.reduce)}'`, `use one of ${[...REDUCES].join(', ')}`);
   }
   const kernels = spec.kernels instanceof URL ? spec.kernels.href : String(spec.kernels);
-  const gpu = spec.gpu === undefined ? undefined : spec.gpu instanceof URL ? spec.gpu.href : String(spec.gpu);
+  const ops = spec.gpu !== undefined && typeof spec.gpu === 'object' && !(spec.gpu instanceof URL) ? checkOperators(name, spec.gpu, spec.state ?? {}) : undefined;
+  const gpu = spec.gpu === undefined || ops !== undefined ? undefined : spec.gpu instanceof URL ? spec.gpu.href : String(spec.gpu);
   if (gpu !== undefined && !/^(file|data):/.test(gpu)) bad(name, `gpu '${gpu}' is not a module URL`, "give new URL('./gpu.js', import.meta.url)");
   if (!/^(file|data):/.test(kernels)) bad(name, `kernels '${kernels}' is not a module URL`, "give new URL('./kernels.js', import.meta.url)");
   const p = spec.profile;
   if (p === undefined || (p.mode !== 'push' && p.mode !== 'pull') || !(p.passes > 0) || !(p.stateBytesPerVertex >= 0) || (p.unit !== 'pass' && p.unit !== 'run'))
     bad(name, 'profile needs mode (push|pull), stateBytesPerVertex, passes > 0, unit (pass|run) and vertexTerm', 'see docs/PROGRAMS.md');
   const { gpu: _url, ...rest } = spec;
-  return Object.freeze({ ...rest, params: spec.params ?? ({} as P), state: spec.state ?? ({} as S), kernels, ...(gpu !== undefined ? { gpu } : {}), defined: true as const });
+  return Object.freeze({ ...rest, params: spec.params ?? ({} as P), state: spec.state ?? ({} as S), kernels, ...(gpu !== undefined ? { gpu } : {}), ...(ops !== undefined ? { operators: ops } : {}), defined: true as const });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -24,6 +24,13 @@ export function foldClaimFlags(arr: StateArray, value: number, begin: number, fl
   return active;
 }
 
+/** Marks the vertices of `ids` active (those not yet); returns how many this call marked. */
+export function activateAll(ids: Uint32Array, next: Uint8Array, found: IdList | undefined): number {
+  let active = 0;
+  for (let i = 0; i < ids.length; i++) active += activate(ids[i]!, next, found);
+  return active;
+}
+
 /** Marks v active for the next superstep unless it already is; 1 when this call marked it. */
 function activate(v: number, next: Uint8Array, found: IdList | undefined): number {
   if (next[v] !== 0) return 0;
@@ -56,6 +63,11 @@ export function fold(arr: StateArray, m: StateMerge, next: Uint8Array, found: Id
     if (m.op === 'sum') arr[v]! += x;
     else if (m.op === 'min') {
       if (x < arr[v]!) (arr[v] = x), (changed = true);
+    } else if (m.op === 'max') {
+      if (x > arr[v]!) (arr[v] = x), (changed = true);
+    } else if (m.op === 'or') {
+      const y = arr[v]! | x;
+      if (y !== arr[v]) (arr[v] = y), (changed = true);
     } else if (arr[v] === -1) (arr[v] = x), (changed = true);
     if (changed && m.activate) active += activate(v, next, found);
   }

@@ -8,6 +8,7 @@ import { fillArray, prefault } from './fill.js';
 import { IdList } from './ids.js';
 import type { EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
 import type { AnyProgram } from './define.js';
+import type { ProgramOperators } from './operators.js';
 import type { KernelTable } from './kernel-modules.js';
 import type { StepReport } from './report.js';
 import type { Engine } from './coordinator.js';
@@ -22,6 +23,7 @@ export interface KernelRef {
   name: string;
   module: string;
   gpu: string | undefined;
+  ops?: ProgramOperators;
 }
 
 /** One program run: the RunContext programs see. */
@@ -187,7 +189,7 @@ export class Run implements RunContext {
   }
 
   private ref(kernel: string): KernelRef {
-    return { name: kernel, module: this.kernels.url, gpu: this.def.gpu };
+    return { name: kernel, module: this.kernels.url, gpu: this.def.gpu, ...(this.def.operators !== undefined ? { ops: this.def.operators } : {}) };
   }
 
   async vertexMap(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}): Promise<{ sum: number }> {
@@ -237,7 +239,7 @@ export class Run implements RunContext {
     const g = this.graph;
     const k = this.kernel(kernel);
     const wanted = opts.modes ?? (['push', 'pull'] as const).filter((m) => k[m] !== undefined);
-    const modes = this.engine.modesFor(this.gpu?.table[kernel], kernel, this.program, wanted);
+    const modes = this.engine.modesFor(this.def.operators?.kernels[kernel] ?? this.gpu?.table[kernel], kernel, this.program, wanted);
     let mode: Mode;
     let list = frontier.list;
     // A list this superstep made for a frontier that had none: its buffer is spare once the frontier is consumed.

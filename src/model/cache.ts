@@ -1,4 +1,5 @@
 /** The calibration cache: its file, keys, entries (stamped with ENGINE_COSTS) and atomic writes. */
+import { cacheDir } from '../cache-dir.js';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -52,8 +53,7 @@ type CacheFile = z.infer<typeof cacheSchema>;
 
 /** The default cache file. */
 export function defaultCacheFile(env: NodeJS.ProcessEnv = process.env): string {
-  const dir = env.TESSERA_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'tessera');
-  return path.join(dir, 'calibration.json');
+  return path.join(cacheDir(env), 'calibration.json');
 }
 
 /** "name#hash": the hash covers the elements (threads, GPUs and their limits) and this host. */

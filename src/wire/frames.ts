@@ -6,6 +6,7 @@
  * assumption.
  */
 import { Packr } from 'msgpackr';
+import type { ProgramOperators } from '../engine/operators.js';
 
 export type Mode = 'push' | 'pull';
 
@@ -88,6 +89,8 @@ export interface SuperstepFrame {
   module: string;
   /** URL of the program's GPU module (built-ins: handlers of precompiled native kernels; GPU actors import it). */
   gpu?: string;
+  /** The program's GPU operators (GPU actors only; src/engine/operators.ts). */
+  ops?: ProgramOperators;
   mode: Mode;
   args: Record<string, number>;
   state: StateRef[];
@@ -199,6 +202,8 @@ export interface VoteFrame {
   outbox?: StateMerge & { before: number };
   /** Changes to vertices the actor owns, reduced into the coordinator's copy like the outbox. */
   merges?: StateMerge[];
+  /** Vertices to activate besides those the folds activate (a GPU operator's push marked them). */
+  activate?: Uint32Array;
   /** Dense values of the actor's owned range (it was the only writer there this superstep). */
   sync?: StateSync[];
   /** Changes to own vertices as flags over a range instead of (id, value) pairs. */
@@ -212,7 +217,7 @@ export interface VoteFrame {
  * smaller, 'claim' sets entries still at the unvisited sentinel -1 (BFS depth), 'sum' adds.
  * With `activate`, a vertex whose value the fold changed joins the next frontier.
  */
-export type MergeOp = 'min' | 'claim' | 'sum';
+export type MergeOp = 'min' | 'max' | 'or' | 'claim' | 'sum';
 export interface StateMerge {
   state: string;
   op: MergeOp;

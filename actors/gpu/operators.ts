@@ -1,0 +1,222 @@
+/**
+ * A program's GPU operators (src/engine/operators.ts) on a GPU actor: one translation unit of
+ * native/src's kernel headers, the generated Env of each operator and the program's own source,
+ * compiled at run time: by NVRTC inside the addon on a real GPU, by the host C++ compiler ($CXX,
+ * else c++) into a shared object on the emulated GPU, so CI, which has no GPU, runs the user's
+ * operator code itself. Both are cached on disk by the unit's hash ($TESSERA_CACHE_DIR/operators).
+ *
+ * The generic handler follows the declared state, not the program: it uploads the arrays the
+ * kernel passes, runs the generic push or pull kernel over the actor's pages, and folds back what
+ * the device wrote by each array's reduce: 'owner'/'none' arrays are copied back over the owned
+ * ranges; the others are diffed against what the device started from ('sum' sends differences,
+ * 'min'/'max'/'or'/'claim' the new values), so any number of actors writing one vertex combine.
+ * Vertices the operator activates go back as next flags (pull: the owned ranges, in place) or a
+ * list (push: any vertex).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { cacheDir } from '../../src/cache-dir.js';
+import type { OperatorSpec, ProgramOperators } from '../../src/engine/operators.js';
+import type { StateArray } from '../../src/engine/kernel.js';
+import type { MergeOp, StateMerge, StateSync } from '../../src/wire/frames.js';
+import type { GpuActor } from './gpu-actor.js';
+import type { GpuController } from './native.js';
+import { FR, NX, SET_IN, SET_OUT, type GpuHandler } from './handler.js';
+
+const HEADERS = ['ts_common.h', 'kernels_common.h', 'kernels_push.h', 'kernels_pull.h', 'kernels_user.h', 'operator_prelude.h'];
+const CTYPE = { f64: 'double', f32: 'float', i32: 'int', u32: 'unsigned int', u8: 'unsigned char' } as const;
+const HOST_FLAGS = ['-std=c++17', '-O2', '-fPIC', '-shared', '-fvisibility=hidden'];
+
+let headerText: string | undefined;
+/** The kernel headers, includes of each other removed (the unit lists them in order). */
+function headers(): string {
+  const dir = new URL('../../../native/src/', import.meta.url);
+  headerText ??= HEADERS.map((h) => `// ---- ${h}\n` + readFileSync(new URL(h, dir), 'utf8').replace(/^#pragma once\s*$/m, '').replace(/^#include "[^"]+"\s*$/gm, '')).join('\n');
+  return headerText;
+}
+
+/** The translation unit of a program's operators (the same text for NVRTC and the host compiler). */
+export function operatorUnit(ops: ProgramOperators): string {
+  const out = [headers(), '// ---- generated: the Env of each operator'];
+  for (const [k, op] of Object.entries(ops.kernels)) {
+    out.push(`struct ${k};`, 'namespace ts {', `template <>\nstruct Env<::${k}> : EnvBase {`);
+    for (const [n, t] of op.state) out.push(`  ${CTYPE[t]}* ${n};`);
+    for (const [n, t] of op.args) out.push(`  ${CTYPE[t]} ${n};`);
+    out.push('  TS_DEVICE static Env make(const UserArgs& a) {', '    Env e;', '    e.fr_ = a.fr;', '    e.sum_ = a.sum;');
+    op.state.forEach(([n, t], i) => out.push(`    e.${n} = (${CTYPE[t]}*)a.s[${i}];`));
+    op.args.forEach(([n, t], i) => out.push(`    e.${n} = (${CTYPE[t]})a.x[${i}];`));
+    out.push('    return e;', '  }', '};', '}  // namespace ts');
+  }
+  // Compiler messages about the program's source name its file and line.
+  out.push(`#line 1 "${ops.file.replace(/\\/g, '/').replace(/"/g, '')}"`, ops.source, '#line 1 "tessera-entry-points"');
+  for (const [k, op] of Object.entries(ops.kernels)) for (const m of op.modes) out.push(m === 'push' ? `TS_USER_PUSH(${k})` : `TS_USER_PULL(${k})`);
+  return out.join('\n') + '\n';
+}
+
+const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 24);
+
+/** Writes `data` to `file` atomically (a temporary name, then rename). */
+async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  await writeFile(tmp, data);
+  await rename(tmp, file);
+}
+
+const compiling = new Map<string, Promise<string>>();
+
+/** The emulated GPU's module: the unit built by the host compiler into a cached shared object. */
+function hostModule(unit: string, program: string): Promise<string> {
+  const cxx = process.env.CXX ?? 'c++';
+  const key = hash([unit, cxx, ...HOST_FLAGS, process.platform, process.arch].join('\0'));
+  let p = compiling.get(key);
+  if (p === undefined) {
+    p = (async () => {
+      const dir = path.join(cacheDir(), 'operators');
+      const so = path.join(dir, `${key}.so`);
+      if (existsSync(so)) return so;
+      await mkdir(dir, { recursive: true });
+      const src = path.join(dir, `${key}.cpp`);
+      await writeAtomic(src, unit);
+      const tmp = `${so}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+      try {
+        await promisify(execFile)(cxx, [...HOST_FLAGS, '-x', 'c++', src, '-o', tmp], { maxBuffer: 1 << 24 });
+      } catch (e) {
+        await rm(tmp, { force: true });
+        const err = e as NodeJS.ErrnoException & { stderr?: string };
+        if (err.code === 'ENOENT') throw operatorError(`the emulated GPU needs a C++ compiler for the GPU operators of program '${program}', and '${cxx}' was not found`, 'install g++ or set CXX');
+        throw await compileError(program, err.stderr ?? String(e), path.join(dir, `${key}.log`));
+      }
+      await rename(tmp, so);
+      return so;
+    })();
+    compiling.set(key, p);
+    p.catch(() => compiling.delete(key));
+  }
+  return p;
+}
+
+/** An error the coordinator reports as one line, "problem. Fix: fix" (code TS_OPERATOR). */
+function operatorError(problem: string, fix: string): Error {
+  return Object.assign(new Error(`${problem}. Fix: ${fix}`), { code: 'TS_OPERATOR' });
+}
+
+/** The compiler's first error line (file:line: error: ...) as the message; its whole output kept in `log`. */
+async function compileError(program: string, output: string, log: string): Promise<Error> {
+  await writeAtomic(log, output).catch(() => undefined);
+  const first = output.split('\n').find((l) => /\berror\b/.test(l)) ?? output.split('\n').find((l) => l.trim() !== '') ?? output;
+  return operatorError(`the GPU operators of program '${program}' do not compile: ${first.trim()}`, `correct the operator source (the compiler's whole output: ${log})`);
+}
+
+/** Operator modules loaded into each controller, by key. */
+const loaded = new WeakMap<GpuController, Map<string, Promise<void>>>();
+
+/** Loads the program's operators into the actor's controller (once per controller); returns the module key. */
+async function ensureLoaded(a: GpuActor, ops: ProgramOperators): Promise<string> {
+  const unit = operatorUnit(ops);
+  const key = hash(unit);
+  const ctl = a.controller;
+  let mods = loaded.get(ctl);
+  if (mods === undefined) loaded.set(ctl, (mods = new Map()));
+  let p = mods.get(key);
+  if (p === undefined) {
+    p = (async () => {
+      if (a.emulated) {
+        await ctl.loadOperators(key, await hostModule(unit, ops.program), '');
+        return;
+      }
+      // NVRTC builds for the device's architecture: the cached cubin is per compute capability.
+      const cc = (await ctl.info()).computeCapability.replace(/\D/g, '');
+      const file = path.join(cacheDir(), 'operators', `${key}-sm${cc}.cubin`);
+      const cached = existsSync(file) ? new Uint8Array(await readFile(file)) : undefined;
+      const built = await ctl.loadOperators(key, '', unit, cached).catch(async (e: unknown) => {
+        const m = (e as Error).message;
+        if ((e as { code?: string }).code !== 'TS_NVRTC') throw e;
+        // Without NVRTC: the addon's message says so and how to fix it; a compile error carries the log.
+        if (!m.includes('do not compile')) throw operatorError(`program '${ops.program}' has GPU operators: ${m.replace(/\. Fix: .*$/s, '')}`, m.match(/Fix: (.*)$/s)?.[1] ?? 'install NVRTC');
+        await mkdir(path.dirname(file), { recursive: true });
+        throw await compileError(ops.program, m.slice(m.indexOf(':\n') + 2), path.join(path.dirname(file), `${key}-sm${cc}.log`));
+      });
+      if (built !== undefined) {
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeAtomic(file, built);
+      }
+    })();
+    mods.set(key, p);
+    p.catch(() => mods.delete(key));
+  }
+  await p;
+  return key;
+}
+
+/** The handler of kernel `kernel`'s operator (GpuActor.superstep takes it when the frame carries `ops`). */
+export function operatorHandler(ops: ProgramOperators, kernel: string): GpuHandler | undefined {
+  const op = ops.kernels[kernel];
+  if (op === undefined) return undefined;
+  return { modes: op.modes, run: (a, s) => runOperator(a, s, ops, kernel, op) };
+}
+
+async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops: ProgramOperators, kernel: string, op: OperatorSpec): ReturnType<GpuHandler['run']> {
+  const f = s.f;
+  const what = `kernel '${kernel}' of program '${ops.program}'`;
+  const key = await ensureLoaded(a, ops);
+  for (const [n, t] of op.state) {
+    const ref = f.state.find((r) => r.name === n);
+    if (ref === undefined) throw operatorError(`${what}: its GPU operator declares state '${n}', which this call does not pass`, `pass '${n}' in the call's state or remove it from gpu.kernels.${kernel}.state`);
+    if (ref.kind !== t) throw operatorError(`${what}: this call passes '${n}' as ${ref.kind}, its GPU operator declares ${t}`, `declare ${n}: '${ref.kind}' in gpu.kernels.${kernel}.state`);
+  }
+  const params: Record<string, number> = { n: a.graph.numVertices, ...a.ownedParams() };
+  op.args.forEach(([n], i) => {
+    const x = f.args[n];
+    if (x === undefined) throw operatorError(`${what}: its GPU operator reads argument '${n}', which this call does not pass`, `pass ${n} in the call's args or remove it from gpu.kernels.${kernel}.args`);
+    params[`x${i}`] = x;
+  });
+  const diffed = new Map(op.writes.filter(([, r]) => r !== 'owner' && r !== 'none'));
+  const before = new Map<string, StateArray>();
+  const roles: Record<string, string> = { frontier: FR, next: NX, ...a.ownedState() };
+  for (const [i, [n]] of op.state.entries()) {
+    roles[`s${i}`] = n;
+    if (diffed.has(n)) before.set(n, await a.upload(n, s, true));
+    else await a.upload(n, s);
+  }
+  await a.clearNext();
+  const push = f.mode === 'push';
+  if (push) await a.frontierOwned(s);
+  else await a.frontierAll(s);
+  const set = op.view === 'undirected' && a.directed ? await a.ensureUnion() : push || f.pullPages === 'out' ? SET_OUT : SET_IN;
+  const pages = push && set === SET_OUT ? a.pushPages(SET_OUT, s) : a.rangePages(set);
+  const st = await a.run(`user:${key}:${kernel}:${f.mode}`, { setId: set, pages, params, state: roles });
+  const merges: StateMerge[] = [];
+  const sync: StateSync[] = [];
+  for (const [n, r] of op.writes) {
+    if (r === 'owner' || r === 'none') {
+      sync.push(...(await a.syncOwned(n, n, s)));
+      continue;
+    }
+    const old = before.get(n)!;
+    const dev = await a.read(n, f.state.find((x) => x.name === n)!.kind, 0, old.length);
+    const ids: number[] = [];
+    const values: number[] = [];
+    for (let v = 0; v < old.length; v++) {
+      const x = dev[v]!;
+      const y = old[v]!;
+      if (x === y || (x !== x && y !== y)) continue;
+      ids.push(v);
+      values.push(r === 'sum' ? x - y : x);
+    }
+    if (ids.length > 0) merges.push({ state: n, op: r as MergeOp, activate: false, ids: Uint32Array.from(ids), values: Float64Array.from(values) });
+  }
+  let active = 0;
+  let activate: Uint32Array | undefined;
+  if (!push) active = await a.syncNext(s);
+  else if ((st?.activated ?? 0) > 0) {
+    const nx = await a.read(NX, 'u8', 0, a.graph.numVertices);
+    const ids: number[] = [];
+    for (let v = 0; v < nx.length; v++) if (nx[v] !== 0) ids.push(v);
+    activate = Uint32Array.from(ids);
+  }
+  return a.out({ sum: st?.sum ?? 0, active, merges, sync, ...(activate !== undefined ? { activate } : {}) });
+}

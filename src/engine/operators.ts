@@ -1,0 +1,128 @@
+/**
+ * GPU operators of a program (defineProgram's `gpu: { source, kernels }`): per CPU kernel, the
+ * CUDA C++ struct of the same name whose device functions the generic native push (TWC) and
+ * vertex-group pull kernels call (Gunrock's advance/filter functors, Ligra's edgeMap functors;
+ * native/src/kernels_user.h says what each function is). The GPU actor compiles the source at run
+ * time (NVRTC on a GPU, the host C++ compiler on the emulated GPU: actors/gpu/operators.ts) and
+ * folds what it wrote back by each array's reduce. This file checks a definition's operators.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { TesseraError } from '../errors.js';
+import type { Mode, StateKind } from '../wire/frames.js';
+import type { Reduce, StateSpecs } from './define.js';
+
+export type OperatorArgType = 'f64' | 'i32' | 'u32';
+
+export interface GpuOperator {
+  /** What the struct implements: push (`push`), pull (`identity`, `gather`, `combine`, `apply`). */
+  modes: ReadonlyArray<Mode>;
+  /**
+   * The state arrays the kernel's calls pass, by the names the calls give them (edgeMap's state
+   * record), with their types: Env's pointer fields, in this order.
+   */
+  state: Readonly<Record<string, StateKind>>;
+  /** The calls' numeric arguments the operator reads (Env fields of these types). */
+  args?: Readonly<Record<string, OperatorArgType>>;
+  /** Arrays it only reads: not read back after the step. */
+  reads?: ReadonlyArray<string>;
+  /**
+   * How its writes to an array combine with other actors' (default: the reduce of the program's
+   * state of the same name). 'owner'/'none': each vertex is written by its owner (pull); the
+   * device's values of the owned ranges are copied back. Otherwise the device's changes (against
+   * what it started from) fold into the host array: 'sum' adds the differences, 'min'/'max'/'or'
+   * combine, 'claim' fills entries still -1.
+   */
+  reduce?: Readonly<Record<string, Reduce>>;
+  /**
+   * Whose lists the kernel walks. 'graph' (default): out-lists for push, the call's pullPages for
+   * pull, as on the CPU. 'undirected': N_in(v) ∪ N_out(v), each neighbour once (a CPU kernel that
+   * dedups the undirected view walks the same).
+   */
+  view?: 'graph' | 'undirected';
+}
+
+export interface GpuOperators {
+  /** The CUDA C++ source: a file URL (`new URL('./gpu.cu', import.meta.url)`) or the text itself. */
+  source: URL | string;
+  /** One operator per CPU kernel that runs on GPUs, by the kernel's name. */
+  kernels: Readonly<Record<string, GpuOperator>>;
+}
+
+/** An operator as the GPU actor receives it (the superstep frame's `ops`). */
+export interface OperatorSpec {
+  modes: Mode[];
+  state: Array<[string, StateKind]>;
+  args: Array<[string, OperatorArgType]>;
+  /** The written arrays and their reduce. */
+  writes: Array<[string, Reduce]>;
+  view: 'graph' | 'undirected';
+}
+
+export interface ProgramOperators {
+  program: string;
+  /** Where the source came from (compiler messages name it). */
+  file: string;
+  source: string;
+  kernels: Record<string, OperatorSpec>;
+}
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const KINDS = new Set(['f64', 'f32', 'i32', 'u32', 'u8']);
+const ARG_TYPES = new Set(['f64', 'i32', 'u32']);
+const REDUCES = new Set(['min', 'max', 'sum', 'or', 'claim', 'owner', 'none']);
+const SLOTS = 8;
+
+/** Checks a definition's GPU operators (names, types, reduces) and reads the source file. */
+export function checkOperators(program: string, ops: GpuOperators, state: StateSpecs): ProgramOperators {
+  const bad = (what: string, fix: string): never => {
+    throw new TesseraError(`program '${program}': gpu ${what}`, { fix });
+  };
+  let file = 'operators.cu';
+  let source: string;
+  if (ops.source instanceof URL || /^file:/.test(String(ops.source))) {
+    const url = ops.source instanceof URL ? ops.source : new URL(String(ops.source));
+    if (url.protocol !== 'file:') bad(`source '${url.href}' is not a file URL`, "give new URL('./gpu.cu', import.meta.url) or the source text");
+    file = fileURLToPath(url);
+    try {
+      source = readFileSync(file, 'utf8');
+    } catch (e) {
+      return bad(`source ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`, 'ship the .cu file beside the program module');
+    }
+  } else if (typeof ops.source === 'string') source = ops.source;
+  else return bad('source is missing', "give gpu.source: new URL('./gpu.cu', import.meta.url)");
+  const kernels: Record<string, OperatorSpec> = {};
+  for (const [k, op] of Object.entries(ops.kernels ?? {})) {
+    if (!IDENT.test(k)) bad(`kernel '${k}' is not a C++ identifier`, 'name the kernel with letters, digits and _');
+    const modes = [...(op.modes ?? [])];
+    if (modes.length === 0 || modes.some((m) => m !== 'push' && m !== 'pull')) bad(`kernel '${k}' needs modes: ['push'] and/or ['pull']`, 'list the modes its struct implements');
+    const st = Object.entries(op.state ?? {});
+    const args = Object.entries(op.args ?? {});
+    if (st.length > SLOTS || args.length > SLOTS) bad(`kernel '${k}' has more than ${SLOTS} state arrays or arguments`, 'pass fewer');
+    for (const [n, t] of st) {
+      if (!IDENT.test(n)) bad(`kernel '${k}': state '${n}' is not a C++ identifier`, 'rename it in the kernel calls');
+      if (!KINDS.has(t)) bad(`kernel '${k}': state '${n}' has type '${String(t)}'`, 'use f64, f32, i32, u32 or u8');
+    }
+    for (const [n, t] of args) {
+      if (!IDENT.test(n)) bad(`kernel '${k}': argument '${n}' is not a C++ identifier`, 'rename it in the kernel calls');
+      if (!ARG_TYPES.has(t)) bad(`kernel '${k}': argument '${n}' has type '${String(t)}'`, 'use f64, i32 or u32');
+    }
+    const reads = new Set(op.reads ?? []);
+    for (const r of reads) if (!(r in (op.state ?? {}))) bad(`kernel '${k}': reads names '${r}', which is not in its state`, 'list only its state arrays');
+    const writes: Array<[string, Reduce]> = [];
+    for (const [n] of st) {
+      if (reads.has(n)) continue;
+      const r = op.reduce?.[n] ?? state[n]?.reduce;
+      if (r === undefined)
+        bad(`kernel '${k}' writes '${n}', which is no state of the program, and declares no reduce for it`, `add reduce: { ${n}: 'owner' | 'sum' | 'min' | ... } or list it in reads`);
+      if (!REDUCES.has(r)) bad(`kernel '${k}': reduce '${String(r)}' for '${n}'`, `use one of ${[...REDUCES].join(', ')}`);
+      writes.push([n, r]);
+    }
+    for (const r of Object.keys(op.reduce ?? {})) if (!(r in (op.state ?? {}))) bad(`kernel '${k}': reduce names '${r}', which is not in its state`, 'list only its state arrays');
+    const view = op.view ?? 'graph';
+    if (view !== 'graph' && view !== 'undirected') bad(`kernel '${k}': view '${String(view)}'`, "use 'graph' or 'undirected'");
+    kernels[k] = { modes, state: st, args, writes, view };
+  }
+  if (Object.keys(kernels).length === 0) bad('names no kernel', 'give gpu.kernels: { <kernel>: { modes, state } }');
+  return { program, file, source, kernels };
+}

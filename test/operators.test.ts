@@ -1,0 +1,124 @@
+/**
+ * GPU operators of programs defined outside the package (test/fixtures/operators: CPU kernels,
+ * CUDA source, definitions), run by the generic GPU actor on emulated GPUs, which compile the
+ * operator source with the host C++ compiler: push and pull, claim and min reduces, one GPU
+ * beside a socket, several ranges (RAND), two GPUs, pages split under hubs; the generated unit
+ * compiles as CUDA too (nvcc, when present); and mistakes in a definition or a source are one
+ * clear error naming the file.
+ */
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineProgram, generate, run, TesseraError, type Graph, type Topology } from '../src/index.js';
+import { nativeAvailable } from '../actors/gpu/native.js';
+import { operatorUnit } from '../actors/gpu/operators.js';
+import { hops, lowLabel } from './fixtures/operators/programs.js';
+import { outCsr, referenceBfs } from './helpers/references.js';
+
+const avail = nativeAvailable();
+// As gpu-actor.test.ts: only a machine without a toolchain for the native controller may skip.
+const gpuTest = avail.ok || !avail.toolchainMissing ? test : test.skip;
+
+const socket = (threads: number): Topology['sockets'] => [{ id: 0, threads }];
+const emu = (device: number) => ({ device, emulated: true, streams: 2 });
+const ONE_GPU: Topology = { name: '1S1G-emulated', source: 'test', sockets: socket(2), gpus: [emu(0)], interconnect: {}, model: {} };
+const TWO_GPUS: Topology = { name: '1S2G-emulated', source: 'test', sockets: socket(1), gpus: [emu(0), emu(1)], interconnect: {}, model: {} };
+
+/** The smallest id reaching each vertex (itself included), by relaxing every edge to a fixed point. */
+function referenceLow(g: Graph): Int32Array {
+  const { n, offsets, nbrs } = outCsr(g);
+  const label = Int32Array.from({ length: n }, (_, v) => v);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let u = 0; u < n; u++)
+      for (let e = offsets[u]!; e < offsets[u + 1]!; e++)
+        if (label[u]! < label[nbrs[e]!]!) (label[nbrs[e]!] = label[u]!), (changed = true);
+  }
+  return label;
+}
+
+const GRAPHS: Array<[string, Graph]> = [
+  ['rmat:10:ef=8', generate('rmat:10:ef=8')],
+  ['rmat:10:ef=8, 64-edge pages', generate('rmat:10:ef=8', { pageEdges: 64 })],
+  ['rmat:10 undirected, 64-edge pages', generate('rmat:10', { undirected: true, pageEdges: 64 })],
+];
+
+for (const [label, g] of GRAPHS) {
+  gpuTest(`hops and low-label on ${label}: push, pull and Ligra's switch on emulated GPUs equal the references`, async (t) => {
+    const source = g.ids.toOriginal[0]!;
+    const depth = referenceBfs(g, 0);
+    const low = referenceLow(g);
+    for (const topology of [ONE_GPU, TWO_GPUS])
+      for (const forceMode of ['push', 'pull', undefined] as const) {
+        const what = `${topology.name} ${forceMode ?? 'switch'}`;
+        const h = await run(g, hops, { topology, source, ...(forceMode ? { forceMode } : {}) });
+        t.deepEqual([...h.values], [...depth], `hops ${what}`);
+        const l = await run(g, lowLabel, { topology, ...(forceMode ? { forceMode } : {}) });
+        t.deepEqual([...l.values], [...low], `low-label ${what}`);
+        // Every GPU ran its operator (the forced mode) on some superstep.
+        for (const r of [h, l])
+          for (const gpu of topology.gpus)
+            t.true(r.report.steps.some((s) => s.actors.some((a) => a.actor === `gpu${gpu.device}` && (a.gpu?.calls ?? 0) > 0 && (forceMode === undefined || s.mode === forceMode))), `${what}: gpu${gpu.device} ran`);
+      }
+    if (g.out.pages.length < 8) return; // RAND needs pages to deal
+    const rand = await run(g, lowLabel, { topology: ONE_GPU, partition: 'rand' });
+    t.true((rand.report.partition?.gpus[0]?.ranges ?? 0) > 1, 'several ranges');
+    t.deepEqual([...rand.values], [...low], 'low-label, RAND');
+    const randHops = await run(g, hops, { topology: ONE_GPU, partition: 'rand', source });
+    t.deepEqual([...randHops.values], [...depth], 'hops, RAND');
+  });
+}
+
+test('the generated unit of the fixtures compiles as CUDA (nvcc, when the toolkit is here)', (t) => {
+  let nvcc = true;
+  try {
+    execFileSync('nvcc', ['--version'], { stdio: 'ignore' });
+  } catch {
+    nvcc = false;
+  }
+  if (!nvcc) return t.pass('no nvcc on this machine');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-ops-'));
+  const src = path.join(dir, 'unit.cu');
+  for (const p of [hops, lowLabel]) {
+    writeFileSync(src, operatorUnit(p.operators!));
+    const cubin = path.join(dir, `${p.name}.cubin`);
+    execFileSync('nvcc', ['-cubin', '-arch=sm_90', '-std=c++17', '-o', cubin, src], { stdio: 'pipe' });
+    t.true(statSync(cubin).size > 0, p.name);
+  }
+});
+
+const BAD_SOURCE = `struct hop {\n  static TS_OP bool push(const Env<hop>& e, u32, u32 v, double) { return e.nothere[v]; }\n};\n`;
+
+gpuTest('an operator source that does not compile: one error naming the program and the source line', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-bad-op-'));
+  const file = path.join(dir, 'bad.cu');
+  writeFileSync(file, BAD_SOURCE);
+  const bad = defineProgram({ ...hops, name: 'bad-hops', gpu: { source: new URL(`file://${file}`), kernels: { hop: { modes: ['push'], state: { depth: 'i32' }, args: { level: 'i32' } } } } });
+  const g = GRAPHS[0]![1];
+  const e = await t.throwsAsync(run(g, bad, { topology: ONE_GPU, source: g.ids.toOriginal[0]!, forceMode: 'push' }));
+  t.regex(e!.message, /GPU operators of program 'bad-hops' do not compile/);
+  t.regex(e!.message, /bad\.cu:2/);
+  t.regex(e!.message, /nothere/);
+});
+
+test('operator definitions are checked when the program is defined', (t) => {
+  const base = { ...hops, name: 'checked' };
+  const def = (kernels: object, source: URL | string = 'struct hop {};') => () => defineProgram({ ...base, gpu: { source, kernels } as never });
+  t.throws(def({}), { instanceOf: TesseraError, message: /gpu names no kernel/ });
+  t.throws(def({ 'hop-x': { modes: ['push'], state: {} } }), { message: /kernel 'hop-x' is not a C\+\+ identifier/ });
+  t.throws(def({ hop: { modes: ['sideways'], state: {} } }), { message: /needs modes/ });
+  t.throws(def({ hop: { modes: ['push'], state: { depth: 'i64' } } }), { message: /state 'depth' has type 'i64'/ });
+  t.throws(def({ hop: { modes: ['push'], state: { other: 'i32' } } }), { message: /writes 'other', which is no state of the program, and declares no reduce/ });
+  t.throws(def({ hop: { modes: ['push'], state: { depth: 'i32' }, reads: ['x'] } }), { message: /reads names 'x'/ });
+  t.throws(def({ hop: { modes: ['push'], state: { depth: 'i32' } } }, new URL('file:///nonexistent/gpu.cu')), { message: /source \/nonexistent\/gpu\.cu cannot be read \(ENOENT\)/ });
+  const ok = defineProgram({ ...base, gpu: { source: 'struct hop {};', kernels: { hop: { modes: ['push'], state: { depth: 'i32' }, args: { level: 'i32' } } } } });
+  t.deepEqual(ok.operators!.kernels.hop!.writes, [['depth', 'claim']], "the program state's reduce by default");
+});
+
+gpuTest('a call whose arrays do not match the declared types is refused', async (t) => {
+  const wrong = defineProgram({ ...hops, name: 'wrong-type', gpu: { source: new URL('./fixtures/operators/hops.cu', import.meta.url), kernels: { hop: { modes: ['push', 'pull'], state: { depth: 'u32' }, args: { level: 'i32' } } } } });
+  const g = GRAPHS[0]![1];
+  await t.throwsAsync(run(g, wrong, { topology: ONE_GPU, source: g.ids.toOriginal[0]! }), { message: /this call passes 'depth' as i32, its GPU operator declares u32/ });
+});
