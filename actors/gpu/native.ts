@@ -157,7 +157,7 @@ interface NativeControllerHandle {
   fillState(name: string, value: number): Promise<void>;
   pinHost(view: StateArray): Promise<boolean>;
   unpinHost(view: StateArray): Promise<void>;
-  compact(flags: string, state: string, begin: number, end: number, mask?: string): Promise<{ ids: Uint32Array; values: Float64Array }>;
+  compact(flags: string, state: string, begin: number, end: number, mask?: string, before?: string, delta?: boolean): Promise<{ ids: Uint32Array; values: Float64Array }>;
   registerPage(setId: number, pageIndex: number, bytes: Uint8Array, vBegin: number, vEnd: number, edges: number, weightBytes: number, split?: boolean): Promise<void>;
   unregisterSet(setId: number): Promise<void>;
   run(kernel: string, opts: RunOptions): Promise<RunStats>;
@@ -389,6 +389,15 @@ export class GpuController {
    */
   compact(flags: string, state: string, begin: number, end: number, mask?: string): Promise<{ ids: Uint32Array; values: Float64Array }> {
     return mask === undefined ? this.h.compact(flags, state, begin, end) : this.h.compact(flags, state, begin, end, mask);
+  }
+
+  /**
+   * The vertices of [begin, end) whose value of `state` differs from the device array `before`
+   * (same type), with their new values, or with `delta` the differences: a changed set read back
+   * in O(changed) bytes, found on the device.
+   */
+  changes(state: string, before: string, begin: number, end: number, delta: boolean): Promise<{ ids: Uint32Array; values: Float64Array }> {
+    return this.h.compact('', state, begin, end, undefined, before, delta);
   }
 
   /**

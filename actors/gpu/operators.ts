@@ -57,6 +57,22 @@ export function operatorUnit(ops: ProgramOperators): string {
   return out.join('\n') + '\n';
 }
 
+/** Device arrays holding what a diffed array started the superstep from. */
+const BEFORE = 'before:';
+
+const snapshots = new WeakMap<GpuActor, Map<string, StateArray>>();
+/** A copy of `host` (its first n entries) in a buffer kept per actor and array for the next superstep. */
+function snapshot(a: GpuActor, name: string, host: StateArray): StateArray {
+  const len = Math.min(host.length, a.graph.numVertices);
+  let m = snapshots.get(a);
+  if (m === undefined) snapshots.set(a, (m = new Map()));
+  const key = `${name}:${host.constructor.name}:${len}`;
+  let b = m.get(key);
+  if (b === undefined) m.set(key, (b = new (host.constructor as new (n: number) => StateArray)(len)));
+  b.set(host.subarray(0, len) as never);
+  return b;
+}
+
 const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 24);
 
 /** Writes `data` to `file` atomically (a temporary name, then rename). */
@@ -175,12 +191,22 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
     params[`x${i}`] = x;
   });
   const diffed = new Map(op.writes.filter(([, r]) => r !== 'owner' && r !== 'none'));
-  const before = new Map<string, StateArray>();
+  const lengths = new Map<string, number>();
   const roles: Record<string, string> = { frontier: FR, next: NX, ...a.ownedState() };
-  for (const [i, [n]] of op.state.entries()) {
+  for (const [i, [n, kind]] of op.state.entries()) {
     roles[`s${i}`] = n;
-    if (diffed.has(n)) before.set(n, await a.upload(n, s, true));
-    else await a.upload(n, s);
+    if (!diffed.has(n)) {
+      await a.upload(n, s);
+      continue;
+    }
+    // The device diffs against what it started from: one snapshot of the host array (CPU actors
+    // write it meanwhile) goes to the array and to its `before` copy.
+    const snap = snapshot(a, n, s.state[n]!);
+    lengths.set(n, snap.length);
+    await a.ensure(n, kind);
+    await a.ensure(BEFORE + n, kind);
+    await a.uploadRanges(n, snap, [[0, snap.length]]);
+    await a.uploadRanges(BEFORE + n, snap, [[0, snap.length]]);
   }
   await a.clearNext();
   const push = f.mode === 'push';
@@ -196,27 +222,13 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
       sync.push(...(await a.syncOwned(n, n, s)));
       continue;
     }
-    const old = before.get(n)!;
-    const dev = await a.read(n, f.state.find((x) => x.name === n)!.kind, 0, old.length);
-    const ids: number[] = [];
-    const values: number[] = [];
-    for (let v = 0; v < old.length; v++) {
-      const x = dev[v]!;
-      const y = old[v]!;
-      if (x === y || (x !== x && y !== y)) continue;
-      ids.push(v);
-      values.push(r === 'sum' ? x - y : x);
-    }
-    if (ids.length > 0) merges.push({ state: n, op: r as MergeOp, activate: false, ids: Uint32Array.from(ids), values: Float64Array.from(values) });
+    // Listed on the device: O(changed) bytes come back ('sum': the differences).
+    const { ids, values } = await a.controller.changes(n, BEFORE + n, 0, lengths.get(n)!, r === 'sum');
+    if (ids.length > 0) merges.push({ state: n, op: r as MergeOp, activate: false, ids, values });
   }
   let active = 0;
   let activate: Uint32Array | undefined;
   if (!push) active = await a.syncNext(s);
-  else if ((st?.activated ?? 0) > 0) {
-    const nx = await a.read(NX, 'u8', 0, a.graph.numVertices);
-    const ids: number[] = [];
-    for (let v = 0; v < nx.length; v++) if (nx[v] !== 0) ids.push(v);
-    activate = Uint32Array.from(ids);
-  }
+  else if ((st?.activated ?? 0) > 0) activate = (await a.controller.compact(NX, NX, 0, a.graph.numVertices)).ids;
   return a.out({ sum: st?.sum ?? 0, active, merges, sync, ...(activate !== undefined ? { activate } : {}) });
 }

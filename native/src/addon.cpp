@@ -347,10 +347,12 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     const size_t begin = (size_t)uintArg(info, 2, "compact: begin", 0, true);
     const size_t end = (size_t)uintArg(info, 3, "compact: end", 0, true);
     const std::string mask = info.Length() > 4 && !info[4].IsUndefined() ? stringArg(info, 4, "compact: mask array name") : std::string();
+    const std::string before = info.Length() > 5 && !info[5].IsUndefined() ? stringArg(info, 5, "compact: before array name") : std::string();
+    const bool delta = info.Length() > 6 && info[6].ToBoolean();
     Job* j = newJob(env);
     auto ids = std::make_shared<std::vector<uint32_t>>();
     auto vals = std::make_shared<std::vector<double>>();
-    j->work = [this, flags, state, begin, end, ids, vals, mask] { ctl_->compact(flags, state, begin, end, *ids, *vals, mask); };
+    j->work = [=] { ctl_->compact(flags, state, begin, end, *ids, *vals, mask, before, delta); };
     j->settle = [ids, vals](Napi::Env env) {
       const size_t n = ids->size();
       Napi::ArrayBuffer ib = Napi::ArrayBuffer::New(env, n * 4);

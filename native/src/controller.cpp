@@ -419,10 +419,16 @@ void Controller::readState(const std::string& name, void* dst, SType type, size_
 }
 
 void Controller::compact(const std::string& flags, const std::string& state, size_t begin, size_t end,
-                         std::vector<uint32_t>& ids, std::vector<double>& vals, const std::string& mask) {
-  StateArr& f = findState(state_, flags, "compact");
+                         std::vector<uint32_t>& ids, std::vector<double>& vals, const std::string& mask, const std::string& before, bool delta) {
   StateArr& v = findState(state_, state, "compact");
-  if (f.type != SType::U8) throw CodedError("TS_TYPE", "compact('" + flags + "'): the flag array must hold u8");
+  StateArr& f = before.empty() ? findState(state_, flags, "compact") : v;
+  if (before.empty() && f.type != SType::U8) throw CodedError("TS_TYPE", "compact('" + flags + "'): the flag array must hold u8");
+  const void* beforeDev = nullptr;
+  if (!before.empty()) {
+    StateArr& b = findState(state_, before, "compact");
+    if (b.type != v.type || b.n < end) throw CodedError("TS_TYPE", "compact: '" + before + "' must have the type of '" + state + "' and cover the range");
+    beforeDev = b.dev;
+  }
   if (begin > end || end > f.n || end > v.n)
     throw CodedError("TS_RANGE", "compact: range [" + std::to_string(begin) + ", " + std::to_string(end) + ") exceeds the arrays ('" +
                                      flags + "' " + std::to_string(f.n) + ", '" + state + "' " + std::to_string(v.n) + ")");
@@ -438,7 +444,7 @@ void Controller::compact(const std::string& flags, const std::string& state, siz
   if (begin == end) return;
   uint32_t* count = (uint32_t*)scratch("compact.count", 4);
   be_->memset(count, 0, 4, 0);
-  CompactArgs a{(const u8*)f.dev, v.dev, (u32)v.type, (u32)begin, (u32)end, nullptr, nullptr, count, maskDev};
+  CompactArgs a{(const u8*)f.dev, v.dev, (u32)v.type, (u32)begin, (u32)end, nullptr, nullptr, count, maskDev, beforeDev, delta ? 1u : 0u};
   const uint32_t grid = gridFor(end - begin);
   launch<KCompact>(grid, kCompactSmem, 0, a);
   uint32_t n = 0;

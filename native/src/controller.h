@@ -119,10 +119,13 @@ class Controller {
   /**
    * The vertices v in [begin, end) with flags[v] != 0 (a u8 state array) and state[v] as a
    * double, in no particular order: a changed-set read back in O(changed) bytes. A non-empty
-   * `mask` names a u8 array: only vertices whose byte is set (an owner of several ranges).
+   * `mask` names a u8 array: only vertices whose byte is set (an owner of several ranges). A
+   * non-empty `before` (an array of state's type) lists instead the vertices whose value differs
+   * from it (flags unused), with `delta` their difference rather than the value.
    */
   void compact(const std::string& flags, const std::string& state, size_t begin, size_t end, std::vector<uint32_t>& ids,
-               std::vector<double>& vals, const std::string& mask = std::string());
+               std::vector<double>& vals, const std::string& mask = std::string(), const std::string& before = std::string(),
+               bool delta = false);
   void unpinHost(void* p);
   /** Returns the owner of the page it replaces (or null). */
   void* registerPage(const PageSpec& spec);

@@ -86,12 +86,15 @@ void Controller::buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pag
   a.omap = om ? (const u8*)om->dev : nullptr;
   a.ob = (uint32_t)param("ownedBegin", 0);
   a.oe = (uint32_t)std::min<double>(param("ownedEnd", n), 4294967295.0);
-  a.sum = (double*)scratch("user.sum", 8);
+  a.sum = (double*)scratch("user.sum", 8 * kUserSumSlots);
   double* sum = a.sum;
-  pl.pre = [this, sum] { be_->memset(sum, 0, 8, 0); };
+  pl.pre = [this, sum] { be_->memset(sum, 0, 8 * kUserSumSlots, 0); };
   pl.finish = [this, sum](RunStats& st) {
-    be_->d2h(&st.sum, sum, 8, 0);
+    std::vector<double> part(kUserSumSlots);
+    be_->d2h(part.data(), sum, 8 * kUserSumSlots, 0);
     be_->syncStream(0);
+    st.sum = 0;
+    for (double x : part) st.sum += x;
     st.hasSum = true;
   };
   if (mode == "push") {
@@ -140,7 +143,7 @@ void Controller::buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pag
     void* fi = userFn(key, "tsu_" + op + "_sinit");
     void* fa = userFn(key, "tsu_" + op + "_sapply");
     pl.pre = [this, sum, ids, dIds, fi, a] {
-      be_->memset(sum, 0, 8, 0);
+      be_->memset(sum, 0, 8 * kUserSumSlots, 0);
       be_->h2d(dIds, ids->data(), ids->size() * 4, 0);
       be_->launchFn(fi, gridFor(a.nsplit), kBlock, 0, 0, &a);
     };

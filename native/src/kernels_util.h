@@ -111,8 +111,18 @@ struct CompactArgs {
   double* vals;
   u32* count;
   const u8* mask;  // optional: only vertices whose mask byte is set (an owner of several ranges)
+  // optional, instead of flags: the vertices whose value differs from `before` (same type); with
+  // `delta`, the listed value is the difference (a GPU operator's writes to a 'sum' array)
+  const void* before;
+  u32 delta;
 };
-TS_DEVICE bool compactHas(const CompactArgs& a, u32 i) { return a.flags[i] != 0 && (a.mask == nullptr || a.mask[i] != 0); }
+TS_DEVICE double valueAt(const void* p, u32 type, u32 i);
+TS_DEVICE bool compactHas(const CompactArgs& a, u32 i) {
+  if (a.mask != nullptr && a.mask[i] == 0) return false;
+  if (a.before == nullptr) return a.flags[i] != 0;
+  const double x = valueAt(a.state, a.type, i), y = valueAt(a.before, a.type, i);
+  return x != y && (x == x || y == y);
+}
 TS_DEVICE double valueAt(const void* p, u32 type, u32 i) {
   switch (type) {
     case kTypeU8: return (double)((const u8*)p)[i];
@@ -145,7 +155,7 @@ struct KCompact {
       for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride()) {
         if (!compactHas(a, i)) continue;
         a.ids[at] = i;
-        a.vals[at++] = valueAt(a.state, a.type, i);
+        a.vals[at++] = valueAt(a.state, a.type, i) - (a.delta ? valueAt(a.before, a.type, i) : 0.0);
       }
     }
   }
