@@ -1,0 +1,59 @@
+/**
+ * SCC — strongly connected components (networkx `strongly_connected_components`): u and v share
+ * a component exactly when each reaches the other along directed edges; a vertex on no cycle is
+ * alone; on an undirected graph these are the connected components. Label = the smallest
+ * ORIGINAL id in the component (as wcc). Weights are ignored.
+ *
+ * Coloring (Orzan; Slota et al.'s Multistep without the trimming): each round, among the
+ * unassigned vertices, every vertex takes the smallest id that reaches it (forward min-label
+ * propagation, push or pull); a vertex that kept its own id is the root of its color, and its
+ * component is what reaches it backwards inside that color (pull over out-lists from the roots).
+ * Rounds repeat until every vertex is assigned; each assigns at least one component per color.
+ * Kernels: kernels.ts (CPU), gpu.cu (GPU operators); serial reference (Tarjan): reference.ts.
+ */
+import { defineProgram } from '../../engine/define.js';
+import type { Frontier } from '../../engine/program.js';
+import { referenceScc } from './reference.js';
+
+export const scc = defineProgram({
+  name: 'scc',
+  summary: 'strongly connected components; label = the smallest original id in the component',
+  params: {},
+  state: {
+    scc: { type: 'i32', init: -1, reduce: 'claim' },
+    // Forward propagation from any actor lowers a color: the smallest wins.
+    color: { type: 'i32', init: 0, reduce: 'min' },
+    label: { type: 'u32', init: 0, reduce: 'none' },
+  },
+  output: 'int',
+  kernels: new URL('./kernels.js', import.meta.url),
+  gpu: {
+    source: new URL('./gpu.cu', import.meta.url),
+    kernels: {
+      sccForward: { modes: ['push', 'pull'], state: { scc: 'i32', color: 'i32' }, reads: ['scc'] },
+      sccBackward: { modes: ['pull'], state: { scc: 'i32', color: 'i32' }, reads: ['color'] },
+    },
+  },
+  // scc + color + label i32, frontier + next u8; each round walks the edges about twice.
+  profile: { mode: 'push', stateBytesPerVertex: 14, passes: 2, unit: 'run', vertexTerm: true },
+  reference: (g) => referenceScc(g),
+  demoParams: () => ({}),
+  async run(ctx) {
+    const { scc, color, label } = ctx.state;
+    let rounds = 0;
+    while ((await ctx.vertexMap('sccColor', { scc, color })).sum > 0) {
+      rounds++;
+      let f = ctx.all();
+      while (f.size > 0) ({ next: f } = await ctx.edgeMap('sccForward', f, { scc, color }, {}, { readsFrontier: true }));
+      let b: Frontier = await ctx.vertexFilter('sccRoots', { scc, color });
+      while (b.size > 0) ({ next: b } = await ctx.edgeMap('sccBackward', b, { scc, color }, {}, { modes: ['pull'], pullPages: 'out', readsFrontier: true }));
+    }
+    ctx.note('rounds', rounds);
+    // Representatives (internal ids) -> the smallest original id of each component.
+    const ids = ctx.graph.ids.toOriginal;
+    const best = new Float64Array(scc.length).fill(Infinity);
+    for (let v = 0; v < scc.length; v++) if (ids[v]! < best[scc[v]!]!) best[scc[v]!] = ids[v]!;
+    for (let v = 0; v < scc.length; v++) label[v] = best[scc[v]!]!;
+    return label;
+  },
+});

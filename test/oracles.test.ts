@@ -1,0 +1,55 @@
+/**
+ * Outside oracles from networkx (test/data/oracles/networkx.json, made by scripts/nx-oracles.py):
+ * strongly connected components (the scc built-in) and core numbers (examples/kcore) on the
+ * Graphalytics and SNAP graphs of test/data, compared by the sha256 of "<id> <value>" lines in id
+ * order, on one socket and on one socket with an emulated GPU running the programs' operators.
+ */
+import test from 'ava';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadGraph, run, type Graph, type Topology } from '../src/index.js';
+import { scc } from '../src/programs/index.js';
+import { kcore } from '../examples/kcore/index.js';
+import { nativeAvailable } from '../actors/gpu/native.js';
+
+const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/data');
+interface Oracle {
+  vertices: number;
+  scc: { components: number; sha256: string };
+  core: { max: number; sha256: string };
+}
+const ORACLES = (JSON.parse(readFileSync(path.join(DATA, 'oracles/networkx.json'), 'utf8')) as { graphs: Record<string, Oracle> }).graphs;
+
+const ONE: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };
+const GPU: Topology = { name: '1S1G-emulated', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [{ device: 0, emulated: true, streams: 2 }], interconnect: {}, model: {} };
+const avail = nativeAvailable();
+const withGpu = avail.ok || !avail.toolchainMissing;
+
+function digest(entries: Iterable<[number, number]>): string {
+  const h = createHash('sha256');
+  for (const [v, x] of [...entries].sort((a, b) => a[0] - b[0])) h.update(`${v} ${x}\n`);
+  return h.digest('hex');
+}
+
+async function load(name: string): Promise<Graph> {
+  const [kind, file] = name.split('/') as [string, string];
+  if (kind === 'graphalytics') return (await loadGraph(path.join(DATA, kind, file))).graph;
+  return (await loadGraph(path.join(DATA, kind, `${file}.txt.gz`), { undirected: file.startsWith('facebook') })).graph;
+}
+
+for (const [name, o] of Object.entries(ORACLES)) {
+  test(`networkx on ${name}: SCC labels and core numbers`, async (t) => {
+    const g = await load(name);
+    t.is(g.numVertices, o.vertices);
+    for (const topology of withGpu ? [ONE, GPU] : [ONE]) {
+      const s = await run(g, scc, { topology });
+      t.is(new Set(s.values).size, o.scc.components, `${topology.name}: components`);
+      t.is(digest(s.entries() as Iterable<[number, number]>), o.scc.sha256, `${topology.name}: SCC labels`);
+      const k = await run(g, kcore, { topology });
+      t.is(Math.max(...k.values), o.core.max, `${topology.name}: degeneracy`);
+      t.is(digest(k.entries() as Iterable<[number, number]>), o.core.sha256, `${topology.name}: core numbers`);
+    }
+  });
+}
