@@ -1,7 +1,4 @@
-/**
- * The GPU side of bfs: handlers of the kernels with a precompiled native implementation
- * (native/src), which the GPU actor imports by URL (the definition's `gpu`).
- */
+/** bfs on GPUs: handlers over the precompiled native kernels (native/src), imported by URL. */
 import { SET_OUT, SET_IN, FR, NX, ACTIVATE, type GpuHandler } from '../../../actors/gpu/handler.js';
 import type { RunStats } from '../../../actors/gpu/native.js';
 
@@ -20,10 +17,8 @@ export const bfs: GpuHandler = {
     } else {
       await a.frontierAll(s);
       await a.run('bfs_pull', { setId: SET_IN, pages: a.rangePages(SET_IN), params: { level }, state: { depth: 'depth', frontier: FR, next: NX } });
-      // Pull: each owned vertex sets only its own depth, so the actor is its ranges' one
-      // writer: depth and next flags go back dense, in place, as a socket's workers write theirs.
-      // (The compacted merge of the claimed vertices cost more than the kernel: on RMAT 24 one
-      // level claims 10 M of them, ~250 ms of msgpack and folding on the coordinator's thread.)
+      // Pull: the actor is its ranges' one writer: depth and next flags go back dense, in place
+      // (a compacted merge of RMAT 24's 10 M claims a level cost ~250 ms on the coordinator).
       const sync = await a.syncOwned('depth', 'depth', s);
       return a.out({ sync, active: await a.syncNext(s) });
     }

@@ -1,10 +1,8 @@
 /**
  * BFS — Graphalytics semantics: depth (number of edges) of every vertex from the source along
  * out-edges (both directions on undirected graphs); the source has depth 0; unreachable vertices
- * are written as 9223372036854775807 (Long.MAX_VALUE). Internally depth -1 = unreached.
- *
- * Direction-optimising (Beamer; Ligra's switch in the engine): sparse supersteps push from the
- * frontier list, dense ones pull (kernels.ts). Serial reference: reference.ts.
+ * are written as 9223372036854775807 (Long.MAX_VALUE); internally -1. Direction-optimising
+ * (Beamer; Ligra's switch in the engine): sparse supersteps push, dense ones pull (kernels.ts).
  */
 import { defineProgram } from '../../engine/define.js';
 import { peers } from './peers.js';
@@ -14,9 +12,7 @@ export const bfs = defineProgram({
   name: 'bfs',
   summary: 'depth in edges from a source; unreachable 9223372036854775807',
   graphalytics: 'bfs',
-  params: {
-    source: { type: 'vertex', required: true, property: 'source-vertex', description: 'source vertex' },
-  },
+  params: { source: { type: 'vertex', required: true, property: 'source-vertex', description: 'source vertex' } },
   state: {
     depth: { type: 'i32', init: -1, reduce: 'claim' },
     // A hint bit per claimed vertex (kernels.ts); never read across memories.
@@ -35,9 +31,7 @@ export const bfs = defineProgram({
     depth[source] = 0;
     seen[source >>> 5] = 1 << (source & 31);
     let frontier = ctx.frontierOf([source]);
-    for (let level = 0; frontier.size > 0; level++) {
-      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, { level }, { readsFrontier: true }));
-    }
+    for (let level = 0; frontier.size > 0; level++) ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, { level }, { readsFrontier: true }));
     return depth;
   },
 });

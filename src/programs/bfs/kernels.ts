@@ -1,25 +1,17 @@
-/**
- * BFS's CPU kernel (the definition and its semantics: index.ts). Pull: an unvisited vertex scans
- * its in-neighbours and stops at the first one in the frontier. Push: a compare-and-swap per
- * target claims it for the next level.
- */
+/** BFS's CPU kernel (semantics: index.ts). Pull: an unvisited vertex stops at its first frontier
+ * in-neighbour. Push: a compare-and-swap per target claims it for the next level. */
 import { outSlices, outSlicesBetween, type CpuKernel } from '../../engine/kernel.js';
 import type { Page } from '../../graph/types.js';
 
 export interface BfsState {
-  /** Depth in edges, -1 unreached. */
-  depth: Int32Array;
-  /** A bit per vertex this kernel has claimed, (n + 31) >>> 5 words. */
-  seen: Int32Array;
+  depth: Int32Array; // depth in edges, -1 unreached
+  seen: Int32Array; // a bit per vertex this kernel has claimed, (n + 31) >>> 5 words
 }
 
 export const bfs: CpuKernel<BfsState> = {
   splitPush: true,
   pull(ctx, pages, lo, hi, out) {
-    const depth = ctx.state.depth;
-    const fr = ctx.frontier!;
-    const next = ctx.next;
-    const level = ctx.args.level! + 1;
+    const { depth } = ctx.state, fr = ctx.frontier!, next = ctx.next, level = ctx.args.level! + 1;
     let edges = 0;
     for (const p of pages) {
       const { offsets, nbrs, vBegin } = p;
@@ -42,18 +34,9 @@ export const bfs: CpuKernel<BfsState> = {
     out.edges += edges;
   },
   push(ctx, lo, hi, out) {
-    const depth = ctx.state.depth;
-    const list = ctx.frontierList!;
-    const next = ctx.next;
-    const level = ctx.args.level! + 1;
-    const found = out.discovered!;
-    // `seen`: a bit per vertex this kernel has claimed (32x smaller than depth, so it stays in
-    // cache; most pushed edges reach vertices claimed already). A hint only: depth is the truth,
-    // vertices claimed elsewhere (pull levels, GPUs) have no bit and are checked in depth, and a
-    // bit lost to two threads updating one word at once costs a depth read, never a wrong result.
-    const seen = ctx.state.seen;
-    // One callback per task, not one per frontier vertex (a closure per vertex, and its captured
-    // counters, cost ~40% of the edge scan).
+    const { depth, seen } = ctx.state, list = ctx.frontierList!, next = ctx.next, level = ctx.args.level! + 1, found = out.discovered!;
+    // `seen` (32x smaller than depth: stays in cache) is a hint: depth is the truth, and a bit lost
+    // to a racing word update costs a depth read. One callback per task (one per vertex cost ~40%).
     const scan = (p: Page, a: number, b: number): void => {
       const nbrs = p.nbrs;
       out.edges += b - a;

@@ -2,8 +2,7 @@
 import { createRequire } from 'node:module';
 import type { ProgramPeers } from '../../engine/define.js';
 
-// graphology ships CommonJS and is the harness's optional peer: loaded only when it runs.
-const require = createRequire(import.meta.url);
+const require = createRequire(import.meta.url); // graphology (CommonJS, optional): loaded when it runs
 
 export const peers: ProgramPeers = {
   gapbs: ({ el, source, trials }) => ({ binary: 'bfs', args: ['-f', el, '-r', String(source), '-n', String(trials)], note: 'direction-optimising BFS' }),
