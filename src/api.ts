@@ -14,6 +14,7 @@
  */
 import { Engine, type EngineOptions } from './engine/coordinator.js';
 import { DEFAULT_PARTITION_SEED, gpuShareFor } from './engine/partition.js';
+import { hasPaths, parentsOf } from './engine/paths.js';
 import { resolveParams, type AnyProgram, type GraphDefaults, type InputParams, type OutputKind, type ParamSpecs, type ParamStyle, type ValuesOf } from './engine/define.js';
 import { formatValue, internalId, writeResult } from './engine/output.js';
 import type { RunReport } from './engine/report.js';
@@ -104,6 +105,13 @@ export function prepareRun(graph: Graph, program: ProgramRef | string, params: R
   return { program: def as AnyProgram, params: resolveParams(def as AnyProgram, graph, params, vertexId, defaults, style) };
 }
 
+/** The run's source for paths: the value of the program's first vertex parameter (an internal id). */
+function sourceOf(prepared: { program: AnyProgram; params: unknown }): number | undefined {
+  const key = Object.keys(prepared.program.params).find((k) => prepared.program.params[k]!.type === 'vertex');
+  const v = key === undefined ? undefined : (prepared.params as Record<string, unknown> | undefined)?.[key];
+  return typeof v === 'number' ? v : undefined;
+}
+
 /**
  * One value per vertex, read by vertex: `K` is `number` (original ids) for graphs from files and
  * generators, `string` (node keys) for graphs from fromGraphology.
@@ -120,7 +128,46 @@ export class RunResult<K extends number | string = number, V extends Float64Arra
     readonly values: V,
     readonly kind: OutputKind,
     readonly report: RunReport,
+    /** The run's source (internal id: the program's first vertex parameter), for paths. */
+    private readonly source?: number,
   ) {}
+
+  private tree: Int32Array | undefined;
+
+  /**
+   * Per internal id, the parent on a shortest path from the source (an internal id; the source:
+   * itself; -1: unreachable), for programs whose output is a depth or a distance (bfs, sssp):
+   * computed once, on demand, in one pass over the edges (engine/paths.ts).
+   */
+  parents(): Int32Array {
+    if (this.tree !== undefined) return this.tree;
+    if (!hasPaths(this.kind)) throw new TesseraError(`paths need a run whose output is a depth or a distance (bfs, sssp); this one gives '${this.kind}' values`, { fix: 'run bfs or sssp' });
+    if (this.source === undefined) throw new TesseraError('paths need the run\'s source, and this program has no vertex parameter', { fix: 'give the program a parameter of type vertex' });
+    return (this.tree = parentsOf(this.graph, this.values, this.kind, this.source));
+  }
+
+  /** The vertex before `vertex` on a shortest path from the source; undefined for the source and unreachable vertices. */
+  parent(vertex: K): K | undefined {
+    const v = this.internal(vertex);
+    const p = this.parents()[v]!;
+    return p < 0 || p === v ? undefined : this.external(p);
+  }
+
+  /** A shortest path from the source to `vertex`, both included (original ids or node keys); undefined when unreachable. */
+  pathTo(vertex: K): K[] | undefined {
+    const par = this.parents();
+    let v = this.internal(vertex);
+    if (par[v] === -1) return undefined;
+    const path: K[] = [this.external(v)];
+    for (; par[v] !== v; v = par[v]!) path.push(this.external(par[v]!));
+    return path.reverse();
+  }
+
+  /** Original id (or node key) of an internal id. */
+  private external(v: number): K {
+    const o = this.graph.ids.toOriginal[v]!;
+    return (isKeyedGraph(this.graph) ? this.graph.keys[o]! : o) as K;
+  }
 
   /**
    * Value of a vertex: an original id, or a node key on a graph from fromGraphology (BFS: -1
@@ -151,11 +198,13 @@ export class RunResult<K extends number | string = number, V extends Float64Arra
   }
 
   /**
-   * Writes `id value` lines (ascending original id) atomically. On a graph from fromGraphology
-   * the ids are original ids, i.e. positions in `graph.keys` (keys may hold spaces, ids never do).
+   * Writes `id value` lines (ascending original id) atomically; with `parents`, `id value parent`
+   * (the parent's original id, the source's own, -1 when unreachable: bfs, sssp). On a graph from
+   * fromGraphology the ids are original ids, i.e. positions in `graph.keys` (keys may hold
+   * spaces, ids never do).
    */
-  write(file: string): Promise<void> {
-    return writeResult(file, this.graph, this.values, this.kind);
+  write(file: string, opts: { parents?: boolean } = {}): Promise<void> {
+    return writeResult(file, this.graph, this.values, this.kind, opts.parents === true ? this.parents() : undefined);
   }
 
   /**
@@ -235,7 +284,7 @@ export async function runOnce(
   const engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages }));
   try {
     const { values, report } = await engine.run(prepared.program, prepared.params);
-    return new RunResult(graph, values, prepared.program.output, report);
+    return new RunResult(graph, values, prepared.program.output, report, sourceOf(prepared));
   } finally {
     await engine.close();
   }
@@ -276,7 +325,7 @@ export class Session<K extends number | string = number> {
     const go = this.queue.then(() => this.engine.run(prepared.program, prepared.params));
     this.queue = go.catch(() => undefined);
     const { values, report } = await go;
-    return new RunResult(this.graph, values, prepared.program.output, report);
+    return new RunResult(this.graph, values, prepared.program.output, report, sourceOf(prepared));
   }
 
   /** Stops the actors (idempotent). */

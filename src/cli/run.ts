@@ -22,9 +22,12 @@ import { runDemo } from './demo.js';
 import { DEFAULT_PARTITION_SEED, type RunnableStrategy } from '../engine/partition.js';
 import { TesseraError } from '../errors.js';
 import { internalId, writeResultToStdout } from '../engine/output.js';
+import { hasPaths } from '../engine/paths.js';
+import { findProgram } from '../programs/index.js';
 
 interface RunFlags {
   algo: string;
+  parents?: boolean;
   graph: string;
   vertices?: string;
   undirected?: boolean;
@@ -165,6 +168,7 @@ export function registerRunCommands(program: Command): void {
     .option('--param <key=value>', "a parameter of the program by its name (repeatable; numbers, or a vertex id)", collectParam, {})
     .option('--topology <file|auto>', 'topology YAML, or auto to detect this machine', 'auto')
     .option('--out <file>', 'write `id value` lines, ascending original id (atomic); - for standard output')
+    .option('--parents', 'bfs/sssp: a third column in --out, the parent on a shortest path (original id; the source: itself; -1: unreachable)')
     .option('--report <file.json>', 'write the run report as JSON')
     .option('--page-edges <n>', 'target edges per page', intOption('--page-edges', 1))
     .option('--mode <push|pull>', 'force the mode of every superstep (default: chosen per superstep)', choiceOption('--mode', ['push', 'pull'] as const))
@@ -176,6 +180,10 @@ export function registerRunCommands(program: Command): void {
     .action(async (f: RunFlags) => {
       // Refuse an unwritable destination before the (possibly long) load and run, not after.
       await checkOutputs(f);
+      const program = isModulePath(f.algo) ? await programFromModule(f.algo) : f.algo;
+      const output = (typeof program === 'string' ? findProgram(program) : program).output;
+      if (f.parents && !hasPaths(output)) throw new TesseraError(`--parents needs a program whose output is a depth or a distance (bfs, sssp); ${f.algo} gives '${output}' values`, { key: '--parents', fix: 'drop --parents, or run bfs or sssp' });
+      if (f.parents && f.out === undefined) throw new TesseraError('--parents adds a column to the --out file, and there is no --out', { key: '--parents', fix: 'give --out FILE (or --out - for standard output)' });
       const topology = await loadTopology(f.topology);
       const { graph, defaults, loadMs } = await loadGraph(f.graph, {
         undirected: f.undirected,
@@ -195,7 +203,6 @@ export function registerRunCommands(program: Command): void {
         if (params[k] !== undefined) throw new TesseraError(`--param ${k} repeats ${flagOf(k)}`, { key: '--param', fix: 'give it once' });
         params[k] = v;
       }
-      const program = isModulePath(f.algo) ? await programFromModule(f.algo) : f.algo;
       const setup = {
         topology,
         forceMode: f.mode,
@@ -212,8 +219,8 @@ export function registerRunCommands(program: Command): void {
       const r = await runOnce(graph, program, params, setup, defaults, label).finally(stopProgress);
       r.report.loadMs = loadMs;
       if (split?.summarize !== undefined) r.report.model = split.summarize(r.report);
-      if (f.out === '-') await writeResultToStdout(r.graph, r.values, r.kind);
-      else if (f.out !== undefined) await r.write(f.out);
+      if (f.out === '-') await writeResultToStdout(r.graph, r.values, r.kind, f.parents ? r.parents() : undefined);
+      else if (f.out !== undefined) await r.write(f.out, { parents: f.parents });
       if (f.report !== undefined) await writeJson(f.report, r.report);
       // With the results on standard output, the summary goes to standard error.
       if (!f.quiet) (f.out === '-' ? process.stderr : process.stdout).write(summarize(r.report) + '\n');

@@ -27,13 +27,16 @@ export function formatValue(kind: OutputKind, x: number): string {
   }
 }
 
-/** Streams `id value` lines (ascending original id) into `out`, waiting for it to drain. */
-async function writeLines(out: NodeJS.WritableStream, failed: Promise<never>, graph: Graph, values: ArrayLike<number>, kind: OutputKind): Promise<void> {
+/**
+ * Streams `id value` lines (ascending original id) into `out`, waiting for it to drain; with
+ * `parents` (internal ids, -1 unreachable) a third column, the parent's original id or -1.
+ */
+async function writeLines(out: NodeJS.WritableStream, failed: Promise<never>, graph: Graph, values: ArrayLike<number>, kind: OutputKind, parents?: Int32Array): Promise<void> {
   const { toOriginal, byOriginal } = graph.ids;
   let buf = '';
   for (let i = 0; i < byOriginal.length; i++) {
     const v = byOriginal[i]!;
-    buf += `${toOriginal[v]} ${formatValue(kind, values[v]!)}\n`;
+    buf += parents === undefined ? `${toOriginal[v]} ${formatValue(kind, values[v]!)}\n` : `${toOriginal[v]} ${formatValue(kind, values[v]!)} ${parents[v]! < 0 ? -1 : toOriginal[parents[v]!]}\n`;
     if (buf.length > 1 << 16) {
       if (!out.write(buf)) await Promise.race([once(out as NodeJS.EventEmitter, 'drain'), failed]);
       buf = '';
@@ -47,6 +50,7 @@ export async function writeResult(
   graph: Graph,
   values: ArrayLike<number>,
   kind: OutputKind,
+  parents?: Int32Array,
 ): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}`;
   trackTemp(tmp);
@@ -55,7 +59,7 @@ export async function writeResult(
     out.once('error', (e) => reject(new TesseraError(`cannot write the output: ${e.message}`, { file, fix: 'check that the directory exists and is writable' }))),
   );
   try {
-    await writeLines(out, failed, graph, values, kind);
+    await writeLines(out, failed, graph, values, kind, parents);
     out.end();
     await Promise.race([once(out, 'finish'), failed]);
     await rename(tmp, file);
@@ -72,7 +76,7 @@ export async function writeResult(
  * Writes the same lines to standard output (`--out -`). A reader that stops early (`| head`)
  * closes the pipe: the rest is dropped quietly, as Unix tools do.
  */
-export async function writeResultToStdout(graph: Graph, values: ArrayLike<number>, kind: OutputKind): Promise<void> {
+export async function writeResultToStdout(graph: Graph, values: ArrayLike<number>, kind: OutputKind, parents?: Int32Array): Promise<void> {
   const out = process.stdout;
   let closed = false;
   const failed = new Promise<never>((_, reject) =>
@@ -83,7 +87,7 @@ export async function writeResultToStdout(graph: Graph, values: ArrayLike<number
   );
   failed.catch(() => undefined);
   try {
-    await writeLines(out, failed, graph, values, kind);
+    await writeLines(out, failed, graph, values, kind, parents);
   } catch (e) {
     if (!closed) throw new TesseraError(`cannot write the output: ${(e as Error).message}`, { key: '--out', fix: 'check what standard output is connected to' });
   }
