@@ -98,7 +98,7 @@ if (snapDir !== undefined && existsSync(snapDir)) {
 /** A program's demo parameters (traversals from the top hub); a sampled source count from --bc-sources. */
 function params(g, program) {
   const given = { ...(program.demoParams?.(g) ?? {}) };
-  if ('sources' in program.params) Object.assign(given, { sources: bcSources, seed: 1 });
+  if (program.params.sources?.type === 'int') Object.assign(given, { sources: bcSources, seed: 1 });
   return prepareRun(g, program, given).params;
 }
 

@@ -5,7 +5,9 @@
 
 For each graph of test/data (Graphalytics .v/.e, SNAP edge lists): strongly connected components
 (label = the smallest original id in the component; an undirected graph's are its connected
-components) and core numbers (networkx core_number of the undirected view, self-loops removed).
+components), core numbers (networkx core_number of the undirected view, self-loops removed) and
+pagerank (weighted when the graph has weights; uniform, and personalized on the three smallest
+ids): every value on small graphs, the 100 largest on the others.
 Each result is kept as its component/max count and the sha256 of the lines "<id> <value>\n" in
 ascending id order, which test/oracles.test.ts recomputes from tessera's results.
 """
@@ -23,7 +25,8 @@ def graphalytics(name):
         if line.strip(): g.add_node(int(line.split()[0]))
     for line in open(os.path.join(d, name + '.e')):
         f = line.split()
-        if len(f) >= 2: g.add_edge(int(f[0]), int(f[1]))
+        if len(f) >= 3: g.add_edge(int(f[0]), int(f[1]), weight=float(f[2]))
+        elif len(f) == 2: g.add_edge(int(f[0]), int(f[1]))
     return g
 
 def snap(file, directed):
@@ -61,7 +64,13 @@ for name, load in GRAPHS.items():
     u = g.to_undirected() if g.is_directed() else g.copy()
     u.remove_edges_from(nx.selfloop_edges(u))
     core = nx.core_number(u)
+    def ranks(personalization):
+        r = nx.pagerank(g, alpha=0.85, personalization=personalization, max_iter=100, tol=1e-6, weight='weight')
+        top = sorted(r.items(), key=lambda kv: (-kv[1], kv[0]))
+        return [[v, x] for v, x in (top if len(top) <= 100 else top[:100])]
+    srcs = sorted(g.nodes())[:3]
     out['graphs'][name] = {
+        'pagerank': {'uniform': ranks(None), 'sources': srcs, 'personalized': ranks({v: 1 for v in srcs})},
         'vertices': g.number_of_nodes(),
         'scc': {'components': k, 'sha256': digest(scc)},
         'core': {'max': max(core.values()), 'sha256': digest(core)},

@@ -1,6 +1,7 @@
 /**
  * Outside oracles from networkx (test/data/oracles/networkx.json, made by scripts/nx-oracles.py):
- * strongly connected components (the scc built-in) and core numbers (examples/kcore) on the
+ * strongly connected components (the scc built-in), core numbers (examples/kcore) and PageRank,
+ * uniform and personalized, weighted where the graph is (the ppr built-in), on the
  * Graphalytics and SNAP graphs of test/data, compared by the sha256 of "<id> <value>" lines in id
  * order, on one socket and on one socket with an emulated GPU running the programs' operators.
  */
@@ -10,13 +11,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadGraph, run, type Graph, type Topology } from '../src/index.js';
-import { scc } from '../src/programs/index.js';
+import { ppr, scc } from '../src/programs/index.js';
 import { kcore } from '../examples/kcore/index.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
 
 const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/data');
 interface Oracle {
   vertices: number;
+  pagerank: { uniform: Array<[number, number]>; sources: number[]; personalized: Array<[number, number]> };
   scc: { components: number; sha256: string };
   core: { max: number; sha256: string };
 }
@@ -40,7 +42,7 @@ async function load(name: string): Promise<Graph> {
 }
 
 for (const [name, o] of Object.entries(ORACLES)) {
-  test(`networkx on ${name}: SCC labels and core numbers`, async (t) => {
+  test(`networkx on ${name}: SCC labels, core numbers, PageRank (uniform and personalized)`, async (t) => {
     const g = await load(name);
     t.is(g.numVertices, o.vertices);
     for (const topology of withGpu ? [ONE, GPU] : [ONE]) {
@@ -50,6 +52,14 @@ for (const [name, o] of Object.entries(ORACLES)) {
       const k = await run(g, kcore, { topology });
       t.is(Math.max(...k.values), o.core.max, `${topology.name}: degeneracy`);
       t.is(digest(k.entries() as Iterable<[number, number]>), o.core.sha256, `${topology.name}: core numbers`);
+      for (const [what, sources, want] of [['uniform', [], o.pagerank.uniform], ['personalized', o.pagerank.sources, o.pagerank.personalized]] as const) {
+        const r = await run(g, ppr, { topology, ...(sources.length > 0 ? { sources: [...sources] } : {}) });
+        t.true(r.report.notes.converged === true, `${topology.name} ${what}: converged`);
+        for (const [v, x] of want) {
+          const got = r.get(v);
+          t.true(Math.abs(got - x) <= 1e-9 * x, `${topology.name} ${what} pagerank of ${v}: ${got} vs networkx ${x}`);
+        }
+      }
     }
   });
 }

@@ -44,7 +44,7 @@ interface RunFlags {
   sources?: number;
   sourceList?: string;
   seed?: number;
-  param: Record<string, number>;
+  param: Record<string, number | number[]>;
   alpha?: number | 'auto';
   partition?: 'high' | 'low' | 'rand' | 'auto';
   partitionSeed?: number;
@@ -93,11 +93,12 @@ async function chooseSplit(f: RunFlags, graph: Graph, topology: Topology): Promi
 }
 
 /** `--param key=value` (repeatable) into one record. */
-function collectParam(v: string, acc: Record<string, number>): Record<string, number> {
+function collectParam(v: string, acc: Record<string, number | number[]>): Record<string, number | number[]> {
   const m = /^([A-Za-z][A-Za-z0-9]*)=(.+)$/.exec(v);
-  const x = m === null ? NaN : Number(m[2]);
-  if (m === null || m[2]!.trim() === '' || (Number.isNaN(x) && m[2] !== 'NaN')) throw new InvalidArgumentError(`--param expects key=number, got '${v}'.`);
-  return { ...acc, [m[1]!]: m[2] === 'Infinity' ? Infinity : x };
+  const parts = m === null ? [] : m[2]!.split(',');
+  const xs = parts.map((p) => (p === 'Infinity' ? Infinity : p.trim() === '' ? NaN : Number(p)));
+  if (m === null || xs.some((x, i) => Number.isNaN(x) && parts[i] !== 'NaN')) throw new InvalidArgumentError(`--param expects key=number or key=n1,n2,... (a list of vertex ids), got '${v}'.`);
+  return { ...acc, [m[1]!]: xs.length === 1 ? xs[0]! : xs };
 }
 
 /** An --algo that names a file rather than a built-in. */
@@ -181,7 +182,8 @@ export function registerRunCommands(program: Command): void {
       // Refuse an unwritable destination before the (possibly long) load and run, not after.
       await checkOutputs(f);
       const program = isModulePath(f.algo) ? await programFromModule(f.algo) : f.algo;
-      const output = (typeof program === 'string' ? findProgram(program) : program).output;
+      const def = typeof program === 'string' ? findProgram(program) : program;
+      const output = def.output;
       if (f.parents && !hasPaths(output)) throw new TesseraError(`--parents needs a program whose output is a depth or a distance (bfs, sssp); ${f.algo} gives '${output}' values`, { key: '--parents', fix: 'drop --parents, or run bfs or sssp' });
       if (f.parents && f.out === undefined) throw new TesseraError('--parents adds a column to the --out file, and there is no --out', { key: '--parents', fix: 'give --out FILE (or --out - for standard output)' });
       const topology = await loadTopology(f.topology);
@@ -201,7 +203,8 @@ export function registerRunCommands(program: Command): void {
       const params = { ...byFlag };
       for (const [k, v] of Object.entries(f.param)) {
         if (params[k] !== undefined) throw new TesseraError(`--param ${k} repeats ${flagOf(k)}`, { key: '--param', fix: 'give it once' });
-        params[k] = v;
+        // One id for a list of vertices is a list of one.
+        params[k] = typeof v === 'number' && def.params[k]?.type === 'vertices' ? [v] : v;
       }
       const setup = {
         topology,

@@ -1,0 +1,70 @@
+/**
+ * Personalized, weighted PageRank with a tolerance stop — networkx `pagerank(G, alpha=damping,
+ * personalization={s: 1 for s in sources}, max_iter=iterations, tol=tolerance, weight='weight'
+ * or None)`: x_0 = 1/n; each iteration x' = d (x A + s p) + (1 - d) p, where A[u][v] = w(u, v) /
+ * W(u) (W: u's out-weight; every weight 1 when unweighted or weighted=0), s is the rank of the
+ * vertices with W = 0 (spread like p, networkx's default for dangling vertices), p uniform over the
+ * distinct sources (1/n each without sources). Stops after the first iteration whose sum of
+ * |x' - x| is below n * tolerance (note `converged`), or after `iterations` (networkx raises
+ * then; here the last ranks are returned with converged = false). `pr` is the Graphalytics one.
+ *
+ * Kernels: kernels.ts (CPU; pull only, each vertex written by its owner), gpu.cu (GPU operator);
+ * serial reference: reference.ts.
+ */
+import { defineProgram } from '../../engine/define.js';
+import { personalization, referencePpr } from './reference.js';
+
+export const ppr = defineProgram({
+  name: 'ppr',
+  aliases: ['personalized-pagerank'],
+  summary: 'personalized / weighted PageRank to a tolerance (networkx pagerank)',
+  params: {
+    sources: { type: 'vertices', description: 'personalization: the walk restarts at these vertices (default: anywhere)' },
+    damping: { type: 'number', default: 0.85, min: 0, max: 1, description: 'damping factor (networkx alpha)' },
+    iterations: { type: 'int', default: 100, min: 1, description: 'at most this many iterations (networkx max_iter)' },
+    tolerance: { type: 'number', default: 1e-6, min: 0, description: 'stop when the sum of changes is below n * tolerance (networkx tol)' },
+    weighted: { type: 'int', default: 1, min: 0, max: 1, description: '1: transitions follow edge weights (when the graph has them); 0: every edge weighs 1' },
+  },
+  state: {
+    x: { type: 'f64', init: 0, reduce: 'owner' },
+    xn: { type: 'f64', init: 0, reduce: 'owner' },
+    contrib: { type: 'f64', init: 0, reduce: 'owner' },
+    p: { type: 'f64', init: 0, reduce: 'none' },
+    outW: { type: 'f64', init: 0, reduce: 'owner' },
+  },
+  output: 'float',
+  kernels: new URL('./kernels.js', import.meta.url),
+  gpu: {
+    source: new URL('./gpu.cu', import.meta.url),
+    kernels: {
+      pprGather: {
+        modes: ['pull'],
+        state: { contrib: 'f64', x: 'f64', xn: 'f64', p: 'f64' },
+        args: { alpha: 'f64', dangling: 'f64', weighted: 'i32' },
+        reads: ['contrib', 'x', 'p'],
+      },
+    },
+  },
+  // x, xn, contrib, p, outW f64; one pull pass per iteration (typically tens).
+  profile: { mode: 'pull', stateBytesPerVertex: 40, passes: 30, unit: 'pass', vertexTerm: true, weighted: true, calibration: () => ({ iterations: 3, tolerance: 0 }) },
+  reference: (g, params) => referencePpr(g, { ...params, sources: params.sources ?? [] }).values,
+  demoParams: (g) => ({ sources: [g.ids.toOriginal[0]!] }),
+  async run(ctx, { sources, damping, iterations, tolerance, weighted }) {
+    const n = ctx.graph.numVertices;
+    const { x, xn, contrib, p, outW } = ctx.state;
+    p.set(personalization(n, sources ?? []));
+    let dangling = (await ctx.vertexMap('pprInit', { x, contrib, outW }, { x0: 1 / n, weighted })).sum;
+    const all = ctx.all();
+    let it = 0;
+    let converged = false;
+    while (it < iterations && !converged) {
+      it++;
+      const { sum: err } = await ctx.edgeMap('pprGather', all, { contrib, x, xn, p }, { alpha: damping, dangling, weighted }, { modes: ['pull'] });
+      dangling = (await ctx.vertexMap('pprApply', { x, xn, contrib, outW })).sum;
+      converged = err < n * tolerance;
+    }
+    ctx.note('iterations', it);
+    ctx.note('converged', converged);
+    return x;
+  },
+});
