@@ -96,9 +96,11 @@ export function prepareRun(graph: Graph, program: ProgramRef | string, params: R
   const vertexId = (v: unknown, key: string): number => {
     if (isKeyedGraph(graph)) {
       const o = graph.keyIndex.get(String(v));
-      if (o === undefined) throw new TesseraError(`node '${String(v)}' is not in the graph`, { key, fix: 'name a node key of the graphology graph the tessera graph was built from' });
+      if (o === undefined)
+        throw new TesseraError(`node '${String(v)}' is not in the graph`, { key, fix: graph.writesKeys === true ? `name a vertex of ${graph.source} (names are matched exactly)` : 'name a node key of the graphology graph the tessera graph was built from' });
       return internalId(graph, o, `${key.replace(/^--/, '')} vertex`);
     }
+    if (typeof v === 'string') throw new TesseraError(`${key} '${v}' is not an integer vertex id`, { key, fix: 'give an original vertex id (an integer), or read a graph whose ids are names (--names)' });
     if (typeof v !== 'number') throw new TesseraError(`${key} ${JSON.stringify(v)} is not a vertex id`, { key, fix: 'give an original vertex id (a number)' });
     return internalId(graph, v, `${key.replace(/^--/, '')} vertex`);
   };

@@ -95,6 +95,8 @@ export interface KeyedGraph extends Graph {
   readonly keys: readonly string[];
   /** Original id of each node key (the inverse of `keys`). */
   readonly keyIndex: ReadonlyMap<string, number>;
+  /** Output files name vertices by key (graphs read from files with names), not by original id. */
+  readonly writesKeys?: boolean;
 }
 
 /** True when `g` was built by fromGraphology (its results are read by node key). */

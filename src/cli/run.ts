@@ -14,7 +14,8 @@ import { loadGraph } from '../graph/load.js';
 import type { Graph } from '../graph/types.js';
 import type { ModelSummary } from '../model/index.js';
 import type { Topology } from '../topology/schema.js';
-import { readVertexFile } from '../graph/readers/index.js';
+import { readLines, readVertexFile } from '../graph/readers/index.js';
+import { isKeyedGraph } from '../graphology.js';
 import { detectTopology, topologyToYaml } from '../topology/detect.js';
 import { loadTopology } from '../topology/load.js';
 import { choiceOption, floatOption, intOption } from './options.js';
@@ -27,12 +28,14 @@ import { findProgram } from '../programs/index.js';
 
 interface RunFlags {
   algo: string;
+  names?: boolean;
+  header?: boolean;
   parents?: boolean;
   graph: string;
   vertices?: string;
   undirected?: boolean;
   allowNegativeWeights?: boolean;
-  source?: number;
+  source?: number | string;
   iterations?: number;
   damping?: number;
   topology?: string;
@@ -44,7 +47,7 @@ interface RunFlags {
   sources?: number;
   sourceList?: string;
   seed?: number;
-  param: Record<string, number | number[]>;
+  param: Record<string, ParamValue>;
   alpha?: number | 'auto';
   partition?: 'high' | 'low' | 'rand' | 'auto';
   partitionSeed?: number;
@@ -88,17 +91,32 @@ async function chooseSplit(f: RunFlags, graph: Graph, topology: Topology): Promi
   const { modelSplit } = await import('../model/split.js');
   // The rates of the mode the run is forced to (else the program's own), and the source (a
   // top-down BFS is predicted level by level).
-  const source = f.source !== undefined ? internalId(graph, f.source) : undefined;
+  const source = f.source === undefined ? undefined : typeof f.source === 'number' ? internalId(graph, f.source) : namedId(graph, f.source);
   return modelSplit(graph, topology, f.algo, { partition: fixed ?? 'auto', alpha: f.alpha ?? 'auto', seed, mode: f.mode, source });
 }
 
+/** The internal id of a vertex named on the command line (a graph read with names). */
+function namedId(graph: Graph, name: string): number {
+  const o = isKeyedGraph(graph) ? graph.keyIndex.get(name) : undefined;
+  if (o === undefined) throw new TesseraError(`--source '${name}' is not a vertex of ${graph.source}`, { key: '--source', fix: isKeyedGraph(graph) ? 'give the name of a vertex on one of its edges' : 'give an original vertex id (an integer)' });
+  return graph.ids.byOriginal[o]!;
+}
+
 /** `--param key=value` (repeatable) into one record. */
-function collectParam(v: string, acc: Record<string, number | number[]>): Record<string, number | number[]> {
+type ParamValue = number | string | Array<number | string>;
+
+/** --param key=value: a number, a name (a vertex on a graph read with names), or a comma list of them. */
+function collectParam(v: string, acc: Record<string, ParamValue>): Record<string, ParamValue> {
   const m = /^([A-Za-z][A-Za-z0-9]*)=(.+)$/.exec(v);
-  const parts = m === null ? [] : m[2]!.split(',');
-  const xs = parts.map((p) => (p === 'Infinity' ? Infinity : p.trim() === '' ? NaN : Number(p)));
-  if (m === null || xs.some((x, i) => Number.isNaN(x) && parts[i] !== 'NaN')) throw new InvalidArgumentError(`--param expects key=number or key=n1,n2,... (a list of vertex ids), got '${v}'.`);
+  const parts = m === null ? [] : m[2]!.split(',').map((p) => p.trim());
+  if (m === null || parts.some((p) => p === '')) throw new InvalidArgumentError(`--param expects key=value or key=v1,v2,... (numbers, or vertex names), got '${v}'.`);
+  const xs = parts.map((p) => (p === 'Infinity' ? Infinity : p === 'NaN' ? NaN : /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(p) ? Number(p) : p));
   return { ...acc, [m[1]!]: xs.length === 1 ? xs[0]! : xs };
+}
+
+/** --source: an integer is an original id; anything else a name. */
+function vertexOption(v: string): number | string {
+  return /^\d+$/.test(v.trim()) ? Number(v) : v;
 }
 
 /** An --algo that names a file rather than a built-in. */
@@ -138,10 +156,16 @@ function alphaOption(v: string): number | 'auto' {
 }
 
 /** Reads a bc source list: one original vertex id per line, `#`/`%` comments allowed. */
-async function readSourceList(file: string): Promise<number[]> {
+async function readSourceList(file: string, graph: Graph): Promise<Array<number | string>> {
   await access(file).catch(() => {
     throw new TesseraError('source list not found', { file, key: '--source-list', fix: 'give a file with one original vertex id per line' });
   });
+  if (isKeyedGraph(graph)) {
+    // A graph read with names: one name per line.
+    const names: string[] = [];
+    await readLines(file, (line) => void (line.trim() !== '' && !line.startsWith('#') && names.push(line.trim())));
+    return names;
+  }
   const list = await readVertexFile(file, { layout: 'id' });
   const ids: number[] = [];
   list.forEachChunk((chunk, count) => {
@@ -158,8 +182,12 @@ export function registerRunCommands(program: Command): void {
     .requiredOption('--graph <file|spec>', 'edge list (.txt/.el/.csv[.gz]), Graphalytics .e/.v, .mtx, .tsr, or rmat:SCALE / uniform:SCALE')
     .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
     .option('--undirected', 'treat every edge as undirected')
+    .option('--names', 'edge lists: the ids are names (strings), read and written by name (default: detected)')
+    .option('--no-names', 'edge lists: the ids are integers')
+    .option('--header', 'edge lists: the first line is a header (default: detected)')
+    .option('--no-header', 'edge lists: the first line is an edge')
     .option('--allow-negative-weights', 'accept negative edge weights (sssp still refuses them)')
-    .option('--source <id>', 'source vertex (original id) for bfs/sssp', intOption('--source'))
+    .option('--source <id>', 'source vertex for bfs/sssp: an original id, or a name on a graph read with names', vertexOption)
     .option('--iterations <n>', 'iterations for pr/cdlp', intOption('--iterations'))
     .option('--damping <d>', 'PageRank damping factor', floatOption('--damping'))
     .option('--window <w>', 'sssp update window (delta-stepping style; default: mean edge weight; Infinity: none)', floatOption('--window', true))
@@ -187,13 +215,17 @@ export function registerRunCommands(program: Command): void {
       if (f.parents && !hasPaths(output)) throw new TesseraError(`--parents needs a program whose output is a depth or a distance (bfs, sssp); ${f.algo} gives '${output}' values`, { key: '--parents', fix: 'drop --parents, or run bfs or sssp' });
       if (f.parents && f.out === undefined) throw new TesseraError('--parents adds a column to the --out file, and there is no --out', { key: '--parents', fix: 'give --out FILE (or --out - for standard output)' });
       const topology = await loadTopology(f.topology);
-      const { graph, defaults, loadMs } = await loadGraph(f.graph, {
+      const { graph, defaults, loadMs, header } = await loadGraph(f.graph, {
         undirected: f.undirected,
+        names: f.names,
+        header: f.header,
         allowNegativeWeights: f.allowNegativeWeights,
         vertices: f.vertices,
         pageEdges: f.pageEdges,
       });
-      const sourceList = f.sourceList === undefined ? undefined : await readSourceList(f.sourceList);
+      // A header line was guessed (not given): say so, with the way back.
+      if (header !== undefined && f.header === undefined) process.stderr.write(`tessera: ${f.graph}: the first line (${header.join(', ')}) is a header; --no-header reads it as an edge\n`);
+      const sourceList = f.sourceList === undefined ? undefined : await readSourceList(f.sourceList, graph);
       const split = await chooseSplit(f, graph, topology);
       const events = new EventEmitter<EngineEvents>();
       const stopProgress = f.quiet ? () => undefined : superstepProgress(events);
@@ -204,7 +236,7 @@ export function registerRunCommands(program: Command): void {
       for (const [k, v] of Object.entries(f.param)) {
         if (params[k] !== undefined) throw new TesseraError(`--param ${k} repeats ${flagOf(k)}`, { key: '--param', fix: 'give it once' });
         // One id for a list of vertices is a list of one.
-        params[k] = typeof v === 'number' && def.params[k]?.type === 'vertices' ? [v] : v;
+        params[k] = !Array.isArray(v) && def.params[k]?.type === 'vertices' ? [v] : v;
       }
       const setup = {
         topology,

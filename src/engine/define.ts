@@ -117,10 +117,11 @@ interface ArrayOfKind {
 export type StateArrays<S extends StateSpecs> = { [k in keyof S]: ArrayOfKind[S[k]['type']] };
 
 /**
- * How result values are read and written: 'int' (labels, counts), 'float', 'depth' (-1 = unreached,
- * written 9223372036854775807), 'distance' (Infinity written `infinity`).
+ * How result values are read and written: 'int' (counts), 'label' (an original vertex id, such as a
+ * component's smallest: written as the vertex's name on a graph read with names), 'float',
+ * 'depth' (-1 = unreached, written 9223372036854775807), 'distance' (Infinity written `infinity`).
  */
-export type OutputKind = 'int' | 'float' | 'depth' | 'distance';
+export type OutputKind = 'int' | 'label' | 'float' | 'depth' | 'distance';
 /** The result array a program's output kind gives. */
 export type ValuesOf<O extends OutputKind> = O extends 'float' | 'distance' ? Float64Array : O extends 'depth' ? Int32Array : Int32Array | Uint32Array;
 
@@ -237,7 +238,7 @@ export type AnyProgram = Program<string, any, any, OutputKind, any, string>;
 const NAME = /^[a-z][a-z0-9-]*$/;
 const KINDS = new Set<StateKind>(['f64', 'f32', 'i32', 'u32', 'u8']);
 const REDUCES = new Set<Reduce>(['min', 'max', 'sum', 'or', 'claim', 'owner', 'none']);
-const OUTPUTS = new Set<OutputKind>(['int', 'float', 'depth', 'distance']);
+const OUTPUTS = new Set<OutputKind>(['int', 'label', 'float', 'depth', 'distance']);
 const PARAM_TYPES = new Set(['vertex', 'vertices', 'int', 'number']);
 
 function bad(name: string, what: string, fix: string): never {

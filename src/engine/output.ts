@@ -1,6 +1,6 @@
 /**
  * Writes per-vertex results as `id value` lines in ascending original id (the Graphalytics
- * output format), streamed to a temporary file that is renamed into place: a reader never sees a
+ * output format; a graph read with names writes them instead of ids), streamed to a temporary file that is renamed into place: a reader never sees a
  * half-written file, and memory stays flat on large graphs.
  */
 import { createWriteStream } from 'node:fs';
@@ -20,6 +20,7 @@ export function formatValue(kind: OutputKind, x: number): string {
     case 'distance':
       return x === Infinity ? 'infinity' : String(x);
     case 'int':
+    case 'label':
       return String(x);
     case 'float':
       // Shortest string that reads back as the same double.
@@ -33,16 +34,35 @@ export function formatValue(kind: OutputKind, x: number): string {
  */
 async function writeLines(out: NodeJS.WritableStream, failed: Promise<never>, graph: Graph, values: ArrayLike<number>, kind: OutputKind, parents?: Int32Array): Promise<void> {
   const { toOriginal, byOriginal } = graph.ids;
+  const { name, label } = namesOf(graph);
+  const value = kind === 'label' && label !== undefined ? (x: number) => label(x) : (x: number) => formatValue(kind, x);
   let buf = '';
   for (let i = 0; i < byOriginal.length; i++) {
     const v = byOriginal[i]!;
-    buf += parents === undefined ? `${toOriginal[v]} ${formatValue(kind, values[v]!)}\n` : `${toOriginal[v]} ${formatValue(kind, values[v]!)} ${parents[v]! < 0 ? -1 : toOriginal[parents[v]!]}\n`;
+    buf += parents === undefined ? `${name(v)} ${value(values[v]!)}\n` : `${name(v)} ${value(values[v]!)} ${parents[v]! < 0 ? -1 : name(parents[v]!)}\n`;
     if (buf.length > 1 << 16) {
       if (!out.write(buf)) await Promise.race([once(out as NodeJS.EventEmitter, 'drain'), failed]);
       buf = '';
     }
   }
   if (buf.length > 0 && !out.write(buf)) await Promise.race([once(out as NodeJS.EventEmitter, 'drain'), failed]);
+}
+
+/**
+ * How an output line names internal vertex v: its original id, or on a graph read with names its
+ * name, quoted ("...", a quote inside doubled) when it holds a space, a comma, a quote or is empty;
+ * `label` names a 'label' value (an original id) the same way.
+ */
+function namesOf(graph: Graph): { name: (v: number) => string; label?: (original: number) => string } {
+  const { toOriginal } = graph.ids;
+  const named = graph as Graph & { writesKeys?: boolean; keys?: readonly string[] };
+  const keys = named.writesKeys === true ? named.keys : undefined;
+  if (keys === undefined) return { name: (v) => String(toOriginal[v]) };
+  const label = (o: number): string => {
+    const k = keys[o]!;
+    return k === '' || /[\s,"]/.test(k) ? `"${k.replace(/"/g, '""')}"` : k;
+  };
+  return { name: (v) => label(toOriginal[v]!), label };
 }
 
 export async function writeResult(

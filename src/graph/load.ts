@@ -5,7 +5,9 @@
 import { buildGraph } from './build.js';
 import { generateEdges } from './generate/index.js';
 import { isGeneratorSpec } from './generate/spec.js';
-import { readGraphFile } from './readers/index.js';
+import { detectFormat, readGraphFile } from './readers/index.js';
+import { readNamedEdgeList, sniffEdgeList } from './readers/named.js';
+import type { KeyedGraph } from '../graphology.js';
 import { readTsr } from './tsr.js';
 import type { Graph } from './types.js';
 import { TesseraError } from '../errors.js';
@@ -22,6 +24,13 @@ export interface LoadOptions {
   allowNegativeWeights?: boolean;
   /** Keep ascending original order instead of degree order (debugging). */
   renumber?: 'degree' | 'none';
+  /**
+   * Edge lists: vertex ids are names (strings; readers/named.ts), or integers. Default: names
+   * when the first data lines' ids are not integers.
+   */
+  names?: boolean;
+  /** Edge lists: the first data line is a header. Default: detected (readers/named.ts). */
+  header?: boolean;
 }
 
 export interface LoadedGraph {
@@ -32,6 +41,8 @@ export interface LoadedGraph {
    */
   defaults: GraphDefaults;
   loadMs: number;
+  /** An edge list's header line, skipped (its fields). */
+  header?: string[];
 }
 
 export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<LoadedGraph> {
@@ -51,6 +62,18 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
       throw notFor(spec, '--page-edges', `this .tsr is stored with ${graph.pageEdges}-edge pages`, 'drop --page-edges, or convert the source graph again with it');
     return { graph, defaults: {}, loadMs: performance.now() - t0 };
   }
+  if ((await detectFormat(spec)) === 'edgelist') {
+    const sniffed = await sniffEdgeList(spec);
+    const names = opts.names ?? sniffed.names;
+    const header = opts.header ?? sniffed.header;
+    if (names || header) {
+      if (opts.vertices !== undefined) throw notFor(spec, '--vertices', names ? 'its vertices are names, each on an edge' : 'it has a header line', 'drop --vertices');
+      const r = await readNamedEdgeList(spec, { delimiter: sniffed.delimiter, header, names, directed: opts.undirected ? false : undefined, allowNegativeWeights: opts.allowNegativeWeights });
+      const built = buildGraph(r.raw, build);
+      const graph = r.keys === undefined ? built : withKeys(built, r.keys);
+      return { graph, defaults: {}, loadMs: performance.now() - t0, ...(r.header !== undefined ? { header: r.header } : {}) };
+    }
+  }
   const { raw, properties } = await readGraphFile(spec, {
     directed: opts.undirected ? false : undefined,
     vertices: opts.vertices,
@@ -69,4 +92,11 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
 /** An option that cannot apply to this kind of graph source: refused, never ignored. */
 function notFor(file: string, key: string, why: string, fix: string): TesseraError {
   return new TesseraError(`${key} does not apply here: ${why}`, { file, key, fix });
+}
+
+/** A graph whose original ids are positions in `keys` (names from a file): read and written by name. */
+function withKeys<G extends Graph>(g: G, keys: string[]): G & KeyedGraph {
+  const keyIndex = new Map<string, number>();
+  keys.forEach((k, i) => keyIndex.set(k, i));
+  return Object.assign(g, { keys: keys as readonly string[], keyIndex: keyIndex as ReadonlyMap<string, number>, writesKeys: true });
 }

@@ -45,7 +45,7 @@ for (let k = 0, p = 1; k <= 22; k++, p *= 10) POW10.push(p);
 /** A weight token that Number() may read: decimal, optional exponent, or inf/nan words (rejected later). */
 const NUMBER_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$|^[+-]?(?:inf|infinity|nan)$/i;
 
-const ID_FIX = `vertex ids must be integers 0 to ${MAX_ORIGINAL_ID}; fix or remove the line (comment lines start with # or %)`;
+const ID_FIX = `vertex ids must be integers 0 to ${MAX_ORIGINAL_ID}; fix or remove the line (comment lines start with # or %), or give names on every line (tessera run reads them with --names; a .tsr stores integer ids only)`;
 
 export interface EdgeParserConfig {
   file: string;

@@ -27,7 +27,7 @@ export const cdlp = defineProgram({
     label: { type: 'u32', init: 0, reduce: 'owner' },
     nextLabel: { type: 'u32', init: 0, reduce: 'owner' },
   },
-  output: 'int',
+  output: 'label',
   kernels: new URL('./kernels.js', import.meta.url),
   gpu: new URL('./gpu.js', import.meta.url),
   // label u32 + next u32; pull only; 10 iterations by default.

@@ -25,7 +25,7 @@ export const scc = defineProgram({
     color: { type: 'i32', init: 0, reduce: 'min' },
     label: { type: 'u32', init: 0, reduce: 'none' },
   },
-  output: 'int',
+  output: 'label',
   kernels: new URL('./kernels.js', import.meta.url),
   gpu: {
     source: new URL('./gpu.cu', import.meta.url),

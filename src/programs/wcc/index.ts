@@ -24,7 +24,7 @@ export const wcc = defineProgram({
     // Pushes from other memories lower a label: the smallest wins. The driver fills original ids.
     label: { type: 'u32', init: 0, reduce: 'min' },
   },
-  output: 'int',
+  output: 'label',
   kernels: new URL('./kernels.js', import.meta.url),
   gpu: new URL('./gpu.js', import.meta.url),
   peers,
