@@ -15,8 +15,10 @@
 import { Engine, type EngineOptions } from './engine/coordinator.js';
 import { DEFAULT_PARTITION_SEED, gpuShareFor } from './engine/partition.js';
 import { hasPaths, parentsOf } from './engine/paths.js';
+import { isArrowFile, resultTable, tableBytes } from './graph/arrow.js';
+import type { Table } from 'apache-arrow';
 import { resolveParams, type AnyProgram, type GraphDefaults, type InputParams, type OutputKind, type ParamSpecs, type ParamStyle, type ValuesOf } from './engine/define.js';
-import { formatValue, internalId, writeResult } from './engine/output.js';
+import { formatValue, internalId, writeBytes, writeResult } from './engine/output.js';
 import type { RunReport } from './engine/report.js';
 import { TesseraError } from './errors.js';
 import { buildGraph, type BuiltGraph } from './graph/build.js';
@@ -206,7 +208,20 @@ export class RunResult<K extends number | string = number, V extends Float64Arra
    * spaces, ids never do).
    */
   write(file: string, opts: { parents?: boolean } = {}): Promise<void> {
+    if (isArrowFile(file)) return this.toArrow(opts).then(tableBytes).then((b) => writeBytes(file, b));
     return writeResult(file, this.graph, this.values, this.kind, opts.parents === true ? this.parents() : undefined);
+  }
+
+  /**
+   * The result as an Apache Arrow table, one row per vertex in ascending original id: `id`
+   * (Uint32; on a graph with names or keys `name`, strings), `value` (Int32 depths, else Float64),
+   * and with `parents` a `parent` column (bfs, sssp; -1 or null when unreachable). `write` makes an
+   * Arrow IPC file of it when the file name ends in .arrow (also .arrows, .feather, .ipc).
+   */
+  toArrow(opts: { parents?: boolean } = {}): Promise<Table> {
+    const g = this.graph;
+    const keys = isKeyedGraph(g) ? g.keys : undefined;
+    return resultTable(g.ids.toOriginal, keys, this.values, g.ids.byOriginal, !(this.values instanceof Int32Array), opts.parents === true ? this.parents() : undefined);
   }
 
   /**

@@ -56,3 +56,4 @@ export { detectTopology } from './topology/detect.js';
 export type { Topology } from './topology/schema.js';
 export { TesseraError } from './errors.js';
 export { loadGraph, type LoadOptions, type LoadedGraph } from './graph/load.js';
+export { fromArrow, type ArrowEdgeOptions } from './graph/arrow.js';

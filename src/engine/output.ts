@@ -4,7 +4,7 @@
  * half-written file, and memory stays flat on large graphs.
  */
 import { createWriteStream } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
+import { rename, unlink, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { TesseraError } from '../errors.js';
 import { trackTemp, untrackTemp } from '../tmp-files.js';
@@ -127,4 +127,21 @@ export function internalId(graph: Graph, original: number, what = 'source vertex
   throw new TesseraError(`${what} ${original} is not a vertex of ${graph.source}`, {
     fix: `pick an id that appears in the graph (ids run from ${toOriginal[byOriginal[0]!]} to ${toOriginal[byOriginal[byOriginal.length - 1]!]})`,
   });
+}
+
+/** Writes bytes (an Arrow IPC file) atomically: a temporary file renamed into place. */
+export async function writeBytes(file: string, bytes: Uint8Array): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}`;
+  trackTemp(tmp);
+  try {
+    await writeFile(tmp, bytes).catch((e: Error) => {
+      throw new TesseraError(`cannot write the output: ${e.message}`, { file, fix: 'check that the directory exists and is writable' });
+    });
+    await rename(tmp, file);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  } finally {
+    untrackTemp(tmp);
+  }
 }

@@ -7,7 +7,8 @@ import { generateEdges } from './generate/index.js';
 import { isGeneratorSpec } from './generate/spec.js';
 import { detectFormat, readGraphFile } from './readers/index.js';
 import { readNamedEdgeList, sniffEdgeList } from './readers/named.js';
-import type { KeyedGraph } from '../graphology.js';
+import { isArrowFile, readArrowEdges } from './arrow.js';
+import { withKeys } from './keys.js';
 import { readTsr } from './tsr.js';
 import type { Graph } from './types.js';
 import { TesseraError } from '../errors.js';
@@ -62,6 +63,12 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
       throw notFor(spec, '--page-edges', `this .tsr is stored with ${graph.pageEdges}-edge pages`, 'drop --page-edges, or convert the source graph again with it');
     return { graph, defaults: {}, loadMs: performance.now() - t0 };
   }
+  if (isArrowFile(spec)) {
+    if (opts.vertices !== undefined) throw notFor(spec, '--vertices', 'an Arrow table lists edges only', 'drop --vertices');
+    const r = await readArrowEdges(spec, { directed: opts.undirected ? false : undefined, allowNegativeWeights: opts.allowNegativeWeights });
+    const built = buildGraph(r.raw, build);
+    return { graph: r.keys === undefined ? built : withKeys(built, r.keys), defaults: {}, loadMs: performance.now() - t0 };
+  }
   if ((await detectFormat(spec)) === 'edgelist') {
     const sniffed = await sniffEdgeList(spec);
     const names = opts.names ?? sniffed.names;
@@ -92,11 +99,4 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
 /** An option that cannot apply to this kind of graph source: refused, never ignored. */
 function notFor(file: string, key: string, why: string, fix: string): TesseraError {
   return new TesseraError(`${key} does not apply here: ${why}`, { file, key, fix });
-}
-
-/** A graph whose original ids are positions in `keys` (names from a file): read and written by name. */
-function withKeys<G extends Graph>(g: G, keys: string[]): G & KeyedGraph {
-  const keyIndex = new Map<string, number>();
-  keys.forEach((k, i) => keyIndex.set(k, i));
-  return Object.assign(g, { keys: keys as readonly string[], keyIndex: keyIndex as ReadonlyMap<string, number>, writesKeys: true });
 }
