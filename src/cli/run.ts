@@ -266,7 +266,8 @@ export function registerRunCommands(program: Command): void {
     .description('the embedded default job: generate an RMAT graph, detect the machine, run the programs, check them, report')
     .option('--scale <s>', 'RMAT scale (2^s vertices, 16 edges each)', intOption('--scale', 4), 16)
     .option('--topology <file|auto>', 'topology YAML, or auto', 'auto')
-    .action(async (f: { scale: number; topology: string }) => runDemo(f.scale, f.topology));
+    .option('--verbose', "the engine's run report of each program as well")
+    .action(async (f: { scale: number; topology: string; verbose?: boolean }) => runDemo(f.scale, f.topology, f.verbose === true));
 
   const topo = program.command('topology').description('topology files');
   topo
