@@ -15,6 +15,7 @@
 import { Engine, type EngineOptions } from './engine/coordinator.js';
 import { DEFAULT_PARTITION_SEED, gpuShareFor } from './engine/partition.js';
 import { hasPaths, parentsOf } from './engine/paths.js';
+import { nvrtcStatus } from '../actors/gpu/native.js';
 import { isArrowFile, resultTable, tableBytes } from './graph/arrow.js';
 import type { Table } from 'apache-arrow';
 import { resolveParams, type AnyProgram, type GraphDefaults, type InputParams, type OutputKind, type ParamSpecs, type ParamStyle, type ValuesOf } from './engine/define.js';
@@ -107,6 +108,19 @@ export function prepareRun(graph: Graph, program: ProgramRef | string, params: R
     return internalId(graph, v, `${key.replace(/^--/, '')} vertex`);
   };
   return { program: def as AnyProgram, params: resolveParams(def as AnyProgram, graph, params, vertexId, defaults, style) };
+}
+
+/**
+ * A one-shot run of a program with GPU operators on real GPUs where NVRTC cannot load (no CUDA
+ * toolkit): the run goes on the CPU sockets alone, and a warning says why the GPUs were skipped.
+ * (Emulated GPUs compile operators with the host compiler: they stay.)
+ */
+function withoutUnusableGpus(topology: Topology, program: AnyProgram): Topology {
+  if (program.operators === undefined || !topology.gpus.some((g) => !g.emulated)) return topology;
+  const s = nvrtcStatus();
+  if (s.ok) return topology;
+  process.emitWarning(`program '${program.name}' runs on the CPU sockets only: its GPU operators need NVRTC, and ${s.reason ?? 'it does not load'} (install the CUDA toolkit's NVRTC, or set TESSERA_NVRTC to libnvrtc.so)`, 'TesseraWarning');
+  return { ...topology, gpus: topology.gpus.filter((g) => g.emulated) };
 }
 
 /** The run's source for paths: the value of the program's first vertex parameter (an internal id). */
@@ -295,7 +309,7 @@ export async function runOnce(
   style: ParamStyle,
 ): Promise<RunResult<number | string>> {
   const prepared = prepareRun(graph, program, params, defaults, style);
-  const topology = await resolveTopology(setup.topology);
+  const topology = withoutUnusableGpus(await resolveTopology(setup.topology), prepared.program);
   // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.
   const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');
   const engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages }));

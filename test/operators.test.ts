@@ -12,7 +12,7 @@ import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineProgram, generate, run, TesseraError, type Graph, type Topology } from '../src/index.js';
-import { nativeAvailable } from '../actors/gpu/native.js';
+import { nativeAvailable, nvrtcStatus } from '../actors/gpu/native.js';
 import { operatorUnit } from '../actors/gpu/operators.js';
 import { hops, lowLabel } from './fixtures/operators/programs.js';
 import { outCsr, referenceBfs } from './helpers/references.js';
@@ -121,4 +121,20 @@ gpuTest('a call whose arrays do not match the declared types is refused', async 
   const wrong = defineProgram({ ...hops, name: 'wrong-type', gpu: { source: new URL('./fixtures/operators/hops.cu', import.meta.url), kernels: { hop: { modes: ['push', 'pull'], state: { depth: 'u32' }, args: { level: 'i32' } } } } });
   const g = GRAPHS[0]![1];
   await t.throwsAsync(run(g, wrong, { topology: ONE_GPU, source: g.ids.toOriginal[0]! }), { message: /this call passes 'depth' as i32, its GPU operator declares u32/ });
+});
+
+(nvrtcStatus().ok ? test.skip : test)('without NVRTC a program with GPU operators runs on the CPU sockets of a real-GPU topology, and says why', async (t) => {
+  const REAL: Topology = { name: '1S1G', source: 'test', sockets: socket(2), gpus: [{ device: 0, emulated: false, streams: 2 }], interconnect: {}, model: {} };
+  const g = GRAPHS[0]![1];
+  const warnings: string[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w.message);
+  process.on('warning', onWarning);
+  try {
+    const r = await run(g, lowLabel, { topology: REAL });
+    t.deepEqual([...r.values], [...referenceLow(g)]);
+    t.is(r.report.topology.gpus.length, 0, 'run on the sockets only');
+  } finally {
+    process.off('warning', onWarning);
+  }
+  t.true(warnings.some((m) => /program 'low-label' runs on the CPU sockets only: its GPU operators need NVRTC/.test(m)), warnings.join('\n'));
 });

@@ -193,6 +193,7 @@ interface NativeModule {
   foldFlags?: FoldFlagsFn;
   listFlags?: ListFlagsFn;
   fillArray?: FillArrayFn;
+  nvrtc?: () => { ok: boolean; reason?: string };
   flavor: NativeFlavor;
   napiVersion: number;
   abiVersion: number;
@@ -288,6 +289,13 @@ export function nativeAvailable(): NativeAvailability {
   if (status && !status.ok) return { ok: false, reason: status.reason ?? l.error, toolchainMissing: status.toolchainMissing, status };
   const hint = status ? '' : ' Fix: run `node scripts/build-native.mjs` (needs cmake >= 3.18 and a C++17 compiler; nvcc for CUDA).';
   return { ok: false, reason: `${l.error}.${hint}`, toolchainMissing: false, status };
+}
+
+/** Whether GPU operators can be compiled for a real GPU here (NVRTC loads), and if not why. */
+export function nvrtcStatus(): { ok: boolean; reason?: string } {
+  const l = load();
+  if (!('mod' in l)) return { ok: false, reason: nativeAvailable().ok ? l.error : (nativeAvailable() as { reason: string }).reason };
+  return l.mod.nvrtc?.() ?? { ok: false, reason: 'the native addon predates GPU operators; rebuild it (node scripts/build-native.mjs)' };
 }
 
 function nativeModule(): NativeModule {

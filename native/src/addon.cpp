@@ -681,6 +681,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("foldFlags", Napi::Function::New(env, FoldFlags, "foldFlags"));
   exports.Set("listFlags", Napi::Function::New(env, ListFlags, "listFlags"));
   exports.Set("fillArray", Napi::Function::New(env, FillArray, "fillArray"));
+  exports.Set("nvrtc", Napi::Function::New(env, Nvrtc, "nvrtc"));
   exports.Set("flavor", Napi::String::New(env, ts::builtWithCuda() ? "cuda" : "host"));
   exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   exports.Set("abiVersion", Napi::Number::New(env, 1));

@@ -56,6 +56,7 @@ inline std::string stringArg(const Napi::CallbackInfo& info, size_t i, const cha
 Napi::Value FoldFlags(const Napi::CallbackInfo& info);
 Napi::Value ListFlags(const Napi::CallbackInfo& info);
 Napi::Value FillArray(const Napi::CallbackInfo& info);
+Napi::Value Nvrtc(const Napi::CallbackInfo& info);
 
 }  // namespace addon
 }  // namespace ts

@@ -1,6 +1,7 @@
 // The coordinator's host passes, exported by the addon: foldFlags, listFlags and fillArray, each
 // on up to one thread per core (partsFor / runParts). Plain host code: no device, no controller.
 #include "addon.h"
+#include "backend.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -301,6 +302,17 @@ Napi::Value FillArray(const Napi::CallbackInfo& info) {
     default: throw codedError(env, "TS_ARG", "fillArray: array must be an Int32, Uint32, Float32, Float64 or Uint8 array");
   }
   return env.Undefined();
+}
+
+/** nvrtc() -> { ok, reason? }: whether GPU operators can be compiled for a real GPU here. */
+Napi::Value Nvrtc(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::string why;
+  const bool ok = ts::nvrtcAvailable(&why);
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("ok", ok);
+  if (!ok) o.Set("reason", why);
+  return o;
 }
 
 }  // namespace addon

@@ -85,5 +85,7 @@ std::unique_ptr<Backend> makeCudaBackend(int device, int streams);
 /** Number of CUDA devices, or -1 with the reason when the runtime/driver is unusable. */
 int cudaDeviceCount(std::string* why);
 bool builtWithCuda();
+/** Whether NVRTC loads (GPU operators on a real GPU), and if not why. */
+bool nvrtcAvailable(std::string* why);
 
 }  // namespace ts

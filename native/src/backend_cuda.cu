@@ -84,9 +84,11 @@ struct Nvrtc {
   const char* (*error)(int) = nullptr;
   std::string why;
   Nvrtc() {
+    // TESSERA_NVRTC names the library to use (and only that one).
     std::vector<std::string> names;
     if (const char* env = std::getenv("TESSERA_NVRTC")) names.push_back(env);
-    for (const char* n : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}) names.push_back(n);
+    else
+      for (const char* n : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}) names.push_back(n);
     void* h = nullptr;
     for (auto& n : names)
       if ((h = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
@@ -107,8 +109,13 @@ struct Nvrtc {
   }
 };
 
-std::string nvrtcCompile(const std::string& source, const std::string& name, int major, int minor) {
+Nvrtc& nvrtcLib() {
   static Nvrtc nv;
+  return nv;
+}
+
+std::string nvrtcCompile(const std::string& source, const std::string& name, int major, int minor) {
+  Nvrtc& nv = nvrtcLib();
   if (!nv.why.empty())
     throw CodedError("TS_NVRTC", nv.why + ". Fix: install the CUDA toolkit's NVRTC (or set TESSERA_NVRTC to libnvrtc.so), or run the program on a CPU-only topology");
   Nvrtc::Prog prog = nullptr;
@@ -294,6 +301,12 @@ int cudaDeviceCount(std::string* why) {
 }
 
 bool builtWithCuda() { return true; }
+
+bool nvrtcAvailable(std::string* why) {
+  const std::string& w = nvrtcLib().why;
+  if (why) *why = w;
+  return w.empty();
+}
 
 std::unique_ptr<Backend> makeCudaBackend(int device, int streams) {
   std::string why;

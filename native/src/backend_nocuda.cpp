@@ -10,6 +10,11 @@ int cudaDeviceCount(std::string* why) {
 
 bool builtWithCuda() { return false; }
 
+bool nvrtcAvailable(std::string* why) {
+  if (why) *why = "this addon (tessera_native_host) was built without CUDA";
+  return false;
+}
+
 std::unique_ptr<Backend> makeCudaBackend(int, int) {
   throw CodedError("TS_NO_CUDA",
                    "no CUDA device: this addon (tessera_native_host) was built without CUDA (nvcc was not found at "
