@@ -28,6 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from 'simple-statistics';
 import type { buildGraph as BuildFn, BuildOptions } from '../src/graph/build.js';
 import { generateEdges, generateToEdgeList } from '../src/graph/generate/index.js';
 import { readGraphFile } from '../src/graph/readers/index.js';
@@ -173,12 +174,6 @@ function table(title: string, steps: Step[], rawEdges: number): string {
 
 const stepSum = (steps: Step[]): number => steps.reduce((s, x) => s + x.ms, 0);
 const maxPeak = (steps: Step[]): number => Math.max(...steps.map((x) => x.peakRss));
-
-function median(xs: number[]): number {
-  const a = [...xs].sort((x, y) => x - y);
-  const h = a.length >> 1;
-  return a.length % 2 ? a[h]! : (a[h - 1]! + a[h]!) / 2;
-}
 
 /** Medians over repeated memory-pipeline runs, ours and (when given) the peer's, with ratios. */
 function summary(ours: Step[][], peers: Step[][], rawEdges: number, peer: string | undefined): string {
