@@ -3,7 +3,7 @@ import { buildGraph } from '../src/graph/build.js';
 import { Engine } from '../src/engine/coordinator.js';
 import { foldClaimFlags, foldMinFlags } from '../src/engine/fold.js';
 import { IdList } from '../src/engine/ids.js';
-import { nativeFillArray, nativeFoldFlags, nativeListFlags } from '../actors/gpu/native.js';
+import { nativeFillArray, nativeFoldFlags, nativeListFlags, nativeAvailable } from '../actors/gpu/native.js';
 import { fillArray } from '../src/engine/fill.js';
 import type { StateArray } from '../src/engine/kernel.js';
 import { bfs, pr as pagerank } from '../src/programs/index.js';
@@ -222,9 +222,13 @@ test('foldMinFlags: lowers only flagged entries whose value is smaller, activati
   t.is(active, 4);
 });
 
-test('the addon lists set flags in ascending order with their degree sum, at any density and thread split', (t) => {
+// Skipped (visibly) only where the native build found no toolchain; elsewhere a missing addon fails.
+const nat = nativeAvailable();
+const addonTest = !nat.ok && nat.toolchainMissing ? test.skip : test;
+
+addonTest('the addon lists set flags in ascending order with their degree sum, at any density and thread split', (t) => {
   const list = nativeListFlags();
-  if (list === undefined) return t.pass('no native addon in this build');
+  if (list === undefined) return t.fail(`the native addon does not load: ${nat.ok ? 'listFlags missing' : nat.reason}`);
   let seed = 7;
   const rnd = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
   for (const [n, density] of [[(1 << 22) + 5, 0.35], [(1 << 21) + 3, 0.001], [1 << 16, 1], [70_001, 0]] as const) {
@@ -309,9 +313,9 @@ test('fillArray sets every entry as TypedArray.fill does, natively on threads or
   if (native !== undefined) t.throws(() => native(new BigInt64Array(4) as unknown as Int32Array, 1), { code: 'TS_ARG' });
 });
 
-test('the addon folds flagged changes as the TypeScript folds do (claim and min, every state type, found in order)', (t) => {
+addonTest('the addon folds flagged changes as the TypeScript folds do (claim and min, every state type, found in order)', (t) => {
   const fold = nativeFoldFlags();
-  if (fold === undefined) return t.pass('no native addon in this build');
+  if (fold === undefined) return t.fail('the native addon does not load');
   let seed = 3;
   const rnd = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
   const n = (1 << 21) + 13;

@@ -71,14 +71,14 @@ for (const [label, g] of GRAPHS) {
   });
 }
 
-test('the generated unit of the fixtures compiles as CUDA (nvcc, when the toolkit is here)', (t) => {
-  let nvcc = true;
-  try {
-    execFileSync('nvcc', ['--version'], { stdio: 'ignore' });
-  } catch {
-    nvcc = false;
-  }
-  if (!nvcc) return t.pass('no nvcc on this machine');
+let nvcc = true;
+try {
+  execFileSync('nvcc', ['--version'], { stdio: 'ignore' });
+} catch {
+  nvcc = false;
+}
+// Skipped (visibly) without a CUDA toolkit, unless TESSERA_REQUIRE_NATIVE=1 (CI has nvcc).
+(nvcc || process.env.TESSERA_REQUIRE_NATIVE === '1' ? test : test.skip)('the generated unit of the fixtures compiles as CUDA (nvcc)', (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-ops-'));
   const src = path.join(dir, 'unit.cu');
   for (const p of [hops, lowLabel]) {

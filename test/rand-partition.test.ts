@@ -18,6 +18,8 @@ import { isTesseraError } from '../src/errors.js';
 import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import { loadGraph } from '../src/graph/load.js';
+import { Xoshiro128 } from '../src/graph/generate/rng.js';
+import { rawFrom } from './helpers/raw.js';
 import type { Graph, Orientation } from '../src/graph/types.js';
 import type { ModelElement } from '../src/model/model.js';
 import { partitionGraph, randOwnership } from '../src/model/partition.js';
@@ -92,6 +94,40 @@ test("the runtime RAND ownership is the model's RAND page choice for the same al
   const low = gpuOwnership(g, oneTwo, 0.5, { strategy: 'low' });
   t.true(high.every((r) => r.length === 1) && high[1]![0]![1] === g.numVertices, 'HIGH: one range each, ending at n');
   t.true(low.every((r) => r.length === 1) && low[0]![0]![0] === 0, 'LOW: one range each, starting at 0');
+});
+
+test('RAND by hand: on a ring of equal pages the GPU owns the second half of the seed\'s Fisher-Yates order of the pages', (t) => {
+  // 64 vertices, v -> v + 1: every in-page holds 4 edges, so an even split cuts the shuffled
+  // page order in the middle (CPU sockets first, then the GPU). The order is recomputed here:
+  // Fisher-Yates over xoshiro128** (checked against published vectors in generate.test.ts) on
+  // the model's stream for RAND (units.ts, 0x7e55e4a0), draws below n by rejection.
+  const n = 64;
+  const g = buildGraph(rawFrom(Array.from({ length: n }, (_, v): [number, number] => [v, (v + 1) % n])), { pageEdges: 4 });
+  const pages = g.in.pages;
+  t.true(pages.length === 16 && pages.every((p) => p.edges === 4 && !p.split));
+  for (const seed of [1, 7, 12345]) {
+    const x = new Xoshiro128(seed, 0x7e55e4a0);
+    const below = (m: number): number => {
+      const limit = 2 ** 32 - (2 ** 32 % m);
+      for (;;) {
+        const r = x.nextU32();
+        if (r < limit) return r % m;
+      }
+    };
+    const order = pages.map((_, i) => i);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = below(i + 1);
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    const mine = order.slice(order.length / 2).sort((a, b) => a - b);
+    const want: Array<[number, number]> = [];
+    for (const p of mine) {
+      const last = want[want.length - 1];
+      if (last !== undefined && last[1] === pages[p]!.vBegin) last[1] = pages[p]!.vEnd;
+      else want.push([pages[p]!.vBegin, pages[p]!.vEnd]);
+    }
+    t.deepEqual(randOwnership(g, oneOne, 0.5, { orientation: 'in', seed }), [want], `seed ${seed}`);
+  }
 });
 
 test('explicit ownership is checked: one list per GPU, sorted, disjoint, inside [0, n)', (t) => {

@@ -66,6 +66,13 @@ export class Xoshiro128 {
     this.s3 = s[3]!;
   }
 
+  /** A generator at a given state (four uint32 words, not all zero), e.g. for published test vectors. */
+  static fromState(s: ArrayLike<number>): Xoshiro128 {
+    const x = new Xoshiro128(0);
+    [x.s0, x.s1, x.s2, x.s3] = [s[0]! >>> 0, s[1]! >>> 0, s[2]! >>> 0, s[3]! >>> 0];
+    return x;
+  }
+
   /** Next uint32. */
   nextU32(): number {
     const s1 = this.s1;
