@@ -308,7 +308,9 @@ test('an alpha sweep on an emulated GPU topology: cells per alpha, the model cur
     for (const c of results.cells) t.is(c.status, 'ok', `${c.id}: ${c.note}`);
     const push = results.cells.filter((c) => c.program === 'bfs:push' && typeof c.alpha === 'number').sort((a, b) => (a.alpha as number) - (b.alpha as number));
     t.deepEqual(push.map((c) => c.alpha), [0, 0.5, 1]);
-    // Push-only BFS walks each reached vertex's out-edges on its owner: the measured CPU share follows alpha.
+    // Push-only BFS walks each reached vertex's out-edges on its owner: the measured CPU share follows
+    // alpha at the ends exactly; at 0.5 it is the share of the edges walked, which depends on how
+    // much of each side the BFS reaches (not the owned share), hence the wide middle bound.
     const share = push.map((c) => c.samples[0]!.cpuEdgeShare!);
     t.true(share[0]! < 0.05 && share[2]! > 0.95 && share[1]! > 0.2 && share[1]! < 0.8, `CPU edge shares ${share}`);
     t.deepEqual(results.modelCurves.map((m) => [m.program, m.status]), [['bfs:push', 'ok'], ['pr', 'ok']]);
