@@ -6,7 +6,9 @@
  * reference took. `--verbose` adds the engine's run reports. Exits non-zero when any result
  * disagrees with its reference.
  */
-import { Engine } from '../engine/coordinator.js';
+import { EventEmitter } from 'eventemitter3';
+import { Engine, type EngineEvents } from '../engine/coordinator.js';
+import { superstepProgress } from './progress.js';
 import type { AnyProgram } from '../engine/define.js';
 import { summarize } from '../engine/report.js';
 import { TesseraError } from '../errors.js';
@@ -78,7 +80,9 @@ export async function runDemo(scale: number, topologySpec: string, verbose = fal
   const topology = await loadTopology(topologySpec);
   const threads = topology.sockets.reduce((a, s) => a + (typeof s.threads === 'number' ? s.threads : 0), 0);
   out(`machine: ${topology.sockets.length} CPU socket(s), ${threads} threads${topology.gpus.length > 0 ? `, ${topology.gpus.length} GPU(s)${topology.gpus.some((x) => x.emulated) ? ' (emulated)' : ''}` : ''}`);
-  const engine = await Engine.create(graph, topology, {});
+  const events = new EventEmitter<EngineEvents>();
+  const stopProgress = superstepProgress(events, 1000);
+  const engine = await Engine.create(graph, topology, { events });
   const failed: string[] = [];
   // Every built-in with a serial reference, on its demo parameters (traversals from the top hub).
   const list = PROGRAMS.filter((p) => p.reference !== undefined);
@@ -99,6 +103,7 @@ export async function runDemo(scale: number, topologySpec: string, verbose = fal
       if (bad !== 0) failed.push(program.name);
     }
   } finally {
+    stopProgress();
     await engine.close();
   }
   out('');

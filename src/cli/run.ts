@@ -5,7 +5,6 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { flagOf, type AnyProgram } from '../engine/define.js';
 import { InvalidArgumentError, type Command } from 'commander';
-import cliProgress from 'cli-progress';
 import { EventEmitter } from 'eventemitter3';
 import type { EngineEvents } from '../engine/coordinator.js';
 import { runOnce } from '../api.js';
@@ -20,6 +19,7 @@ import { detectTopology, topologyToYaml } from '../topology/detect.js';
 import { loadTopology } from '../topology/load.js';
 import { choiceOption, floatOption, intOption } from './options.js';
 import { runDemo } from './demo.js';
+import { superstepProgress } from './progress.js';
 import { DEFAULT_PARTITION_SEED, type RunnableStrategy } from '../engine/partition.js';
 import { TesseraError } from '../errors.js';
 import { internalId, writeResultToStdout } from '../engine/output.js';
@@ -287,26 +287,6 @@ export function registerRunCommands(program: Command): void {
  * A live line on stderr (TTY only) fed by the engine's progress events: superstep count, mode,
  * active vertices, elapsed time. Returns the function that clears it.
  */
-function superstepProgress(events: EventEmitter<EngineEvents>): () => void {
-  if (!process.stderr.isTTY) return () => undefined;
-  const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: '{program} superstep {value} | {mode} | {active} active | {duration_formatted}', hideCursor: true, clearOnComplete: true, fps: 5 },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
-  events.on('run-start', (i) => {
-    bar.start(1, 0, { program: i.program, mode: '-', active: 0 });
-    started = true;
-  });
-  events.on('superstep', (s) => {
-    bar.setTotal(s.step + 2);
-    bar.update(s.step + 1, { mode: s.mode, active: s.active });
-  });
-  return () => {
-    if (started) bar.stop();
-  };
-}
-
 /** Throws a TesseraError unless FILE's directory exists (the file itself is written later). */
 async function checkOutputDir(file: string, key: string): Promise<void> {
   const dir = path.dirname(path.resolve(file));
