@@ -9,7 +9,9 @@
  * happened is written to build/native-status.json, which actors/gpu/native.ts reads to say why an
  * addon is missing (tests skip only when the toolchain is missing).
  *
- * Usage: node scripts/build-native.mjs [--host-only] [--debug] [--jobs N] [--verbose]
+ * Usage: node scripts/build-native.mjs [--host-only] [--debug] [--jobs N] [--verbose] [--from-source]
+ * A prebuilt host addon (prebuilds/, in the npm package) is used when it fits and loads; the source
+ * build then runs only where nvcc exists (for the CUDA addon), or with --from-source.
  * Env:   TESSERA_SKIP_NATIVE=1   do nothing (status says so)
  *        TESSERA_NATIVE_CUDA=0   host addon only
  *        CUDACXX=/path/to/nvcc   which nvcc (else PATH, then /usr/local/cuda/bin/nvcc)
@@ -96,6 +98,31 @@ if (process.env.TESSERA_SKIP_NATIVE === '1') {
   process.exit(0);
 }
 
+// ---- a prebuilt host addon (npm package: prebuilds/, node-gyp-build's naming) ----------------
+// Where one fits this platform and loads, it is the host addon; the source build runs only to add
+// the CUDA addon where a CUDA toolkit exists (or with --from-source).
+function prebuilt() {
+  if (flag('--from-source')) return undefined;
+  process.env.PREBUILDS_ONLY = '1';
+  try {
+    const ngb = createRequire(path.join(root, 'package.json'))('node-gyp-build');
+    const file = ngb.path(root);
+    return loads(file) === undefined ? file : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    delete process.env.PREBUILDS_ONLY;
+  }
+}
+const pre = prebuilt();
+/** Ends the install on the prebuilt host addon, saying why no CUDA addon is built. */
+function usePrebuilt(why) {
+  writeStatus({ ok: true, toolchainMissing: false, host: true, cuda: false, prebuilt: path.relative(root, pre), reason: `prebuilt host addon; no CUDA addon: ${why}` });
+  console.log(`[tessera] using the prebuilt host addon ${path.relative(root, pre)} (no CUDA addon: ${why}; GPUs run emulated only)`);
+  process.exit(0);
+}
+if (pre !== undefined && (hostOnly || !(which(process.env.CUDACXX || '') ?? which('nvcc') ?? which('/usr/local/cuda/bin/nvcc')))) usePrebuilt('no CUDA toolkit here');
+
 // ---- toolchain ------------------------------------------------------------------------------
 const cmake = which(process.env.CMAKE || 'cmake');
 const cxx = which(process.env.CXX || '') ?? which('c++') ?? which('g++') ?? which('clang++');
@@ -107,6 +134,7 @@ if (cmake) {
   const m = /cmake version (\d+)\.(\d+)/.exec(v.stdout ?? '');
   if (!m || Number(m[1]) < 3 || (Number(m[1]) === 3 && Number(m[2]) < 18)) missing.push(`cmake >= 3.18 (found ${m ? `${m[1]}.${m[2]}` : 'an unusable cmake'})`);
 }
+if (missing.length > 0 && pre !== undefined) usePrebuilt(`building it needs ${missing.join(' and ')}`);
 if (missing.length > 0) {
   const reason = `cannot build the native GPU controller: ${missing.join(' and ')} not found. tessera works without it (CPU actors only). Fix: install ${missing.join(' and ')}, then run \`node scripts/build-native.mjs\`.`;
   writeStatus({ ok: false, toolchainMissing: true, host: false, cuda: false, reason });

@@ -271,6 +271,17 @@ function load(): { mod: NativeModule; file: string; cudaLoadError?: string } | {
       if (flavor === 'cuda') cudaLoadError = msg;
     }
   }
+  // The npm package's prebuilt host addon (prebuilds/<platform>-<arch>/, node-gyp-build).
+  if (!process.env.TESSERA_NATIVE_DIR && errors.length === 0) {
+    try {
+      const file = (req('node-gyp-build') as { path(dir: string): string }).path(packageRoot());
+      const mod = req(file) as NativeModule;
+      loaded = { mod, file };
+      return loaded;
+    } catch (e) {
+      if (!/No native build was found/.test((e as Error).message)) errors.push(`prebuilt: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
   loaded = { error: errors.length > 0 ? `the native addon does not load (${errors.join('; ')})` : `no native addon in ${dir}` };
   return loaded;
 }
