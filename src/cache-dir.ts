@@ -1,7 +1,9 @@
-import os from 'node:os';
-import path from 'node:path';
+import envPaths from 'env-paths';
 
-/** tessera's cache folder: $TESSERA_CACHE_DIR, else $XDG_CACHE_HOME/tessera, else ~/.cache/tessera. */
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.TESSERA_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'tessera');
+/**
+ * tessera's cache folder: $TESSERA_CACHE_DIR, else the platform's user cache folder from env-paths
+ * ($XDG_CACHE_HOME/tessera or ~/.cache/tessera on Linux, ~/Library/Caches/tessera on macOS).
+ */
+export function cacheDir(): string {
+  return process.env.TESSERA_CACHE_DIR ?? envPaths('tessera', { suffix: '' }).cache;
 }

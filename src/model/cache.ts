@@ -52,8 +52,8 @@ const cacheSchema = z.object({ version: z.literal(3), entries: z.record(z.string
 type CacheFile = z.infer<typeof cacheSchema>;
 
 /** The default cache file. */
-export function defaultCacheFile(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(cacheDir(env), 'calibration.json');
+export function defaultCacheFile(): string {
+  return path.join(cacheDir(), 'calibration.json');
 }
 
 /** "name#hash": the hash covers the elements (threads, GPUs and their limits) and this host. */
