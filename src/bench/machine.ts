@@ -1,5 +1,5 @@
 /** Machine facts recorded with every sweep: CPU, cores, memory, GPUs, Node, tessera revision. */
-import { execFileSync } from 'node:child_process';
+import { execaSync } from 'execa';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,12 +8,10 @@ import type { MachineInfo } from './schema.js';
 /** The repository (or package) root: dist/src/bench/machine.js is three folders down. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
+/** A command's trimmed output, or null when it is missing, fails or takes over 10 s (execa). */
 function quiet(cmd: string, args: string[], cwd?: string): string | null {
-  try {
-    return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim();
-  } catch {
-    return null;
-  }
+  const r = execaSync(cmd, args, { cwd, stdin: 'ignore', stderr: 'ignore', timeout: 10_000, reject: false });
+  return r.failed ? null : String(r.stdout).trim();
 }
 
 export function machineInfo(): MachineInfo {

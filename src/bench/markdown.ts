@@ -1,4 +1,5 @@
 /** results.md: machine, graphs, one row per cell, peer ratios, model/alpha status, plots. */
+import { markdownTable } from 'markdown-table';
 import { autoVsBest, modelAccuracy } from './accuracy.js';
 import type { BenchResults, Cell, Stat } from './schema.js';
 
@@ -38,6 +39,11 @@ export function peerRatios(r: BenchResults): Array<{ graph: string; program: str
   return out;
 }
 
+/** A Markdown table (markdown-table), cells as given (already escaped), compact delimiters. */
+function table(header: string[], rows: Array<Array<string | number | boolean>>): string {
+  return markdownTable([header, ...rows.map((r) => r.map(String))], { alignDelimiters: false });
+}
+
 export function renderMarkdown(r: BenchResults, plots: PlotFile[]): string {
   const L: string[] = [];
   const m = r.machine;
@@ -53,20 +59,20 @@ export function renderMarkdown(r: BenchResults, plots: PlotFile[]): string {
   for (const p of r.peers) L.push(`- **${p.name}**: ${p.status}${p.path ? ` (${p.path})` : ''}${p.note ? ` — ${p.note}` : ''}`);
   L.push('');
 
-  L.push('## Graphs', '', '| graph | vertices | edges (stored arcs) | directed | weighted | build ms | build peak RSS MiB | source vertex |', '|---|---|---|---|---|---|---|---|');
-  for (const g of r.graphs) L.push(`| ${esc(g.id)} | ${g.vertices} | ${g.edges} | ${g.directed} | ${g.weighted} | ${ms(g.buildMs)} | ${mib(g.buildPeakRssBytes)} | ${g.source} |`);
+  L.push('## Graphs', '', table(['graph', 'vertices', 'edges (stored arcs)', 'directed', 'weighted', 'build ms', 'build peak RSS MiB', 'source vertex'], r.graphs.map((g) => [esc(g.id), g.vertices, g.edges, g.directed, g.weighted, ms(g.buildMs), mib(g.buildPeakRssBytes), g.source])));
   L.push('');
 
   L.push('## Cells', '');
   L.push('Time is compute time of one run, median (min–max) over the measured runs; TEPS = processed edges / time (peers: tessera’s processed edges on the same graph and program, so TEPS ratios equal time ratios). Load = reading the prepared graph (peers: plus building their own structure); set-up = starting the actors.', '');
-  L.push('| graph | program | engine | topology | threads | α | time ms | TEPS | load ms | set-up ms | peak RSS MiB | model ms | status |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const c of r.cells) {
-    const pred = predictedMs(c);
-    L.push(
-      `| ${esc(c.graph)} | ${c.program} | ${c.engine} | ${esc(c.topology)} | ${c.threads} | ${c.alpha ?? '—'} | ${statMs(c.time)} | ${statTeps(c.teps)} | ` +
-        `${c.loadMs === null ? '—' : ms(c.loadMs)} | ${c.setupMs === null ? '—' : ms(c.setupMs)} | ${mib(c.peakRssBytes)} | ${pred === null ? '—' : ms(pred)} | ${c.status}${c.note ? `: ${esc(c.note)}` : ''} |`,
-    );
-  }
+  L.push(
+    table(
+      ['graph', 'program', 'engine', 'topology', 'threads', 'α', 'time ms', 'TEPS', 'load ms', 'set-up ms', 'peak RSS MiB', 'model ms', 'status'],
+      r.cells.map((c) => {
+        const pred = predictedMs(c);
+        return [esc(c.graph), c.program, c.engine, esc(c.topology), c.threads, c.alpha ?? '—', statMs(c.time), statTeps(c.teps), c.loadMs === null ? '—' : ms(c.loadMs), c.setupMs === null ? '—' : ms(c.setupMs), mib(c.peakRssBytes), pred === null ? '—' : ms(pred), `${c.status}${c.note ? `: ${esc(c.note)}` : ''}`];
+      }),
+    ),
+  );
   L.push('');
 
   const ratios = peerRatios(r);
@@ -74,8 +80,7 @@ export function renderMarkdown(r: BenchResults, plots: PlotFile[]): string {
   if (ratios.length === 0) L.push('No peer ran on a graph that tessera also ran (see "Peers" for why).');
   else {
     L.push('Ratio = peer time ÷ tessera time (median over the measured runs): above 1, tessera is faster.', '');
-    L.push('| graph | program | peer | peer ms | tessera topology | tessera ms | ratio |', '|---|---|---|---|---|---|---|');
-    for (const x of ratios) L.push(`| ${esc(x.graph)} | ${x.program} | ${esc(x.peer)} | ${ms(x.peerMs)} | ${esc(x.topology)} | ${ms(x.tesseraMs)} | ${x.ratio.toFixed(2)}× |`);
+    L.push(table(['graph', 'program', 'peer', 'peer ms', 'tessera topology', 'tessera ms', 'ratio'], ratios.map((x) => [esc(x.graph), x.program, esc(x.peer), ms(x.peerMs), esc(x.topology), ms(x.tesseraMs), `${x.ratio.toFixed(2)}×`])));
   }
   L.push('');
 
@@ -89,16 +94,12 @@ export function renderMarkdown(r: BenchResults, plots: PlotFile[]): string {
   const acc = modelAccuracy(r);
   if (acc.length > 0) {
     L.push('', `Model accuracy over the alpha sweep (achieved vs predicted speed-up on the ${(r.config?.partition ?? 'high').toUpperCase()} curve, the strategy the alpha cells ran; targets: Pearson >= 0.9, mean error <= 20%):`, '');
-    L.push('| graph | topology | program | points | Pearson r | mean abs. error |', '|---|---|---|---|---|---|');
-    for (const a of acc)
-      L.push(`| ${esc(a.graph)} | ${esc(a.topology)} | ${a.program} | ${a.points.length} | ${a.pearson === null ? '—' : a.pearson.toFixed(3)} | ${a.meanAbsError === null ? '—' : `${(100 * a.meanAbsError).toFixed(1)}%`} |`);
+    L.push(table(['graph', 'topology', 'program', 'points', 'Pearson r', 'mean abs. error'], acc.map((a) => [esc(a.graph), esc(a.topology), a.program, a.points.length, a.pearson === null ? '—' : a.pearson.toFixed(3), a.meanAbsError === null ? '—' : `${(100 * a.meanAbsError).toFixed(1)}%`])));
   }
   const auto = autoVsBest(r);
   if (auto.length > 0) {
     L.push('', 'The model’s own split (`alpha: auto`, as `tessera run --alpha auto`) against the fastest swept alpha (target: within 10%):', '');
-    L.push('| graph | topology | program | auto: alpha chosen | auto ms | best swept alpha | its ms | auto / best |', '|---|---|---|---|---|---|---|---|');
-    for (const a of auto)
-      L.push(`| ${esc(a.graph)} | ${esc(a.topology)} | ${a.program} | ${a.autoAlpha === null ? '—' : a.autoAlpha.toFixed(3)} | ${a.autoMs.toFixed(0)} | ${a.bestAlpha} | ${a.bestMs.toFixed(0)} | ${a.ratio.toFixed(2)} |`);
+    L.push(table(['graph', 'topology', 'program', 'auto: alpha chosen', 'auto ms', 'best swept alpha', 'its ms', 'auto / best'], auto.map((a) => [esc(a.graph), esc(a.topology), a.program, a.autoAlpha === null ? '—' : a.autoAlpha.toFixed(3), a.autoMs.toFixed(0), a.bestAlpha, a.bestMs.toFixed(0), a.ratio.toFixed(2)])));
   }
   for (const m of r.modelCurves) {
     if (m.status === 'ok') L.push('', `Model curve for ${m.program} on ${m.graph}, ${m.topology}: ${m.points.length} predicted points (src/model modelSweep).`);

@@ -6,7 +6,7 @@
  * output ("Trial Time:" lines); the first trial is the warm-up. Nothing of GAPBS is shipped here.
  */
 import { findProgram } from '../../programs/index.js';
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { access, constants, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProgramPlan } from '../config.js';
@@ -128,23 +128,21 @@ export async function runGapbs(
   warmup: number,
   timeoutMs: number,
 ): Promise<GapbsRun> {
-  const child = spawn(path.join(dir, cmd.binary), cmd.args, { env: { ...process.env, OMP_NUM_THREADS: String(threads) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  // execa: the timeout kills with SIGKILL; failures come back as a result (reject: false).
+  const child = execa(path.join(dir, cmd.binary), cmd.args, { env: { OMP_NUM_THREADS: String(threads) }, stdin: 'ignore', timeout: timeoutMs, killSignal: 'SIGKILL', reject: false });
   let peak: number | null = null;
   const poll = setInterval(() => {
     if (child.pid !== undefined) void vmHwm(child.pid).then((x) => (peak = x ?? peak));
   }, 50);
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (c, s) => resolve([c, s]));
-  }).finally(() => (clearInterval(poll), clearTimeout(timer)));
+  const r = await child.finally(() => clearInterval(poll));
+  if (r.exitCode === undefined && r.signal === undefined) throw new Error(`gapbs ${cmd.binary} did not start: ${r.shortMessage}`);
+  const stdout = String(r.stdout);
+  const stderr = String(r.stderr);
+  const code = r.exitCode;
+  const signal = r.signal;
   const parsed = parseGapbsOutput(stdout + stderr);
   if (code !== 0 || parsed.trials.length === 0) {
-    const why = signal !== null ? `killed by ${signal}${signal === 'SIGKILL' ? ' (timeout or out of memory)' : ''}` : `exit code ${code}`;
+    const why = r.timedOut ? `killed after the ${(timeoutMs / 1000).toFixed(0)} s timeout` : signal !== undefined ? `killed by ${signal}${signal === 'SIGKILL' ? ' (out of memory?)' : ''}` : `exit code ${code}`;
     throw new Error(`gapbs ${cmd.binary} failed (${why}): ${parsed.other[0] ?? stderr.trim().split('\n')[0] ?? 'no output'}`);
   }
   const samples = parsed.trials.map((s): Sample => ({ ms: s * 1000, edges: null, teps: null, supersteps: null, actors: [], cpuEdgeShare: null, model: null }));
