@@ -135,15 +135,15 @@ export async function runGapbs(
     if (child.pid !== undefined) void vmHwm(child.pid).then((x) => (peak = x ?? peak));
   }, 50);
   const r = await child.finally(() => clearInterval(poll));
-  if (r.exitCode === undefined && r.signal === undefined) throw new Error(`gapbs ${cmd.binary} did not start: ${r.shortMessage}`);
+  if (r.exitCode === undefined && r.signal === undefined) throw new Error(`gapbs ${cmd.binary} did not start: ${(r.shortMessage ?? r.message).split('\n')[0]}`);
   const stdout = String(r.stdout);
   const stderr = String(r.stderr);
   const code = r.exitCode;
   const signal = r.signal;
   const parsed = parseGapbsOutput(stdout + stderr);
   if (code !== 0 || parsed.trials.length === 0) {
-    const why = r.timedOut ? `killed after the ${(timeoutMs / 1000).toFixed(0)} s timeout` : signal !== undefined ? `killed by ${signal}${signal === 'SIGKILL' ? ' (out of memory?)' : ''}` : `exit code ${code}`;
-    throw new Error(`gapbs ${cmd.binary} failed (${why}): ${parsed.other[0] ?? stderr.trim().split('\n')[0] ?? 'no output'}`);
+    const why = r.timedOut ? `killed after the ${timeoutMs / 1000} s timeout` : signal !== undefined ? `killed by ${signal}${signal === 'SIGKILL' ? ' (out of memory?)' : ''}` : `exit code ${code}`;
+    throw new Error(`gapbs ${cmd.binary} failed (${why})${parsed.other[0] ?? stderr.trim().split('\n')[0] ? `: ${parsed.other[0] ?? stderr.trim().split('\n')[0]}` : ''}`);
   }
   const samples = parsed.trials.map((s): Sample => ({ ms: s * 1000, edges: null, teps: null, supersteps: null, actors: [], cpuEdgeShare: null, model: null }));
   const load = (parsed.readTime ?? parsed.generateTime ?? 0) + (parsed.buildTime ?? 0);
