@@ -135,7 +135,7 @@ export async function runGapbs(
     if (child.pid !== undefined) void vmHwm(child.pid).then((x) => (peak = x ?? peak));
   }, 50);
   const r = await child.finally(() => clearInterval(poll));
-  if (r.exitCode === undefined && r.signal === undefined) throw new Error(`gapbs ${cmd.binary} did not start: ${(r.shortMessage ?? r.message).split('\n')[0]}`);
+  if (r.exitCode === undefined && r.signal === undefined) throw new Error(`gapbs ${cmd.binary} did not start: ${String(r.shortMessage ?? r.message ?? 'no detail').split('\n')[0]}`);
   const stdout = String(r.stdout);
   const stderr = String(r.stderr);
   const code = r.exitCode;
