@@ -1,6 +1,6 @@
 /**
- * Apache Arrow in and out: wiki-Vote as an Arrow IPC file (Uint32, Int64 and whole Float64 id
- * columns) gives the edge-list graph and the same results vertex for vertex; string columns give
+ * Apache Arrow in and out: the three SNAP graphs as Arrow IPC files give the edge-list graphs (and
+ * wiki-Vote, with Uint32, Int64 and whole Float64 id columns, the same results vertex for vertex); string columns give
  * a graph read by name; results come back as tables (values, names, parents) and as IPC files from
  * RunResult.write and `tessera run --out FILE.arrow`; bad tables are one clean error.
  */
@@ -18,10 +18,12 @@ import { SNAP } from './helpers/paths.js';
 
 const ONE: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };
 
-async function wikiColumns(): Promise<{ src: number[]; dst: number[] }> {
+const wikiColumns = (): Promise<{ src: number[]; dst: number[] }> => snapColumns('wiki-Vote');
+
+async function snapColumns(name: string): Promise<{ src: number[]; dst: number[] }> {
   const src: number[] = [];
   const dst: number[] = [];
-  const rl = createInterface({ input: createReadStream(path.join(SNAP, 'wiki-Vote.txt.gz')).pipe(createGunzip()) });
+  const rl = createInterface({ input: createReadStream(path.join(SNAP, `${name}.txt.gz`)).pipe(createGunzip()) });
   for await (const line of rl) {
     if (line.startsWith('#') || line.trim() === '') continue;
     const [a, b] = line.trim().split(/\s+/).map(Number);
@@ -30,6 +32,25 @@ async function wikiColumns(): Promise<{ src: number[]; dst: number[] }> {
   }
   return { src, dst };
 }
+
+test('the SNAP graphs as Arrow (Uint32 ids): the edge-list graphs, vertex for vertex', async (t) => {
+  const dir = await tempDir('arrow-snap');
+  for (const name of ['wiki-Vote', 'soc-Epinions1', 'facebook_combined']) {
+    const undirected = name.startsWith('facebook');
+    const { src, dst } = await snapColumns(name);
+    const f = path.join(dir, `${name}.arrow`);
+    await writeFile(f, tableToIPC(tableFromArrays({ source: Uint32Array.from(src), target: Uint32Array.from(dst) }), 'file'));
+    const a = (await loadGraph(f, { undirected })).graph;
+    const b = (await loadGraph(path.join(SNAP, `${name}.txt.gz`), { undirected })).graph;
+    t.is(a.numVertices, b.numVertices, name);
+    t.is(a.numEdges, b.numEdges, name);
+    t.deepEqual([...a.ids.toOriginal], [...b.ids.toOriginal], `${name}: the same vertices in the same order`);
+    t.deepEqual([...a.outDegree], [...b.outDegree], `${name}: the same degrees`);
+    const wa = await run(a, 'wcc', { topology: ONE });
+    const wb = await run(b, 'wcc', { topology: ONE });
+    t.deepEqual([...wa.values], [...wb.values], `${name}: wcc`);
+  }
+});
 
 test('wiki-Vote as Arrow (Uint32, Int64, whole Float64 ids): the edge-list graph and its results', async (t) => {
   const dir = await tempDir('arrow');
