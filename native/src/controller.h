@@ -191,6 +191,11 @@ class Controller {
   void pullPage(PullArgs a, const PageDev& pd, int s);
   void buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl);
   void buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl);
+  /**
+   * The call's split vertices and their pages (index order); a split vertex some of whose
+   * registered pages the call does not name is TS_ARG "...; why".
+   */
+  std::map<uint32_t, std::vector<HostPage*>> splitGroups(const RunRequest& rq, const std::vector<HostPage*>& pages, const char* why);
   void* userFn(const std::string& key, const std::string& name);
   void unloadOperators();
   struct UserModule {

@@ -56,6 +56,23 @@ void Controller::pullPage(PullArgs a, const PageDev& pd, int s) {
   launch<KGroupPull<Op>>((pd.nv + per - 1) / per, kGroupPullSmem, s, a);
 }
 
+std::map<uint32_t, std::vector<HostPage*>> Controller::splitGroups(const RunRequest& rq, const std::vector<HostPage*>& pages, const char* why) {
+  std::map<uint32_t, std::vector<HostPage*>> groups;
+  for (auto* hp : pages)
+    if (isSplit(*hp)) groups[hp->spec.vBegin].push_back(hp);
+  if (groups.empty()) return groups;
+  std::map<uint32_t, size_t> registered;
+  for (auto& kv : pages_)
+    if (kv.second.spec.setId == rq.setId && groups.count(kv.second.spec.vBegin) && isSplit(kv.second)) registered[kv.second.spec.vBegin]++;
+  for (auto& g : groups) {
+    if (registered[g.first] != g.second.size())
+      throw CodedError("TS_ARG", rq.kernel + ": vertex " + std::to_string(g.first) + " spans " + std::to_string(registered[g.first]) +
+                                     " split pages but the call names " + std::to_string(g.second.size()) + " of them; " + why);
+    std::sort(g.second.begin(), g.second.end(), [](HostPage* x, HostPage* y) { return x->spec.index < y->spec.index; });
+  }
+  return groups;
+}
+
 void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl) {
   const std::string& k = rq.kernel;
   if (k.rfind("user:", 0) == 0) return buildUserPlan(rq, pages, pl);
@@ -339,24 +356,13 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     const size_t per = align256((size_t)maxE * 4) * 2 + tmp;
     uint8_t* cs = (uint8_t*)scratch("cdlp", per * nstreams_);
     // split vertices: every page of the vertex must be in this call; their keys go to one buffer
-    std::map<uint32_t, std::vector<HostPage*>> splitPages;  // vertex -> pages in index order
-    for (auto* hp : pages)
-      if (isSplit(*hp)) splitPages[hp->spec.vBegin].push_back(hp);
+    auto splitPages = splitGroups(rq, pages, "the most frequent label needs all of a vertex's pages in one call");
     std::unordered_map<int64_t, size_t> pos;  // page key -> position in split keys
     size_t total = 0;
     pl.keep32.clear();
     pl.keep32b.clear();
     if (!splitPages.empty()) {
-      std::map<uint32_t, size_t> registered;
-      for (auto& kv : pages_)
-        if (kv.second.spec.setId == rq.setId && splitPages.count(kv.second.spec.vBegin) && isSplit(kv.second))
-          registered[kv.second.spec.vBegin]++;
       for (auto& sv : splitPages) {
-        if (registered[sv.first] != sv.second.size())
-          throw CodedError("TS_ARG", "cdlp_pull: vertex " + std::to_string(sv.first) + " spans " + std::to_string(registered[sv.first]) +
-                                         " split pages but the call names " + std::to_string(sv.second.size()) +
-                                         " of them; the most frequent label needs all of a vertex's pages in one call");
-        std::sort(sv.second.begin(), sv.second.end(), [](HostPage* x, HostPage* y) { return x->spec.index < y->spec.index; });
         pl.keep32.push_back((uint32_t)total);
         pl.keep32b.push_back(sv.first);
         for (auto* hp : sv.second) {
@@ -418,21 +424,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     if (opages.empty()) throw CodedError("TS_ARG", "lcc: params.outSet " + std::to_string(outSet) + " has no registered pages");
     std::sort(opages.begin(), opages.end(), [](HostPage* x, HostPage* y) { return x->spec.index < y->spec.index; });
     // split vertices of the neighbour set: all their pages in this call, resident together
-    std::map<uint32_t, std::vector<HostPage*>> splitPages;
-    for (auto* hp : pages)
-      if (isSplit(*hp)) splitPages[hp->spec.vBegin].push_back(hp);
-    if (!splitPages.empty()) {
-      std::map<uint32_t, size_t> registered;
-      for (auto& kv : pages_)
-        if (kv.second.spec.setId == rq.setId && splitPages.count(kv.second.spec.vBegin) && isSplit(kv.second))
-          registered[kv.second.spec.vBegin]++;
-      for (auto& sv : splitPages) {
-        if (registered[sv.first] != sv.second.size())
-          throw CodedError("TS_ARG", "lcc: vertex " + std::to_string(sv.first) + " spans " + std::to_string(registered[sv.first]) +
-                                         " split pages but the call names " + std::to_string(sv.second.size()) + " of them; they must come together");
-        std::sort(sv.second.begin(), sv.second.end(), [](HostPage* x, HostPage* y) { return x->spec.index < y->spec.index; });
-      }
-    }
+    const auto splitPages = splitGroups(rq, pages, "they must come together");
     pl.pin = opages;
     for (auto& sv : splitPages) pl.pin.insert(pl.pin.end(), sv.second.begin(), sv.second.end());
     pl.pinWhat = "every page of out-set " + std::to_string(outSet) + (splitPages.empty() ? "" : " and of its split vertices");

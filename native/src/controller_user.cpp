@@ -9,7 +9,6 @@
 #include "kernels_user.h"
 
 #include <map>
-#include <set>
 
 namespace ts {
 
@@ -123,16 +122,8 @@ void Controller::buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pag
   void* fp = userFn(key, "tsu_" + op + "_pull");
   // A vertex longer than a page has pages of its own: their partial results combine into acc and
   // are applied once after all of them, so every one of its pages must be in the call.
-  std::map<uint32_t, size_t> named, registered;
-  for (auto* hp : pages)
-    if (isSplit(*hp)) named[hp->spec.vBegin]++;
+  const auto named = splitGroups(rq, pages, "they must come together");
   if (!named.empty()) {
-    for (auto& kv : pages_)
-      if (kv.second.spec.setId == rq.setId && named.count(kv.second.spec.vBegin) && isSplit(kv.second)) registered[kv.second.spec.vBegin]++;
-    for (auto& sv : named)
-      if (registered[sv.first] != sv.second)
-        throw CodedError("TS_ARG", k + ": vertex " + std::to_string(sv.first) + " spans " + std::to_string(registered[sv.first]) +
-                                       " split pages but the call names " + std::to_string(sv.second) + "; they must come together");
     auto ids = std::make_shared<std::vector<uint32_t>>();
     for (auto& sv : named) ids->push_back(sv.first);
     pl.keep.push_back(ids);
