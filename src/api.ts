@@ -96,18 +96,24 @@ export function prepareRun(graph: Graph, program: ProgramRef | string, params: R
   if (def === null || typeof def !== 'object' || (def as AnyProgram).defined !== true) {
     throw new TesseraError('run expects a program name or a definition from defineProgram', { fix: "pass e.g. 'pr', or defineProgram({ ... })" });
   }
-  const vertexId = (v: unknown, key: string): number => {
-    if (isKeyedGraph(graph)) {
-      const o = graph.keyIndex.get(String(v));
-      if (o === undefined)
-        throw new TesseraError(`node '${String(v)}' is not in the graph`, { key, fix: graph.writesKeys === true ? `name a vertex of ${graph.source} (names are matched exactly)` : 'name a node key of the graphology graph the tessera graph was built from' });
-      return internalId(graph, o, `${key.replace(/^--/, '')} vertex`);
-    }
-    if (typeof v === 'string') throw new TesseraError(`${key} '${v}' is not an integer vertex id`, { key, fix: 'give an original vertex id (an integer), or read a graph whose ids are names (--names)' });
-    if (typeof v !== 'number') throw new TesseraError(`${key} ${JSON.stringify(v)} is not a vertex id`, { key, fix: 'give an original vertex id (a number)' });
-    return internalId(graph, v, `${key.replace(/^--/, '')} vertex`);
-  };
+  const vertexId = (v: unknown, key: string): number => vertexIdOf(graph, v, key);
   return { program: def as AnyProgram, params: resolveParams(def as AnyProgram, graph, params, vertexId, defaults, style) };
+}
+
+/**
+ * The internal id of a vertex given as a parameter `key`: an original id, or a node key / name on
+ * a graph with keys; otherwise one clear error naming the key.
+ */
+export function vertexIdOf(graph: Graph, v: unknown, key: string): number {
+  if (isKeyedGraph(graph)) {
+    const o = graph.keyIndex.get(String(v));
+    if (o === undefined)
+      throw new TesseraError(`node '${String(v)}' is not in the graph`, { key, fix: graph.writesKeys === true ? `name a vertex of ${graph.source} (names are matched exactly)` : 'name a node key of the graphology graph the tessera graph was built from' });
+    return internalId(graph, o, `${key.replace(/^--/, '')} vertex`);
+  }
+  if (typeof v === 'string') throw new TesseraError(`${key} '${v}' is not an integer vertex id`, { key, fix: 'give an original vertex id (an integer), or read a graph whose ids are names (--names)' });
+  if (typeof v !== 'number') throw new TesseraError(`${key} ${JSON.stringify(v)} is not a vertex id`, { key, fix: 'give an original vertex id (a number)' });
+  return internalId(graph, v, `${key.replace(/^--/, '')} vertex`);
 }
 
 /**

@@ -306,7 +306,10 @@ export function nativeAvailable(): NativeAvailability {
 /** Whether GPU operators can be compiled for a real GPU here (NVRTC loads), and if not why. */
 export function nvrtcStatus(): { ok: boolean; reason?: string } {
   const l = load();
-  if (!('mod' in l)) return { ok: false, reason: nativeAvailable().ok ? l.error : (nativeAvailable() as { reason: string }).reason };
+  if (!('mod' in l)) {
+    const a = nativeAvailable();
+    return { ok: false, reason: a.ok ? l.error : a.reason };
+  }
   return l.mod.nvrtc?.() ?? { ok: false, reason: 'the native addon predates GPU operators; rebuild it (node scripts/build-native.mjs)' };
 }
 

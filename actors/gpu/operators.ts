@@ -16,7 +16,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import writeFileAtomic from 'write-file-atomic';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { cacheDir } from '../../src/cache-dir.js';
@@ -75,13 +76,6 @@ function snapshot(a: GpuActor, name: string, host: StateArray): StateArray {
 
 const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 24);
 
-/** Writes `data` to `file` atomically (a temporary name, then rename). */
-async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  await writeFile(tmp, data);
-  await rename(tmp, file);
-}
-
 const compiling = new Map<string, Promise<string>>();
 
 /** The emulated GPU's module: the unit built by the host compiler into a cached shared object. */
@@ -96,7 +90,7 @@ function hostModule(unit: string, program: string): Promise<string> {
       if (existsSync(so)) return so;
       await mkdir(dir, { recursive: true });
       const src = path.join(dir, `${key}.cpp`);
-      await writeAtomic(src, unit);
+      await writeFileAtomic(src, unit);
       const tmp = `${so}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
       try {
         await promisify(execFile)(cxx, [...HOST_FLAGS, '-x', 'c++', src, '-o', tmp], { maxBuffer: 1 << 24 });
@@ -122,7 +116,7 @@ function operatorError(problem: string, fix: string): Error {
 
 /** The compiler's first error line (file:line: error: ...) as the message; its whole output kept in `log`. */
 async function compileError(program: string, output: string, log: string): Promise<Error> {
-  await writeAtomic(log, output).catch(() => undefined);
+  await writeFileAtomic(log, output).catch(() => undefined);
   const first = output.split('\n').find((l) => /\berror\b/.test(l)) ?? output.split('\n').find((l) => l.trim() !== '') ?? output;
   return operatorError(`the GPU operators of program '${program}' do not compile: ${first.trim()}`, `correct the operator source (the compiler's whole output: ${log})`);
 }
@@ -158,7 +152,7 @@ async function ensureLoaded(a: GpuActor, ops: ProgramOperators): Promise<string>
       });
       if (built !== undefined) {
         await mkdir(path.dirname(file), { recursive: true });
-        await writeAtomic(file, built);
+        await writeFileAtomic(file, Buffer.from(built.buffer, built.byteOffset, built.byteLength));
       }
     })();
     mods.set(key, p);

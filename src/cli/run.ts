@@ -7,7 +7,7 @@ import { flagOf, type AnyProgram } from '../engine/define.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import { EventEmitter } from 'eventemitter3';
 import type { EngineEvents } from '../engine/coordinator.js';
-import { runOnce } from '../api.js';
+import { runOnce, vertexIdOf } from '../api.js';
 import { summarize, type RunReport } from '../engine/report.js';
 import { loadGraph } from '../graph/load.js';
 import type { Graph } from '../graph/types.js';
@@ -22,7 +22,7 @@ import { runDemo } from './demo.js';
 import { superstepProgress } from './progress.js';
 import { DEFAULT_PARTITION_SEED, type RunnableStrategy } from '../engine/partition.js';
 import { TesseraError } from '../errors.js';
-import { internalId, writeResultToStdout } from '../engine/output.js';
+import { writeResultToStdout } from '../engine/output.js';
 import { hasPaths } from '../engine/paths.js';
 import { findProgram } from '../programs/index.js';
 
@@ -91,15 +91,8 @@ async function chooseSplit(f: RunFlags, graph: Graph, topology: Topology): Promi
   const { modelSplit } = await import('../model/split.js');
   // The rates of the mode the run is forced to (else the program's own), and the source (a
   // top-down BFS is predicted level by level).
-  const source = f.source === undefined ? undefined : typeof f.source === 'number' ? internalId(graph, f.source) : namedId(graph, f.source);
+  const source = f.source === undefined ? undefined : vertexIdOf(graph, f.source, '--source');
   return modelSplit(graph, topology, f.algo, { partition: fixed ?? 'auto', alpha: f.alpha ?? 'auto', seed, mode: f.mode, source });
-}
-
-/** The internal id of a vertex named on the command line (a graph read with names). */
-function namedId(graph: Graph, name: string): number {
-  const o = isKeyedGraph(graph) ? graph.keyIndex.get(name) : undefined;
-  if (o === undefined) throw new TesseraError(`--source '${name}' is not a vertex of ${graph.source}`, { key: '--source', fix: isKeyedGraph(graph) ? 'give the name of a vertex on one of its edges' : 'give an original vertex id (an integer)' });
-  return graph.ids.byOriginal[o]!;
 }
 
 /** `--param key=value` (repeatable) into one record. */

@@ -14,7 +14,7 @@ import type { Graph } from '../graph/types.js';
 import type { Mode, StateKind } from '../wire/frames.js';
 import type { StateArray } from './kernel.js';
 import type { RunContext } from './program.js';
-import { checkOperators, type GpuOperators, type ProgramOperators } from './operators.js';
+import { checkOperators, REDUCES, STATE_KINDS, type GpuOperators, type ProgramOperators } from './operators.js';
 
 // ---------------------------------------------------------------------------------------------
 // parameters
@@ -236,8 +236,6 @@ export interface Program<N extends string = string, P extends ParamSpecs = Param
 export type AnyProgram = Program<string, any, any, OutputKind, any, string>;
 
 const NAME = /^[a-z][a-z0-9-]*$/;
-const KINDS = new Set<StateKind>(['f64', 'f32', 'i32', 'u32', 'u8']);
-const REDUCES = new Set<Reduce>(['min', 'max', 'sum', 'or', 'claim', 'owner', 'none']);
 const OUTPUTS = new Set<OutputKind>(['int', 'label', 'float', 'depth', 'distance']);
 const PARAM_TYPES = new Set(['vertex', 'vertices', 'int', 'number']);
 
@@ -269,7 +267,7 @@ export function defineProgram<const N extends string, const P extends ParamSpecs
     if ('default' in p && p.default !== undefined) checkValue(name, k, p, p.default, 'its default');
   }
   for (const [k, s] of Object.entries(spec.state ?? {})) {
-    if (!KINDS.has(s?.type)) bad(name, `state '${k}' has type '${String(s?.type)}'`, 'use f64, f32, i32, u32 or u8');
+    if (!STATE_KINDS.has(s?.type)) bad(name, `state '${k}' has type '${String(s?.type)}'`, 'use f64, f32, i32, u32 or u8');
     if (!REDUCES.has(s.reduce)) bad(name, `state '${k}' has reduce '${String(s.reduce)}'`, `use one of ${[...REDUCES].join(', ')}`);
   }
   const kernels = spec.kernels instanceof URL ? spec.kernels.href : String(spec.kernels);

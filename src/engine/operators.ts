@@ -68,9 +68,10 @@ export interface ProgramOperators {
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const KINDS = new Set(['f64', 'f32', 'i32', 'u32', 'u8']);
+/** The state types and reduces a definition may declare (defineProgram checks its state with them too). */
+export const STATE_KINDS: ReadonlySet<string> = new Set<StateKind>(['f64', 'f32', 'i32', 'u32', 'u8']);
 const ARG_TYPES = new Set(['f64', 'i32', 'u32']);
-const REDUCES = new Set(['min', 'max', 'sum', 'or', 'claim', 'owner', 'none']);
+export const REDUCES: ReadonlySet<string> = new Set<Reduce>(['min', 'max', 'sum', 'or', 'claim', 'owner', 'none']);
 const SLOTS = 8;
 
 /** Checks a definition's GPU operators (names, types, reduces) and reads the source file. */
@@ -101,7 +102,7 @@ export function checkOperators(program: string, ops: GpuOperators, state: StateS
     if (st.length > SLOTS || args.length > SLOTS) bad(`kernel '${k}' has more than ${SLOTS} state arrays or arguments`, 'pass fewer');
     for (const [n, t] of st) {
       if (!IDENT.test(n)) bad(`kernel '${k}': state '${n}' is not a C++ identifier`, 'rename it in the kernel calls');
-      if (!KINDS.has(t)) bad(`kernel '${k}': state '${n}' has type '${String(t)}'`, 'use f64, f32, i32, u32 or u8');
+      if (!STATE_KINDS.has(t)) bad(`kernel '${k}': state '${n}' has type '${String(t)}'`, 'use f64, f32, i32, u32 or u8');
     }
     for (const [n, t] of args) {
       if (!IDENT.test(n)) bad(`kernel '${k}': argument '${n}' is not a C++ identifier`, 'rename it in the kernel calls');
