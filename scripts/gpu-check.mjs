@@ -8,10 +8,12 @@
  *   npm run gpu-check [-- --scale 20] [--emulated] [--device 0] [--gpu-share 0.5]
  *                     [--partition high|low|rand] [--partition-seed 1] [--snap DIR | --no-snap] [--programs bfs,pr,...] [--bc-sources 4]
  *                     [--bench-scale S | --no-bench] [--memory-limit 8GiB] [--page-edges N] [--json FILE]
- *                     [--module FILE.js ...]
+ *                     [--module FILE.js ...] [--gpus N]
  *
  * --module adds every program a module exports (defineProgram's): a user's programs, their GPU
  * operators compiled at run time, checked like the built-ins (each needs demoParams).
+ * --gpus N puts N GPU actors (devices --device .. --device+N-1) in the topology, each owning its
+ * share of the GPUs' edges (TOTEM's multi-GPU placement): the exchange between GPUs is checked too.
  * --emulated runs the GPU actor on the host (no GPU needed; tests use it at a small scale).
  * --partition rand gives the GPU actor the model's random pages (several vertex ranges: the
  * kernels' owned byte map), shuffling the page set the model does for each program.
@@ -48,6 +50,8 @@ const fail = (msg) => {
 const scale = Number(opt('scale', 20));
 const emulated = flag('emulated');
 const device = Number(opt('device', 0));
+const gpuCount = Number(opt('gpus', 1));
+if (!(Number.isSafeInteger(gpuCount) && gpuCount >= 1 && gpuCount <= 16)) fail(`--gpus ${opt('gpus')} must be an integer from 1 to 16`);
 // Half the edges on the GPU unless told: the check covers the split (both actors' results and
 // the exchange between them), which the engine's default for a real GPU (all of it) would not.
 const gpuShare = Number(opt('gpu-share', '0.5'));
@@ -79,13 +83,13 @@ for (const [i, a] of args.entries()) {
 
 const avail = nativeAvailable();
 if (!avail.ok) fail(`the native GPU controller is not available: ${avail.reason}`);
-if (!emulated && avail.cudaDevices <= device)
-  fail(`no CUDA device ${device} here (${avail.cudaDevices} found${avail.cudaReason ? `: ${avail.cudaReason}` : ''}). Fix: run on a GPU host, or add --emulated`);
+if (!emulated && avail.cudaDevices < device + gpuCount)
+  fail(`no CUDA device ${device + gpuCount - 1} here (${avail.cudaDevices} found${avail.cudaReason ? `: ${avail.cudaReason}` : ''}). Fix: run on a GPU host, or add --emulated`);
 
 const threads = os.availableParallelism();
 const cpuTopo = { name: '1S', source: 'gpu-check', sockets: [{ id: 0, threads }], gpus: [], interconnect: {}, model: {} };
-const gpu = { device, emulated, streams: 4, ...(memoryLimit ? { memoryLimit: parseSize(memoryLimit) } : {}) };
-const gpuTopo = { name: emulated ? '1S1G-emulated' : '1S1G', source: 'gpu-check', sockets: [{ id: 0, threads }], gpus: [gpu], interconnect: {}, model: {} };
+const gpus = Array.from({ length: gpuCount }, (_, i) => ({ device: device + i, emulated, streams: 4, ...(memoryLimit ? { memoryLimit: parseSize(memoryLimit) } : {}) }));
+const gpuTopo = { name: `1S${gpuCount}G${emulated ? '-emulated' : ''}`, source: 'gpu-check', sockets: [{ id: 0, threads }], gpus, interconnect: {}, model: {} };
 
 const graphs = [{ label: `rmat:${scale}`, spec: `rmat:${scale}:weighted`, undirected: false }];
 if (snapDir !== undefined && existsSync(snapDir)) {
@@ -151,7 +155,8 @@ for (const gs of graphs) {
         cacheHits: sum('hits'),
         kernelMs: sum('kernelMs'),
         outbox: gs2.reduce((acc, x) => acc + x.messagesAggregated, 0),
-        gpuRanges: b.report.partition?.gpus[0]?.ranges ?? 0,
+        gpuRanges: (b.report.partition?.gpus ?? []).reduce((acc, x) => acc + x.ranges, 0),
+        gpuActors: new Set(gs2.map((x) => x.actor)).size,
       });
       const r = rows[rows.length - 1];
       console.log(`[gpu-check]   ${name}: ${r.ok ? 'match' : `MISMATCH ${r.detail}`}; CPU ${r.cpuMs.toFixed(0)} ms, CPU+GPU ${r.gpuMs.toFixed(0)} ms`);
@@ -175,7 +180,7 @@ if (benchScale !== undefined) {
 const pad = (s, n) => String(s).padEnd(n);
 const lines = [];
 lines.push(
-  `tessera gpu-check: ${emulated ? 'EMULATED GPU (host backend; timings say nothing about a real GPU)' : `CUDA device ${device}`}, ${threads} CPU threads, ` +
+  `tessera gpu-check: ${emulated ? `EMULATED GPU${gpuCount > 1 ? `S x${gpuCount}` : ''} (host backend; timings say nothing about a real GPU)` : gpuCount > 1 ? `CUDA devices ${device}..${device + gpuCount - 1}` : `CUDA device ${device}`}, ${threads} CPU threads, ` +
     `partition ${partition.toUpperCase()}${partition === 'rand' ? ` seed ${partitionSeed}` : ''}, ${((performance.now() - t0) / 1000).toFixed(1)} s`,
 );
 lines.push(`${pad('graph', 20)}${pad('program', 11)}${pad('result', 9)}${pad('CPU ms', 10)}${pad('CPU+GPU ms', 12)}${pad('GPU edges', 12)}${pad('pages sent', 12)}${pad('cache hits', 12)}outbox`);
@@ -195,5 +200,5 @@ if (bench !== undefined) {
 }
 lines.push(failures === 0 ? `OK: ${rows.length} program runs match the CPU results` : `FAILED: ${failures} check(s) failed`);
 console.log(lines.join('\n'));
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ emulated, device, scale, partition, partitionSeed, rows, bench, failures }, null, 2));
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ emulated, device, gpus: gpuCount, scale, partition, partitionSeed, rows, bench, failures }, null, 2));
 process.exit(failures === 0 ? 0 : 1);

@@ -285,6 +285,14 @@ gpuTest('npm run gpu-check runs in emulated mode: every program matches, the ben
   t.true(out.rows.every((x) => x.ok && x.gpuEdges > 0), 'every program matched and the GPU walked edges');
   t.true(out.bench.bfsCorrect);
   t.is(out.failures, 0);
+  // --gpus 2: two GPU actors share the GPUs' edges and exchange with each other and the socket.
+  const r3 = spawnSync(process.execPath, [script, '--emulated', '--gpus', '2', '--scale', '9', '--no-snap', '--no-bench', '--json', json], { encoding: 'utf8' });
+  t.is(r3.status, 0, r3.stderr + r3.stdout);
+  t.regex(r3.stdout, /tessera gpu-check: EMULATED GPUS x2/);
+  const two = JSON.parse((await import('node:fs')).readFileSync(json, 'utf8')) as { gpus: number; rows: Array<{ program: string; ok: boolean; gpuActors: number }>; failures: number };
+  t.is(two.gpus, 2);
+  t.deepEqual(two.rows.map((x) => x.program), BUILTINS.map((p) => p.name));
+  t.true(two.rows.every((x) => x.ok && x.gpuActors === 2), JSON.stringify(two.rows.map((x) => [x.program, x.ok, x.gpuActors])));
   // Without --emulated on a machine with no CUDA device: one clear line and exit 1.
   if (avail.ok && avail.cudaDevices === 0) {
     const r2 = spawnSync(process.execPath, [script, '--scale', '4', '--no-snap', '--no-bench'], { encoding: 'utf8' });

@@ -6,8 +6,11 @@ import test from 'ava';
 import os from 'node:os';
 import { checkTopology, MAX_THREADS_PER_CORE, parseTopology } from '../src/topology/load.js';
 import { generate, run, TesseraError } from '../src/index.js';
+import { nativeAvailable } from '../actors/gpu/native.js';
 
 const cores = os.availableParallelism();
+const avail = nativeAvailable();
+const gpuTest = avail.ok || !avail.toolchainMissing ? test : test.skip;
 
 test('a socket id listed twice is an error naming the key', (t) => {
   const e = t.throws(() => parseTopology('sockets:\n  - { id: 0, threads: 1 }\n  - { id: 0, threads: 1 }\n', 'dup.yaml'), { instanceOf: TesseraError });
@@ -43,4 +46,24 @@ test('a YAML alias bomb is a clear error, not an internal one', (t) => {
   const e = t.throws(() => parseTopology(rows.join('\n') + '\nsockets: [{ threads: 1 }]\n', 'bomb.yaml'), { instanceOf: TesseraError });
   t.regex(e!.message, /the YAML expands too far/);
   t.regex(e!.message, /bomb\.yaml/);
+});
+
+gpuTest('every shipped topology file parses; 1S2G-emulated runs two GPU actors to the 1S answer', async (t) => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { REPO_ROOT } = await import('./helpers/paths.js');
+  const dir = path.join(REPO_ROOT, 'configs');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
+  t.true(files.includes('1S2G.yaml') && files.includes('2S2G.yaml') && files.includes('1S2G-emulated.yaml'));
+  const parsed = new Map(files.map((f) => [f, parseTopology(readFileSync(path.join(dir, f), 'utf8'), f)]));
+  t.deepEqual(parsed.get('1S2G.yaml')!.gpus.map((g) => g.device), [0, 1]);
+  t.deepEqual(parsed.get('2S2G.yaml')!.sockets.map((s) => s.id), [0, 1]);
+  const emu = parsed.get('1S2G-emulated.yaml')!;
+  const g = generate('rmat:9');
+  const source = g.ids.toOriginal[0]!;
+  const one = await run(g, 'bfs', { topology: { ...emu, gpus: [], sockets: [{ id: 0, threads: 1 }] }, source });
+  const two = await run(g, 'bfs', { topology: { ...emu, sockets: [{ id: 0, threads: 1 }] }, source, gpuShare: 0.7 });
+  t.deepEqual([...two.values], [...one.values]);
+  t.is(two.report.partition?.gpus.length, 2);
+  t.true(two.report.partition!.gpus.every((x) => x.edges > 0), 'both GPUs own edges');
 });

@@ -266,6 +266,7 @@ export class GpuActor {
       next: new Uint8Array(shared[f.nextBitmap]!, 0, n),
     };
     this.stats = GpuActor.zero(this.cfg!.emulated);
+    const spent = { ...this.ctl!.spent };
     this.voteShared = [];
     this.edges = 0;
     this.outboxSent = 0;
@@ -320,7 +321,7 @@ export class GpuActor {
       sync: out.sync,
       ...(out.flagged.length > 0 ? { flagged: out.flagged } : {}),
       ...(out.activate !== undefined ? { activate: out.activate } : {}),
-      gpu: this.stats,
+      gpu: { ...this.stats, ...this.ctl!.spentSince(spent) },
     }, this.voteShared);
   }
 

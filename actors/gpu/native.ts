@@ -350,6 +350,13 @@ export function bitmapWords(n: number): number {
   return Math.ceil(n / 32);
 }
 
+/** GpuController.spent: wall ms awaiting page-locks (and unlocks), uploads, readbacks. */
+export interface GpuSpent {
+  pinMs: number;
+  writeMs: number;
+  readMs: number;
+}
+
 export class GpuController {
   private constructor(
     private readonly h: NativeControllerHandle,
@@ -377,14 +384,34 @@ export class GpuController {
     return this.h.freeState(name);
   }
 
+  /**
+   * Wall ms callers spent awaiting page-locks, state uploads and readbacks (for the report: a GPU
+   * superstep's time outside its kernels). Overlapping calls each count their own wait.
+   */
+  readonly spent: GpuSpent = { pinMs: 0, writeMs: 0, readMs: 0 };
+
+  /** What `spent` grew by since `mark` (a copy taken earlier). */
+  spentSince(mark: GpuSpent): GpuSpent {
+    return { pinMs: this.spent.pinMs - mark.pinMs, writeMs: this.spent.writeMs - mark.writeMs, readMs: this.spent.readMs - mark.readMs };
+  }
+
+  private async timed<T>(key: keyof GpuSpent, p: Promise<T>): Promise<T> {
+    const t0 = performance.now();
+    try {
+      return await p;
+    } finally {
+      this.spent[key] += performance.now() - t0;
+    }
+  }
+
   /** Copies data into state[name][offset, offset + data.length); the typed array type must match. */
   writeState(name: string, data: StateArray, offset = 0): Promise<void> {
-    return this.h.writeState(name, data, offset);
+    return this.timed('writeMs', this.h.writeState(name, data, offset));
   }
 
   /** Copies state[name][offset, offset + into.length) into `into` and resolves with it. */
   readState<T extends StateArray>(name: string, into: T, offset = 0): Promise<T> {
-    return this.h.readState(name, into, offset);
+    return this.timed('readMs', this.h.readState(name, into, offset));
   }
 
   fillState(name: string, value: number): Promise<void> {
@@ -398,11 +425,11 @@ export class GpuController {
    * keeps the view alive until unpinHost(view) with the same view, or close.
    */
   pinHost(view: StateArray): Promise<boolean> {
-    return this.h.pinHost(view);
+    return this.timed('pinMs', this.h.pinHost(view));
   }
 
   unpinHost(view: StateArray): Promise<void> {
-    return this.h.unpinHost(view);
+    return this.timed('pinMs', this.h.unpinHost(view));
   }
 
   /**

@@ -14,9 +14,16 @@ const PIN_CAP_BYTES = process.env.TESSERA_PIN_HOST === '0' ? 0 : Math.min(16 * 2
 
 export class HostPins {
   private readonly pins = new Map<ArrayBufferLike, { view: StateArray; ok: boolean }>();
+  /** Buffers copied once, pageable: locked on their second copy (below). */
+  private readonly seen = new WeakSet<ArrayBufferLike>();
   private bytes = 0;
 
-  /** Page-locks the host buffer under `view` through `ctl` (once; LRU beyond the cap). */
+  /**
+   * Page-locks the host buffer under `view` through `ctl` on its second copy (then kept; LRU
+   * beyond the cap). Locking costs more than one pageable copy of the same bytes (RMAT 24: 18 ms
+   * to lock a run's fresh 134 MB result array, read back once), so a buffer copied once, like
+   * each run's result, never pays it; one copied every superstep pays it once.
+   */
   async pin(ctl: GpuController, view: StateArray): Promise<void> {
     const key = view.buffer;
     const had = this.pins.get(key);
@@ -26,6 +33,10 @@ export class HostPins {
       return;
     }
     if (view.byteLength < PIN_MIN_BYTES || view.byteLength > PIN_CAP_BYTES) return;
+    if (!this.seen.has(key)) {
+      this.seen.add(key);
+      return;
+    }
     while (this.bytes + view.byteLength > PIN_CAP_BYTES) {
       const [oldKey, old] = this.pins.entries().next().value!;
       this.pins.delete(oldKey);

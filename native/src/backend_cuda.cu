@@ -200,7 +200,7 @@ class CudaBackend final : public Backend {
     if (p) cudaFreeHost(p);
   }
   bool hostRegister(void* p, size_t n) override {
-    if (cudaHostRegister(p, n, cudaHostRegisterDefault) == cudaSuccess) return true;
+    if (cudaHostRegister(p, n, cudaHostRegisterPortable) == cudaSuccess) return true;  // every GPU's context sees it pinned
     cudaGetLastError();  // e.g. cudaErrorHostMemoryAlreadyRegistered: the caller stages instead
     return false;
   }

@@ -174,7 +174,7 @@ void Controller::shutdown() {
   for (auto e : evPool_) be_->freeEvent(e);
   evPool_.clear();
   for (auto& kv : pages_) unpinPage(kv.second);
-  for (auto& kv : pins_) be_->hostUnregister(kv.first);
+  for (auto& kv : pins_) releasePin(kv.first);
   pins_.clear();
   be_.reset();
   copyPool_.reset();
@@ -465,6 +465,21 @@ void Controller::compact(const std::string& flags, const std::string& state, siz
   be_->syncStream(0);
 }
 
+namespace {
+
+// Host ranges page-locked in this process, shared by every CUDA controller (one per GPU): a
+// registration is portable (every device's context sees the range pinned), so a second GPU
+// copying from the same coordinator array takes the DMA path instead of failing to register it
+// again and copying pageable; the last controller to let go unregisters it.
+struct SharedPin {
+  size_t bytes = 0;
+  int holders = 0;
+};
+std::mutex gPinMutex;
+std::unordered_map<void*, SharedPin> gPins;
+
+}  // namespace
+
 bool Controller::pinHost(void* p, size_t bytes) {
   if (p == nullptr || bytes == 0) return false;
   auto it = pins_.find(p);
@@ -473,9 +488,34 @@ bool Controller::pinHost(void* p, size_t bytes) {
     it->second.refs++;
     return true;
   }
-  if (!be_->hostRegister(p, bytes)) return false;
+  if (emulated_) {
+    if (!be_->hostRegister(p, bytes)) return false;
+  } else {
+    std::lock_guard<std::mutex> lk(gPinMutex);
+    auto g = gPins.find(p);
+    if (g != gPins.end()) {
+      if (g->second.bytes < bytes) return false;
+      g->second.holders++;
+    } else {
+      if (!be_->hostRegister(p, bytes)) return false;
+      gPins[p] = SharedPin{bytes, 1};
+    }
+  }
   pins_[p] = Pin{bytes, 1};
   return true;
+}
+
+void Controller::releasePin(void* p) {
+  be_->syncAll();  // no copy of this controller may still be reading it
+  if (emulated_) {
+    be_->hostUnregister(p);
+    return;
+  }
+  std::lock_guard<std::mutex> lk(gPinMutex);
+  auto g = gPins.find(p);
+  if (g == gPins.end() || --g->second.holders > 0) return;
+  be_->hostUnregister(p);
+  gPins.erase(g);
 }
 
 void Controller::pinPage(HostPage& hp) {
@@ -507,8 +547,7 @@ void Controller::unpinHost(void* p) {
   auto it = pins_.find(p);
   if (it == pins_.end()) return;
   if (--it->second.refs > 0) return;
-  be_->syncAll();  // no copy may still be reading it
-  be_->hostUnregister(p);
+  releasePin(p);
   pins_.erase(it);
 }
 

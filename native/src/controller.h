@@ -228,6 +228,8 @@ class Controller {
     int refs = 0;
   };
   std::unordered_map<void*, Pin> pins_;
+  /** Drops this controller's hold on a page-locked range (unregistered when no controller holds it). */
+  void releasePin(void* p);
   bool pinPages_ = true;  // TESSERA_PIN_PAGES=0: stream every page through the staging ring
   // staging
   std::unique_ptr<CopyPool> copyPool_;

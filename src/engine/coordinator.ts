@@ -22,7 +22,7 @@ import type { Frontier } from './program.js';
 import { allocState, type AnyProgram } from './define.js';
 import { loadKernels } from './kernel-modules.js';
 import { loadGpuHandlers, type GpuHandler } from '../../actors/gpu/handler.js';
-import type { ActorStepReport, RunReport, StealEvent, StepReport } from './report.js';
+import { runPhases, type ActorStepReport, type RunReport, type StealEvent, type StepReport } from './report.js';
 import { activateAll, fold, foldClaimFlags, foldMinFlags, kindOf, NATIVE_FOLD_MIN } from './fold.js';
 import * as taskPlan from './tasks.js';
 import { Run, type KernelRef } from './run.js';
@@ -390,6 +390,7 @@ export class Engine {
     const ctx = new Run(this, steps, notes, program, kernels, gpu);
     this.events.emit('run-start', { program: program.name, vertices: this.graph.numVertices, edges: this.graph.numEdges });
     ctx.state = allocState(program.state, ctx);
+    const allocMs = performance.now() - t0;
     const values = await program.run(ctx, params);
     const totalMs = performance.now() - t0;
     ctx.finish(values);
@@ -403,6 +404,7 @@ export class Engine {
       totalMs,
       edgesProcessed: edges,
       teps: totalMs > 0 ? edges / (totalMs / 1000) : 0,
+      phases: runPhases(totalMs, allocMs, ctx.vertexMapMs, steps),
       notes,
       ...(this.hasGpus ? { partition: this.partitionReport() } : {}),
       steal: {

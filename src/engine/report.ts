@@ -57,6 +57,23 @@ export interface StealEvent {
   victimLeft: number;
 }
 
+/**
+ * The run's time outside and inside supersteps: allocating and initialising the declared state,
+ * vertexMap passes (on the CPU sockets), supersteps (sum of their ms), and the rest (the driver's
+ * own code between them, results). A run whose total is far above its supersteps pays there.
+ */
+export interface RunPhases {
+  allocMs: number;
+  vertexMapMs: number;
+  stepsMs: number;
+  otherMs: number;
+}
+
+export function runPhases(totalMs: number, allocMs: number, vertexMapMs: number, steps: ReadonlyArray<{ ms: number }>): RunPhases {
+  const stepsMs = steps.reduce((a, s) => a + s.ms, 0);
+  return { allocMs, vertexMapMs, stepsMs, otherMs: Math.max(0, totalMs - allocMs - vertexMapMs - stepsMs) };
+}
+
 export interface RunReport {
   program: string;
   graph: { source: string; vertices: number; edges: number; directed: boolean };
@@ -67,6 +84,8 @@ export interface RunReport {
   edgesProcessed: number;
   /** Edges processed per second over the whole run. */
   teps: number;
+  /** Where the run's time went: see RunPhases. */
+  phases: RunPhases;
   /** Program-specific facts (e.g. the SSSP update window). */
   notes: Record<string, string | number | boolean>;
   /** The performance model's choice and prediction beside the measurement (GPU topologies, --alpha auto). */

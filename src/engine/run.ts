@@ -29,6 +29,8 @@ export interface KernelRef {
 /** One program run: the RunContext programs see. */
 export class Run implements RunContext {
   private step = 0;
+  /** Time in vertexMap/vertexFilter passes (not supersteps), for the report's phases. */
+  vertexMapMs = 0;
   private spare: Uint8Array[] = [];
   /** Frontiers edgeMap returned: consumed (their bitmap reused) when given back to edgeMap. */
   private readonly produced = new WeakSet<Frontier>();
@@ -217,6 +219,7 @@ export class Run implements RunContext {
     if (this.kernel(kernel).vertex === undefined) {
       throw new TesseraError(`program '${this.program}' runs ${op} with kernel '${kernel}', which has no vertex function`, { file: this.kernels.url, fix: 'give that kernel vertex(ctx, lo, hi, out)' });
     }
+    const t0 = performance.now();
     const n = this.graph.numVertices;
     // About 8 ranges per thread (uneven cores, page faults), at least 4096 ids each.
     const size = Math.max(4096, Math.ceil(n / (this.engine.cpuThreads * 8)));
@@ -225,6 +228,7 @@ export class Run implements RunContext {
     const shares = this.engine.share(tasks);
     const none = { bitmap: next, list: undefined, size: 0 };
     const { votes } = await this.engine.superstep(-1, this.ref(kernel), 'pull', shares, args, state, none, undefined, next, false, 'in', true);
+    this.vertexMapMs += performance.now() - t0;
     return { sum: votes.reduce((a, v) => a + v.sum, 0), active: votes.reduce((a, v) => a + v.active, 0) };
   }
 

@@ -273,6 +273,10 @@ export interface GpuStepStats {
   stateBytesOut: number;
   kernelMs: number;
   copyMs: number;
+  /** Wall ms the actor awaited page-locks, state uploads and readbacks this superstep (GpuController.spent). */
+  pinMs?: number;
+  writeMs?: number;
+  readMs?: number;
 }
 
 /** GPU actor -> coordinator after load: the device is open, and which kernels it maps. */

@@ -1,0 +1,33 @@
+/** The GPU actor's host page-locks (actors/gpu/pins.ts): on a buffer's second copy, once. */
+import test from 'ava';
+import { HostPins } from '../actors/gpu/pins.js';
+import type { GpuController } from '../actors/gpu/native.js';
+
+function fakeController(): { ctl: GpuController; pinned: number[]; unpinned: number[] } {
+  const pinned: number[] = [];
+  const unpinned: number[] = [];
+  const ctl = {
+    pinHost: async (v: { byteLength: number }) => (pinned.push(v.byteLength), true),
+    unpinHost: async (v: { byteLength: number }) => void unpinned.push(v.byteLength),
+  } as unknown as GpuController;
+  return { ctl, pinned, unpinned };
+}
+
+test('a buffer copied once stays pageable; its second copy locks it, and only once', async (t) => {
+  const { ctl, pinned, unpinned } = fakeController();
+  const pins = new HostPins();
+  const big = new Float64Array(new SharedArrayBuffer(1 << 21));
+  await pins.pin(ctl, big);
+  t.deepEqual(pinned, [], 'first copy: pageable');
+  await pins.pin(ctl, big.subarray(0, 1 << 17));
+  t.deepEqual(pinned, [1 << 20], 'second copy of the same buffer: locked (the view asked for)');
+  await pins.pin(ctl, big);
+  t.is(pinned.length, 1, 'kept');
+  const small = new Float64Array(16);
+  for (let i = 0; i < 3; i++) await pins.pin(ctl, small);
+  t.is(pinned.length, 1, 'buffers under 1 MiB are never locked');
+  await pins.unpinAll(ctl);
+  t.deepEqual(unpinned, [1 << 20]);
+  await pins.pin(ctl, big);
+  t.is(pinned.length, 2, 'a buffer seen before is locked again at once after unpinAll');
+});
