@@ -6,6 +6,7 @@
  * floats within 1e-9 relative.
  */
 import test from 'ava';
+import { summarize } from '../src/engine/report.js';
 import { buildGraph } from '../src/graph/build.js';
 import { Engine, type EngineOptions } from '../src/engine/coordinator.js';
 import type { AnyProgram } from '../src/engine/define.js';
@@ -263,9 +264,16 @@ test('cdlp: a huge iteration count on labels that swap back and forth ends, with
     t.deepEqual([...r.values], [...referenceCdlp(g, iterations % 2 === 0 ? 4 : 5)], String(iterations));
     t.is(typeof r.report.notes.cycle, 'number', 'stopped at the cycle');
     t.is(r.report.notes.iterations, iterations);
+    t.regex(String(r.report.notes.stopped), /labels alternate between two states/, 'says what it ran');
   }
-  // A run that converges makes no copies and reports no cycle.
+  // A run that converges says where it stopped.
   const path = buildGraph(rawFrom([[0, 1], [1, 2], [2, 3]], { directed: true }));
   const r = await run(path, 'cdlp', { iterations: 50, topology: topo([2]) });
   t.deepEqual([...r.values], [...referenceCdlp(path, 50)]);
+  const converged = buildGraph(rawFrom([[0, 1], [1, 2], [0, 2]], { directed: false }));
+  const c = await run(converged, 'cdlp', { iterations: 50, topology: topo([2]) });
+  t.deepEqual([...c.values], [...referenceCdlp(converged, 50)]);
+  t.false('cycle' in c.report.notes);
+  t.regex(String(c.report.notes.stopped), new RegExp(`no label changed in iteration ${c.report.notes.iterations} of 50`));
+  t.regex(summarize(c.report), /notes: stopped: no label changed/, 'the terminal summary prints the notes');
 });

@@ -128,6 +128,12 @@ export function summarize(r: RunReport): string {
       `${fmt(r.edgesProcessed)}edges processed, ${fmt(r.teps)}TEPS` +
       (r.loadMs !== undefined ? `; load ${r.loadMs.toFixed(0)} ms` : ''),
   );
+  if (r.phases !== undefined) {
+    const p = r.phases;
+    lines.push(`  time: ${p.allocMs.toFixed(1)} ms state allocation, ${p.vertexMapMs.toFixed(1)} ms vertex maps, ${p.stepsMs.toFixed(1)} ms supersteps, ${p.otherMs.toFixed(1)} ms driver and results`);
+  }
+  const notes = Object.entries(r.notes ?? {});
+  if (notes.length > 0) lines.push(`  notes: ${notes.map(([k, v]) => `${k}: ${v}`).join('; ')}`);
   if (r.steps.length > 0) {
     // The coordinator's own thread between the actors' votes (older reports lack plan and list).
     const sum = (k: 'planMs' | 'foldMs' | 'listMs'): string => r.steps.reduce((a, s) => a + (s[k] ?? 0), 0).toFixed(1);

@@ -49,11 +49,16 @@ export const cdlp = defineProgram({
       const { sum: changed } = await ctx.edgeMap('cdlp', all, { label, nextLabel }, {}, { modes: ['pull'] });
       [label, nextLabel] = [nextLabel, label];
       done++;
-      if (changed === 0) break;
+      if (changed === 0) {
+        // Say what ran: a count the labels settle before (Graphalytics' max-iterations) ends here.
+        if (done < iterations) ctx.note('stopped', `no label changed in iteration ${done} of ${iterations}, so later ones would change none`);
+        break;
+      }
       if (older !== undefined && equal(label, older)) {
         // label = label_done = label_done-2: label_N is label for an even N - done, else nextLabel.
         if ((iterations - done) % 2 === 1) [label, nextLabel] = [nextLabel, label];
         ctx.note('cycle', done);
+        ctx.note('stopped', `labels alternate between two states from iteration ${done - 1}; iteration ${iterations}'s labels returned without running the rest`);
         done = iterations;
         break;
       }
