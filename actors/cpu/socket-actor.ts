@@ -101,6 +101,10 @@ export class CpuSocketActor {
     this.cur = cur;
     const totals = { active: 0, sum: 0, edges: 0, tasks: 0, computeMs: 0, stolen: 0, stolenEdges: 0 };
     const found: Uint32Array[] = [];
+    // Each task's sum: the coordinator adds them in an order independent of which thread or actor
+    // ran which task (completion order made PageRank's dangling mass differ in its last bits from
+    // run to run, and a resumed run must equal an uninterrupted one bit for bit).
+    const sums: number[] = [];
     // False once a task activated more vertices than listCap: the vote then lists none.
     let listed = true;
     // Stealing: the first thread to find the queue empty asks the coordinator for more work (one
@@ -126,6 +130,7 @@ export class CpuSocketActor {
         const r = (await pool.run({ ...base, task } satisfies TaskMessage)) as TaskResult;
         totals.active += r.active;
         totals.sum += r.sum;
+        if (r.sum !== 0) sums.push(r.sum);
         totals.edges += r.edges;
         totals.tasks++;
         totals.computeMs += r.ms;
@@ -155,6 +160,7 @@ export class CpuSocketActor {
       step: f.step,
       active: totals.active,
       sum: totals.sum,
+      ...(sums.length > 0 ? { sums: Float64Array.from(sums) } : {}),
       edges: totals.edges,
       tasks: totals.tasks,
       stolen: totals.stolen,

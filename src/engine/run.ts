@@ -26,6 +26,23 @@ export interface KernelRef {
   ops?: ProgramOperators;
 }
 
+/**
+ * The step's sum, independent of which thread or actor ran which task: the tasks' sums (a GPU
+ * actor's one) added in ascending order. Tasks are cut the same way on every run, so a run and
+ * its resumed twin add the same numbers in the same order.
+ */
+export function stepSum(votes: ReadonlyArray<{ sum: number; sums?: Float64Array }>): number {
+  const parts: number[] = [];
+  for (const v of votes) {
+    if (v.sums !== undefined) for (const x of v.sums) parts.push(x);
+    else if (v.sum !== 0) parts.push(v.sum);
+  }
+  parts.sort((a, b) => a - b);
+  let sum = 0;
+  for (const x of parts) sum += x;
+  return sum;
+}
+
 /** One program run: the RunContext programs see. */
 export class Run implements RunContext {
   private step = 0;
@@ -225,7 +242,7 @@ export class Run implements RunContext {
     const shares = this.engine.share(tasks);
     const none = { bitmap: next, list: undefined, size: 0 };
     const { votes } = await this.engine.superstep(-1, this.ref(kernel), 'pull', shares, args, state, none, undefined, next, false, 'in', true);
-    return { sum: votes.reduce((a, v) => a + v.sum, 0), active: votes.reduce((a, v) => a + v.active, 0) };
+    return { sum: stepSum(votes), active: votes.reduce((a, v) => a + v.active, 0) };
   }
 
   async edgeMap(
@@ -284,9 +301,9 @@ export class Run implements RunContext {
     let edges = 0;
     for (const v of votes) {
       active += v.active;
-      sum += v.sum;
       edges += v.edges;
     }
+    sum = stepSum(votes);
     // The next list: from the actors' lists when they are short (joined and sorted), else read
     // off the next bitmap in vertex order (a socket that activated more than listCap sends none; a
     // GPU's flagged merges activate many).

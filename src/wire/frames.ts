@@ -186,6 +186,8 @@ export interface VoteFrame {
   active: number;
   /** Sum of the kernels' scalar outputs (e.g. dangling rank mass). */
   sum: number;
+  /** The non-zero sums of each task (socket actors): the coordinator adds them in a fixed order (stepSum). */
+  sums?: Float64Array;
   edges: number;
   tasks: number;
   /** Tasks this actor took from other actors' queues this superstep, and their edges. */
