@@ -9,6 +9,7 @@ import { Piscina } from 'piscina';
 import type { Channel } from '../../src/wire/channel.js';
 import type { ActorFrame, CoordinatorFrame, LoadFrame, ReleaseFrame, SuperstepFrame, Task } from '../../src/wire/frames.js';
 import { releaseFromTail } from '../../src/engine/steal.js';
+import { faultAt } from '../../src/engine/faults.js';
 import type { GraphShare } from './share.js';
 import type { TaskMessage, TaskResult } from './worker.js';
 
@@ -125,9 +126,13 @@ export class CpuSocketActor {
         await asking;
       }
     };
+    // Fault injection (engine/faults.ts): the first task of the superstep kills its worker thread.
+    let fault: TaskMessage['fault'] = f.step < 0 ? undefined : faultAt('worker-exit', f.step) ? 'exit' : faultAt('worker-throw', f.step) ? 'throw' : undefined;
     const runOne = async (): Promise<void> => {
       for (let task = await nextTask(); task !== undefined && !this.closed; task = await nextTask()) {
-        const r = (await pool.run({ ...base, task } satisfies TaskMessage)) as TaskResult;
+        const msg: TaskMessage = { ...base, task, ...(fault !== undefined ? { fault } : {}) };
+        fault = undefined;
+        const r = (await pool.run(msg)) as TaskResult;
         totals.active += r.active;
         totals.sum += r.sum;
         if (r.sum !== 0) sums.push(r.sum);

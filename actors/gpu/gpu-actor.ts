@@ -44,6 +44,7 @@ import type { Page } from '../../src/graph/types.js';
 import { lowerBound } from '../../src/graph/pages.js';
 import { materializeGraph } from '../cpu/share.js';
 import { complementRanges, overlapsRanges, rangeVertices, type VertexRanges } from '../../src/engine/partition.js';
+import { faultAt } from '../../src/engine/faults.js';
 import { GpuController, nativeAvailable, pageWeightBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
 import { countFlags, inOutPages, unionPages, vertexRuns } from './pages.js';
 import { HostPins } from './pins.js';
@@ -172,6 +173,7 @@ export class GpuActor {
     if (cfg === undefined) throw new Error('GPU actor loaded without a device');
     const avail = nativeAvailable();
     if (!avail.ok) throw Object.assign(new Error(avail.reason), { code: 'TS_NO_NATIVE' });
+    if (faultAt('gpu-gone')) throw Object.assign(new Error(`no CUDA device ${cfg.device} (TESSERA_FAULT gpu-gone)`), { code: 'TS_NO_DEVICE' });
     this.cfg = cfg;
     this.g = materializeGraph({ load: frame, shared });
     this.othersRanges = complementRanges([cfg.owned], this.g.numVertices);
@@ -240,7 +242,10 @@ export class GpuActor {
     const t0 = performance.now();
     // A run's first superstep: what the device holds belongs to an earlier run, even where the
     // host arrays are the same buffers (the engine reuses a finished run's arrays).
-    if (f.step === 0) (this.scratch.clear(), (this.held = undefined));
+    if (f.step === 0 || f.first === true) (this.scratch.clear(), (this.held = undefined));
+    // Fault injection (engine/faults.ts): the native call of this superstep fails.
+    if (faultAt('gpu-fail', f.step)) throw Object.assign(new Error(`CUDA error 700: an illegal memory access was encountered (TESSERA_FAULT gpu-fail@${f.step})`), { code: 'TS_CUDA' });
+    if (faultAt('gpu-oom', f.step)) throw Object.assign(new Error(`out of memory allocating device state (TESSERA_FAULT gpu-oom@${f.step})`), { code: 'TS_OOM' });
     const h = f.ops !== undefined ? operatorHandler(f.ops, f.kernel) : f.gpu === undefined ? undefined : (await loadGpuHandlers(f.gpu)).table[f.kernel];
     if (h === undefined) throw new Error(`kernel '${f.kernel}' has no GPU mapping`);
     if (!h.modes.includes(f.mode)) throw new Error(`kernel '${f.kernel}' runs ${h.modes.join('/')} on the GPU, not ${f.mode}`);

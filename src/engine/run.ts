@@ -6,7 +6,9 @@ import type { GpuHandlers } from '../../actors/gpu/handler.js';
 import { sharedArray, type CpuKernel, type StateArray } from './kernel.js';
 import { fillArray, prefault } from './fill.js';
 import { IdList } from './ids.js';
-import type { EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
+import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
+import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './checkpoint.js';
+import { reachedStep } from './faults.js';
 import type { AnyProgram } from './define.js';
 import type { ProgramOperators } from './operators.js';
 import type { KernelTable } from './kernel-modules.js';
@@ -46,6 +48,8 @@ export function stepSum(votes: ReadonlyArray<{ sum: number; sums?: Float64Array 
 /** One program run: the RunContext programs see. */
 export class Run implements RunContext {
   private step = 0;
+  /** Whether an edgeMap superstep was sent (the first one tells GPU actors to drop earlier runs' copies). */
+  private started = false;
   private spare: Uint8Array[] = [];
   /** Frontiers edgeMap returned: consumed (their bitmap reused) when given back to edgeMap. */
   private readonly produced = new WeakSet<Frontier>();
@@ -65,6 +69,42 @@ export class Run implements RunContext {
 
   /** The program's declared state, allocated when the run starts (define.ts StateSpecs). */
   state: Record<string, StateArray> = {};
+
+  /** Where due checkpoints go (engine.run's `checkpoint`). */
+  writer: CheckpointWriter | undefined;
+  private resumed: Carry | undefined;
+
+  /** The superstep the next edgeMap runs (a resumed run continues the numbering). */
+  get nextStep(): number {
+    return this.step;
+  }
+
+  /**
+   * Starts this run from a checkpoint: the declared state (already allocated) is overwritten with
+   * the saved arrays, the carry decoded (its arrays in shared memory, frontiers rebuilt), and the
+   * superstep numbering continues from the checkpoint's.
+   */
+  async restore(from: LoadedCheckpoint): Promise<void> {
+    for (const [name, a] of Object.entries(this.state)) await from.restoreState(name, a);
+    const blobs = await from.loadBlobs((kind, length) => this.alloc(kind, 0, length));
+    this.resumed = decodeCarry(from.manifest.carry, this.state, blobs, this) as Carry;
+    this.step = from.manifest.step;
+    Object.assign(this.notes, from.manifest.notes);
+  }
+
+  get checkpointing(): boolean {
+    return this.writer !== undefined;
+  }
+
+  resume<C extends Carry>(): C | undefined {
+    return this.resumed as C | undefined;
+  }
+
+  async checkpoint(carry: Carry): Promise<void> {
+    const w = this.writer;
+    if (w === undefined || !w.due(this.step)) return;
+    await w.write(this.step, this.state, carry, this.notes);
+  }
 
   private get program(): string {
     return this.def.name;
@@ -294,8 +334,11 @@ export class Run implements RunContext {
     const next = this.bitmap();
     const wantList = mode === 'push';
     const step = this.step++;
+    reachedStep(step);
     const planMs = performance.now() - t0;
-    const { votes, voteMs, steals } = await this.engine.superstep(step, this.ref(kernel), mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages);
+    const first = !this.started;
+    this.started = true;
+    const { votes, voteMs, steals } = await this.engine.superstep(step, this.ref(kernel), mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first);
     let active = 0;
     let sum = 0;
     let edges = 0;
