@@ -141,7 +141,7 @@ export function checkIdentity(loaded: LoadedCheckpoint, graph: Graph, program: A
   if (was.hash !== g.hash || was.vertices !== g.vertices || was.edges !== g.edges || was.directed !== g.directed) {
     refuse(
       `the checkpoint is of graph ${was.source} (${was.vertices} vertices, ${was.edges} edges, ${was.directed ? 'directed' : 'undirected'}, hash ${was.hash.slice(0, 12)}), not of ${g.source} (${g.vertices} vertices, ${g.edges} edges, hash ${g.hash.slice(0, 12)})`,
-      `resume it with --graph ${was.source} and the same loading flags (or leave --graph out), or start a new run without --resume`,
+      `resume it with --graph ${was.source} and the same loading flags such as --undirected and --page-edges (or leave them out), or start a new run without --resume`,
     );
   }
   const now = paramsJson(params);

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { TesseraError } from '../errors.js';
 import { trackTemp, untrackTemp } from '../tmp-files.js';
 import type { StateKind } from '../wire/frames.js';
-import { diskFullNow, enospc } from './faults.js';
+import { diskFullNow, enospc, reachedStep } from './faults.js';
 import { kindOf } from './fold.js';
 import { STATE_CTORS, type StateArray } from './kernel.js';
 import type { Carry, CarryValue, Frontier, RunContext } from './program.js';
@@ -214,6 +214,7 @@ export class CheckpointWriter {
   /** Writes a checkpoint at superstep `step` (the next one to run); a failure leaves the previous one in place. */
   async write(step: number, state: Readonly<Record<string, StateArray>>, carry: Carry, notes: Record<string, string | number | boolean>): Promise<void> {
     const t0 = performance.now();
+    reachedStep(step);
     const blobs: StateArray[] = [];
     const encoded = encodeCarry(carry, state, blobs);
     this.ready ??= mkdir(this.dir, { recursive: true }).then(() => tidy(this.dir, this.current));
