@@ -355,7 +355,7 @@ export async function runOnce(
     // A resumed run whose GPUs are gone goes on on the CPU sockets (its state is all on the host).
     const key = e instanceof TesseraError ? e.details.key : undefined;
     if (resumed === undefined || key === undefined || !key.startsWith('gpus') || topology.gpus.length === 0) throw e;
-    notice(`${(e as Error).message.replace(/ Fix: .*$/, '')}; resuming on the CPU sockets only`);
+    notice(`${(e as Error).message.replace(/ Fix: .*$/, '').replace(/ \(at [^)]*\)\.$/, '').replace(/\.$/, '')}; resuming on the CPU sockets only`);
     topology = { ...topology, gpus: [] };
     engine = await Engine.create(graph, topology, { ...setup, partitionPages, ownership: undefined, gpuShare: undefined });
   }

@@ -12,6 +12,7 @@ import { checkpointRecord, loadCheckpoint } from '../checkpoint.js';
 import { notResumable } from '../engine/coordinator.js';
 import type { Json } from '../engine/checkpoint.js';
 import { mergeRecordedFlags, recordFlags } from './resume.js';
+import { faults } from '../engine/faults.js';
 import { summarize, type RunReport } from '../engine/report.js';
 import { loadGraph } from '../graph/load.js';
 import type { Graph } from '../graph/types.js';
@@ -215,6 +216,7 @@ export function registerRunCommands(program: Command): void {
     .option('--resume <dir>', 'continue the run whose checkpoint is in DIR (its graph, program, parameters and outputs unless given)')
     .option('-q, --quiet', 'no summary on stdout')
     .action(async (flags: RunFlags, cmd: Command) => {
+      faults(); // a misspelt TESSERA_FAULT is refused here, not ignored
       // --resume DIR: the flags the checkpointed run was started with, where none are given.
       const resumed = flags.resume !== undefined ? await loadCheckpoint(flags.resume) : undefined;
       const recorded = resumed !== undefined ? checkpointRecord(resumed) : undefined;
