@@ -12,7 +12,9 @@
  *
  *   const rmat = generate('rmat:16:weighted');            // as `tessera generate`, in memory
  */
-import { Engine, type EngineOptions } from './engine/coordinator.js';
+import { Engine, notResumable, type EngineOptions, type RunCheckpointing } from './engine/coordinator.js';
+import { checkIdentity, loadCheckpoint, planCheckpoint, type RunControl } from './checkpoint.js';
+import type { Json, LoadedCheckpoint } from './engine/checkpoint.js';
 import { DEFAULT_PARTITION_SEED, gpuShareFor } from './engine/partition.js';
 import { hasPaths, parentsOf } from './engine/paths.js';
 import { nvrtcStatus } from '../actors/gpu/native.js';
@@ -51,8 +53,8 @@ export interface RunSetup extends EngineOptions {
  * `defaults` (a Graphalytics graph's .properties values, from loadGraph) every parameter is optional.
  */
 export type RunOptions<P extends ProgramRef = AnyProgram, K = number> =
-  | (ParamsOf<P, K> & RunSetup & { defaults?: GraphDefaults })
-  | (Partial<ParamsOf<P, K>> & RunSetup & { defaults: GraphDefaults });
+  | (ParamsOf<P, K> & RunSetup & RunControl & { defaults?: GraphDefaults })
+  | (Partial<ParamsOf<P, K>> & RunSetup & RunControl & { defaults: GraphDefaults });
 
 /** Options given for a program with no required parameters may be left out. */
 type OptsArg<P extends ProgramRef, K> = {} extends ParamsOf<P, K> ? [opts?: RunOptions<P, K>] : [opts: RunOptions<P, K>];
@@ -69,14 +71,36 @@ const SETUP_KEY_SET: Record<keyof RunSetup | 'defaults', true> = {
   topology: true, defaults: true, events: true, pullDivisor: true, forceMode: true, gpuShare: true, steal: true, partition: true, partitionSeed: true, partitionPages: true, ownership: true,
 };
 const SETUP_KEYS = new Set<string>(Object.keys(SETUP_KEY_SET));
+/** Keys of RunControl: per run, on sessions too. */
+const CONTROL_KEY_SET: Record<keyof RunControl, true> = { checkpoint: true, resume: true };
 
-/** Splits run's options into the program's parameters and the set-up. */
-export function splitOptions(opts: Readonly<Record<string, unknown>>): { params: Record<string, unknown>; setup: RunSetup; defaults: GraphDefaults | undefined } {
+/** Splits run's options into the program's parameters, the set-up and the run's checkpointing. */
+export function splitOptions(opts: Readonly<Record<string, unknown>>): { params: Record<string, unknown>; setup: RunSetup; defaults: GraphDefaults | undefined; control: RunControl } {
   const params: Record<string, unknown> = {};
   const setup: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(opts)) (SETUP_KEYS.has(k) ? setup : params)[k] = v;
+  const control: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(opts)) (SETUP_KEYS.has(k) ? setup : k in CONTROL_KEY_SET ? control : params)[k] = v;
   const { defaults, ...rest } = setup;
-  return { params, setup: rest as RunSetup, defaults: defaults as GraphDefaults | undefined };
+  return { params, setup: rest as RunSetup, defaults: defaults as GraphDefaults | undefined, control: control as RunControl };
+}
+
+/** How the CLI drives a checkpointed run beyond RunControl. */
+export interface RunDelivery {
+  /** Recorded in each checkpoint (the CLI's flags, for `--resume DIR` alone). */
+  extra?: Json;
+  /** Says what a resumed run changed (topology); default: a TesseraWarning. */
+  notice?: (message: string) => void;
+  /** Called with the result before the checkpoint is removed (the CLI writes its outputs): if it throws, the checkpoint stays. */
+  deliver?: (r: RunResult<number | string>) => Promise<void>;
+}
+
+const warn = (m: string): void => void process.emitWarning(m, 'TesseraWarning');
+
+/** The checkpoint a run resumes from, checked against this graph, program and parameters. */
+async function resumeFrom(control: RunControl, graph: Graph, prepared: { program: AnyProgram; params: unknown }): Promise<LoadedCheckpoint | undefined> {
+  if (control.resume === undefined) return undefined;
+  if (prepared.program.resumable !== true) throw notResumable(prepared.program.name, true);
+  return loadCheckpoint(control.resume);
 }
 
 /**
@@ -301,8 +325,8 @@ export class RunResult<K extends number | string = number, V extends Float64Arra
 export function run<const P extends ProgramRef>(graph: KeyedGraph, program: P, ...opts: OptsArg<P, string>): Promise<RunResult<string, ResultValues<P>>>;
 export function run<const P extends ProgramRef>(graph: PlainGraph, program: P, ...opts: OptsArg<P, number>): Promise<RunResult<number, ResultValues<P>>>;
 export async function run(graph: Graph, program: ProgramRef, opts: Readonly<Record<string, unknown>> = {}): Promise<RunResult<number | string>> {
-  const { params, setup, defaults } = splitOptions(opts);
-  return runOnce(graph, program, params, setup, defaults, 'library');
+  const { params, setup, defaults, control } = splitOptions(opts);
+  return runOnce(graph, program, params, setup, defaults, 'library', control);
 }
 
 /** run() with parameters and set-up apart (the CLI names parameters by flag in its errors). */
@@ -313,18 +337,45 @@ export async function runOnce(
   setup: RunSetup,
   defaults: GraphDefaults | undefined,
   style: ParamStyle,
+  control: RunControl = {},
+  delivery: RunDelivery = {},
 ): Promise<RunResult<number | string>> {
   const prepared = prepareRun(graph, program, params, defaults, style);
-  const topology = withoutUnusableGpus(await resolveTopology(setup.topology), prepared.program);
+  if (control.checkpoint !== undefined && prepared.program.resumable !== true) throw notResumable(prepared.program.name, false);
+  const resumed = await resumeFrom(control, graph, prepared);
+  let topology = withoutUnusableGpus(await resolveTopology(setup.topology), prepared.program);
+  const notice = delivery.notice ?? warn;
+  if (resumed !== undefined) checkIdentity(resumed, graph, prepared.program, prepared.params, topology);
   // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.
   const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');
-  const engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages }));
+  let engine: Engine;
   try {
-    const { values, report } = await engine.run(prepared.program, prepared.params);
-    return new RunResult(graph, values, prepared.program.output, report, sourceOf(prepared));
+    engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages }));
+  } catch (e) {
+    // A resumed run whose GPUs are gone goes on on the CPU sockets (its state is all on the host).
+    const key = e instanceof TesseraError ? e.details.key : undefined;
+    if (resumed === undefined || key === undefined || !key.startsWith('gpus') || topology.gpus.length === 0) throw e;
+    notice(`${(e as Error).message.replace(/ Fix: .*$/, '').replace(/ \(at [^)]*\)\.$/, '').replace(/\.$/, '')}; resuming on the CPU sockets only`);
+    topology = { ...topology, gpus: [] };
+    engine = await Engine.create(graph, topology, { ...setup, partitionPages, ownership: undefined, gpuShare: undefined });
+  }
+  if (resumed !== undefined) {
+    const moved = checkIdentity(resumed, graph, prepared.program, prepared.params, topology);
+    if (moved !== undefined) notice(moved);
+  }
+  let ckpt: RunCheckpointing;
+  let r: RunResult<number | string>;
+  try {
+    ckpt = await planCheckpoint(control, graph, prepared.program, prepared.params, topology, resumed, delivery.extra ?? null);
+    const { values, report } = await engine.run(prepared.program, prepared.params, ckpt);
+    r = new RunResult(graph, values, prepared.program.output, report, sourceOf(prepared));
   } finally {
     await engine.close();
   }
+  await delivery.deliver?.(r);
+  // The results are out: the checkpoint has served.
+  await ckpt.writer?.remove();
+  return r;
 }
 
 /** A session's set-up: the topology and engine options, fixed for its lifetime. */
@@ -354,12 +405,22 @@ export class Session<K extends number | string = number> {
   run<const P extends ProgramRef>(program: P, ...params: OptsArg<P, K>): Promise<RunResult<K, ResultValues<P>>>;
   async run(program: ProgramRef, params: Readonly<Record<string, unknown>> = {}): Promise<RunResult<number | string>> {
     if (this.closed) throw new TesseraError('this session is closed', { fix: 'open a new one with openSession(graph, options)' });
-    const { params: p, setup, defaults } = splitOptions(params);
+    const { params: p, setup, defaults, control } = splitOptions(params);
     const extra = Object.keys(setup).filter((k) => setup[k as keyof RunSetup] !== undefined);
     if (extra.length > 0) throw new TesseraError(`a session's set-up is fixed when it opens, and this run gave ${extra.join(', ')}`, { key: extra[0], fix: 'pass them to openSession, or open another session' });
     const prepared = prepareRun(this.graph, program, p, defaults);
+    if (control.checkpoint !== undefined && prepared.program.resumable !== true) throw notResumable(prepared.program.name, false);
     // One run at a time: the engine's actors serve one superstep stream.
-    const go = this.queue.then(() => this.engine.run(prepared.program, prepared.params));
+    const go = this.queue.then(async () => {
+      const resumed = await resumeFrom(control, this.graph, prepared);
+      const topology = this.engine.topology;
+      const moved = resumed !== undefined ? checkIdentity(resumed, this.graph, prepared.program, prepared.params, topology) : undefined;
+      if (moved !== undefined) warn(moved);
+      const ckpt = await planCheckpoint(control, this.graph, prepared.program, prepared.params, topology, resumed);
+      const out = await this.engine.run(prepared.program, prepared.params, ckpt);
+      await ckpt.writer?.remove();
+      return out;
+    });
     this.queue = go.catch(() => undefined);
     const { values, report } = await go;
     return new RunResult(this.graph, values, prepared.program.output, report, sourceOf(prepared));

@@ -328,7 +328,7 @@ interface ErrorCase {
 
 const ERROR_CASES: ErrorCase[] = [
   { title: 'unknown --algo', args: (f) => ['run', '--algo', 'foo', '--graph', f.small], patterns: [/unknown algorithm 'foo'/, /--algo/, /bfs, pr, sssp, wcc, cdlp, lcc, bc/] },
-  { title: 'missing --graph', args: () => ['run', '--algo', 'bfs', '--source', '1'], patterns: [/--graph/, /not specified/] },
+  { title: 'missing --graph', args: () => ['run', '--algo', 'bfs', '--source', '1'], patterns: [/--graph is required/, /or --resume DIR to continue a checkpointed run/] },
   { title: 'non-integer --source', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--source', 'abc'], patterns: [/--source/, /'abc'/, /integer/] },
   { title: 'fractional --source', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--source', '1.5'], patterns: [/--source/, /'1\.5'/] },
   { title: '--source not in the graph', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--source', '7'], patterns: [/source vertex 7 is not a vertex/, /small\.el/, /from 1 to 3/] },

@@ -9,6 +9,7 @@ import { Piscina } from 'piscina';
 import type { Channel } from '../../src/wire/channel.js';
 import type { ActorFrame, CoordinatorFrame, LoadFrame, ReleaseFrame, SuperstepFrame, Task } from '../../src/wire/frames.js';
 import { releaseFromTail } from '../../src/engine/steal.js';
+import { faultAt } from '../../src/engine/faults.js';
 import type { GraphShare } from './share.js';
 import type { TaskMessage, TaskResult } from './worker.js';
 
@@ -101,6 +102,10 @@ export class CpuSocketActor {
     this.cur = cur;
     const totals = { active: 0, sum: 0, edges: 0, tasks: 0, computeMs: 0, stolen: 0, stolenEdges: 0 };
     const found: Uint32Array[] = [];
+    // Each task's sum: the coordinator adds them in an order independent of which thread or actor
+    // ran which task (completion order made PageRank's dangling mass differ in its last bits from
+    // run to run, and a resumed run must equal an uninterrupted one bit for bit).
+    const sums: number[] = [];
     // False once a task activated more vertices than listCap: the vote then lists none.
     let listed = true;
     // Stealing: the first thread to find the queue empty asks the coordinator for more work (one
@@ -121,11 +126,16 @@ export class CpuSocketActor {
         await asking;
       }
     };
+    // Fault injection (engine/faults.ts): the first task of the superstep kills its worker thread.
+    let fault: TaskMessage['fault'] = f.step < 0 ? undefined : faultAt('worker-exit', f.step) ? 'exit' : faultAt('worker-throw', f.step) ? 'throw' : undefined;
     const runOne = async (): Promise<void> => {
       for (let task = await nextTask(); task !== undefined && !this.closed; task = await nextTask()) {
-        const r = (await pool.run({ ...base, task } satisfies TaskMessage)) as TaskResult;
+        const msg: TaskMessage = { ...base, task, ...(fault !== undefined ? { fault } : {}) };
+        fault = undefined;
+        const r = (await pool.run(msg)) as TaskResult;
         totals.active += r.active;
         totals.sum += r.sum;
+        if (r.sum !== 0) sums.push(r.sum);
         totals.edges += r.edges;
         totals.tasks++;
         totals.computeMs += r.ms;
@@ -155,6 +165,7 @@ export class CpuSocketActor {
       step: f.step,
       active: totals.active,
       sum: totals.sum,
+      ...(sums.length > 0 ? { sums: Float64Array.from(sums) } : {}),
       edges: totals.edges,
       tasks: totals.tasks,
       stolen: totals.stolen,

@@ -29,6 +29,8 @@ export interface TaskMessage {
   /** A vertex map: the task is a range of vertex ids for the kernel's `vertex`. */
   vertex: boolean;
   task: Task;
+  /** Fault injection (TESSERA_FAULT): the thread exits, or dies of an uncaught exception, in this task. */
+  fault?: 'exit' | 'throw';
 }
 
 export interface TaskResult {
@@ -61,6 +63,14 @@ function contextFor(m: TaskMessage): KernelCtx {
 }
 
 export default function runTask(m: TaskMessage): TaskResult | Promise<TaskResult> {
+  if (m.fault === 'exit') process.exit(1);
+  if (m.fault === 'throw') {
+    // Uncaught, outside the task: the thread dies with its task pending (not a rejected task).
+    setImmediate(() => {
+      throw new Error('injected fault (TESSERA_FAULT worker-throw)');
+    });
+    return new Promise<TaskResult>(() => undefined);
+  }
   const table = loadedKernels(m.module);
   // A module's first task in this worker waits for its import; every later one runs synchronously.
   if (table === undefined) return loadKernels(m.module).then(() => runTask(m));

@@ -44,6 +44,7 @@ import type { Page } from '../../src/graph/types.js';
 import { lowerBound } from '../../src/graph/pages.js';
 import { materializeGraph } from '../cpu/share.js';
 import { complementRanges, overlapsRanges, rangeVertices, type VertexRanges } from '../../src/engine/partition.js';
+import { faultAt, injectGpuFault } from '../../src/engine/faults.js';
 import { GpuController, nativeAvailable, pageWeightBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
 import { countFlags, inOutPages, unionPages, vertexRuns } from './pages.js';
 import { HostPins } from './pins.js';
@@ -172,6 +173,7 @@ export class GpuActor {
     if (cfg === undefined) throw new Error('GPU actor loaded without a device');
     const avail = nativeAvailable();
     if (!avail.ok) throw Object.assign(new Error(avail.reason), { code: 'TS_NO_NATIVE' });
+    if (faultAt('gpu-gone')) throw Object.assign(new Error(`no CUDA device ${cfg.device} (TESSERA_FAULT gpu-gone)`), { code: 'TS_NO_DEVICE' });
     this.cfg = cfg;
     this.g = materializeGraph({ load: frame, shared });
     this.othersRanges = complementRanges([cfg.owned], this.g.numVertices);
@@ -240,7 +242,8 @@ export class GpuActor {
     const t0 = performance.now();
     // A run's first superstep: what the device holds belongs to an earlier run, even where the
     // host arrays are the same buffers (the engine reuses a finished run's arrays).
-    if (f.step === 0) (this.scratch.clear(), (this.held = undefined));
+    if (f.step === 0 || f.first === true) (this.scratch.clear(), (this.held = undefined));
+    injectGpuFault(f.step); // engine/faults.ts: TESSERA_FAULT's gpu-fail / gpu-oom at this superstep
     const h = f.ops !== undefined ? operatorHandler(f.ops, f.kernel) : f.gpu === undefined ? undefined : (await loadGpuHandlers(f.gpu)).table[f.kernel];
     if (h === undefined) throw new Error(`kernel '${f.kernel}' has no GPU mapping`);
     if (!h.modes.includes(f.mode)) throw new Error(`kernel '${f.kernel}' runs ${h.modes.join('/')} on the GPU, not ${f.mode}`);
@@ -383,17 +386,13 @@ export class GpuActor {
     return data;
   }
 
-  /**
-   * The state array whose device copy this actor's last superstep left equal to the host's (BFS
-   * push: depth; SSSP: dist), over which host buffer, at which step; undefined after any other.
-   */
+  /** The state array (BFS push: depth; SSSP: dist) whose device copy its last superstep left equal to the host's. */
   held: { name: string; buf: ArrayBufferLike; step: number } | undefined;
 
   /**
-   * Whether the device's `name` is the host's already: this actor owns every vertex and ran the
-   * superstep before over the same host array, so the host changed it only by folding the
-   * changes the device made and sent (no other actor has vertices to write, and the drivers
-   * write these arrays only before the first superstep). Its upload can be skipped.
+   * Whether the device's `name` is the host's already (its upload can be skipped): this actor owns
+   * every vertex and ran the superstep before over the same host array, so the host changed it
+   * only by folding what the device sent (drivers write these arrays before the first superstep).
    */
   holds(name: string, s: Step): boolean {
     const h = this.held;

@@ -35,10 +35,13 @@ export const hits = defineProgram({
   profile: { mode: 'pull', stateBytesPerVertex: 16, passes: 40, unit: 'pass', vertexTerm: true, calibration: () => ({ iterations: 3 }) },
   reference: (g, { iterations }) => referenceHits(g, iterations),
   demoParams: () => ({ iterations: 20 }),
+  // Checkpoints: a safe point per iteration; hub and auth are declared state, the count the carry.
+  resumable: true,
   async run(ctx, { iterations }) {
     const { hub, auth } = ctx.state;
     const all = ctx.all();
-    for (let it = 0; it < iterations; it++) {
+    for (let it = ctx.resume<{ it: number }>()?.it ?? 0; it < iterations; it++) {
+      await ctx.checkpoint({ it });
       const a = await ctx.edgeMap('hitsGather', all, { src: hub, dst: auth }, {}, { modes: ['pull'] });
       if (a.sum > 0) await ctx.vertexMap('hitsScale', { x: auth }, { f: 1 / Math.sqrt(a.sum) });
       const h = await ctx.edgeMap('hitsGather', all, { src: auth, dst: hub }, {}, { modes: ['pull'], pullPages: 'out' });

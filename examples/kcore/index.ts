@@ -39,18 +39,30 @@ export const kcore = defineProgram({
   profile: { mode: 'push', stateBytesPerVertex: 10, passes: 2, unit: 'run', vertexTerm: true },
   reference: (g) => referenceKcore(g),
   demoParams: () => ({}),
+  // Checkpoints: a safe point before each peel round; the carry is the level, the round's frontier
+  // and the counters (deg, core and lowest are declared state, saved by the engine).
+  resumable: true,
   async run(ctx) {
     const { deg, core, lowest } = ctx.state;
-    await ctx.vertexMap('kcoreInit', { deg });
-    let levels = 0;
-    let c = 0;
+    let r = ctx.resume<{ levels: number; c: number; next: Frontier }>();
+    if (r === undefined) await ctx.vertexMap('kcoreInit', { deg });
+    let levels = r?.levels ?? 0;
+    let c = r?.c ?? 0;
     for (;;) {
-      lowest[0] = 0x7fffffff;
-      if ((await ctx.vertexMap('kcoreMin', { deg, core, lowest })).sum === 0) break;
-      c = Math.max(c, lowest[0]!);
-      levels++;
-      let next: Frontier = await ctx.vertexFilter('kcoreSelect', { deg, core }, { c });
-      while (next.size > 0) ({ next } = await ctx.edgeMap('kcorePeel', next, { deg, core }, { c }, { readsFrontier: true }));
+      let next: Frontier;
+      if (r !== undefined) next = r.next;
+      else {
+        lowest[0] = 0x7fffffff;
+        if ((await ctx.vertexMap('kcoreMin', { deg, core, lowest })).sum === 0) break;
+        c = Math.max(c, lowest[0]!);
+        levels++;
+        next = await ctx.vertexFilter('kcoreSelect', { deg, core }, { c });
+      }
+      r = undefined;
+      while (next.size > 0) {
+        await ctx.checkpoint({ levels, c, next });
+        ({ next } = await ctx.edgeMap('kcorePeel', next, { deg, core }, { c }, { readsFrontier: true }));
+      }
       ctx.release(next);
     }
     ctx.note('levels', levels);

@@ -25,3 +25,11 @@ export function choiceOption<T extends string>(name: string, choices: readonly T
     return v as T;
   };
 }
+
+export function positiveOption(name: string) {
+  return (v: string): number => {
+    const x = Number(v);
+    if (v.trim() === '' || !(x > 0) || !Number.isFinite(x)) throw new InvalidArgumentError(`${name} must be a number > 0, got '${v}'.`);
+    return x;
+  };
+}

@@ -7,7 +7,12 @@ import { flagOf, type AnyProgram } from '../engine/define.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import { EventEmitter } from 'eventemitter3';
 import type { EngineEvents } from '../engine/coordinator.js';
-import { runOnce, vertexIdOf } from '../api.js';
+import { runOnce, vertexIdOf, type RunResult } from '../api.js';
+import { checkpointRecord, loadCheckpoint } from '../checkpoint.js';
+import { notResumable } from '../engine/coordinator.js';
+import type { Json } from '../engine/checkpoint.js';
+import { mergeRecordedFlags, recordFlags } from './resume.js';
+import { faults } from '../engine/faults.js';
 import { summarize, type RunReport } from '../engine/report.js';
 import { loadGraph } from '../graph/load.js';
 import type { Graph } from '../graph/types.js';
@@ -17,7 +22,7 @@ import { readLines, readVertexFile } from '../graph/readers/index.js';
 import { isKeyedGraph } from '../graphology.js';
 import { detectTopology, topologyToYaml } from '../topology/detect.js';
 import { loadTopology } from '../topology/load.js';
-import { choiceOption, floatOption, intOption } from './options.js';
+import { choiceOption, floatOption, intOption, positiveOption } from './options.js';
 import { runDemo } from './demo.js';
 import { superstepProgress } from './progress.js';
 import { DEFAULT_PARTITION_SEED, type RunnableStrategy } from '../engine/partition.js';
@@ -27,11 +32,11 @@ import { hasPaths } from '../engine/paths.js';
 import { findProgram } from '../programs/index.js';
 
 interface RunFlags {
-  algo: string;
+  algo?: string;
   names?: boolean;
   header?: boolean;
   parents?: boolean;
-  graph: string;
+  graph?: string;
   vertices?: string;
   undirected?: boolean;
   allowNegativeWeights?: boolean;
@@ -53,7 +58,14 @@ interface RunFlags {
   partitionSeed?: number;
   steal: 'auto' | 'off' | 'always';
   quiet?: boolean;
+  checkpoint?: string;
+  checkpointEvery?: number;
+  checkpointInterval?: number;
+  resume?: string;
 }
+
+/** The flags once --algo and --graph are known (given, or from the checkpoint resumed). */
+type ReadyFlags = RunFlags & { algo: string; graph: string };
 
 /** What chooseSplit hands the engine (EngineOptions fields) and the report. */
 interface Split {
@@ -73,7 +85,7 @@ interface Split {
  * performance model (src/model) for the alpha (and, with --partition auto, the strategy) with the
  * smallest predicted makespan. Returns undefined when the topology (or the defaults) decide.
  */
-async function chooseSplit(f: RunFlags, graph: Graph, topology: Topology): Promise<Split | undefined> {
+async function chooseSplit(f: ReadyFlags, graph: Graph, topology: Topology): Promise<Split | undefined> {
   if (f.alpha === undefined && f.partition === undefined) return undefined;
   if (topology.gpus.length === 0) {
     throw new TesseraError('--alpha and --partition split the work between CPU sockets and GPUs, and this topology has no GPU', {
@@ -171,8 +183,8 @@ export function registerRunCommands(program: Command): void {
   program
     .command('run')
     .description('run an algorithm on a graph with every actor of a topology')
-    .requiredOption('--algo <algo|module>', 'bfs | pr (pagerank) | sssp | wcc | cdlp | lcc | bc (betweenness), or the path of a module exporting a program (defineProgram)')
-    .requiredOption('--graph <file|spec>', 'edge list (.txt/.el/.csv[.gz]), Graphalytics .e/.v, .mtx, .tsr, or rmat:SCALE / uniform:SCALE')
+    .option('--algo <algo|module>', 'bfs | pr (pagerank) | sssp | wcc | cdlp | lcc | bc (betweenness) | scc | ppr, or the path of a module exporting a program (defineProgram); required unless --resume')
+    .option('--graph <file|spec>', 'edge list (.txt/.el/.csv[.gz]), Graphalytics .e/.v, .mtx, .tsr, or rmat:SCALE / uniform:SCALE')
     .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
     .option('--undirected', 'treat every edge as undirected')
     .option('--names', 'edge lists: the ids are names (strings), read and written by name (default: detected)')
@@ -188,7 +200,7 @@ export function registerRunCommands(program: Command): void {
     .option('--source-list <file>', 'bc: source vertices, one original id per line')
     .option('--seed <n>', 'bc: seed of the source sample', intOption('--seed'))
     .option('--param <key=value>', "a parameter of the program by its name (repeatable; numbers, or a vertex id)", collectParam, {})
-    .option('--topology <file|auto>', 'topology YAML, or auto to detect this machine', 'auto')
+    .option('--topology <file|auto>', 'topology YAML, or auto to detect this machine (default: auto; with --resume, the checkpoint\'s)')
     .option('--out <file>', 'write `id value` lines, ascending original id (atomic); - for standard output')
     .option('--parents', 'bfs/sssp: a third column in --out, the parent on a shortest path (original id; the source: itself; -1: unreachable)')
     .option('--report <file.json>', 'write the run report as JSON')
@@ -198,16 +210,35 @@ export function registerRunCommands(program: Command): void {
     .option('--partition <high|low|rand|auto>', 'GPU topologies: which vertices the CPU keeps (high: the hubs; low: the GPUs take them; rand: pages at random, as tessera model predicts)', choiceOption('--partition', ['high', 'low', 'rand', 'auto'] as const))
     .option('--partition-seed <n>', 'seed of the rand partition (tessera model --seed; default 1)', intOption('--partition-seed'))
     .option('--steal <auto|off|always>', 'page stealing between actors (auto: when the model says the move pays)', choiceOption('--steal', ['auto', 'off', 'always'] as const), 'auto')
+    .option('--checkpoint <dir>', 'write checkpoints of the run into DIR (atomically; removed when the run succeeds)')
+    .option('--checkpoint-every <n>', 'a checkpoint every N supersteps (default: every 60 s)', intOption('--checkpoint-every', 1))
+    .option('--checkpoint-interval <s>', 'a checkpoint every S seconds (default 60)', positiveOption('--checkpoint-interval'))
+    .option('--resume <dir>', 'continue the run whose checkpoint is in DIR (its graph, program, parameters and outputs unless given)')
     .option('-q, --quiet', 'no summary on stdout')
-    .action(async (f: RunFlags) => {
+    .action(async (flags: RunFlags, cmd: Command) => {
+      faults(); // a misspelt TESSERA_FAULT is refused here, not ignored
+      // --resume DIR: the flags the checkpointed run was started with, where none are given.
+      const resumed = flags.resume !== undefined ? await loadCheckpoint(flags.resume) : undefined;
+      const recorded = resumed !== undefined ? checkpointRecord(resumed) : undefined;
+      if (recorded !== undefined) mergeRecordedFlags(flags, (recorded.extra as { flags?: Json } | null)?.flags ?? null, cmd);
+      if (flags.algo === undefined || flags.graph === undefined) {
+        throw new TesseraError(`${flags.algo === undefined ? '--algo' : '--graph'} is required`, { key: flags.algo === undefined ? '--algo' : '--graph', fix: 'give --algo ALGO --graph FILE, or --resume DIR to continue a checkpointed run' });
+      }
+      const f = flags as ReadyFlags;
+      if (f.checkpoint === undefined && f.resume === undefined && (f.checkpointEvery !== undefined || f.checkpointInterval !== undefined)) {
+        throw new TesseraError(`${f.checkpointEvery !== undefined ? '--checkpoint-every' : '--checkpoint-interval'} needs --checkpoint DIR`, { key: '--checkpoint', fix: 'add --checkpoint DIR (or drop the flag)' });
+      }
       // Refuse an unwritable destination before the (possibly long) load and run, not after.
       await checkOutputs(f);
       const program = isModulePath(f.algo) ? await programFromModule(f.algo) : f.algo;
       const def = typeof program === 'string' ? findProgram(program) : program;
+      // Refused before the graph loads: a program without safe points cannot checkpoint.
+      if ((f.checkpoint !== undefined || resumed !== undefined) && def.resumable !== true) throw notResumable(def.name, resumed !== undefined);
       const output = def.output;
       if (f.parents && !hasPaths(output)) throw new TesseraError(`--parents needs a program whose output is a depth or a distance (bfs, sssp); ${f.algo} gives '${output}' values`, { key: '--parents', fix: 'drop --parents, or run bfs or sssp' });
       if (f.parents && f.out === undefined) throw new TesseraError('--parents adds a column to the --out file, and there is no --out', { key: '--parents', fix: 'give --out FILE (or --out - for standard output)' });
-      const topology = await loadTopology(f.topology);
+      // A resumed run goes on on the checkpoint's topology unless --topology names one.
+      const topology = f.topology === undefined && recorded !== undefined ? recorded.topology : await loadTopology(f.topology);
       const { graph, defaults, loadMs, header } = await loadGraph(f.graph, {
         undirected: f.undirected,
         names: f.names,
@@ -244,12 +275,22 @@ export function registerRunCommands(program: Command): void {
       };
       // Errors name a parameter by its flag where `run` has one, else as --param KEY.
       const label = (k: string): string => (k in byFlag && !(k in f.param) ? flagOf(k) : `--param ${k}`);
-      const r = await runOnce(graph, program, params, setup, defaults, label).finally(stopProgress);
-      r.report.loadMs = loadMs;
-      if (split?.summarize !== undefined) r.report.model = split.summarize(r.report);
-      if (f.out === '-') await writeResultToStdout(r.graph, r.values, r.kind, f.parents ? r.parents() : undefined);
-      else if (f.out !== undefined) await r.write(f.out, { parents: f.parents });
-      if (f.report !== undefined) await writeJson(f.report, r.report);
+      const control = {
+        ...(f.checkpoint !== undefined || f.checkpointEvery !== undefined || f.checkpointInterval !== undefined
+          ? { checkpoint: { dir: f.checkpoint ?? f.resume!, every: f.checkpointEvery, interval: f.checkpointInterval } }
+          : {}),
+        ...(f.resume !== undefined ? { resume: f.resume } : {}),
+      };
+      // Outputs are written before the checkpoint is removed: a failed write leaves it to resume from.
+      const deliver = async (r: RunResult<number | string>): Promise<void> => {
+        r.report.loadMs = loadMs;
+        if (split?.summarize !== undefined) r.report.model = split.summarize(r.report);
+        if (f.out === '-') await writeResultToStdout(r.graph, r.values, r.kind, f.parents ? r.parents() : undefined);
+        else if (f.out !== undefined) await r.write(f.out, { parents: f.parents });
+        if (f.report !== undefined) await writeJson(f.report, r.report);
+      };
+      const notice = (m: string): void => void process.stderr.write(`tessera: ${m}\n`);
+      const r = await runOnce(graph, program, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver }).finally(stopProgress);
       // With the results on standard output, the summary goes to standard error.
       if (!f.quiet) (f.out === '-' ? process.stderr : process.stdout).write(summarize(r.report) + '\n');
     });
@@ -307,7 +348,7 @@ async function checkOutputDir(file: string, key: string): Promise<void> {
  * Output paths are checked before any work: each must differ from the graph's input files and
  * from the other outputs (a result written over its input, or over the report, loses one of them).
  */
-async function checkOutputs(f: RunFlags): Promise<void> {
+async function checkOutputs(f: ReadyFlags): Promise<void> {
   const outs: Array<[string, string]> = [];
   if (f.out !== undefined && f.out !== '-') outs.push(['--out', f.out]);
   if (f.report !== undefined) outs.push(['--report', f.report]);

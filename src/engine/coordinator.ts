@@ -26,6 +26,13 @@ import { runPhases, type ActorStepReport, type RunReport, type StealEvent, type 
 import { activateAll, fold, foldClaimFlags, foldMinFlags, kindOf, NATIVE_FOLD_MIN } from './fold.js';
 import * as taskPlan from './tasks.js';
 import { Run, type KernelRef } from './run.js';
+import type { CheckpointWriter, LoadedCheckpoint } from './checkpoint.js';
+
+/** Checkpointing of one run (engine.run): where to write due checkpoints, and where to start from. */
+export interface RunCheckpointing {
+  writer?: CheckpointWriter;
+  resume?: LoadedCheckpoint;
+}
 
 /**
  * An emitter the engine reports progress to (`emit(event, ...args)` with EngineEvents' events and
@@ -136,6 +143,8 @@ export class Engine {
   /** Progress events: run-start, superstep, run-end. */
   readonly events: ProgressEmitter;
   private live: LiveStep | undefined;
+  /** The last edgeMap superstep sent (error messages name where a run failed). */
+  private lastStep = -1;
   /**
    * State arrays and bitmaps of finished runs (all but the results they returned), by kind and
    * length, for the next run: a fresh SharedArrayBuffer is zero pages to fault in and, for a GPU
@@ -286,18 +295,25 @@ export class Engine {
       p?.resolve(shared.length > 0 ? { ...f, shared } : f);
     } else if (f.type === 'error') {
       const gpu = this.actors.findIndex((a) => a.name === f.actor) - this.cpuCount;
+      // Where the run was: the superstep in flight, or the vertex map after the last one.
+      const live = this.live;
+      const at = live === undefined ? `after superstep ${this.lastStep}` : live.step >= 0 ? `in superstep ${live.step}` : `in a vertex map after superstep ${this.lastStep}`;
+      const resume = 'with --checkpoint DIR, --resume DIR continues from the last checkpoint';
       const err =
         f.code === 'TS_OOM' && gpu >= 0
-          ? new TesseraError(`GPU actor ${f.actor}: ${splitFix(f.message).problem}`, {
+          ? new TesseraError(`GPU actor ${f.actor} failed ${at}: ${splitFix(f.message).problem}`, {
               file: this.topology.source,
               key: `gpus.${gpu}.memoryLimit`,
-              fix: 'raise memoryLimit, lower pageEdges (smaller pages stream through a smaller cache) or lower gpuShare',
+              fix: `raise memoryLimit, lower pageEdges (smaller pages stream through a smaller cache) or lower gpuShare (${resume})`,
             })
           : f.code === 'TS_OPERATOR'
             ? new TesseraError(`GPU actor ${f.actor}: ${splitFix(f.message).problem}`, { fix: splitFix(f.message).fix ?? 'correct the program\'s GPU operators' })
-            : new TesseraError(`actor ${f.actor} failed: ${f.message}`, { fix: 'this is a bug or an out-of-memory condition; rerun with fewer threads or a smaller graph and report it' });
-      this.failure = err;
-      for (const p of this.pending.values()) p.reject(err);
+            : gpu >= 0
+              ? new TesseraError(`GPU actor ${f.actor} failed ${at}: ${splitFix(f.message).problem.replace(/\.$/, '')}`, { file: this.topology.source, key: `gpus.${gpu}`, fix: `check the device with nvidia-smi, or run on the CPU sockets (${resume})` })
+              : new TesseraError(`actor ${f.actor} failed ${at}: ${f.message.replace(/\.$/, '')}`, { fix: `this is a bug or an out-of-memory condition; rerun with fewer threads or a smaller graph and report it (${resume})` });
+      // The first failure is the cause: actors stopped after it report their cancelled tasks too.
+      this.failure ??= err;
+      for (const p of this.pending.values()) p.reject(this.failure);
       this.pending.clear();
     }
   }
@@ -372,7 +388,7 @@ export class Engine {
   }
 
   /** Runs a program to completion and returns its values (internal ids) and the run report. */
-  async run(program: AnyProgram, params: unknown): Promise<{ values: Float64Array | Int32Array | Uint32Array; report: RunReport }> {
+  async run(program: AnyProgram, params: unknown, ckpt: RunCheckpointing = {}): Promise<{ values: Float64Array | Int32Array | Uint32Array; report: RunReport }> {
     const steps: StepReport[] = [];
     const notes: Record<string, string | number | boolean> = {};
     if (program?.defined !== true) throw new TesseraError('Engine.run takes a program from defineProgram', { fix: 'wrap the definition in defineProgram({ ... })' });
@@ -384,6 +400,7 @@ export class Engine {
         fix: 'run it on a CPU-only topology such as configs/1S.yaml',
       });
     }
+    if ((ckpt.writer !== undefined || ckpt.resume !== undefined) && program.resumable !== true) throw notResumable(program.name, ckpt.resume !== undefined);
     const kernels = await loadKernels(program.kernels, program.name);
     const gpu = this.hasGpus && program.gpu !== undefined ? await loadGpuHandlers(program.gpu) : undefined;
     const t0 = performance.now();
@@ -391,7 +408,16 @@ export class Engine {
     this.events.emit('run-start', { program: program.name, vertices: this.graph.numVertices, edges: this.graph.numEdges });
     ctx.state = allocState(program.state, ctx);
     const allocMs = performance.now() - t0;
+    if (ckpt.resume !== undefined) {
+      await ctx.restore(ckpt.resume);
+      notes.resumedAt = ctx.nextStep;
+    }
+    ctx.writer = ckpt.writer;
     const values = await program.run(ctx, params);
+    if (ckpt.writer !== undefined) {
+      notes.checkpoints = ckpt.writer.written;
+      notes.checkpointMs = Math.round(ckpt.writer.writeMs);
+    }
     const totalMs = performance.now() - t0;
     ctx.finish(values);
     const edges = steps.reduce((a, s) => a + s.edges, 0);
@@ -474,8 +500,10 @@ export class Engine {
     wantList: boolean,
     pullPages: 'in' | 'out',
     vertexMap = false,
+    first = false,
   ): Promise<{ votes: VoteFrame[]; voteMs: number[]; steals: StealEvent[] }> {
     if (this.failure) throw this.failure;
+    if (step >= 0) this.lastStep = step;
     const actors = vertexMap ? this.actors.slice(0, this.cpuCount) : this.actors;
     const shared: SharedArrayBuffer[] = [];
     const add = (b: ArrayBufferLike): number => shared.push(b as SharedArrayBuffer) - 1;
@@ -502,6 +530,7 @@ export class Engine {
           type: 'superstep', step, kernel: kernel.name, module: kernel.module, ...(kernel.gpu !== undefined ? { gpu: kernel.gpu } : {}), ...(kernel.ops !== undefined && i >= this.cpuCount ? { ops: kernel.ops } : {}), mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]!, steal,
           ...(wantList ? { listCap: this.listCap } : {}),
           ...(vertexMap ? { vertexMap } : {}),
+          ...(first ? { first } : {}),
         },
         shared,
       );
@@ -567,6 +596,14 @@ export class Engine {
   get forceMode(): Mode | undefined {
     return this.opts.forceMode;
   }
+}
+
+/** A run asked to checkpoint a program whose driver has no safe points: refused before any work. */
+export function notResumable(program: string, resume: boolean): TesseraError {
+  return new TesseraError(`program '${program}' does not support checkpoints (its definition does not set resumable)`, {
+    key: resume ? '--resume' : '--checkpoint',
+    fix: 'run it without --checkpoint, or make its driver resumable (docs/PROGRAMS.md, Checkpoints)',
+  });
 }
 
 function stateNamed(state: Record<string, StateArray>, name: string, actor: string): StateArray {

@@ -215,6 +215,12 @@ export interface ProgramSpec<N extends string, P extends ParamSpecs, S extends S
   peers?: ProgramPeers;
   /** Parameters for a run on any graph (the demo, gpu-check, the benchmark's defaults): original ids. */
   demoParams?(graph: Graph): Readonly<Record<string, unknown>>;
+  /**
+   * The driver supports checkpoints: it calls `ctx.checkpoint(carry)` at its safe points and starts
+   * from `ctx.resume()` when that gives a carry (docs/PROGRAMS.md, "Checkpoints"). A run asked to
+   * checkpoint a program without it is refused.
+   */
+  resumable?: boolean;
   /** The driver: runs to completion and returns one value per internal vertex id. */
   run(ctx: ProgramContext<S>, params: R): Promise<ValuesOf<O>>;
 }

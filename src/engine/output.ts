@@ -8,6 +8,7 @@ import { rename, unlink, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { TesseraError } from '../errors.js';
 import { trackTemp, untrackTemp } from '../tmp-files.js';
+import { diskFullNow, enospc } from './faults.js';
 import type { Graph } from '../graph/types.js';
 import type { OutputKind } from './program.js';
 
@@ -79,6 +80,11 @@ export async function writeResult(
     out.once('error', (e) => reject(new TesseraError(`cannot write the output: ${e.message}`, { file, fix: 'check that the directory exists and is writable' }))),
   );
   try {
+    if (diskFullNow()) {
+      // TESSERA_FAULT disk-full: part of the file is written, then the disk is full.
+      await new Promise((r) => out.write(`${graph.ids.toOriginal[0] ?? 0} `, r));
+      throw new TesseraError(`cannot write the output: ${enospc('write', tmp).message}`, { file, fix: 'check that the directory exists and is writable' });
+    }
     await writeLines(out, failed, graph, values, kind, parents);
     out.end();
     await Promise.race([once(out, 'finish'), failed]);

@@ -39,6 +39,15 @@ export interface StepResult {
   edges: number;
 }
 
+/**
+ * A value a driver carries from one superstep to the next, as a checkpoint saves it (checkpoint.ts):
+ * numbers, booleans, strings, frontiers, typed arrays (a declared state array is saved once, by
+ * name, and comes back as that array), and arrays or plain objects of them.
+ */
+export type CarryValue = number | boolean | string | null | undefined | Frontier | StateArray | readonly CarryValue[] | { readonly [k: string]: CarryValue };
+/** What a driver's superstep loop carries, given at each safe point (RunContext.checkpoint). */
+export type Carry = { readonly [k: string]: CarryValue };
+
 export interface RunContext {
   readonly graph: Graph;
   /** A shared state array of n entries (or `length`), filled with `fill`. */
@@ -86,6 +95,24 @@ export interface RunContext {
    * are ignored.
    */
   release(frontier: Frontier): void;
+  /**
+   * Checkpoints (programs with `resumable: true`; docs/PROGRAMS.md): the carry this run resumes
+   * from, with the declared state already restored; undefined when the run starts fresh (then the
+   * driver initialises as usual). Frontiers in it are fresh (not consumed), arrays in shared memory.
+   */
+  resume<C extends Carry>(): C | undefined;
+  /**
+   * A safe point: between supersteps, where the declared state and `carry` are everything the
+   * rest of the run depends on. The engine writes a checkpoint here when one is due (every N
+   * supersteps or T seconds) and otherwise returns at once. Frontiers in `carry` are saved as
+   * they are now (before the next edgeMap consumes them).
+   */
+  checkpoint(carry: Carry): Promise<void>;
+  /**
+   * Whether this run writes checkpoints: a driver whose GPU handlers keep state on the device
+   * between supersteps (PageRank's contributions) then has it copied back every superstep.
+   */
+  readonly checkpointing: boolean;
 }
 
 export type { OutputKind, Program, AnyProgram } from './define.js';

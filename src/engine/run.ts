@@ -6,7 +6,9 @@ import type { GpuHandlers } from '../../actors/gpu/handler.js';
 import { sharedArray, type CpuKernel, type StateArray } from './kernel.js';
 import { fillArray, prefault } from './fill.js';
 import { IdList } from './ids.js';
-import type { EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
+import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
+import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './checkpoint.js';
+import { reachedStep } from './faults.js';
 import type { AnyProgram } from './define.js';
 import type { ProgramOperators } from './operators.js';
 import type { KernelTable } from './kernel-modules.js';
@@ -26,11 +28,30 @@ export interface KernelRef {
   ops?: ProgramOperators;
 }
 
+/**
+ * The step's sum, independent of which thread or actor ran which task: the tasks' sums (a GPU
+ * actor's one) added in ascending order. Tasks are cut the same way on every run, so a run and
+ * its resumed twin add the same numbers in the same order.
+ */
+export function stepSum(votes: ReadonlyArray<{ sum: number; sums?: Float64Array }>): number {
+  const parts: number[] = [];
+  for (const v of votes) {
+    if (v.sums !== undefined) for (const x of v.sums) parts.push(x);
+    else if (v.sum !== 0) parts.push(v.sum);
+  }
+  parts.sort((a, b) => a - b);
+  let sum = 0;
+  for (const x of parts) sum += x;
+  return sum;
+}
+
 /** One program run: the RunContext programs see. */
 export class Run implements RunContext {
   private step = 0;
   /** Time in vertexMap/vertexFilter passes (not supersteps), for the report's phases. */
   vertexMapMs = 0;
+  /** Whether an edgeMap superstep was sent (the first one tells GPU actors to drop earlier runs' copies). */
+  private started = false;
   private spare: Uint8Array[] = [];
   /** Frontiers edgeMap returned: consumed (their bitmap reused) when given back to edgeMap. */
   private readonly produced = new WeakSet<Frontier>();
@@ -50,6 +71,42 @@ export class Run implements RunContext {
 
   /** The program's declared state, allocated when the run starts (define.ts StateSpecs). */
   state: Record<string, StateArray> = {};
+
+  /** Where due checkpoints go (engine.run's `checkpoint`). */
+  writer: CheckpointWriter | undefined;
+  private resumed: Carry | undefined;
+
+  /** The superstep the next edgeMap runs (a resumed run continues the numbering). */
+  get nextStep(): number {
+    return this.step;
+  }
+
+  /**
+   * Starts this run from a checkpoint: the declared state (already allocated) is overwritten with
+   * the saved arrays, the carry decoded (its arrays in shared memory, frontiers rebuilt), and the
+   * superstep numbering continues from the checkpoint's.
+   */
+  async restore(from: LoadedCheckpoint): Promise<void> {
+    for (const [name, a] of Object.entries(this.state)) await from.restoreState(name, a);
+    const blobs = await from.loadBlobs((kind, length) => this.alloc(kind, 0, length));
+    this.resumed = decodeCarry(from.manifest.carry, this.state, blobs, this) as Carry;
+    this.step = from.manifest.step;
+    Object.assign(this.notes, from.manifest.notes);
+  }
+
+  get checkpointing(): boolean {
+    return this.writer !== undefined;
+  }
+
+  resume<C extends Carry>(): C | undefined {
+    return this.resumed as C | undefined;
+  }
+
+  async checkpoint(carry: Carry): Promise<void> {
+    const w = this.writer;
+    if (w === undefined || !w.due(this.step)) return;
+    await w.write(this.step, this.state, carry, this.notes);
+  }
 
   private get program(): string {
     return this.def.name;
@@ -229,7 +286,7 @@ export class Run implements RunContext {
     const none = { bitmap: next, list: undefined, size: 0 };
     const { votes } = await this.engine.superstep(-1, this.ref(kernel), 'pull', shares, args, state, none, undefined, next, false, 'in', true);
     this.vertexMapMs += performance.now() - t0;
-    return { sum: votes.reduce((a, v) => a + v.sum, 0), active: votes.reduce((a, v) => a + v.active, 0) };
+    return { sum: stepSum(votes), active: votes.reduce((a, v) => a + v.active, 0) };
   }
 
   async edgeMap(
@@ -281,16 +338,19 @@ export class Run implements RunContext {
     const next = this.bitmap();
     const wantList = mode === 'push';
     const step = this.step++;
+    reachedStep(step);
     const planMs = performance.now() - t0;
-    const { votes, voteMs, steals } = await this.engine.superstep(step, this.ref(kernel), mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages);
+    const first = !this.started;
+    this.started = true;
+    const { votes, voteMs, steals } = await this.engine.superstep(step, this.ref(kernel), mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first);
     let active = 0;
     let sum = 0;
     let edges = 0;
     for (const v of votes) {
       active += v.active;
-      sum += v.sum;
       edges += v.edges;
     }
+    sum = stepSum(votes);
     // The next list: from the actors' lists when they are short (joined and sorted), else read
     // off the next bitmap in vertex order (a socket that activated more than listCap sends none; a
     // GPU's flagged merges activate many).

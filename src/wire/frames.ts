@@ -83,6 +83,8 @@ export type StateKind = 'f64' | 'f32' | 'i32' | 'u32' | 'u8';
 export interface SuperstepFrame {
   type: 'superstep';
   step: number;
+  /** The run's first superstep (a resumed run's first has a step number > 0): device copies of an earlier run are stale. */
+  first?: boolean;
   /** The kernel: an export of the program's kernels module. */
   kernel: string;
   /** URL of the program's kernels module (CPU workers import it). */
@@ -186,6 +188,8 @@ export interface VoteFrame {
   active: number;
   /** Sum of the kernels' scalar outputs (e.g. dangling rank mass). */
   sum: number;
+  /** The non-zero sums of each task (socket actors): the coordinator adds them in a fixed order (stepSum). */
+  sums?: Float64Array;
   edges: number;
   tasks: number;
   /** Tasks this actor took from other actors' queues this superstep, and their edges. */

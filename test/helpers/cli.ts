@@ -33,13 +33,13 @@ async function slot<T>(f: () => Promise<T>): Promise<T> {
 }
 
 /** `tessera ...args`; stderr is not a TTY, so no progress bars are drawn. */
-export function tessera(args: string[], opts: { cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function tessera(args: string[], opts: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliResult> {
   return slot(
     () =>
       new Promise<CliResult>((resolve, reject) => {
         const child = spawn(process.execPath, [CLI, ...args], {
           cwd: opts.cwd ?? REPO_ROOT,
-          env: { ...process.env, TESSERA_DEBUG: '' },
+          env: { ...process.env, TESSERA_DEBUG: '', ...opts.env },
           stdio: ['ignore', 'pipe', 'pipe'],
           timeout: opts.timeoutMs ?? 120_000,
         });

@@ -67,6 +67,7 @@ export const bc = defineProgram({
   },
   reference: (g, { sources }) => referenceBetweenness(g, sources),
   demoParams: () => ({ sources: 8, seed: 1 }),
+  resumable: true,
   async run(ctx, { sources }) {
     const g = ctx.graph;
     const n = g.numVertices;
@@ -74,7 +75,10 @@ export const bc = defineProgram({
     const lock = allocStripedLocks(ctx, n);
     const count = sources === undefined ? n : sources.length;
     ctx.note('sources', count);
-    for (let si = 0; si < count; si++) {
+    // A safe point per source: between sources dist, sigma and delta are back at their initial
+    // values and bc holds the sum so far, so the source index is the whole carry.
+    for (let si = ctx.resume<{ si: number }>()?.si ?? 0; si < count; si++) {
+      await ctx.checkpoint({ si });
       const s = sources === undefined ? si : sources[si]!;
       dist[s] = 0;
       sigma[s] = 1;

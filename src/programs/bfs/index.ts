@@ -5,6 +5,7 @@
  * (Beamer; Ligra's switch in the engine): sparse supersteps push, dense ones pull (kernels.ts).
  */
 import { defineProgram } from '../../engine/define.js';
+import type { Frontier } from '../../engine/program.js';
 import { peers } from './peers.js';
 import { referenceBfs } from './reference.js';
 
@@ -26,12 +27,20 @@ export const bfs = defineProgram({
   profile: { mode: 'pull', stateBytesPerVertex: 6, passes: 1, unit: 'run', vertexTerm: false, levels: true },
   reference: (g, { source }) => referenceBfs(g, source),
   demoParams: (g) => ({ source: g.ids.toOriginal[0]! }),
+  resumable: true,
   async run(ctx, { source }) {
     const { depth, seen } = ctx.state;
-    depth[source] = 0;
-    seen[source >>> 5] = 1 << (source & 31);
-    let frontier = ctx.frontierOf([source]);
-    for (let level = 0; frontier.size > 0; level++) ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, { level }, { readsFrontier: true }));
+    let c = ctx.resume<{ level: number; frontier: Frontier }>();
+    if (c === undefined) {
+      depth[source] = 0;
+      seen[source >>> 5] = 1 << (source & 31);
+      c = { level: 0, frontier: ctx.frontierOf([source]) };
+    }
+    let { level, frontier } = c;
+    for (; frontier.size > 0; level++) {
+      await ctx.checkpoint({ level, frontier });
+      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, { level }, { readsFrontier: true }));
+    }
     return depth;
   },
 });

@@ -34,18 +34,22 @@ export const cdlp = defineProgram({
   profile: { mode: 'pull', stateBytesPerVertex: 8, passes: 10, unit: 'pass', vertexTerm: true, calibration: () => ({ iterations: 5 }) },
   reference: (g, { iterations }) => referenceCdlp(g, iterations),
   demoParams: () => ({ iterations: 10 }),
+  resumable: true,
   async run(ctx, { iterations }) {
-    let { label, nextLabel } = ctx.state;
-    label.set(ctx.graph.ids.toOriginal);
-    const all = ctx.all();
-    let done = 0;
+    type Carry = { label: Uint32Array; nextLabel: Uint32Array; done: number; prevChanged: number; older: Uint32Array | undefined };
+    let c = ctx.resume<Carry>();
+    if (c === undefined) {
+      ctx.state.label.set(ctx.graph.ids.toOriginal);
+      c = { label: ctx.state.label, nextLabel: ctx.state.nextLabel, done: 0, prevChanged: -1, older: undefined };
+    }
     // Synchronous propagation can settle into a 2-cycle (labels swapping back and forth): once
     // label_k+1 equals label_k-1 every later iteration is known, so a huge iteration count ends
     // there with the labels it would have reached. Checked only when the count of changed labels
     // repeats (a copy of n labels per candidate, none in runs that converge).
-    let prevChanged = -1;
-    let older: Uint32Array | undefined;
+    let { label, nextLabel, done, prevChanged, older } = c;
+    const all = ctx.all();
     while (done < iterations) {
+      await ctx.checkpoint({ label, nextLabel, done, prevChanged, older });
       const { sum: changed } = await ctx.edgeMap('cdlp', all, { label, nextLabel }, {}, { modes: ['pull'] });
       [label, nextLabel] = [nextLabel, label];
       done++;

@@ -49,27 +49,40 @@ export const lcc = defineProgram({
   profile: { mode: 'pull', stateBytesPerVertex: 8, passes: 1, unit: 'pass', vertexTerm: true },
   reference: (g) => referenceLcc(g),
   demoParams: () => ({}),
+  resumable: true,
   async run(ctx) {
     const n = ctx.graph.numVertices;
     const res = ctx.state.lcc;
+    // A GPU topology has no safe point (one superstep; a checkpoint of the CPU path is not used there).
     if (ctx.gpuActors > 0) {
       await ctx.edgeMap('lccDirect', ctx.all(), { lcc: res }, {}, { modes: ['pull'] });
       ctx.note('lccPath', 'direct');
       return res;
     }
     const all = ctx.all();
-    const deg = ctx.alloc('u32') as Uint32Array;
-    const fwdDeg = ctx.alloc('u32') as Uint32Array;
+    // Safe points after the count and after the fill: the scratch arrays made so far are the carry.
+    type Carry = { deg: Uint32Array; fwdDeg: Uint32Array; filled?: { fwdOff: Float64Array; fwd: Uint32Array; mult: Uint8Array } };
+    let c = ctx.resume<Carry>();
+    if (c === undefined) {
+      const deg = ctx.alloc('u32') as Uint32Array;
+      const fwdDeg = ctx.alloc('u32') as Uint32Array;
+      await ctx.edgeMap('lccCount', all, { deg, fwdDeg }, {}, { modes: ['pull'] });
+      await ctx.checkpoint((c = { deg, fwdDeg }));
+    }
+    const { deg, fwdDeg } = c;
+    if (c.filled === undefined) {
+      // N+ has a length known only now: scratch of this run.
+      const fwdOff = ctx.alloc('f64', 0, n + 1) as Float64Array;
+      for (let v = 0; v < n; v++) fwdOff[v + 1] = fwdOff[v]! + fwdDeg[v]!;
+      const total = fwdOff[n]!;
+      const fwd = ctx.alloc('u32', 0, total) as Uint32Array;
+      const mult = ctx.alloc('u8', 0, total) as Uint8Array;
+      await ctx.edgeMap('lccFill', all, { fwdOff, fwd, mult }, {}, { modes: ['pull'] });
+      await ctx.checkpoint((c = { deg, fwdDeg, filled: { fwdOff, fwd, mult } }));
+    }
+    const { fwdOff, fwd, mult } = c.filled!;
     const tLo = ctx.alloc('u32') as Uint32Array;
     const tHi = ctx.alloc('u32') as Uint32Array;
-    await ctx.edgeMap('lccCount', all, { deg, fwdDeg }, {}, { modes: ['pull'] });
-    // N+ has a length known only now: scratch of this run.
-    const fwdOff = ctx.alloc('f64', 0, n + 1) as Float64Array;
-    for (let v = 0; v < n; v++) fwdOff[v + 1] = fwdOff[v]! + fwdDeg[v]!;
-    const total = fwdOff[n]!;
-    const fwd = ctx.alloc('u32', 0, total) as Uint32Array;
-    const mult = ctx.alloc('u8', 0, total) as Uint8Array;
-    await ctx.edgeMap('lccFill', all, { fwdOff, fwd, mult }, {}, { modes: ['pull'] });
     await ctx.edgeMap('lccTri', all, { fwdOff, fwd, mult, tLo, tHi }, {}, { modes: ['pull'] });
     for (let v = 0; v < n; v++) {
       const d = deg[v]!;

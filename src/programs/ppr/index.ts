@@ -49,15 +49,19 @@ export const ppr = defineProgram({
   profile: { mode: 'pull', stateBytesPerVertex: 40, passes: 30, unit: 'pass', vertexTerm: true, weighted: true, calibration: () => ({ iterations: 3, tolerance: 0 }) },
   reference: (g, params) => referencePpr(g, { ...params, sources: params.sources ?? [] }).values,
   demoParams: (g) => ({ sources: [g.ids.toOriginal[0]!] }),
+  resumable: true,
   async run(ctx, { sources, damping, iterations, tolerance, weighted }) {
     const n = ctx.graph.numVertices;
     const { x, xn, contrib, p, outW } = ctx.state;
-    p.set(personalization(n, sources ?? []));
-    let dangling = (await ctx.vertexMap('pprInit', { x, contrib, outW }, { x0: 1 / n, weighted })).sum;
+    let c = ctx.resume<{ it: number; converged: boolean; dangling: number }>();
+    if (c === undefined) {
+      p.set(personalization(n, sources ?? []));
+      c = { it: 0, converged: false, dangling: (await ctx.vertexMap('pprInit', { x, contrib, outW }, { x0: 1 / n, weighted })).sum };
+    }
+    let { it, converged, dangling } = c;
     const all = ctx.all();
-    let it = 0;
-    let converged = false;
     while (it < iterations && !converged) {
+      await ctx.checkpoint({ it, converged, dangling });
       it++;
       const { sum: err } = await ctx.edgeMap('pprGather', all, { contrib, x, xn, p }, { alpha: damping, dangling, weighted }, { modes: ['pull'] });
       dangling = (await ctx.vertexMap('pprApply', { x, xn, contrib, outW })).sum;

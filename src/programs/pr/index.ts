@@ -36,19 +36,28 @@ export const pr = defineProgram({
   profile: { mode: 'pull', stateBytesPerVertex: 16, passes: 10, unit: 'pass', vertexTerm: true, calibration: () => ({ iterations: 5 }) },
   reference: (g, { iterations, damping }) => referencePageRank(g, { iterations, damping }),
   demoParams: () => ({ iterations: 10, damping: 0.85 }),
+  resumable: true,
   async run(ctx, { iterations, damping }) {
     const n = ctx.graph.numVertices;
     const { rank } = ctx.state;
-    let { contrib, nextContrib } = ctx.state;
-    // rank = 1/n, contrib = rank/outdeg, dangling mass = the sinks' rank: on every CPU thread (a
-    // loop here took 180 ms of a 470 ms GPU run on RMAT 24, most of it first-touching the arrays).
-    let dangling = (await ctx.vertexMap('prInit', { rank, contrib }, { r0: 1 / n })).sum;
+    let c = ctx.resume<{ it: number; dangling: number; contrib: Float64Array; nextContrib: Float64Array }>();
+    if (c === undefined) {
+      const { contrib, nextContrib } = ctx.state;
+      // rank = 1/n, contrib = rank/outdeg, dangling mass = the sinks' rank: on every CPU thread (a
+      // loop here took 180 ms of a 470 ms GPU run on RMAT 24, most of it first-touching the arrays).
+      const dangling = (await ctx.vertexMap('prInit', { rank, contrib }, { r0: 1 / n })).sum;
+      c = { it: 0, dangling, contrib, nextContrib };
+    }
+    let { it, dangling, contrib, nextContrib } = c;
     const all = ctx.all();
-    for (let it = 0; it < iterations; it++) {
+    for (; it < iterations; it++) {
+      await ctx.checkpoint({ it, dangling, contrib, nextContrib });
       const base = (1 - damping) / n + (damping * dangling) / n;
-      // last: ranks are read only after the final iteration (a GPU actor copies its range back then).
+      // last: ranks are read only after the final iteration (a GPU actor copies its range back
+      // then). A checkpointed run leaves it out: contributions come back every step (checkpoints read them).
       const last = it === iterations - 1 ? 1 : 0;
-      const step = await ctx.edgeMap('pr', all, { contrib, nextContrib, rank }, { base, damping, last }, { modes: ['pull'] });
+      const args: Record<string, number> = ctx.checkpointing ? { base, damping } : { base, damping, last };
+      const step = await ctx.edgeMap('pr', all, { contrib, nextContrib, rank }, args, { modes: ['pull'] });
       dangling = step.sum;
       [contrib, nextContrib] = [nextContrib, contrib];
     }

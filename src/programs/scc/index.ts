@@ -38,15 +38,30 @@ export const scc = defineProgram({
   profile: { mode: 'push', stateBytesPerVertex: 14, passes: 2, unit: 'run', vertexTerm: true },
   reference: (g) => referenceScc(g),
   demoParams: () => ({}),
+  resumable: true,
   async run(ctx) {
     const { scc, color, label } = ctx.state;
-    let rounds = 0;
-    while ((await ctx.vertexMap('sccColor', { scc, color })).sum > 0) {
-      rounds++;
-      let f = ctx.all();
-      while (f.size > 0) ({ next: f } = await ctx.edgeMap('sccForward', f, { scc, color }, {}, { readsFrontier: true }));
-      let b: Frontier = await ctx.vertexFilter('sccRoots', { scc, color });
-      while (b.size > 0) ({ next: b } = await ctx.edgeMap('sccBackward', b, { scc, color }, {}, { modes: ['pull'], pullPages: 'out', readsFrontier: true }));
+    // Safe points in both propagation loops: the carry says which loop and its frontier, and a
+    // resumed run enters the round there.
+    type Carry = { rounds: number; phase: 'forward' | 'backward'; f: Frontier };
+    const c = ctx.resume<Carry>();
+    let rounds = c?.rounds ?? 0;
+    let at: Carry | undefined = c;
+    while (at !== undefined || (await ctx.vertexMap('sccColor', { scc, color })).sum > 0) {
+      if (at === undefined) rounds++;
+      let f = at?.f ?? ctx.all();
+      if (at?.phase !== 'backward') {
+        while (f.size > 0) {
+          await ctx.checkpoint({ rounds, phase: 'forward', f });
+          ({ next: f } = await ctx.edgeMap('sccForward', f, { scc, color }, {}, { readsFrontier: true }));
+        }
+      }
+      let b: Frontier = at?.phase === 'backward' ? at.f : await ctx.vertexFilter('sccRoots', { scc, color });
+      at = undefined;
+      while (b.size > 0) {
+        await ctx.checkpoint({ rounds, phase: 'backward', f: b });
+        ({ next: b } = await ctx.edgeMap('sccBackward', b, { scc, color }, {}, { modes: ['pull'], pullPages: 'out', readsFrontier: true }));
+      }
     }
     ctx.note('rounds', rounds);
     // Representatives (internal ids) -> the smallest original id of each component.

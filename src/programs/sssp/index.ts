@@ -49,6 +49,7 @@ export const sssp = defineProgram({
   profile: { mode: 'push', stateBytesPerVertex: 10, passes: 1, unit: 'run', vertexTerm: false, weighted: true },
   reference: (g, { source }) => referenceSssp(g, source),
   demoParams: (g) => ({ source: g.ids.toOriginal[0]! }),
+  resumable: true,
   async run(ctx, { source, window }) {
     const n = ctx.graph.numVertices;
     const mean = checkWeights(ctx.graph);
@@ -57,13 +58,21 @@ export const sssp = defineProgram({
     ctx.note('window', w);
     const { dist } = ctx.state;
     const lock = allocStripedLocks(ctx, n);
-    dist[source] = 0;
     // Buckets of pending vertices in typed arrays (stale entries are skipped: not pending, or in
     // another bucket). A superstep's improvements mostly land in a few buckets: the last one used
-    // is kept at hand (lastKey = NaN when the map changes under it).
-    const pending = new Uint8Array(n);
+    // is kept at hand (lastKey = NaN when the map changes under it). A checkpoint carries the
+    // pending flags and each bucket's entries.
+    type Carry = { steps: number; pending: Uint8Array; keys: number[]; lists: Uint32Array[] };
+    const c = ctx.resume<Carry>();
+    const pending = c?.pending ?? new Uint8Array(n);
     const buckets = new Map<number, IdList>();
     const keys = new KeyHeap(); // indices of the non-empty buckets
+    c?.keys.forEach((k, i) => {
+      const l = new IdList();
+      l.pushAll(c.lists[i]!);
+      buckets.set(k, l);
+      keys.push(k);
+    });
     let lastKey = NaN;
     let last: IdList | undefined;
     const enqueue = (v: number): void => {
@@ -79,9 +88,13 @@ export const sssp = defineProgram({
       }
       last!.push(v);
     };
-    enqueue(source);
-    let steps = 0;
+    if (c === undefined) {
+      dist[source] = 0;
+      enqueue(source);
+    }
+    let steps = c?.steps ?? 0;
     while (keys.size > 0) {
+      if (ctx.checkpointing) await ctx.checkpoint({ steps, pending, keys: [...buckets.keys()], lists: [...buckets.values()].map((l) => l.view()) });
       const k = keys.min();
       const entries = buckets.get(k)!.view();
       buckets.set(k, new IdList());

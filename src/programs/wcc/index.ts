@@ -12,6 +12,7 @@
  * graph.out. Halts when no label changes (kernels.ts). Serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
+import type { Frontier } from '../../engine/program.js';
 import { peers } from './peers.js';
 import { referenceWcc } from './reference.js';
 
@@ -32,11 +33,17 @@ export const wcc = defineProgram({
   profile: { mode: 'pull', stateBytesPerVertex: 6, passes: 1, unit: 'run', vertexTerm: false },
   reference: (g) => referenceWcc(g),
   demoParams: () => ({}),
+  resumable: true,
   async run(ctx) {
     const { label } = ctx.state;
-    label.set(ctx.graph.ids.toOriginal);
-    let frontier = ctx.all();
+    let c = ctx.resume<{ frontier: Frontier }>();
+    if (c === undefined) {
+      label.set(ctx.graph.ids.toOriginal);
+      c = { frontier: ctx.all() };
+    }
+    let { frontier } = c;
     while (frontier.size > 0) {
+      await ctx.checkpoint({ frontier });
       ({ next: frontier } = await ctx.edgeMap('wcc', frontier, { label }, {}, { readsFrontier: true }));
     }
     return label;
