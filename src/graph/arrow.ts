@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 // apache-arrow loads on first use (120 ms of import): only when a table is read or made.
 import type { Table, Vector } from 'apache-arrow';
 const arrow = (): Promise<typeof import('apache-arrow')> => import('apache-arrow');
+import { checkGraphFits } from './memory.js';
 import { TesseraError } from '../errors.js';
 import { F64List, U32List } from './chunked.js';
 import { MAX_ORIGINAL_ID, type Graph, type RawEdges } from './types.js';
@@ -43,8 +44,10 @@ export const isArrowFile = (file: string): boolean => /\.(arrow|arrows|feather|i
 /** Reads an Arrow IPC file (or stream) of edges. */
 export async function readArrowEdges(file: string, opts: ArrowEdgeOptions = {}): Promise<ArrowEdges> {
   let table: Table;
+  let size = 0;
   try {
     const bytes = await readFile(file);
+    size = bytes.byteLength;
     // An IPC file starts with ARROW1, a stream with a 0xFFFFFFFF continuation (older: a length).
     const magic = bytes.subarray(0, 6).toString('latin1') === 'ARROW1' || bytes.readUInt32LE(0) === 0xffffffff;
     if (!magic) throw new Error('no Arrow IPC header');
@@ -56,6 +59,8 @@ export async function readArrowEdges(file: string, opts: ArrowEdgeOptions = {}):
       fix: code === 'ENOENT' ? 'check the path' : 'write the edges with pyarrow.feather.write_feather / ipc, or give another format',
     });
   }
+  // The table stays in memory while its edges are listed and the graph built.
+  checkGraphFits(0, table.numRows, { file, what: 'this Arrow table', verb: 'lists', held: size });
   return arrowEdges(table, file, opts);
 }
 

@@ -6,6 +6,7 @@
  * measured by the builder: scale 26, ~1.07 G edges, in 24 GiB).
  */
 import os from 'node:os';
+import { open } from 'node:fs/promises';
 import { TesseraError } from '../errors.js';
 
 export const BYTES_PER_VERTEX = 40;
@@ -15,17 +16,61 @@ export function graphBytes(vertices: number, edges: number): number {
   return vertices * BYTES_PER_VERTEX + edges * BYTES_PER_EDGE;
 }
 
-const gib = (b: number): string => `${(b / 2 ** 30).toFixed(1)} GiB`;
+export const gib = (b: number): string => `${(b / 2 ** 30).toFixed(1)} GiB`;
 
-/** Throws a TesseraError (naming file and line) when the estimate exceeds 90% of this machine's memory. */
-export function checkGraphFits(vertices: number, edges: number, where: { file?: string; line?: number; what: string }): void {
-  const need = graphBytes(vertices, edges);
+/**
+ * Throws a TesseraError (naming file and line) when the estimate exceeds 90% of this machine's
+ * memory. `held`: bytes of the input that stay in memory while the graph is built (an Arrow table).
+ */
+export function checkGraphFits(vertices: number, edges: number, where: { file?: string; line?: number; what: string; held?: number; verb?: string; says?: string; fix?: string }): void {
+  const need = graphBytes(vertices, edges) + (where.held ?? 0);
   const have = os.totalmem();
   if (need > 0.9 * have) {
-    throw new TesseraError(`${where.what} declares ${vertices} vertices and ${edges} edges: about ${gib(need)}, more than this machine's ${gib(have)} of memory`, {
+    const says = where.says ?? `${where.verb ?? 'declares'} ${Math.round(vertices)} vertices and ${Math.round(edges)} edges`;
+    throw new TesseraError(`${where.what} ${says}: about ${gib(need)}, more than this machine's ${gib(have)} of memory`, {
       file: where.file,
       line: where.line,
-      fix: 'check the declared counts, or use a machine with more memory',
+      fix: where.fix ?? 'check the declared counts, or use a machine with more memory',
     });
   }
+}
+
+/** Bytes of a text edge list sampled for its mean line length (checkTextFits). */
+const SAMPLE_BYTES = 1 << 16;
+
+/**
+ * A plain-text edge list's edges estimated from its size and the mean length of its first lines
+ * (comments left out), checked like a declared count (vertices taken as many as edges, the most a
+ * list of pairs usually has). Files under twice the sample, and gzipped ones (their ratio is not
+ * known before inflating them), are not estimated.
+ */
+export async function checkTextFits(file: string): Promise<void> {
+  if (file.toLowerCase().endsWith('.gz')) return;
+  let size = 0;
+  const buf = Buffer.alloc(SAMPLE_BYTES);
+  let got = 0;
+  try {
+    const fh = await open(file, 'r');
+    try {
+      size = (await fh.stat()).size;
+      if (size < 2 * SAMPLE_BYTES) return;
+      got = (await fh.read(buf, 0, SAMPLE_BYTES, 0)).bytesRead;
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return; // the reader says what is wrong with the file
+  }
+  const text = buf.subarray(0, got).toString('latin1');
+  const lines = text.split('\n').slice(0, -1); // the last one may be cut
+  const data = lines.filter((l) => l.trim() !== '' && !/^\s*[#%]/.test(l));
+  if (data.length === 0) return;
+  const bytes = lines.reduce((a, l) => a + l.length + 1, 0);
+  const edges = (size * data.length) / bytes;
+  checkGraphFits(edges, edges, {
+    file,
+    what: `at ${(bytes / lines.length).toFixed(1)} bytes a line, this ${gib(size)} edge list`,
+    says: `holds about ${Math.round(edges)} edges (and at most as many vertices)`,
+    fix: 'use a machine with more memory, or split the graph',
+  });
 }

@@ -7,6 +7,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { checkGraphFits, checkTextFits } from '../memory.js';
 import { TesseraError } from '../../errors.js';
 import { CHUNK, type U32List } from '../chunked.js';
 import type { RawEdges } from '../types.js';
@@ -411,6 +412,10 @@ export async function readGraphalytics(p: string, opts: GraphalyticsOptions = {}
         }
       : { file: edgeFile, extra: 'auto', weightType: opts.weightType, allowNegativeWeights: opts.allowNegativeWeights, layout },
   );
+  // The counts the .properties declares, or the edge file's size, against memory before reading.
+  if (props?.metaVertices !== undefined && props.metaEdges !== undefined)
+    checkGraphFits(props.metaVertices, props.metaEdges, { file: loc.propertiesFile, line: props.lines['meta.vertices'], what: `graph.${props.name}.meta.vertices/meta.edges` });
+  else await checkTextFits(edgeFile);
   const vertices = await readVertexFile(vertexFile, { extraColumns: props?.values['vertex-properties.names'] !== undefined });
   await readLineBlocks(edgeFile, parser.block, { onProgress: opts.onProgress, currentLine: () => parser.line });
 

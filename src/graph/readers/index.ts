@@ -9,6 +9,7 @@
  * ids; buildGraph (../build.ts) renumbers them and builds the pages.
  */
 import { stat } from 'node:fs/promises';
+import { checkTextFits } from '../memory.js';
 import { TesseraError } from '../../errors.js';
 import type { RawEdges } from '../types.js';
 import { readEdgeList, type EdgeListOptions } from './edgelist.js';
@@ -62,6 +63,7 @@ export async function detectFormat(file: string): Promise<GraphFormat> {
 /** Reads a graph text file (format by extension, see the module comment). */
 export async function readGraphFile(file: string, opts: ReadGraphOptions = {}): Promise<ReadGraphResult> {
   const format = opts.format ?? (await detectFormat(file));
+  if (format === 'edgelist') await checkTextFits(file);
   const { vertices, format: _f, ...rest } = opts;
   if (vertices !== undefined && format !== 'edgelist') {
     throw new TesseraError(`a vertex list applies to edge-list files only (this is a ${format === 'matrixmarket' ? 'Matrix Market' : 'Graphalytics'} graph, which lists its vertices itself)`, {
