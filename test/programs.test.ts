@@ -277,3 +277,41 @@ test('cdlp: a huge iteration count on labels that swap back and forth ends, with
   t.regex(String(c.report.notes.stopped), new RegExp(`no label changed in iteration ${c.report.notes.iterations} of 50`));
   t.regex(summarize(c.report), /notes: stopped: no label changed/, 'the terminal summary prints the notes');
 });
+
+test('pr: past 100 iterations a repeating state ends the loop with the ranks the full count gives', async (t) => {
+  const { generate } = await import('../src/index.js');
+  const { referencePageRank } = await import('../src/programs/pr/reference.js');
+  const g = generate('rmat:8');
+  const full = await run(g, 'pr', { iterations: 150, topology: topo([2]) });
+  // The serial reference runs all 150 (its sums in another order: equal to rounding).
+  const want = referencePageRank(g, { iterations: 150, damping: 0.85 });
+  t.true(full.values.every((x, i) => Math.abs(x - want[i]!) <= 1e-12 * Math.max(1, Math.abs(want[i]!))));
+  t.regex(String(full.report.notes.stopped), /a fixed point after iteration \d+ of 150: \d+ iterations that repeat it were skipped/);
+  t.true(full.report.supersteps < 150);
+  // A count that would never end: the same bits as 150, on one and two sockets.
+  for (const threads of [[2], [1, 1]]) {
+    const huge = await run(g, 'pr', { iterations: 1_000_000_000, topology: topo(threads) });
+    t.deepEqual([...huge.values], [...full.values], String(threads));
+    t.regex(String(huge.report.notes.stopped), /of 1000000000/);
+  }
+  // Up to 100 iterations nothing is watched: no note.
+  const short = await run(g, 'pr', { iterations: 100, topology: topo([2]) });
+  t.false('stopped' in short.report.notes);
+  t.is(short.report.supersteps, 100);
+});
+
+test('pr: the state watch finds fixed points and two-state cycles, nothing else', async (t) => {
+  const { StateWatch } = await import('../src/programs/pr/fixed-point.js');
+  const a = new Float64Array([1, 2, 3]);
+  const b = new Float64Array([1, 2, 3.0000000000000004]);
+  const c = new Float64Array([-0, 2, 3]);
+  const w = new StateWatch();
+  t.is(w.period(a, 0.5), 0);
+  t.is(w.period(b, 0.5), 0);
+  t.is(w.period(a, 0.5), 2, 'a, b, a: two states alternating');
+  t.is(w.period(a, 0.5), 1, 'a, a: a fixed point');
+  t.is(w.period(a, 0.25), 0, 'the dangling mass counts');
+  const v = new StateWatch();
+  t.is(v.period(new Float64Array([0, 2, 3]), 1), 0);
+  t.is(v.period(c, 1), 0, '-0 is not 0 bitwise');
+});

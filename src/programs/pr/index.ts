@@ -1,7 +1,9 @@
 /**
  * PageRank — Graphalytics semantics: PR_0 = 1/n; for a fixed number of iterations
  *   PR_i(v) = (1-d)/n + d * sum_{u in N_in(v)} PR_{i-1}(u)/outdeg(u) + d/n * sum_{w dangling} PR_{i-1}(w)
- * (dangling = out-degree 0; its rank is spread over every vertex), synchronous, no early stop.
+ * (dangling = out-degree 0; its rank is spread over every vertex), synchronous. Past 100
+ * iterations a state that repeats (fixed point, or two states alternating) ends the loop with the
+ * ranks the full count gives (fixed-point.ts), and the run's notes say so.
  *
  * Pull only: each vertex sums its in-neighbours' contributions (rank/outdeg) from the previous
  * iteration — no atomics, every page written by one task. The kernel also computes the next
@@ -11,6 +13,7 @@
 import { defineProgram } from '../../engine/define.js';
 import { peers } from './peers.js';
 import { referencePageRank } from './reference.js';
+import { StateWatch, WATCH_FROM } from './fixed-point.js';
 
 export const pr = defineProgram({
   name: 'pr',
@@ -18,7 +21,7 @@ export const pr = defineProgram({
   summary: 'PageRank over a fixed number of iterations; dangling rank spread over every vertex',
   graphalytics: 'pr',
   params: {
-    iterations: { type: 'int', default: 10, min: 0, property: 'num-iterations', description: 'number of iterations (fixed count, no convergence test)' },
+    iterations: { type: 'int', default: 10, min: 0, property: 'num-iterations', description: 'number of iterations (fixed count; past 100, a repeating state ends it with the same ranks)' },
     damping: { type: 'number', default: 0.85, min: 0, max: 1, property: 'damping-factor', description: 'damping factor d' },
   },
   state: {
@@ -50,16 +53,28 @@ export const pr = defineProgram({
     }
     let { it, dangling, contrib, nextContrib } = c;
     const all = ctx.all();
+    const watch = new StateWatch();
+    let settled = false;
     for (; it < iterations; it++) {
       await ctx.checkpoint({ it, dangling, contrib, nextContrib });
       const base = (1 - damping) / n + (damping * dangling) / n;
       // last: ranks are read only after the final iteration (a GPU actor copies its range back
-      // then). A checkpointed run leaves it out: contributions come back every step (checkpoints read them).
+      // then). Checkpointed and watched runs leave it out: contributions come back every step.
+      const watching = !settled && it >= WATCH_FROM && it < iterations - 1;
       const last = it === iterations - 1 ? 1 : 0;
-      const args: Record<string, number> = ctx.checkpointing ? { base, damping } : { base, damping, last };
+      const args: Record<string, number> = ctx.checkpointing || watching ? { base, damping } : { base, damping, last };
       const step = await ctx.edgeMap('pr', all, { contrib, nextContrib, rank }, args, { modes: ['pull'] });
       dangling = step.sum;
       [contrib, nextContrib] = [nextContrib, contrib];
+      const period = watching ? watch.period(contrib, dangling) : 0;
+      if (period > 0) {
+        // State it+1 recurs with this period: skip whole periods, leaving the final iteration
+        // (it runs with last = 1, so GPUs send their ranks) to compute from the same state.
+        const skip = Math.floor((iterations - 2 - it) / period) * period;
+        ctx.note('stopped', `${period === 1 ? 'a fixed point' : 'two states alternating'} after iteration ${it + 1} of ${iterations}: ${skip} iterations that repeat it were skipped`);
+        it += skip;
+        settled = true;
+      }
     }
     return rank;
   },
