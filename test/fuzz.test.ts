@@ -1,7 +1,7 @@
 /**
  * Bad input never gives a stack trace or a wrong graph (fast-check): random and mutated text fed
- * to the edge-list readers (integer ids, names, CSV quoting), Matrix Market and topology YAML, and
- * mutated bytes of a .tsr, either load or fail with a TesseraError naming the file (and, for text,
+ * to the edge-list readers (integer ids, names, CSV quoting), Matrix Market, Graphalytics datasets
+ * (.properties, .v, .e), topology and bench-config YAML, and mutated bytes of a .tsr, either load or fail with a TesseraError naming the file (and, for text,
  * its line) and a fix. Integer edge lists that load hold exactly the edges an independent parse
  * of the same text finds.
  */
@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { generate, loadGraph, parseTopology, TesseraError } from '../src/index.js';
 import { writeTsr } from '../src/graph/tsr.js';
+import { parseBenchConfig } from '../src/bench/config.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-fuzz-'));
 let seq = 0;
@@ -127,5 +128,91 @@ test('a .tsr with bytes changed, cut or appended: loads the same graph, or one c
       }
     }),
     { numRuns: 150 },
+  );
+});
+
+test('Graphalytics datasets (.properties, .v, .e mutated): load, or one clean error', async (t) => {
+  const propLine = fc.oneof(
+    fc.constantFrom(
+      'graph.g.vertex-file = g.v',
+      'graph.g.edge-file = g.e',
+      'graph.g.edge-file = ../../etc/passwd',
+      'graph.g.meta.vertices = 3',
+      'graph.g.meta.vertices = 4000000000',
+      'graph.g.meta.edges = 2',
+      'graph.g.meta.edges = x',
+      'graph.g.directed = true',
+      'graph.g.directed = maybe',
+      'graph.g.edge-properties.names = weight',
+      'graph.g.edge-properties.types = real',
+      'graph.g.edge-properties.types = real, int',
+      'graph.g.bfs.source-vertex = 1',
+      'graph.g.bfs.source-vertex = 99',
+      'graph.g.pr.num-iterations = -1',
+      'graph.other.meta.vertices = 3',
+      '# comment',
+      'graph.g.meta.vertices \\',
+      '=',
+    ),
+    fc.string({ maxLength: 12 }),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(propLine, { maxLength: 8 }), text, text, async (props, v, e) => {
+      const d = path.join(dir, `ga${seq++}`);
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(d);
+      writeFileSync(path.join(d, 'g.properties'), props.join('\n') + '\n');
+      writeFileSync(path.join(d, 'g.v'), v);
+      writeFileSync(path.join(d, 'g.e'), e);
+      try {
+        const { graph } = await loadGraph(d);
+        t.true(graph.numVertices >= 0);
+      } catch (err) {
+        t.true(err instanceof TesseraError, `not a TesseraError: ${String((err as Error)?.stack ?? err)}`);
+        const m = (err as Error).message;
+        t.true(m.includes('Fix:') && !m.includes('\n') && !m.includes('root:'), m);
+      }
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('bench config YAML: parses, or one clean error', (t) => {
+  const yamlLine = fc.oneof(
+    fc.constantFrom(
+      'name: x',
+      'repetitions: 3',
+      'repetitions: -2',
+      'warmup: 1',
+      'cellTimeout: 0',
+      'graphs:',
+      '  - rmat: [8, 10]',
+      '  - rmat: 99',
+      '    weighted: true',
+      '  - file: g.el',
+      'topologies:',
+      '  - ../configs/1S.yaml',
+      'programs:',
+      '  - bfs',
+      '  - pr: { iterations: 10 }',
+      '  - nope',
+      'alphas: [0.5, 2]',
+      'peers:',
+      '  graphology:',
+      'a: &x [*x]',
+      '- - -',
+      '{',
+    ),
+    fc.string({ maxLength: 10 }),
+  );
+  fc.assert(
+    fc.property(fc.array(yamlLine, { maxLength: 12 }), (ls) => {
+      try {
+        parseBenchConfig(ls.join('\n'), path.join(dir, 'bench.yaml'));
+      } catch (e) {
+        clean(t, e, 'bench.yaml');
+      }
+    }),
+    { numRuns: 300 },
   );
 });
