@@ -357,14 +357,21 @@ async function checkOutputs(f: ReadyFlags): Promise<void> {
   const inputs: Array<[string, string]> = [['--graph', f.graph], ...(f.vertices !== undefined ? [['--vertices', f.vertices] as [string, string]] : []), ...(f.sourceList !== undefined ? [['--source-list', f.sourceList] as [string, string]] : [])];
   const seen = new Map<string, string>();
   for (const [key, file] of inputs) seen.set(await real(file), key);
+  // The checkpoint folder is an output too: a file there (an input, --out) would be lost or break it.
+  if (f.checkpoint !== undefined) {
+    const st = await stat(f.checkpoint).catch(() => undefined);
+    if (st !== undefined && !st.isDirectory())
+      throw new TesseraError(`--checkpoint ${f.checkpoint} is a file, not a folder`, { file: f.checkpoint, key: '--checkpoint', fix: 'name a folder for the checkpoints (it is created if missing)' });
+    outs.push(['--checkpoint', f.checkpoint]);
+  }
   for (const [key, file] of outs) {
     const r = await real(file);
     const clash = seen.get(r);
     if (clash !== undefined) {
-      throw new TesseraError(`${key} ${file} is also ${clash === '--out' || clash === '--report' ? 'the' : 'an input:'} ${clash}`, {
+      throw new TesseraError(`${key} ${file} is also ${['--out', '--report', '--checkpoint'].includes(clash) ? 'the' : 'an input:'} ${clash}`, {
         file,
         key,
-        fix: `write ${key} to another file`,
+        fix: key === '--checkpoint' ? 'give --checkpoint a folder of its own' : `write ${key} to another file`,
       });
     }
     seen.set(r, key);
