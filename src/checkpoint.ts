@@ -5,6 +5,7 @@
  * the checks that refuse a checkpoint of another graph, program or parameters in one line.
  */
 import { createHash } from 'node:crypto';
+import { access, constants, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TesseraError } from './errors.js';
 import type { Graph } from './graph/types.js';
@@ -185,7 +186,14 @@ export async function planCheckpoint(
       : { every: was?.policy.every ?? undefined, interval: was?.policy.interval ?? undefined };
   const sameDir = resumed !== undefined && path.resolve(resumed.dir) === path.resolve(dir);
   if (!sameDir) {
-    const there = await readCheckpoint(dir);
+    await checkWritableFolder(dir);
+    const there = await readCheckpoint(dir).catch((e: unknown) => {
+      throw new TesseraError(`the folder holds a damaged checkpoint (${e instanceof TesseraError ? e.message.replace(/^.*?the checkpoint is damaged: /, '').replace(/\s*\(at --resume\)\..*$/, '') : String(e)})`, {
+        file: dir,
+        key: '--checkpoint',
+        fix: 'remove it, or checkpoint into another folder',
+      });
+    });
     if (there !== undefined) {
       const h = there.manifest.header as Header;
       throw new TesseraError(`the folder already holds a checkpoint (${h.program.name} on ${h.graph.source}, before superstep ${there.manifest.step})`, {
@@ -206,6 +214,30 @@ export async function planCheckpoint(
   const m = resumed?.manifest;
   const writer = new CheckpointWriter(dir, header, policy, m?.seq ?? 0, m?.step ?? 0, sameDir ? m?.data : undefined);
   return { writer, ...(resumed !== undefined ? { resume: resumed } : {}) };
+}
+
+/**
+ * A checkpoint folder that can be written: an existing writable folder, or a path whose nearest
+ * existing parent is one (the writer creates the rest). Checked before the run, not at its first
+ * checkpoint (the default policy writes one only after 60 s).
+ */
+export async function checkWritableFolder(dir: string): Promise<void> {
+  const refuse = (why: string): TesseraError => new TesseraError(`cannot checkpoint into this folder: ${why}`, { file: dir || "''", key: '--checkpoint', fix: 'name a folder you can write (it is created if missing)' });
+  if (dir.trim() === '') throw refuse('the path is empty');
+  let at = path.resolve(dir);
+  for (;;) {
+    const st = await stat(at).catch(() => undefined);
+    if (st !== undefined) {
+      if (!st.isDirectory()) throw refuse(at === path.resolve(dir) ? 'it is a file' : `${at} is a file`);
+      await access(at, constants.W_OK | constants.X_OK).catch(() => {
+        throw refuse(`${at} is not writable`);
+      });
+      return;
+    }
+    const up = path.dirname(at);
+    if (up === at) throw refuse('no part of the path exists');
+    at = up;
+  }
 }
 
 /** The caller's record of a checkpoint (planCheckpoint's `extra`), and the topology it ran on. */

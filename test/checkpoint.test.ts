@@ -103,6 +103,12 @@ test('a checkpoint of another program, graph or parameters is refused in one lin
   // A fresh run into the folder would lose the checkpoint.
   t.regex(one(await t.throwsAsync(run(graph, 'bfs', { source: 1, topology: TWO, checkpoint: ck }))), /already holds a checkpoint \(pr on rmat:12:ef=16:seed=1, before superstep \d+\).*Fix: continue it with --resume/);
   t.regex(one(await t.throwsAsync(run(graph, 'pr', { topology: TWO, resume: path.join(ck, 'none') }))), /no checkpoint here to resume/);
+  // A damaged checkpoint in the folder, or a folder that cannot be made: refused before the run.
+  const damaged = path.join(path.dirname(ck), 'damaged');
+  await mkdir(damaged, { recursive: true });
+  await writeFile(path.join(damaged, 'manifest.json'), '{ not json');
+  t.regex(one(await t.throwsAsync(run(graph, 'bfs', { source: 1, topology: TWO, checkpoint: damaged }))), /the folder holds a damaged checkpoint \(manifest\.json is not JSON\) \(at --checkpoint\)\. Fix: remove it/);
+  t.regex(one(await t.throwsAsync(run(graph, 'bfs', { source: 1, topology: TWO, checkpoint: path.join(damaged, 'manifest.json', 'x') }))), /cannot checkpoint into this folder: .*manifest\.json is a file/);
   // The refusals left the checkpoint as it was: it still resumes.
   const r = await run(graph, 'pr', { iterations: 10, topology: TWO, resume: ck });
   const whole = await run(graph, 'pr', { iterations: 10, topology: TWO });

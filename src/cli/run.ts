@@ -8,7 +8,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { EventEmitter } from 'eventemitter3';
 import type { EngineEvents } from '../engine/coordinator.js';
 import { runOnce, vertexIdOf, type RunResult } from '../api.js';
-import { checkpointRecord, loadCheckpoint } from '../checkpoint.js';
+import { checkpointRecord, checkWritableFolder, loadCheckpoint } from '../checkpoint.js';
 import { notResumable } from '../engine/coordinator.js';
 import type { Json } from '../engine/checkpoint.js';
 import { mergeRecordedFlags, recordFlags } from './resume.js';
@@ -362,6 +362,7 @@ async function checkOutputs(f: ReadyFlags): Promise<void> {
     const st = await stat(f.checkpoint).catch(() => undefined);
     if (st !== undefined && !st.isDirectory())
       throw new TesseraError(`--checkpoint ${f.checkpoint} is a file, not a folder`, { file: f.checkpoint, key: '--checkpoint', fix: 'name a folder for the checkpoints (it is created if missing)' });
+    await checkWritableFolder(f.checkpoint);
     outs.push(['--checkpoint', f.checkpoint]);
   }
   for (const [key, file] of outs) {
