@@ -1,5 +1,6 @@
 /** results.md: machine, graphs, one row per cell, peer ratios, model/alpha status, plots. */
 import { markdownTable } from 'markdown-table';
+import { compact } from '../format.js';
 import { autoVsBest, modelAccuracy } from './accuracy.js';
 import type { BenchResults, Cell, Stat } from './schema.js';
 
@@ -10,8 +11,7 @@ export interface PlotFile {
   howToRead: string;
 }
 
-const num = (x: number): string =>
-  x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)} k` : x.toFixed(0);
+const num = compact;
 const ms = (x: number): string => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const statMs = (s: Stat | null): string => (s ? `${ms(s.median)} (${ms(s.min)}–${ms(s.max)})` : '—');
 const statTeps = (s: Stat | null): string => (s ? `${num(s.median)} (${num(s.min)}–${num(s.max)})` : '—');

@@ -7,6 +7,7 @@
  * the machine did not measure is printed as given.
  */
 import type { Command } from 'commander';
+import { compact } from '../format.js';
 import { InvalidArgumentError } from 'commander';
 import { loadGraph } from '../graph/load.js';
 import type { Graph } from '../graph/types.js';
@@ -102,7 +103,7 @@ export function sweepJson(m: ModelSweep, graph: Graph, topology: Topology): unkn
 const sci = (x: number): string => x.toExponential(2);
 const ms = (s: number): string => (s * 1000 >= 100 ? (s * 1000).toFixed(0) : (s * 1000).toFixed(2));
 const mib = (b: number): string => `${(b / 1024 ** 2).toFixed(1)} MiB`;
-const human = (x: number): string => (x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)} k` : `${x}`);
+const human = compact;
 
 function rateLine(label: string, v: RateValue, unit: string): string {
   const tag = v.source === 'measured' || v.source === 'cache' ? '' : 'ASSUMED: ';

@@ -1,5 +1,6 @@
 /** The run report: per superstep and per actor, plus totals (JSON and a terminal summary). */
 import type { GpuStepStats, Mode } from '../wire/frames.js';
+import { compact, compactBytes } from '../format.js';
 
 export interface ActorStepReport {
   actor: string;
@@ -108,8 +109,7 @@ export interface RunReport {
   loadMs?: number;
 }
 
-const fmt = (x: number): string =>
-  x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)} k` : `${Math.round(x)} `;
+const fmt = (x: number): string => `${compact(x)} `;
 
 /** A readable summary for the terminal. */
 export function summarize(r: RunReport): string {
@@ -165,7 +165,7 @@ export function summarize(r: RunReport): string {
     if (g !== undefined)
       lines.push(
         `    ${g.emulated ? 'EMULATED GPU (host): ' : ''}${g.calls} kernel calls, ${g.misses} pages sent, ${g.hits} cache hits, ${g.evictions} evictions, ` +
-          `${fmt(g.pageBytes)}B of pages + ${fmt(g.stateBytesIn + g.stateBytesOut)}B of state copied, kernels ${g.kernelMs.toFixed(1)} ms, ` +
+          `${compactBytes(g.pageBytes)} of pages + ${compactBytes(g.stateBytesIn + g.stateBytesOut)} of state copied, kernels ${g.kernelMs.toFixed(1)} ms, ` +
           `outbox ${g.messages} -> ${g.aggregated} messages`,
       );
   }

@@ -1,0 +1,19 @@
+/**
+ * Counts for people: 31400 -> "31.4K", 1.53e9 -> "1.53B" (Intl.NumberFormat's compact notation,
+ * three significant digits), for the run summary, `tessera model` and results.md.
+ */
+const COMPACT = new Intl.NumberFormat('en', { notation: 'compact', maximumSignificantDigits: 3 });
+
+export function compact(x: number): string {
+  return COMPACT.format(x);
+}
+
+const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+const BYTES = BYTE_UNITS.map((unit) => new Intl.NumberFormat('en', { style: 'unit', unit, unitDisplay: 'narrow', maximumSignificantDigits: 3 }));
+
+/** Byte counts for people, in decimal units: 462000 -> "462kB", 1.2e9 -> "1.2GB". */
+export function compactBytes(x: number): string {
+  let i = 0;
+  while (i < BYTES.length - 1 && Math.abs(x) >= 1000 ** (i + 1)) i++;
+  return BYTES[i]!.format(x / 1000 ** i);
+}
