@@ -58,8 +58,11 @@ export const sssp = defineProgram({
     ctx.note('window', w);
     const { dist } = ctx.state;
     const lock = allocStripedLocks(ctx, n);
-    // Buckets of pending vertices in typed arrays (stale entries are skipped: not pending, or in
-    // another bucket). A superstep's improvements mostly land in a few buckets: the last one used
+    // Buckets of pending vertices in typed arrays; stale entries are skipped by the pending flag
+    // alone. An entry of bucket k is stale when its vertex moved to a lower bucket since (distances
+    // only fall), and lower buckets are all processed, which clears the flag, before k: while k is
+    // processed no distance falls below k w. So no distance is read to compact a bucket (a random
+    // read per entry). A superstep's improvements mostly land in a few buckets: the last one used
     // is kept at hand (lastKey = NaN when the map changes under it). A checkpoint carries the
     // pending flags and each bucket's entries.
     type Carry = { steps: number; pending: Uint8Array; keys: number[]; lists: Uint32Array[] };
@@ -103,7 +106,7 @@ export const sssp = defineProgram({
       let m = 0;
       for (let i = 0; i < entries.length; i++) {
         const v = entries[i]!;
-        if (pending[v] === 1 && Math.floor(dist[v]! / w) === k) {
+        if (pending[v] === 1) {
           pending[v] = 0;
           entries[m++] = v;
         }
