@@ -5,7 +5,7 @@
  * file; with a checkpoint, --resume continues (on the CPU sockets when the GPU is gone) and the
  * output equals an uninterrupted run's. Last, the kill -9 acceptance script on a small graph.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -33,19 +33,25 @@ async function reference(args: string[], topology: string, dir: string, name: st
   return readFile(file);
 }
 
+/** A run checkpointing every superstep that `fault` ends: exit 1, one line matching `line`, no --out file. */
+async function crashed(t: ExecutionContext, args: string[], file: string, fault: string, line: RegExp): Promise<{ dir: string; out: string; ck: string }> {
+  const dir = await tempDir('tessera-fault-');
+  const out = path.join(dir, file);
+  const ck = path.join(dir, 'ck');
+  const crash = await tessera([...args, '--out', out, '-q', '--checkpoint', ck, '--checkpoint-every', '1'], { env: { TESSERA_FAULT: fault } });
+  t.is(crash.code, 1);
+  t.regex(crash.stderr, line);
+  t.is(crash.stderr.trim().split('\n').length, 1, crash.stderr);
+  t.deepEqual((await readdir(dir)).sort(), ['ck'], 'no --out file');
+  return { dir, out, ck };
+}
+
 for (const [fault, actor, what] of [
   ['worker-exit@2', /actor socket[01] failed in superstep 2: worker exited with code: 1/, 'a worker thread that exits'],
   ['worker-throw@2', /actor socket[01] failed in superstep 2: injected fault \(TESSERA_FAULT worker-throw\)/, 'a worker thread that dies of an uncaught exception'],
 ] as const) {
   test(`${what} ends the run with one line naming actor and superstep; --resume gives the uninterrupted output`, async (t) => {
-    const dir = await tempDir('tessera-fault-');
-    const out = path.join(dir, 'depths.txt');
-    const ck = path.join(dir, 'ck');
-    const crash = await tessera([...BFS, '--topology', TWO, '--out', out, '-q', '--checkpoint', ck, '--checkpoint-every', '1'], { env: { TESSERA_FAULT: fault } });
-    t.is(crash.code, 1);
-    t.regex(crash.stderr, actor);
-    t.is(crash.stderr.trim().split('\n').length, 1, crash.stderr);
-    t.deepEqual((await readdir(dir)).sort(), ['ck'], 'no --out file');
+    const { dir, out, ck } = await crashed(t, [...BFS, '--topology', TWO], 'depths.txt', fault, actor);
     t.deepEqual(await leftovers(dir), []);
     const resumed = await tessera(['run', '--resume', ck, '-q']);
     t.is(resumed.code, 0, resumed.stderr);
@@ -67,14 +73,7 @@ for (const [fault, line] of [
   ['gpu-oom@1', /configs\/1S1G-emulated\.yaml: GPU actor gpu0 failed in superstep 1: out of memory .*\(at gpus\.0\.memoryLimit\)/],
 ] as const) {
   test(`a failing GPU actor (${fault}) ends the run naming it; resume goes on on the CPU sockets when the GPU is gone`, async (t) => {
-    const dir = await tempDir('tessera-fault-');
-    const out = path.join(dir, 'labels.txt');
-    const ck = path.join(dir, 'ck');
-    const crash = await tessera([...WCC, '--topology', GPU, '--out', out, '-q', '--checkpoint', ck, '--checkpoint-every', '1'], { env: { TESSERA_FAULT: fault } });
-    t.is(crash.code, 1);
-    t.regex(crash.stderr, line);
-    t.is(crash.stderr.trim().split('\n').length, 1, crash.stderr);
-    t.deepEqual((await readdir(dir)).sort(), ['ck']);
+    const { dir, out, ck } = await crashed(t, [...WCC, '--topology', GPU], 'labels.txt', fault, line);
     // The device is gone now: the checkpoint's topology cannot open it, and the run says where it goes on.
     const resumed = await tessera(['run', '--resume', ck, '-q'], { env: { TESSERA_FAULT: 'gpu-gone' } });
     t.is(resumed.code, 0, resumed.stderr);
