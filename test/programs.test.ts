@@ -315,3 +315,26 @@ test('pr: the state watch finds fixed points and two-state cycles, nothing else'
   t.is(v.period(new Float64Array([0, 2, 3]), 1), 0);
   t.is(v.period(c, 1), 0, '-0 is not 0 bitwise');
 });
+
+test('wcc: Afforest on CPU sockets equals the reference on random graphs (3-edge pages, hubs split, 1 and 2 sockets); label propagation where a mode is forced', async (t) => {
+  const fc = (await import('fast-check')).default;
+  const edges = fc.array(fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 30 })), { minLength: 1, maxLength: 90 });
+  await fc.assert(
+    fc.asyncProperty(edges, fc.boolean(), fc.constantFrom([1], [1, 1]), async (es, undirected, threads) => {
+      const g = buildGraph(rawFrom(es, undirected ? { directed: false } : {}), { pageEdges: 3 });
+      const r = await run(g, 'wcc', { topology: topo([...threads]) });
+      t.is(r.report.notes.algorithm, 'afforest');
+      t.deepEqual([...r.values], [...referenceWcc(g)]);
+    }),
+    { numRuns: 25 },
+  );
+  const g = buildGraph(rawFrom([[0, 1], [2, 3], [3, 4], [7, 4]]));
+  const e = await Engine.create(g, topo([2]), { forceMode: 'push' });
+  try {
+    const r = await e.run(wcc as AnyProgram, {});
+    t.is(r.report.notes.algorithm, 'label propagation');
+    t.deepEqual([...r.values], [...referenceWcc(g)]);
+  } finally {
+    await e.close();
+  }
+});

@@ -60,6 +60,11 @@ export interface RunContext {
    * no native counterpart may take another, equivalent sequence of kernels when this is > 0.
    */
   readonly gpuActors: number;
+  /**
+   * The mode this run was told to use (EngineOptions.forceMode, `tessera run --mode`), else
+   * undefined: a program with another algorithm for some topologies runs the one that has it.
+   */
+  readonly forcedMode: 'push' | 'pull' | undefined;
   /** Records a program-specific fact in the run report (e.g. the SSSP update window used). */
   note(key: string, value: string | number | boolean): void;
   /**

@@ -136,6 +136,10 @@ export class Run implements RunContext {
     return this.engine.topology.gpus.length;
   }
 
+  get forcedMode(): 'push' | 'pull' | undefined {
+    return this.engine.forceMode;
+  }
+
   alloc(kind: StateKind, fill = 0, length = this.graph.numVertices): StateArray {
     const pooled = this.engine.arrayPool.get(`${kind}:${length}`)?.pop();
     const a = pooled ?? sharedArray(kind, length);

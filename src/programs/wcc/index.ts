@@ -4,6 +4,10 @@
  * component. Label = the smallest ORIGINAL id in the component (the convention of the
  * Graphalytics expected files; validation only compares the partition). Weights are ignored.
  *
+ * On CPU-only topologies: Afforest (afforest.ts; GAPBS cc.cc), union-find with sampling, then
+ * each tree's smallest original id. With GPU actors (or a forced mode), where the work is split
+ * between memories, min-label propagation as follows (its GPU kernels are native).
+ *
  * Min-label propagation (labels start as original ids, graph.ids.toOriginal): a superstep takes,
  * for every vertex, the minimum label over its active neighbours through in- AND out-edges
  * (one page set when undirected). Push: each frontier vertex lowers its out- and in-neighbours'
@@ -12,9 +16,10 @@
  * graph.out. Halts when no label changes (kernels.ts). Serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
-import type { Frontier } from '../../engine/program.js';
+import type { Frontier, RunContext } from '../../engine/program.js';
 import { peers } from './peers.js';
 import { referenceWcc } from './reference.js';
+import { mostFrequent } from './afforest.js';
 
 export const wcc = defineProgram({
   name: 'wcc',
@@ -24,6 +29,8 @@ export const wcc = defineProgram({
   state: {
     // Pushes from other memories lower a label: the smallest wins. The driver fills original ids.
     label: { type: 'u32', init: 0, reduce: 'min' },
+    // Afforest's union-find parents (CPU sockets only: GPU topologies propagate labels).
+    comp: { type: 'i32', init: 0, reduce: 'none' },
   },
   output: 'label',
   kernels: new URL('./kernels.js', import.meta.url),
@@ -35,6 +42,9 @@ export const wcc = defineProgram({
   demoParams: () => ({}),
   resumable: true,
   async run(ctx) {
+    // Afforest on CPU sockets; label propagation where GPUs share the work or a mode is forced.
+    if (ctx.gpuActors === 0 && ctx.forcedMode === undefined) return afforest(ctx);
+    ctx.note('algorithm', 'label propagation');
     const { label } = ctx.state;
     let c = ctx.resume<{ frontier: Frontier }>();
     if (c === undefined) {
@@ -49,3 +59,32 @@ export const wcc = defineProgram({
     return label;
   },
 });
+
+/**
+ * Afforest on the CPU sockets (afforest.ts): two sampling rounds and the final linking are
+ * supersteps (pull over out-pages), trees compressed after each; then each tree's smallest
+ * original id is spread over it. A checkpoint before each superstep carries the phase.
+ */
+async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array; comp: Int32Array } }): Promise<Uint32Array> {
+  ctx.note('algorithm', 'afforest');
+  const { label, comp } = ctx.state;
+  const all = ctx.all();
+  const c = ctx.resume<{ phase: number }>();
+  if (c === undefined) {
+    label.set(ctx.graph.ids.toOriginal);
+    await ctx.vertexMap('affInit', { comp });
+  }
+  const opts = { modes: ['pull'], pullPages: 'out' } as const;
+  for (let phase = c?.phase ?? 0; phase <= ROUNDS; phase++) {
+    await ctx.checkpoint({ phase });
+    if (phase < ROUNDS) await ctx.edgeMap('affSample', all, { comp }, { round: phase }, opts);
+    else await ctx.edgeMap('affFinal', all, { comp }, { skip: mostFrequent(comp), from: ROUNDS }, opts);
+    await ctx.vertexMap('affCompress', { comp });
+  }
+  await ctx.vertexMap('affMin', { comp, label });
+  await ctx.vertexMap('affSpread', { comp, label });
+  return label;
+}
+
+/** Afforest's sampling rounds: each vertex's first ROUNDS out-edges (GAPBS neighbor_rounds). */
+const ROUNDS = 2;

@@ -1,0 +1,159 @@
+/**
+ * Afforest (Sutton, Ben-Nun and Barak, IPDPS 2018; GAPBS cc.cc), WCC on the CPU sockets: a
+ * union-find forest `comp` (every vertex's parent, a root its own) hooked by compare-and-swap.
+ * Two rounds link each vertex with its first and second out-neighbour and compress the trees;
+ * then the largest component is guessed from 1024 samples and only vertices outside it link the
+ * rest of their out-edges (and, on directed graphs, their in-edges: an edge from inside the big
+ * component is then seen from its other end). Most of an RMAT graph's edges are never read.
+ * Labels: each tree's smallest original id, as label propagation gives (index.ts).
+ */
+import type { CpuKernel, TaskOut } from '../../engine/kernel.js';
+import type { Page, PageSet } from '../../graph/types.js';
+
+export interface AfforestState {
+  /** Union-find parents (internal ids). */
+  comp: Int32Array;
+  /** Original ids in, each vertex's component label out. */
+  label: Uint32Array;
+}
+
+/** Hooks the trees of u and v, the larger root under the smaller (GAPBS Link). */
+function link(comp: Int32Array, u: number, v: number): void {
+  let p1 = comp[u]!;
+  let p2 = comp[v]!;
+  while (p1 !== p2) {
+    const high = p1 > p2 ? p1 : p2;
+    const low = p1 + p2 - high;
+    const pHigh = comp[high]!;
+    // Already under `low`, or this CAS put it there; else someone hooked `high` first: climb.
+    if (pHigh === low || (pHigh === high && Atomics.compareExchange(comp, high, high, low) === high)) return;
+    p1 = comp[comp[high]!]!;
+    p2 = comp[low]!;
+  }
+}
+
+/** Links v with its neighbours in `set` from its `from`-th on (all its pages). */
+function linkAll(comp: Int32Array, set: PageSet, v: number, from: number, out: TaskOut): void {
+  const pages = set.pages;
+  let pi = set.firstPageOf[v]!;
+  let p: Page | undefined = pages[pi]!;
+  let skip = from;
+  for (;;) {
+    const a = p.split ? 0 : p.offsets[v - p.vBegin]!;
+    const b = p.split ? p.edges : p.offsets[v - p.vBegin + 1]!;
+    const nbrs = p.nbrs;
+    const s = Math.min(b, a + skip);
+    skip -= s - a;
+    for (let e = s; e < b; e++) link(comp, v, nbrs[e]!);
+    out.edges += b - s;
+    if (!p.split) return;
+    p = pages[++pi];
+    if (p === undefined || !p.split || p.vBegin !== v) return;
+  }
+}
+
+/** Pull over out-pages, args.round r: each vertex links with its r-th out-neighbour. */
+export const affSample: CpuKernel<AfforestState> = {
+  pull(ctx, pages, lo, hi, out) {
+    const comp = ctx.state.comp;
+    const r = ctx.args.round!;
+    const p = pages[0]!;
+    if (pages.length > 1 || p.split) {
+      // One hub over several pages: its r-th edge is in the first.
+      if (r < p.edges) (link(comp, p.vBegin, p.nbrs[r]!), out.edges++);
+      return;
+    }
+    const { offsets, nbrs } = p;
+    for (let i = lo; i < hi; i++) {
+      const e = offsets[i]! + r;
+      if (e < offsets[i + 1]!) (link(comp, p.vBegin + i, nbrs[e]!), out.edges++);
+    }
+  },
+};
+
+/**
+ * Pull over out-pages: vertices outside the sampled component args.skip link their out-edges from
+ * the args.from-th on, and on directed graphs all their in-edges.
+ */
+export const affFinal: CpuKernel<AfforestState> = {
+  pull(ctx, pages, lo, hi, out) {
+    const comp = ctx.state.comp;
+    const { skip, from } = ctx.args as { skip: number; from: number };
+    const g = ctx.graph;
+    const v0 = pages[0]!.vBegin;
+    const split = pages.length > 1 || pages[0]!.split;
+    for (let i = split ? 0 : lo; i < (split ? 1 : hi); i++) {
+      const v = v0 + i;
+      if (comp[v] === skip) continue;
+      linkAll(comp, g.out, v, from, out);
+      if (g.in !== g.out) linkAll(comp, g.in, v, 0, out);
+    }
+  },
+};
+
+/** Vertex map: every vertex its own tree. */
+export const affInit: CpuKernel<AfforestState> = {
+  vertex(ctx, lo, hi) {
+    const comp = ctx.state.comp;
+    for (let v = lo; v < hi; v++) comp[v] = v;
+  },
+};
+
+/** Vertex map: every vertex points at its root (path halving). */
+export const affCompress: CpuKernel<AfforestState> = {
+  vertex(ctx, lo, hi) {
+    const comp = ctx.state.comp;
+    for (let v = lo; v < hi; v++) while (comp[v] !== comp[comp[v]!]) comp[v] = comp[comp[v]!]!;
+  },
+};
+
+/**
+ * Vertex map over compressed trees: each root's label becomes its tree's smallest original id.
+ * Only roots are lowered, and a non-root's label is still its own id, so reading it is safe.
+ */
+export const affMin: CpuKernel<AfforestState> = {
+  vertex(ctx, lo, hi) {
+    const { comp, label } = ctx.state;
+    for (let v = lo; v < hi; v++) {
+      const r = comp[v]!;
+      if (r === v) continue;
+      const x = label[v]!;
+      let cur = label[r]!;
+      while (x < cur) {
+        const seen = Atomics.compareExchange(label, r, cur, x);
+        if (seen === cur) break;
+        cur = seen;
+      }
+    }
+  },
+};
+
+/** Vertex map after affMin: every vertex takes its root's label (roots are not written). */
+export const affSpread: CpuKernel<AfforestState> = {
+  vertex(ctx, lo, hi) {
+    const { comp, label } = ctx.state;
+    for (let v = lo; v < hi; v++) {
+      const r = comp[v]!;
+      if (r !== v) label[v] = label[r]!;
+    }
+  },
+};
+
+/** The most frequent root among 1024 sampled vertices (GAPBS SampleFrequentElement), fixed seed. */
+export function mostFrequent(comp: Int32Array): number {
+  const n = comp.length;
+  const counts = new Map<number, number>();
+  let x = 0x9e3779b9;
+  for (let i = 0; i < 1024; i++) {
+    // xorshift32: the sample only steers the work, never the labels.
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    const c = comp[(x >>> 0) % n]!;
+    counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
+  let best = 0;
+  let most = -1;
+  for (const [c, k] of counts) if (k > most) (best = c), (most = k);
+  return best;
+}
