@@ -173,6 +173,27 @@ test('a checkpoint written on two sockets resumes on one; integer results are id
   }
 });
 
+test('wcc resumes with the algorithm its checkpoint was written by: Afforest on sockets, label propagation with a GPU', async (t) => {
+  const { nativeAvailable } = await import('../actors/gpu/native.js');
+  const whole = await run(graph, 'wcc', { topology: TWO });
+  t.is(whole.report.notes.algorithm, 'afforest');
+  // An Afforest checkpoint (sockets) resumed on sockets goes on with Afforest...
+  const ck = path.join(await tempDir('tessera-ckpt-'), 'ck');
+  await t.throwsAsync(run(graph, 'wcc', { topology: TWO, events: stopAfter(1), checkpoint: { dir: ck, every: 1 } }));
+  const again = await run(graph, 'wcc', { topology: ONE, resume: ck });
+  t.is(again.report.notes.algorithm, 'afforest');
+  t.true(bytes(again.values).equals(bytes(whole.values)));
+  const avail = nativeAvailable();
+  if (!avail.ok && avail.toolchainMissing) return;
+  // ...and one resumed with a GPU propagates labels from the start; the labels are the same.
+  const ck2 = path.join(await tempDir('tessera-ckpt-'), 'ck');
+  await t.throwsAsync(run(graph, 'wcc', { topology: TWO, events: stopAfter(1), checkpoint: { dir: ck2, every: 1 } }));
+  const gpu = { ...ONE, name: 'gpu', gpus: [{ device: 0, emulated: true, streams: 2 }] };
+  const withGpu = await run(graph, 'wcc', { topology: gpu, resume: ck2 });
+  t.is(withGpu.report.notes.algorithm, 'label propagation');
+  t.true(bytes(withGpu.values).equals(bytes(whole.values)));
+});
+
 test('sessions checkpoint and resume runs on their warm actors', async (t) => {
   const ck = path.join(await tempDir('tessera-ckpt-'), 'ck');
   const events = new EventEmitter<EngineEvents>();

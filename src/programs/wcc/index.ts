@@ -42,16 +42,17 @@ export const wcc = defineProgram({
   demoParams: () => ({}),
   resumable: true,
   async run(ctx) {
-    // Afforest on CPU sockets; label propagation where GPUs share the work or a mode is forced.
-    if (ctx.gpuActors === 0 && ctx.forcedMode === undefined) return afforest(ctx);
+    // Afforest on CPU sockets; label propagation where GPUs share the work or a mode is forced. A
+    // resumed run goes on with the algorithm its checkpoint was written by (the carry says which),
+    // except that an Afforest checkpoint resumed with GPUs propagates labels from the start (its
+    // labels are still the original ids: Afforest writes them after its last checkpoint).
+    const c = ctx.resume<{ frontier?: Frontier; phase?: number }>();
+    const cpu = ctx.gpuActors === 0 && ctx.forcedMode === undefined;
+    if (cpu && (c === undefined || c.phase !== undefined)) return afforest(ctx, c?.phase);
     ctx.note('algorithm', 'label propagation');
     const { label } = ctx.state;
-    let c = ctx.resume<{ frontier: Frontier }>();
-    if (c === undefined) {
-      label.set(ctx.graph.ids.toOriginal);
-      c = { frontier: ctx.all() };
-    }
-    let { frontier } = c;
+    if (c === undefined) label.set(ctx.graph.ids.toOriginal);
+    let frontier = c?.frontier ?? ctx.all();
     while (frontier.size > 0) {
       await ctx.checkpoint({ frontier });
       ({ next: frontier } = await ctx.edgeMap('wcc', frontier, { label }, {}, { readsFrontier: true }));
@@ -65,17 +66,16 @@ export const wcc = defineProgram({
  * supersteps (pull over out-pages), trees compressed after each; then each tree's smallest
  * original id is spread over it. A checkpoint before each superstep carries the phase.
  */
-async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array; comp: Int32Array } }): Promise<Uint32Array> {
+async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array; comp: Int32Array } }, resumeAt: number | undefined): Promise<Uint32Array> {
   ctx.note('algorithm', 'afforest');
   const { label, comp } = ctx.state;
   const all = ctx.all();
-  const c = ctx.resume<{ phase: number }>();
-  if (c === undefined) {
+  if (resumeAt === undefined) {
     label.set(ctx.graph.ids.toOriginal);
     await ctx.vertexMap('affInit', { comp });
   }
   const opts = { modes: ['pull'], pullPages: 'out' } as const;
-  for (let phase = c?.phase ?? 0; phase <= ROUNDS; phase++) {
+  for (let phase = resumeAt ?? 0; phase <= ROUNDS; phase++) {
     await ctx.checkpoint({ phase });
     if (phase < ROUNDS) await ctx.edgeMap('affSample', all, { comp }, { round: phase }, opts);
     else await ctx.edgeMap('affFinal', all, { comp }, { skip: mostFrequent(comp), from: ROUNDS }, opts);
