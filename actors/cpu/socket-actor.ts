@@ -2,7 +2,7 @@
  * CPU socket actor: one per socket of the topology, a piscina pool with one thread per core.
  * It receives frames from the coordinator, keeps its own task queue (a thief may take its tail:
  * release()), runs at most `threads` tasks at a time, asks for more when the queue empties, and
- * answers with page-done frames and one vote per superstep.
+ * answers with page-done frames (supersteps that may steal) and one vote per superstep.
  */
 import { WorkRequests } from '../work-requests.js';
 import { Piscina } from 'piscina';
@@ -142,7 +142,8 @@ export class CpuSocketActor {
         cur.edgesDone += task.edges;
         if (r.discovered) found.push(r.discovered);
         else if (f.wantList) listed = false;
-        this.link.send({ type: 'page-done', actor: this.name, task });
+        // What is left per actor only steers stealing: a superstep without it needs no frame a task.
+        if (f.steal !== undefined) this.link.send({ type: 'page-done', actor: this.name, task });
       }
     };
     await Promise.all(Array.from({ length: this.threads }, runOne));
