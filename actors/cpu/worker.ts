@@ -1,10 +1,10 @@
 /**
  * Piscina worker of a CPU socket actor: holds the graph's pages (shared memory, given once in
- * workerData) and runs one task per call with the kernel named in the task header.
+ * workerData) and runs a batch of tasks per call with the kernel named in the message header.
  */
 import { workerData } from 'node:worker_threads';
 import { loadKernels, loadedKernels } from '../../src/engine/kernel-modules.js';
-import { STATE_CTORS, type KernelCtx, type KernelGraph, type StateArray, type TaskOut } from '../../src/engine/kernel.js';
+import { STATE_CTORS, type CpuKernel, type KernelCtx, type KernelGraph, type StateArray, type TaskOut } from '../../src/engine/kernel.js';
 import { materializeGraph, type GraphShare } from './share.js';
 import type { Mode, StateKind, Task } from '../../src/wire/frames.js';
 
@@ -26,9 +26,10 @@ export interface TaskMessage {
   /** The most vertices a task's result lists (beyond it: none, see SuperstepFrame.listCap). */
   listCap: number;
   pullPages: 'in' | 'out';
-  /** A vertex map: the task is a range of vertex ids for the kernel's `vertex`. */
+  /** A vertex map: each task is a range of vertex ids for the kernel's `vertex`. */
   vertex: boolean;
-  task: Task;
+  /** Run one after the other (the socket actor hands out batches: one message per batch, not per task). */
+  tasks: Task[];
   /** Fault injection (TESSERA_FAULT): the thread exits, or dies of an uncaught exception, in this task. */
   fault?: 'exit' | 'throw';
 }
@@ -36,6 +37,8 @@ export interface TaskMessage {
 export interface TaskResult {
   active: number;
   sum: number;
+  /** Each task's sum, in the batch's order (the coordinator adds them in an order of its own). */
+  sums: number[];
   edges: number;
   ms: number;
   discovered: Uint32Array | undefined;
@@ -79,7 +82,26 @@ export default function runTask(m: TaskMessage): TaskResult | Promise<TaskResult
   if (kernel === undefined) throw new Error(`kernel '${m.kernel}' is not exported by ${m.module}`);
   const ctx = contextFor(m);
   const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: m.wantList ? [] : undefined };
-  const { task } = m;
+  const sums: number[] = [];
+  let sum = 0;
+  for (const task of m.tasks) {
+    out.sum = 0;
+    runOne(kernel, ctx, m, task, out);
+    sums.push(out.sum);
+    sum += out.sum;
+  }
+  return {
+    active: out.active,
+    sum,
+    sums,
+    edges: out.edges,
+    ms: performance.now() - t0,
+    discovered: out.discovered !== undefined && out.discovered.length <= m.listCap ? Uint32Array.from(out.discovered) : undefined,
+  };
+}
+
+/** One task of a batch: its kernel call, adding to `out`. */
+function runOne(kernel: CpuKernel, ctx: KernelCtx, m: TaskMessage, task: Task, out: TaskOut): void {
   if (m.vertex) {
     if (kernel.vertex === undefined) throw new Error(`kernel '${m.kernel}' has no vertex map`);
     kernel.vertex(ctx, task.lo, task.hi, out);
@@ -96,11 +118,4 @@ export default function runTask(m: TaskMessage): TaskResult | Promise<TaskResult
     ctx.edgeHi = task.edgeHi;
     kernel.push(ctx, task.lo, task.hi, out);
   }
-  return {
-    active: out.active,
-    sum: out.sum,
-    edges: out.edges,
-    ms: performance.now() - t0,
-    discovered: out.discovered !== undefined && out.discovered.length <= m.listCap ? Uint32Array.from(out.discovered) : undefined,
-  };
 }
