@@ -228,7 +228,10 @@ export async function checkWritableFolder(dir: string): Promise<void> {
   for (;;) {
     const st = await stat(at).catch(() => undefined);
     if (st !== undefined) {
-      if (!st.isDirectory()) throw refuse(at === path.resolve(dir) ? 'it is a file' : `${at} is a file`);
+      if (!st.isDirectory()) {
+        if (at !== path.resolve(dir)) throw refuse(`${at} is a file`);
+        throw new TesseraError(`--checkpoint ${dir} is a file, not a folder`, { file: dir, key: '--checkpoint', fix: 'name a folder for the checkpoints (it is created if missing)' });
+      }
       await access(at, constants.W_OK | constants.X_OK).catch(() => {
         throw refuse(`${at} is not writable`);
       });

@@ -138,8 +138,7 @@ export class CpuSocketActor {
         fault = undefined;
         const r = (await pool.run(msg)) as TaskResult;
         totals.active += r.active;
-        totals.sum += r.sum;
-        for (const x of r.sums) if (x !== 0) sums.push(x);
+        for (const x of r.sums) if (x !== 0) (sums.push(x), (totals.sum += x));
         totals.edges += r.edges;
         totals.tasks += batch.length;
         totals.computeMs += r.ms;

@@ -36,7 +36,6 @@ export interface TaskMessage {
 
 export interface TaskResult {
   active: number;
-  sum: number;
   /** Each task's sum, in the batch's order (the coordinator adds them in an order of its own). */
   sums: number[];
   edges: number;
@@ -83,16 +82,13 @@ export default function runTask(m: TaskMessage): TaskResult | Promise<TaskResult
   const ctx = contextFor(m);
   const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: m.wantList ? [] : undefined };
   const sums: number[] = [];
-  let sum = 0;
   for (const task of m.tasks) {
     out.sum = 0;
     runOne(kernel, ctx, m, task, out);
     sums.push(out.sum);
-    sum += out.sum;
   }
   return {
     active: out.active,
-    sum,
     sums,
     edges: out.edges,
     ms: performance.now() - t0,

@@ -359,9 +359,6 @@ async function checkOutputs(f: ReadyFlags): Promise<void> {
   for (const [key, file] of inputs) seen.set(await real(file), key);
   // The checkpoint folder is an output too: a file there (an input, --out) would be lost or break it.
   if (f.checkpoint !== undefined) {
-    const st = await stat(f.checkpoint).catch(() => undefined);
-    if (st !== undefined && !st.isDirectory())
-      throw new TesseraError(`--checkpoint ${f.checkpoint} is a file, not a folder`, { file: f.checkpoint, key: '--checkpoint', fix: 'name a folder for the checkpoints (it is created if missing)' });
     await checkWritableFolder(f.checkpoint);
     outs.push(['--checkpoint', f.checkpoint]);
   }

@@ -60,7 +60,7 @@ export async function readArrowEdges(file: string, opts: ArrowEdgeOptions = {}):
     });
   }
   // The table stays in memory while its edges are listed and the graph built.
-  checkGraphFits(0, table.numRows, { file, what: 'this Arrow table', verb: 'lists', held: size });
+  checkGraphFits(0, table.numRows, { file, what: 'this Arrow table', says: `lists ${table.numRows} edges`, held: size });
   return arrowEdges(table, file, opts);
 }
 

@@ -4,14 +4,13 @@
  */
 import { buildGraph } from './build.js';
 import { createGenerator, generateEdges } from './generate/index.js';
-import { checkGraphFits, checkTextFits, gib } from './memory.js';
+import { checkGraphFits } from './memory.js';
 import { isGeneratorSpec } from './generate/spec.js';
 import { detectFormat, readGraphFile } from './readers/index.js';
 import { readNamedEdgeList, sniffEdgeList } from './readers/named.js';
 import { isArrowFile, readArrowEdges } from './arrow.js';
 import { withKeys } from './keys.js';
 import { readTsr } from './tsr.js';
-import { readTsrHeader } from './tsr-read.js';
 import type { Graph } from './types.js';
 import { TesseraError } from '../errors.js';
 import type { GraphDefaults } from '../engine/define.js';
@@ -54,15 +53,12 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
   if (isGeneratorSpec(spec)) {
     if (opts.vertices !== undefined) throw notFor(spec, '--vertices', 'a generated graph has every id below 2^scale as a vertex', 'drop --vertices');
     const g = createGenerator(spec);
-    checkGraphFits(g.numVertices, g.numEdges, { what: `generator spec ${spec}`, verb: 'makes' });
+    checkGraphFits(g.numVertices, g.numEdges, { what: `generator spec ${spec}`, says: `makes ${g.numVertices} vertices and ${g.numEdges} edges` });
     const graph = buildGraph(generateEdges(spec), build);
     return { graph, defaults: {}, loadMs: performance.now() - t0 };
   }
   if (spec.endsWith('.tsr')) {
     if (opts.vertices !== undefined) throw notFor(spec, '--vertices', 'a .tsr holds its vertices already', 'drop --vertices, or convert the edge list with it again');
-    const h = await readTsrHeader(spec);
-    // The file is read whole; per vertex the run's arrays come on top (memory.ts).
-    checkGraphFits(h.numVertices, 0, { file: spec, what: 'this .tsr', says: `holds ${h.numVertices} vertices and ${h.numEdges} edges in ${gib(h.fileBytes)}`, held: h.fileBytes });
     const graph = await readTsr(spec);
     // A .tsr's pages are stored: options that shape them cannot apply; refuse rather than ignore.
     if (opts.undirected && graph.directed) throw notFor(spec, '--undirected', 'this .tsr is stored directed', 'convert the source graph again with --undirected (tessera convert FILE --undirected --out G.tsr), or drop --undirected');
@@ -77,7 +73,6 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
     return { graph: r.keys === undefined ? built : withKeys(built, r.keys), defaults: {}, loadMs: performance.now() - t0 };
   }
   if ((await detectFormat(spec)) === 'edgelist') {
-    await checkTextFits(spec);
     const sniffed = await sniffEdgeList(spec);
     const names = opts.names ?? sniffed.names;
     const header = opts.header ?? sniffed.header;

@@ -22,11 +22,11 @@ export const gib = (b: number): string => `${(b / 2 ** 30).toFixed(1)} GiB`;
  * Throws a TesseraError (naming file and line) when the estimate exceeds 90% of this machine's
  * memory. `held`: bytes of the input that stay in memory while the graph is built (an Arrow table).
  */
-export function checkGraphFits(vertices: number, edges: number, where: { file?: string; line?: number; what: string; held?: number; verb?: string; says?: string; fix?: string }): void {
+export function checkGraphFits(vertices: number, edges: number, where: { file?: string; line?: number; what: string; held?: number; says?: string; fix?: string }): void {
   const need = graphBytes(vertices, edges) + (where.held ?? 0);
   const have = os.totalmem();
   if (need > 0.9 * have) {
-    const says = where.says ?? `${where.verb ?? 'declares'} ${Math.round(vertices)} vertices and ${Math.round(edges)} edges`;
+    const says = where.says ?? `declares ${vertices} vertices and ${edges} edges`;
     throw new TesseraError(`${where.what} ${says}: about ${gib(need)}, more than this machine's ${gib(have)} of memory`, {
       file: where.file,
       line: where.line,

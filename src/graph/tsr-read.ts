@@ -2,6 +2,7 @@
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { read as readCb } from 'node:fs';
 import { TesseraError } from '../errors.js';
+import { checkGraphFits, gib } from './memory.js';
 import { pageByteLength, pageOver } from './pages.js';
 import type { Graph, Orientation, Page, PageSet, WeightType } from './types.js';
 import { IO_MAX, PREAMBLE, TSR_ALIGN, TSR_MAGIC, TSR_VERSION, packr, tsrChecksum, type TsrBlob, type TsrHeader, type TsrPageEntry, type TsrProgress } from './tsr-format.js';
@@ -426,6 +427,8 @@ export async function readTsr(path: string, opts: TsrReadOptions = {}): Promise<
   const verify = opts.verify ?? true;
   return withHandle(path, async (h, file) => {
     const header = await readHeaderFrom(h, file);
+    // The file is read whole; per vertex the run's arrays come on top (memory.ts).
+    checkGraphFits(header.numVertices, 0, { file, what: 'this .tsr', says: `holds ${header.numVertices} vertices and ${header.numEdges} edges in ${gib(header.fileBytes)}`, held: header.fileBytes });
     const n = header.numVertices;
     const wt = header.weightType;
     let total = 0;

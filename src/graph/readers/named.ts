@@ -14,6 +14,7 @@
  * is not an integer) and whether its first line is a header; readNamedEdgeList reads it.
  */
 import { TesseraError } from '../../errors.js';
+import { checkTextFits } from '../memory.js';
 import { F64List, U32List } from '../chunked.js';
 import { MAX_ORIGINAL_ID, type RawEdges } from '../types.js';
 import { readLines } from './lines.js';
@@ -115,6 +116,7 @@ export async function sniffEdgeList(file: string): Promise<Sniffed> {
 
 /** Reads a delimited edge list (names, or integers under a header). */
 export async function readNamedEdgeList(file: string, opts: NamedEdgeListOptions = {}): Promise<NamedEdgeList> {
+  await checkTextFits(file);
   const d = opts.delimiter ?? ',';
   const names = opts.names ?? true;
   const keyIndex = new Map<string, number>();
