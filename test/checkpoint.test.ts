@@ -75,8 +75,8 @@ for (const program of [...PROGRAMS.map((p) => p as AnyProgram), kcore as AnyProg
     const resumed = await run(g as never, program, { ...params, topology: TWO, resume: ck } as never);
     t.is(resumed.report.notes.resumedAt, manifest.step, 'the run started at the checkpoint');
     t.is(resumed.report.steps[0]?.step, manifest.step, 'its first superstep is the one after the checkpoint');
-    // Chaotic relaxation within a superstep (wcc, sssp) lets the count vary with thread timing.
-    if (!['wcc', 'sssp'].includes(program.name)) t.is(resumed.report.supersteps, steps - manifest.step, 'it ran only the supersteps after the checkpoint');
+    // Chaotic relaxation within a superstep (wcc, sssp, scc's coloring) lets the count vary with thread timing.
+    if (!['wcc', 'sssp', 'scc'].includes(program.name)) t.is(resumed.report.supersteps, steps - manifest.step, 'it ran only the supersteps after the checkpoint');
     t.true(bytes(resumed.values).equals(bytes(whole.values)), 'values bit-identical');
     await whole.write(path.join(dir, 'whole.txt'));
     await resumed.write(path.join(dir, 'resumed.txt'));
