@@ -1,8 +1,8 @@
 /**
  * CPU socket actor: one per socket of the topology, a piscina pool with one thread per core.
- * It receives frames from the coordinator, keeps its own task queue (a thief may take its tail:
- * release()), runs at most `threads` tasks at a time, asks for more when the queue empties, and
- * answers with page-done frames (supersteps that may steal) and one vote per superstep.
+ * It receives frames from the coordinator, puts each superstep's tasks in a shared queue its
+ * threads take from (a thief may take its tail: release()), asks for more when the queue empties,
+ * and answers with one vote per superstep.
  */
 import { WorkRequests } from '../work-requests.js';
 import { Piscina } from 'piscina';
@@ -12,6 +12,7 @@ import { releaseFromTail } from '../../src/engine/steal.js';
 import { faultAt } from '../../src/engine/faults.js';
 import type { GraphShare } from './share.js';
 import type { TaskMessage, TaskResult } from './worker.js';
+import { TaskQueue } from './task-queue.js';
 
 // A CommonJS entry that imports worker.js (see worker-entry.cts for why).
 const WORKER = new URL('./worker-entry.cjs', import.meta.url);
@@ -35,7 +36,7 @@ export class CpuSocketActor {
   /** Superstep frames seen; makes the worker's view-cache key unique across runs. */
   private frames = 0;
   /** The superstep in progress: its queue (tasks not started) and what is done, for stealing. */
-  private cur: { step: number; kernel: string; queue: Task[]; t0: number; edgesDone: number } | undefined;
+  private cur: { step: number; kernel: string; queue: TaskQueue; t0: number; edgesDone: number } | undefined;
   /** Last superstep rate per kernel, edges/s (a victim's estimate before its first task ends). */
   private readonly lastRate = new Map<string, number>();
   /** The outstanding idle request (stealing), answered by a 'more' frame. */
@@ -80,7 +81,7 @@ export class CpuSocketActor {
     const pool = this.pool;
     if (pool === undefined) throw new Error('superstep before load');
     const t0 = performance.now();
-    const base: Omit<TaskMessage, 'tasks'> = {
+    const base: Omit<TaskMessage, 'queue'> = {
       // A fresh key per superstep frame: the worker caches its typed-array views under it, and an
       // Engine runs many programs (step numbers restart at 0 for each).
       key: `${this.name}:${++this.frames}:${f.kernel}`,
@@ -97,7 +98,8 @@ export class CpuSocketActor {
       pullPages: f.pullPages,
       vertex: f.vertexMap === true,
     };
-    const queue: Task[] = f.tasks.slice();
+    // One shared queue per batch of work: the frame's tasks, then each answer to an idle ask.
+    let queue = new TaskQueue(f.tasks);
     const cur = { step: f.step, kernel: `${f.module}#${f.kernel}`, queue, t0, edgesDone: 0 };
     this.cur = cur;
     const totals = { active: 0, sum: 0, edges: 0, tasks: 0, computeMs: 0, stolen: 0, stolenEdges: 0 };
@@ -112,49 +114,47 @@ export class CpuSocketActor {
     // request at a time; the others wait for its answer); an empty answer ends the superstep here.
     let exhausted = f.steal === undefined;
     let asking: Promise<void> | undefined;
-    // Guided self-scheduling: a thread takes a batch of about 1/(2 threads) of what is queued (at
-    // least one task), so a superstep costs a few messages a thread, not one a task (piscina's
-    // dispatch costs the actor's thread ~25 us a message with 16 threads), while the last tasks still
-    // go one by one to balance the threads, and the tail stays in the queue for thieves.
-    const nextBatch = async (): Promise<Task[]> => {
-      for (;;) {
-        if (queue.length > 0) return queue.splice(0, Math.max(1, Math.floor(queue.length / (2 * this.threads))));
-        if (exhausted || this.closed) return [];
-        asking ??= this.askForWork(f.step, totals.edges, performance.now() - t0).then((tasks) => {
-          asking = undefined;
-          if (tasks.length === 0) exhausted = true;
-          queue.push(...tasks);
+    const more = (): Promise<void> =>
+      (asking ??= this.askForWork(f.step, totals.edges + queue.kernelEdges, performance.now() - t0).then((tasks) => {
+        asking = undefined;
+        if (tasks.length === 0) exhausted = true;
+        else {
+          cur.edgesDone += queue.doneEdges;
+          queue = cur.queue = new TaskQueue(tasks);
           totals.stolen += tasks.length;
           for (const x of tasks) totals.stolenEdges += x.edges;
-        });
-        await asking;
-      }
-    };
-    // Fault injection (engine/faults.ts): the first batch of the superstep kills its worker thread.
+        }
+      }));
+    // Fault injection (engine/faults.ts): the first message of the superstep kills its worker thread.
     let fault: TaskMessage['fault'] = f.step < 0 ? undefined : faultAt('worker-exit', f.step) ? 'exit' : faultAt('worker-throw', f.step) ? 'throw' : undefined;
+    // A thread's message returns when the queue it took from is empty; it goes on with the queue of
+    // work stolen meanwhile, or asks for some, until the coordinator has none.
     const runOne = async (): Promise<void> => {
-      for (let batch = await nextBatch(); batch.length > 0 && !this.closed; batch = await nextBatch()) {
-        const msg: TaskMessage = { ...base, tasks: batch, ...(fault !== undefined ? { fault } : {}) };
+      for (;;) {
+        if (this.closed) return;
+        const q = queue;
+        if (q.queued === 0) {
+          if (exhausted) return;
+          await more();
+          continue;
+        }
+        const msg: TaskMessage = { ...base, queue: q.buffer, ...(fault !== undefined ? { fault } : {}) };
         fault = undefined;
         const r = (await pool.run(msg)) as TaskResult;
         totals.active += r.active;
         for (const x of r.sums) if (x !== 0) (sums.push(x), (totals.sum += x));
         totals.edges += r.edges;
-        totals.tasks += batch.length;
+        totals.tasks += r.tasks;
         totals.computeMs += r.ms;
         if (r.discovered) found.push(r.discovered);
-        else if (f.wantList) listed = false;
-        for (const task of batch) {
-          cur.edgesDone += task.edges;
-          // What is left per actor only steers stealing: a superstep without it needs no frame a task.
-          if (f.steal !== undefined) this.link.send({ type: 'page-done', actor: this.name, task });
-        }
+        else if (f.wantList && r.tasks > 0) listed = false;
       }
     };
     await Promise.all(Array.from({ length: this.threads }, runOne));
     this.cur = undefined;
     const ms = performance.now() - t0;
-    if (cur.edgesDone > 0 && ms > 0) this.lastRate.set(cur.kernel, cur.edgesDone / (ms / 1000));
+    const done = cur.edgesDone + queue.doneEdges;
+    if (done > 0 && ms > 0) this.lastRate.set(cur.kernel, done / (ms / 1000));
     let discovered: Uint32Array | undefined;
     const count = found.reduce((a, b) => a + b.length, 0);
     if (f.wantList && listed && count <= (f.listCap ?? Infinity)) {
@@ -191,18 +191,24 @@ export class CpuSocketActor {
   private release(f: ReleaseFrame): void {
     const cur = this.cur;
     let tasks: Task[] = [];
-    if (cur !== undefined && cur.step === f.step && cur.queue.length > 0) {
+    if (cur !== undefined && cur.step === f.step) {
       const ms = performance.now() - cur.t0;
+      const done = cur.edgesDone + cur.queue.doneEdges;
       // Rate so far this superstep; before any task ended, the last superstep's of this kernel.
-      const rate = cur.edgesDone > 0 && ms > 0 ? cur.edgesDone / (ms / 1000) : (this.lastRate.get(cur.kernel) ?? 0);
-      // Tasks of part of a hub's edges stay (a GPU thief pushes whole frontier slices): only the
-      // queue after the last of them is offered.
-      let cut = cur.queue.length;
-      while (cut > 0 && cur.queue[cut - 1]!.edgeHi === undefined) cut--;
-      const tail = cur.queue.splice(cut);
-      tasks = releaseFromTail(tail, f, rate);
-      cur.queue.push(...tail);
+      const rate = done > 0 && ms > 0 ? done / (ms / 1000) : (this.lastRate.get(cur.kernel) ?? 0);
+      tasks = cur.queue.release((queued) => {
+        // Tasks of part of a hub's edges stay (a GPU thief pushes whole frontier slices): only the
+        // queue after the last of them is offered.
+        let cut = queued.length;
+        while (cut > 0 && queued[cut - 1]!.edgeHi === undefined) cut--;
+        return releaseFromTail(queued.slice(cut), f, rate).length;
+      });
     }
-    this.link.send({ type: 'released', actor: this.name, step: f.step, tasks });
+    let left = 0;
+    if (cur !== undefined) {
+      const [next, end] = cur.queue.span;
+      for (let i = next; i < end; i++) left += cur.queue.tasks[i]!.edges;
+    }
+    this.link.send({ type: 'released', actor: this.name, step: f.step, tasks, left });
   }
 }

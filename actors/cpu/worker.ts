@@ -1,12 +1,14 @@
 /**
  * Piscina worker of a CPU socket actor: holds the graph's pages (shared memory, given once in
- * workerData) and runs a batch of tasks per call with the kernel named in the message header.
+ * workerData) and, per call, takes tasks from the superstep's shared queue (task-queue.ts) until
+ * none is left, running each with the kernel named in the message header.
  */
 import { workerData } from 'node:worker_threads';
 import { loadKernels, loadedKernels } from '../../src/engine/kernel-modules.js';
 import { STATE_CTORS, type CpuKernel, type KernelCtx, type KernelGraph, type StateArray, type TaskOut } from '../../src/engine/kernel.js';
 import { materializeGraph, type GraphShare } from './share.js';
 import type { Mode, StateKind, Task } from '../../src/wire/frames.js';
+import { TaskTaker } from './task-queue.js';
 
 const graph: KernelGraph = materializeGraph(workerData as GraphShare);
 
@@ -28,14 +30,16 @@ export interface TaskMessage {
   pullPages: 'in' | 'out';
   /** A vertex map: each task is a range of vertex ids for the kernel's `vertex`. */
   vertex: boolean;
-  /** Run one after the other (the socket actor hands out batches: one message per batch, not per task). */
-  tasks: Task[];
+  /** The superstep's TaskQueue: this thread takes tasks from it until it is empty. */
+  queue: SharedArrayBuffer;
   /** Fault injection (TESSERA_FAULT): the thread exits, or dies of an uncaught exception, in this task. */
   fault?: 'exit' | 'throw';
 }
 
 export interface TaskResult {
   active: number;
+  /** Tasks run. */
+  tasks: number;
   /** Each task's sum, in the batch's order (the coordinator adds them in an order of its own). */
   sums: number[];
   edges: number;
@@ -82,13 +86,19 @@ export default function runTask(m: TaskMessage): TaskResult | Promise<TaskResult
   const ctx = contextFor(m);
   const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: m.wantList ? [] : undefined };
   const sums: number[] = [];
-  for (const task of m.tasks) {
+  const taker = new TaskTaker(m.queue);
+  let tasks = 0;
+  while (taker.take()) {
     out.sum = 0;
-    runOne(kernel, ctx, m, task, out);
+    const before = out.edges;
+    runOne(kernel, ctx, m, taker.task, out);
     sums.push(out.sum);
+    taker.done(out.edges - before, taker.task.edges);
+    tasks++;
   }
   return {
     active: out.active,
+    tasks,
     sums,
     edges: out.edges,
     ms: performance.now() - t0,

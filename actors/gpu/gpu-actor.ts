@@ -153,7 +153,7 @@ export class GpuActor {
         return;
       case 'release':
         // Never a victim (the coordinator asks CPU actors only): nothing queued to give.
-        this.link.send({ type: 'released', actor: this.name, step: frame.step, tasks: [] });
+        this.link.send({ type: 'released', actor: this.name, step: frame.step, tasks: [], left: 0 });
         return;
       case 'stop':
         this.requests.answer([]);

@@ -281,11 +281,6 @@ export class Engine {
       this.readyWait.delete(f.actor);
       return;
     }
-    if (f.type === 'page-done') {
-      const r = this.live?.remaining;
-      if (r !== undefined) r.set(f.actor, (r.get(f.actor) ?? 0) - f.task.edges);
-      return;
-    }
     if (f.type === 'idle') return this.onIdle(f);
     if (f.type === 'released') return this.onReleased(f);
     if (f.type === 'vote') {
@@ -334,6 +329,8 @@ export class Engine {
       thief?.link.send({ type: 'more', step: f.step, from: '', tasks: [] });
       return;
     }
+    // Its own queue is empty (victims report theirs when they answer a release).
+    live.remaining.set(f.actor, 0);
     let victim: ActorLink | undefined;
     let most = 0;
     for (const a of this.actors.slice(0, this.cpuCount)) {
@@ -371,11 +368,12 @@ export class Engine {
     const edges = r.tasks.reduce((a, t) => a + t.edges, 0);
     live.steals.push({ atMs: performance.now() - live.t0, thief: idle.actor, victim: r.actor, tasks: r.tasks.length, edges, victimLeft: live.remaining.get(r.actor) ?? 0 });
     if (r.tasks.length === 0) {
+      live.remaining.set(r.actor, r.left);
       tried.add(r.actor);
       this.onIdle(idle, tried);
       return;
     }
-    live.remaining.set(r.actor, (live.remaining.get(r.actor) ?? 0) - edges);
+    live.remaining.set(r.actor, r.left);
     live.remaining.set(idle.actor, (live.remaining.get(idle.actor) ?? 0) + edges);
     this.actors.find((a) => a.name === idle.actor)!.link.send({ type: 'more', step: r.step, from: r.actor, tasks: r.tasks });
   }

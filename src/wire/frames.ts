@@ -158,6 +158,8 @@ export interface ReleasedFrame {
   actor: string;
   step: number;
   tasks: Task[];
+  /** Edges still queued at the victim after this answer (steers the next choice of victim). */
+  left: number;
 }
 
 /** Coordinator -> thief: stolen tasks to run in this superstep; none: stop asking. */
@@ -170,13 +172,6 @@ export interface MoreFrame {
 
 export interface StopFrame {
   type: 'stop';
-}
-
-/** Actor -> coordinator: one task finished. */
-export interface PageDoneFrame {
-  type: 'page-done';
-  actor: string;
-  task: Task;
 }
 
 /** Actor -> coordinator: the actor's queue is empty; its totals for the superstep. */
@@ -302,7 +297,7 @@ export interface ErrorFrame {
 }
 
 export type CoordinatorFrame = LoadFrame | SuperstepFrame | StopFrame | ReleaseFrame | MoreFrame;
-export type ActorFrame = PageDoneFrame | VoteFrame | ErrorFrame | ReadyFrame | IdleFrame | ReleasedFrame;
+export type ActorFrame = VoteFrame | ErrorFrame | ReadyFrame | IdleFrame | ReleasedFrame;
 export type Frame = CoordinatorFrame | ActorFrame;
 
 const packr = new Packr({ moreTypes: true, useRecords: false });
