@@ -180,7 +180,7 @@ gpuTest('page stealing of push tasks: an idle GPU pushes from the tail of the CP
       try {
         // Whether the GPU asks while the CPU queue still holds tasks is a race: a few runs.
         counts[steal] = 0;
-        for (let run = 0; run < 4 && counts[steal] === 0; run++) {
+        for (let run = 0; run < 16 && counts[steal] === 0; run++) {
           const r = await e.run(algorithm('bfs').program, params as never);
           const bad = firstMismatch(r.values, want, false);
           t.is(bad, -1, `${label} bfs push steal ${steal}: vertex ${bad}`);

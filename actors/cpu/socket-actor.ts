@@ -97,12 +97,13 @@ export class CpuSocketActor {
       listCap: f.listCap ?? Infinity,
       pullPages: f.pullPages,
       vertex: f.vertexMap === true,
+      countNext: f.countNext === true,
     };
     // One shared queue per batch of work: the frame's tasks, then each answer to an idle ask.
     let queue = new TaskQueue(f.tasks);
     const cur = { step: f.step, kernel: `${f.module}#${f.kernel}`, queue, t0, edgesDone: 0 };
     this.cur = cur;
-    const totals = { active: 0, sum: 0, edges: 0, tasks: 0, computeMs: 0, stolen: 0, stolenEdges: 0 };
+    const totals = { active: 0, sum: 0, edges: 0, tasks: 0, computeMs: 0, stolen: 0, stolenEdges: 0, nextEdges: 0 };
     const found: Uint32Array[] = [];
     // Each task's sum: the coordinator adds them in an order independent of which thread or actor
     // ran which task (completion order made PageRank's dangling mass differ in its last bits from
@@ -144,6 +145,7 @@ export class CpuSocketActor {
         totals.active += r.active;
         for (const x of r.sums) if (x !== 0) (sums.push(x), (totals.sum += x));
         totals.edges += r.edges;
+        totals.nextEdges += r.nextEdges;
         totals.tasks += r.tasks;
         totals.computeMs += r.ms;
         if (r.discovered) found.push(r.discovered);
@@ -178,6 +180,7 @@ export class CpuSocketActor {
       stolenEdges: totals.stolenEdges,
       computeMs: ms,
       discovered,
+      ...(f.countNext === true ? { nextEdges: totals.nextEdges } : {}),
     });
   }
 

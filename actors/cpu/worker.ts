@@ -30,6 +30,8 @@ export interface TaskMessage {
   pullPages: 'in' | 'out';
   /** A vertex map: each task is a range of vertex ids for the kernel's `vertex`. */
   vertex: boolean;
+  /** Pull: sum the out-degrees of the task's vertices it activated (SuperstepFrame.countNext). */
+  countNext: boolean;
   /** The superstep's TaskQueue: this thread takes tasks from it until it is empty. */
   queue: SharedArrayBuffer;
   /** Fault injection (TESSERA_FAULT): the thread exits, or dies of an uncaught exception, in this task. */
@@ -43,6 +45,8 @@ export interface TaskResult {
   /** Each task's sum, in the batch's order (the coordinator adds them in an order of its own). */
   sums: number[];
   edges: number;
+  /** With countNext: out-degrees of the vertices the tasks activated, summed. */
+  nextEdges: number;
   ms: number;
   discovered: Uint32Array | undefined;
 }
@@ -85,6 +89,7 @@ export default function runTask(m: TaskMessage): TaskResult | Promise<TaskResult
   if (kernel === undefined) throw new Error(`kernel '${m.kernel}' is not exported by ${m.module}`);
   const ctx = contextFor(m);
   const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: m.wantList ? [] : undefined };
+  let nextEdges = 0;
   const sums: number[] = [];
   const taker = new TaskTaker(m.queue);
   let tasks = 0;
@@ -94,6 +99,7 @@ export default function runTask(m: TaskMessage): TaskResult | Promise<TaskResult
     runOne(kernel, ctx, m, taker.task, out);
     sums.push(out.sum);
     taker.done(out.edges - before, taker.task.edges);
+    if (m.countNext) nextEdges += activatedEdges(ctx, m, taker.task);
     tasks++;
   }
   return {
@@ -101,6 +107,7 @@ export default function runTask(m: TaskMessage): TaskResult | Promise<TaskResult
     tasks,
     sums,
     edges: out.edges,
+    nextEdges,
     ms: performance.now() - t0,
     discovered: out.discovered !== undefined && out.discovered.length <= m.listCap ? Uint32Array.from(out.discovered) : undefined,
   };
@@ -124,4 +131,13 @@ function runOne(kernel: CpuKernel, ctx: KernelCtx, m: TaskMessage, task: Task, o
     ctx.edgeHi = task.edgeHi;
     kernel.push(ctx, task.lo, task.hi, out);
   }
+}
+
+/** A pull task's activated vertices (its own range: a pull writes only the vertices it computes), their out-degrees summed. */
+function activatedEdges(ctx: KernelCtx, m: TaskMessage, task: Task): number {
+  const p = (m.pullPages === 'out' ? graph.out : graph.in).pages[task.page]!;
+  const next = ctx.next, deg = graph.outDegree;
+  let edges = 0;
+  for (let v = p.vBegin + task.lo, end = p.vBegin + task.hi; v < end; v++) if (next[v] !== 0) edges += deg[v]!;
+  return edges;
 }

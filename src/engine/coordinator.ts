@@ -499,6 +499,7 @@ export class Engine {
     pullPages: 'in' | 'out',
     vertexMap = false,
     first = false,
+    countNext = false,
   ): Promise<{ votes: VoteFrame[]; voteMs: number[]; steals: StealEvent[] }> {
     if (this.failure) throw this.failure;
     if (step >= 0) this.lastStep = step;
@@ -529,6 +530,7 @@ export class Engine {
           ...(wantList ? { listCap: this.listCap } : {}),
           ...(vertexMap ? { vertexMap } : {}),
           ...(first ? { first } : {}),
+          ...(countNext ? { countNext } : {}),
         },
         shared,
       );

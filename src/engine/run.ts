@@ -365,7 +365,10 @@ export class Run implements RunContext {
     const planMs = performance.now() - t0;
     const first = !this.started;
     this.started = true;
-    const { votes, voteMs, steals } = await this.engine.superstep(step, this.ref(kernel), mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first);
+    // Sockets sum the out-edges of what a pull activates when the next superstep may switch (GPU
+    // actors do not: with them the switch lists the byte map as before).
+    const countNext = mode === 'pull' && modes.length > 1 && forced === undefined && !this.engine.hasGpus;
+    const { votes, voteMs, steals } = await this.engine.superstep(step, this.ref(kernel), mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext);
     let active = 0;
     let sum = 0;
     let edges = 0;
@@ -386,7 +389,7 @@ export class Run implements RunContext {
     const foldMs = performance.now() - foldAt;
     const listAt = performance.now();
     let nextList: Uint32Array | undefined;
-    let nextEdges: number | undefined;
+    let nextEdges: number | undefined = countNext && votes.every((v) => v.nextEdges !== undefined) ? votes.reduce((a, v) => a + v.nextEdges!, 0) : undefined;
     if (wantList && (scan || active > cap)) ({ list: nextList, edges: nextEdges } = listOf({ bitmap: next, list: undefined, size: active }, (k) => this.listArray(k), g.outDegree));
     else if (wantList) {
       nextList = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * active)), 0, active);

@@ -2,7 +2,16 @@
 import type { Graph } from '../graph/types.js';
 import { lowerBound } from '../graph/pages.js';
 import type { Task } from '../wire/frames.js';
-import { overlapsRanges, rangeEdges, type VertexRanges } from './partition.js';
+import { overlapsRanges, rangeEdges, rangeVertices, type VertexRanges } from './partition.js';
+
+/**
+ * A dense task's cost in edges: its edges plus this much per vertex. A pull kernel reads and
+ * writes each vertex's own state even with few or no in-edges (BFS's bottom-up check of an
+ * unvisited vertex costs about as much as 4 edges): cut by edges alone, RMAT's last pages (a
+ * million low-degree or isolated vertices each) became tasks several times longer than the rest
+ * (RMAT 22, 16 threads: BFS's two pull levels 60 -> 20 ms).
+ */
+const VERTEX_COST = 4;
 
 /** What task planning needs of an engine's actors: fixed once they are up (Engine.create). */
 export interface TaskLayout {
@@ -22,11 +31,12 @@ export interface TaskLayout {
 /** Dense tasks: every page cut into vertex ranges of about `target` edges (Engine.denseShares caches them). */
 export function denseShares(l: TaskLayout, orientation: 'in' | 'out'): Task[][] {
   const g = l.graph;
-  // About 8 tasks per CPU thread of the CPU actors' own edges (not the graph's): with a small CPU
+  // About 16 tasks per CPU thread of the CPU actors' own work (not the graph's): with a small CPU
   // share (alpha 0.1 of RMAT 24 is ~26 page-sized tasks for 16 threads) every task starts at
-  // once and an idle GPU finds nothing queued to steal (Garaph needs a queue to take from).
-  const cpuEdges = rangeEdges(l.cpuRanges, orientation === 'in' ? g.inDegree : g.outDegree);
-  const target = Math.max(1024, Math.min(g.pageEdges, Math.ceil(cpuEdges / (l.threads * 8))));
+  // once and an idle GPU finds nothing queued to steal (Garaph needs a queue to take from); threads
+  // take tasks from a shared queue one at a time, so more tasks cost little.
+  const cpuCost = rangeEdges(l.cpuRanges, orientation === 'in' ? g.inDegree : g.outDegree) + VERTEX_COST * rangeVertices(l.cpuRanges);
+  const target = Math.max(1024, Math.min(g.pageEdges, Math.ceil(cpuCost / (l.threads * 16))));
   const tasks: Task[] = [];
   const pages = g[orientation].pages;
   // CPU actors cover cpuRanges (ascending); GPU actors own the rest (their tasks: their pages, below).
@@ -54,15 +64,15 @@ export function denseShares(l: TaskLayout, orientation: 'in' | 'out'): Task[][] 
       const nv = Math.min(p.vEnd, end) - p.vBegin;
       const off = p.offsets;
       for (let lo = Math.max(begin, p.vBegin) - p.vBegin; lo < nv; ) {
-        // A task ends at the first vertex where it reaches `target` edges, `target` vertices or
-        // the range's end: a binary search over the offsets (a scan over every vertex took ~140 ms
-        // of RMAT 24's first pull superstep on the coordinator's thread).
-        const want = off[lo]! + target;
+        // A task ends at the first vertex where its cost reaches `target` or at the range's end:
+        // a binary search over the offsets (a scan over every vertex took ~140 ms of RMAT 24's
+        // first pull superstep on the coordinator's thread).
+        const want = off[lo]! + VERTEX_COST * lo + target;
         let x = lo + 1;
-        let y = Math.min(nv, lo + target);
+        let y = Math.min(nv, lo + Math.ceil(target / VERTEX_COST));
         while (x < y) {
           const m = (x + y) >>> 1;
-          if (off[m]! >= want) y = m;
+          if (off[m]! + VERTEX_COST * m >= want) y = m;
           else x = m + 1;
         }
         tasks.push({ page: i, count: 1, lo, hi: x, edges: off[x]! - off[lo]! });

@@ -122,6 +122,12 @@ export interface SuperstepFrame {
    * ids run with the kernel's `vertex`; sent to CPU socket actors only (it writes host state).
    */
   vertexMap?: boolean;
+  /**
+   * Pull supersteps of a kernel that may switch mode: each task sums the out-degrees of the
+   * vertices of its range it activated (vote.nextEdges), so Ligra's switch before the next
+   * superstep needs no pass over the byte map.
+   */
+  countNext?: boolean;
 }
 
 /** Actor -> coordinator: my queue is empty and I can take more work of this superstep. */
@@ -191,6 +197,8 @@ export interface VoteFrame {
   stolen: number;
   stolenEdges?: number;
   computeMs: number;
+  /** With countNext: the out-degrees of the vertices this actor activated, summed. */
+  nextEdges?: number;
   /** Newly active vertices discovered by push tasks, when the kernel lists them. */
   discovered?: Uint32Array;
   /**
