@@ -5,10 +5,11 @@
  */
 import { workerData } from 'node:worker_threads';
 import { loadKernels, loadedKernels } from '../../src/engine/kernel-modules.js';
-import { STATE_CTORS, type CpuKernel, type KernelCtx, type KernelGraph, type StateArray, type TaskOut } from '../../src/engine/kernel.js';
+import { STATE_CTORS, type KernelCtx, type KernelGraph, type StateArray, type TaskOut } from '../../src/engine/kernel.js';
 import { materializeGraph, type GraphShare } from './share.js';
-import type { Mode, StateKind, Task } from '../../src/wire/frames.js';
+import type { Mode, StateKind } from '../../src/wire/frames.js';
 import { TaskTaker } from './task-queue.js';
+import { activatedEdges, runOne } from '../../src/engine/run-tasks.js';
 
 const graph: KernelGraph = materializeGraph(workerData as GraphShare);
 
@@ -99,7 +100,7 @@ export default function runTask(m: TaskMessage): TaskResult | Promise<TaskResult
     runOne(kernel, ctx, m, taker.task, out);
     sums.push(out.sum);
     taker.done(out.edges - before, taker.task.edges);
-    if (m.countNext) nextEdges += activatedEdges(ctx, m, taker.task);
+    if (m.countNext) nextEdges += activatedEdges(graph, ctx.next, m.pullPages, taker.task);
     tasks++;
   }
   return {
@@ -111,33 +112,4 @@ export default function runTask(m: TaskMessage): TaskResult | Promise<TaskResult
     ms: performance.now() - t0,
     discovered: out.discovered !== undefined && out.discovered.length <= m.listCap ? Uint32Array.from(out.discovered) : undefined,
   };
-}
-
-/** One task of a batch: its kernel call, adding to `out`. */
-function runOne(kernel: CpuKernel, ctx: KernelCtx, m: TaskMessage, task: Task, out: TaskOut): void {
-  if (m.vertex) {
-    if (kernel.vertex === undefined) throw new Error(`kernel '${m.kernel}' has no vertex map`);
-    kernel.vertex(ctx, task.lo, task.hi, out);
-  } else if (m.mode === 'pull') {
-    if (kernel.pull === undefined) throw new Error(`kernel '${m.kernel}' has no pull mode`);
-    const set = m.pullPages === 'out' ? graph.out : graph.in;
-    const pages = task.count === 1 ? [set.pages[task.page]!] : set.pages.slice(task.page, task.page + task.count);
-    kernel.pull(ctx, pages, task.lo, task.hi, out);
-  } else {
-    if (kernel.push === undefined) throw new Error(`kernel '${m.kernel}' has no push mode`);
-    if (task.edgeHi !== undefined && !kernel.splitPush) throw new Error(`kernel '${m.kernel}' cannot push part of a vertex's edges`);
-    // Set for every task (the cached context keeps one shape): whole vertices unless edgeHi.
-    ctx.edgeLo = task.edgeLo;
-    ctx.edgeHi = task.edgeHi;
-    kernel.push(ctx, task.lo, task.hi, out);
-  }
-}
-
-/** A pull task's activated vertices (its own range: a pull writes only the vertices it computes), their out-degrees summed. */
-function activatedEdges(ctx: KernelCtx, m: TaskMessage, task: Task): number {
-  const p = (m.pullPages === 'out' ? graph.out : graph.in).pages[task.page]!;
-  const next = ctx.next, deg = graph.outDegree;
-  let edges = 0;
-  for (let v = p.vBegin + task.lo, end = p.vBegin + task.hi; v < end; v++) if (next[v] !== 0) edges += deg[v]!;
-  return edges;
 }

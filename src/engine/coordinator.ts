@@ -542,6 +542,19 @@ export class Engine {
     }
   }
 
+  /**
+   * A superstep too small for a round trip to the workers, run on this thread: `vote` runs CPU
+   * actor i's share and votes for it (the same tasks and per-task sums as its threads).
+   */
+  inlineSuperstep(step: number, vote: (actor: string, i: number) => VoteFrame): { votes: VoteFrame[]; voteMs: number[]; steals: StealEvent[] } {
+    if (this.failure) throw this.failure;
+    this.lastStep = step;
+    const t0 = performance.now();
+    const votes = this.actors.slice(0, this.cpuCount).map((a, i) => ((a.bytesAtStepStart = a.link.bytesSent), vote(a.name, i)));
+    const ms = performance.now() - t0;
+    return { votes, voteMs: votes.map(() => ms), steals: [] };
+  }
+
   actorReports(votes: VoteFrame[], voteMs: number[], shares: Task[][]): ActorStepReport[] {
     return votes.map((v, i) => ({
       actor: v.actor,

@@ -1,0 +1,75 @@
+/**
+ * Running a superstep's tasks with a CPU kernel: what a socket actor's worker thread does with each
+ * task it takes, and what the coordinator does itself with a superstep too small to be worth a
+ * round trip to the workers (Run.edgeMap). One code path, so both give the same values and sums.
+ */
+import type { CpuKernel, KernelCtx, KernelGraph, TaskOut } from './kernel.js';
+import type { Mode, Task, VoteFrame } from '../wire/frames.js';
+
+/** What a task needs to know of its superstep besides its context. */
+export interface StepKind {
+  kernel: string;
+  mode: Mode;
+  pullPages: 'in' | 'out';
+  /** A vertex map: each task is a range of vertex ids for the kernel's `vertex`. */
+  vertex: boolean;
+}
+
+/** One task: its kernel call, adding to `out`. */
+export function runOne(kernel: CpuKernel, ctx: KernelCtx, m: StepKind, task: Task, out: TaskOut): void {
+  if (m.vertex) {
+    if (kernel.vertex === undefined) throw new Error(`kernel '${m.kernel}' has no vertex map`);
+    kernel.vertex(ctx, task.lo, task.hi, out);
+  } else if (m.mode === 'pull') {
+    if (kernel.pull === undefined) throw new Error(`kernel '${m.kernel}' has no pull mode`);
+    const set = m.pullPages === 'out' ? ctx.graph.out : ctx.graph.in;
+    const pages = task.count === 1 ? [set.pages[task.page]!] : set.pages.slice(task.page, task.page + task.count);
+    kernel.pull(ctx, pages, task.lo, task.hi, out);
+  } else {
+    if (kernel.push === undefined) throw new Error(`kernel '${m.kernel}' has no push mode`);
+    if (task.edgeHi !== undefined && !kernel.splitPush) throw new Error(`kernel '${m.kernel}' cannot push part of a vertex's edges`);
+    // Set for every task (the cached context keeps one shape): whole vertices unless edgeHi.
+    ctx.edgeLo = task.edgeLo;
+    ctx.edgeHi = task.edgeHi;
+    kernel.push(ctx, task.lo, task.hi, out);
+  }
+}
+
+/** A pull task's activated vertices (its own range: a pull writes only the vertices it computes), their out-degrees summed. */
+export function activatedEdges(graph: KernelGraph, next: Uint8Array, pullPages: 'in' | 'out', task: Task): number {
+  const p = (pullPages === 'out' ? graph.out : graph.in).pages[task.page]!;
+  const deg = graph.outDegree;
+  let edges = 0;
+  for (let v = p.vBegin + task.lo, end = p.vBegin + task.hi; v < end; v++) if (next[v] !== 0) edges += deg[v]!;
+  return edges;
+}
+
+/** A CPU actor's share of a superstep run on the coordinator's thread, voted as its threads would. */
+export function runShareInline(kernel: CpuKernel, ctx: KernelCtx, m: StepKind & { wantList: boolean; listCap: number; countNext: boolean }, actor: string, step: number, tasks: Task[]): VoteFrame {
+  const t0 = performance.now();
+  const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: m.wantList ? [] : undefined };
+  const sums: number[] = [];
+  let nextEdges = 0;
+  for (const task of tasks) {
+    out.sum = 0;
+    runOne(kernel, ctx, m, task, out);
+    if (out.sum !== 0) sums.push(out.sum);
+    if (m.countNext) nextEdges += activatedEdges(ctx.graph, ctx.next, m.pullPages, task);
+  }
+  const discovered = out.discovered !== undefined && out.discovered.length <= m.listCap ? Uint32Array.from(out.discovered) : undefined;
+  return {
+    type: 'vote',
+    actor,
+    step,
+    active: out.active,
+    sum: sums.reduce((a, b) => a + b, 0),
+    ...(sums.length > 0 ? { sums: Float64Array.from(sums) } : {}),
+    edges: out.edges,
+    tasks: tasks.length,
+    stolen: 0,
+    stolenEdges: 0,
+    computeMs: performance.now() - t0,
+    discovered,
+    ...(m.countNext ? { nextEdges } : {}),
+  };
+}
