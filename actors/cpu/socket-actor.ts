@@ -179,6 +179,7 @@ export class CpuSocketActor {
       stolen: totals.stolen,
       stolenEdges: totals.stolenEdges,
       computeMs: ms,
+      busyMs: totals.computeMs,
       discovered,
       ...(f.countNext === true ? { nextEdges: totals.nextEdges } : {}),
     });

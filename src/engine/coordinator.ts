@@ -563,6 +563,7 @@ export class Engine {
       pages: v.gpu !== undefined ? v.gpu.pages : new Set(shares[i]!.map((t) => t.page)).size,
       edges: v.edges,
       computeMs: v.computeMs,
+      ...(v.busyMs !== undefined ? { busyMs: v.busyMs } : {}),
       voteMs: voteMs[i]!,
       bytesSent: this.actors[i]!.link.bytesSent - this.actors[i]!.bytesAtStepStart,
       messages: v.outbox?.before ?? 0,

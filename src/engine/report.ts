@@ -9,6 +9,8 @@ export interface ActorStepReport {
   pages: number;
   edges: number;
   computeMs: number;
+  /** CPU actors: the time their threads spent running tasks, summed (threads x computeMs when none waited). */
+  busyMs?: number;
   /**
    * From the superstep frames being sent to this actor's vote arriving, as the coordinator saw it
    * (voteMs - computeMs: the wait for the actor's thread to start and the frames in transit).

@@ -69,6 +69,7 @@ export function runShareInline(kernel: CpuKernel, ctx: KernelCtx, m: StepKind & 
     stolen: 0,
     stolenEdges: 0,
     computeMs: performance.now() - t0,
+    busyMs: performance.now() - t0,
     discovered,
     ...(m.countNext ? { nextEdges } : {}),
   };

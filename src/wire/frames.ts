@@ -197,6 +197,8 @@ export interface VoteFrame {
   stolen: number;
   stolenEdges?: number;
   computeMs: number;
+  /** Socket actors: the time its threads spent in tasks, summed (threads x computeMs when none waited). */
+  busyMs?: number;
   /** With countNext: the out-degrees of the vertices this actor activated, summed. */
   nextEdges?: number;
   /** Newly active vertices discovered by push tasks, when the kernel lists them. */
