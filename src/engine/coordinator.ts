@@ -531,6 +531,7 @@ export class Engine {
           ...(wantList ? { listCap: this.listCap } : {}),
           ...(vertexMap ? { vertexMap } : {}),
           ...(first ? { first } : {}),
+          ...(kernel.resident !== undefined && i >= this.cpuCount ? { resident: kernel.resident } : {}),
         },
         shared,
       );
