@@ -14,7 +14,8 @@ import path from 'node:path';
 import { defineProgram, generate, run, TesseraError, type Graph, type Topology } from '../src/index.js';
 import { nativeAvailable, nvrtcStatus } from '../actors/gpu/native.js';
 import { operatorUnit } from '../actors/gpu/operators.js';
-import { hops, hopsPull, hopsRoundsBroken, hopsRoundsDriver, hopsRoundsMapped, hopsUnkept, lowLabel } from './fixtures/operators/programs.js';
+import { hops, hopsPull, hopsUnkept, lowLabel } from './fixtures/operators/programs.js';
+import { hopsRoundsBroken, hopsRoundsDriver, hopsRoundsMapped } from './fixtures/operators/rounds.js';
 import type { RunReport } from '../src/engine/report.js';
 import { outCsr, referenceBfs } from './helpers/references.js';
 
