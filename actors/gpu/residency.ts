@@ -58,7 +58,7 @@ export function stale(a: GpuActor, s: GpuStep, name: string, kind: StateKind): '
  * the difference back, exact for integers only (a float difference rounds); the host's claim
  * tests -1, which a u8/u32 array never holds, and its 'or' works on 32-bit integers.
  */
-function foldsExactly(r: Reduce, kind: StateKind): boolean {
+export function foldsExactly(r: Reduce, kind: StateKind): boolean {
   const int = kind === 'i32' || kind === 'u32' || kind === 'u8';
   if (r === 'sum' || r === 'or') return int;
   if (r === 'claim') return kind === 'i32' || kind === 'f32' || kind === 'f64';
