@@ -222,7 +222,7 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
   const kinds = new Map(op.state);
   // Owning every vertex, a superstep that changed many goes back dense, in place, where the fold
   // would reproduce the device's values anyway: a list of millions costs its encoding in the vote
-  // and a fold on the coordinator's thread (a pull level of RMAT 22 on an H100: ~70 ms).
+  // and a fold on the coordinator's thread.
   const dense = a.ownsAll && (!push || (st?.activated ?? 0) * 256 >= a.graph.numVertices);
   for (const [n, r] of op.writes) {
     if (r === 'owner' || r === 'none' || (dense && foldsExactly(r, kinds.get(n)!) && s.state[n]!.length >= a.graph.numVertices)) {
