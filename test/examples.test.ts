@@ -197,6 +197,12 @@ gpuTest('kcore and hits on an emulated GPU owning several ranges (RAND pages)', 
   for (const r of [k, h]) t.true((r.report.partition?.gpus[0]?.ranges ?? 0) > 1, 'several ranges');
   same(t, k.values, referenceKcore(g), false, 'kcore rand');
   same(t, h.values, referenceHits(g, 20), true, 'hits rand');
+  // The GPU alone keeps kcore's resident deg and core across a level's peel rounds.
+  const alone = await run(g, kcore, { topology: GPU, gpuShare: 1, steal: 'off' });
+  same(t, alone.values, referenceKcore(g), false, 'kcore, the GPU owning every vertex');
+  const n = g.numVertices;
+  const bytes = alone.report.steps.map((s) => s.actors.find((a) => a.actor === 'gpu0')!.gpu!.stateBytesIn);
+  t.true(bytes.some((b) => b === n), `some peel rounds upload only the frontier: ${bytes.join(',')}`);
 });
 
 test('the examples (sources and compiled) import only tessera and their own files', async (t) => {

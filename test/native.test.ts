@@ -957,6 +957,31 @@ t_('compact lists the flagged vertices of a range with their values (any state t
   }
 });
 
+t_('copyState copies a range between device arrays of one type; changes against the copy are then none', async (t) => {
+  const n = 50_000;
+  const c = await emu();
+  try {
+    await c.allocState('x', 'f64', n);
+    await c.allocState('before:x', 'f64', n);
+    await c.allocState('d', 'i32', n);
+    const x = Float64Array.from({ length: n }, (_, v) => v * 0.25 - 7);
+    await c.writeState('x', x);
+    await c.fillState('before:x', 1);
+    await c.copyState('before:x', 'x', 1000, 20_000);
+    const back = await c.readState('before:x', new Float64Array(n));
+    t.true(back.every((y, v) => y === (v >= 1000 && v < 20_000 ? x[v] : 1)), 'the range only');
+    await c.copyState('before:x', 'x', 0, n);
+    t.is((await c.changes('x', 'before:x', 0, n, false)).ids.length, 0);
+    await c.copyState('x', 'x', 0, n); // onto itself: nothing to do
+    await c.copyState('x', 'x', 5, 5);
+    await t.throwsAsync(c.copyState('d', 'x', 0, n), { code: 'TS_TYPE' });
+    await t.throwsAsync(c.copyState('before:x', 'x', 0, n + 1), { code: 'TS_RANGE' });
+    await t.throwsAsync(c.copyState('nothere', 'x', 0, 1), { code: 'TS_NO_STATE' });
+  } finally {
+    await c.close();
+  }
+});
+
 t_('pinHost page-locks a host view: copies to and from it are unchanged; unpinHost releases it', async (t) => {
   const n = 1 << 18;
   const c = await emu();

@@ -14,7 +14,9 @@ import path from 'node:path';
 import { defineProgram, generate, run, TesseraError, type Graph, type Topology } from '../src/index.js';
 import { nativeAvailable, nvrtcStatus } from '../actors/gpu/native.js';
 import { operatorUnit } from '../actors/gpu/operators.js';
-import { hops, lowLabel } from './fixtures/operators/programs.js';
+import { hops, hopsPull, hopsUnkept, lowLabel } from './fixtures/operators/programs.js';
+import { hopsRoundsBroken, hopsRoundsDriver, hopsRoundsMapped } from './fixtures/operators/rounds.js';
+import type { RunReport } from '../src/engine/report.js';
 import { outCsr, referenceBfs } from './helpers/references.js';
 
 const avail = nativeAvailable();
@@ -71,6 +73,78 @@ for (const [label, g] of GRAPHS) {
   });
 }
 
+/** State bytes each superstep uploaded to the GPU actor gpu0. */
+const bytesIn = (r: RunReport): number[] => r.steps.map((s) => s.actors.find((a) => a.actor === 'gpu0')!.gpu!.stateBytesIn);
+/** The GPU owns every vertex: no other actor writes the state during a superstep. */
+const GPU_ONLY = { topology: ONE_GPU, gpuShare: 1, steal: 'off' } as const;
+
+gpuTest('a GPU owning every vertex uploads resident state once per run, undeclared state every superstep', async (t) => {
+  const g = generate('rmat:12:ef=8');
+  const n = g.numVertices;
+  const source = g.ids.toOriginal[0]!;
+  const depth = referenceBfs(g, 0);
+  const low = referenceLow(g);
+  for (const forceMode of ['push', 'pull', undefined] as const) {
+    const how = forceMode ?? 'switch';
+    const mode = forceMode !== undefined ? { forceMode } : {};
+    // Each superstep uploads the frontier (a byte a vertex); the first, depth or label too (4 bytes).
+    for (let again = 0; again < 2; again++) {
+      const h = await run(g, hops, { ...GPU_ONLY, ...mode, source });
+      t.deepEqual([...h.values], [...depth], `hops ${how}`);
+      t.true(h.report.steps.length > 2, `${h.report.steps.length} supersteps`);
+      t.deepEqual(bytesIn(h.report), h.report.steps.map((_, i) => (i === 0 ? 5 * n : n)), `hops ${how} run ${again}: depth once`);
+    }
+    const l = await run(g, lowLabel, { ...GPU_ONLY, ...mode });
+    t.deepEqual([...l.values], [...low], `low-label ${how}`);
+    t.deepEqual(bytesIn(l.report), l.report.steps.map((_, i) => (i === 0 ? 5 * n : n)), `low-label ${how}: label once`);
+    const u = await run(g, hopsUnkept, { ...GPU_ONLY, ...mode, source });
+    t.deepEqual([...u.values], [...depth], `hops-unkept ${how}`);
+    t.deepEqual(bytesIn(u.report), u.report.steps.map(() => 5 * n), `hops-unkept ${how}: depth every superstep, once (its before copy is made on the device)`);
+  }
+});
+
+gpuTest('beside a socket a GPU uploads a resident owner array of the socket range only; claim and min arrays whole', async (t) => {
+  const g = generate('rmat:12:ef=8');
+  const n = g.numVertices;
+  const source = g.ids.toOriginal[0]!;
+  const depth = referenceBfs(g, 0);
+  const split = { topology: ONE_GPU, gpuShare: 0.5, steal: 'off' } as const;
+  const p = await run(g, hopsPull, { ...split, source });
+  t.deepEqual([...p.values], [...depth], 'hops-pull beside a socket');
+  const owned = p.report.partition!.gpus[0]!.vertices;
+  t.true(owned > 0 && owned < n, `the GPU owns ${owned} of ${n}`);
+  t.deepEqual(bytesIn(p.report), p.report.steps.map((_, i) => (i === 0 ? 5 * n : 4 * (n - owned) + n)), 'then the socket range of depth and the frontier');
+  const alone = await run(g, hopsPull, { ...GPU_ONLY, source });
+  t.deepEqual([...alone.values], [...depth], 'hops-pull alone');
+  t.deepEqual(bytesIn(alone.report), alone.report.steps.map((_, i) => (i === 0 ? 5 * n : n)), 'alone: depth once');
+  // A CPU push may write any vertex of a claim array: the GPU uploads it whole every superstep.
+  const h = await run(g, hops, { ...split, forceMode: 'push', source });
+  t.deepEqual([...h.values], [...depth], 'hops push beside a socket');
+  const ownedH = h.report.partition!.gpus[0]!.vertices;
+  t.deepEqual(bytesIn(h.report), h.report.steps.map(() => 4 * n + ownedH), 'depth whole and the owned frontier, every superstep');
+});
+
+gpuTest('host writes between supersteps: a vertexMap invalidates the device copy, a driver write of undeclared state is uploaded; a broken promise shows', async (t) => {
+  const g = generate('rmat:12:ef=8');
+  // Three rounds from hubs: each round's BFS reaches most vertices, so a stale copy shows.
+  const internal = [0, 1, 2];
+  const sources = internal.map((v) => g.ids.toOriginal[v]!);
+  const want = [...referenceBfs(g, internal[2]!)];
+  t.notDeepEqual(want, [...referenceBfs(g, internal[1]!)], 'the rounds differ');
+  for (const topology of [ONE_GPU, TWO_GPUS])
+    for (const forceMode of ['push', 'pull', undefined] as const)
+      for (const gpuShare of topology === ONE_GPU ? [1, undefined] : [undefined]) {
+        const what = `${topology.name} ${forceMode ?? 'switch'} gpuShare ${gpuShare ?? 'default'}`;
+        const opts = { topology, ...(forceMode ? { forceMode } : {}), ...(gpuShare !== undefined ? { gpuShare, steal: 'off' as const } : {}), sources };
+        t.deepEqual([...(await run(g, hopsRoundsMapped, opts)).values], want, `reset by vertexMap, resident: ${what}`);
+        t.deepEqual([...(await run(g, hopsRoundsDriver, opts)).values], want, `reset by the driver, not resident: ${what}`);
+      }
+  // The driver resets a resident array itself: a GPU owning every vertex keeps the previous
+  // round's depths (its first superstep of a round claims nothing), as the promise says it may.
+  const broken = await run(g, hopsRoundsBroken, { ...GPU_ONLY, forceMode: 'push', sources });
+  t.notDeepEqual([...broken.values], want, 'a resident array written by the driver between supersteps is not seen');
+});
+
 let nvcc = true;
 try {
   execFileSync('nvcc', ['--version'], { stdio: 'ignore' });
@@ -113,6 +187,10 @@ test('operator definitions are checked when the program is defined', (t) => {
   t.throws(def({ hop: { modes: ['push'], state: { other: 'i32' } } }), { message: /writes 'other', which is no state of the program, and declares no reduce/ });
   t.throws(def({ hop: { modes: ['push'], state: { depth: 'i32' }, reads: ['x'] } }), { message: /reads names 'x'/ });
   t.throws(def({ hop: { modes: ['push'], state: { depth: 'i32' } } }, new URL('file:///nonexistent/gpu.cu')), { message: /source \/nonexistent\/gpu\.cu cannot be read \(ENOENT\)/ });
+  const state = (resident: unknown) => ({ depth: { type: 'i32', init: -1, reduce: 'claim', resident } }) as never;
+  t.throws(() => defineProgram({ ...base, state: state('yes') }), { instanceOf: TesseraError, message: /program 'checked': state 'depth' has resident 'yes'.*Fix: give resident: true or leave it out/s });
+  const noGpu = { ...base, state: state(true), operators: undefined, gpu: undefined };
+  t.throws(() => defineProgram(noGpu), { message: /state 'depth' is resident, but the program has no GPU operators to keep it.*Fix: remove resident from state 'depth'/s });
   const ok = defineProgram({ ...base, gpu: { source: 'struct hop {};', kernels: { hop: { modes: ['push'], state: { depth: 'i32' }, args: { level: 'i32' } } } } });
   t.deepEqual(ok.operators!.kernels.hop!.writes, [['depth', 'claim']], "the program state's reduce by default");
 });

@@ -38,9 +38,10 @@ for (const [label, g] of GRAPHS) {
     for (const personal of [false, true]) {
       const want = referencePpr(g, { ...base, sources: personal ? srcInternal : [] });
       t.true(want.converged);
-      const tops = withGpu ? [[ONE, 'high'], [TWO, 'high'], [GPU, 'high'], [GPU, 'rand']] as const : ([[ONE, 'high'], [TWO, 'high']] as const);
-      for (const [topology, partition] of tops) {
-        const r = await run(g, ppr, { topology, partition, ...(personal ? { sources } : {}) });
+      // gpuShare 1: the GPU alone keeps its resident p between supersteps.
+      const tops = withGpu ? [[ONE, 'high'], [TWO, 'high'], [GPU, 'high'], [GPU, 'rand'], [GPU, 'high', 1]] as const : ([[ONE, 'high'], [TWO, 'high']] as const);
+      for (const [topology, partition, gpuShare] of tops) {
+        const r = await run(g, ppr, { topology, partition, ...(gpuShare !== undefined ? { gpuShare } : {}), ...(personal ? { sources } : {}) });
         close(t, r.values, want.values, `${topology.name} ${partition} ${personal ? 'personalized' : 'uniform'}`);
         t.is(r.report.notes.iterations, want.iterations);
         t.is(r.report.notes.converged, true);

@@ -85,5 +85,7 @@ for (const [label, g] of GRAPHS) {
       t.deepEqual([...r.values], want, partition);
       t.true(r.report.steps.some((s) => s.kernel === 'sccBackward' && s.actors.some((a) => a.actor === 'gpu0' && (a.gpu?.calls ?? 0) > 0)), `${partition}: the GPU ran sccBackward`);
     }
+    // The GPU alone keeps its resident scc and color between supersteps.
+    t.deepEqual([...(await run(g, scc, { topology: GPU, gpuShare: 1, steal: 'off' })).values], want, 'the GPU owning every vertex');
   });
 }

@@ -75,6 +75,12 @@ export class CpuSocketActor {
       idleTimeout: 60_000,
       workerData,
     });
+    // A thread that dies outside a task (its task already settled, or the pool being destroyed
+    // after another actor's failure) is an 'error' event: unhandled, it would end the process
+    // with a stack trace instead of the run's one line.
+    this.pool.on('error', (e: unknown) => {
+      if (!this.closed) this.link.send({ type: 'error', actor: this.name, message: e instanceof Error ? e.message : String(e) });
+    });
   }
 
   private async superstep(f: SuperstepFrame, shared: SharedArrayBuffer[]): Promise<void> {

@@ -63,7 +63,7 @@ export class GpuActor {
   /** Pages of each registered set that overlap the owned ranges. */
   private readonly range = new Map<number, number[]>();
   private readonly sets = new Map<number, Page[]>();
-  private stats: GpuStepStats = GpuActor.zero(false);
+  stats: GpuStepStats = GpuActor.zero(false); // this superstep's counters (the vote's gpu)
   /** Edges walked this superstep; pushEdges: those of the last pushPages list. */
   private edges = 0;
   private pushEdges = 0;

@@ -155,6 +155,7 @@ interface NativeControllerHandle {
   writeState(name: string, data: StateArray, offset?: number): Promise<void>;
   readState<T extends StateArray>(name: string, into: T, offset?: number): Promise<T>;
   fillState(name: string, value: number): Promise<void>;
+  copyState(dst: string, src: string, begin: number, end: number): Promise<void>;
   pinHost(view: StateArray): Promise<boolean>;
   unpinHost(view: StateArray): Promise<void>;
   compact(flags: string, state: string, begin: number, end: number, mask?: string, before?: string, delta?: boolean): Promise<{ ids: Uint32Array; values: Float64Array }>;
@@ -416,6 +417,11 @@ export class GpuController {
 
   fillState(name: string, value: number): Promise<void> {
     return this.h.fillState(name, value);
+  }
+
+  /** state[dst][begin, end) = state[src][begin, end), on the device (same type; nothing crosses the link). */
+  copyState(dst: string, src: string, begin: number, end: number): Promise<void> {
+    return this.h.copyState(dst, src, begin, end);
   }
 
   /**

@@ -6,9 +6,10 @@
  * operator code itself. Both are cached on disk by the unit's hash ($TESSERA_CACHE_DIR/operators).
  *
  * The generic handler follows the declared state, not the program: it uploads the arrays the
- * kernel passes, runs the generic push or pull kernel over the actor's pages, and folds back what
- * the device wrote by each array's reduce: 'owner'/'none' arrays are copied back over the owned
- * ranges; the others are diffed against what the device started from ('sum' sends differences,
+ * kernel passes (those whose device copy is still the host's stay: residency.ts), runs the generic
+ * push or pull kernel over the actor's pages, and folds back what the device wrote by each array's
+ * reduce: 'owner'/'none' arrays are copied back over the owned ranges; the others are diffed
+ * against what the device started from (a device copy: 'sum' sends differences,
  * 'min'/'max'/'or'/'claim' the new values), so any number of actors writing one vertex combine.
  * Vertices the operator activates go back as next flags (pull: the owned ranges, in place) or a
  * list (push: any vertex).
@@ -27,6 +28,7 @@ import type { MergeOp, StateMerge, StateSync } from '../../src/wire/frames.js';
 import type { GpuActor } from './gpu-actor.js';
 import type { GpuController } from './native.js';
 import { FR, NX, SET_IN, SET_OUT, type GpuHandler } from './handler.js';
+import { foldsExactly, keep, stale } from './residency.js';
 
 const HEADERS = ['ts_common.h', 'kernels_common.h', 'kernels_push.h', 'kernels_pull.h', 'kernels_user.h', 'operator_prelude.h'];
 const CTYPE = { f64: 'double', f32: 'float', i32: 'int', u32: 'unsigned int', u8: 'unsigned char' } as const;
@@ -184,23 +186,29 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
     if (x === undefined) throw operatorError(`${what}: its GPU operator reads argument '${n}', which this call does not pass`, `pass ${n} in the call's args or remove it from gpu.kernels.${kernel}.args`);
     params[`x${i}`] = x;
   });
+  const writes = new Map(op.writes);
   const diffed = new Map(op.writes.filter(([, r]) => r !== 'owner' && r !== 'none'));
   const lengths = new Map<string, number>();
   const roles: Record<string, string> = { frontier: FR, next: NX, ...a.ownedState() };
   for (const [i, [n, kind]] of op.state.entries()) {
     roles[`s${i}`] = n;
+    // residency.ts: what of the device copy another writer may have changed since the last superstep.
+    const up = stale(a, s, n, kind);
     if (!diffed.has(n)) {
-      await a.upload(n, s);
+      if (up === 'all') await a.upload(n, s);
+      else if (up === 'others') (await a.ensure(n, kind), await a.uploadRanges(n, s.state[n]!, a.others));
       continue;
     }
-    // The device diffs against what it started from: one snapshot of the host array (CPU actors
-    // write it meanwhile) goes to the array and to its `before` copy.
-    const snap = snapshot(a, n, s.state[n]!);
-    lengths.set(n, snap.length);
+    const host = s.state[n]!;
+    const len = Math.min(host.length, a.graph.numVertices);
+    lengths.set(n, len);
     await a.ensure(n, kind);
     await a.ensure(BEFORE + n, kind);
-    await a.uploadRanges(n, snap, [[0, snap.length]]);
-    await a.uploadRanges(BEFORE + n, snap, [[0, snap.length]]);
+    // Owning every vertex, the actor is the only writer this superstep; otherwise CPU actors write
+    // the host array meanwhile and the device starts from one snapshot of it.
+    if (up !== 'none') await a.uploadRanges(n, a.ownsAll ? (host.subarray(0, len) as StateArray) : snapshot(a, n, host), [[0, len]]);
+    // The device diffs against what it started from: a copy on the device.
+    await a.controller.copyState(BEFORE + n, n, 0, len);
   }
   await a.clearNext();
   const push = f.mode === 'push';
@@ -211,18 +219,25 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
   const st = await a.run(`user:${key}:${kernel}:${f.mode}`, { setId: set, pages, params, state: roles });
   const merges: StateMerge[] = [];
   const sync: StateSync[] = [];
+  const kinds = new Map(op.state);
+  // Owning every vertex, a superstep that changed many goes back dense, in place, where the fold
+  // would reproduce the device's values anyway: a list of millions costs its encoding in the vote
+  // and a fold on the coordinator's thread.
+  const dense = a.ownsAll && (!push || (st?.activated ?? 0) * 256 >= a.graph.numVertices);
   for (const [n, r] of op.writes) {
-    if (r === 'owner' || r === 'none') {
+    if (r === 'owner' || r === 'none' || (dense && foldsExactly(r, kinds.get(n)!) && s.state[n]!.length >= a.graph.numVertices)) {
       sync.push(...(await a.syncOwned(n, n, s)));
       continue;
     }
     // Listed on the device: O(changed) bytes come back ('sum': the differences).
     const { ids, values } = await a.controller.changes(n, BEFORE + n, 0, lengths.get(n)!, r === 'sum');
+    a.stats.stateBytesOut += ids.byteLength + values.byteLength;
     if (ids.length > 0) merges.push({ state: n, op: r as MergeOp, activate: false, ids, values });
   }
   let active = 0;
   let activate: Uint32Array | undefined;
   if (!push) active = await a.syncNext(s);
   else if ((st?.activated ?? 0) > 0) activate = (await a.controller.compact(NX, NX, 0, a.graph.numVertices)).ids;
+  for (const [n, kind] of op.state) keep(a, s, n, kind, writes.get(n));
   return a.out({ sum: st?.sum ?? 0, active, merges, sync, ...(activate !== undefined ? { activate } : {}) });
 }

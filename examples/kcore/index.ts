@@ -20,8 +20,10 @@ export const kcore = defineProgram({
   params: {},
   state: {
     // Decrements from any actor add up (reduce sum); a coreness is written once, over -1 (claim).
-    deg: { type: 'i32', init: 0, reduce: 'sum' },
-    core: { type: 'i32', init: -1, reduce: 'claim' },
+    // Resident: the driver changes them only through vertex maps, so GPUs keep their copies
+    // across a level's peel rounds.
+    deg: { type: 'i32', init: 0, reduce: 'sum', resident: true },
+    core: { type: 'i32', init: -1, reduce: 'claim', resident: true },
     // The smallest degree left: one word every thread lowers.
     lowest: { type: 'i32', init: 0, reduce: 'min', length: () => 1 },
   },

@@ -65,6 +65,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("writeState", &NativeController::WriteState),
                            InstanceMethod("readState", &NativeController::ReadState),
                            InstanceMethod("fillState", &NativeController::FillState),
+                           InstanceMethod("copyState", &NativeController::CopyState),
                            InstanceMethod("pinHost", &NativeController::PinHost),
                            InstanceMethod("compact", &NativeController::Compact),
                            InstanceMethod("unpinHost", &NativeController::UnpinHost),
@@ -168,6 +169,13 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     Job* j = new Job();
     j->deferred = std::make_unique<Napi::Promise::Deferred>(Napi::Promise::Deferred::New(env));
     return j;
+  }
+
+  /** A job that resolves with undefined once `work` ran on the controller's thread. */
+  Napi::Value queue(Napi::Env env, std::function<void()> work) {
+    Job* j = newJob(env);
+    j->work = std::move(work);
+    return enqueue(env, j);
   }
 
   Napi::Value enqueue(Napi::Env env, Job* j) {
@@ -301,17 +309,12 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     ts::SType t;
     if (!ts::parseSType(type, &t)) throw codedError(env, "TS_ARG", "allocState: type must be one of f64, f32, u32, i32, u8; got '" + type + "'");
     const size_t n = (size_t)uintArg(info, 2, "allocState: length", 0, true);
-    Job* j = newJob(env);
-    j->work = [this, name, t, n] { ctl_->allocState(name, t, n); };
-    return enqueue(env, j);
+    return queue(env, [this, name, t, n] { ctl_->allocState(name, t, n); });
   }
 
   Napi::Value FreeState(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
     const std::string name = stringArg(info, 0, "freeState: name");
-    Job* j = newJob(env);
-    j->work = [this, name] { ctl_->freeState(name); };
-    return enqueue(env, j);
+    return queue(info.Env(), [this, name] { ctl_->freeState(name); });
   }
 
   Napi::Value WriteState(const Napi::CallbackInfo& info) { return copyState(info, true); }
@@ -353,19 +356,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     auto ids = std::make_shared<std::vector<uint32_t>>();
     auto vals = std::make_shared<std::vector<double>>();
     j->work = [=] { ctl_->compact(flags, state, begin, end, *ids, *vals, mask, before, delta); };
-    j->settle = [ids, vals](Napi::Env env) {
-      const size_t n = ids->size();
-      Napi::ArrayBuffer ib = Napi::ArrayBuffer::New(env, n * 4);
-      Napi::ArrayBuffer vb = Napi::ArrayBuffer::New(env, n * 8);
-      if (n) {
-        std::memcpy(ib.Data(), ids->data(), n * 4);
-        std::memcpy(vb.Data(), vals->data(), n * 8);
-      }
-      Napi::Object o = Napi::Object::New(env);
-      o.Set("ids", Napi::Uint32Array::New(env, n, ib, 0));
-      o.Set("values", Napi::Float64Array::New(env, n, vb, 0));
-      return o;
-    };
+    j->settle = [ids, vals](Napi::Env env) -> Napi::Value { return idsValues(env, ids->data(), vals->data(), ids->size()); };
     return enqueue(env, j);
   }
 
@@ -439,12 +430,16 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
   }
 
   Napi::Value FillState(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
     const std::string name = stringArg(info, 0, "fillState: name");
     const double v = numberArg(info, 1, "fillState: value", 0, true);
-    Job* j = newJob(env);
-    j->work = [this, name, v] { ctl_->fillState(name, v); };
-    return enqueue(env, j);
+    return queue(info.Env(), [this, name, v] { ctl_->fillState(name, v); });
+  }
+
+  /** copyState(dst, src, begin, end): device to device, the link untouched. */
+  Napi::Value CopyState(const Napi::CallbackInfo& info) {
+    const std::string dst = stringArg(info, 0, "copyState: dst"), src = stringArg(info, 1, "copyState: src");
+    const size_t b = (size_t)uintArg(info, 2, "copyState: begin", 0, true), e = (size_t)uintArg(info, 3, "copyState: end", 0, true);
+    return queue(info.Env(), [this, dst, src, b, e] { ctl_->copyState(dst, src, b, e); });
   }
 
   Napi::Value RegisterPage(const Napi::CallbackInfo& info) {
@@ -564,16 +559,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
       r.Set("cacheSlots", st->cacheSlots);
       r.Set("slotBytes", (double)st->slotBytes);
       if (st->hasOutbox) {
-        const size_t n = st->outIds.size();
-        Napi::ArrayBuffer ib = Napi::ArrayBuffer::New(env, n * 4);
-        Napi::ArrayBuffer vb = Napi::ArrayBuffer::New(env, n * 8);
-        if (n) {
-          std::memcpy(ib.Data(), st->outIds.data(), n * 4);
-          std::memcpy(vb.Data(), st->outVals.data(), n * 8);
-        }
-        Napi::Object ob = Napi::Object::New(env);
-        ob.Set("ids", Napi::Uint32Array::New(env, n, ib, 0));
-        ob.Set("values", Napi::Float64Array::New(env, n, vb, 0));
+        Napi::Object ob = idsValues(env, st->outIds.data(), st->outVals.data(), st->outIds.size());
         ob.Set("sent", (double)st->outboxSent);
         r.Set("outbox", ob);
       }

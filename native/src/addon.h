@@ -5,6 +5,7 @@
 #include <napi.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace ts {
@@ -50,6 +51,19 @@ inline double uintArg(const Napi::CallbackInfo& info, size_t i, const char* what
 inline std::string stringArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
   if (i >= info.Length() || !info[i].IsString()) throw codedError(info.Env(), "TS_ARG", std::string(what) + " must be a string");
   return info[i].As<Napi::String>().Utf8Value();
+}
+
+/** { ids: Uint32Array, values: Float64Array }, copies of n entries (compacted changes, outboxes). */
+inline Napi::Object idsValues(Napi::Env env, const uint32_t* ids, const double* vals, size_t n) {
+  Napi::ArrayBuffer ib = Napi::ArrayBuffer::New(env, n * 4), vb = Napi::ArrayBuffer::New(env, n * 8);
+  if (n) {
+    std::memcpy(ib.Data(), ids, n * 4);
+    std::memcpy(vb.Data(), vals, n * 8);
+  }
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("ids", Napi::Uint32Array::New(env, n, ib, 0));
+  o.Set("values", Napi::Float64Array::New(env, n, vb, 0));
+  return o;
 }
 
 // The coordinator's host passes (addon_passes.cpp), exported as module functions.

@@ -46,6 +46,7 @@ class Backend {
   virtual void hostUnregister(void* p) = 0;
   virtual void h2d(void* dst, const void* src, size_t n, int stream) = 0;  // async w.r.t. host
   virtual void d2h(void* dst, const void* src, size_t n, int stream) = 0;  // async w.r.t. host
+  virtual void d2d(void* dst, const void* src, size_t n, int stream) = 0;  // async w.r.t. host
   virtual void memset(void* dst, int value, size_t n, int stream) = 0;
   virtual Event newEvent(bool timing) = 0;
   virtual void freeEvent(Event e) = 0;

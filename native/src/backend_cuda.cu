@@ -213,6 +213,9 @@ class CudaBackend final : public Backend {
   void d2h(void* dst, const void* src, size_t n, int s) override {
     check(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, streams_[s]), "cudaMemcpyAsync D2H");
   }
+  void d2d(void* dst, const void* src, size_t n, int s) override {
+    check(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, streams_[s]), "cudaMemcpyAsync D2D");
+  }
   void memset(void* dst, int v, size_t n, int s) override {
     check(cudaMemsetAsync(dst, v, n, streams_[s]), "cudaMemsetAsync");
   }

@@ -150,6 +150,7 @@ class HostBackend final : public Backend {
   void hostUnregister(void*) override {}
   void h2d(void* dst, const void* src, size_t n, int) override { std::memcpy(dst, src, n); }
   void d2h(void* dst, const void* src, size_t n, int) override { std::memcpy(dst, src, n); }
+  void d2d(void* dst, const void* src, size_t n, int) override { std::memcpy(dst, src, n); }
   void memset(void* dst, int v, size_t n, int) override { std::memset(dst, v, n); }
   Event newEvent(bool) override { return new HostEvent{std::chrono::steady_clock::now()}; }
   void freeEvent(Event e) override { delete (HostEvent*)e; }

@@ -562,4 +562,18 @@ void Controller::fillState(const std::string& name, double value) {
   be_->syncStream(0);
 }
 
+void Controller::copyState(const std::string& dst, const std::string& src, size_t begin, size_t end) {
+  StateArr& d = findState(state_, dst, "copyState");
+  StateArr& s = findState(state_, src, "copyState");
+  if (d.type != s.type)
+    throw CodedError("TS_TYPE", "copyState('" + dst + "', '" + src + "'): the arrays hold " + stypeName(d.type) + " and " + stypeName(s.type));
+  if (begin > end || end > d.n || end > s.n)
+    throw CodedError("TS_RANGE", "copyState: range [" + std::to_string(begin) + ", " + std::to_string(end) + ") exceeds the arrays ('" + dst +
+                                     "' " + std::to_string(d.n) + ", '" + src + "' " + std::to_string(s.n) + ")");
+  if (begin == end || d.dev == s.dev) return;
+  const size_t e = stypeSize(d.type);
+  be_->d2d((uint8_t*)d.dev + begin * e, (const uint8_t*)s.dev + begin * e, (end - begin) * e, 0);
+  be_->syncStream(0);
+}
+
 }  // namespace ts

@@ -111,6 +111,8 @@ class Controller {
   void writeState(const std::string& name, const void* src, SType type, size_t count, size_t offset);
   void readState(const std::string& name, void* dst, SType type, size_t count, size_t offset);
   void fillState(const std::string& name, double value);
+  /** dst[begin, end) = src[begin, end) on the device (same type): e.g. a diffed array's `before` copy. */
+  void copyState(const std::string& dst, const std::string& src, size_t begin, size_t end);
   /**
    * Page-locks host memory the caller keeps alive until unpinHost (counted per pointer), so state
    * copies from/to it run as direct DMA. False when the device cannot: copies still work, slower.

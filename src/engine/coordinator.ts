@@ -531,6 +531,7 @@ export class Engine {
           ...(vertexMap ? { vertexMap } : {}),
           ...(first ? { first } : {}),
           ...(countNext ? { countNext } : {}),
+          ...(kernel.resident !== undefined && i >= this.cpuCount ? { resident: kernel.resident } : {}),
         },
         shared,
       );

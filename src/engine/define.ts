@@ -103,6 +103,12 @@ export interface StateSpec {
   reduce: Reduce;
   /** Entries (default: one per vertex). */
   length?: (graph: { numVertices: number; numEdges: number }) => number;
+  /**
+   * GPU operators may keep their device copy from one superstep to the next instead of uploading
+   * it each time (docs/PROGRAMS.md, "Resident state"). A promise: the driver writes the array
+   * itself only before its first edgeMap (vertexMap / vertexFilter writes the engine sees).
+   */
+  resident?: boolean;
 }
 export type StateSpecs = Record<string, StateSpec>;
 
@@ -275,10 +281,13 @@ export function defineProgram<const N extends string, const P extends ParamSpecs
   for (const [k, s] of Object.entries(spec.state ?? {})) {
     if (!STATE_KINDS.has(s?.type)) bad(name, `state '${k}' has type '${String(s?.type)}'`, 'use f64, f32, i32, u32 or u8');
     if (!REDUCES.has(s.reduce)) bad(name, `state '${k}' has reduce '${String(s.reduce)}'`, `use one of ${[...REDUCES].join(', ')}`);
+    if (s.resident !== undefined && typeof s.resident !== 'boolean') bad(name, `state '${k}' has resident '${String(s.resident)}'`, 'give resident: true or leave it out');
   }
   const kernels = spec.kernels instanceof URL ? spec.kernels.href : String(spec.kernels);
   const ops = spec.gpu !== undefined && typeof spec.gpu === 'object' && !(spec.gpu instanceof URL) ? checkOperators(name, spec.gpu, spec.state ?? {}) : undefined;
   const gpu = spec.gpu === undefined || ops !== undefined ? undefined : spec.gpu instanceof URL ? spec.gpu.href : String(spec.gpu);
+  const resident = Object.keys(spec.state ?? {}).find((k) => spec.state[k]!.resident === true);
+  if (resident !== undefined && ops === undefined) bad(name, `state '${resident}' is resident, but the program has no GPU operators to keep it`, `remove resident from state '${resident}' (or give gpu: { source, kernels })`);
   if (gpu !== undefined && !/^(file|data):/.test(gpu)) bad(name, `gpu '${gpu}' is not a module URL`, "give new URL('./gpu.js', import.meta.url)");
   if (!/^(file|data):/.test(kernels)) bad(name, `kernels '${kernels}' is not a module URL`, "give new URL('./kernels.js', import.meta.url)");
   const p = spec.profile;

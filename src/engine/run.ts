@@ -32,6 +32,8 @@ export interface KernelRef {
   module: string;
   gpu: string | undefined;
   ops?: ProgramOperators;
+  /** GPU actors may keep these arrays of the call on the device (SuperstepFrame.resident). */
+  resident?: string[];
 }
 
 /**
@@ -64,6 +66,8 @@ export class Run implements RunContext {
   /** Every array and bitmap this run took, for the engine's pools when it ends. */
   private readonly taken: StateArray[] = [];
   private readonly bitmaps: Uint8Array[] = [];
+  /** Buffers passed to vertexMap / vertexFilter since the last edgeMap: host writes no GPU saw. */
+  private readonly hostWritten = new Set<ArrayBufferLike>();
 
   constructor(
     private readonly engine: Engine,
@@ -261,6 +265,24 @@ export class Run implements RunContext {
     return { name: kernel, module: this.kernels.url, gpu: this.def.gpu, ...(this.def.operators !== undefined ? { ops: this.def.operators } : {}) };
   }
 
+  /**
+   * The names of the call's arrays whose device copies GPU operators may keep from the previous
+   * superstep: declared `resident`, passed as declared (the same view, under one name) and not
+   * passed to a vertexMap / vertexFilter since the previous edgeMap.
+   */
+  private residentNames(state: Record<string, StateArray>): string[] | undefined {
+    if (this.def.operators === undefined || !this.engine.hasGpus) return undefined;
+    const names = new Map<ArrayBufferLike, number>();
+    for (const a of Object.values(state)) names.set(a.buffer, (names.get(a.buffer) ?? 0) + 1);
+    const out: string[] = [];
+    for (const [name, a] of Object.entries(state)) {
+      if (names.get(a.buffer) !== 1 || this.hostWritten.has(a.buffer)) continue;
+      const declared = Object.entries(this.state).some(([k, s]) => this.def.state[k]?.resident === true && s.buffer === a.buffer && s.byteOffset === a.byteOffset && s.length === a.length);
+      if (declared) out.push(name);
+    }
+    return out.length > 0 ? out : undefined;
+  }
+
   async vertexMap(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}): Promise<{ sum: number }> {
     // The frame's frontier and next bitmaps: a vertex map's kernels read and write neither (kernel.ts).
     const unused = this.bitmap();
@@ -286,6 +308,7 @@ export class Run implements RunContext {
     if (this.kernel(kernel).vertex === undefined) {
       throw new TesseraError(`program '${this.program}' runs ${op} with kernel '${kernel}', which has no vertex function`, { file: this.kernels.url, fix: 'give that kernel vertex(ctx, lo, hi, out)' });
     }
+    for (const a of Object.values(state)) this.hostWritten.add(a.buffer);
     const t0 = performance.now();
     const n = this.graph.numVertices;
     // About 8 ranges per thread (uneven cores, page faults), at least 4096 ids each.
@@ -371,6 +394,8 @@ export class Run implements RunContext {
     // Sockets sum the out-edges of what a pull activates when the next superstep may switch (GPU
     // actors do not: with them the switch lists the byte map as before).
     const countNext = mode === 'pull' && modes.length > 1 && forced === undefined && !this.engine.hasGpus;
+    const resident = this.residentNames(state);
+    this.hostWritten.clear();
     // A superstep of up to ~64 k edges runs here (CPU-only topologies): a round trip to the
     // workers costs 0.3-4 ms, the kernel microseconds (PageRank on RMAT 10 is ten of them).
     let cost = mode === 'pull' ? g.numVertices : list!.length;
@@ -382,7 +407,7 @@ export class Run implements RunContext {
           const m = { kernel, mode, pullPages, vertex: false, wantList, listCap: this.engine.listCap, countNext };
           return runShareInline(k, ctx, m, actor, step, shares[i]!);
         })
-      : await this.engine.superstep(step, this.ref(kernel), mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext);
+      : await this.engine.superstep(step, { ...this.ref(kernel), ...(resident !== undefined ? { resident } : {}) }, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext);
     let active = 0;
     let sum = 0;
     let edges = 0;

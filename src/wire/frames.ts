@@ -93,6 +93,12 @@ export interface SuperstepFrame {
   gpu?: string;
   /** The program's GPU operators (GPU actors only; src/engine/operators.ts). */
   ops?: ProgramOperators;
+  /**
+   * GPU actors only: the state names (as this call passes them) whose host arrays nothing but the
+   * folds of the run's supersteps changed since the previous one (declared `resident`, no
+   * vertexMap since): a device copy equal to the host's after that superstep may be kept.
+   */
+  resident?: string[];
   mode: Mode;
   args: Record<string, number>;
   state: StateRef[];

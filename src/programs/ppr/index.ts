@@ -29,7 +29,8 @@ export const ppr = defineProgram({
     x: { type: 'f64', init: 0, reduce: 'owner' },
     xn: { type: 'f64', init: 0, reduce: 'owner' },
     contrib: { type: 'f64', init: 0, reduce: 'owner' },
-    p: { type: 'f64', init: 0, reduce: 'none' },
+    // Set once before the first superstep: GPUs upload it once.
+    p: { type: 'f64', init: 0, reduce: 'none', resident: true },
     outW: { type: 'f64', init: 0, reduce: 'owner' },
   },
   output: 'float',

@@ -20,9 +20,10 @@ export const scc = defineProgram({
   summary: 'strongly connected components; label = the smallest original id in the component',
   params: {},
   state: {
-    scc: { type: 'i32', init: -1, reduce: 'claim' },
+    // Resident (the driver writes both through vertex maps only): GPUs keep them across a phase.
+    scc: { type: 'i32', init: -1, reduce: 'claim', resident: true },
     // Forward propagation from any actor lowers a color: the smallest wins.
-    color: { type: 'i32', init: 0, reduce: 'min' },
+    color: { type: 'i32', init: 0, reduce: 'min', resident: true },
     label: { type: 'u32', init: 0, reduce: 'none' },
   },
   output: 'label',

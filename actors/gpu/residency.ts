@@ -1,0 +1,79 @@
+/**
+ * Device copies of a program's state arrays that GPU operators keep from one superstep to the next
+ * (operators.ts): one rule for every program, from its declared state, reads and reduces.
+ *
+ * A GPU actor's copy of array `name` equals the host's after superstep k when the coordinator's
+ * fold of what the actor sent reproduces the device's values: 'owner'/'none' arrays (the owned
+ * ranges are copied back), arrays the operator only reads, and diffed arrays whose fold is exact
+ * for their type (below). It stays equal at superstep k + 1 unless someone else wrote the host
+ * array in between: the driver (the engine names only arrays it saw no driver write to:
+ * SuperstepFrame.resident), or another actor during superstep k. An actor owning every vertex
+ * has no other writer. Otherwise CPU workers write shared host memory directly: for 'owner'/'none'
+ * arrays only their own ranges (the owned ranges stay valid), for the other reduces any vertex
+ * (a push), so those are uploaded whole, as arrays that are only read.
+ */
+import type { Reduce } from '../../src/engine/define.js';
+import type { StateKind } from '../../src/wire/frames.js';
+import type { GpuActor } from './gpu-actor.js';
+import type { GpuStep } from './handler.js';
+
+/** The host view a device array mirrored after superstep `step`, everywhere or on the owned ranges. */
+interface Mirror {
+  buf: ArrayBufferLike;
+  offset: number;
+  length: number;
+  kind: StateKind;
+  step: number;
+  where: 'all' | 'owned';
+}
+
+const KEY = 'operators:mirrors';
+
+/** The actor's mirrors for the run in progress (GpuActor.scratch is cleared when a run starts). */
+function mirrors(a: GpuActor): Map<string, Mirror> {
+  let m = a.scratch.get(KEY) as Map<string, Mirror> | undefined;
+  if (m === undefined) a.scratch.set(KEY, (m = new Map()));
+  return m;
+}
+
+/**
+ * What of the device copy of `name` must be uploaded this superstep: nothing ('none'), the
+ * ranges other actors own ('others'), or all of it. Forgets the mirror: the superstep records it
+ * again once its results are sent (keep), so a step that fails leaves nothing claimed.
+ */
+export function stale(a: GpuActor, s: GpuStep, name: string, kind: StateKind): 'none' | 'others' | 'all' {
+  const all = mirrors(a);
+  const m = all.get(name);
+  all.delete(name);
+  const host = s.state[name]!;
+  if (m === undefined || s.f.resident?.includes(name) !== true) return 'all';
+  if (m.buf !== host.buffer || m.offset !== host.byteOffset || m.length !== host.length || m.kind !== kind || m.step + 1 !== s.f.step) return 'all';
+  return m.where === 'all' ? 'none' : 'others';
+}
+
+/**
+ * Whether the coordinator's fold of the device's changes (against its `before` copy) leaves the
+ * host array equal to the device's: min/max/or/claim take the device's value where it moved the
+ * reduce's way (an operator moving a value the other way breaks every fold already); 'sum' adds
+ * the difference back, exact for integers only (a float difference rounds); the host's claim
+ * tests -1, which a u8/u32 array never holds, and its 'or' works on 32-bit integers.
+ */
+export function foldsExactly(r: Reduce, kind: StateKind): boolean {
+  const int = kind === 'i32' || kind === 'u32' || kind === 'u8';
+  if (r === 'sum' || r === 'or') return int;
+  if (r === 'claim') return kind === 'i32' || kind === 'f32' || kind === 'f64';
+  return true;
+}
+
+/**
+ * Records, once the superstep's results are sent, where the device copy of `name` will equal the
+ * host array after the fold (`reduce`: how the operator writes it; undefined: it only reads it).
+ */
+export function keep(a: GpuActor, s: GpuStep, name: string, kind: StateKind, reduce: Reduce | undefined): void {
+  let where: Mirror['where'] | undefined;
+  if (a.ownsAll) where = reduce === undefined || foldsExactly(reduce, kind) ? 'all' : undefined;
+  else where = reduce === 'owner' || reduce === 'none' ? 'owned' : undefined;
+  if (where === undefined) return;
+  const host = s.state[name]!;
+  mirrors(a).set(name, { buf: host.buffer, offset: host.byteOffset, length: host.length, kind, step: s.f.step, where });
+}
