@@ -94,10 +94,10 @@ export interface RunContext {
    */
   vertexFilter(kernel: string, state: Record<string, StateArray>, args?: Record<string, number>): Promise<Frontier & { sum: number }>;
   /**
-   * Gives back a frontier edgeMap returned and the driver will not pass to edgeMap (e.g. an empty
-   * one that ends a phase): its memory is reused by the next superstep instead of held to the end
-   * of the run. The frontier must not be used afterwards. Frontiers edgeMap consumed, and others,
-   * are ignored.
+   * Gives back a frontier edgeMap or frontierOf returned that the driver will not use again (e.g.
+   * an empty one that ends a phase, or one a driver builds every superstep as SSSP's buckets do):
+   * its memory is reused by the next superstep instead of held to the end of the run. The frontier
+   * must not be used afterwards. Frontiers edgeMap consumed, and others (ctx.all()), are ignored.
    */
   release(frontier: Frontier): void;
   /**

@@ -63,6 +63,8 @@ export class Run implements RunContext {
   private spare: Uint8Array[] = [];
   /** Frontiers edgeMap returned: consumed (their bitmap reused) when given back to edgeMap. */
   private readonly produced = new WeakSet<Frontier>();
+  /** Frontiers frontierOf made: their bitmap is reused only when the driver releases them. */
+  private readonly made = new WeakSet<Frontier>();
   /** Every array and bitmap this run took, for the engine's pools when it ends. */
   private readonly taken: StateArray[] = [];
   private readonly bitmaps: Uint8Array[] = [];
@@ -218,6 +220,7 @@ export class Run implements RunContext {
 
   /** Returns a frontier's bitmap for reuse, cleared (and the list a superstep `made` for it). */
   release(f: Frontier): void {
+    if (this.made.has(f)) (this.made.delete(f), this.produced.add(f));
     this.recycle(f);
   }
 
@@ -242,7 +245,7 @@ export class Run implements RunContext {
         size += 1 - bitmap[v]!;
         bitmap[v] = 1;
       }
-      return { bitmap, list: undefined, size };
+      return this.madeHere({ bitmap, list: undefined, size });
     }
     const list = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * ids.length)), 0, ids.length);
     let size = 0;
@@ -252,7 +255,12 @@ export class Run implements RunContext {
       bitmap[v] = 1;
       list[size++] = v;
     }
-    return { bitmap, list: list.subarray(0, size).sort(), size };
+    return this.madeHere({ bitmap, list: list.subarray(0, size).sort(), size });
+  }
+
+  private madeHere(f: Frontier): Frontier {
+    this.made.add(f);
+    return f;
   }
 
   all(): Frontier {

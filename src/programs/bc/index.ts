@@ -98,7 +98,9 @@ export const bc = defineProgram({
       // Backward: dependencies from the deepest level up; the deepest level has δ = 0, and
       // level 0 is the source itself (no BC for it).
       for (let level = levels.length - 2; level >= 1; level--) {
-        await ctx.edgeMap('bcBack', ctx.frontierOf(levels[level]!), { dist, sigma, delta, bc }, { level }, { pullPages: 'out', readsFrontier: true });
+        const f = ctx.frontierOf(levels[level]!);
+        await ctx.edgeMap('bcBack', f, { dist, sigma, delta, bc }, { level }, { pullPages: 'out', readsFrontier: true });
+        ctx.release(f);
       }
       for (const l of levels) for (let k = 0; k < l.length; k++) {
         const v = l[k]!;

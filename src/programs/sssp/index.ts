@@ -115,10 +115,14 @@ export const sssp = defineProgram({
         if (buckets.get(k)!.length === 0) (buckets.delete(k), keys.pop());
         continue;
       }
-      const { next } = await ctx.edgeMap('sssp', ctx.frontierOf(entries.subarray(0, m)), { dist, lock }, {}, { readsFrontier: true });
+      const bucket = ctx.frontierOf(entries.subarray(0, m));
+      const { next } = await ctx.edgeMap('sssp', bucket, { dist, lock }, {}, { readsFrontier: true });
       steps++;
       if (next.list !== undefined) for (let i = 0; i < next.list.length; i++) enqueue(next.list[i]!);
       else forEachFlag(next.bitmap, enqueue, next.size);
+      // Both byte maps are spent: reused next superstep (not 2 fresh ones of n bytes each).
+      ctx.release(bucket);
+      ctx.release(next);
     }
     ctx.note('windowSteps', steps);
     return dist;
