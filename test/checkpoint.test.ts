@@ -40,6 +40,7 @@ const PARAMS: Record<string, Record<string, unknown>> = {
   bc: { sourceList: [0, 1, 2].map((v) => graph.ids.toOriginal[v]!) },
   scc: {},
   ppr: { iterations: 40 },
+  tc: {},
   kcore: {},
   hits: { iterations: 8 },
 };

@@ -1,6 +1,7 @@
 /**
  * Outside oracles from networkx (test/data/oracles/networkx.json, made by scripts/nx-oracles.py):
- * strongly connected components (the scc built-in), core numbers (examples/kcore) and PageRank,
+ * strongly connected components (the scc built-in), core numbers (examples/kcore), triangles
+ * per vertex of the undirected view (the tc built-in; total in its note) and PageRank,
  * uniform and personalized, weighted where the graph is (the ppr built-in), on the
  * Graphalytics and SNAP graphs of test/data, compared by the sha256 of "<id> <value>" lines in id
  * order, on one socket and on one socket with an emulated GPU running the programs' operators.
@@ -11,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadGraph, run, type Graph, type Topology } from '../src/index.js';
-import { ppr, scc } from '../src/programs/index.js';
+import { ppr, scc, tc } from '../src/programs/index.js';
 import { kcore } from '../examples/kcore/index.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
 
@@ -21,6 +22,7 @@ interface Oracle {
   pagerank: { uniform: Array<[number, number]>; sources: number[]; personalized: Array<[number, number]> };
   scc: { components: number; sha256: string };
   core: { max: number; sha256: string };
+  triangles: { total: number; sha256: string };
 }
 const ORACLES = (JSON.parse(readFileSync(path.join(DATA, 'oracles/networkx.json'), 'utf8')) as { graphs: Record<string, Oracle> }).graphs;
 
@@ -42,7 +44,7 @@ async function load(name: string): Promise<Graph> {
 }
 
 for (const [name, o] of Object.entries(ORACLES)) {
-  test(`networkx on ${name}: SCC labels, core numbers, PageRank (uniform and personalized)`, async (t) => {
+  test(`networkx on ${name}: SCC labels, core numbers, triangles, PageRank (uniform and personalized)`, async (t) => {
     const g = await load(name);
     t.is(g.numVertices, o.vertices);
     for (const topology of withGpu ? [ONE, GPU] : [ONE]) {
@@ -52,6 +54,9 @@ for (const [name, o] of Object.entries(ORACLES)) {
       const k = await run(g, kcore, { topology });
       t.is(Math.max(...k.values), o.core.max, `${topology.name}: degeneracy`);
       t.is(digest(k.entries() as Iterable<[number, number]>), o.core.sha256, `${topology.name}: core numbers`);
+      const tri = await run(g, tc, { topology });
+      t.is(tri.report.notes.triangles, o.triangles.total, `${topology.name}: triangles in total`);
+      t.is(digest(tri.entries() as Iterable<[number, number]>), o.triangles.sha256, `${topology.name}: triangles per vertex`);
       for (const [what, sources, want] of [['uniform', [], o.pagerank.uniform], ['personalized', o.pagerank.sources, o.pagerank.personalized]] as const) {
         const r = await run(g, ppr, { topology, ...(sources.length > 0 ? { sources: [...sources] } : {}) });
         t.true(r.report.notes.converged === true, `${topology.name} ${what}: converged`);

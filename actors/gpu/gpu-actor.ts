@@ -205,7 +205,7 @@ export class GpuActor {
     });
   }
 
-  private async register(setId: number, pages: Page[]): Promise<void> {
+  async register(setId: number, pages: Page[]): Promise<void> {
     const ctl = this.ctl!;
     await Promise.all(pages.map((p) => ctl.registerPage(setId, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, pageWeightBytes(p), p.split)));
     this.range.set(setId, pages.map((p) => p.index));

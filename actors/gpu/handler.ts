@@ -21,6 +21,8 @@ export const SET_UNION = 5;
 export const SET_ALLIN = 6;
 /** Every out-page, for stolen push tasks (registered on the first). */
 export const SET_STOLEN_OUT = 7;
+/** Every vertex's in+out lists (directed graphs; a handler registers it: GpuActor.register). */
+export const SET_ALLUNION = 8;
 
 /** Native scratch state of the actor (names no program uses). */
 export const FR = '@frontier';

@@ -417,6 +417,8 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     StateArr* out = role(rq, "lcc", {SType::F64}, true);
     checkTarget(out, "lcc");
     const int outSet = (int)need("outSet");
+    // raw 1: t / 2, the triangles through each vertex, when outSet holds every vertex's N(u).
+    const uint32_t raw = param("raw", 0) != 0 ? 1u : 0u;
     const uint32_t n = (uint32_t)out->n;
     std::vector<HostPage*> opages;
     for (auto& kv : pages_)
@@ -470,15 +472,15 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
       be_->h2d(dStart, start->data(), start->size() * 4, 0);
       be_->h2d(dVids, vids->data(), vids->size() * 4, 0);
     };
-    pl.page = [this, oi, lcc](HostPage&, const PageDev& pd, int s) {
+    pl.page = [this, oi, lcc, raw](HostPage&, const PageDev& pd, int s) {
       if (pd.split) return;  // with the other pieces of its vertex, after the pages
       const uint32_t G = groupSize(pd);
-      launch<KLcc>((pd.nv + (kBlock / G) - 1) / (kBlock / G), kLccSmem, s, LccArgs{pd, oi, lcc, G, 0});
+      launch<KLcc>((pd.nv + (kBlock / G) - 1) / (kBlock / G), kLccSmem, s, LccArgs{pd, oi, lcc, G, raw});
     };
     const uint32_t nsplit = (uint32_t)splitPages.size();
     if (nsplit > 0)
-      pl.post = [this, oi, lcc, nsplit, dPieces, dStart, dVids] {
-        launch<KLccSplit>(nsplit, kLccSmem, 0, LccSplitArgs{dPieces, dStart, dVids, oi, lcc});
+      pl.post = [this, oi, lcc, raw, nsplit, dPieces, dStart, dVids] {
+        launch<KLccSplit>(nsplit, kLccSmem, 0, LccSplitArgs{dPieces, dStart, dVids, oi, lcc, raw, 0});
       };
     return;
   }

@@ -79,7 +79,9 @@ struct LccArgs {
   PageDev pg;
   OutIndex out;
   double* lcc;
-  u32 G, pad;
+  u32 G;
+  /** 1: write t / 2 (with an out-set of every vertex's N(u): the triangles through v), not t / (d (d-1)). */
+  u32 raw;
 };
 /** Groups of G threads per vertex of an undirected (distinct, sorted) page: lanes take u in N(v). */
 struct KLcc {
@@ -102,7 +104,7 @@ struct KLcc {
       double t = 0;
       for (u32 k = 0; k < a.G; k++) t += acc[c.tid + k];
       const double dd = (double)d - (sortedHas(L, d, v) ? 1.0 : 0.0);
-      a.lcc[v] = dd > 1 ? t / (dd * (dd - 1)) : 0.0;
+      a.lcc[v] = a.raw ? t * 0.5 : dd > 1 ? t / (dd * (dd - 1)) : 0.0;
     }
   }
 };
@@ -114,6 +116,7 @@ struct LccSplitArgs {
   const u32* vids;
   OutIndex out;
   double* lcc;
+  u32 raw, pad;
 };
 /** One block per split vertex: threads walk all of its pieces. */
 struct KLccSplit {
@@ -135,7 +138,7 @@ struct KLccSplit {
       for (u32 k = 0; k < c.bdim; k++) t += acc[k];
       for (u32 i = 0; i < np; i++) d += P[i].count;
       if (N.has(v)) d -= 1;
-      a.lcc[v] = d > 1 ? t / (d * (d - 1)) : 0.0;
+      a.lcc[v] = a.raw ? t * 0.5 : d > 1 ? t / (d * (d - 1)) : 0.0;
     }
   }
 };

@@ -13,9 +13,10 @@ import { pr } from './pr/index.js';
 import { ppr } from './ppr/index.js';
 import { scc } from './scc/index.js';
 import { sssp } from './sssp/index.js';
+import { tc } from './tc/index.js';
 import { wcc } from './wcc/index.js';
 
-export const PROGRAMS = [bfs, pr, sssp, wcc, cdlp, lcc, bc, scc, ppr] as const;
+export const PROGRAMS = [bfs, pr, sssp, wcc, cdlp, lcc, bc, scc, ppr, tc] as const;
 
 type Builtin = (typeof PROGRAMS)[number];
 /** A built-in program by name or alias. */
@@ -55,4 +56,4 @@ export function findProgram(name: string, key = '--algo'): AnyProgram {
   throw new TesseraError(`unknown algorithm '${name}'`, { key, fix: `${hint}use one of ${PROGRAMS.map((x) => x.name).join(', ')}` });
 }
 
-export { bc, bfs, cdlp, lcc, ppr, pr, scc, sssp, wcc };
+export { bc, bfs, cdlp, lcc, ppr, pr, scc, sssp, tc, wcc };

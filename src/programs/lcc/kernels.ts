@@ -80,7 +80,7 @@ let below = 0;
  * number of entries below `limit`; with `fwd`, writes those entries at fwd[at...] and their
  * multiplicity (2 when linked both ways, else 1) at mult[at...].
  */
-function mergeNbrs(g: KernelGraph, v: number, limit: number, fwd: Uint32Array | undefined, mult: Uint8Array | undefined, at: number): number {
+export function mergeNbrs(g: KernelGraph, v: number, limit: number, fwd: Uint32Array | undefined, mult: Uint8Array | undefined, at: number): number {
   load(g, v, lens);
   const ko = lens[0]!;
   const ki = lens[1]!;

@@ -1,0 +1,79 @@
+/**
+ * Triangle counting — networkx `triangles` of the undirected view: for every vertex, the number of
+ * triangles {v, u, w} of the simple undirected graph underlying the input (an edge in either
+ * direction links two vertices; self-loops and repeated edges do not count); the run's note
+ * `triangles` is the total, each triangle once (GAPBS `tc` on the symmetrised graph).
+ *
+ * CPU: LCC's degree-ordered enumeration (lcc/index.ts; GAP tc / Schank–Wagner "forward"): each
+ * triangle is found once, at its vertex of highest internal id, and adds 1 to each of its three
+ * corners (LCC adds the opposite edge's multiplicity instead: here every multiplicity is set to 1).
+ * GPU topologies: tcDirect (gpu.ts), LCC's native intersection kernel over every vertex's N(u),
+ * halved. Serial reference: reference.ts.
+ */
+import { defineProgram } from '../../engine/define.js';
+import { TesseraError } from '../../errors.js';
+import { peers } from './peers.js';
+import { referenceTriangles } from './reference.js';
+
+export const tc = defineProgram({
+  name: 'tc',
+  aliases: ['triangles'],
+  summary: 'triangles through each vertex (undirected view); total in the notes',
+  params: {},
+  state: { count: { type: 'u32', init: 0, reduce: 'owner' } },
+  output: 'int',
+  kernels: new URL('./kernels.js', import.meta.url),
+  gpu: new URL('./gpu.js', import.meta.url),
+  peers,
+  // count u32 (+ scratch); pull only (three passes on CPUs, one on GPU topologies).
+  profile: { mode: 'pull', stateBytesPerVertex: 12, passes: 1, unit: 'pass', vertexTerm: true },
+  reference: (g) => Uint32Array.from(referenceTriangles(g)),
+  demoParams: () => ({}),
+  resumable: true,
+  async run(ctx) {
+    const n = ctx.graph.numVertices;
+    const count = ctx.state.count;
+    const all = ctx.all();
+    // Per vertex, as a double: exact to 2^53 (the native kernel's accumulator).
+    const tri = ctx.alloc('f64') as Float64Array;
+    if (ctx.gpuActors > 0) await ctx.edgeMap('tcDirect', all, { tri }, {}, { modes: ['pull'] });
+    else {
+      // Safe points after the count and after the fill (as lcc): the scratch made so far is the carry.
+      type Carry = { deg: Uint32Array; fwdDeg: Uint32Array; filled?: { fwdOff: Float64Array; fwd: Uint32Array; mult: Uint8Array } };
+      let c = ctx.resume<Carry>();
+      if (c === undefined) {
+        const deg = ctx.alloc('u32') as Uint32Array;
+        const fwdDeg = ctx.alloc('u32') as Uint32Array;
+        await ctx.edgeMap('lccCount', all, { deg, fwdDeg }, {}, { modes: ['pull'] });
+        await ctx.checkpoint((c = { deg, fwdDeg }));
+      }
+      if (c.filled === undefined) {
+        const fwdOff = ctx.alloc('f64', 0, n + 1) as Float64Array;
+        for (let v = 0; v < n; v++) fwdOff[v + 1] = fwdOff[v]! + c.fwdDeg[v]!;
+        const fwd = ctx.alloc('u32', 0, fwdOff[n]!) as Uint32Array;
+        const mult = ctx.alloc('u8', 0, fwdOff[n]!) as Uint8Array;
+        await ctx.edgeMap('lccFill', all, { fwdOff, fwd, mult }, {}, { modes: ['pull'] });
+        // Each corner of a triangle counts 1, whatever the directions of its edges.
+        mult.fill(1);
+        await ctx.checkpoint((c = { ...c, filled: { fwdOff, fwd, mult } }));
+      }
+      const { fwdOff, fwd, mult } = c.filled!;
+      const tLo = ctx.alloc('u32') as Uint32Array;
+      const tHi = ctx.alloc('u32') as Uint32Array;
+      await ctx.edgeMap('lccTri', all, { fwdOff, fwd, mult, tLo, tHi }, {}, { modes: ['pull'] });
+      for (let v = 0; v < n; v++) tri[v] = tHi[v]! * 0x100000000 + tLo[v]!;
+    }
+    let total = 0;
+    for (let v = 0; v < n; v++) {
+      const t = tri[v]!;
+      if (t > 0xffffffff) {
+        // A vertex's triangles are at most the edges among its neighbours: only past 2^32 edges.
+        throw new TesseraError(`vertex ${ctx.graph.ids.toOriginal[v]} lies in ${t} triangles, more than a per-vertex count holds (2^32 - 1)`, { fix: 'this graph needs 64-bit counts, which tc does not have yet' });
+      }
+      count[v] = t;
+      total += t;
+    }
+    ctx.note('triangles', total / 3);
+    return count;
+  },
+});
