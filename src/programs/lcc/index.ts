@@ -32,6 +32,7 @@
  */
 import { defineProgram } from '../../engine/define.js';
 import { referenceLcc } from './reference.js';
+import { enumerateTriangles } from './enumerate.js';
 
 export const lcc = defineProgram({
   name: 'lcc',
@@ -59,34 +60,10 @@ export const lcc = defineProgram({
       ctx.note('lccPath', 'direct');
       return res;
     }
-    const all = ctx.all();
-    // Safe points after the count and after the fill: the scratch arrays made so far are the carry.
-    type Carry = { deg: Uint32Array; fwdDeg: Uint32Array; filled?: { fwdOff: Float64Array; fwd: Uint32Array; mult: Uint8Array } };
-    let c = ctx.resume<Carry>();
-    if (c === undefined) {
-      const deg = ctx.alloc('u32') as Uint32Array;
-      const fwdDeg = ctx.alloc('u32') as Uint32Array;
-      await ctx.edgeMap('lccCount', all, { deg, fwdDeg }, {}, { modes: ['pull'] });
-      await ctx.checkpoint((c = { deg, fwdDeg }));
-    }
-    const { deg, fwdDeg } = c;
-    if (c.filled === undefined) {
-      // N+ has a length known only now: scratch of this run.
-      const fwdOff = ctx.alloc('f64', 0, n + 1) as Float64Array;
-      for (let v = 0; v < n; v++) fwdOff[v + 1] = fwdOff[v]! + fwdDeg[v]!;
-      const total = fwdOff[n]!;
-      const fwd = ctx.alloc('u32', 0, total) as Uint32Array;
-      const mult = ctx.alloc('u8', 0, total) as Uint8Array;
-      await ctx.edgeMap('lccFill', all, { fwdOff, fwd, mult }, {}, { modes: ['pull'] });
-      await ctx.checkpoint((c = { deg, fwdDeg, filled: { fwdOff, fwd, mult } }));
-    }
-    const { fwdOff, fwd, mult } = c.filled!;
-    const tLo = ctx.alloc('u32') as Uint32Array;
-    const tHi = ctx.alloc('u32') as Uint32Array;
-    await ctx.edgeMap('lccTri', all, { fwdOff, fwd, mult, tLo, tHi }, {}, { modes: ['pull'] });
+    const { deg, t } = await enumerateTriangles(ctx, false);
     for (let v = 0; v < n; v++) {
       const d = deg[v]!;
-      if (d > 1) res[v] = (tHi[v]! * 0x100000000 + tLo[v]!) / (d * (d - 1));
+      if (d > 1) res[v] = t[v]! / (d * (d - 1));
     }
     return res;
   },

@@ -14,6 +14,7 @@ import { defineProgram } from '../../engine/define.js';
 import { TesseraError } from '../../errors.js';
 import { peers } from './peers.js';
 import { referenceTriangles } from './reference.js';
+import { enumerateTriangles } from '../lcc/enumerate.js';
 
 export const tc = defineProgram({
   name: 'tc',
@@ -33,36 +34,9 @@ export const tc = defineProgram({
   async run(ctx) {
     const n = ctx.graph.numVertices;
     const count = ctx.state.count;
-    const all = ctx.all();
-    // Per vertex, as a double: exact to 2^53 (the native kernel's accumulator).
-    const tri = ctx.alloc('f64') as Float64Array;
-    if (ctx.gpuActors > 0) await ctx.edgeMap('tcDirect', all, { tri }, {}, { modes: ['pull'] });
-    else {
-      // Safe points after the count and after the fill (as lcc): the scratch made so far is the carry.
-      type Carry = { deg: Uint32Array; fwdDeg: Uint32Array; filled?: { fwdOff: Float64Array; fwd: Uint32Array; mult: Uint8Array } };
-      let c = ctx.resume<Carry>();
-      if (c === undefined) {
-        const deg = ctx.alloc('u32') as Uint32Array;
-        const fwdDeg = ctx.alloc('u32') as Uint32Array;
-        await ctx.edgeMap('lccCount', all, { deg, fwdDeg }, {}, { modes: ['pull'] });
-        await ctx.checkpoint((c = { deg, fwdDeg }));
-      }
-      if (c.filled === undefined) {
-        const fwdOff = ctx.alloc('f64', 0, n + 1) as Float64Array;
-        for (let v = 0; v < n; v++) fwdOff[v + 1] = fwdOff[v]! + c.fwdDeg[v]!;
-        const fwd = ctx.alloc('u32', 0, fwdOff[n]!) as Uint32Array;
-        const mult = ctx.alloc('u8', 0, fwdOff[n]!) as Uint8Array;
-        await ctx.edgeMap('lccFill', all, { fwdOff, fwd, mult }, {}, { modes: ['pull'] });
-        // Each corner of a triangle counts 1, whatever the directions of its edges.
-        mult.fill(1);
-        await ctx.checkpoint((c = { ...c, filled: { fwdOff, fwd, mult } }));
-      }
-      const { fwdOff, fwd, mult } = c.filled!;
-      const tLo = ctx.alloc('u32') as Uint32Array;
-      const tHi = ctx.alloc('u32') as Uint32Array;
-      await ctx.edgeMap('lccTri', all, { fwdOff, fwd, mult, tLo, tHi }, {}, { modes: ['pull'] });
-      for (let v = 0; v < n; v++) tri[v] = tHi[v]! * 0x100000000 + tLo[v]!;
-    }
+    const tri = ctx.gpuActors > 0 ? (ctx.alloc('f64') as Float64Array) : (await enumerateTriangles(ctx, true)).t;
+    // GPU topologies: one superstep, no safe point (as lcc).
+    if (ctx.gpuActors > 0) await ctx.edgeMap('tcDirect', ctx.all(), { tri }, {}, { modes: ['pull'] });
     let total = 0;
     for (let v = 0; v < n; v++) {
       const t = tri[v]!;
