@@ -14,9 +14,11 @@
  * Progress bars go to stderr, only when it is a terminal. Every failure is a TesseraError.
  */
 import path from 'node:path';
+import bytes from 'bytes-iec';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { TesseraError } from '../errors.js';
+import { compact } from '../format.js';
 import { buildGraph, type BuildOptions } from '../graph/build.js';
 import { F32List, F64List, U32List } from '../graph/chunked.js';
 import {
@@ -53,7 +55,7 @@ export function progressBar(label: string, total: number, unit = ''): Bar {
       hideCursor: true,
       clearOnComplete: false,
       fps: 5,
-      formatValue: (v, _o, type) => (type === 'value' || type === 'total' ? human(v) : String(v)),
+      formatValue: (v, _o, type) => (type === 'value' || type === 'total' ? compact(v) : String(v)),
     },
     cliProgress.Presets.shades_classic,
   );
@@ -69,18 +71,9 @@ function note(text: string): void {
   if (process.stderr.isTTY) process.stderr.write(`${text}\n`);
 }
 
-function human(x: number): string {
-  if (x >= 1e9) return `${(x / 1e9).toFixed(2)}G`;
-  if (x >= 1e6) return `${(x / 1e6).toFixed(1)}M`;
-  if (x >= 1e4) return `${(x / 1e3).toFixed(0)}k`;
-  return String(Math.round(x));
-}
-
+/** A byte count in IEC units ('3.25 GiB'), by bytes-iec. */
 function bytesText(b: number): string {
-  if (b >= 2 ** 30) return `${(b / 2 ** 30).toFixed(2)} GiB`;
-  if (b >= 2 ** 20) return `${(b / 2 ** 20).toFixed(1)} MiB`;
-  if (b >= 2 ** 10) return `${(b / 2 ** 10).toFixed(1)} KiB`;
-  return `${b} B`;
+  return bytes.format(b, { mode: 'binary', decimalPlaces: 2, unitSeparator: ' ' }) ?? `${b} B`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -166,7 +159,7 @@ function generateWithBar(spec: GeneratorSpec): RawEdges {
 }
 
 function buildWithNote(raw: RawEdges, opts: BuildOptions): Graph {
-  note(`building pages from ${human(raw.src.length)} edges...`);
+  note(`building pages from ${compact(raw.src.length)} edges...`);
   return buildGraph(raw, opts);
 }
 

@@ -2,6 +2,7 @@
  * Topology files (YAML): which processing elements a run uses. Validated with zod; every error
  * names the file, the key and a fix.
  */
+import bytes from 'bytes-iec';
 import { z } from 'zod';
 
 const size = z.union([
@@ -60,13 +61,11 @@ export interface Topology {
   model: { rCpu?: number; rGpu?: number; c?: number; gpuShare?: number };
 }
 
-const UNITS: Record<string, number> = {
-  b: 1, kb: 1e3, kib: 1024, mb: 1e6, mib: 1024 ** 2, gb: 1e9, gib: 1024 ** 3, tb: 1e12, tib: 1024 ** 4,
-};
-
-/** '8GiB' -> bytes; '25GB/s' -> bytes per second. */
+/**
+ * '8GiB' -> bytes; '25GB/s' -> bytes per second. bytes-iec in its metric mode: GB = 10^9 and
+ * GiB = 2^30, as everywhere in tessera (the `bytes` package reads GB as 2^30).
+ */
 export function parseSize(v: string | number): number {
   if (typeof v === 'number') return v;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)/i.exec(v)!;
-  return Math.round(Number(m[1]) * (UNITS[(m[2] || 'b').toLowerCase()] ?? 1));
+  return Math.round(bytes.parse(v.replace(/\/s\s*$/i, ''), { mode: 'metric' }) ?? NaN);
 }

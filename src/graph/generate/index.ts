@@ -10,6 +10,7 @@ import { trackTemp, untrackTemp } from '../../tmp-files.js';
 import { Team } from '../build/team.js';
 import { CHUNK, F32List, U32List } from '../chunked.js';
 import type { RawEdges } from '../types.js';
+import { gib } from '../memory.js';
 import { BLOCK, RmatGenerator } from './rmat.js';
 import { UniformGenerator } from './uniform.js';
 import { formatGeneratorSpec, parseGeneratorSpec, specEdges, type GeneratorSpec } from './spec.js';
@@ -73,7 +74,7 @@ export function generateEdges(spec: GeneratorSpec | string, opts: { onProgress?:
   const bytes = m * (s.weighted ? 12 : 8);
   if (bytes > 0.9 * os.totalmem()) {
     throw new TesseraError(
-      `${formatGeneratorSpec(s)} needs ${(bytes / 2 ** 30).toFixed(1)} GiB for its ${m} edges, more than this machine's ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB of memory`,
+      `${formatGeneratorSpec(s)} needs ${gib(bytes)} for its ${m} edges, more than this machine's ${gib(os.totalmem())} of memory`,
       { fix: 'use a smaller scale or edge factor, or generate to a .el file (tessera generate rmat --scale S --out g.el)' },
     );
   }
