@@ -2,7 +2,8 @@
  * Outside oracles from networkx (test/data/oracles/networkx.json, made by scripts/nx-oracles.py):
  * strongly connected components (the scc built-in), core numbers (examples/kcore), triangles
  * per vertex of the undirected view (the tc built-in; total in its note) and PageRank,
- * uniform and personalized, weighted where the graph is (the ppr built-in), on the
+ * uniform and personalized, weighted where the graph is (the ppr built-in, and pr with its
+ * weighted and tolerance options), on the
  * Graphalytics and SNAP graphs of test/data, compared by the sha256 of "<id> <value>" lines in id
  * order, on one socket and on one socket with an emulated GPU running the programs' operators.
  */
@@ -12,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadGraph, run, type Graph, type Topology } from '../src/index.js';
-import { ppr, scc, tc } from '../src/programs/index.js';
+import { ppr, pr, scc, tc } from '../src/programs/index.js';
 import { kcore } from '../examples/kcore/index.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
 
@@ -65,6 +66,11 @@ for (const [name, o] of Object.entries(ORACLES)) {
           t.true(Math.abs(got - x) <= 1e-9 * x, `${topology.name} ${what} pagerank of ${v}: ${got} vs networkx ${x}`);
         }
       }
+      // pr with networkx's options is networkx's pagerank (run as ppr without sources).
+      const w = await run(g, pr, { topology, weighted: 1, tolerance: 1e-6, iterations: 100 });
+      t.is(w.report.notes.ranAs, ppr.name);
+      t.true(w.report.notes.converged === true, `${topology.name} pr weighted: converged`);
+      for (const [v, x] of o.pagerank.uniform) t.true(Math.abs(w.get(v) - x) <= 1e-9 * x, `${topology.name} pr weighted of ${v}: ${w.get(v)} vs networkx ${x}`);
     }
   });
 }

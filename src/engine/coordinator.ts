@@ -390,6 +390,12 @@ export class Engine {
     const steps: StepReport[] = [];
     const notes: Record<string, string | number | boolean> = {};
     if (program?.defined !== true) throw new TesseraError('Engine.run takes a program from defineProgram', { fix: 'wrap the definition in defineProgram({ ... })' });
+    const handed = program.delegate?.(params, this.graph);
+    if (handed !== undefined) {
+      const r = await this.run(handed.program, handed.params, ckpt);
+      r.report.notes.ranAs = handed.program.name;
+      return r;
+    }
     if (this.hasGpus && program.gpu === undefined && program.operators === undefined) {
       // Refused before any work: none of its kernels has a GPU implementation.
       throw new TesseraError(`program '${program.name}' cannot run on topology '${this.topology.name}' yet: its kernels have no GPU implementation`, {

@@ -227,6 +227,11 @@ export interface ProgramSpec<N extends string, P extends ParamSpecs, S extends S
    * checkpoint a program without it is refused.
    */
   resumable?: boolean;
+  /**
+   * Hands a run with these parameters to another program of the same output kind (pr: `weighted`
+   * or `tolerance` make it networkx's PageRank, which ppr computes); undefined: this program runs.
+   */
+  delegate?(params: R, graph: Graph): { program: AnyProgram; params: unknown } | undefined;
   /** The driver: runs to completion and returns one value per internal vertex id. */
   run(ctx: ProgramContext<S>, params: R): Promise<ValuesOf<O>>;
 }

@@ -9,8 +9,13 @@
  * iteration — no atomics, every page written by one task. The kernel also computes the next
  * contribution and the dangling mass in the same pass, so an iteration reads each edge once
  * (kernels.ts). Serial reference: reference.ts.
+ *
+ * With `weighted` 1 or a `tolerance` > 0 the run is networkx's pagerank (transitions by edge
+ * weight, a stop when the sum of changes is below n * tolerance, `iterations` the most), which
+ * ppr computes without sources: `delegate` hands it there (report note `ranAs`).
  */
 import { defineProgram } from '../../engine/define.js';
+import { ppr } from '../ppr/index.js';
 import { peers } from './peers.js';
 import { referencePageRank } from './reference.js';
 import { StateWatch, WATCH_FROM } from './fixed-point.js';
@@ -23,6 +28,8 @@ export const pr = defineProgram({
   params: {
     iterations: { type: 'int', default: 10, min: 0, property: 'num-iterations', description: 'number of iterations (fixed count; past 100, a repeating state ends it with the same ranks)' },
     damping: { type: 'number', default: 0.85, min: 0, max: 1, property: 'damping-factor', description: 'damping factor d' },
+    weighted: { type: 'int', default: 0, min: 0, max: 1, description: '1: transitions follow edge weights (networkx pagerank weight=); runs as ppr' },
+    tolerance: { type: 'number', default: 0, min: 0, description: 'stop once the sum of changes is below n * tolerance, iterations then the most (networkx tol); > 0 runs as ppr' },
   },
   state: {
     // Only a vertex's owner writes its rank and contributions (pull); the driver swaps the two.
@@ -37,9 +44,12 @@ export const pr = defineProgram({
   peers,
   // contrib f64 + next f64; pull only; 10 iterations by default (Graphalytics).
   profile: { mode: 'pull', stateBytesPerVertex: 16, passes: 10, unit: 'pass', vertexTerm: true, calibration: () => ({ iterations: 5 }) },
-  reference: (g, { iterations, damping }) => referencePageRank(g, { iterations, damping }),
+  reference: (g, { iterations, damping, weighted, tolerance }) =>
+    weighted === 1 || tolerance > 0 ? ppr.reference!(g, { sources: undefined, damping, iterations, tolerance, weighted }) : referencePageRank(g, { iterations, damping }),
   demoParams: () => ({ iterations: 10, damping: 0.85 }),
   resumable: true,
+  // networkx's pagerank (ppr without sources) is Graphalytics' with weights and a tolerance stop.
+  delegate: ({ iterations, damping, weighted, tolerance }) => (weighted === 1 || tolerance > 0 ? { program: ppr, params: { sources: undefined, damping, iterations, tolerance, weighted } } : undefined),
   async run(ctx, { iterations, damping }) {
     const n = ctx.graph.numVertices;
     const { rank } = ctx.state;
