@@ -121,11 +121,14 @@ export class CpuSocketActor {
     // request at a time; the others wait for its answer); an empty answer ends the superstep here.
     let exhausted = f.steal === undefined;
     let asking: Promise<void> | undefined;
+    // Edges the kernels walked from earlier queues of this superstep (the thief's rate when it asks).
+    let walked = 0;
     const more = (): Promise<void> =>
-      (asking ??= this.askForWork(f.step, totals.edges + queue.kernelEdges, performance.now() - t0).then((tasks) => {
+      (asking ??= this.askForWork(f.step, walked + queue.kernelEdges, performance.now() - t0).then((tasks) => {
         asking = undefined;
         if (tasks.length === 0) exhausted = true;
         else {
+          walked += queue.kernelEdges;
           cur.edgesDone += queue.doneEdges;
           queue = cur.queue = new TaskQueue(tasks);
           totals.stolen += tasks.length;
