@@ -108,13 +108,15 @@ export const affCompress: CpuKernel<AfforestState> = {
 };
 
 /**
- * Vertex map over compressed trees: each root's label becomes its tree's smallest original id.
- * Only roots are lowered, and a non-root's label is still its own id, so reading it is safe.
+ * Vertex map after the last linking: every vertex points at its root (as affCompress: no hook
+ * changes a root any more), then each root's label becomes its tree's smallest original id. Only
+ * roots are lowered, and a non-root's label is still its own id, so reading it is safe.
  */
-export const affMin: CpuKernel<AfforestState> = {
+export const affCompressMin: CpuKernel<AfforestState> = {
   vertex(ctx, lo, hi) {
     const { comp, label } = ctx.state;
     for (let v = lo; v < hi; v++) {
+      while (comp[v] !== comp[comp[v]!]) comp[v] = comp[comp[v]!]!;
       const r = comp[v]!;
       if (r === v) continue;
       const x = label[v]!;
@@ -128,7 +130,7 @@ export const affMin: CpuKernel<AfforestState> = {
   },
 };
 
-/** Vertex map after affMin: every vertex takes its root's label (roots are not written). */
+/** Vertex map after affCompressMin: every vertex takes its root's label (roots are not written). */
 export const affSpread: CpuKernel<AfforestState> = {
   vertex(ctx, lo, hi) {
     const { comp, label } = ctx.state;

@@ -79,9 +79,10 @@ async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array
     await ctx.checkpoint({ phase });
     if (phase < ROUNDS) await ctx.edgeMap('affSample', all, { comp }, { round: phase }, opts);
     else await ctx.edgeMap('affFinal', all, { comp }, { skip: mostFrequent(comp), from: ROUNDS }, opts);
-    await ctx.vertexMap('affCompress', { comp });
+    // The last compression also lowers each root's label (one pass over the trees, not two).
+    if (phase < ROUNDS) await ctx.vertexMap('affCompress', { comp });
+    else await ctx.vertexMap('affCompressMin', { comp, label });
   }
-  await ctx.vertexMap('affMin', { comp, label });
   await ctx.vertexMap('affSpread', { comp, label });
   return label;
 }
