@@ -217,11 +217,6 @@ export class CpuSocketActor {
         return releaseFromTail(queued.slice(cut), f, rate).length;
       });
     }
-    let left = 0;
-    if (cur !== undefined) {
-      const [next, end] = cur.queue.span;
-      for (let i = next; i < end; i++) left += cur.queue.tasks[i]!.edges;
-    }
-    this.link.send({ type: 'released', actor: this.name, step: f.step, tasks, left });
+    this.link.send({ type: 'released', actor: this.name, step: f.step, tasks, left: cur?.queue.queuedEdges ?? 0 });
   }
 }

@@ -39,7 +39,7 @@ export class TaskQueue {
   }
 
   /** Tasks not yet taken: [next, end). */
-  get span(): [number, number] {
+  private get span(): [number, number] {
     const w = Atomics.load(this.ctrl, 0);
     return [Number(w & LOW), Number(w >> 32n)];
   }
@@ -47,6 +47,14 @@ export class TaskQueue {
   get queued(): number {
     const [next, end] = this.span;
     return Math.max(0, end - next);
+  }
+
+  /** Edges of the tasks not yet taken. */
+  get queuedEdges(): number {
+    const [next, end] = this.span;
+    let edges = 0;
+    for (let i = next; i < end; i++) edges += this.tasks[i]!.edges;
+    return edges;
   }
 
   /** Edges the kernels walked so far, and task edges finished (the victim's rate). */

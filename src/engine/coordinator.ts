@@ -367,13 +367,12 @@ export class Engine {
     const { idle, tried } = ask;
     const edges = r.tasks.reduce((a, t) => a + t.edges, 0);
     live.steals.push({ atMs: performance.now() - live.t0, thief: idle.actor, victim: r.actor, tasks: r.tasks.length, edges, victimLeft: live.remaining.get(r.actor) ?? 0 });
+    live.remaining.set(r.actor, r.left);
     if (r.tasks.length === 0) {
-      live.remaining.set(r.actor, r.left);
       tried.add(r.actor);
       this.onIdle(idle, tried);
       return;
     }
-    live.remaining.set(r.actor, r.left);
     live.remaining.set(idle.actor, (live.remaining.get(idle.actor) ?? 0) + edges);
     this.actors.find((a) => a.name === idle.actor)!.link.send({ type: 'more', step: r.step, from: r.actor, tasks: r.tasks });
   }

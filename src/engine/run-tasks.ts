@@ -57,6 +57,7 @@ export function runShareInline(kernel: CpuKernel, ctx: KernelCtx, m: StepKind & 
     if (m.countNext) nextEdges += activatedEdges(ctx.graph, ctx.next, m.pullPages, task);
   }
   const discovered = out.discovered !== undefined && out.discovered.length <= m.listCap ? Uint32Array.from(out.discovered) : undefined;
+  const ms = performance.now() - t0;
   return {
     type: 'vote',
     actor,
@@ -68,8 +69,8 @@ export function runShareInline(kernel: CpuKernel, ctx: KernelCtx, m: StepKind & 
     tasks: tasks.length,
     stolen: 0,
     stolenEdges: 0,
-    computeMs: performance.now() - t0,
-    busyMs: performance.now() - t0,
+    computeMs: ms,
+    busyMs: ms,
     discovered,
     ...(m.countNext ? { nextEdges } : {}),
   };

@@ -3,7 +3,7 @@ import { TesseraError } from '../errors.js';
 import type { Graph } from '../graph/types.js';
 import type { Mode, StateKind, Task } from '../wire/frames.js';
 import type { GpuHandlers } from '../../actors/gpu/handler.js';
-import { sharedArray, type CpuKernel, type KernelCtx, type StateArray, type TaskOut } from './kernel.js';
+import { sharedArray, type CpuKernel, type KernelCtx, type StateArray } from './kernel.js';
 import { fillArray, prefault } from './fill.js';
 import { IdList } from './ids.js';
 import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
@@ -327,17 +327,10 @@ export class Run implements RunContext {
       // A small map runs here, over the same ranges with the same per-range sums as the threads
       // would (bit-identical results): a round trip to the workers costs 2-4 ms, the map microseconds.
       const ctx: KernelCtx = { graph: this.graph, state, args, frontier: undefined, frontierList: undefined, next, edgeLo: undefined, edgeHi: undefined };
-      const k = this.kernel(kernel);
-      const sums = new Float64Array(tasks.length);
-      let active = 0;
-      tasks.forEach((t, i) => {
-        const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: undefined };
-        k.vertex!(ctx, t.lo, t.hi, out);
-        sums[i] = out.sum;
-        active += out.active;
-      });
+      const m = { kernel, mode: 'pull', pullPages: 'in', vertex: true, wantList: false, listCap: 0, countNext: false } as const;
+      const vote = runShareInline(this.kernel(kernel), ctx, m, '', -1, tasks);
       this.vertexMapMs += performance.now() - t0;
-      return { sum: stepSum([{ sum: 0, sums }]), active };
+      return { sum: stepSum([vote]), active: vote.active };
     }
     const shares = this.engine.share(tasks);
     const none = { bitmap: next, list: undefined, size: 0 };

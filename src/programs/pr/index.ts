@@ -44,12 +44,16 @@ export const pr = defineProgram({
   peers,
   // contrib f64 + next f64; pull only; 10 iterations by default (Graphalytics).
   profile: { mode: 'pull', stateBytesPerVertex: 16, passes: 10, unit: 'pass', vertexTerm: true, calibration: () => ({ iterations: 5 }) },
-  reference: (g, { iterations, damping, weighted, tolerance }) =>
-    weighted === 1 || tolerance > 0 ? ppr.reference!(g, { sources: undefined, damping, iterations, tolerance, weighted }) : referencePageRank(g, { iterations, damping }),
+  reference: (g, params) => {
+    const nx = asNetworkx(params);
+    return nx !== undefined ? ppr.reference!(g, nx) : referencePageRank(g, params);
+  },
   demoParams: () => ({ iterations: 10, damping: 0.85 }),
   resumable: true,
-  // networkx's pagerank (ppr without sources) is Graphalytics' with weights and a tolerance stop.
-  delegate: ({ iterations, damping, weighted, tolerance }) => (weighted === 1 || tolerance > 0 ? { program: ppr, params: { sources: undefined, damping, iterations, tolerance, weighted } } : undefined),
+  delegate: (params) => {
+    const nx = asNetworkx(params);
+    return nx !== undefined ? { program: ppr, params: nx } : undefined;
+  },
   async run(ctx, { iterations, damping }) {
     const n = ctx.graph.numVertices;
     const { rank } = ctx.state;
@@ -89,3 +93,9 @@ export const pr = defineProgram({
     return rank;
   },
 });
+
+/** networkx's pagerank (ppr without sources) is Graphalytics' with weights and a tolerance stop: its parameters, when asked for. */
+function asNetworkx(p: { iterations: number; damping: number; weighted: number; tolerance: number }) {
+  const { iterations, damping, weighted, tolerance } = p;
+  return weighted === 1 || tolerance > 0 ? { sources: undefined, damping, iterations, tolerance, weighted } : undefined;
+}
