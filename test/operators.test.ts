@@ -190,7 +190,7 @@ test('operator definitions are checked when the program is defined', (t) => {
   const state = (resident: unknown) => ({ depth: { type: 'i32', init: -1, reduce: 'claim', resident } }) as never;
   t.throws(() => defineProgram({ ...base, state: state('yes') }), { instanceOf: TesseraError, message: /program 'checked': state 'depth' has resident 'yes'.*Fix: give resident: true or leave it out/s });
   const noGpu = { ...base, state: state(true), operators: undefined, gpu: undefined };
-  t.throws(() => defineProgram(noGpu), { message: /state 'depth' is resident, but the program has no GPU operators to keep it.*Fix: remove resident from state 'depth'/s });
+  t.throws(() => defineProgram(noGpu), { message: /state 'depth' is resident, but the program has no GPU side to keep it.*Fix: remove resident from state 'depth'/s });
   const ok = defineProgram({ ...base, gpu: { source: 'struct hop {};', kernels: { hop: { modes: ['push'], state: { depth: 'i32' }, args: { level: 'i32' } } } } });
   t.deepEqual(ok.operators!.kernels.hop!.writes, [['depth', 'claim']], "the program state's reduce by default");
 });

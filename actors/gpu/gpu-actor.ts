@@ -242,7 +242,7 @@ export class GpuActor {
     const t0 = performance.now();
     // A run's first superstep: what the device holds belongs to an earlier run, even where the
     // host arrays are the same buffers (the engine reuses a finished run's arrays).
-    if (f.step === 0 || f.first === true) (this.scratch.clear(), (this.held = undefined));
+    if (f.step === 0 || f.first === true) this.scratch.clear();
     injectGpuFault(f.step); // engine/faults.ts: TESSERA_FAULT's gpu-fail / gpu-oom at this superstep
     const h = f.ops !== undefined ? operatorHandler(f.ops, f.kernel) : f.gpu === undefined ? undefined : (await loadGpuHandlers(f.gpu)).table[f.kernel];
     if (h === undefined) throw new Error(`kernel '${f.kernel}' has no GPU mapping`);
@@ -384,19 +384,6 @@ export class GpuActor {
     await this.ctl!.writeState(name, data);
     this.stats.stateBytesIn += data.byteLength;
     return data;
-  }
-
-  /** The state array (BFS push: depth; SSSP: dist) whose device copy its last superstep left equal to the host's. */
-  held: { name: string; buf: ArrayBufferLike; step: number } | undefined;
-
-  /**
-   * Whether the device's `name` is the host's already (its upload can be skipped): this actor owns
-   * every vertex and ran the superstep before over the same host array, so the host changed it
-   * only by folding what the device sent (drivers write these arrays before the first superstep).
-   */
-  holds(name: string, s: Step): boolean {
-    const h = this.held;
-    return this.ownsAll && h !== undefined && h.name === name && h.buf === s.state[name]?.buffer && h.step + 1 === s.f.step;
   }
 
   /** The vertices other actors own (the complement of the owned ranges). */

@@ -28,7 +28,7 @@ import type { MergeOp, StateMerge, StateSync } from '../../src/wire/frames.js';
 import type { GpuActor } from './gpu-actor.js';
 import type { GpuController } from './native.js';
 import { FR, NX, SET_IN, SET_OUT, type GpuHandler } from './handler.js';
-import { foldsExactly, keep, stale } from './residency.js';
+import { foldsExactly, keep, refresh, stale } from './residency.js';
 
 const HEADERS = ['ts_common.h', 'kernels_common.h', 'kernels_push.h', 'kernels_pull.h', 'kernels_user.h', 'operator_prelude.h'];
 const CTYPE = { f64: 'double', f32: 'float', i32: 'int', u32: 'unsigned int', u8: 'unsigned char' } as const;
@@ -195,8 +195,7 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
     // residency.ts: what of the device copy another writer may have changed since the last superstep.
     const up = stale(a, s, n, kind);
     if (!diffed.has(n)) {
-      if (up === 'all') await a.upload(n, s);
-      else if (up === 'others') (await a.ensure(n, kind), await a.uploadRanges(n, s.state[n]!, a.others));
+      await refresh(a, s, n, kind, up);
       continue;
     }
     const host = s.state[n]!;
@@ -236,8 +235,10 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
   }
   let active = 0;
   let activate: Uint32Array | undefined;
-  if (!push) active = await a.syncNext(s);
+  // Next flags in place: a pull writes only the owned ranges' flags, and an actor owning every
+  // vertex is the only one setting any (a dense push: no id list to encode and fold).
+  if (!push || dense) active = await a.syncNext(s);
   else if ((st?.activated ?? 0) > 0) activate = (await a.controller.compact(NX, NX, 0, a.graph.numVertices)).ids;
-  for (const [n, kind] of op.state) keep(a, s, n, kind, writes.get(n));
+  for (const [n, kind] of op.state) keep(a, s, n, writes.get(n), kind);
   return a.out({ sum: st?.sum ?? 0, active, merges, sync, ...(activate !== undefined ? { activate } : {}) });
 }

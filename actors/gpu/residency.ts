@@ -52,6 +52,22 @@ export function stale(a: GpuActor, s: GpuStep, name: string, kind: StateKind): '
 }
 
 /**
+ * Uploads what of the device copy of `name` another writer may have changed since this actor's
+ * last superstep (`up`: stale's verdict, taken here unless given).
+ */
+export async function refresh(a: GpuActor, s: GpuStep, name: string, kind: StateKind = kindOf(s, name), up = stale(a, s, name, kind)): Promise<void> {
+  if (up === 'all') await a.upload(name, s);
+  else if (up === 'others') (await a.ensure(name, kind), await a.uploadRanges(name, s.state[name]!, a.others));
+}
+
+/** The kind of state array `name` in the superstep's frame. */
+export function kindOf(s: GpuStep, name: string): StateKind {
+  const r = s.f.state.find((x) => x.name === name);
+  if (r === undefined) throw new Error(`kernel '${s.f.kernel}' needs state '${name}' in the frame`);
+  return r.kind;
+}
+
+/**
  * Whether the coordinator's fold of the device's changes (against its `before` copy) leaves the
  * host array equal to the device's: min/max/or/claim take the device's value where it moved the
  * reduce's way (an operator moving a value the other way breaks every fold already); 'sum' adds
@@ -69,7 +85,7 @@ export function foldsExactly(r: Reduce, kind: StateKind): boolean {
  * Records, once the superstep's results are sent, where the device copy of `name` will equal the
  * host array after the fold (`reduce`: how the operator writes it; undefined: it only reads it).
  */
-export function keep(a: GpuActor, s: GpuStep, name: string, kind: StateKind, reduce: Reduce | undefined): void {
+export function keep(a: GpuActor, s: GpuStep, name: string, reduce: Reduce | undefined, kind: StateKind = kindOf(s, name)): void {
   let where: Mirror['where'] | undefined;
   if (a.ownsAll) where = reduce === undefined || foldsExactly(reduce, kind) ? 'all' : undefined;
   else where = reduce === 'owner' || reduce === 'none' ? 'owned' : undefined;

@@ -292,7 +292,7 @@ export function defineProgram<const N extends string, const P extends ParamSpecs
   const ops = spec.gpu !== undefined && typeof spec.gpu === 'object' && !(spec.gpu instanceof URL) ? checkOperators(name, spec.gpu, spec.state ?? {}) : undefined;
   const gpu = spec.gpu === undefined || ops !== undefined ? undefined : spec.gpu instanceof URL ? spec.gpu.href : String(spec.gpu);
   const resident = Object.keys(spec.state ?? {}).find((k) => spec.state[k]!.resident === true);
-  if (resident !== undefined && ops === undefined) bad(name, `state '${resident}' is resident, but the program has no GPU operators to keep it`, `remove resident from state '${resident}' (or give gpu: { source, kernels })`);
+  if (resident !== undefined && spec.gpu === undefined) bad(name, `state '${resident}' is resident, but the program has no GPU side to keep it`, `remove resident from state '${resident}' (or give gpu: { source, kernels })`);
   if (gpu !== undefined && !/^(file|data):/.test(gpu)) bad(name, `gpu '${gpu}' is not a module URL`, "give new URL('./gpu.js', import.meta.url)");
   if (!/^(file|data):/.test(kernels)) bad(name, `kernels '${kernels}' is not a module URL`, "give new URL('./kernels.js', import.meta.url)");
   const p = spec.profile;

@@ -279,7 +279,7 @@ export class Run implements RunContext {
    * passed to a vertexMap / vertexFilter since the previous edgeMap.
    */
   private residentNames(state: Record<string, StateArray>): string[] | undefined {
-    if (this.def.operators === undefined || !this.engine.hasGpus) return undefined;
+    if ((this.def.operators === undefined && this.def.gpu === undefined) || !this.engine.hasGpus) return undefined;
     const names = new Map<ArrayBufferLike, number>();
     for (const a of Object.values(state)) names.set(a.buffer, (names.get(a.buffer) ?? 0) + 1);
     const out: string[] = [];
@@ -419,10 +419,10 @@ export class Run implements RunContext {
     sum = stepSum(votes);
     // The next list: from the actors' lists when they are short (joined and sorted), else read
     // off the next bitmap in vertex order (a socket that activated more than listCap sends none; a
-    // GPU's flagged merges activate many).
+    // GPU's flagged merges activate many, and a GPU counting `active` set its flags in place).
     const cap = this.engine.listCap;
     const cpuCount = this.engine.cpuCount;
-    const scan = wantList && (active > cap || votes.some((v, i) => (i < cpuCount && v.discovered === undefined) || (v.flagged?.length ?? 0) > 0));
+    const scan = wantList && (active > cap || votes.some((v, i) => (i < cpuCount ? v.discovered === undefined : v.active > 0) || (v.flagged?.length ?? 0) > 0));
     const remote = wantList && !scan && this.engine.hasGpus ? new IdList() : undefined;
     const foldAt = performance.now();
     if (this.engine.hasGpus) active += this.engine.applyRemote(votes, state, next, remote);

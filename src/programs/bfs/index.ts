@@ -15,7 +15,7 @@ export const bfs = defineProgram({
   graphalytics: 'bfs',
   params: { source: { type: 'vertex', required: true, property: 'source-vertex', description: 'source vertex' } },
   state: {
-    depth: { type: 'i32', init: -1, reduce: 'claim' },
+    depth: { type: 'i32', init: -1, reduce: 'claim', resident: true },
     // A hint bit per claimed vertex (kernels.ts); never read across memories.
     seen: { type: 'i32', init: 0, reduce: 'none', length: (g) => (g.numVertices + 31) >>> 5 },
   },

@@ -39,7 +39,7 @@ export const sssp = defineProgram({
     window: { type: 'number', above: 0, max: Infinity, description: 'delta-stepping update window (> 0, Infinity = Bellman-Ford); default: the mean edge weight' },
   },
   state: {
-    dist: { type: 'f64', init: Infinity, reduce: 'min' },
+    dist: { type: 'f64', init: Infinity, reduce: 'min', resident: true },
   },
   output: 'distance',
   kernels: new URL('./kernels.js', import.meta.url),
