@@ -15,13 +15,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildGraph, generate, openSession, run, TesseraError, type Graph, type Topology } from 'tessera';
+import { generate, openSession, run, TesseraError, type Graph, type Topology } from 'tessera';
 import { nativeAvailable } from '../actors/gpu/native.js';
 import { mis } from '../examples/mis/index.js';
 import { misPriority, referenceMis } from '../examples/mis/reference.js';
 import { hits } from '../examples/hits/index.js';
 import { referenceHits } from '../examples/hits/reference.js';
-import { rawFrom } from './helpers/raw.js';
+import { CLIQUE, hand, HAND_EDGES, HAND_VERTICES } from './helpers/hand-graph.js';
 import { undirectedCsr } from './helpers/references.js';
 
 const ONE: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };
@@ -36,23 +36,11 @@ function repoRoot(): string {
   throw new Error('no tessera package.json above ' + import.meta.url);
 }
 
-// The hand-made graph (original ids): a 5-clique given one way with two edges also given back,
-// a chain hanging off it, a triangle with a reciprocal edge, a self-loop, isolated vertices.
-const CLIQUE = [10, 20, 30, 40, 50];
-const HAND_EDGES: Array<[number, number]> = [
-  ...CLIQUE.flatMap((a, i) => CLIQUE.slice(i + 1).map((b): [number, number] => [a, b])),
-  [20, 10], [30, 10],
-  [50, 100], [100, 101], [101, 102], [102, 103], [103, 104], [104, 105],
-  [200, 201], [201, 202], [202, 200], [202, 201],
-  [300, 300], [300, 301],
-];
-const HAND_VERTICES = [0, 7, 999];
 
 interface Case {
   label: string;
   graph: Graph;
 }
-const hand = buildGraph(rawFrom(HAND_EDGES, { vertices: HAND_VERTICES }), { pageEdges: 3 });
 const CASES: Case[] = [
   { label: 'rmat:10:ef=8', graph: generate('rmat:10:ef=8') },
   { label: 'rmat:10:ef=8 64-edge pages', graph: generate('rmat:10:ef=8', { pageEdges: 64 }) },

@@ -12,42 +12,26 @@ import test from 'ava';
 import fc from 'fast-check';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildGraph, generate, run, type Graph, type Topology } from '../src/index.js';
+import { buildGraph, generate, run, type Graph } from '../src/index.js';
 import { kcore } from '../src/programs/index.js';
 import { referenceKcore } from '../src/programs/kcore/reference.js';
-import { nativeAvailable } from '../actors/gpu/native.js';
+import { GPU, ONE, TWO, withGpu } from './helpers/topologies.js';
+import { CHAIN, CLIQUE, hand, HAND_VERTICES, TRIANGLE } from './helpers/hand-graph.js';
 import { undirectedCsr } from './helpers/references.js';
 import { rawFrom } from './helpers/raw.js';
 import { removeTempDirs, tempDir, tessera } from './helpers/cli.js';
 
 test.after.always(removeTempDirs);
 
-const topo = (threads: number[], gpus: Topology['gpus'] = []): Topology => ({ name: `${threads.length}S${gpus.length}G`, source: 'test', sockets: threads.map((t, id) => ({ id, threads: t })), gpus, interconnect: {}, model: {} });
-const ONE = topo([2]);
-const TWO = topo([1, 1]);
-const GPU = topo([2], [{ device: 0, emulated: true, streams: 2 }]);
-const avail = nativeAvailable();
-const gpuTest = avail.ok || !avail.toolchainMissing ? test : test.skip;
+const gpuTest = withGpu ? test : test.skip;
 
-// The hand-made graph (original ids): a 5-clique given one way with two edges also given back,
-// a chain hanging off it, a triangle with a reciprocal edge, a self-loop, isolated vertices.
-const CLIQUE = [10, 20, 30, 40, 50];
-const HAND_EDGES: Array<[number, number]> = [
-  ...CLIQUE.flatMap((a, i) => CLIQUE.slice(i + 1).map((b): [number, number] => [a, b])),
-  [20, 10], [30, 10],
-  [50, 100], [100, 101], [101, 102], [102, 103], [103, 104], [104, 105],
-  [200, 201], [201, 202], [202, 200], [202, 201],
-  [300, 300], [300, 301],
-];
-const HAND_VERTICES = [0, 7, 999];
-/** Coreness by original id, by hand. */
+/** Coreness on the hand-made graph by original id, by hand. */
 const HAND_CORE = new Map<number, number>([
   ...CLIQUE.map((v): [number, number] => [v, 4]),
-  ...[100, 101, 102, 103, 104, 105, 300, 301].map((v): [number, number] => [v, 1]),
-  ...[200, 201, 202].map((v): [number, number] => [v, 2]),
+  ...[...CHAIN, 300, 301].map((v): [number, number] => [v, 1]),
+  ...TRIANGLE.map((v): [number, number] => [v, 2]),
   ...HAND_VERTICES.map((v): [number, number] => [v, 0]),
 ]);
-const hand = buildGraph(rawFrom(HAND_EDGES, { vertices: HAND_VERTICES }), { pageEdges: 3 });
 
 const CASES: Array<[string, Graph]> = [
   ['rmat:10:ef=8', generate('rmat:10:ef=8')],
