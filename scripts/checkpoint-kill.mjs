@@ -25,7 +25,9 @@ const topology = arg('topology', path.join(root, 'configs/1S.yaml'));
 const every = arg('every', '1');
 const killAfter = Number(arg('kill-after', '1'));
 const weighted = graph.includes(':weighted') ? graph : `${graph}:weighted`;
-const ALL = {
+const { PROGRAMS } = await import(path.join(root, 'dist/src/programs/index.js'));
+// Flags per program (every built-in runs; those not named here take none).
+const FLAGS = {
   bfs: ['--source', '0'],
   pr: ['--iterations', '10'],
   sssp: ['--source', '0'],
@@ -36,7 +38,7 @@ const ALL = {
   scc: [],
   ppr: ['--param', 'iterations=30'],
 };
-const programs = arg('programs', Object.keys(ALL).join(',')).split(',');
+const programs = arg('programs', PROGRAMS.map((p) => p.name).join(',')).split(',');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-kill-'));
 
 function run(args, { killWhen } = {}) {
@@ -66,7 +68,7 @@ console.log(`graph ${graph}, topology ${path.basename(topology)}, checkpoint eve
 console.log('program  uninterrupted-ms  killed-at(step)  killed-after-ms  resume-ms  identical');
 for (const name of programs) {
   const g = name === 'sssp' ? weighted : graph;
-  const common = ['--algo', name, '--graph', g, '--topology', topology, ...ALL[name]];
+  const common = ['--algo', name, '--graph', g, '--topology', topology, ...(FLAGS[name] ?? [])];
   const ref = path.join(dir, `${name}.ref`);
   const out = path.join(dir, `${name}.out`);
   const ck = path.join(dir, `ck-${name}`);

@@ -15,7 +15,7 @@ import type { EngineEvents } from '../src/engine/coordinator.js';
 import { TesseraError } from '../src/errors.js';
 import type { Graph } from '../src/graph/types.js';
 import { PROGRAMS } from '../src/programs/index.js';
-import { kcore } from '../examples/kcore/index.js';
+import { mis } from '../examples/mis/index.js';
 import { hits } from '../examples/hits/index.js';
 import { removeTempDirs, tempDir } from './helpers/cli.js';
 
@@ -42,6 +42,7 @@ const PARAMS: Record<string, Record<string, unknown>> = {
   ppr: { iterations: 40 },
   tc: {},
   kcore: {},
+  mis: {},
   hits: { iterations: 8 },
 };
 const graphFor = (name: string): Graph => (name === 'sssp' ? weighted : name === 'kcore' ? undirected : graph);
@@ -57,7 +58,7 @@ function stopAfter(at: number): EventEmitter<EngineEvents> {
 
 const bytes = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-for (const program of [...PROGRAMS.map((p) => p as AnyProgram), kcore as AnyProgram, hits as AnyProgram]) {
+for (const program of [...PROGRAMS.map((p) => p as AnyProgram), mis as AnyProgram, hits as AnyProgram]) {
   test(`${program.name}: interrupted after a checkpoint and resumed equals an uninterrupted run, byte for byte`, async (t) => {
     const g = graphFor(program.name);
     const params = PARAMS[program.name]!;

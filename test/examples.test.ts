@@ -1,11 +1,12 @@
 /**
- * The example programs (examples/kcore, examples/hits), written against the public API only:
+ * The example programs (examples/mis, examples/hits), written against the public API only:
  * results against their serial references (ints exact, floats 1e-9 relative) on RMAT graphs
  * (directed, undirected, 64-edge pages so hubs span split pages) and a hand-made graph (isolated
- * vertices, a chain, a clique with reciprocal edges), on one socket of 2 threads and two sockets
- * of one; forced push and pull; both in one session; hand-computed values on the hand-made
+ * vertices, a chain, a clique with reciprocal edges, a self-loop), on one socket of 2 threads and
+ * two sockets of one; MIS's sets independent, maximal and greedy's in priority order, checked
+ * over the test's own adjacency; both in one session; HITS by a dense matrix on the hand-made
  * graph; on emulated GPUs (their operators compiled by the host compiler) beside a socket, owning
- * one range or several (RAND); and kcore copied to a folder outside the repository that sees
+ * one range or several (RAND); and mis copied to a folder outside the repository that sees
  * tessera only as a package, run there on a CPU and on an emulated GPU, its CUDA source included.
  */
 import test, { type ExecutionContext } from 'ava';
@@ -14,13 +15,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildGraph, generate, openSession, run, TesseraError, type Graph, type Topology } from 'tessera';
+import { generate, openSession, run, TesseraError, type Graph, type Topology } from 'tessera';
 import { nativeAvailable } from '../actors/gpu/native.js';
-import { kcore } from '../examples/kcore/index.js';
-import { referenceKcore } from '../examples/kcore/reference.js';
+import { mis } from '../examples/mis/index.js';
+import { misPriority, referenceMis } from '../examples/mis/reference.js';
 import { hits } from '../examples/hits/index.js';
 import { referenceHits } from '../examples/hits/reference.js';
-import { rawFrom } from './helpers/raw.js';
+import { CLIQUE, hand, HAND_EDGES, HAND_VERTICES } from './helpers/hand-graph.js';
+import { undirectedCsr } from './helpers/references.js';
 
 const ONE: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };
 const TWO: Topology = { name: '2S', source: 'test', sockets: [{ id: 0, threads: 1 }, { id: 1, threads: 1 }], gpus: [], interconnect: {}, model: {} };
@@ -34,30 +36,11 @@ function repoRoot(): string {
   throw new Error('no tessera package.json above ' + import.meta.url);
 }
 
-// The hand-made graph (original ids): a 5-clique given one way with two edges also given back,
-// a chain hanging off it, a triangle with a reciprocal edge, a self-loop, isolated vertices.
-const CLIQUE = [10, 20, 30, 40, 50];
-const HAND_EDGES: Array<[number, number]> = [
-  ...CLIQUE.flatMap((a, i) => CLIQUE.slice(i + 1).map((b): [number, number] => [a, b])),
-  [20, 10], [30, 10],
-  [50, 100], [100, 101], [101, 102], [102, 103], [103, 104], [104, 105],
-  [200, 201], [201, 202], [202, 200], [202, 201],
-  [300, 300], [300, 301],
-];
-const HAND_VERTICES = [0, 7, 999];
-/** Coreness by original id, by hand. */
-const HAND_CORE = new Map<number, number>([
-  ...CLIQUE.map((v): [number, number] => [v, 4]),
-  ...[100, 101, 102, 103, 104, 105, 300, 301].map((v): [number, number] => [v, 1]),
-  ...[200, 201, 202].map((v): [number, number] => [v, 2]),
-  ...HAND_VERTICES.map((v): [number, number] => [v, 0]),
-]);
 
 interface Case {
   label: string;
   graph: Graph;
 }
-const hand = buildGraph(rawFrom(HAND_EDGES, { vertices: HAND_VERTICES }), { pageEdges: 3 });
 const CASES: Case[] = [
   { label: 'rmat:10:ef=8', graph: generate('rmat:10:ef=8') },
   { label: 'rmat:10:ef=8 64-edge pages', graph: generate('rmat:10:ef=8', { pageEdges: 64 }) },
@@ -88,19 +71,51 @@ interface Example {
   reference(g: Graph): ArrayLike<number>;
 }
 const EXAMPLES: Example[] = [
-  { name: 'kcore', float: false, go: (g, topology) => run(g, kcore, { topology }), reference: (g) => referenceKcore(g) },
+  { name: 'mis', float: false, go: (g, topology) => run(g, mis, { topology }), reference: (g) => referenceMis(g, 1) },
   { name: 'hits', float: true, go: (g, topology) => run(g, hits, { iterations: 20, topology }), reference: (g) => referenceHits(g, 20) },
 ];
 
-test('the test graphs: split pages, isolated vertices, deep cores', (t) => {
+/**
+ * What is wrong with `set` as MIS's result for `seed`, over the test's own adjacency, or '': a
+ * member with a member neighbour (not independent), a non-member without one (not maximal), or a
+ * vertex whose membership is not "no higher-priority neighbour is a member" (greedy in priority
+ * order is the one set with that property).
+ */
+function misFault(g: Graph, set: ArrayLike<number>, seed: number): string {
+  const { n, offsets, nbrs } = undirectedCsr(g);
+  const prio = Array.from(g.ids.toOriginal, (id) => misPriority(id, seed));
+  if (new Set(prio).size !== n) return 'priorities tie';
+  for (let v = 0; v < n; v++) {
+    if (set[v] !== 0 && set[v] !== 1) return `vertex ${v} is ${set[v]}`;
+    let member = false;
+    let higher = false;
+    for (let e = offsets[v]!; e < offsets[v + 1]!; e++) {
+      const u = nbrs[e]!;
+      if (set[u] === 1) (member = true), (higher ||= prio[u]! > prio[v]!);
+    }
+    if (set[v] === 1 && member) return `members ${v} and a neighbour`;
+    if (set[v] === 0 && !member) return `${v} could join`;
+    if ((set[v] === 1) === higher) return `${v} is not greedy's`;
+  }
+  return '';
+}
+
+test('the test graphs: split pages, isolated vertices, several MIS rounds', async (t) => {
   t.true(CASES[1]!.graph.out.pages.some((p) => p.split) && CASES[2]!.graph.out.pages.some((p) => p.split), 'hubs span pages');
   t.true(hand.in.pages.some((p) => p.split) && hand.out.pages.some((p) => p.split), 'the clique spans pages in the hand-made graph');
-  t.true(Math.max(...referenceKcore(CASES[0]!.graph)) >= 5, 'RMAT cores several levels deep');
+  t.true(Number((await run(CASES[0]!.graph, mis, { topology: ONE })).report.notes.rounds) >= 3, 'RMAT takes several rounds');
 });
 
-test('the references on the hand-made graph: coreness by hand, HITS by a dense matrix', (t) => {
-  const core = referenceKcore(hand);
-  for (const [o, c] of HAND_CORE) t.is(core[hand.ids.toOriginal.indexOf(o)], c, `coreness of ${o}`);
+test('the references: MIS independent, maximal and greedy (several seeds); HITS by a dense matrix', (t) => {
+  for (const c of CASES) {
+    for (const seed of [0, 1, 2, 0xffffffff]) t.is(misFault(c.graph, referenceMis(c.graph, seed), seed), '', `${c.label} seed ${seed}`);
+  }
+  // On the hand-made graph: isolated vertices are members, the clique gives exactly one.
+  const set = referenceMis(hand, 1);
+  const member = (o: number): number => set[hand.ids.toOriginal.indexOf(o)]!;
+  for (const o of HAND_VERTICES) t.is(member(o), 1, `isolated ${o}`);
+  t.is(CLIQUE.reduce((s, o) => s + member(o), 0), 1, 'one member of the clique');
+  t.notDeepEqual([...referenceMis(CASES[0]!.graph, 1)], [...referenceMis(CASES[0]!.graph, 2)], 'another seed, another set');
   // HITS over the distinct non-loop edges by original id, with no pages involved.
   const ids = [...hand.ids.toOriginal];
   const at = new Map(ids.map((o, i) => [o, i]));
@@ -126,26 +141,23 @@ for (const topo of [ONE, TWO]) {
         const r = await ex.go(c.graph, topo);
         same(t, r.values, ex.reference(c.graph), ex.float, ex.name);
         t.is(r.kind, ex.float ? 'float' : 'int');
+        if (ex.name === 'mis') t.is(misFault(c.graph, r.values, 1), '');
       });
     }
   }
 }
 
-test('kcore on the hand-made graph reads back by original id', async (t) => {
-  const r = await run(hand, kcore, { topology: ONE });
-  for (const [o, c] of HAND_CORE) t.is(r.get(o), c, `coreness of ${o}`);
-  t.is(r.report.notes.degeneracy, 4);
+test('mis: other seeds, by original id; the size note; bad seeds are refused', async (t) => {
+  const g = CASES[2]!.graph;
+  for (const seed of [0, 7, 0xffffffff]) {
+    const r = await run(g, mis, { seed, topology: TWO });
+    same(t, r.values, referenceMis(g, seed), false, `seed ${seed}`);
+    t.is(r.report.notes.size, [...r.values].filter((x) => x === 1).length);
+  }
+  const h = await run(hand, mis, { topology: ONE });
+  for (const o of HAND_VERTICES) t.is(h.get(o), 1, `isolated ${o}`);
+  await t.throwsAsync(run(g, mis, { seed: -1, topology: ONE }), { instanceOf: TesseraError, message: /seed -1 is out of range/ });
 });
-
-for (const mode of ['push', 'pull'] as const) {
-  test(`kcore forced to ${mode}: peeling runs in that mode and agrees`, async (t) => {
-    for (const c of [CASES[1]!, CASES[2]!]) {
-      const r = await run(c.graph, kcore, { topology: TWO, forceMode: mode });
-      t.true(r.report.steps.some((s) => s.kernel === 'kcorePeel' && s.mode === mode && s.active > 0), `${c.label}: a ${mode} peel`);
-      same(t, r.values, referenceKcore(c.graph), false, `${c.label} ${mode}`);
-    }
-  });
-}
 
 test('hits: authorities are unit length; 0 iterations leaves them 1; bad iterations are refused', async (t) => {
   const g = CASES[0]!.graph;
@@ -158,16 +170,16 @@ test('hits: authorities are unit length; 0 iterations leaves them 1; bad iterati
   await t.throwsAsync(run(g, hits, { iterations: -1, topology: ONE }), { instanceOf: TesseraError, message: /iterations -1 is out of range/ });
 });
 
-test('one session runs both examples (kcore twice: state starts afresh)', async (t) => {
+test('one session runs both examples (mis twice: state starts afresh)', async (t) => {
   const g = CASES[2]!.graph;
   const s = await openSession(g, { topology: ONE });
   try {
-    const k1 = await s.run(kcore);
+    const m1 = await s.run(mis);
     const h = await s.run(hits, { iterations: 7 });
-    const k2 = await s.run(kcore);
-    same(t, k1.values, referenceKcore(g), false, 'kcore');
+    const m2 = await s.run(mis, { seed: 5 });
+    same(t, m1.values, referenceMis(g, 1), false, 'mis');
     same(t, h.values, referenceHits(g, 7), true, 'hits');
-    same(t, k2.values, referenceKcore(g), false, 'kcore again');
+    same(t, m2.values, referenceMis(g, 5), false, 'mis again, seed 5');
   } finally {
     await s.close();
   }
@@ -179,42 +191,42 @@ const gpuTest = avail.ok || !avail.toolchainMissing ? test : test.skip;
 const GPU: Topology = { name: '1S1G-emulated', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [{ device: 0, emulated: true, streams: 2 }], interconnect: {}, model: {} };
 
 for (const c of CASES) {
-  gpuTest(`kcore and hits on ${c.label}, 1S1G-emulated: their GPU operators give the reference's values`, async (t) => {
+  gpuTest(`mis and hits on ${c.label}, 1S1G-emulated: their GPU operators give the reference's values`, async (t) => {
     for (const ex of EXAMPLES) {
       const r = await ex.go(c.graph, GPU);
       same(t, r.values, ex.reference(c.graph), ex.float, ex.name);
       // The GPU actor ran the operator on its share (not a CPU stand-in).
       const gpuSteps = r.report.steps.filter((s) => s.actors.some((a) => a.actor === 'gpu0' && (a.gpu?.calls ?? 0) > 0));
-      t.true(gpuSteps.length > 0 && gpuSteps.every((s) => s.kernel === (ex.name === 'kcore' ? 'kcorePeel' : 'hitsGather')), `${ex.name}: GPU supersteps`);
+      t.true(gpuSteps.length > 0 && gpuSteps.every((s) => s.kernel === (ex.name === 'mis' ? 'misRound' : 'hitsGather')), `${ex.name}: GPU supersteps`);
     }
   });
 }
 
-gpuTest('kcore and hits on an emulated GPU owning several ranges (RAND pages)', async (t) => {
+gpuTest('mis and hits on an emulated GPU owning several ranges (RAND pages)', async (t) => {
   const g = generate('rmat:10:ef=8', { pageEdges: 64 });
-  const k = await run(g, kcore, { topology: GPU, partition: 'rand' });
+  const m = await run(g, mis, { topology: GPU, partition: 'rand' });
   const h = await run(g, hits, { topology: GPU, partition: 'rand', iterations: 20 });
-  for (const r of [k, h]) t.true((r.report.partition?.gpus[0]?.ranges ?? 0) > 1, 'several ranges');
-  same(t, k.values, referenceKcore(g), false, 'kcore rand');
+  for (const r of [m, h]) t.true((r.report.partition?.gpus[0]?.ranges ?? 0) > 1, 'several ranges');
+  same(t, m.values, referenceMis(g, 1), false, 'mis rand');
   same(t, h.values, referenceHits(g, 20), true, 'hits rand');
-  // The GPU alone keeps kcore's resident deg and core across a level's peel rounds.
-  const alone = await run(g, kcore, { topology: GPU, gpuShare: 1, steal: 'off' });
-  same(t, alone.values, referenceKcore(g), false, 'kcore, the GPU owning every vertex');
+  // The GPU alone keeps mis's resident mis and prio from round to round.
+  const alone = await run(g, mis, { topology: GPU, gpuShare: 1, steal: 'off' });
+  same(t, alone.values, referenceMis(g, 1), false, 'mis, the GPU owning every vertex');
   const n = g.numVertices;
   const bytes = alone.report.steps.map((s) => s.actors.find((a) => a.actor === 'gpu0')!.gpu!.stateBytesIn);
-  t.true(bytes.some((b) => b === n), `some peel rounds upload only the frontier: ${bytes.join(',')}`);
+  t.true(bytes.length > 1 && bytes.slice(1).every((b) => b === n), `later rounds upload only the frontier: ${bytes.join(',')}`);
 });
 
 test('the examples (sources and compiled) import only tessera and their own files', async (t) => {
   const root = repoRoot();
-  for (const ex of ['kcore', 'hits']) {
+  for (const ex of ['mis', 'hits']) {
     for (const [dir, ext] of [[path.join(root, 'examples', ex), '.ts'], [path.join(root, 'dist/examples', ex), '.js']] as const) {
       const files = (await readdir(dir)).filter((f) => f.endsWith(ext) && !f.endsWith('.d.ts'));
       t.deepEqual(files.sort(), ['index', 'kernels', 'reference'].map((f) => f + ext));
       for (const f of files) {
         const specs = [...(await readFile(path.join(dir, f), 'utf8')).matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
-        if (ext === '.ts') t.true(specs.includes('tessera'), `${ex}/${f} imports tessera`);
-        for (const s of specs) t.regex(s, /^(tessera|\.\/[a-z]+\.js)$/, `${ex}/${f} imports ${s}`);
+        if (ext === '.ts') t.true(specs.some((s) => s.startsWith('tessera')), `${ex}/${f} imports tessera`);
+        for (const s of specs) t.regex(s, /^(tessera|tessera\/kernel|\.\/[a-z]+\.js)$/, `${ex}/${f} imports ${s}`);
       }
     }
   }
@@ -222,24 +234,24 @@ test('the examples (sources and compiled) import only tessera and their own file
 
 test('a program in a folder outside the repo, importing only the package', async (t) => {
   const root = repoRoot();
-  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'tessera-kcore-')));
+  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'tessera-mis-')));
   try {
-    const from = path.join(root, 'dist/examples/kcore');
+    const from = path.join(root, 'dist/examples/mis');
     for (const f of await readdir(from)) if (f.endsWith('.js') || f.endsWith('.cu')) await copyFile(path.join(from, f), path.join(dir, f));
     await mkdir(path.join(dir, 'node_modules'));
     await symlink(root, path.join(dir, 'node_modules', 'tessera'), 'dir');
     // Typed as the repo's module (a user's own file would be): an AnyProgram takes no options in run.
-    const mod = (await import(pathToFileURL(path.join(dir, 'index.js')).href)) as typeof import('../examples/kcore/index.js');
-    t.not(mod.kcore, kcore, 'a separate module');
-    t.is(mod.kcore.kernels, pathToFileURL(path.join(dir, 'kernels.js')).href, 'kernels from the copy');
+    const mod = (await import(pathToFileURL(path.join(dir, 'index.js')).href)) as typeof import('../examples/mis/index.js');
+    t.not(mod.mis, mis, 'a separate module');
+    t.is(mod.mis.kernels, pathToFileURL(path.join(dir, 'kernels.js')).href, 'kernels from the copy');
     const g = CASES[1]!.graph;
-    const r = await run(g, mod.kcore, { topology: ONE });
-    same(t, r.values, referenceKcore(g), false, 'kcore from outside');
-    same(t, r.values, mod.kcore.reference!(g, {}), false, "the copy's own reference");
-    t.is(mod.kcore.operators?.file, path.join(dir, 'gpu.cu'), 'the CUDA source from the copy');
+    const r = await run(g, mod.mis, { topology: ONE });
+    same(t, r.values, referenceMis(g, 1), false, 'mis from outside');
+    same(t, r.values, mod.mis.reference!(g, { seed: 1 }), false, "the copy's own reference");
+    t.is(mod.mis.operators?.file, path.join(dir, 'gpu.cu'), 'the CUDA source from the copy');
     if (avail.ok || !avail.toolchainMissing) {
-      const onGpu = await run(g, mod.kcore, { topology: GPU });
-      same(t, onGpu.values, referenceKcore(g), false, 'kcore from outside, on the emulated GPU');
+      const onGpu = await run(g, mod.mis, { topology: GPU });
+      same(t, onGpu.values, referenceMis(g, 1), false, 'mis from outside, on the emulated GPU');
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

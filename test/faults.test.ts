@@ -11,6 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { removeTempDirs, tempDir, tessera } from './helpers/cli.js';
 import { REPO_ROOT } from './helpers/paths.js';
+import { PROGRAMS } from '../src/programs/index.js';
 
 test.after.always(removeTempDirs);
 
@@ -131,5 +132,5 @@ test('kill -9 of a checkpointed run, then --resume, is identical for every built
     child.once('close', (code) => resolve({ code, stdout }));
   });
   t.is(r.code, 0, r.stdout);
-  for (const p of ['bfs', 'pr', 'sssp', 'wcc', 'cdlp', 'lcc', 'bc', 'scc', 'ppr']) t.regex(r.stdout, new RegExp(`^${p} .* yes$`, 'm'));
+  for (const { name } of PROGRAMS) t.regex(r.stdout, new RegExp(`^${name} .* yes$`, 'm'));
 });

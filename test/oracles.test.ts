@@ -1,6 +1,6 @@
 /**
  * Outside oracles from networkx (test/data/oracles/networkx.json, made by scripts/nx-oracles.py):
- * strongly connected components (the scc built-in), core numbers (examples/kcore), triangles
+ * strongly connected components (the scc built-in), core numbers (the kcore built-in), triangles
  * per vertex of the undirected view (the tc built-in; total in its note) and PageRank,
  * uniform and personalized, weighted where the graph is (the ppr built-in, and pr with its
  * weighted and tolerance options), on the
@@ -13,8 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadGraph, run, type Graph, type Topology } from '../src/index.js';
-import { ppr, pr, scc, tc } from '../src/programs/index.js';
-import { kcore } from '../examples/kcore/index.js';
+import { kcore, ppr, pr, scc, tc } from '../src/programs/index.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
 
 const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/data');

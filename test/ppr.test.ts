@@ -5,17 +5,11 @@
  * converged note; weighted=0; repeated sources count once. networkx itself: oracles.test.ts.
  */
 import test from 'ava';
-import { generate, run, type Graph, type Topology } from '../src/index.js';
+import { generate, run, type Graph } from '../src/index.js';
 import { ppr } from '../src/programs/index.js';
 import { referencePpr } from '../src/programs/ppr/reference.js';
-import { nativeAvailable } from '../actors/gpu/native.js';
+import { GPU, ONE, TWO, withGpu } from './helpers/topologies.js';
 
-const topo = (threads: number[], gpus: Topology['gpus'] = []): Topology => ({ name: `${threads.length}S${gpus.length}G`, source: 'test', sockets: threads.map((t, id) => ({ id, threads: t })), gpus, interconnect: {}, model: {} });
-const ONE = topo([2]);
-const TWO = topo([1, 1]);
-const GPU = topo([2], [{ device: 0, emulated: true, streams: 2 }]);
-const avail = nativeAvailable();
-const withGpu = avail.ok || !avail.toolchainMissing;
 
 function close(t: { true(c: boolean, m?: string): void }, got: ArrayLike<number>, want: ArrayLike<number>, what: string): void {
   let bad = -1;

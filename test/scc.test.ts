@@ -7,19 +7,14 @@
  */
 import test from 'ava';
 import fc from 'fast-check';
-import { buildGraph, generate, run, type Graph, type Topology } from '../src/index.js';
+import { buildGraph, generate, run, type Graph } from '../src/index.js';
 import { scc } from '../src/programs/index.js';
 import { referenceScc } from '../src/programs/scc/reference.js';
-import { nativeAvailable } from '../actors/gpu/native.js';
+import { GPU, ONE, TWO, withGpu } from './helpers/topologies.js';
 import { outCsr } from './helpers/references.js';
 import { rawFrom } from './helpers/raw.js';
 
-const topo = (threads: number[], gpus: Topology['gpus'] = []): Topology => ({ name: `${threads.length}S${gpus.length}G`, source: 'test', sockets: threads.map((t, id) => ({ id, threads: t })), gpus, interconnect: {}, model: {} });
-const ONE = topo([2]);
-const TWO = topo([1, 1]);
-const GPU = topo([2], [{ device: 0, emulated: true, streams: 2 }]);
-const avail = nativeAvailable();
-const gpuTest = avail.ok || !avail.toolchainMissing ? test : test.skip;
+const gpuTest = withGpu ? test : test.skip;
 
 /** Labels by mutual reachability (a BFS from every vertex): the definition itself. */
 function bruteScc(g: Graph): Uint32Array {

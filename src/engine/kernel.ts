@@ -129,3 +129,66 @@ export function outSlices(g: KernelGraph, v: number, fn: (p: Page, lo: number, h
     p = g.out.pages[++pi]!;
   }
 }
+
+/** First edge of v in page p (a split page holds v's edges only). */
+const firstEdge = (p: Page, v: number): number => (p.split ? 0 : p.offsets[v - p.vBegin]!);
+/** One past the last edge of v in page p. */
+const endEdge = (p: Page, v: number): number => (p.split ? p.edges : p.offsets[v - p.vBegin + 1]!);
+
+/** Whether u is in v's list of `set`: lists are sorted, and a split vertex's pages follow in order. */
+function listHas(set: PageSet, v: number, u: number): boolean {
+  const pages = set.pages;
+  for (let pi = set.firstPageOf[v]!; ; pi++) {
+    const p = pages[pi]!;
+    const b0 = endEdge(p, v);
+    let a = firstEdge(p, v);
+    let b = b0;
+    const nbrs = p.nbrs;
+    if (b > a && u <= nbrs[b - 1]!) {
+      while (a < b) {
+        const m = (a + b) >>> 1;
+        if (nbrs[m]! < u) a = m + 1;
+        else b = m;
+      }
+      return a < b0 && nbrs[a] === u;
+    }
+    const q = pages[pi + 1];
+    if (!p.split || q === undefined || !q.split || q.vBegin !== v) return false;
+  }
+}
+
+/**
+ * Walks v's list of `set` (skipping entries also in `skip`'s list of v) until fn returns false.
+ * Returns the edges examined, negated minus one when fn stopped the walk.
+ */
+function walkList(set: PageSet, skip: PageSet | undefined, v: number, fn: (u: number) => boolean | void): number {
+  const pages = set.pages;
+  let edges = 0;
+  for (let pi = set.firstPageOf[v]!; ; pi++) {
+    const p = pages[pi]!;
+    const a = firstEdge(p, v);
+    const b = endEdge(p, v);
+    const nbrs = p.nbrs;
+    for (let e = a; e < b; e++) {
+      const u = nbrs[e]!;
+      if ((skip === undefined || !listHas(skip, v, u)) && fn(u) === false) return -1 - (edges + e - a + 1);
+    }
+    edges += b - a;
+    const q = pages[pi + 1];
+    if (!p.split || q === undefined || !q.split || q.vBegin !== v) return edges;
+  }
+}
+
+/**
+ * Calls fn(u) once per neighbour u of v in the undirected view, N_out(v) ∪ N_in(v) (a GPU
+ * operator's `view: 'undirected'`): the out-list, then the in-list entries not in the out-list (a
+ * binary search each), so u->v and v->u count once. Stops early when fn returns false. Returns
+ * the edges examined. Kernels make fn once per task, not per vertex (it allocates a closure).
+ */
+export function undirectedNeighbours(g: KernelGraph, v: number, fn: (u: number) => boolean | void): number {
+  const a = walkList(g.out, undefined, v, fn);
+  if (a < 0) return -1 - a;
+  if (g.in === g.out) return a;
+  const b = walkList(g.in, g.out, v, fn);
+  return b < 0 ? a - 1 - b : a + b;
+}

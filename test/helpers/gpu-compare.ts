@@ -11,7 +11,7 @@ import { algorithm } from './programs.js';
 import type { Topology } from '../../src/topology/schema.js';
 import { rawFrom } from './raw.js';
 
-export const PROGRAMS = ['bfs', 'pr', 'sssp', 'wcc', 'cdlp', 'lcc', 'bc', 'tc'] as const;
+export const PROGRAMS = ['bfs', 'pr', 'sssp', 'wcc', 'cdlp', 'lcc', 'bc', 'tc', 'kcore'] as const;
 
 function lcg(seed: number): () => number {
   let x = seed;

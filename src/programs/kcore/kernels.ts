@@ -1,70 +1,14 @@
 /**
  * k-core's CPU kernels (the definition and its semantics: index.ts). Neighbours are those of the
- * undirected view: a vertex's out-list, then the in-list entries not also in the out-list (a
- * binary search), so u->v and v->u count once. Only type imports: workers load nothing else.
+ * undirected view (undirectedNeighbours: u->v and v->u count once).
  */
-import type { CpuKernel, KernelGraph, Page, PageSet } from 'tessera';
+import { undirectedNeighbours, type CpuKernel } from '../../engine/kernel.js';
 
 export interface KcoreState {
   /** Neighbours not yet peeled (peeled ones may go on being decremented: never read again). */
   deg: Int32Array;
   /** Coreness; -1 while the vertex is not peeled. */
   core: Int32Array;
-}
-
-/** First edge of v in page p (a split page holds v's edges only). */
-const first = (p: Page, v: number): number => (p.split ? 0 : p.offsets[v - p.vBegin]!);
-/** One past the last edge of v in page p. */
-const end = (p: Page, v: number): number => (p.split ? p.edges : p.offsets[v - p.vBegin + 1]!);
-
-/** Whether u is in v's list of `set`; lists are sorted, and a split vertex's pages follow in order. */
-function has(set: PageSet, v: number, u: number): boolean {
-  const pages = set.pages;
-  for (let pi = set.firstPageOf[v]!; ; pi++) {
-    const p = pages[pi]!;
-    const b0 = end(p, v);
-    let a = first(p, v);
-    let b = b0;
-    const nbrs = p.nbrs;
-    if (b > a && u <= nbrs[b - 1]!) {
-      while (a < b) {
-        const m = (a + b) >>> 1;
-        if (nbrs[m]! < u) a = m + 1;
-        else b = m;
-      }
-      return a < b0 && nbrs[a] === u;
-    }
-    const q = pages[pi + 1];
-    if (!p.split || q === undefined || !q.split || q.vBegin !== v) return false;
-  }
-}
-
-/** Calls fn(u) for each u in v's list of `set` (skipping those also in its out-list when `dedup`). */
-function walk(g: KernelGraph, set: PageSet, v: number, dedup: boolean, fn: (u: number) => void): number {
-  const pages = set.pages;
-  let edges = 0;
-  for (let pi = set.firstPageOf[v]!; ; pi++) {
-    const p = pages[pi]!;
-    const a = first(p, v);
-    const b = end(p, v);
-    const nbrs = p.nbrs;
-    edges += b - a;
-    for (let e = a; e < b; e++) {
-      const u = nbrs[e]!;
-      if (!dedup || !has(g.out, v, u)) fn(u);
-    }
-    const q = pages[pi + 1];
-    if (!p.split || q === undefined || !q.split || q.vBegin !== v) return edges;
-  }
-}
-
-/**
- * Calls fn(u) once per neighbour u of v in the undirected view; returns the edges examined.
- * Callers make fn once per task, not per vertex.
- */
-function forEachNeighbour(g: KernelGraph, v: number, fn: (u: number) => void): number {
-  const edges = walk(g, g.out, v, false, fn);
-  return g.in === g.out ? edges : edges + walk(g, g.in, v, true, fn);
 }
 
 /** deg = the number of neighbours in the undirected view. */
@@ -75,7 +19,7 @@ export const kcoreInit: CpuKernel<Pick<KcoreState, 'deg'>> = {
     const count = (): void => void d++;
     for (let v = lo; v < hi; v++) {
       d = 0;
-      out.edges += forEachNeighbour(ctx.graph, v, count);
+      out.edges += undirectedNeighbours(ctx.graph, v, count);
       deg[v] = d;
     }
   },
@@ -134,7 +78,7 @@ export const kcorePeel: CpuKernel<KcoreState> = {
         out.active++;
       }
     };
-    for (let i = lo; i < hi; i++) out.edges += forEachNeighbour(ctx.graph, list[i]!, hit);
+    for (let i = lo; i < hi; i++) out.edges += undirectedNeighbours(ctx.graph, list[i]!, hit);
   },
   pull(ctx, pages, lo, hi, out) {
     const { deg, core } = ctx.state;
@@ -147,7 +91,7 @@ export const kcorePeel: CpuKernel<KcoreState> = {
     for (let v = v0 + lo; v < v0 + hi; v++) {
       if (core[v] !== -1) continue;
       k = 0;
-      out.edges += forEachNeighbour(ctx.graph, v, count);
+      out.edges += undirectedNeighbours(ctx.graph, v, count);
       if (k === 0) continue;
       const d = (deg[v] = deg[v]! - k);
       if (d <= c) {

@@ -1,8 +1,10 @@
 /**
- * k-core decomposition: the coreness of every vertex of the undirected view (edge direction
- * ignored, u->v and v->u one neighbour), as networkx `core_number(G.to_undirected())`: the
- * largest k such that the vertex is in a subgraph whose every vertex has degree >= k. A vertex
- * without edges has coreness 0. Written against the public API only (import from 'tessera').
+ * kcore — k-core decomposition (networkx `core_number(G.to_undirected())`): the coreness of every
+ * vertex of the undirected view, where v's neighbours are N_in(v) ∪ N_out(v), each once (u->v and
+ * v->u are one edge; on a directed graph a vertex's degree is its number of distinct in- and
+ * out-neighbours together, not in-degree + out-degree). Coreness = the largest k such that the
+ * vertex is in a subgraph whose every vertex has degree >= k there; a vertex without edges has 0
+ * (self-loops are dropped when the graph is built). Weights are ignored.
  *
  * Parallel peeling (Ligra's KCore, Julienne's levels): at level c, every unpeeled vertex with at
  * most c unpeeled neighbours gets coreness c and is peeled; peeling lowers its neighbours'
@@ -10,7 +12,8 @@
  * at the smallest degree left, so empty levels cost nothing. Kernels: kernels.ts (CPU), gpu.cu
  * (GPU operator); serial reference (Batagelj-Zaversnik): reference.ts.
  */
-import { defineProgram, type Frontier } from 'tessera';
+import { defineProgram } from '../../engine/define.js';
+import type { Frontier } from '../../engine/program.js';
 import { referenceKcore } from './reference.js';
 
 export const kcore = defineProgram({

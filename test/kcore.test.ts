@@ -1,0 +1,146 @@
+/**
+ * The kcore built-in: the serial reference (Batagelj-Zaversnik) against coreness by its
+ * definition on random small graphs (fast-check) and by hand on a hand-made graph (isolated
+ * vertices, a chain, a clique with reciprocal edges, a self-loop); the engine against the
+ * reference on RMAT graphs (directed, undirected, 64-edge pages so hubs span split pages) and
+ * the hand-made one, on one socket, two sockets and an emulated GPU running the peel operator
+ * beside a socket (one range, several ranges, every vertex); forced push and pull; by name and
+ * alias in the library and the CLI. networkx's core numbers on the Graphalytics and SNAP graphs:
+ * oracles.test.ts.
+ */
+import test from 'ava';
+import fc from 'fast-check';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { buildGraph, generate, run, type Graph } from '../src/index.js';
+import { kcore } from '../src/programs/index.js';
+import { referenceKcore } from '../src/programs/kcore/reference.js';
+import { GPU, ONE, TWO, withGpu } from './helpers/topologies.js';
+import { CHAIN, CLIQUE, hand, HAND_VERTICES, TRIANGLE } from './helpers/hand-graph.js';
+import { undirectedCsr } from './helpers/references.js';
+import { rawFrom } from './helpers/raw.js';
+import { removeTempDirs, tempDir, tessera } from './helpers/cli.js';
+
+test.after.always(removeTempDirs);
+
+const gpuTest = withGpu ? test : test.skip;
+
+/** Coreness on the hand-made graph by original id, by hand. */
+const HAND_CORE = new Map<number, number>([
+  ...CLIQUE.map((v): [number, number] => [v, 4]),
+  ...[...CHAIN, 300, 301].map((v): [number, number] => [v, 1]),
+  ...TRIANGLE.map((v): [number, number] => [v, 2]),
+  ...HAND_VERTICES.map((v): [number, number] => [v, 0]),
+]);
+
+const CASES: Array<[string, Graph]> = [
+  ['rmat:10:ef=8', generate('rmat:10:ef=8')],
+  ['rmat:10:ef=8 64-edge pages', generate('rmat:10:ef=8', { pageEdges: 64 })],
+  ['rmat:10 undirected 64-edge pages', generate('rmat:10', { undirected: true, pageEdges: 64 })],
+  ['hand-made, 3-edge pages', hand],
+];
+
+/** Coreness by the definition: the largest k whose k-core (vertices left after removing those of degree < k, repeatedly) holds v. */
+function bruteCore(g: Graph): Int32Array {
+  const { n, offsets, nbrs } = undirectedCsr(g);
+  const core = new Int32Array(n);
+  for (let k = 1; ; k++) {
+    const alive = new Uint8Array(n).fill(1);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let v = 0; v < n; v++) {
+        if (!alive[v]) continue;
+        let d = 0;
+        for (let e = offsets[v]!; e < offsets[v + 1]!; e++) d += alive[nbrs[e]!]!;
+        if (d < k) (alive[v] = 0), (changed = true);
+      }
+    }
+    if (!alive.includes(1)) return core;
+    for (let v = 0; v < n; v++) if (alive[v]) core[v] = k;
+  }
+}
+
+test('the test graphs: split pages, isolated vertices, deep cores', (t) => {
+  t.true(CASES[1]![1].out.pages.some((p) => p.split) && CASES[2]![1].out.pages.some((p) => p.split), 'hubs span pages');
+  t.true(hand.in.pages.some((p) => p.split) && hand.out.pages.some((p) => p.split), 'the clique spans pages in the hand-made graph');
+  t.true(Math.max(...referenceKcore(CASES[0]![1])) >= 5, 'RMAT cores several levels deep');
+});
+
+test('reference: coreness by hand on the hand-made graph, by the definition on random small graphs', (t) => {
+  const core = referenceKcore(hand);
+  for (const [o, c] of HAND_CORE) t.is(core[hand.ids.toOriginal.indexOf(o)], c, `coreness of ${o}`);
+  const edges = fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 20 })), { minLength: 1, maxLength: 90 });
+  fc.assert(
+    fc.property(edges, fc.boolean(), (es, undirected) => {
+      const g = buildGraph(rawFrom(es), undirected ? { directed: false } : {});
+      t.deepEqual([...referenceKcore(g)], [...bruteCore(g)]);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+for (const [label, g] of CASES) {
+  test(`${label}: 1S and 2S equal the reference`, async (t) => {
+    const want = [...referenceKcore(g)];
+    for (const topology of [ONE, TWO]) {
+      const r = await run(g, kcore, { topology });
+      t.deepEqual([...r.values], want, topology.name);
+      t.is(r.kind, 'int');
+      t.is(r.report.notes.degeneracy, Math.max(...want));
+    }
+  });
+  gpuTest(`${label}: 1S1G-emulated (the GPU operator peels its share) equals the reference`, async (t) => {
+    const r = await run(g, kcore, { topology: GPU });
+    t.deepEqual([...r.values], [...referenceKcore(g)]);
+    // The GPU actor ran the operator on its share (not a CPU stand-in).
+    const gpuSteps = r.report.steps.filter((s) => s.actors.some((a) => a.actor === 'gpu0' && (a.gpu?.calls ?? 0) > 0));
+    t.true(gpuSteps.length > 0 && gpuSteps.every((s) => s.kernel === 'kcorePeel'));
+  });
+}
+
+test('by name and alias; the hand-made graph reads back by original id', async (t) => {
+  const r = await run(hand, 'kcore', { topology: ONE });
+  for (const [o, c] of HAND_CORE) t.is(r.get(o), c, `coreness of ${o}`);
+  t.is(r.report.notes.degeneracy, 4);
+  const a = await run(hand, 'core-number', { topology: TWO });
+  t.deepEqual([...a.values], [...r.values]);
+});
+
+for (const mode of ['push', 'pull'] as const) {
+  test(`forced to ${mode}: peeling runs in that mode and agrees`, async (t) => {
+    for (const [label, g] of [CASES[1]!, CASES[2]!]) {
+      const r = await run(g, kcore, { topology: TWO, forceMode: mode });
+      t.true(r.report.steps.some((s) => s.kernel === 'kcorePeel' && s.mode === mode && s.active > 0), `${label}: a ${mode} peel`);
+      t.deepEqual([...r.values], [...referenceKcore(g)], `${label} ${mode}`);
+    }
+  });
+}
+
+gpuTest('an emulated GPU owning several ranges (RAND pages), then every vertex (resident state)', async (t) => {
+  const g = generate('rmat:10:ef=8', { pageEdges: 64 });
+  const want = [...referenceKcore(g)];
+  const k = await run(g, kcore, { topology: GPU, partition: 'rand' });
+  t.true((k.report.partition?.gpus[0]?.ranges ?? 0) > 1, 'several ranges');
+  t.deepEqual([...k.values], want, 'rand');
+  // The GPU alone keeps the resident deg and core across a level's peel rounds.
+  const alone = await run(g, kcore, { topology: GPU, gpuShare: 1, steal: 'off' });
+  t.deepEqual([...alone.values], want, 'the GPU owning every vertex');
+  const n = g.numVertices;
+  const bytes = alone.report.steps.map((s) => s.actors.find((a) => a.actor === 'gpu0')!.gpu!.stateBytesIn);
+  t.true(bytes.some((b) => b === n), `some peel rounds upload only the frontier: ${bytes.join(',')}`);
+});
+
+test('the CLI: tessera run --algo kcore writes the coreness of every vertex', async (t) => {
+  const dir = await tempDir('tessera-kcore-');
+  const out = path.join(dir, 'core.txt');
+  const r = await tessera(['run', '--algo', 'kcore', '--graph', 'rmat:9', '--topology', 'configs/1S.yaml', '--out', out, '-q']);
+  t.is(r.code, 0, r.stderr);
+  const g = generate('rmat:9');
+  const want = referenceKcore(g);
+  const lines = (await readFile(out, 'utf8')).trim().split('\n');
+  t.is(lines.length, g.numVertices);
+  for (const line of lines) {
+    const [id, c] = line.split(/\s+/).map(Number) as [number, number];
+    t.is(c, want[g.ids.byOriginal[id]!]!, `vertex ${id}`);
+  }
+});
