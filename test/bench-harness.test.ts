@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseBenchConfig, programLabel } from '../src/bench/config.js';
 import { GAPBS_WEIGHT_SCALE } from '../src/bench/cell.js';
 import { peerRatios } from '../src/bench/markdown.js';
-import { gapbsCommand, parseGapbsOutput } from '../src/bench/peers/gapbs.js';
+import { checkGapbs, gapbsCommand, parseGapbsOutput } from '../src/bench/peers/gapbs.js';
 import { RESULT_SCHEMA, resultsSchema, summarize, type Cell } from '../src/bench/schema.js';
 import { alphaSpec } from '../src/bench/plots.js';
 import { accuracyOf, modelAccuracy } from '../src/bench/accuracy.js';
@@ -270,6 +270,20 @@ test('a small sweep writes results.json (schema), results.md, the SVGs; absent p
     await unlink(path.join(out, 'throughput.svg'));
     t.deepEqual(await replot(out), ['results.md', 'throughput.svg', 'actors.svg']);
     t.true((await readdir(out)).includes('throughput.svg'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("a GAPBS build is usable when it holds a kernel of the sweep's programs: tc alone for a tc sweep", async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-gapbs-'));
+  try {
+    await writeFile(path.join(dir, 'tc'), '#!/bin/sh\n');
+    await chmod(path.join(dir, 'tc'), 0o755);
+    const plans = (programs: string) => parseBenchConfig(`graphs: [{ rmat: 5 }]\ntopologies: [${path.join(REPO_ROOT, 'configs/1S.yaml')}]\nprograms: [${programs}]\n`, path.join(dir, 'c.yaml')).programs;
+    t.is(await checkGapbs(dir, plans('tc')), null);
+    t.is(await checkGapbs(dir, plans('tc, bfs')), null, 'bfs cells fail with the reason; tc runs');
+    t.regex((await checkGapbs(dir, plans('bfs, sssp'))) ?? '', /no executable .*\/bfs, .*\/sssp \(build GAPBS/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -138,7 +138,7 @@ export async function runSweep(o: SweepOptions): Promise<{ dir: string; results:
   let gapbs: string | null = null;
   if (gapbsPath === null) peers.push({ name: 'gapbs', status: o.peerOverrides.gapbs === 'off' ? 'disabled' : 'absent', path: null, note: 'no GAPBS build given (--peer gapbs=/path/to/gapbs or peers.gapbs in the config)' });
   else {
-    const why = await checkGapbs(gapbsPath);
+    const why = await checkGapbs(gapbsPath, cfg.programs);
     if (why) peers.push({ name: 'gapbs', status: 'absent', path: gapbsPath, note: why });
     else {
       gapbs = gapbsPath;

@@ -89,14 +89,24 @@ export function gapbsCommand(
   return gapbs === undefined ? null : gapbs({ params: program.params, el: files.el, wel: files.wel, source: g.source, meanWeight: g.meanWeight, weightScale: GAPBS_WEIGHT_SCALE, trials });
 }
 
-/** Checks a GAPBS build folder: returns null when usable, or why not. */
-export async function checkGapbs(dir: string): Promise<string | null> {
-  try {
-    await access(path.join(dir, 'bfs'), constants.X_OK);
-    return null;
-  } catch {
-    return `no executable ${path.join(dir, 'bfs')} (build GAPBS with make there, or fix --peer gapbs=PATH)`;
+/**
+ * Checks a GAPBS build folder: usable (null) when it holds a kernel one of the sweep's programs
+ * runs (a tc-only sweep needs only `tc`; a program whose kernel is missing fails its cells with
+ * the reason), else why not.
+ */
+export async function checkGapbs(dir: string, programs: readonly ProgramPlan[]): Promise<string | null> {
+  const files = { el: '', wel: '' };
+  const needed = [...new Set(programs.map((p) => gapbsCommand(p, files, { source: 0, meanWeight: 1 }, 1)?.binary).filter((b): b is string => b !== undefined))];
+  for (const b of needed) {
+    try {
+      await access(path.join(dir, b), constants.X_OK);
+      return null;
+    } catch {
+      // the next one
+    }
   }
+  const list = (needed.length > 0 ? needed : ['bfs']).map((b) => path.join(dir, b)).join(', ');
+  return `no executable ${list} (build GAPBS with make there, or fix --peer gapbs=PATH)`;
 }
 
 export interface GapbsRun {
