@@ -14,7 +14,7 @@ import path from 'node:path';
 import { defineProgram, generate, run, TesseraError, type Graph, type Topology } from '../src/index.js';
 import { nativeAvailable, nvrtcStatus } from '../actors/gpu/native.js';
 import { operatorUnit } from '../actors/gpu/operators.js';
-import { hops, hopsPull, hopsUnkept, lowLabel } from './fixtures/operators/programs.js';
+import { FAR, hops, hopsPull, hopsUnkept, lowLabel, relaxSwap } from './fixtures/operators/programs.js';
 import { hopsRoundsBroken, hopsRoundsDriver, hopsRoundsMapped } from './fixtures/operators/rounds.js';
 import type { RunReport } from '../src/engine/report.js';
 import { outCsr, referenceBfs } from './helpers/references.js';
@@ -101,6 +101,26 @@ gpuTest('a GPU owning every vertex uploads resident state once per run, undeclar
     t.deepEqual([...u.values], [...depth], `hops-unkept ${how}`);
     t.deepEqual(bytesIn(u.report), u.report.steps.map(() => 5 * n), `hops-unkept ${how}: depth every superstep, once (its before copy is made on the device)`);
   }
+});
+
+gpuTest('arrays a driver swaps keep their device copies: alone a GPU uploads them once a run; beside a socket, less than whole', async (t) => {
+  const g = generate('rmat:12:ef=8', { pageEdges: 512 });
+  const n = g.numVertices;
+  const source = g.ids.toOriginal[0]!;
+  const rounds = 5;
+  const want = Array.from(referenceBfs(g, 0), (d) => (d >= 0 && d <= rounds ? d : FAR));
+  const cpu = await run(g, relaxSwap, { topology: { ...ONE_GPU, gpus: [] }, source, rounds });
+  t.deepEqual([...cpu.values], want, 'CPU sockets');
+  for (let again = 0; again < 2; again++) {
+    const alone = await run(g, relaxSwap, { ...GPU_ONLY, source, rounds });
+    t.deepEqual([...alone.values], want, `GPU alone, run ${again}`);
+    // The frontier every superstep (a byte a vertex); both arrays (4 bytes each) at the first only.
+    t.deepEqual(bytesIn(alone.report), alone.report.steps.map((_, i) => (i === 0 ? 9 * n : n)), `run ${again}: a and b once`);
+  }
+  const split = await run(g, relaxSwap, { topology: ONE_GPU, gpuShare: 0.6, steal: 'off', source, rounds });
+  t.deepEqual([...split.values], want, 'GPU beside a socket');
+  const up = bytesIn(split.report);
+  t.true(up.slice(1).every((b) => b < up[0]!), `the array read goes up over the socket's range only after the first: ${up.join(',')}`);
 });
 
 gpuTest('beside a socket a GPU uploads a resident owner array of the socket range only; claim and min arrays whole', async (t) => {

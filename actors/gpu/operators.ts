@@ -28,7 +28,7 @@ import type { MergeOp, StateMerge, StateSync } from '../../src/wire/frames.js';
 import type { GpuActor } from './gpu-actor.js';
 import type { GpuController } from './native.js';
 import { FR, NX, SET_IN, SET_OUT, type GpuHandler } from './handler.js';
-import { foldsExactly, keep, refresh, stale } from './residency.js';
+import { foldsExactly, keep, refresh, slotsFor, stale } from './residency.js';
 
 const HEADERS = ['ts_common.h', 'kernels_common.h', 'kernels_push.h', 'kernels_pull.h', 'kernels_user.h', 'operator_prelude.h'];
 const CTYPE = { f64: 'double', f32: 'float', i32: 'int', u32: 'unsigned int', u8: 'unsigned char' } as const;
@@ -190,24 +190,27 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
   const diffed = new Map(op.writes.filter(([, r]) => r !== 'owner' && r !== 'none'));
   const lengths = new Map<string, number>();
   const roles: Record<string, string> = { frontier: FR, next: NX, ...a.ownedState() };
+  // residency.ts: the device array of each state array (the one still holding its values, if any).
+  const slots = slotsFor(a, s, op.state);
   for (const [i, [n, kind]] of op.state.entries()) {
-    roles[`s${i}`] = n;
-    // residency.ts: what of the device copy another writer may have changed since the last superstep.
-    const up = stale(a, s, n, kind);
+    const d = slots.get(n)!;
+    roles[`s${i}`] = d;
+    // What of the device copy another writer may have changed since the last superstep.
+    const up = stale(a, s, n, kind, d);
     if (!diffed.has(n)) {
-      await refresh(a, s, n, kind, up);
+      await refresh(a, s, n, kind, up, d);
       continue;
     }
     const host = s.state[n]!;
     const len = Math.min(host.length, a.graph.numVertices);
     lengths.set(n, len);
-    await a.ensure(n, kind);
-    await a.ensure(BEFORE + n, kind);
+    await a.ensure(d, kind);
+    await a.ensure(BEFORE + d, kind);
     // Owning every vertex, the actor is the only writer this superstep; otherwise CPU actors write
     // the host array meanwhile and the device starts from one snapshot of it.
-    if (up !== 'none') await a.uploadRanges(n, a.ownsAll ? (host.subarray(0, len) as StateArray) : snapshot(a, n, host), [[0, len]]);
+    if (up !== 'none') await a.uploadRanges(d, a.ownsAll ? (host.subarray(0, len) as StateArray) : snapshot(a, n, host), [[0, len]]);
     // The device diffs against what it started from: a copy on the device.
-    await a.controller.copyState(BEFORE + n, n, 0, len);
+    await a.controller.copyState(BEFORE + d, d, 0, len);
   }
   await a.clearNext();
   const push = f.mode === 'push';
@@ -224,12 +227,13 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
   // and a fold on the coordinator's thread.
   const dense = a.ownsAll && (!push || (st?.activated ?? 0) * 256 >= a.graph.numVertices);
   for (const [n, r] of op.writes) {
+    const d = slots.get(n)!;
     if (r === 'owner' || r === 'none' || (dense && foldsExactly(r, kinds.get(n)!) && s.state[n]!.length >= a.graph.numVertices)) {
-      sync.push(...(await a.syncOwned(n, n, s)));
+      sync.push(...(await a.syncOwned(d, n, s)));
       continue;
     }
     // Listed on the device: O(changed) bytes come back ('sum': the differences).
-    const { ids, values } = await a.controller.changes(n, BEFORE + n, 0, lengths.get(n)!, r === 'sum');
+    const { ids, values } = await a.controller.changes(d, BEFORE + d, 0, lengths.get(n)!, r === 'sum');
     a.stats.stateBytesOut += ids.byteLength + values.byteLength;
     if (ids.length > 0) merges.push({ state: n, op: r as MergeOp, activate: false, ids, values });
   }
@@ -239,6 +243,6 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
   // vertex is the only one setting any (a dense push: no id list to encode and fold).
   if (!push || dense) active = await a.syncNext(s);
   else if ((st?.activated ?? 0) > 0) activate = (await a.controller.compact(NX, NX, 0, a.graph.numVertices)).ids;
-  for (const [n, kind] of op.state) keep(a, s, n, writes.get(n), kind);
+  for (const [n, kind] of op.state) keep(a, s, n, writes.get(n), kind, slots.get(n));
   return a.out({ sum: st?.sum ?? 0, active, merges, sync, ...(activate !== undefined ? { activate } : {}) });
 }

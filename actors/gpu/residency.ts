@@ -14,6 +14,7 @@
  */
 import type { Reduce } from '../../src/engine/define.js';
 import type { StateKind } from '../../src/wire/frames.js';
+import type { StateArray } from '../../src/engine/kernel.js';
 import type { GpuActor } from './gpu-actor.js';
 import type { GpuStep } from './handler.js';
 
@@ -36,28 +37,62 @@ function mirrors(a: GpuActor): Map<string, Mirror> {
   return m;
 }
 
+/** Whether the mirror `m` left by the previous superstep is the host view `host` of `kind`. */
+function sameView(m: Mirror, host: StateArray, kind: StateKind, step: number): boolean {
+  return m.buf === host.buffer && m.offset === host.byteOffset && m.length === host.length && m.kind === kind && m.step + 1 === step;
+}
+
 /**
- * What of the device copy of `name` must be uploaded this superstep: nothing ('none'), the
- * ranges other actors own ('others'), or all of it. Forgets the mirror: the superstep records it
- * again once its results are sent (keep), so a step that fails leaves nothing claimed.
+ * What of the device copy of `name` (device array `slot`) must be uploaded this superstep:
+ * nothing ('none'), the ranges other actors own ('others'), or all of it. Forgets the mirror: the
+ * superstep records it again once its results are sent (keep), so a step that fails leaves
+ * nothing claimed.
  */
-export function stale(a: GpuActor, s: GpuStep, name: string, kind: StateKind): 'none' | 'others' | 'all' {
+export function stale(a: GpuActor, s: GpuStep, name: string, kind: StateKind, slot = name): 'none' | 'others' | 'all' {
   const all = mirrors(a);
-  const m = all.get(name);
-  all.delete(name);
-  const host = s.state[name]!;
-  if (m === undefined || s.f.resident?.includes(name) !== true) return 'all';
-  if (m.buf !== host.buffer || m.offset !== host.byteOffset || m.length !== host.length || m.kind !== kind || m.step + 1 !== s.f.step) return 'all';
+  const m = all.get(slot);
+  all.delete(slot);
+  if (m === undefined || s.f.resident?.includes(name) !== true || !sameView(m, s.state[name]!, kind, s.f.step)) return 'all';
   return m.where === 'all' ? 'none' : 'others';
 }
 
 /**
- * Uploads what of the device copy of `name` another writer may have changed since this actor's
- * last superstep (`up`: stale's verdict, taken here unless given).
+ * The device array (slot) of each of a call's state arrays: one that mirrors the array's host
+ * view from the previous superstep, whatever name it had then (a driver swapping two arrays
+ * between supersteps, as PageRank's contributions, keeps both device copies), else its own name,
+ * else a free one of the same kind among the call's names (no third copy for a swapped pair).
  */
-export async function refresh(a: GpuActor, s: GpuStep, name: string, kind: StateKind = kindOf(s, name), up = stale(a, s, name, kind)): Promise<void> {
-  if (up === 'all') await a.upload(name, s);
-  else if (up === 'others') (await a.ensure(name, kind), await a.uploadRanges(name, s.state[name]!, a.others));
+export function slotsFor(a: GpuActor, s: GpuStep, state: ReadonlyArray<readonly [string, StateKind]>): Map<string, string> {
+  const all = mirrors(a);
+  const slots = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const [n, kind] of state) {
+    if (s.f.resident?.includes(n) !== true) continue;
+    for (const [d, m] of all)
+      if (!taken.has(d) && sameView(m, s.state[n]!, kind, s.f.step)) {
+        slots.set(n, d);
+        taken.add(d);
+        break;
+      }
+  }
+  for (const [n, kind] of state) {
+    if (slots.has(n)) continue;
+    const d = [n, ...state.filter(([x, k]) => x !== n && k === kind).map(([x]) => x)].find((x) => !taken.has(x)) ?? `alt:${n}`;
+    slots.set(n, d);
+    taken.add(d);
+  }
+  return slots;
+}
+
+/**
+ * Uploads what of the device copy of `name` (device array `slot`) another writer may have
+ * changed since this actor's last superstep (`up`: stale's verdict, taken here unless given).
+ */
+export async function refresh(a: GpuActor, s: GpuStep, name: string, kind: StateKind = kindOf(s, name), up = stale(a, s, name, kind), slot = name): Promise<void> {
+  if (up === 'none') return;
+  const host = s.state[name]!;
+  if (up === 'all' && slot === name) await a.upload(name, s);
+  else (await a.ensure(slot, kind), await a.uploadRanges(slot, host, up === 'all' ? [[0, Math.min(host.length, a.graph.numVertices)]] : a.others));
 }
 
 /** The kind of state array `name` in the superstep's frame. */
@@ -85,11 +120,11 @@ export function foldsExactly(r: Reduce, kind: StateKind): boolean {
  * Records, once the superstep's results are sent, where the device copy of `name` will equal the
  * host array after the fold (`reduce`: how the operator writes it; undefined: it only reads it).
  */
-export function keep(a: GpuActor, s: GpuStep, name: string, reduce: Reduce | undefined, kind: StateKind = kindOf(s, name)): void {
+export function keep(a: GpuActor, s: GpuStep, name: string, reduce: Reduce | undefined, kind: StateKind = kindOf(s, name), slot = name): void {
   let where: Mirror['where'] | undefined;
   if (a.ownsAll) where = reduce === undefined || foldsExactly(reduce, kind) ? 'all' : undefined;
   else where = reduce === 'owner' || reduce === 'none' ? 'owned' : undefined;
   if (where === undefined) return;
   const host = s.state[name]!;
-  mirrors(a).set(name, { buf: host.buffer, offset: host.byteOffset, length: host.length, kind, step: s.f.step, where });
+  mirrors(a).set(slot, { buf: host.buffer, offset: host.byteOffset, length: host.length, kind, step: s.f.step, where });
 }

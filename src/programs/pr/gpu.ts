@@ -5,33 +5,26 @@
 import { SET_IN, SET_ALLIN, OUTDEG, OWNED, type GpuHandler, type GpuStep } from '../../../actors/gpu/handler.js';
 import type { GpuActor } from '../../../actors/gpu/gpu-actor.js';
 import type { StateSync } from '../../wire/frames.js';
+import { keep, refresh, slotsFor, stale } from '../../../actors/gpu/residency.js';
 
-/** Per-run scratch keys (GpuActor.scratch): this step's device arrays, and which host buffer the device mirrors. */
+/** Per-run scratch key (GpuActor.scratch): this step's device arrays, for steal. */
 const STEP = 'pr:step';
-const LAST = 'pr:last';
 
 /**
- * Device arrays for contrib (read) and nextContrib (written) this step. When the host's contrib is
- * the array the device wrote last step, only the ranges other actors own are uploaded; otherwise
- * all of it.
+ * Device arrays for contrib (read) and nextContrib (written) this step. The driver swaps the two
+ * every iteration, so this step's contrib is the host array the device filled (as nextContrib)
+ * for its own ranges last step: residency.ts finds that device array and uploads only the ranges
+ * other actors computed (Graphie: reuse what is resident); anything else goes up whole.
+ * nextContrib is only written: nothing of it goes up.
  */
 async function contribOnDevice(a: GpuActor, s: GpuStep): Promise<{ cDev: string; nDev: string }> {
-  const contrib = s.state.contrib;
-  const nextContrib = s.state.nextContrib;
-  if (contrib === undefined || nextContrib === undefined) throw new Error(`kernel '${s.f.kernel}' needs contrib and nextContrib in the frame`);
-  await a.ensure('contrib', 'f64');
-  await a.ensure('nextContrib', 'f64');
-  const last = a.scratch.get(LAST) as { buf: ArrayBufferLike; dev: string } | undefined;
-  let cDev: string;
-  if (last !== undefined && last.buf === contrib.buffer) {
-    cDev = last.dev;
-    await a.uploadRanges(cDev, contrib.subarray(0, a.graph.numVertices) as Float64Array, a.others);
-  } else {
-    cDev = 'contrib';
-    await a.upload('contrib', s);
-  }
-  const nDev = cDev === 'contrib' ? 'nextContrib' : 'contrib';
-  a.scratch.set(LAST, { buf: nextContrib.buffer, dev: nDev });
+  if (s.state.contrib === undefined || s.state.nextContrib === undefined) throw new Error(`kernel '${s.f.kernel}' needs contrib and nextContrib in the frame`);
+  const slots = slotsFor(a, s, [['contrib', 'f64'], ['nextContrib', 'f64']]);
+  const cDev = slots.get('contrib')!;
+  const nDev = slots.get('nextContrib')!;
+  await refresh(a, s, 'contrib', 'f64', stale(a, s, 'contrib', 'f64', cDev), cDev);
+  stale(a, s, 'nextContrib', 'f64', nDev);
+  await a.ensure(nDev, 'f64');
   return { cDev, nDev };
 }
 
@@ -56,6 +49,8 @@ export const pr: GpuHandler = {
       state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev, ...(one ? {} : { owned: OWNED }) },
     });
     a.scratch.set(STEP, { cDev, nDev });
+    // Alone, the device's nextContrib is the truth even where it is not read back (below).
+    keep(a, s, 'nextContrib', 'owner', 'f64', nDev);
     // Ranks go back after the last iteration only (nothing reads them before); contributions
     // only when another actor owns vertices (it gathers them next step; alone, the device keeps
     // its own). Without the `last` argument, both every step.

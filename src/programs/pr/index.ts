@@ -32,9 +32,10 @@ export const pr = defineProgram({
     tolerance: { type: 'number', default: 0, min: 0, description: 'stop once the sum of changes is below n * tolerance, iterations then the most (networkx tol); > 0 runs as ppr' },
   },
   state: {
-    // Only a vertex's owner writes its rank and contributions (pull); the driver swaps the two.
-    contrib: { type: 'f64', init: 0, reduce: 'owner' },
-    nextContrib: { type: 'f64', init: 0, reduce: 'owner' },
+    // Only a vertex's owner writes its rank and contributions (pull); the driver swaps the two,
+    // writing them itself only through prInit (resident: GPUs keep their copies across the swap).
+    contrib: { type: 'f64', init: 0, reduce: 'owner', resident: true },
+    nextContrib: { type: 'f64', init: 0, reduce: 'owner', resident: true },
     rank: { type: 'f64', init: 0, reduce: 'owner' },
   },
   output: 'float',
