@@ -9,6 +9,10 @@
 #include <thread>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace ts {
 namespace addon {
 
@@ -288,11 +292,30 @@ void fillChunks(T* a, size_t n, T value) {
   runParts(n, parts, [=](size_t, size_t lo, size_t hi) { std::fill(a + lo, a + hi, value); });
 }
 
+/**
+ * Asks for transparent huge pages over the 2 MiB-aligned interior of [p, p + bytes), where the
+ * kernel gives them only on request (enabled = madvise, the default of many distributions): a
+ * state array kernels read at random (depth, labels, distances, contributions; 16-128 MB) costs a
+ * page walk per access with 4 KiB pages. Called before the fill's first touch of a fresh array,
+ * so its faults take 2 MiB pages; an array touched before gets them when khugepaged collapses it.
+ */
+static void adviseHugePages(void* p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t huge = uintptr_t(2) << 20;
+  const uintptr_t b = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
+  if (e > b && std::getenv("TESSERA_NO_HUGEPAGES") == nullptr) madvise((void*)b, e - b, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 Napi::Value FillArray(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   TA a;
   if (info.Length() < 2 || !getTypedArray(env, info[0], &a)) throw codedError(env, "TS_ARG", "fillArray: array must be a typed array");
   const double value = numberArg(info, 1, "fillArray: value", 0, true);
+  adviseHugePages(a.data, a.length * (a.type == napi_float64_array ? 8 : a.type == napi_uint8_array ? 1 : 4));
   switch (a.type) {
     case napi_int32_array: fillChunks<int32_t>((int32_t*)a.data, a.length, (int32_t)(int64_t)value); break;
     case napi_uint32_array: fillChunks<uint32_t>((uint32_t*)a.data, a.length, (uint32_t)(int64_t)value); break;
