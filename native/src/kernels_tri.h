@@ -14,8 +14,8 @@
 
 namespace ts {
 
-/** Searches per thread of KTri. */
-constexpr u32 kTriChunk = 16;
+/** Searches per thread of KTri: enough to amortise its two binary searches for the first slot and row. */
+constexpr u32 kTriChunk = 32;
 /** Items per thread of the scan's tiles (a tile is kBlock * kScanItems entries). */
 constexpr u32 kScanItems = 8;
 constexpr u32 kScanTile = kBlock * kScanItems;
