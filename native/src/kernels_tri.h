@@ -108,7 +108,7 @@ struct KScanAdd {
 /** First index in [lo, n) of the sorted a with a[i] >= x, galloping from lo (x's predecessor was found there). */
 TS_DEVICE u32 gallop(const u32* a, u32 lo, u32 n, u32 x) {
   u32 hi = lo, step = 1;
-  while (hi < n && a[hi] < x) {
+  while (hi < n && ldg(a + hi) < x) {
     lo = hi + 1;
     hi += step;
     step <<= 1;
@@ -116,7 +116,7 @@ TS_DEVICE u32 gallop(const u32* a, u32 lo, u32 n, u32 x) {
   if (hi > n) hi = n;
   while (lo < hi) {
     const u32 m = (lo + hi) >> 1;
-    if (a[m] < x)
+    if (ldg(a + m) < x)
       lo = m + 1;
     else
       hi = m;
@@ -138,7 +138,7 @@ struct TriArgs {
 struct KTri {
   using Args = TriArgs;
   static constexpr int phases = 1;
-  TS_DEVICE static u32 m(const Args& a, u64 e) { return a.mult ? a.mult[e] : 1u; }
+  TS_DEVICE static u32 m(const Args& a, u64 e) { return a.mult ? ldg(a.mult + e) : 1u; }
   TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
     for (u64 k = c.gtid(); k * kTriChunk < a.total; k += c.gstride()) {
       const u64 t0 = k * kTriChunk, t1 = t0 + kTriChunk < a.total ? t0 + kTriChunk : a.total;
@@ -147,7 +147,7 @@ struct KTri {
       u64 lo = 0, hi = a.T + 1;
       while (lo < hi) {
         const u64 mid = (lo + hi) >> 1;
-        if (a.work[mid] <= t0)
+        if (ldg(a.work + mid) <= t0)
           lo = mid + 1;
         else
           hi = mid;
@@ -156,7 +156,7 @@ struct KTri {
       u32 vl = 0, vh = a.n + 1;
       while (vl < vh) {
         const u32 mid = (vl + vh) >> 1;
-        if ((u64)a.off[mid] <= e)
+        if ((u64)ldg(a.off + mid) <= e)
           vl = mid + 1;
         else
           vh = mid;
@@ -164,44 +164,36 @@ struct KTri {
       u32 v = vl - 1;
       u64 tv = 0;
       for (u64 t = t0; t < t1;) {
-        while (a.work[e + 1] <= t) e++;
-        if (e >= (u64)a.off[v + 1]) {
+        while (ldg(a.work + e + 1) <= t) e++;
+        if (e >= (u64)ldg(a.off + v + 1)) {
           if (tv) atomic_add_f64(&a.tri[v], (double)tv);
           tv = 0;
-          while (e >= (u64)a.off[v + 1]) v++;
+          while (e >= (u64)ldg(a.off + v + 1)) v++;
         }
-        const u64 a0 = (u64)a.off[v];
-        const u32 j = (u32)(e - a0), u = a.fwd[e];
-        const u64 b0 = (u64)a.off[u];
-        const u32 du = (u32)((u64)a.off[u + 1] - b0);
-        const u64 end = a.work[e + 1] < t1 ? a.work[e + 1] : t1;
-        u32 i = (u32)(t - a.work[e]);
-        const u32 iEnd = (u32)(end - a.work[e]);
+        const u64 a0 = (u64)ldg(a.off + v);
+        const u32 j = (u32)(e - a0), u = ldg(a.fwd + e);
+        const u64 b0 = (u64)ldg(a.off + u);
+        const u32 du = (u32)((u64)ldg(a.off + u + 1) - b0);
+        const u64 w0 = ldg(a.work + e), w1 = ldg(a.work + e + 1);
+        const u64 end = w1 < t1 ? w1 : t1;
+        u32 i = (u32)(t - w0);
+        const u32 iEnd = (u32)(end - w0);
         const u32 mvu = m(a, e);
-        const u32* A = a.fwd + a0;
-        const u32* B = a.fwd + b0;
+        // The shorter of the prefix N+(v)[0..j) and N+(u) is walked, each element searched in the other.
+        const bool prefix = j <= du;
+        const u32* S = a.fwd + (prefix ? a0 : b0);
+        const u32* L = a.fwd + (prefix ? b0 : a0);
+        const u32 nl = prefix ? du : j;
         u32 tu = 0, at = 0;
-        if (j <= du) {
-          // Each w = N+(v)[i] of the prefix, searched in N+(u).
-          for (; i < iEnd; i++) {
-            at = gallop(B, at, du, A[i]);
-            if (at < du && B[at] == A[i]) {
-              tv += m(a, b0 + at);
-              tu += m(a, a0 + i);
-              atomic_add_u32(&a.acc[a0 + i], mvu);
-              at++;
-            }
-          }
-        } else {
-          // Each w = N+(u)[i], searched in the prefix N+(v)[0..j).
-          for (; i < iEnd; i++) {
-            at = gallop(A, at, j, B[i]);
-            if (at < j && A[at] == B[i]) {
-              tv += m(a, b0 + i);
-              tu += m(a, a0 + at);
-              atomic_add_u32(&a.acc[a0 + at], mvu);
-              at++;
-            }
+        for (; i < iEnd; i++) {
+          const u32 w = ldg(S + i);
+          at = gallop(L, at, nl, w);
+          if (at < nl && ldg(L + at) == w) {
+            const u32 ia = prefix ? i : at, ib = prefix ? at : i;  // w's positions in N+(v) and N+(u)
+            tv += m(a, b0 + ib);
+            tu += m(a, a0 + ia);
+            atomic_add_u32(&a.acc[a0 + ia], mvu);
+            at++;
           }
         }
         if (tu) atomic_add_u32(&a.acc[e], tu);
