@@ -17,8 +17,6 @@
  * --emulated runs the GPU actor on the host (no GPU needed; tests use it at a small scale).
  * --partition rand gives the GPU actor the model's random pages (several vertex ranges: the
  * kernels' owned byte map), shuffling the page set the model does for each program.
- * LCC runs with the GPU owning every vertex: on GPU topologies LCC takes the per-vertex
- * (native-kernel) structure, whose CPU share is slow on hubs (see src/programs/lcc.ts).
  * Needs a build: `npm run build` (dist/) and the native addon (`node scripts/build-native.mjs`).
  */
 import { spawnSync } from 'node:child_process';
@@ -130,7 +128,7 @@ for (const gs of graphs) {
       const p = params(g, program);
       const a = await cpu.run(program, p);
       const partitionPages = program.profile.mode === 'push' ? 'out' : 'in';
-      const gpuEngine = await Engine.create(g, gpuTopo, await withOwnership(g, gpuTopo, { gpuShare: name === 'lcc' ? 1 : gpuShare, partition, partitionSeed, partitionPages }));
+      const gpuEngine = await Engine.create(g, gpuTopo, await withOwnership(g, gpuTopo, { gpuShare, partition, partitionSeed, partitionPages }));
       let b;
       try {
         b = await gpuEngine.run(program, p);

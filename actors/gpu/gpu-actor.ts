@@ -49,7 +49,7 @@ import { GpuController, nativeAvailable, pageWeightBytes, type KernelName, type 
 import { countFlags, inOutPages, unionPages, vertexRuns } from './pages.js';
 import { HostPins } from './pins.js';
 import { operatorHandler } from './operators.js';
-import { ACTIVATE, FR, loadGpuHandlers, NX, OUTDEG, OWNED, SET_ALLIN, SET_ALLOUT, SET_IN, SET_INOUT, SET_OUT, SET_STOLEN_OUT, SET_UNION, type GpuStep as Step, type StepOut } from './handler.js';
+import { ACTIVATE, FR, loadGpuHandlers, NX, OUTDEG, OWNED, SET_ALLIN, SET_IN, SET_INOUT, SET_OUT, SET_STOLEN_OUT, SET_UNION, type GpuStep as Step, type StepOut } from './handler.js';
 
 /** An Error carrying the native controller's code (TS_OOM, TS_BAD_DEVICE, ...). */
 const codeOf = (e: unknown): string | undefined => (typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : undefined);
@@ -217,18 +217,6 @@ export class GpuActor {
     if (this.range.has(SET_INOUT)) return;
     const g = this.g!;
     await this.register(SET_INOUT, inOutPages(g.in, g.out, g.inDegree, g.outDegree, this.owned, g.pageEdges));
-  }
-
-  /** Every out-page (set SET_ALLOUT), and the set whose pages list N(v) of the owned range (returned). */
-  async ensureLcc(): Promise<number> {
-    const g = this.g!;
-    if (!this.range.has(SET_ALLOUT)) {
-      await this.register(SET_ALLOUT, g.out.pages);
-      // register() records every page as 'overlapping': keep only the owned ones for the call.
-      this.range.set(SET_ALLOUT, g.out.pages.filter((p) => overlapsRanges(this.owned, p.vBegin, p.vEnd)).map((p) => p.index));
-    }
-    if (g.in === g.out) return SET_ALLOUT;
-    return this.ensureUnion();
   }
 
   /** N(v) = N_in(v) ∪ N_out(v) of the owned ranges (set SET_UNION), built on first use. */

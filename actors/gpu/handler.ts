@@ -14,15 +14,11 @@ export const SET_OUT = 1;
 export const SET_IN = 2;
 /** In+out neighbour lists of the owned ranges (directed graphs; GpuActor.ensureInOut). */
 export const SET_INOUT = 3;
-/** Every out-page of the graph, and N(v) lists of the range (GpuActor.ensureLcc). */
-export const SET_ALLOUT = 4;
 export const SET_UNION = 5;
 /** Every in-page (registered on the first steal: stolen vertices lie outside the owned range). */
 export const SET_ALLIN = 6;
 /** Every out-page, for stolen push tasks (registered on the first). */
 export const SET_STOLEN_OUT = 7;
-/** Every vertex's in+out lists (directed graphs; a handler registers it: GpuActor.register). */
-export const SET_ALLUNION = 8;
 
 /** Native scratch state of the actor (names no program uses). */
 export const FR = '@frontier';

@@ -62,6 +62,8 @@ export type KernelName =
   | 'bc_forward'
   | 'bc_backward'
   | 'lcc'
+  /** Forward triangle enumeration over N+ lists in state arrays (native/src/controller_tri.cpp); no pages. */
+  | 'lcc_tri'
   /** A program's GPU operator (operators.ts): user:<module key>:<operator>:<push|pull>. */
   | `user:${string}`;
 export type NativeFlavor = 'cuda' | 'host';

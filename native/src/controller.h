@@ -193,6 +193,9 @@ class Controller {
   void pullPage(PullArgs a, const PageDev& pd, int s);
   void buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl);
   void buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl);
+  void buildTriPlan(const RunRequest& rq, Plan& pl);
+  /** Exclusive scan of n u64 in place on stream 0 (tiles, then their totals, recursively). */
+  void scanU64(u64* a, uint64_t n, int level);
   /**
    * The call's split vertices and their pages (index order); a split vertex some of whose
    * registered pages the call does not name is TS_ARG "...; why".

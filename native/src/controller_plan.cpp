@@ -76,6 +76,7 @@ std::map<uint32_t, std::vector<HostPage*>> Controller::splitGroups(const RunRequ
 void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl) {
   const std::string& k = rq.kernel;
   if (k.rfind("user:", 0) == 0) return buildUserPlan(rq, pages, pl);
+  if (k == "lcc_tri") return buildTriPlan(rq, pl);
   auto param = [&](const char* name, double dflt) {
     auto it = rq.params.find(name);
     return it == rq.params.end() ? dflt : it->second;
@@ -487,7 +488,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
 
   throw CodedError("TS_KERNEL", "unknown kernel '" + k +
                                     "': one of pr_pull, pr_push, bfs_push, bfs_pull, sssp_push, wcc_pull, wcc_push, cdlp_pull, "
-                                    "bc_forward, bc_backward, lcc");
+                                    "bc_forward, bc_backward, lcc, lcc_tri");
 }
 
 }  // namespace ts

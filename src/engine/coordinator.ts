@@ -127,7 +127,7 @@ export class Engine {
   private readonly threads: number;
   private pending = new Map<string, { resolve: (v: Vote) => void; reject: (e: Error) => void }>();
   private failure: Error | undefined;
-  private readonly denseTasks = new Map<'in' | 'out', Task[][]>();
+  private readonly denseTasks = new Map<string, Task[][]>();
   /** Actors [0, cpuCount) are the CPU sockets (in socket order), the rest GPUs. */
   cpuCount = 0;
   /** The vertices the CPU actors share: the complement of the GPUs' ranges (HIGH: the head, LOW: the tail). */
@@ -467,13 +467,22 @@ export class Engine {
     });
   }
 
-  /** Dense tasks: every page cut into vertex ranges of about `target` edges (cached; tasks.ts). */
-  denseShares(orientation: 'in' | 'out'): Task[][] {
-    const cached = this.denseTasks.get(orientation);
+  /**
+   * Dense tasks: every page cut into vertex ranges of about `target` edges (cached; tasks.ts); with
+   * `cpuOnly`, every vertex's for the CPU actors alone (EdgeMapOptions.cpuOnly).
+   */
+  denseShares(orientation: 'in' | 'out', cpuOnly = false): Task[][] {
+    const key = cpuOnly ? `${orientation}:cpu` : orientation;
+    const cached = this.denseTasks.get(key);
     if (cached) return cached;
-    const shares = taskPlan.denseShares(this.layout, orientation);
-    this.denseTasks.set(orientation, shares);
+    const shares = taskPlan.denseShares(this.layoutFor(cpuOnly), orientation);
+    this.denseTasks.set(key, shares);
     return shares;
+  }
+
+  /** The task layout, or with `cpuOnly` one where the CPU actors own every vertex. */
+  private layoutFor(cpuOnly: boolean): taskPlan.TaskLayout {
+    return cpuOnly && this.hasGpus ? { ...this.layout, cpuRanges: [[0, this.graph.numVertices]], gpuOwned: [], ownerMap: undefined } : this.layout;
   }
 
   /** Contiguous shares of the task list over the CPU actors, edges in proportion to their threads (tasks.ts). */
@@ -482,13 +491,13 @@ export class Engine {
   }
 
   /** Push tasks over a frontier list, one slice per GPU owner (tasks.ts pushTaskShares). */
-  pushTaskShares(list: Uint32Array, outEdges?: number, splitHubs = false): { shares: Task[][]; list: Uint32Array } {
-    return taskPlan.pushTaskShares(this.layout, list, outEdges, splitHubs);
+  pushTaskShares(list: Uint32Array, outEdges?: number, splitHubs = false, cpuOnly = false): { shares: Task[][]; list: Uint32Array } {
+    return taskPlan.pushTaskShares(this.layoutFor(cpuOnly), list, outEdges, splitHubs);
   }
 
   /**
-   * Sends one superstep to every actor and collects the votes; a vertex map goes to the CPU
-   * socket actors only (`shares` then has one entry per socket actor).
+   * Sends one superstep to every actor and collects the votes; a vertex map, and a superstep
+   * with `cpuOnly`, go to the CPU socket actors only (`shares` then has one entry per socket actor).
    */
   async superstep(
     step: number,
@@ -505,10 +514,11 @@ export class Engine {
     vertexMap = false,
     first = false,
     countNext = false,
+    cpuOnly = false,
   ): Promise<{ votes: VoteFrame[]; voteMs: number[]; steals: StealEvent[] }> {
     if (this.failure) throw this.failure;
     if (step >= 0) this.lastStep = step;
-    const actors = vertexMap ? this.actors.slice(0, this.cpuCount) : this.actors;
+    const actors = vertexMap || cpuOnly ? this.actors.slice(0, this.cpuCount) : this.actors;
     const shared: SharedArrayBuffer[] = [];
     const add = (b: ArrayBufferLike): number => shared.push(b as SharedArrayBuffer) - 1;
     const stateRefs: StateRef[] = Object.entries(state).map(([name, arr]) => ({ name, kind: kindOf(arr), buffer: add(arr.buffer), length: arr.length }));

@@ -30,6 +30,13 @@ export interface EdgeMapOptions {
    * (a vertex gathers from its out-neighbours, e.g. Brandes' backward phase).
    */
   pullPages?: 'in' | 'out';
+  /**
+   * Run this superstep on the CPU sockets only, over every vertex (pull) or the whole frontier
+   * (push), whatever the GPU actors own: a host-side pass whose result a later superstep hands to
+   * the GPUs whole (LCC's N+ lists). The kernel needs no GPU side. Nothing changes on CPU-only
+   * topologies.
+   */
+  cpuOnly?: boolean;
 }
 
 export interface StepResult {

@@ -350,7 +350,9 @@ export class Run implements RunContext {
     const g = this.graph;
     const k = this.kernel(kernel);
     const wanted = opts.modes ?? (['push', 'pull'] as const).filter((m) => k[m] !== undefined);
-    const modes = this.engine.modesFor(this.def.operators?.kernels[kernel] ?? this.gpu?.table[kernel], kernel, this.program, wanted);
+    // A CPU-only superstep on a GPU topology: the sockets alone, over every vertex (no GPU side needed).
+    const cpuOnly = opts.cpuOnly === true && this.engine.hasGpus;
+    const modes = cpuOnly ? wanted : this.engine.modesFor(this.def.operators?.kernels[kernel] ?? this.gpu?.table[kernel], kernel, this.program, wanted);
     let mode: Mode;
     let list = frontier.list;
     // A list this superstep made for a frontier that had none: its buffer is spare once the frontier is consumed.
@@ -379,36 +381,40 @@ export class Run implements RunContext {
     }
     let shares: Task[][];
     const pullPages = opts.pullPages ?? 'in';
-    if (mode === 'pull') shares = this.engine.denseShares(pullPages);
+    if (mode === 'pull') shares = this.engine.denseShares(pullPages, cpuOnly);
     else {
       if (list === undefined) list = made = listOf(frontier, (k) => this.listArray(k)).list;
       if (!(list.buffer instanceof SharedArrayBuffer)) list = toShared(list);
-      ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges ?? frontier.edges, k.splitPush === true));
+      ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges ?? frontier.edges, k.splitPush === true, cpuOnly));
     }
     const next = this.bitmap();
     const wantList = mode === 'push';
     const step = this.step++;
     reachedStep(step);
     const planMs = performance.now() - t0;
-    const first = !this.started;
-    this.started = true;
+    // The first superstep the GPU actors see (a CPU-only one is not theirs).
+    const first = !this.started && !cpuOnly;
+    this.started ||= !cpuOnly;
+    const socketsOnly = !this.engine.hasGpus || cpuOnly;
     // Sockets sum the out-edges of what a pull activates when the next superstep may switch (GPU
     // actors do not: with them the switch lists the byte map as before).
-    const countNext = mode === 'pull' && modes.length > 1 && forced === undefined && !this.engine.hasGpus;
-    const resident = this.residentNames(state);
-    this.hostWritten.clear();
+    const countNext = mode === 'pull' && modes.length > 1 && forced === undefined && socketsOnly;
+    const resident = cpuOnly ? undefined : this.residentNames(state);
+    // What a CPU-only superstep writes no GPU copy has seen (as a vertexMap's).
+    if (cpuOnly) for (const a of Object.values(state)) this.hostWritten.add(a.buffer);
+    else this.hostWritten.clear();
     // A superstep of up to ~64 k edges runs here (CPU-only topologies): a round trip to the
     // workers costs 0.3-4 ms, the kernel microseconds (PageRank on RMAT 10 is ten of them).
     let cost = mode === 'pull' ? g.numVertices : list!.length;
     for (const s of shares) for (const t of s) cost += t.edges;
-    const inline = !this.engine.hasGpus && cost <= INLINE_STEP && !faultAt('worker-exit', step) && !faultAt('worker-throw', step);
+    const inline = socketsOnly && cost <= INLINE_STEP && !faultAt('worker-exit', step) && !faultAt('worker-throw', step);
     const { votes, voteMs, steals } = inline
       ? this.engine.inlineSuperstep(step, (actor, i) => {
           const ctx: KernelCtx = { graph: g, state, args, frontier: frontier.bitmap, frontierList: mode === 'push' ? list : undefined, next, edgeLo: undefined, edgeHi: undefined };
           const m = { kernel, mode, pullPages, vertex: false, wantList, listCap: this.engine.listCap, countNext };
           return runShareInline(k, ctx, m, actor, step, shares[i]!);
         })
-      : await this.engine.superstep(step, { ...this.ref(kernel), ...(resident !== undefined ? { resident } : {}) }, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext);
+      : await this.engine.superstep(step, { ...this.ref(kernel), ...(resident !== undefined ? { resident } : {}) }, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext, cpuOnly);
     let active = 0;
     let sum = 0;
     let edges = 0;
@@ -423,9 +429,9 @@ export class Run implements RunContext {
     const cap = this.engine.listCap;
     const cpuCount = this.engine.cpuCount;
     const scan = wantList && (active > cap || votes.some((v, i) => (i < cpuCount ? v.discovered === undefined : v.active > 0) || (v.flagged?.length ?? 0) > 0));
-    const remote = wantList && !scan && this.engine.hasGpus ? new IdList() : undefined;
+    const remote = wantList && !scan && !socketsOnly ? new IdList() : undefined;
     const foldAt = performance.now();
-    if (this.engine.hasGpus) active += this.engine.applyRemote(votes, state, next, remote);
+    if (!socketsOnly) active += this.engine.applyRemote(votes, state, next, remote);
     const foldMs = performance.now() - foldAt;
     const listAt = performance.now();
     let nextList: Uint32Array | undefined;

@@ -27,7 +27,10 @@
  * lists: hubs have short N+ lists, so skewed graphs stay fast (RMAT scale 18: ~10x less work).
  * No hash sets, nothing allocated per vertex; per worker only O(max degree) buffers. Any vertex
  * order gives the right counts; the builder's degree order gives the speed.
- * GPU topologies take lccDirect instead (one pull superstep, the native kernel's structure).
+ * GPU topologies: lccCount and lccFill run on the CPU sockets (`cpuOnly`, O(E)); in lccTri each
+ * GPU uploads N+ whole and enumerates at the vertices v it owns with the native kernel (gpu.ts,
+ * native/src/kernels_tri.h: Green et al.'s / TriCore's per-element binary searches, balanced by
+ * a scan of their counts), its corners' counts folded by 'sum' beside the sockets' (enumerate.ts).
  * CPU kernels: kernels.ts. Serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
@@ -39,12 +42,12 @@ export const lcc = defineProgram({
   summary: 'local clustering coefficient (neighbours in either direction, ordered pairs linked u→w)',
   graphalytics: 'lcc',
   params: {},
-  // The CPU path's counts (deg, fwdDeg, and tLo/tHi that lccTri adds to other vertices) are
-  // scratch of that path only: allocated there, not for GPU runs.
+  // The enumeration's counts (deg, fwdDeg, N+, and tLo/tHi that lccTri adds to other vertices)
+  // are scratch of the run (enumerate.ts).
   state: { lcc: { type: 'f64', init: 0, reduce: 'owner' } },
   output: 'float',
   kernels: new URL('./kernels.js', import.meta.url),
-  // lccCount / lccFill / lccTri run on CPU-only topologies: the driver takes lccDirect on the others.
+  // lccTri's GPU side (lccCount / lccFill run on the CPU sockets on every topology).
   gpu: new URL('./gpu.js', import.meta.url),
   // lcc f64; pull only.
   profile: { mode: 'pull', stateBytesPerVertex: 8, passes: 1, unit: 'pass', vertexTerm: true },
@@ -54,12 +57,6 @@ export const lcc = defineProgram({
   async run(ctx) {
     const n = ctx.graph.numVertices;
     const res = ctx.state.lcc;
-    // A GPU topology has no safe point (one superstep; a checkpoint of the CPU path is not used there).
-    if (ctx.gpuActors > 0) {
-      await ctx.edgeMap('lccDirect', ctx.all(), { lcc: res }, {}, { modes: ['pull'] });
-      ctx.note('lccPath', 'direct');
-      return res;
-    }
     const { deg, t } = await enumerateTriangles(ctx, false);
     for (let v = 0; v < n; v++) {
       const d = deg[v]!;

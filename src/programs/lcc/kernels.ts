@@ -1,7 +1,6 @@
 /**
  * LCC's CPU kernels (the definition and its semantics: index.ts): the degree-ordered triangle
- * enumeration of CPU-only topologies (lccCount, lccFill, lccTri) and the per-vertex merge of GPU
- * topologies (lccDirect, the structure of the native kernel).
+ * enumeration (lccCount, lccFill, lccTri), which tc runs too.
  */
 import type { CpuKernel, KernelGraph } from '../../engine/kernel.js';
 import type { PageSet } from '../../graph/types.js';
@@ -26,10 +25,6 @@ export interface LccTriState extends LccFillState {
   /** t(v), the ordered-pair count, as low and high Uint32 words. */
   tLo: Uint32Array;
   tHi: Uint32Array;
-}
-
-export interface LccDirectState {
-  lcc: Float64Array;
 }
 
 /** Per-worker buffers: a vertex's in- and out-lists, and the per-position shares of N+(v). */
@@ -253,71 +248,6 @@ export const lccTri: CpuKernel<LccTriState> = {
       }
       for (let j = 0; j < k; j++) if (sum[j] !== 0) addCount(tLo, tHi, fwd[a0 + j]!, sum[j]!);
       if (tv !== 0) addCount(tLo, tHi, v, tv);
-    }
-    out.edges += edges;
-  },
-};
-
-/** Per-worker sorted N(v) and a neighbour's out-list, for lccDirect. */
-let nv = new Uint32Array(1 << 12);
-let nu = new Uint32Array(1 << 12);
-let nm = new Uint8Array(1 << 12);
-
-/**
- * lccDirect (GPU topologies; the structure of the native `lcc` kernel, one pull superstep):
- * per vertex v, N(v) sorted and distinct, t = Σ_{u ∈ N(v)} |N(v) ∩ N_out(u)| by a merge of two
- * sorted lists (galloping when N_out(u) is much shorter), LCC = t / (d (d-1)). Same integers,
- * same division as the three-step path, so the same doubles; slower on hubs, which is why
- * CPU-only topologies keep the degree-ordered enumeration.
- */
-export const lccDirect: CpuKernel<LccDirectState> = {
-  pull(ctx, pages, lo, hi, out) {
-    const res = ctx.state.lcc;
-    const g = ctx.graph;
-    const v0 = pages[0]!.vBegin;
-    let edges = 0;
-    for (let i = lo; i < hi; i++) {
-      const v = v0 + i;
-      const cap = g.outDegree[v]! + (g.in === g.out ? 0 : g.inDegree[v]!);
-      if (cap > nv.length) (nv = new Uint32Array(Math.max(cap, 2 * nv.length))), (nm = new Uint8Array(nv.length));
-      const d = mergeNbrs(g, v, 0x100000000, nv, nm, 0);
-      if (d <= 1) {
-        res[v] = 0;
-        continue;
-      }
-      let t = 0;
-      for (let j = 0; j < d; j++) {
-        const u = nv[j]!;
-        const k = g.outDegree[u]!;
-        if (k > nu.length) nu = new Uint32Array(Math.max(k, 2 * nu.length));
-        gather(g.out, u, nu);
-        edges += k;
-        if (16 * k < d) {
-          // Binary-search each w of the short N_out(u) in N(v).
-          for (let e = 0; e < k; e++) {
-            const w = nu[e]!;
-            let a = 0;
-            let b = d;
-            while (a < b) {
-              const m = (a + b) >>> 1;
-              if (nv[m]! < w) a = m + 1;
-              else b = m;
-            }
-            if (a < d && nv[a] === w) t++;
-          }
-        } else {
-          let a = 0;
-          let b = 0;
-          while (a < d && b < k) {
-            const x = nv[a]!;
-            const y = nu[b]!;
-            if (x < y) a++;
-            else if (y < x) b++;
-            else (t++, a++, b++);
-          }
-        }
-      }
-      res[v] = t / (d * (d - 1));
     }
     out.edges += edges;
   },

@@ -4,11 +4,11 @@
  * direction links two vertices; self-loops and repeated edges do not count); the run's note
  * `triangles` is the total, each triangle once (GAPBS `tc` on the symmetrised graph).
  *
- * CPU: LCC's degree-ordered enumeration (lcc/index.ts; GAP tc / Schank–Wagner "forward"): each
+ * LCC's degree-ordered enumeration (lcc/index.ts; GAP tc / Schank–Wagner "forward"): each
  * triangle is found once, at its vertex of highest internal id, and adds 1 to each of its three
- * corners (LCC adds the opposite edge's multiplicity instead: here every multiplicity is set to 1).
- * GPU topologies: tcDirect (gpu.ts), LCC's native intersection kernel over every vertex's N(u),
- * halved. Serial reference: reference.ts.
+ * corners (LCC adds the opposite edge's multiplicity instead: here every multiplicity is 1). On
+ * GPU topologies the GPUs enumerate at their own vertices with the native kernel (lcc/gpu.ts,
+ * re-exported by gpu.ts) beside the sockets. Serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
 import { TesseraError } from '../../errors.js';
@@ -26,7 +26,7 @@ export const tc = defineProgram({
   kernels: new URL('./kernels.js', import.meta.url),
   gpu: new URL('./gpu.js', import.meta.url),
   peers,
-  // count u32 (+ scratch); pull only (three passes on CPUs, one on GPU topologies).
+  // count u32 (+ scratch); pull only (three passes: count and fill on the CPU sockets).
   profile: { mode: 'pull', stateBytesPerVertex: 12, passes: 1, unit: 'pass', vertexTerm: true },
   reference: (g) => Uint32Array.from(referenceTriangles(g)),
   demoParams: () => ({}),
@@ -34,9 +34,7 @@ export const tc = defineProgram({
   async run(ctx) {
     const n = ctx.graph.numVertices;
     const count = ctx.state.count;
-    const tri = ctx.gpuActors > 0 ? (ctx.alloc('f64') as Float64Array) : (await enumerateTriangles(ctx, true)).t;
-    // GPU topologies: one superstep, no safe point (as lcc).
-    if (ctx.gpuActors > 0) await ctx.edgeMap('tcDirect', ctx.all(), { tri }, {}, { modes: ['pull'] });
+    const tri = (await enumerateTriangles(ctx, true)).t;
     let total = 0;
     for (let v = 0; v < n; v++) {
       const t = tri[v]!;
