@@ -67,6 +67,7 @@ export class GpuActor {
   /** Edges walked this superstep; pushEdges: those of the last pushPages list. */
   private edges = 0;
   private pushEdges = 0;
+  private pushList: number[] | undefined;
   /** Outbox messages the device put this superstep, before its aggregation. */
   private outboxSent = 0;
   /** Host buffers page-locked for copies (pins.ts). */
@@ -471,7 +472,7 @@ export class GpuActor {
     }
     this.pushEdges = edges;
     // Several tasks (not the coordinator's one slice per GPU) may share a page.
-    return tasks.length > 1 ? [...new Set(pages)] : pages;
+    return (this.pushList = tasks.length > 1 ? [...new Set(pages)] : pages);
   }
 
   /**
@@ -509,7 +510,8 @@ export class GpuActor {
     if (opts.pages.length === 0) return undefined;
     // Undirected graphs: one page set serves both orientations.
     if (opts.setId === SET_IN && !this.directed) opts = { ...opts, setId: SET_OUT };
-    if (kernel.endsWith('_push') || kernel === 'bc_forward' || (kernel.endsWith(':push') && opts.setId === SET_OUT)) this.edges += this.pushEdges;
+    // A push over pushPages' list walks the frontier's edges only; anything else, its pages'.
+    if (opts.pages === this.pushList) this.edges += this.pushEdges;
     else if (opts.setId !== SET_ALLIN) {
       const set = this.sets.get(opts.setId)!;
       const at = new Map(set.map((p) => [p.index, p.edges]));

@@ -15,6 +15,7 @@ import { loadTopology } from '../topology/load.js';
 import type { Topology } from '../topology/schema.js';
 import { modelSweep, type ModelSweep, type RateValue, type Strategy, type SweepPoint } from '../model/index.js';
 import { choiceOption, intOption } from './options.js';
+import { programList } from '../programs/index.js';
 import { internalId } from '../engine/output.js';
 
 interface ModelFlags {
@@ -49,7 +50,7 @@ export function registerModelCommand(program: Command): void {
     .command('model')
     .description('predict makespan and speedup for a sweep of alpha (TOTEM model) without running the job')
     .requiredOption('--graph <file|spec>', 'graph file or generator spec (as for run)')
-    .requiredOption('--algo <algo>', 'bfs | pr | sssp | wcc | cdlp | lcc | bc')
+    .requiredOption('--algo <algo>', programList())
     .option('--topology <file|auto>', 'topology YAML, or auto to detect this machine', 'auto')
     .option('--alpha-steps <n>', 'alpha grid: 0, 1/n, ..., 1', intOption('--alpha-steps', 1), 20)
     .option('--partition <high|low|rand|auto>', 'strategy to sweep (auto: all three, best chosen)', choiceOption('--partition', ['high', 'low', 'rand', 'auto'] as const), 'auto')

@@ -29,7 +29,7 @@ import { DEFAULT_PARTITION_SEED, type RunnableStrategy } from '../engine/partiti
 import { TesseraError } from '../errors.js';
 import { writeResultToStdout } from '../engine/output.js';
 import { hasPaths } from '../engine/paths.js';
-import { findProgram } from '../programs/index.js';
+import { findProgram, programList } from '../programs/index.js';
 
 interface RunFlags {
   algo?: string;
@@ -183,7 +183,7 @@ export function registerRunCommands(program: Command): void {
   program
     .command('run')
     .description('run an algorithm on a graph with every actor of a topology')
-    .option('--algo <algo|module>', 'bfs | pr (pagerank) | sssp | wcc | cdlp | lcc | bc (betweenness) | scc | ppr, or the path of a module exporting a program (defineProgram); required unless --resume')
+    .option('--algo <algo|module>', `${programList()}, or the path of a module exporting a program (defineProgram); required unless --resume`)
     .option('--graph <file|spec>', 'edge list (.txt/.el/.csv[.gz]), Graphalytics .e/.v, .mtx, .tsr, or rmat:SCALE / uniform:SCALE')
     .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
     .option('--undirected', 'treat every edge as undirected')

@@ -43,6 +43,11 @@ function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
+/** The built-ins as CLI help lists them: `bfs | pr (pagerank) | ...`. */
+export function programList(): string {
+  return PROGRAMS.map((p) => (p.aliases?.length ? `${p.name} (${p.aliases.join(', ')})` : p.name)).join(' | ');
+}
+
 /** The built-in program of that name or alias, if any. */
 export function programNamed(name: string): AnyProgram | undefined {
   return PROGRAMS.find((x) => x.name === name || ((x.aliases ?? []) as readonly string[]).includes(name)) as AnyProgram | undefined;
