@@ -133,24 +133,6 @@ function finish(n: number, out: Lists): G {
   return { n, out, in: inn };
 }
 
-function undirected(g: G): Lists {
-  const und: Lists = Array.from({ length: g.n }, () => []);
-  const seen = new Set<number>();
-  for (let u = 0; u < g.n; u++)
-    for (const [v, w] of g.out[u]!) {
-      if (!seen.has(u * g.n + v)) {
-        seen.add(u * g.n + v);
-        und[u]!.push([v, w]);
-      }
-      if (!seen.has(v * g.n + u)) {
-        seen.add(v * g.n + u);
-        und[v]!.push([u, w]);
-      }
-    }
-  for (const l of und) l.sort((a, b) => a[0] - b[0]);
-  return und;
-}
-
 /** inferSplit: leave the split flag out and let the controller infer it from neighbouring pages. */
 async function register(c: GpuController, setId: number, pages: HPage[], inferSplit = false): Promise<void> {
   await Promise.all(pages.map((p) => c.registerPage(setId, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, p.weights ? p.weights.BYTES_PER_ELEMENT : 0, inferSplit ? undefined : p.split)));
@@ -783,81 +765,6 @@ t_('bc_forward / bc_backward (Brandes levels) match the reference', async (t) =>
       for (let l = level; l >= 0; l--) await c.run('bc_backward', { setId: 0, pages: all(pages), params: { level: l, source: s } });
     }
     close(t, await c.readState('bc', new Float64Array(n)), brandes(g.out, sources), 'bc', 1e-9);
-  } finally {
-    await c.close();
-  }
-});
-
-function lccRef(g: G): Float64Array {
-  const und = undirected(g);
-  const lcc = new Float64Array(g.n);
-  const mark = new Int32Array(g.n).fill(-1);
-  for (let v = 0; v < g.n; v++) {
-    let d = 0;
-    for (const [u] of und[v]!) if (u !== v) (mark[u] = v), d++;
-    if (d <= 1) continue;
-    let t = 0;
-    for (const [u] of und[v]!) {
-      if (u === v) continue;
-      for (const [w] of g.out[u]!) if (w !== u && mark[w] === v) t++;
-    }
-    lcc[v] = t / (d * (d - 1));
-  }
-  return lcc;
-}
-
-for (const directed of [true, false]) {
-  t_(`lcc by sorted-adjacency intersection matches the reference (${directed ? 'directed' : 'undirected'}, split pages)`, async (t) => {
-    let g = randomGraph(900, 7000, 17, [[1, 500, 'in'], [2, 300, 'out']]);
-    if (!directed) g = finish(g.n, undirected(g));
-    const und = undirected(g);
-    const outPages = paginate(g.out, 250, undefined);
-    const undPages = paginate(und, 250, undefined);
-    t.true(outPages.some((p) => p.split) && undPages.some((p) => p.split));
-    const c = await emu();
-    try {
-      await register(c, 0, outPages);
-      const uset = directed ? 1 : 0;
-      if (directed) await register(c, 1, undPages);
-      await c.allocState('lcc', 'f64', g.n);
-      await c.fillState('lcc', -1);
-      const st = await c.run('lcc', { setId: uset, pages: all(directed ? undPages : outPages), params: { outSet: 0 } });
-      t.true(st.misses > 0);
-      close(t, await c.readState('lcc', new Float64Array(g.n)), lccRef(g), 'lcc', 1e-12);
-    } finally {
-      await c.close();
-    }
-  });
-}
-
-t_('lcc needs the whole out-set resident: a clear error when it does not fit', async (t) => {
-  const g = randomGraph(900, 7000, 17);
-  const und = undirected(g);
-  const outPages = paginate(g.out, 250, undefined);
-  const undPages = paginate(und, 250, undefined);
-  const probe = await emu();
-  let info;
-  try {
-    await register(probe, 0, outPages);
-    await register(probe, 1, undPages);
-    await probe.allocState('lcc', 'f64', g.n);
-    await probe.run('lcc', { setId: 1, pages: all(undPages), params: { outSet: 0 } });
-    info = await probe.info();
-  } finally {
-    await probe.close();
-  }
-  const pr = 2 * (Math.ceil((g.n * 8) / 256) * 256); // contrib + next, allocated up front
-  const c = await emu(info.stateBytes + pr + info.scratchBytes + 5 * info.slotBytes);
-  try {
-    await register(c, 0, outPages);
-    await register(c, 1, undPages);
-    await c.allocState('lcc', 'f64', g.n);
-    await c.allocState('contrib', 'f64', g.n);
-    await c.allocState('next', 'f64', g.n);
-    await t.throwsAsync(c.run('lcc', { setId: 1, pages: all(undPages), params: { outSet: 0 } }), { code: 'TS_OOM', message: /needs every page of out-set 0 resident at once.*Fix: lower pageEdges \/ raise memoryLimit/ });
-    // pr_pull still streams fine with the same cache
-    const st = await c.run('pr_pull', { setId: 1, pages: all(undPages) });
-    t.true(st.evictions > 0);
   } finally {
     await c.close();
   }

@@ -30,10 +30,7 @@
  *   bc_forward  depth, sigma f64, frontier | frontierList, optional next; params level
  *   bc_backward depth, sigma, delta f64 (zero before the first level of a source), optional bc f64;
  *               params level, source (out-pages; delta[v] for depth[v] == level, bc[v] += delta[v])
- *   lcc         lcc f64; params outSet: the call's pages hold each vertex's distinct undirected
- *               neighbours (sorted; the out-set itself on undirected graphs), and EVERY page of
- *               outSet is made resident for the call (N_out(u) of any neighbour u is read), so the
- *               out-set must fit in the page cache; a split vertex needs all its pages in the call
+ *   lcc_tri     the forward triangle enumeration over N+ in state arrays (controller_tri.cpp)
  * An optional role binds to the array of its own name only when the type fits (name it in `state`
  * to be strict). frontier/next are a bitmap (u32 words, ceil(n/32)) or a byte per vertex (u8); `activated` counts
  * vertices newly put in next (or claimed, for BFS). Push kernels with params ownedBegin/ownedEnd
@@ -61,7 +58,6 @@ export type KernelName =
   | 'cdlp_pull'
   | 'bc_forward'
   | 'bc_backward'
-  | 'lcc'
   /** Forward triangle enumeration over N+ lists in state arrays (native/src/controller_tri.cpp); no pages. */
   | 'lcc_tri'
   /** A program's GPU operator (operators.ts): user:<module key>:<operator>:<push|pull>. */
@@ -130,7 +126,7 @@ export interface RunOptions {
 
 export interface RunStats {
   kernel: KernelName;
-  /** Distinct pages of the call. hits + misses can exceed it for lcc (its pinned out-set counts too). */
+  /** Distinct pages of the call. */
   pages: number;
   hits: number;
   misses: number;

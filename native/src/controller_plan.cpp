@@ -1,5 +1,5 @@
 // Per-kernel plans: a call's state roles bound and checked (role), and buildPlan's Plan (pre, per-page
-// and post launches) for each kernel family: pr_pull, push (TWC), vertex-group pull, cdlp, lcc.
+// and post launches) for each kernel family: pr_pull, push (TWC), vertex-group pull, cdlp (lcc_tri: controller_tri.cpp).
 #include "controller_internal.h"
 
 #include <algorithm>
@@ -414,81 +414,9 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     return;
   }
 
-  if (k == "lcc") {
-    StateArr* out = role(rq, "lcc", {SType::F64}, true);
-    checkTarget(out, "lcc");
-    const int outSet = (int)need("outSet");
-    // raw 1: t / 2, the triangles through each vertex, when outSet holds every vertex's N(u).
-    const uint32_t raw = param("raw", 0) != 0 ? 1u : 0u;
-    const uint32_t n = (uint32_t)out->n;
-    std::vector<HostPage*> opages;
-    for (auto& kv : pages_)
-      if (kv.second.spec.setId == outSet) opages.push_back(&kv.second);
-    if (opages.empty()) throw CodedError("TS_ARG", "lcc: params.outSet " + std::to_string(outSet) + " has no registered pages");
-    std::sort(opages.begin(), opages.end(), [](HostPage* x, HostPage* y) { return x->spec.index < y->spec.index; });
-    // split vertices of the neighbour set: all their pages in this call, resident together
-    const auto splitPages = splitGroups(rq, pages, "they must come together");
-    pl.pin = opages;
-    for (auto& sv : splitPages) pl.pin.insert(pl.pin.end(), sv.second.begin(), sv.second.end());
-    pl.pinWhat = "every page of out-set " + std::to_string(outSet) + (splitPages.empty() ? "" : " and of its split vertices");
-    // first page of each vertex in the out set
-    auto first = std::make_shared<std::vector<uint32_t>>(n, 0xffffffffu);
-    for (size_t i = 0; i < opages.size(); i++)
-      for (uint32_t v = opages[i]->spec.vBegin; v < opages[i]->spec.vEnd && v < n; v++)
-        if ((*first)[v] == 0xffffffffu) (*first)[v] = (uint32_t)i;
-    auto table = std::make_shared<std::vector<PageRef>>(opages.size());
-    auto pieces = std::make_shared<std::vector<Piece>>();
-    auto start = std::make_shared<std::vector<uint32_t>>();
-    auto vids = std::make_shared<std::vector<uint32_t>>();
-    pl.keep = {first, table, pieces, start, vids};
-    PageRef* dTable = (PageRef*)scratch("lcc.pages", table->size() * sizeof(PageRef));
-    uint32_t* dFirst = (uint32_t*)scratch("lcc.first", (size_t)n * 4);
-    size_t npieces = 0;
-    for (auto& sv : splitPages) npieces += sv.second.size();
-    Piece* dPieces = (Piece*)scratch("lcc.pieces", std::max<size_t>(1, npieces) * sizeof(Piece));
-    uint32_t* dStart = (uint32_t*)scratch("lcc.start", (splitPages.size() + 1) * 4);
-    uint32_t* dVids = (uint32_t*)scratch("lcc.vids", std::max<size_t>(1, splitPages.size()) * 4);
-    const OutIndex oi{dTable, dFirst, (uint32_t)opages.size(), n};
-    double* lcc = (double*)out->dev;
-    pl.afterPin = [this, opages, splitPages, first, table, pieces, start, vids, dTable, dFirst, dPieces, dStart, dVids] {
-      for (size_t i = 0; i < opages.size(); i++) {
-        const PageDev pd = pageDev(*opages[i]);
-        (*table)[i] = PageRef{pd.off, pd.nbr, pd.vBegin, pd.nv};
-      }
-      be_->h2d(dTable, table->data(), table->size() * sizeof(PageRef), 0);
-      be_->h2d(dFirst, first->data(), first->size() * 4, 0);
-      if (splitPages.empty()) return;
-      for (auto& sv : splitPages) {
-        start->push_back((uint32_t)pieces->size());
-        vids->push_back(sv.first);
-        for (auto* hp : sv.second) {
-          const PageDev pd = pageDev(*hp);
-          const uint32_t* hn = (const uint32_t*)(hp->spec.data + ((4 * ((size_t)hp->nv() + 1) + 7) & ~(size_t)7));
-          const uint32_t cnt = hp->spec.edges;
-          pieces->push_back(Piece{pd.nbr, cnt, cnt ? hn[0] : 1u, cnt ? hn[cnt - 1] : 0u, 0});
-        }
-      }
-      start->push_back((uint32_t)pieces->size());
-      be_->h2d(dPieces, pieces->data(), pieces->size() * sizeof(Piece), 0);
-      be_->h2d(dStart, start->data(), start->size() * 4, 0);
-      be_->h2d(dVids, vids->data(), vids->size() * 4, 0);
-    };
-    pl.page = [this, oi, lcc, raw](HostPage&, const PageDev& pd, int s) {
-      if (pd.split) return;  // with the other pieces of its vertex, after the pages
-      const uint32_t G = groupSize(pd);
-      launch<KLcc>((pd.nv + (kBlock / G) - 1) / (kBlock / G), kLccSmem, s, LccArgs{pd, oi, lcc, G, raw});
-    };
-    const uint32_t nsplit = (uint32_t)splitPages.size();
-    if (nsplit > 0)
-      pl.post = [this, oi, lcc, raw, nsplit, dPieces, dStart, dVids] {
-        launch<KLccSplit>(nsplit, kLccSmem, 0, LccSplitArgs{dPieces, dStart, dVids, oi, lcc, raw, 0});
-      };
-    return;
-  }
-
   throw CodedError("TS_KERNEL", "unknown kernel '" + k +
                                     "': one of pr_pull, pr_push, bfs_push, bfs_pull, sssp_push, wcc_pull, wcc_push, cdlp_pull, "
-                                    "bc_forward, bc_backward, lcc, lcc_tri");
+                                    "bc_forward, bc_backward, lcc_tri");
 }
 
 }  // namespace ts
