@@ -1,0 +1,122 @@
+/**
+ * Louvain community detection (modularity). Semantics:
+ *   - the undirected view: u and v are linked when u→v or v→u; the link's weight is the graph's
+ *     weight (the smaller of the two where both arcs exist: the graph the same edges give read as
+ *     undirected, whose builder keeps the smallest of repeated edges), 1 on unweighted graphs.
+ *     No self-loops (the builder drops them). Negative or NaN weights are refused.
+ *   - the modularity of networkx `modularity` / graphology on that undirected graph, with
+ *     `resolution` γ: Q = Σ_c [ in_c / 2m - γ (tot_c / 2m)^2 ] (serial.ts).
+ *   - output per vertex: its community's label, the smallest original id in it. Notes:
+ *     `modularity` (Q of the output, computed afresh from the labels by a last superstep, not
+ *     from the optimiser's running totals), `levels` (levels that merged communities),
+ *     `communities`, `sweeps` (level 0's).
+ *   - deterministic, and the same on any number of threads or sockets (each level-0 decision
+ *     reads only the state at its sub-round's start; sums that decide are taken in vertex order
+ *     on the coordinator). CPU sockets only: the kernels have no GPU operators yet, so the engine
+ *     refuses a topology with GPUs before any work.
+ *
+ * Algorithm (Blondel et al. 2008, levels of local moving and aggregation):
+ *   level 0, on the engine — vertex-parallel local moving as in Grappolo (Lu, Halappanavar,
+ *   Kalyanaraman 2015, "Parallel heuristics for scalable community detection"): the view is
+ *   built as a CSR (louvainDegree, louvainFill), then sweeps of CLASSES synchronous sub-rounds;
+ *   in sub-round r the vertices of hash class r (kernels.ts classOf) each take their best
+ *   neighbouring community by the gain w(v, c) - γ k_v tot_c / 2m, reading communities, totals
+ *   and sizes as they were at the sub-round's start, with the paper's minimum-label rule for
+ *   singletons. A class is a fraction of every neighbourhood, so fewer neighbours move at once
+ *   on stale information (the paper's colouring, without computing one). The coordinator
+ *   applies the moves (O(n), serial: the totals are a sum over movers). Each sweep's first
+ *   sub-round also measures Q; sweeps stop once Q gains < TOL, keeping the best partition.
+ *   coarse levels, on the coordinator (serial.ts) — aggregation and sequential Louvain, since
+ *   level 0 has the edges: its coarse graph is typically an order of magnitude smaller, and
+ *   sequential moving there gives the modularity of a serial Louvain.
+ * CPU kernels: kernels.ts. Serial reference (the same algorithm in plain loops): reference.ts.
+ */
+import { defineProgram } from '../../engine/define.js';
+import { TesseraError } from '../../errors.js';
+import { referenceLouvain } from './reference.js';
+import { peers } from './peers.js';
+import { aggregate, applyMoves, CLASSES, MAX_SWEEPS, TOL, measured, relabel, serialLevels, smallestOriginal, sweepQ, type SweepState } from './serial.js';
+
+export const louvain = defineProgram({
+  name: 'louvain',
+  aliases: ['communities'],
+  summary: 'Louvain communities (modularity, undirected view); labels are the smallest original id; modularity in the notes',
+  params: {
+    resolution: { type: 'number', default: 1, above: 0, description: 'modularity resolution γ (networkx, graphology): above 1 gives smaller communities' },
+  },
+  state: { label: { type: 'u32', init: 0, reduce: 'owner' } },
+  output: 'label',
+  kernels: new URL('./kernels.js', import.meta.url),
+  peers,
+  // CSR of the view (u32 + f64 weights per edge: counted per vertex at ~16 average degree is
+  // beyond this figure; it is the per-vertex arrays): offsets, k, comm, tot, size, next, kin, label.
+  profile: { mode: 'pull', stateBytesPerVertex: 48, passes: 20, unit: 'pass', vertexTerm: true },
+  reference: (g, { resolution }) => referenceLouvain(g, resolution),
+  demoParams: () => ({}),
+  resumable: true,
+  async run(ctx, { resolution }) {
+    const g = ctx.graph;
+    const n = g.numVertices;
+    const all = ctx.all();
+    type Carry = SweepState & { off: Float64Array; adj: Uint32Array; wt: Float64Array | undefined; k: Float64Array; m2: number; comm: Uint32Array; tot: Float64Array; size: Uint32Array; best: Uint32Array; act: Uint8Array; dirty: Uint8Array; mark: Uint8Array };
+    let c = ctx.resume<Carry>();
+    if (c === undefined) {
+      const deg = ctx.alloc('u32') as Uint32Array;
+      await ctx.edgeMap('louvainDegree', all, { deg }, {}, { modes: ['pull'] });
+      const off = ctx.alloc('f64', 0, n + 1) as Float64Array;
+      for (let v = 0; v < n; v++) off[v + 1] = off[v]! + deg[v]!;
+      const adj = ctx.alloc('u32', 0, off[n]) as Uint32Array;
+      const wt = g.weightType === undefined ? undefined : (ctx.alloc('f64', 0, off[n]) as Float64Array);
+      const k = ctx.alloc('f64') as Float64Array;
+      const { sum: bad } = await ctx.edgeMap('louvainFill', all, { off, adj, ...(wt !== undefined ? { wt } : {}), k }, {}, { modes: ['pull'] });
+      if (bad > 0) throw new TesseraError(`louvain: ${bad} edge weights are negative or NaN (counted from both ends)`, { fix: 'give non-negative weights, or read the graph without weights' });
+      let m2 = 0;
+      for (let v = 0; v < n; v++) m2 += k[v]!;
+      const comm = ctx.alloc('u32') as Uint32Array;
+      for (let v = 0; v < n; v++) comm[v] = v;
+      const tot = ctx.alloc('f64') as Float64Array;
+      tot.set(k);
+      c = { off, adj, wt, k, m2, comm, tot, size: ctx.alloc('u32', 1) as Uint32Array, best: ctx.alloc('u32') as Uint32Array, act: ctx.alloc('u8', 1) as Uint8Array, dirty: ctx.alloc('u8', 1) as Uint8Array, mark: ctx.alloc('u8') as Uint8Array, sweep: 0, round: 0, bestQ: 0, prevQ: 0 };
+    }
+    const s = c;
+    const { off, adj, wt, k, m2, comm, tot, size, best, act, dirty, mark } = s;
+    let comm0 = comm;
+    if (m2 > 0) {
+      const next = ctx.alloc('u32') as Uint32Array;
+      const kin = ctx.alloc('f64') as Float64Array;
+      const state = { off, adj, ...(wt !== undefined ? { wt } : {}), k, comm, tot, size, next, kin, act, dirty, mark };
+      for (;;) {
+        await ctx.checkpoint({ ...s });
+        const measure = s.round === 0 ? 1 : 0;
+        await ctx.edgeMap('louvainMove', all, state, { resolution, m2, classes: CLASSES, round: s.round, measure }, { modes: ['pull'] });
+        if (measure === 1 && measured(s, sweepQ(kin, tot, m2, resolution), comm, best, TOL, MAX_SWEEPS)) break;
+        applyMoves(comm, next, tot, size, k, mark, act, dirty);
+        if (++s.round === CLASSES) (s.round = 0), s.sweep++;
+      }
+      comm0 = best;
+    }
+    ctx.note('sweeps', s.sweep);
+    // Coarse levels: serial on the coordinator (see the header).
+    const dense = comm0.slice();
+    const C = relabel(dense);
+    let levels = 0;
+    if (m2 > 0 && C < n) {
+      const coarse = aggregate({ n, off, adj, wt, k, loop: new Float64Array(n) }, dense, C);
+      const top = serialLevels(coarse, resolution, m2, TOL);
+      levels = 1 + top.levels;
+      for (let v = 0; v < n; v++) dense[v] = top.comm[dense[v]!]!;
+    }
+    const label = smallestOriginal(dense, g.ids.toOriginal, ctx.state.label);
+    // Q afresh from the labels: the weights inside communities by a superstep, totals from k.
+    const { sum: inside } = await ctx.edgeMap('louvainIntra', all, { off, adj, ...(wt !== undefined ? { wt } : {}), label }, {}, { modes: ['pull'] });
+    const totals = new Float64Array(n);
+    for (let v = 0; v < n; v++) totals[dense[v]!]! += k[v]!;
+    let sq = 0;
+    let communities = 0;
+    for (let v = 0; v < n; v++) (sq += totals[v]! * totals[v]!), (communities = Math.max(communities, dense[v]! + 1));
+    ctx.note('modularity', m2 > 0 ? inside / m2 - (resolution * sq) / (m2 * m2) : 0);
+    ctx.note('levels', levels);
+    ctx.note('communities', communities);
+    return label;
+  },
+});
