@@ -35,7 +35,7 @@ import { defineProgram } from '../../engine/define.js';
 import { TesseraError } from '../../errors.js';
 import { referenceLouvain } from './reference.js';
 import { peers } from './peers.js';
-import { aggregate, applyMoves, CLASSES, MAX_SWEEPS, TOL, measured, relabel, serialLevels, smallestOriginal, sweepQ, type SweepState } from './serial.js';
+import { applyMoves, CLASSES, endRound, measured, relabel, smallestOriginal, startRound, sweepQ, type LevelZero, type SweepState } from './serial.js';
 
 export const louvain = defineProgram({
   name: 'louvain',
@@ -58,7 +58,7 @@ export const louvain = defineProgram({
     const g = ctx.graph;
     const n = g.numVertices;
     const all = ctx.all();
-    type Carry = SweepState & { off: Float64Array; adj: Uint32Array; wt: Float64Array | undefined; k: Float64Array; m2: number; comm: Uint32Array; tot: Float64Array; size: Uint32Array; best: Uint32Array; act: Uint8Array; dirty: Uint8Array; mark: Uint8Array };
+    type Carry = SweepState & LevelZero & { off: Float64Array; adj: Uint32Array; wt: Float64Array | undefined; k: Float64Array; m2: number };
     let c = ctx.resume<Carry>();
     if (c === undefined) {
       const deg = ctx.alloc('u32') as Uint32Array;
@@ -72,15 +72,16 @@ export const louvain = defineProgram({
       if (bad > 0) throw new TesseraError(`louvain: ${bad} edge weights are negative or NaN (counted from both ends)`, { fix: 'give non-negative weights, or read the graph without weights' });
       let m2 = 0;
       for (let v = 0; v < n; v++) m2 += k[v]!;
-      const comm = ctx.alloc('u32') as Uint32Array;
-      for (let v = 0; v < n; v++) comm[v] = v;
-      const tot = ctx.alloc('f64') as Float64Array;
-      tot.set(k);
-      c = { off, adj, wt, k, m2, comm, tot, size: ctx.alloc('u32', 1) as Uint32Array, best: ctx.alloc('u32') as Uint32Array, act: ctx.alloc('u8', 1) as Uint8Array, dirty: ctx.alloc('u8', 1) as Uint8Array, mark: ctx.alloc('u8') as Uint8Array, sweep: 0, round: 0, bestQ: 0, prevQ: 0 };
+      const [comm, best, size] = [0, 1, 2].map(() => ctx.alloc('u32') as Uint32Array) as [Uint32Array, Uint32Array, Uint32Array];
+      const [act, dirty, mark] = [0, 1, 2].map(() => ctx.alloc('u8') as Uint8Array) as [Uint8Array, Uint8Array, Uint8Array];
+      c = { off, adj, wt, k, m2, comm, tot: ctx.alloc('f64') as Float64Array, size, best, act, dirty, mark, rounds: 0, levels: 0, sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 };
+      startRound(c, identity(n), k, c);
     }
     const s = c;
     const { off, adj, wt, k, m2, comm, tot, size, best, act, dirty, mark } = s;
-    let comm0 = comm;
+    const view = { n, off, adj, wt, k, loop: new Float64Array(n) };
+    let final = identity(n);
+    let sweeps = 0;
     if (m2 > 0) {
       const next = ctx.alloc('u32') as Uint32Array;
       const kin = ctx.alloc('f64') as Float64Array;
@@ -89,34 +90,43 @@ export const louvain = defineProgram({
         await ctx.checkpoint({ ...s });
         const measure = s.round === 0 ? 1 : 0;
         await ctx.edgeMap('louvainMove', all, state, { resolution, m2, classes: CLASSES, round: s.round, measure }, { modes: ['pull'] });
-        if (measure === 1 && measured(s, sweepQ(kin, tot, m2, resolution), comm, best, TOL, MAX_SWEEPS)) break;
+        if (measure === 1 && measured(s, sweepQ(kin, tot, m2, resolution), comm, best)) {
+          sweeps += s.sweep + 1;
+          // The coarse levels: serial on the coordinator (see the header).
+          const end = endRound(view, s, s, resolution, m2);
+          if (end === undefined) {
+            final = best;
+            break;
+          }
+          final = end.comm;
+          if (!end.again) break;
+          startRound(s, final, k, s);
+          continue;
+        }
         applyMoves(comm, next, tot, size, k, mark, act, dirty);
         if (++s.round === CLASSES) (s.round = 0), s.sweep++;
       }
-      comm0 = best;
     }
-    ctx.note('sweeps', s.sweep);
-    // Coarse levels: serial on the coordinator (see the header).
-    const dense = comm0.slice();
-    const C = relabel(dense);
-    let levels = 0;
-    if (m2 > 0 && C < n) {
-      const coarse = aggregate({ n, off, adj, wt, k, loop: new Float64Array(n) }, dense, C);
-      const top = serialLevels(coarse, resolution, m2, TOL);
-      levels = 1 + top.levels;
-      for (let v = 0; v < n; v++) dense[v] = top.comm[dense[v]!]!;
-    }
+    ctx.note('sweeps', sweeps);
+    ctx.note('rounds', s.rounds);
+    const dense = final.slice();
+    const communities = relabel(dense);
     const label = smallestOriginal(dense, g.ids.toOriginal, ctx.state.label);
     // Q afresh from the labels: the weights inside communities by a superstep, totals from k.
     const { sum: inside } = await ctx.edgeMap('louvainIntra', all, { off, adj, ...(wt !== undefined ? { wt } : {}), label }, {}, { modes: ['pull'] });
     const totals = new Float64Array(n);
     for (let v = 0; v < n; v++) totals[dense[v]!]! += k[v]!;
     let sq = 0;
-    let communities = 0;
-    for (let v = 0; v < n; v++) (sq += totals[v]! * totals[v]!), (communities = Math.max(communities, dense[v]! + 1));
+    for (let v = 0; v < n; v++) sq += totals[v]! * totals[v]!;
     ctx.note('modularity', m2 > 0 ? inside / m2 - (resolution * sq) / (m2 * m2) : 0);
-    ctx.note('levels', levels);
+    ctx.note('levels', s.levels);
     ctx.note('communities', communities);
     return label;
   },
 });
+
+function identity(n: number): Uint32Array {
+  const a = new Uint32Array(n);
+  for (let v = 0; v < n; v++) a[v] = v;
+  return a;
+}

@@ -2,30 +2,23 @@
  * Reference Louvain (serial, for tests). `referenceLouvain` is the program's algorithm (index.ts)
  * in plain loops, so its labels equal the engine's on any topology: level 0's synchronous
  * sub-rounds with neighbouring communities summed in a scatter array (the kernels use a hash
- * table), then the serial coarse levels. `sequentialLouvain` is the classic sequential Louvain
+ * table), the serial coarse levels, and the refining rounds. `sequentialLouvain` is the classic sequential Louvain
  * (Blondel et al. 2008) from level 0: the modularity the tests hold the program to.
  * Output per INTERNAL id: the smallest original id in the vertex's community.
  */
 import type { Graph } from '../../graph/types.js';
 import { classOf } from './kernels.js';
-import { aggregate, applyMoves, CLASSES, MAX_SWEEPS, TOL, measured, relabel, serialLevels, smallestOriginal, sweepQ, undirectedView, type SweepState, type WCsr } from './serial.js';
+import { applyMoves, CLASSES, endRound, measured, serialLevels, smallestOriginal, startRound, sweepQ, TOL, undirectedView, type LevelZero, type SweepState, type WCsr } from './serial.js';
 
-/** Level 0 of index.ts: synchronous sub-rounds until Q gains < TOL; returns the best partition. */
-function levelZero(g: WCsr, resolution: number, m2: number): { comm: Uint32Array; sweeps: number } {
+/** One round of index.ts's level-0 moving, from z's state: synchronous sub-rounds until Q gains < TOL. */
+function moveRound(g: WCsr, z: LevelZero, s: SweepState, resolution: number, m2: number): void {
   const n = g.n;
-  const comm = new Uint32Array(n).map((_, i) => i);
-  const tot = g.k.slice();
-  const size = new Uint32Array(n).fill(1);
-  const best = new Uint32Array(n);
+  const { comm, tot, size, best, act, dirty, mark } = z;
   const next = new Uint32Array(n);
   const kin = new Float64Array(n);
   const acc = new Float64Array(n);
   const seen = new Uint8Array(n);
   const touched = new Uint32Array(n);
-  const act = new Uint8Array(n).fill(1);
-  const dirty = new Uint8Array(n).fill(1);
-  const mark = new Uint8Array(n);
-  const s: SweepState = { sweep: 0, round: 0, bestQ: 0, prevQ: 0 };
   for (;;) {
     for (let v = 0; v < n; v++) {
       const cv = comm[v]!;
@@ -63,11 +56,10 @@ function levelZero(g: WCsr, resolution: number, m2: number): { comm: Uint32Array
       }
       for (let i = 0; i < t; i++) seen[touched[i]!] = 0;
     }
-    if (s.round === 0 && measured(s, sweepQ(kin, tot, m2, resolution), comm, best, TOL, MAX_SWEEPS)) break;
+    if (s.round === 0 && measured(s, sweepQ(kin, tot, m2, resolution), comm, best)) return;
     applyMoves(comm, next, tot, size, g.k, mark, act, dirty);
     if (++s.round === CLASSES) (s.round = 0), s.sweep++;
   }
-  return { comm: best, sweeps: s.sweep };
 }
 
 /** The program's labels (index.ts), serially. */
@@ -75,13 +67,24 @@ export function referenceLouvain(graph: Graph, resolution: number): Uint32Array 
   const g = undirectedView(graph);
   const n = g.n;
   const m2 = g.k.reduce((a, b) => a + b, 0);
-  const dense = m2 > 0 ? levelZero(g, resolution, m2).comm : new Uint32Array(n).map((_, i) => i);
-  const C = relabel(dense);
-  if (m2 > 0 && C < n) {
-    const top = serialLevels(aggregate(g, dense, C), resolution, m2, TOL);
-    for (let v = 0; v < n; v++) dense[v] = top.comm[dense[v]!]!;
+  let final: Uint32Array = new Uint32Array(n).map((_, i) => i);
+  if (m2 > 0) {
+    const z: LevelZero = { comm: new Uint32Array(n), tot: new Float64Array(n), size: new Uint32Array(n), best: new Uint32Array(n), act: new Uint8Array(n), dirty: new Uint8Array(n), mark: new Uint8Array(n) };
+    const s: SweepState = { rounds: 0, levels: 0, sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 };
+    startRound(z, final, g.k, s);
+    for (;;) {
+      moveRound(g, z, s, resolution, m2);
+      const end = endRound(g, z, s, resolution, m2);
+      if (end === undefined) {
+        final = z.best;
+        break;
+      }
+      final = end.comm;
+      if (!end.again) break;
+      startRound(z, final, g.k, s);
+    }
   }
-  return smallestOriginal(dense, graph.ids.toOriginal, new Uint32Array(n));
+  return smallestOriginal(final, graph.ids.toOriginal, new Uint32Array(n));
 }
 
 /** Classic sequential Louvain from level 0 (vertex order): labels as referenceLouvain's. */

@@ -58,22 +58,6 @@ export function undirectedView(g: Graph): WCsr {
   return { n, off, adj: Uint32Array.from(adj), wt: weighted ? Float64Array.from(wt) : undefined, k, loop: new Float64Array(n) };
 }
 
-/** Q of a partition (community ids < n), straight from the formula (tests and references). */
-export function modularity(g: WCsr, comm: ArrayLike<number>, resolution: number): number {
-  const m2 = g.k.reduce((a, b) => a + b, 0);
-  if (m2 === 0) return 0;
-  const tot = new Float64Array(g.n);
-  let inside = 0;
-  for (let v = 0; v < g.n; v++) {
-    tot[comm[v]!]! += g.k[v]!;
-    inside += g.loop[v]!;
-    for (let e = g.off[v]!; e < g.off[v + 1]!; e++) if (comm[g.adj[e]!] === comm[v]) inside += g.wt === undefined ? 1 : g.wt[e]!;
-  }
-  let sq = 0;
-  for (let c = 0; c < g.n; c++) sq += tot[c]! * tot[c]!;
-  return inside / m2 - (resolution * sq) / (m2 * m2);
-}
-
 /**
  * Sequential local moving (Blondel's phase 1) in vertex order, from `comm` with `tot` its
  * community totals: a vertex goes to the neighbouring community of largest gain
@@ -229,15 +213,66 @@ export const TOL = 1e-7;
 /** Level-0 sweeps at most (synchronous moves converge in tens; a bound against oscillation). */
 export const MAX_SWEEPS = 200;
 
+/** Level-0 rounds at most: the first from singletons, the others refine the last result. */
+export const MAX_ROUNDS = 4;
+
 /** Level 0's synchronous moving (index.ts), the bookkeeping the driver and the reference share. */
 export type SweepState = {
-  /** Sweeps begun, and the sub-round (class) within the current one. */
+  /** Level-0 rounds done (index.ts), levels that merged in the first. */
+  rounds: number;
+  levels: number;
+  /** Sweeps of this round begun, and the sub-round (class) within the current one. */
   sweep: number;
   round: number;
-  /** Q at the start of the best and of the last measured sweep. */
+  /** Q at the start of this round, of its best and of its last measured sweep. */
+  startQ: number;
   bestQ: number;
   prevQ: number;
 };
+
+/** The arrays of level 0's moving (index.ts: MoveState's, less the scratch of one sub-round). */
+export type LevelZero = {
+  comm: Uint32Array;
+  tot: Float64Array;
+  size: Uint32Array;
+  best: Uint32Array;
+  act: Uint8Array;
+  dirty: Uint8Array;
+  mark: Uint8Array;
+};
+
+/** Starts a round of level-0 moving from the partition `from` (dense ids): every vertex active. */
+export function startRound(z: LevelZero, from: ArrayLike<number>, k: Float64Array, s: SweepState): void {
+  z.comm.set(from);
+  z.tot.fill(0);
+  z.size.fill(0);
+  for (let v = 0; v < k.length; v++) (z.tot[z.comm[v]!]! += k[v]!), z.size[z.comm[v]!]!++;
+  z.act.fill(1);
+  z.dirty.fill(1);
+  // The marks of the sub-round whose proposals the last round dropped.
+  z.mark.fill(0);
+  Object.assign(s, { sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 });
+}
+
+/**
+ * After a round's moving: its best partition aggregated and taken through the serial coarse
+ * levels. Returns the partition (dense ids) and whether to run another round from it (the round
+ * improved Q, and rounds remain); undefined when this round found nothing: its best stands.
+ */
+export function endRound(g: WCsr, z: LevelZero, s: SweepState, resolution: number, m2: number): { comm: Uint32Array; again: boolean } | undefined {
+  if (s.rounds > 0 && s.bestQ - s.startQ < TOL) return undefined;
+  const dense = z.best.slice();
+  const C = relabel(dense);
+  let levels = 0;
+  if (C < g.n) {
+    const top = serialLevels(aggregate(g, dense, C), resolution, m2, TOL);
+    levels = 1 + top.levels;
+    for (let v = 0; v < g.n; v++) dense[v] = top.comm[dense[v]!]!;
+  }
+  if (s.rounds === 0) s.levels = levels;
+  s.rounds++;
+  return { comm: dense, again: s.rounds < MAX_ROUNDS };
+}
 
 /** Q of the partition at a sweep's start: Σ_v w(v, comm v) in vertex order, totals in id order. */
 export function sweepQ(kin: Float64Array, tot: Float64Array, m2: number, resolution: number): number {
@@ -250,16 +285,16 @@ export function sweepQ(kin: Float64Array, tot: Float64Array, m2: number, resolut
 
 /**
  * After a sweep's first sub-round measured Q: keeps the best partition so far in `best`; true
- * when moving should stop (Q gained less than `tol` over the last sweep, or fell: synchronous
- * moves may oscillate, so the best partition seen is the one kept, or `maxSweeps` ran).
+ * when moving should stop (Q gained less than TOL over the last sweep, or fell: synchronous
+ * moves may oscillate, so the best partition seen is the one kept, or MAX_SWEEPS ran).
  */
-export function measured(s: SweepState, q: number, comm: Uint32Array, best: Uint32Array, tol: number, maxSweeps: number): boolean {
+export function measured(s: SweepState, q: number, comm: Uint32Array, best: Uint32Array): boolean {
+  if (s.sweep === 0) s.startQ = q;
   if (s.sweep === 0 || q > s.bestQ) (s.bestQ = q), best.set(comm);
-  const stop = (s.sweep > 0 && q - s.prevQ < tol) || s.sweep >= maxSweeps;
+  const stop = (s.sweep > 0 && q - s.prevQ < TOL) || s.sweep >= MAX_SWEEPS;
   s.prevQ = q;
   return stop;
 }
-
 /**
  * Applies a sub-round's proposals: moves, community totals and sizes updated, the movers' marks
  * folded into act and dirty (and cleared); returns the moves.
