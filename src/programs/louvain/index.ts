@@ -58,7 +58,7 @@ export const louvain = defineProgram({
     const g = ctx.graph;
     const n = g.numVertices;
     const all = ctx.all();
-    type Carry = SweepState & LevelZero & { off: Float64Array; adj: Uint32Array; wt: Float64Array | undefined; k: Float64Array; m2: number };
+    type Carry = SweepState & LevelZero & { off: Float64Array; adj: Uint32Array; wt: Float64Array | undefined; k: Float64Array; m2: number; kin: Float64Array };
     let c = ctx.resume<Carry>();
     if (c === undefined) {
       const deg = ctx.alloc('u32') as Uint32Array;
@@ -74,17 +74,17 @@ export const louvain = defineProgram({
       for (let v = 0; v < n; v++) m2 += k[v]!;
       const [comm, best, size] = [0, 1, 2].map(() => ctx.alloc('u32') as Uint32Array) as [Uint32Array, Uint32Array, Uint32Array];
       const [act, dirty, mark] = [0, 1, 2].map(() => ctx.alloc('u8') as Uint8Array) as [Uint8Array, Uint8Array, Uint8Array];
-      c = { off, adj, wt, k, m2, comm, tot: ctx.alloc('f64') as Float64Array, size, best, act, dirty, mark, rounds: 0, levels: 0, sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 };
+      c = { off, adj, wt, k, m2, kin: ctx.alloc('f64') as Float64Array, comm, tot: ctx.alloc('f64') as Float64Array, size, best, act, dirty, mark, rounds: 0, levels: 0, sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 };
       startRound(c, identity(n), k, c);
     }
     const s = c;
-    const { off, adj, wt, k, m2, comm, tot, size, best, act, dirty, mark } = s;
+    const { off, adj, wt, k, m2, kin, comm, tot, size, best, act, dirty, mark } = s;
     const view = { n, off, adj, wt, k, loop: new Float64Array(n) };
     let final = identity(n);
     let sweeps = 0;
     if (m2 > 0) {
+      // Proposals: written for every vertex each sub-round (kin is carried: a measure refreshes only dirty entries).
       const next = ctx.alloc('u32') as Uint32Array;
-      const kin = ctx.alloc('f64') as Float64Array;
       const state = { off, adj, ...(wt !== undefined ? { wt } : {}), k, comm, tot, size, next, kin, act, dirty, mark };
       for (;;) {
         await ctx.checkpoint({ ...s });
