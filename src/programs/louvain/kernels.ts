@@ -31,7 +31,7 @@ export interface MoveState {
   comm: Uint32Array;
   tot: Float64Array;
   size: Uint32Array;
-  /** The proposals: next[v] for the round's class, comm[v] for the others. */
+  /** comm with this sub-round's proposals (the driver keeps the two in step). */
   next: Uint32Array;
   /** With args.measure: w(v, comm[v]), the weight from v into its own community. */
   kin: Float64Array;
@@ -159,69 +159,78 @@ let keys = new Int32Array(1 << 10).fill(-1);
 let vals = new Float64Array(1 << 10);
 let used = new Uint32Array(1 << 10);
 
+/**
+ * One vertex of a sub-round: with `mine` (its class's turn and a neighbour moved since it was last
+ * evaluated) its proposal, with `stale` (a measure, and its kin out of date) its kin. Returns the
+ * edges examined. Pruning (Ozaki, Tezuka, Inaba 2016): a vertex none of whose neighbours moved
+ * keeps its choice, so only listed vertices run (the driver's frontier).
+ */
+function evaluate(st: MoveState, args: Record<string, number>, v: number): number {
+  const { off, adj, wt, k, comm, tot, size, next, kin, act, dirty, mark } = st;
+  const mine = act[v] === 1 && classOf(v, args.classes!) === args.round;
+  const stale = args.measure !== 0 && dirty[v] === 1;
+  if (!mine && !stale) return 0;
+  if (mine) act[v] = 0;
+  if (stale) dirty[v] = 0;
+  const cv = comm[v]!;
+  const a = off[v]!;
+  const b = off[v + 1]!;
+  const d = b - a;
+  // A table at most half full: 2^ceil(log2(2d)) slots.
+  let cap = keys.length;
+  if (2 * d > cap) {
+    while (2 * d > cap) cap *= 2;
+    (keys = new Int32Array(cap).fill(-1)), (vals = new Float64Array(cap)), (used = new Uint32Array(cap));
+  }
+  const mask = cap - 1;
+  const shift = 32 - Math.log2(cap);
+  let t = 0;
+  let own = 0;
+  for (let e = a; e < b; e++) {
+    const c = comm[adj[e]!]!;
+    const w = wt === undefined ? 1 : wt[e]!;
+    if (c === cv) own += w;
+    let s = Math.imul(c, 0x9e3779b1) >>> shift;
+    while (keys[s] !== -1 && keys[s] !== c) s = (s + 1) & mask;
+    if (keys[s] === -1) (keys[s] = c), (vals[s] = w), (used[t++] = s);
+    else vals[s]! += w;
+  }
+  if (stale) kin[v] = own;
+  let best = cv;
+  if (mine) {
+    const kv = k[v]!;
+    const f = (args.resolution! * kv) / args.m2!;
+    let bestGain = own - f * (tot[cv]! - kv);
+    for (let j = 0; j < t; j++) {
+      const c = keys[used[j]!]!;
+      if (c === cv) continue;
+      const x = vals[used[j]!]! - f * tot[c]!;
+      if (x > bestGain || (x === bestGain && best !== cv && c < best)) (best = c), (bestGain = x);
+    }
+    // Lu, Halappanavar, Kalyanaraman 2015 (minimum label): a singleton joins another singleton
+    // only of smaller id, so two singletons never swap into each other's community.
+    if (best !== cv && size[cv] === 1 && size[best] === 1 && best > cv) best = cv;
+  }
+  for (let j = 0; j < t; j++) keys[used[j]!] = -1;
+  // next equals comm but for the proposals (the driver keeps them in step).
+  if (best !== cv) {
+    next[v] = best;
+    mark[v] = 1;
+    for (let e = a; e < b; e++) mark[adj[e]!] = 1;
+  }
+  return d;
+}
+
+/** Pull over every vertex the frontier lists; push over the list (small sub-rounds, run inline). */
 export const louvainMove: CpuKernel<MoveState> = {
   pull(ctx, pages, lo, hi, out) {
-    const { off, adj, wt, k, comm, tot, size, next, kin, act, dirty, mark } = ctx.state;
-    const { resolution, m2, classes, round, measure } = ctx.args as Record<string, number>;
+    const frontier = ctx.frontier!;
     const v0 = pages[0]!.vBegin;
-    let edges = 0;
-    for (let i = lo; i < hi; i++) {
-      const v = v0 + i;
-      const cv = comm[v]!;
-      // Pruning (Ozaki, Tezuka, Inaba 2016): a vertex none of whose neighbours moved keeps its choice.
-      const mine = act[v] === 1 && classOf(v, classes!) === round;
-      const stale = measure !== 0 && dirty[v] === 1;
-      next[v] = cv;
-      if (!mine && !stale) continue;
-      if (mine) act[v] = 0;
-      if (stale) dirty[v] = 0;
-      const a = off[v]!;
-      const b = off[v + 1]!;
-      const d = b - a;
-      edges += d;
-      // A table at most half full: 2^ceil(log2(2d)) slots.
-      let cap = keys.length;
-      if (2 * d > cap) {
-        while (2 * d > cap) cap *= 2;
-        (keys = new Int32Array(cap).fill(-1)), (vals = new Float64Array(cap)), (used = new Uint32Array(cap));
-      }
-      const mask = cap - 1;
-      const shift = 32 - Math.log2(cap);
-      let t = 0;
-      let own = 0;
-      for (let e = a; e < b; e++) {
-        const c = comm[adj[e]!]!;
-        const w = wt === undefined ? 1 : wt[e]!;
-        if (c === cv) own += w;
-        let s = Math.imul(c, 0x9e3779b1) >>> shift;
-        while (keys[s] !== -1 && keys[s] !== c) s = (s + 1) & mask;
-        if (keys[s] === -1) (keys[s] = c), (vals[s] = w), (used[t++] = s);
-        else vals[s]! += w;
-      }
-      if (stale) kin[v] = own;
-      let best = cv;
-      if (mine) {
-        const kv = k[v]!;
-        const f = (resolution! * kv) / m2!;
-        let bestGain = own - f * (tot[cv]! - kv);
-        for (let j = 0; j < t; j++) {
-          const c = keys[used[j]!]!;
-          if (c === cv) continue;
-          const x = vals[used[j]!]! - f * tot[c]!;
-          if (x > bestGain || (x === bestGain && best !== cv && c < best)) (best = c), (bestGain = x);
-        }
-        // Lu, Halappanavar, Kalyanaraman 2015 (minimum label): a singleton joins another singleton
-        // only of smaller id, so two singletons never swap into each other's community.
-        if (best !== cv && size[cv] === 1 && size[best] === 1 && best > cv) best = cv;
-      }
-      for (let j = 0; j < t; j++) keys[used[j]!] = -1;
-      if (best !== cv) {
-        next[v] = best;
-        mark[v] = 1;
-        for (let e = a; e < b; e++) mark[adj[e]!] = 1;
-      }
-    }
-    out.edges += edges;
+    for (let i = lo; i < hi; i++) if (frontier[v0 + i] === 1) out.edges += evaluate(ctx.state, ctx.args, v0 + i);
+  },
+  push(ctx, lo, hi, out) {
+    const list = ctx.frontierList!;
+    for (let i = lo; i < hi; i++) out.edges += evaluate(ctx.state, ctx.args, list[i]!);
   },
 };
 

@@ -13,8 +13,7 @@ import { applyMoves, CLASSES, endRound, measured, serialLevels, smallestOriginal
 /** One round of index.ts's level-0 moving, from z's state: synchronous sub-rounds until Q gains < TOL. */
 function moveRound(g: WCsr, z: LevelZero, s: SweepState, resolution: number, m2: number): void {
   const n = g.n;
-  const { comm, tot, size, best, act, dirty, mark } = z;
-  const next = new Uint32Array(n);
+  const { comm, tot, size, best, act, dirty, mark, next } = z;
   const kin = new Float64Array(n);
   const acc = new Float64Array(n);
   const seen = new Uint8Array(n);
@@ -24,7 +23,6 @@ function moveRound(g: WCsr, z: LevelZero, s: SweepState, resolution: number, m2:
       const cv = comm[v]!;
       const mine = act[v] === 1 && classOf(v, CLASSES) === s.round;
       const stale = s.round === 0 && dirty[v] === 1;
-      next[v] = cv;
       if (!mine && !stale) continue;
       if (mine) act[v] = 0;
       if (stale) dirty[v] = 0;
@@ -69,7 +67,7 @@ export function referenceLouvain(graph: Graph, resolution: number): Uint32Array 
   const m2 = g.k.reduce((a, b) => a + b, 0);
   let final: Uint32Array = new Uint32Array(n).map((_, i) => i);
   if (m2 > 0) {
-    const z: LevelZero = { comm: new Uint32Array(n), tot: new Float64Array(n), size: new Uint32Array(n), best: new Uint32Array(n), act: new Uint8Array(n), dirty: new Uint8Array(n), mark: new Uint8Array(n) };
+    const z: LevelZero = { comm: new Uint32Array(n), tot: new Float64Array(n), size: new Uint32Array(n), best: new Uint32Array(n), act: new Uint8Array(n), dirty: new Uint8Array(n), mark: new Uint8Array(n), next: new Uint32Array(n) };
     const s: SweepState = { rounds: 0, levels: 0, sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 };
     startRound(z, final, g.k, s);
     for (;;) {

@@ -11,6 +11,7 @@
  */
 import type { Graph } from '../../graph/types.js';
 import { inCsr, outCsr } from '../adjacency.js';
+import { classOf } from './kernels.js';
 
 export interface WCsr {
   readonly n: number;
@@ -239,11 +240,14 @@ export type LevelZero = {
   act: Uint8Array;
   dirty: Uint8Array;
   mark: Uint8Array;
+  /** comm with the current sub-round's proposals. */
+  next: Uint32Array;
 };
 
 /** Starts a round of level-0 moving from the partition `from` (dense ids): every vertex active. */
 export function startRound(z: LevelZero, from: ArrayLike<number>, k: Float64Array, s: SweepState): void {
   z.comm.set(from);
+  z.next.set(from);
   z.tot.fill(0);
   z.size.fill(0);
   for (let v = 0; v < k.length; v++) (z.tot[z.comm[v]!]! += k[v]!), z.size[z.comm[v]!]!++;
@@ -272,6 +276,13 @@ export function endRound(g: WCsr, z: LevelZero, s: SweepState, resolution: numbe
   if (s.rounds === 0) s.levels = levels;
   s.rounds++;
   return { comm: dense, again: s.rounds < MAX_ROUNDS };
+}
+
+/** The vertices sub-round `round` evaluates (kernels.ts evaluate) into `out`; returns their count. */
+export function toEvaluate(z: LevelZero, round: number, out: Uint32Array): number {
+  let c = 0;
+  for (let v = 0; v < z.act.length; v++) if ((z.act[v] === 1 && classOf(v, CLASSES) === round) || (round === 0 && z.dirty[v] === 1)) out[c++] = v;
+  return c;
 }
 
 /** Q of the partition at a sweep's start: Σ_v w(v, comm v) in vertex order, totals in id order. */
