@@ -54,7 +54,8 @@ if (!(Number.isSafeInteger(gpuCount) && gpuCount >= 1 && gpuCount <= 16)) fail(`
 // the exchange between them), which the engine's default for a real GPU (all of it) would not.
 const gpuShare = Number(opt('gpu-share', '0.5'));
 const bcSources = Number(opt('bc-sources', 4));
-const programs = opt('programs', PROGRAMS.map((p) => p.name).join(',')).split(',');
+// By default the built-ins that run on GPUs (louvain has CPU kernels only: refused there).
+const programs = opt('programs', PROGRAMS.filter((p) => p.gpu !== undefined || p.operators !== undefined).map((p) => p.name).join(',')).split(',');
 const snapDir = flag('no-snap') ? undefined : opt('snap', path.resolve(root, 'test/data/snap'));
 const benchScale = flag('no-bench') ? undefined : Number(opt('bench-scale', scale));
 const memoryLimit = opt('memory-limit', undefined);

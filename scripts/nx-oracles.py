@@ -8,7 +8,9 @@ For each graph of test/data (Graphalytics .v/.e, SNAP edge lists): strongly conn
 components), core numbers (networkx core_number of the undirected view, self-loops removed),
 triangles per vertex (networkx triangles of the same undirected view) and
 pagerank (weighted when the graph has weights; uniform, and personalized on the three smallest
-ids): every value on small graphs, the 100 largest on the others.
+ids): every value on small graphs, the 100 largest on the others; and the modularity of
+louvain_communities (seeds 1..5: the smallest and the median) on the undirected view whose link
+weight is the smaller of the two arcs' (the louvain built-in's view).
 Each result is kept as its component/max count and the sha256 of the lines "<id> <value>\n" in
 ascending id order, which test/oracles.test.ts recomputes from tessera's results.
 """
@@ -71,12 +73,22 @@ for name, load in GRAPHS.items():
         top = sorted(r.items(), key=lambda kv: (-kv[1], kv[0]))
         return [[v, x] for v, x in (top if len(top) <= 100 else top[:100])]
     srcs = sorted(g.nodes())[:3]
+    # The louvain built-in's undirected view: one link per linked pair, the smaller arc weight.
+    lv = nx.Graph()
+    lv.add_nodes_from(g.nodes())
+    for a, b, d in g.edges(data=True):
+        if a == b: continue
+        w = d.get('weight', 1.0)
+        if lv.has_edge(a, b): w = min(w, lv[a][b]['weight'])
+        lv.add_edge(a, b, weight=w)
+    qs = sorted(nx.community.modularity(lv, nx.community.louvain_communities(lv, weight='weight', seed=s), weight='weight') for s in range(1, 6))
     out['graphs'][name] = {
         'pagerank': {'uniform': ranks(None), 'sources': srcs, 'personalized': ranks({v: 1 for v in srcs})},
         'vertices': g.number_of_nodes(),
         'scc': {'components': k, 'sha256': digest(scc)},
         'core': {'max': max(core.values()), 'sha256': digest(core)},
         'triangles': {'total': sum(tri.values()) // 3, 'sha256': digest(tri)},
+        'louvain': {'min': qs[0], 'median': qs[2]},
     }
 json.dump(out, sys.stdout, indent=2)
 sys.stdout.write('\n')

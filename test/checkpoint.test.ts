@@ -41,6 +41,7 @@ const PARAMS: Record<string, Record<string, unknown>> = {
   scc: {},
   ppr: { iterations: 40 },
   tc: {},
+  louvain: {},
   kcore: {},
   mis: {},
   hits: { iterations: 8 },

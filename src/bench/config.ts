@@ -35,6 +35,8 @@ const programParams = z
     window: z.number().positive().optional(),
     sources: z.number().int().positive().optional(),
     seed: z.number().int().nonnegative().optional(),
+    /** louvain's modularity resolution. */
+    resolution: z.number().positive().optional(),
     /** Force every superstep's mode (tessera run --mode): push-only BFS is TOTEM's top-down BFS. */
     mode: z.enum(['push', 'pull']).optional(),
   })

@@ -88,10 +88,10 @@ function runChild(job: Job, timeoutMs: number, onProgress: (done: number, total:
 function graphologyAvailable(): string | null {
   const require = createRequire(import.meta.url);
   try {
-    for (const m of ['graphology', 'graphology-traversal', 'graphology-metrics/centrality/pagerank', 'graphology-components', 'graphology-shortest-path/dijkstra']) require.resolve(m);
+    for (const m of ['graphology', 'graphology-traversal', 'graphology-metrics/centrality/pagerank', 'graphology-components', 'graphology-shortest-path/dijkstra', 'graphology-communities-louvain']) require.resolve(m);
     return null;
   } catch (e) {
-    return `not installed (${(e as Error).message.split('\n')[0]}); to compare with it: npm install graphology graphology-traversal graphology-metrics graphology-components graphology-shortest-path (in a tessera checkout, npm ci installs them)`;
+    return `not installed (${(e as Error).message.split('\n')[0]}); to compare with it: npm install graphology graphology-traversal graphology-metrics graphology-components graphology-shortest-path graphology-communities-louvain (in a tessera checkout, npm ci installs them)`;
   }
 }
 

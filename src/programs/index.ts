@@ -10,6 +10,7 @@ import { bfs } from './bfs/index.js';
 import { cdlp } from './cdlp/index.js';
 import { kcore } from './kcore/index.js';
 import { lcc } from './lcc/index.js';
+import { louvain } from './louvain/index.js';
 import { pr } from './pr/index.js';
 import { ppr } from './ppr/index.js';
 import { scc } from './scc/index.js';
@@ -17,7 +18,7 @@ import { sssp } from './sssp/index.js';
 import { tc } from './tc/index.js';
 import { wcc } from './wcc/index.js';
 
-export const PROGRAMS = [bfs, pr, sssp, wcc, cdlp, lcc, bc, scc, ppr, tc, kcore] as const;
+export const PROGRAMS = [bfs, pr, sssp, wcc, cdlp, lcc, bc, scc, ppr, tc, kcore, louvain] as const;
 
 type Builtin = (typeof PROGRAMS)[number];
 /** A built-in program by name or alias. */
@@ -62,4 +63,4 @@ export function findProgram(name: string, key = '--algo'): AnyProgram {
   throw new TesseraError(`unknown algorithm '${name}'`, { key, fix: `${hint}use one of ${PROGRAMS.map((x) => x.name).join(', ')}` });
 }
 
-export { bc, bfs, cdlp, kcore, lcc, ppr, pr, scc, sssp, tc, wcc };
+export { bc, bfs, cdlp, kcore, lcc, louvain, ppr, pr, scc, sssp, tc, wcc };

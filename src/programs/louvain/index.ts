@@ -1,0 +1,139 @@
+/**
+ * Louvain community detection (modularity). Semantics:
+ *   - the undirected view: u and v are linked when u→v or v→u; the link's weight is the graph's
+ *     weight (the smaller of the two where both arcs exist: the graph the same edges give read as
+ *     undirected, whose builder keeps the smallest of repeated edges), 1 on unweighted graphs.
+ *     No self-loops (the builder drops them). Negative or NaN weights are refused.
+ *   - the modularity of networkx `modularity` / graphology on that undirected graph, with
+ *     `resolution` γ: Q = Σ_c [ in_c / 2m - γ (tot_c / 2m)^2 ] (serial.ts).
+ *   - output per vertex: its community's label, the smallest original id in it. Notes:
+ *     `modularity` (Q of the output, computed afresh from the labels by a last superstep, not
+ *     from the optimiser's running totals), `levels` (levels that merged communities),
+ *     `communities`, `rounds` and `sweeps` (level 0's).
+ *   - deterministic, and the same on any number of threads or sockets (each level-0 decision
+ *     reads only the state at its sub-round's start; sums that decide are taken in vertex order
+ *     on the coordinator). CPU sockets only: the kernels have no GPU operators yet, so the engine
+ *     refuses a topology with GPUs before any work.
+ *
+ * Algorithm (Blondel et al. 2008, levels of local moving and aggregation):
+ *   level 0, on the engine — vertex-parallel local moving as in Grappolo (Lu, Halappanavar,
+ *   Kalyanaraman 2015, "Parallel heuristics for scalable community detection"): the view is
+ *   built as a CSR (louvainDegree, louvainFill), then sweeps of CLASSES synchronous sub-rounds;
+ *   in sub-round r the vertices of hash class r (kernels.ts classOf) each take their best
+ *   neighbouring community by the gain w(v, c) - γ k_v tot_c / 2m, reading communities, totals
+ *   and sizes as they were at the sub-round's start, with the paper's minimum-label rule for
+ *   singletons. A class is a part of every neighbourhood, so fewer neighbours move at once on
+ *   stale information (the paper's colouring, without computing one). Only vertices a
+ *   neighbour's move touched are evaluated again (pruning). The coordinator applies the moves
+ *   (O(n), serial: the totals are a sum over movers). Each sweep's first sub-round also
+ *   measures Q; sweeps stop once Q gains < TOL, keeping the best partition.
+ *   coarse levels, on the coordinator (serial.ts) — aggregation and sequential Louvain, since
+ *   level 0 has the edges: its coarse graph is typically an order of magnitude smaller, and
+ *   sequential moving there gives the modularity of a serial Louvain.
+ *   rounds — level 0 runs again from the result (every vertex free to leave its community),
+ *   then the coarse levels, while a round gains (at most MAX_ROUNDS): the synchronous first
+ *   round leaves vertices a sequential sweep would move (RMAT 12: Q 0.112 -> 0.118).
+ * CPU kernels: kernels.ts. Serial reference (the same algorithm in plain loops): reference.ts.
+ */
+import { defineProgram } from '../../engine/define.js';
+import { TesseraError } from '../../errors.js';
+import { referenceLouvain } from './reference.js';
+import { peers } from './peers.js';
+import { applyMoves, CLASSES, endRound, measured, relabel, smallestOriginal, startRound, sweepQ, toEvaluate, type LevelZero, type SweepState } from './serial.js';
+
+export const louvain = defineProgram({
+  name: 'louvain',
+  aliases: ['communities'],
+  summary: 'Louvain communities (modularity, undirected view); labels are the smallest original id; modularity in the notes',
+  params: {
+    resolution: { type: 'number', default: 1, above: 0, description: 'modularity resolution γ (networkx, graphology): above 1 gives smaller communities' },
+  },
+  state: { label: { type: 'u32', init: 0, reduce: 'owner' } },
+  output: 'label',
+  kernels: new URL('./kernels.js', import.meta.url),
+  peers,
+  // CSR of the view (u32 + f64 weights per edge: counted per vertex at ~16 average degree is
+  // beyond this figure; it is the per-vertex arrays): offsets, k, comm, tot, size, next, kin, label.
+  profile: { mode: 'pull', stateBytesPerVertex: 48, passes: 20, unit: 'pass', vertexTerm: true },
+  reference: (g, { resolution }) => referenceLouvain(g, resolution),
+  demoParams: () => ({}),
+  resumable: true,
+  async run(ctx, { resolution }) {
+    const g = ctx.graph;
+    const n = g.numVertices;
+    const all = ctx.all();
+    type Carry = SweepState & LevelZero & { off: Float64Array; adj: Uint32Array; wt: Float64Array | undefined; k: Float64Array; m2: number; kin: Float64Array };
+    let c = ctx.resume<Carry>();
+    if (c === undefined) {
+      const deg = ctx.alloc('u32') as Uint32Array;
+      await ctx.edgeMap('louvainDegree', all, { deg }, {}, { modes: ['pull'] });
+      const off = ctx.alloc('f64', 0, n + 1) as Float64Array;
+      for (let v = 0; v < n; v++) off[v + 1] = off[v]! + deg[v]!;
+      const adj = ctx.alloc('u32', 0, off[n]) as Uint32Array;
+      const wt = g.weightType === undefined ? undefined : (ctx.alloc('f64', 0, off[n]) as Float64Array);
+      const k = ctx.alloc('f64') as Float64Array;
+      const { sum: bad } = await ctx.edgeMap('louvainFill', all, { off, adj, ...(wt !== undefined ? { wt } : {}), k }, {}, { modes: ['pull'] });
+      if (bad > 0) throw new TesseraError(`louvain: ${bad} edge weights are negative or NaN (counted from both ends)`, { fix: 'give non-negative weights, or read the graph without weights' });
+      let m2 = 0;
+      for (let v = 0; v < n; v++) m2 += k[v]!;
+      const [comm, best, size, next] = [0, 1, 2, 3].map(() => ctx.alloc('u32') as Uint32Array) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+      const [act, dirty, mark] = [0, 1, 2].map(() => ctx.alloc('u8') as Uint8Array) as [Uint8Array, Uint8Array, Uint8Array];
+      c = { off, adj, wt, k, m2, kin: ctx.alloc('f64') as Float64Array, comm, next, tot: ctx.alloc('f64') as Float64Array, size, best, act, dirty, mark, rounds: 0, levels: 0, sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 };
+      startRound(c, identity(n), k, c);
+    }
+    const s = c;
+    const { off, adj, wt, k, m2, kin, comm, next, tot, size, best, act, dirty, mark } = s;
+    const view = { n, off, adj, wt, k, loop: new Float64Array(n) };
+    let final = identity(n);
+    let sweeps = 0;
+    if (m2 > 0) {
+      const ids = new Uint32Array(n);
+      const state = { off, adj, ...(wt !== undefined ? { wt } : {}), k, comm, tot, size, next, kin, act, dirty, mark };
+      for (;;) {
+        await ctx.checkpoint({ ...s });
+        const measure = s.round === 0 ? 1 : 0;
+        // Only the vertices this sub-round evaluates: late ones are small, pushed and run inline.
+        const todo = ctx.frontierOf(ids.subarray(0, toEvaluate(s, s.round, ids)));
+        const step = await ctx.edgeMap('louvainMove', todo, state, { resolution, m2, classes: CLASSES, round: s.round, measure }, { readsFrontier: true });
+        ctx.release(todo);
+        ctx.release(step.next);
+        if (measure === 1 && measured(s, sweepQ(kin, tot, m2, resolution), comm, best)) {
+          sweeps += s.sweep + 1;
+          // The coarse levels: serial on the coordinator (see the header).
+          const end = endRound(view, s, s, resolution, m2);
+          if (end === undefined) {
+            final = best;
+            break;
+          }
+          final = end.comm;
+          if (!end.again) break;
+          startRound(s, final, k, s);
+          continue;
+        }
+        applyMoves(comm, next, tot, size, k, mark, act, dirty);
+        if (++s.round === CLASSES) (s.round = 0), s.sweep++;
+      }
+    }
+    ctx.note('sweeps', sweeps);
+    ctx.note('rounds', s.rounds);
+    const dense = final.slice();
+    const communities = relabel(dense);
+    const label = smallestOriginal(dense, g.ids.toOriginal, ctx.state.label);
+    // Q afresh from the labels: the weights inside communities by a superstep, totals from k.
+    const { sum: inside } = await ctx.edgeMap('louvainIntra', all, { off, adj, ...(wt !== undefined ? { wt } : {}), label }, {}, { modes: ['pull'] });
+    const totals = new Float64Array(n);
+    for (let v = 0; v < n; v++) totals[dense[v]!]! += k[v]!;
+    let sq = 0;
+    for (let v = 0; v < n; v++) sq += totals[v]! * totals[v]!;
+    ctx.note('modularity', m2 > 0 ? inside / m2 - (resolution * sq) / (m2 * m2) : 0);
+    ctx.note('levels', s.levels);
+    ctx.note('communities', communities);
+    return label;
+  },
+});
+
+function identity(n: number): Uint32Array {
+  const a = new Uint32Array(n);
+  for (let v = 0; v < n; v++) a[v] = v;
+  return a;
+}

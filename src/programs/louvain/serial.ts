@@ -1,0 +1,328 @@
+/**
+ * Louvain's serial parts (Blondel, Guillaume, Lambiotte, Lefebvre 2008, "Fast unfolding of
+ * communities in large networks") over a weighted undirected CSR: the sequential local-moving
+ * sweep, the dense relabelling and the aggregation into a coarse graph. The driver runs the coarse
+ * levels with them on the coordinator (index.ts says why); the references run them from level 0.
+ *
+ * Conventions (networkx `modularity`): A is symmetric, m2 = Σ_ij A_ij = 2m, k_i = Σ_j A_ij, and
+ *   Q = Σ_c [ in_c / m2 - γ (tot_c / m2)^2 ],  in_c = Σ_{i,j ∈ c} A_ij,  tot_c = Σ_{i ∈ c} k_i.
+ * A coarse vertex keeps its members' internal weight as `loop` (Σ over ordered pairs, so an edge
+ * inside it counts twice, as in m2); the lists hold no self-entries.
+ */
+import type { Graph } from '../../graph/types.js';
+import { inCsr, outCsr } from '../adjacency.js';
+import { classOf } from './kernels.js';
+
+export interface WCsr {
+  readonly n: number;
+  readonly off: Float64Array;
+  readonly adj: Uint32Array;
+  /** Weights parallel to adj; undefined: every weight 1. */
+  readonly wt: Float64Array | undefined;
+  /** Weighted degree k_i (loop included). */
+  readonly k: Float64Array;
+  /** Internal weight of a coarse vertex (0 on level 0: pages hold no self-loops). */
+  readonly loop: Float64Array;
+}
+
+/**
+ * The undirected view of a graph: one entry per neighbour of N_in(v) ∪ N_out(v), ascending, its
+ * weight the smaller of the two arcs' where both exist (the graph the same edges give read as
+ * undirected: the builder keeps the smallest weight of repeated edges). Plain loops (tests).
+ */
+export function undirectedView(g: Graph): WCsr {
+  const out = outCsr(g);
+  const inn = g.in === g.out ? undefined : inCsr(g);
+  const n = g.numVertices;
+  const weighted = out.weights !== undefined;
+  const off = new Float64Array(n + 1);
+  const adj: number[] = [];
+  const wt: number[] = [];
+  const k = new Float64Array(n);
+  for (let v = 0; v < n; v++) {
+    let a = out.offsets[v]!;
+    const a1 = out.offsets[v + 1]!;
+    let b = inn === undefined ? 0 : inn.offsets[v]!;
+    const b1 = inn === undefined ? 0 : inn.offsets[v + 1]!;
+    while (a < a1 || b < b1) {
+      const x = a < a1 ? out.nbrs[a]! : Infinity;
+      const y = b < b1 ? inn!.nbrs[b]! : Infinity;
+      let w: number;
+      if (x < y) (w = weighted ? out.weights![a]! : 1), adj.push(x), a++;
+      else if (y < x) (w = weighted ? inn!.weights![b]! : 1), adj.push(y), b++;
+      else (w = weighted ? Math.min(out.weights![a]!, inn!.weights![b]!) : 1), adj.push(x), a++, b++;
+      wt.push(w);
+      k[v] += w;
+    }
+    off[v + 1] = adj.length;
+  }
+  return { n, off, adj: Uint32Array.from(adj), wt: weighted ? Float64Array.from(wt) : undefined, k, loop: new Float64Array(n) };
+}
+
+/**
+ * Sequential local moving (Blondel's phase 1) in vertex order, from `comm` with `tot` its
+ * community totals: a vertex goes to the neighbouring community of largest gain
+ * w(v, c) - γ k_v tot_c / m2 (leaving its own first), only on a strict improvement, ties to the
+ * smallest id. Sweeps until one moves nobody or gains less than `tol` in Q. Returns the moves made.
+ */
+export function moveSerial(g: WCsr, comm: Uint32Array, tot: Float64Array, resolution: number, m2: number, tol: number): number {
+  const n = g.n;
+  const acc = new Float64Array(n);
+  const seen = new Uint8Array(n);
+  const touched = new Uint32Array(n);
+  let moves = 0;
+  for (let sweep = 0; sweep < 1000; sweep++) {
+    let moved = 0;
+    let gain = 0;
+    for (let v = 0; v < n; v++) {
+      const cv = comm[v]!;
+      const kv = g.k[v]!;
+      let t = 0;
+      for (let e = g.off[v]!; e < g.off[v + 1]!; e++) {
+        const c = comm[g.adj[e]!]!;
+        if (seen[c] === 0) (seen[c] = 1), (acc[c] = 0), (touched[t++] = c);
+        acc[c]! += g.wt === undefined ? 1 : g.wt[e]!;
+      }
+      tot[cv]! -= kv;
+      const f = (resolution * kv) / m2;
+      const stay = (seen[cv] === 1 ? acc[cv]! : 0) - f * tot[cv]!;
+      let best = cv;
+      let bestGain = stay;
+      for (let i = 0; i < t; i++) {
+        const c = touched[i]!;
+        seen[c] = 0;
+        if (c === cv) continue;
+        const x = acc[c]! - f * tot[c]!;
+        if (x > bestGain || (x === bestGain && best !== cv && c < best)) (best = c), (bestGain = x);
+      }
+      tot[best]! += kv;
+      if (best !== cv) {
+        comm[v] = best;
+        moved++;
+        gain += (2 * (bestGain - stay)) / m2;
+      }
+    }
+    moves += moved;
+    if (moved === 0 || gain < tol) break;
+  }
+  return moves;
+}
+
+/** Renumbers communities 0..C-1 in order of their smallest vertex; returns C. */
+export function relabel(comm: Uint32Array): number {
+  const map = new Int32Array(comm.length).fill(-1);
+  let c = 0;
+  for (let v = 0; v < comm.length; v++) {
+    const x = comm[v]!;
+    if (map[x] === -1) map[x] = c++;
+    comm[v] = map[x]!;
+  }
+  return c;
+}
+
+/** The coarse graph of a partition with dense ids 0..C-1 (Blondel's phase 2). */
+export function aggregate(g: WCsr, comm: Uint32Array, C: number): WCsr {
+  const n = g.n;
+  // Members of each community, in vertex order (a counting sort).
+  const start = new Float64Array(C + 1);
+  for (let v = 0; v < n; v++) start[comm[v]! + 1]!++;
+  for (let c = 0; c < C; c++) start[c + 1]! += start[c]!;
+  const fill = start.slice(0, C);
+  const members = new Uint32Array(n);
+  for (let v = 0; v < n; v++) members[fill[comm[v]!]!++] = v;
+  const acc = new Float64Array(C);
+  const seen = new Uint8Array(C);
+  const touched = new Uint32Array(C);
+  const off = new Float64Array(C + 1);
+  const k = new Float64Array(C);
+  const loop = new Float64Array(C);
+  let adj = new Uint32Array(Math.max(16, Math.min(g.adj.length, 4 * C)));
+  let wt = new Float64Array(adj.length);
+  let m = 0;
+  for (let c = 0; c < C; c++) {
+    let t = 0;
+    let inside = 0;
+    for (let i = start[c]!; i < start[c + 1]!; i++) {
+      const v = members[i]!;
+      k[c]! += g.k[v]!;
+      inside += g.loop[v]!;
+      for (let e = g.off[v]!; e < g.off[v + 1]!; e++) {
+        const d = comm[g.adj[e]!]!;
+        const w = g.wt === undefined ? 1 : g.wt[e]!;
+        if (d === c) inside += w;
+        else {
+          if (seen[d] === 0) (seen[d] = 1), (acc[d] = 0), (touched[t++] = d);
+          acc[d]! += w;
+        }
+      }
+    }
+    loop[c] = inside;
+    if (m + t > adj.length) {
+      const grown = Math.max(m + t, 2 * adj.length);
+      const a2 = new Uint32Array(grown);
+      a2.set(adj.subarray(0, m));
+      const w2 = new Float64Array(grown);
+      w2.set(wt.subarray(0, m));
+      (adj = a2), (wt = w2);
+    }
+    // Ascending neighbours: the coarse lists are as ordered as level 0's.
+    touched.subarray(0, t).sort();
+    for (let i = 0; i < t; i++) {
+      const d = touched[i]!;
+      seen[d] = 0;
+      adj[m] = d;
+      wt[m++] = acc[d]!;
+    }
+    off[c + 1] = m;
+  }
+  return { n: C, off, adj: adj.slice(0, m), wt: wt.slice(0, m), k, loop };
+}
+
+/**
+ * Serial Louvain levels from `g` (each vertex its own community), until a level merges nothing:
+ * returns each vertex's final community (dense ids) and the levels that merged.
+ */
+export function serialLevels(g: WCsr, resolution: number, m2: number, tol: number): { comm: Uint32Array; levels: number } {
+  const top = new Uint32Array(g.n).map((_, i) => i);
+  let levels = 0;
+  for (;;) {
+    const comm = new Uint32Array(g.n).map((_, i) => i);
+    const tot = g.k.slice();
+    moveSerial(g, comm, tot, resolution, m2, tol);
+    const C = relabel(comm);
+    if (C === g.n) break;
+    levels++;
+    for (let v = 0; v < top.length; v++) top[v] = comm[top[v]!]!;
+    g = aggregate(g, comm, C);
+  }
+  return { comm: top, levels };
+}
+
+/** Output labels: each vertex's community as the smallest original id in it. */
+export function smallestOriginal(comm: ArrayLike<number>, toOriginal: Uint32Array, out: Uint32Array): Uint32Array {
+  const n = toOriginal.length;
+  const low = new Float64Array(n).fill(Infinity);
+  for (let v = 0; v < n; v++) low[comm[v]!] = Math.min(low[comm[v]!]!, toOriginal[v]!);
+  for (let v = 0; v < n; v++) out[v] = low[comm[v]!]!;
+  return out;
+}
+
+/** Sub-rounds per level-0 sweep (index.ts). */
+export const CLASSES = 2;
+/** A level's moving stops once a sweep gains less modularity than this (networkx's threshold). */
+export const TOL = 1e-7;
+/** Level-0 sweeps at most (synchronous moves converge in tens; a bound against oscillation). */
+export const MAX_SWEEPS = 200;
+
+/** Level-0 rounds at most: the first from singletons, the others refine the last result. */
+export const MAX_ROUNDS = 4;
+
+/** Level 0's synchronous moving (index.ts), the bookkeeping the driver and the reference share. */
+export type SweepState = {
+  /** Level-0 rounds done (index.ts), levels that merged in the first. */
+  rounds: number;
+  levels: number;
+  /** Sweeps of this round begun, and the sub-round (class) within the current one. */
+  sweep: number;
+  round: number;
+  /** Q at the start of this round, of its best and of its last measured sweep. */
+  startQ: number;
+  bestQ: number;
+  prevQ: number;
+};
+
+/** The arrays of level 0's moving (index.ts: MoveState's, less the scratch of one sub-round). */
+export type LevelZero = {
+  comm: Uint32Array;
+  tot: Float64Array;
+  size: Uint32Array;
+  best: Uint32Array;
+  act: Uint8Array;
+  dirty: Uint8Array;
+  mark: Uint8Array;
+  /** comm with the current sub-round's proposals. */
+  next: Uint32Array;
+};
+
+/** Starts a round of level-0 moving from the partition `from` (dense ids): every vertex active. */
+export function startRound(z: LevelZero, from: ArrayLike<number>, k: Float64Array, s: SweepState): void {
+  z.comm.set(from);
+  z.next.set(from);
+  z.tot.fill(0);
+  z.size.fill(0);
+  for (let v = 0; v < k.length; v++) (z.tot[z.comm[v]!]! += k[v]!), z.size[z.comm[v]!]!++;
+  z.act.fill(1);
+  z.dirty.fill(1);
+  // The marks of the sub-round whose proposals the last round dropped.
+  z.mark.fill(0);
+  Object.assign(s, { sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 });
+}
+
+/**
+ * After a round's moving: its best partition aggregated and taken through the serial coarse
+ * levels. Returns the partition (dense ids) and whether to run another round from it (the round
+ * improved Q, and rounds remain); undefined when this round found nothing: its best stands.
+ */
+export function endRound(g: WCsr, z: LevelZero, s: SweepState, resolution: number, m2: number): { comm: Uint32Array; again: boolean } | undefined {
+  if (s.rounds > 0 && s.bestQ - s.startQ < TOL) return undefined;
+  const dense = z.best.slice();
+  const C = relabel(dense);
+  let levels = 0;
+  if (C < g.n) {
+    const top = serialLevels(aggregate(g, dense, C), resolution, m2, TOL);
+    levels = 1 + top.levels;
+    for (let v = 0; v < g.n; v++) dense[v] = top.comm[dense[v]!]!;
+  }
+  if (s.rounds === 0) s.levels = levels;
+  s.rounds++;
+  return { comm: dense, again: s.rounds < MAX_ROUNDS };
+}
+
+/** The vertices sub-round `round` evaluates (kernels.ts evaluate) into `out`; returns their count. */
+export function toEvaluate(z: LevelZero, round: number, out: Uint32Array): number {
+  let c = 0;
+  for (let v = 0; v < z.act.length; v++) if ((z.act[v] === 1 && classOf(v, CLASSES) === round) || (round === 0 && z.dirty[v] === 1)) out[c++] = v;
+  return c;
+}
+
+/** Q of the partition at a sweep's start: Σ_v w(v, comm v) in vertex order, totals in id order. */
+export function sweepQ(kin: Float64Array, tot: Float64Array, m2: number, resolution: number): number {
+  let inside = 0;
+  for (let v = 0; v < kin.length; v++) inside += kin[v]!;
+  let sq = 0;
+  for (let c = 0; c < tot.length; c++) sq += tot[c]! * tot[c]!;
+  return inside / m2 - (resolution * sq) / (m2 * m2);
+}
+
+/**
+ * After a sweep's first sub-round measured Q: keeps the best partition so far in `best`; true
+ * when moving should stop (Q gained less than TOL over the last sweep, or fell: synchronous
+ * moves may oscillate, so the best partition seen is the one kept, or MAX_SWEEPS ran).
+ */
+export function measured(s: SweepState, q: number, comm: Uint32Array, best: Uint32Array): boolean {
+  if (s.sweep === 0) s.startQ = q;
+  if (s.sweep === 0 || q > s.bestQ) (s.bestQ = q), best.set(comm);
+  const stop = (s.sweep > 0 && q - s.prevQ < TOL) || s.sweep >= MAX_SWEEPS;
+  s.prevQ = q;
+  return stop;
+}
+/**
+ * Applies a sub-round's proposals: moves, community totals and sizes updated, the movers' marks
+ * folded into act and dirty (and cleared); returns the moves.
+ */
+export function applyMoves(comm: Uint32Array, next: Uint32Array, tot: Float64Array, size: Uint32Array, k: Float64Array, mark: Uint8Array, act: Uint8Array, dirty: Uint8Array): number {
+  let moved = 0;
+  for (let v = 0; v < comm.length; v++) {
+    if (mark[v] === 1) (mark[v] = 0), (act[v] = 1), (dirty[v] = 1);
+    const c = next[v]!;
+    const old = comm[v]!;
+    if (c === old) continue;
+    tot[old]! -= k[v]!;
+    tot[c]! += k[v]!;
+    size[old]!--;
+    size[c]!++;
+    comm[v] = c;
+    moved++;
+  }
+  return moved;
+}

@@ -1,0 +1,171 @@
+/**
+ * The louvain built-in: the engine equals its serial reference (the same algorithm in plain
+ * loops) on skewed and uniform graphs, directed and undirected, weighted, with isolated vertices
+ * and pages split under hubs, on one thread, two threads and two sockets; its `modularity` note
+ * is the modularity of its labels computed here from the edge list (networkx's formula); its
+ * modularity reaches the classic sequential Louvain's and graphology-communities-louvain's on
+ * random graphs, and networkx louvain_communities' (test/data/oracles/networkx.json) on the
+ * Graphalytics and SNAP graphs; bad parameters and weights are one-line errors; a topology with
+ * GPUs is refused (no GPU operators yet).
+ */
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildGraph, generate, loadGraph, run, type Graph, type Topology } from '../src/index.js';
+import { TesseraError } from '../src/errors.js';
+import { louvain } from '../src/programs/index.js';
+import { referenceLouvain, sequentialLouvain } from '../src/programs/louvain/reference.js';
+import { outCsr } from './helpers/references.js';
+import { rawFrom } from './helpers/raw.js';
+
+const topo = (threads: number[], gpus: Topology['gpus'] = []): Topology => ({ name: `${threads.length}S${gpus.length}G`, source: 'test', sockets: threads.map((t, id) => ({ id, threads: t })), gpus, interconnect: {}, model: {} });
+const TOPOLOGIES = [topo([1]), topo([2]), topo([1, 1])];
+const ONE = topo([2]);
+const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/data');
+
+/**
+ * networkx `modularity` of the labels on the undirected view, from the out-lists alone: one link
+ * per linked pair with the smaller arc weight, Q = Σ_c [L_c / m - γ (d_c / 2m)^2].
+ */
+function modularityOf(g: Graph, labels: ArrayLike<number>, resolution = 1): number {
+  const { n, offsets, nbrs, weights } = outCsr(g);
+  const link = new Map<number, number>();
+  for (let v = 0; v < n; v++) {
+    for (let e = offsets[v]!; e < offsets[v + 1]!; e++) {
+      const u = nbrs[e]!;
+      const key = Math.min(u, v) * n + Math.max(u, v);
+      const w = weights === undefined ? 1 : weights[e]!;
+      link.set(key, Math.min(link.get(key) ?? Infinity, w));
+    }
+  }
+  const degree = new Map<number, number>();
+  let m = 0;
+  let inside = 0;
+  for (const [key, w] of link) {
+    const a = Math.floor(key / n);
+    const b = key % n;
+    m += w;
+    if (labels[a] === labels[b]) inside += w;
+    degree.set(labels[a]!, (degree.get(labels[a]!) ?? 0) + w);
+    degree.set(labels[b]!, (degree.get(labels[b]!) ?? 0) + w);
+  }
+  if (m === 0) return 0;
+  let q = inside / m;
+  for (const d of degree.values()) q -= resolution * (d / (2 * m)) ** 2;
+  return q;
+}
+
+function lcg(seed: number): () => number {
+  let x = seed;
+  return () => (x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
+}
+
+/** Skewed or uniform edges over ids 3i+1, some weights zero, a chain and isolated vertices. */
+function graphOf(kind: 'skewed' | 'uniform', directed: boolean, weighted: boolean): Graph {
+  const rnd = lcg(directed ? 11 : 12);
+  const n = 300;
+  const pick = (): number => Math.floor((kind === 'skewed' ? rnd() ** 3 : rnd()) * n) * 3 + 1;
+  const list: Array<[number, number, number]> = [];
+  for (let i = 0; i < (kind === 'skewed' ? 2400 : 1200); i++) {
+    const r = rnd();
+    list.push([pick(), pick(), r < 0.05 ? 0 : r < 0.3 ? Math.ceil(r * 10) : r * 4]);
+  }
+  for (let i = 0; i < 12; i++) list.push([3 * n + 20 + 2 * i, 3 * n + 22 + 2 * i, 0.5 + (i % 3)]);
+  return buildGraph(rawFrom(list, { directed, vertices: [0, 3 * n + 2, 3 * n + 5], weighted }), { pageEdges: 64 });
+}
+
+for (const kind of ['skewed', 'uniform'] as const) {
+  for (const directed of [true, false]) {
+    for (const weighted of [true, false]) {
+      test(`${kind} ${directed ? 'directed' : 'undirected'} ${weighted ? 'weighted' : 'unweighted'}: labels equal the reference on 1 and 2 threads and 2 sockets; the note is their modularity`, async (t) => {
+        const g = graphOf(kind, directed, weighted);
+        if (kind === 'skewed') t.true(g.out.pages.some((p) => p.split), 'a hub spans pages');
+        const want = referenceLouvain(g, 1);
+        const q = modularityOf(g, want);
+        t.true(q > 0.2, `modularity ${q}`);
+        for (const topology of TOPOLOGIES) {
+          const r = await run(g, louvain, { topology });
+          t.deepEqual([...r.values], [...want], topology.name);
+          t.true(Math.abs((r.report.notes.modularity as number) - q) < 1e-12, `${topology.name}: note ${r.report.notes.modularity} vs ${q}`);
+          t.true((r.report.notes.levels as number) >= 1);
+          // Every label is the smallest original id of its community.
+          const low = new Map<number, number>();
+          r.values.forEach((l, v) => low.set(l, Math.min(low.get(l) ?? Infinity, g.ids.toOriginal[v]!)));
+          for (const [l, m] of low) t.is(l, m);
+          t.is(r.report.notes.communities, low.size);
+        }
+      });
+    }
+  }
+}
+
+test('random graphs: modularity at least that of the classic sequential Louvain and of graphology-communities-louvain (median of 5 seeds)', async (t) => {
+  const require = createRequire(import.meta.url);
+  const Graphology = require('graphology') as new (o: object) => { addNode(k: number): void; mergeEdge(a: number, b: number): void };
+  const glv = require('graphology-communities-louvain') as { detailed(g: unknown, o: object): { modularity: number } };
+  for (const spec of ['rmat:12', 'rmat:13:ef=4', 'uniform:12:ef=8']) {
+    const g = generate(spec, { undirected: spec.startsWith('uniform') });
+    const r = await run(g, louvain, { topology: ONE });
+    const q = modularityOf(g, r.values);
+    const seq = modularityOf(g, sequentialLouvain(g, 1));
+    const G = new Graphology({ type: 'undirected' });
+    for (let v = 0; v < g.numVertices; v++) G.addNode(v);
+    const { offsets, nbrs } = outCsr(g);
+    for (let v = 0; v < g.numVertices; v++) for (let e = offsets[v]!; e < offsets[v + 1]!; e++) G.mergeEdge(v, nbrs[e]!);
+    const qs = [1, 2, 3, 4, 5].map((s) => glv.detailed(G, { rng: lcg(s) }).modularity).sort();
+    t.log(`${spec}: ${q.toFixed(4)}, sequential ${seq.toFixed(4)}, graphology ${qs.map((x) => x.toFixed(4)).join(' ')}`);
+    t.true(q >= seq - 0.002, `${spec}: ${q} vs sequential ${seq}`);
+    t.true(q >= qs[2]! - 0.002, `${spec}: ${q} vs graphology ${qs[2]}`);
+  }
+});
+
+interface Oracle {
+  vertices: number;
+  louvain: { min: number; median: number };
+}
+const ORACLES = (JSON.parse(readFileSync(path.join(DATA, 'oracles/networkx.json'), 'utf8')) as { graphs: Record<string, Oracle> }).graphs;
+
+for (const [name, o] of Object.entries(ORACLES)) {
+  test(`networkx louvain_communities on ${name}: modularity at least its median over 5 seeds`, async (t) => {
+    const [kind, file] = name.split('/') as [string, string];
+    const g = (await loadGraph(kind === 'graphalytics' ? path.join(DATA, kind, file) : path.join(DATA, kind, `${file}.txt.gz`), { undirected: file.startsWith('facebook') })).graph;
+    const r = await run(g, louvain, { topology: ONE });
+    const q = modularityOf(g, r.values);
+    t.true(Math.abs((r.report.notes.modularity as number) - q) < 1e-12);
+    t.true(q >= o.louvain.median - 1e-12, `${q} vs networkx ${o.louvain.median}`);
+  });
+}
+
+test('resolution: a larger one gives more communities; the note is the modularity at that resolution', async (t) => {
+  const g = generate('rmat:11');
+  const low = await run(g, louvain, { topology: ONE, resolution: 0.5 });
+  const high = await run(g, louvain, { topology: ONE, resolution: 2 });
+  t.true((high.report.notes.communities as number) > (low.report.notes.communities as number));
+  t.true(Math.abs((high.report.notes.modularity as number) - modularityOf(g, high.values, 2)) < 1e-12);
+  t.deepEqual([...high.values], [...referenceLouvain(g, 2)]);
+});
+
+test('graphs without edges: every vertex its own community, modularity 0', async (t) => {
+  const g = buildGraph(rawFrom([], { vertices: [4, 2, 9] }));
+  const r = await run(g, louvain, { topology: ONE });
+  t.deepEqual([...r.entries()], [[2, 2], [4, 4], [9, 9]]);
+  t.is(r.report.notes.modularity, 0);
+  t.is(r.report.notes.levels, 0);
+});
+
+test('bad resolution and negative weights: one-line errors with the fix; a topology with GPUs is refused', async (t) => {
+  const g = generate('rmat:8');
+  for (const resolution of [0, -1, NaN, Infinity]) {
+    const e = await t.throwsAsync(run(g, louvain, { topology: ONE, resolution }));
+    t.true(e instanceof TesseraError);
+    t.false(e!.message.includes('\n'));
+    t.regex(e!.message, /resolution/);
+  }
+  const neg = buildGraph(rawFrom([[1, 2, 1], [2, 3, -1]], { weighted: true }));
+  const e = await t.throwsAsync(run(neg, louvain, { topology: ONE }));
+  t.regex(e!.message, /louvain: 2 edge weights are negative or NaN .*Fix: give non-negative weights/);
+  const gpu = await t.throwsAsync(run(g, louvain, { topology: topo([2], [{ device: 0, emulated: true, streams: 2 }]) }));
+  t.regex(gpu!.message, /program 'louvain' cannot run on topology .* its kernels have no GPU implementation.*Fix: run it on a CPU-only topology/);
+});
