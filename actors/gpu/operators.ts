@@ -198,7 +198,7 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
     // What of the device copy another writer may have changed since the last superstep.
     const up = stale(a, s, n, kind, d);
     if (!diffed.has(n)) {
-      await refresh(a, s, n, kind, up, d);
+      await refresh(a, s, n, kind, d, up);
       continue;
     }
     const host = s.state[n]!;

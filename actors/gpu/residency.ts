@@ -86,9 +86,10 @@ export function slotsFor(a: GpuActor, s: GpuStep, state: ReadonlyArray<readonly 
 
 /**
  * Uploads what of the device copy of `name` (device array `slot`) another writer may have
- * changed since this actor's last superstep (`up`: stale's verdict, taken here unless given).
+ * changed since this actor's last superstep (`up`: stale's verdict for that slot, taken here
+ * unless given).
  */
-export async function refresh(a: GpuActor, s: GpuStep, name: string, kind: StateKind = kindOf(s, name), up = stale(a, s, name, kind), slot = name): Promise<void> {
+export async function refresh(a: GpuActor, s: GpuStep, name: string, kind: StateKind = kindOf(s, name), slot = name, up = stale(a, s, name, kind, slot)): Promise<void> {
   if (up === 'none') return;
   const host = s.state[name]!;
   if (up === 'all' && slot === name) await a.upload(name, s);

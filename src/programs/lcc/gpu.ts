@@ -10,7 +10,7 @@
  * call only.
  */
 import type { GpuHandler } from '../../../actors/gpu/handler.js';
-import type { StateKind } from '../../../src/wire/frames.js';
+import type { StateKind } from '../../wire/frames.js';
 import type { StateArray } from '../../engine/kernel.js';
 import { rangeVertices } from '../../engine/partition.js';
 
@@ -57,4 +57,3 @@ export const lccTri: GpuHandler = {
     }
   },
 };
-

@@ -5,7 +5,7 @@
 import { SET_IN, SET_ALLIN, OUTDEG, OWNED, type GpuHandler, type GpuStep } from '../../../actors/gpu/handler.js';
 import type { GpuActor } from '../../../actors/gpu/gpu-actor.js';
 import type { StateSync } from '../../wire/frames.js';
-import { keep, refresh, slotsFor, stale } from '../../../actors/gpu/residency.js';
+import { keep, refresh, slotsFor } from '../../../actors/gpu/residency.js';
 
 /** Per-run scratch key (GpuActor.scratch): this step's device arrays, for steal. */
 const STEP = 'pr:step';
@@ -22,8 +22,7 @@ async function contribOnDevice(a: GpuActor, s: GpuStep): Promise<{ cDev: string;
   const slots = slotsFor(a, s, [['contrib', 'f64'], ['nextContrib', 'f64']]);
   const cDev = slots.get('contrib')!;
   const nDev = slots.get('nextContrib')!;
-  await refresh(a, s, 'contrib', 'f64', stale(a, s, 'contrib', 'f64', cDev), cDev);
-  stale(a, s, 'nextContrib', 'f64', nDev);
+  await refresh(a, s, 'contrib', 'f64', cDev);
   await a.ensure(nDev, 'f64');
   return { cDev, nDev };
 }
