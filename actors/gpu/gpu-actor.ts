@@ -517,7 +517,16 @@ export class GpuActor {
       const at = new Map(set.map((p) => [p.index, p.edges]));
       for (const pi of opts.pages) this.edges += at.get(pi) ?? 0;
     }
-    const st = await this.ctl!.run(kernel, opts);
+    return this.counted(await this.ctl!.run(kernel, opts));
+  }
+
+  /** Runs a native kernel that reads no pages (its input in state arrays: lcc_tri) and adds its counters to the step's. */
+  async runPageless(kernel: KernelName, opts: Omit<RunOptions, 'setId' | 'pages'>): Promise<RunStats> {
+    return this.counted(await this.ctl!.run(kernel, { ...opts, setId: 0, pages: [] }));
+  }
+
+  /** Adds a native call's counters to the superstep's. */
+  private counted(st: RunStats): RunStats {
     const s = this.stats;
     s.calls++;
     s.pages += st.pages;

@@ -40,14 +40,10 @@ export const lccTri: GpuHandler = {
       await put('tri.acc', 'u32', slots);
       await a.ensure('tri', 'f64');
       await a.ensure('tri.touched', 'u8');
-      const st = await ctl.run('lcc_tri', {
-        setId: 0,
-        pages: [],
+      const st = await a.runPageless('lcc_tri', {
         params: a.ownedParams(),
         state: { fwdOff: 'tri.off', fwd: 'tri.fwd', work: 'tri.work', acc: 'tri.acc', tri: 'tri', touched: 'tri.touched', ...(unit ? {} : { mult: 'tri.mult' }), ...a.ownedState() },
       });
-      a.stats.calls++;
-      a.stats.kernelMs += st.kernelMs;
       const { ids, values } = await ctl.compact('tri.touched', 'tri', 0, n);
       a.stats.stateBytesOut += ids.byteLength + values.byteLength;
       // The report's edges: the searches made (each an intersection step, as the sockets' merge steps).
