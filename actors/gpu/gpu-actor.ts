@@ -49,7 +49,8 @@ import { GpuController, nativeAvailable, pageWeightBytes, type KernelName, type 
 import { countFlags, inOutPages, unionPages, vertexRuns } from './pages.js';
 import { HostPins } from './pins.js';
 import { operatorHandler } from './operators.js';
-import { ACTIVATE, FR, loadGpuHandlers, NX, OUTDEG, OWNED, SET_ALLIN, SET_IN, SET_INOUT, SET_OUT, SET_STOLEN_OUT, SET_UNION, type GpuStep as Step, type StepOut } from './handler.js';
+import type { GpuGroup } from './group.js';
+import { ACTIVATE, FR, loadGpuHandlers, NX, OUTDEG, OWNED, SET_ALLIN, SET_IN, SET_INOUT, SET_OUT, SET_STOLEN_OUT, SET_UNION, stepOf, type GpuStep as Step, type StepOut } from './handler.js';
 
 /** An Error carrying the native controller's code (TS_OOM, TS_BAD_DEVICE, ...). */
 const codeOf = (e: unknown): string | undefined => (typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : undefined);
@@ -95,8 +96,11 @@ export class GpuActor {
   constructor(
     readonly name: string,
     private readonly link: Channel<ActorFrame, CoordinatorFrame>,
+    /** The engine's other GPU actors, when it has several (state copied device to device). */
+    private readonly group?: GpuGroup,
   ) {
     this.stopped = new Promise((r) => (this.resolveStopped = r));
+    group?.join(this);
     link.on((frame, shared) => {
       this.onFrame(frame, shared).catch((e: unknown) =>
         link.send({ type: 'error', actor: this.name, message: e instanceof Error ? e.message : String(e), code: codeOf(e) }),
@@ -131,6 +135,18 @@ export class GpuActor {
   get ownsAll(): boolean {
     return this.othersRanges.length === 0;
   }
+  /**
+   * Whether GPU actors own every vertex (this one alone, or its group, whose members copy their
+   * ranges to each other before each superstep): then no host copy of a device array another GPU
+   * reads is needed between supersteps.
+   */
+  get gpusOwnAll(): boolean {
+    return this.ownsAll || this.group?.ownsAll === true;
+  }
+  /** Whether its device is open. */
+  get loaded(): boolean {
+    return this.ctl !== undefined && this.cfg !== undefined;
+  }
   get directed(): boolean {
     return this.g!.in !== this.g!.out;
   }
@@ -158,6 +174,7 @@ export class GpuActor {
         return;
       case 'stop':
         this.requests.answer([]);
+        this.group?.cancel(new Error('the engine stopped'));
         try {
           this.pins.clear(); // close unlocks them all
           await this.ctl?.close();
@@ -232,6 +249,11 @@ export class GpuActor {
     // A run's first superstep: what the device holds belongs to an earlier run, even where the
     // host arrays are the same buffers (the engine reuses a finished run's arrays).
     if (f.step === 0 || f.first === true) this.scratch.clear();
+    const step = stepOf(f, shared, this.g!.numVertices);
+    // Before anything that can fail: the other GPU actors wait for this one (group.ts).
+    const tMeet = performance.now();
+    const peerBytes = this.group === undefined ? 0 : await this.group.meet(this, step);
+    const peerMs = performance.now() - tMeet;
     injectGpuFault(f.step); // engine/faults.ts: TESSERA_FAULT's gpu-fail / gpu-oom at this superstep
     const h = f.ops !== undefined ? operatorHandler(f.ops, f.kernel) : f.gpu === undefined ? undefined : (await loadGpuHandlers(f.gpu)).table[f.kernel];
     if (h === undefined) throw new Error(`kernel '${f.kernel}' has no GPU mapping`);
@@ -244,19 +266,6 @@ export class GpuActor {
       await this.unpinAll();
       this.family = family;
     }
-    const state: Record<string, StateArray> = {};
-    for (const s of f.state) {
-      const a = new STATE_CTORS[s.kind](shared[s.buffer]!);
-      state[s.name] = s.length !== undefined && s.length < a.length ? (a.subarray(0, s.length) as StateArray) : a;
-    }
-    const n = this.g!.numVertices;
-    const step: Step = {
-      f,
-      state,
-      frontier: f.frontierBitmap === undefined ? undefined : new Uint8Array(shared[f.frontierBitmap]!, 0, n),
-      list: f.frontierList === undefined ? undefined : new Uint32Array(shared[f.frontierList]!),
-      next: new Uint8Array(shared[f.nextBitmap]!, 0, n),
-    };
     this.stats = GpuActor.zero(this.cfg!.emulated);
     const spent = { ...this.ctl!.spent };
     this.voteShared = [];
@@ -313,7 +322,7 @@ export class GpuActor {
       sync: out.sync,
       ...(out.flagged.length > 0 ? { flagged: out.flagged } : {}),
       ...(out.activate !== undefined ? { activate: out.activate } : {}),
-      gpu: { ...this.stats, ...this.ctl!.spentSince(spent) },
+      gpu: { ...this.stats, ...this.ctl!.spentSince(spent), ...(this.group === undefined ? {} : { peerBytes, peerMs }) },
     }, this.voteShared);
   }
 

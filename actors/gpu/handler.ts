@@ -5,7 +5,7 @@
  * so it names no program; a handler drives the native controller through the actor's methods.
  */
 import type { FlagMerge, Mode, StateMerge, StateSync, SuperstepFrame, Task } from '../../src/wire/frames.js';
-import type { StateArray } from '../../src/engine/kernel.js';
+import { STATE_CTORS, type StateArray } from '../../src/engine/kernel.js';
 import type { GpuActor } from './gpu-actor.js';
 import { loadExports, type ExportTable } from '../../src/engine/kernel-modules.js';
 
@@ -51,6 +51,22 @@ export interface GpuStep {
   list: Uint32Array | undefined;
   /** The coordinator's next-frontier flags (one byte per vertex). */
   next: Uint8Array;
+}
+
+/** The host views a superstep frame names, over the buffers sent with it (n vertices). */
+export function stepOf(f: SuperstepFrame, shared: SharedArrayBuffer[], n: number): GpuStep {
+  const state: Record<string, StateArray> = {};
+  for (const s of f.state) {
+    const a = new STATE_CTORS[s.kind](shared[s.buffer]!);
+    state[s.name] = s.length !== undefined && s.length < a.length ? (a.subarray(0, s.length) as StateArray) : a;
+  }
+  return {
+    f,
+    state,
+    frontier: f.frontierBitmap === undefined ? undefined : new Uint8Array(shared[f.frontierBitmap]!, 0, n),
+    list: f.frontierList === undefined ? undefined : new Uint32Array(shared[f.frontierList]!),
+    next: new Uint8Array(shared[f.nextBitmap]!, 0, n),
+  };
 }
 
 export interface GpuHandler {

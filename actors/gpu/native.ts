@@ -154,6 +154,8 @@ interface NativeControllerHandle {
   readState<T extends StateArray>(name: string, into: T, offset?: number): Promise<T>;
   fillState(name: string, value: number): Promise<void>;
   copyState(dst: string, src: string, begin: number, end: number): Promise<void>;
+  copyFromPeer(peer: NativeControllerHandle, src: string, dst: string, ranges: Float64Array): Promise<number>;
+  enablePeer(peer: NativeControllerHandle): Promise<boolean>;
   pinHost(view: StateArray): Promise<boolean>;
   unpinHost(view: StateArray): Promise<void>;
   compact(flags: string, state: string, begin: number, end: number, mask?: string, before?: string, delta?: boolean): Promise<{ ids: Uint32Array; values: Float64Array }>;
@@ -420,6 +422,20 @@ export class GpuController {
   /** state[dst][begin, end) = state[src][begin, end), on the device (same type; nothing crosses the link). */
   copyState(dst: string, src: string, begin: number, end: number): Promise<void> {
     return this.h.copyState(dst, src, begin, end);
+  }
+
+  /**
+   * dst[b, e) = the peer controller's src[b, e) for each range, device to device (GTS §4.1's
+   * peer copies; through the host where the devices cannot reach each other). The peer must run
+   * nothing meanwhile (GpuGroup's barrier). Resolves with the bytes copied.
+   */
+  copyFromPeer(peer: GpuController, src: string, dst: string, ranges: ReadonlyArray<readonly [number, number]>): Promise<number> {
+    return this.h.copyFromPeer(peer.h, src, dst, Float64Array.from(ranges.flat()));
+  }
+
+  /** Lets this device read the peer's memory directly (NVLink, PCIe P2P); false where it cannot. */
+  enablePeer(peer: GpuController): Promise<boolean> {
+    return this.h.enablePeer(peer.h);
   }
 
   /**

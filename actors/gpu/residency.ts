@@ -17,6 +17,7 @@ import type { StateKind } from '../../src/wire/frames.js';
 import type { StateArray } from '../../src/engine/kernel.js';
 import type { GpuActor } from './gpu-actor.js';
 import type { GpuStep } from './handler.js';
+import { complementRanges, type VertexRanges } from '../../src/engine/partition.js';
 
 /** The host view a device array mirrored after superstep `step`, everywhere or on the owned ranges. */
 interface Mirror {
@@ -26,7 +27,12 @@ interface Mirror {
   kind: StateKind;
   step: number;
   where: 'all' | 'owned';
+  /** With 'owned': the ranges still stale once GPU peers copied theirs in (fromPeers); else a.others. */
+  missing?: VertexRanges;
 }
+
+/** What of a device array to upload: nothing, these ranges, or all of it. */
+export type Stale = 'none' | 'all' | VertexRanges;
 
 const KEY = 'operators:mirrors';
 
@@ -44,16 +50,17 @@ function sameView(m: Mirror, host: StateArray, kind: StateKind, step: number): b
 
 /**
  * What of the device copy of `name` (device array `slot`) must be uploaded this superstep:
- * nothing ('none'), the ranges other actors own ('others'), or all of it. Forgets the mirror: the
- * superstep records it again once its results are sent (keep), so a step that fails leaves
- * nothing claimed.
+ * nothing ('none'), the ranges other actors own (less those GPU peers copied in), or all of it.
+ * Forgets the mirror: the superstep records it again once its results are sent (keep), so a step
+ * that fails leaves nothing claimed.
  */
-export function stale(a: GpuActor, s: GpuStep, name: string, kind: StateKind, slot = name): 'none' | 'others' | 'all' {
+export function stale(a: GpuActor, s: GpuStep, name: string, kind: StateKind, slot = name): Stale {
   const all = mirrors(a);
   const m = all.get(slot);
   all.delete(slot);
   if (m === undefined || s.f.resident?.includes(name) !== true || !sameView(m, s.state[name]!, kind, s.f.step)) return 'all';
-  return m.where === 'all' ? 'none' : 'others';
+  const miss = m.where === 'all' ? [] : (m.missing ?? a.others);
+  return miss.length === 0 ? 'none' : miss;
 }
 
 /**
@@ -93,8 +100,41 @@ export async function refresh(a: GpuActor, s: GpuStep, name: string, kind: State
   if (up === 'none') return;
   const host = s.state[name]!;
   if (up === 'all' && slot === name) await a.upload(name, s);
-  else (await a.ensure(slot, kind), await a.uploadRanges(slot, host, up === 'all' ? [[0, Math.min(host.length, a.graph.numVertices)]] : a.others));
+  else (await a.ensure(slot, kind), await a.uploadRanges(slot, host, up === 'all' ? [[0, Math.min(host.length, a.graph.numVertices)]] : up));
 }
+
+/**
+ * GTS §4.1 (Strategy-P's synchronisation): instead of every GPU reading what it computed back to
+ * main memory and every other GPU uploading it again, the GPUs copy it from each other, device to
+ * device (NVLink or PCIe peer-to-peer, much faster than the host link). Called by GpuGroup while
+ * every member waits at its barrier (nobody runs a kernel), before superstep s: for each member's
+ * device array that mirrors a resident host array on its owned ranges after the previous superstep,
+ * each other member holding the same host view copies its owned ranges in. Resolves with the
+ * bytes each member received.
+ */
+export async function fromPeers(members: ReadonlyArray<readonly [GpuActor, GpuStep]>): Promise<number[]> {
+  const got = members.map(() => 0);
+  const copies: Array<Promise<void>> = [];
+  members.forEach(([a, s], i) => {
+    for (const [slot, m] of mirrors(a)) {
+      if (m.where !== 'owned' || m.step + 1 !== s.f.step) continue;
+      const ref = s.f.state.find((r) => s.f.resident?.includes(r.name) === true && sameView(m, s.state[r.name]!, r.kind, s.f.step));
+      if (ref === undefined) continue;
+      const done: VertexRanges = [...a.owned];
+      for (const [b] of members) {
+        if (b === a) continue;
+        const src = [...mirrors(b)].find(([, mb]) => mb.where === 'owned' && sameView(mb, s.state[ref.name]!, ref.kind, s.f.step));
+        if (src === undefined) continue;
+        copies.push(a.controller.copyFromPeer(b.controller, src[0], slot, b.owned).then((n) => void (got[i]! += n)));
+        done.push(...b.owned);
+      }
+      m.missing = complementRanges([done], a.graph.numVertices);
+    }
+  });
+  await Promise.all(copies);
+  return got;
+}
+
 
 /** The kind of state array `name` in the superstep's frame. */
 export function kindOf(s: GpuStep, name: string): StateKind {

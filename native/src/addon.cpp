@@ -35,6 +35,10 @@ struct Job {
   std::string code, message;
 };
 
+struct AddonData {
+  Napi::FunctionReference ctor;
+};
+
 class NativeController;
 void CallJs(Napi::Env env, Napi::Function, NativeController* ctx, Job* job);
 using Tsfn = Napi::TypedThreadSafeFunction<NativeController, Job, CallJs>;
@@ -66,6 +70,8 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("readState", &NativeController::ReadState),
                            InstanceMethod("fillState", &NativeController::FillState),
                            InstanceMethod("copyState", &NativeController::CopyState),
+                           InstanceMethod("copyFromPeer", &NativeController::CopyFromPeer),
+                           InstanceMethod("enablePeer", &NativeController::EnablePeer),
                            InstanceMethod("pinHost", &NativeController::PinHost),
                            InstanceMethod("compact", &NativeController::Compact),
                            InstanceMethod("unpinHost", &NativeController::UnpinHost),
@@ -263,42 +269,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     Job* j = newJob(env);
     auto out = std::make_shared<ts::ControllerInfo>();
     j->work = [this, out] { *out = ctl_->info(); };
-    j->settle = [out](Napi::Env env) -> Napi::Value {
-      Napi::Object o = Napi::Object::New(env);
-      o.Set("device", out->device);
-      o.Set("name", out->props.name);
-      o.Set("emulated", out->props.emulated);
-      o.Set("cudaBuild", out->cudaBuild);
-      o.Set("computeCapability", out->props.emulated ? std::string("emulated")
-                                                      : std::to_string(out->props.ccMajor) + "." + std::to_string(out->props.ccMinor));
-      o.Set("multiProcessors", out->props.multiProcessors);
-      o.Set("totalMemory", (double)out->props.totalMemory);
-      o.Set("freeMemory", (double)out->props.freeMemory);
-      o.Set("memoryLimit", (double)out->memoryLimit);
-      o.Set("used", (double)out->used);
-      o.Set("stateBytes", (double)out->stateBytes);
-      o.Set("scratchBytes", (double)out->scratchBytes);
-      o.Set("cacheBytes", (double)out->cacheBytes);
-      o.Set("slotBytes", (double)out->slotBytes);
-      o.Set("cacheSlots", out->cacheSlots);
-      o.Set("residentPages", out->residentPages);
-      o.Set("registeredPages", out->registeredPages);
-      o.Set("pinnedPages", out->pinnedPages);
-      o.Set("pinnedHostBytes", (double)out->pinnedHostBytes);
-      o.Set("streams", out->streams);
-      Napi::Object t = Napi::Object::New(env);
-      t.Set("calls", (double)out->totals.calls);
-      t.Set("hits", (double)out->totals.hits);
-      t.Set("misses", (double)out->totals.misses);
-      t.Set("evictions", (double)out->totals.evictions);
-      t.Set("bytesCopied", (double)out->totals.bytesCopied);
-      t.Set("cacheResets", (double)out->totals.cacheResets);
-      t.Set("copyMs", out->totals.copyMs);
-      t.Set("kernelMs", out->totals.kernelMs);
-      t.Set("wallMs", out->totals.wallMs);
-      o.Set("totals", t);
-      return o;
-    };
+    j->settle = [out](Napi::Env env) -> Napi::Value { return controllerInfo(env, *out); };
     return enqueue(env, j);
   }
 
@@ -440,6 +411,47 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     const std::string dst = stringArg(info, 0, "copyState: dst"), src = stringArg(info, 1, "copyState: src");
     const size_t b = (size_t)uintArg(info, 2, "copyState: begin", 0, true), e = (size_t)uintArg(info, 3, "copyState: end", 0, true);
     return queue(info.Env(), [this, dst, src, b, e] { ctl_->copyState(dst, src, b, e); });
+  }
+
+  /** The NativeController argument i (a peer on another device), open. */
+  NativeController* peerArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
+    Napi::Env env = info.Env();
+    AddonData* data = env.GetInstanceData<AddonData>();
+    if (info.Length() <= i || !info[i].IsObject() || !info[i].As<Napi::Object>().InstanceOf(data->ctor.Value()))
+      throw codedError(env, "TS_ARG", std::string(what) + ": a native controller is required");
+    NativeController* p = Unwrap(info[i].As<Napi::Object>());
+    if (p == this || p->ctl_ == nullptr || p->stopping_) throw codedError(env, "TS_ARG", std::string(what) + ": the peer must be another open controller");
+    return p;
+  }
+
+  /** copyFromPeer(peer, src, dst, ranges: Float64Array [b0, e0, b1, e1, ...]) -> Promise<bytes>. */
+  Napi::Value CopyFromPeer(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    NativeController* peer = peerArg(info, 0, "copyFromPeer");
+    const std::string src = stringArg(info, 1, "copyFromPeer: src"), dst = stringArg(info, 2, "copyFromPeer: dst");
+    TA r;
+    if (info.Length() < 4 || !getTypedArray(env, info[3], &r) || r.type != napi_float64_array || r.length % 2 != 0)
+      throw codedError(env, "TS_ARG", "copyFromPeer: ranges must be a Float64Array of begin/end pairs");
+    std::vector<std::pair<size_t, size_t>> ranges;
+    for (size_t i = 0; i < r.length; i += 2) ranges.emplace_back((size_t)((double*)r.data)[i], (size_t)((double*)r.data)[i + 1]);
+    auto bytes = std::make_shared<size_t>(0);
+    Job* j = newJob(env);
+    j->keep.push_back(std::make_unique<Napi::Reference<Napi::Value>>(Napi::Persistent(info[0])));
+    ts::Controller* other = peer->ctl_.get();
+    j->work = [this, other, src, dst, ranges, bytes] { *bytes = ctl_->copyFromPeer(*other, src, dst, ranges); };
+    j->settle = [bytes](Napi::Env env) -> Napi::Value { return Napi::Number::New(env, (double)*bytes); };
+    return enqueue(env, j);
+  }
+
+  /** enablePeer(peer) -> Promise<boolean>: whether this device reads the peer's memory directly. */
+  Napi::Value EnablePeer(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    ts::Controller* other = peerArg(info, 0, "enablePeer")->ctl_.get();
+    auto ok = std::make_shared<bool>(false);
+    Job* j = newJob(env);
+    j->work = [this, other, ok] { *ok = ctl_->enablePeer(*other); };
+    j->settle = [ok](Napi::Env env) -> Napi::Value { return Napi::Boolean::New(env, *ok); };
+    return enqueue(env, j);
   }
 
   Napi::Value RegisterPage(const Napi::CallbackInfo& info) {
@@ -626,10 +638,6 @@ void CallJs(Napi::Env env, Napi::Function, NativeController* ctx, Job* job) {
   }
   ctx->finish(env, job);
 }
-
-struct AddonData {
-  Napi::FunctionReference ctor;
-};
 
 Napi::Value Create(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();

@@ -1,4 +1,4 @@
-// Shared by the Node-API files (addon.cpp, addon_passes.cpp): coded errors, argument checks,
+// Shared by the Node-API files (addon.cpp, addon_info.cpp, addon_passes.cpp): coded errors, argument checks,
 // typed-array access, and the module functions that addon_passes.cpp defines.
 #pragma once
 
@@ -9,7 +9,11 @@
 #include <string>
 
 namespace ts {
+struct ControllerInfo;
 namespace addon {
+
+/** What a controller's info() resolves with (addon_info.cpp). */
+Napi::Object controllerInfo(Napi::Env env, const ts::ControllerInfo& info);
 
 inline Napi::Error codedError(Napi::Env env, const std::string& code, const std::string& msg) {
   Napi::Error e = Napi::Error::New(env, msg);

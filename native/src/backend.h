@@ -47,6 +47,13 @@ class Backend {
   virtual void h2d(void* dst, const void* src, size_t n, int stream) = 0;  // async w.r.t. host
   virtual void d2h(void* dst, const void* src, size_t n, int stream) = 0;  // async w.r.t. host
   virtual void d2d(void* dst, const void* src, size_t n, int stream) = 0;  // async w.r.t. host
+  /**
+   * dst (this device) = src (memory of device srcDevice), async w.r.t. host: direct over NVLink or
+   * PCIe once enablePeer(srcDevice) succeeded, else staged through the host by the driver.
+   */
+  virtual void peerCopy(void* dst, const void* src, int srcDevice, size_t n, int stream) = 0;
+  /** Lets this device read peerDevice's memory directly; false when the hardware cannot. */
+  virtual bool enablePeer(int peerDevice) = 0;
   virtual void memset(void* dst, int value, size_t n, int stream) = 0;
   virtual Event newEvent(bool timing) = 0;
   virtual void freeEvent(Event e) = 0;

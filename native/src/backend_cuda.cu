@@ -216,6 +216,23 @@ class CudaBackend final : public Backend {
   void d2d(void* dst, const void* src, size_t n, int s) override {
     check(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, streams_[s]), "cudaMemcpyAsync D2D");
   }
+  void peerCopy(void* dst, const void* src, int srcDevice, size_t n, int s) override {
+    check(cudaMemcpyPeerAsync(dst, device_, src, srcDevice, n, streams_[s]), "cudaMemcpyPeerAsync");
+  }
+  bool enablePeer(int peer) override {
+    int can = 0;
+    if (peer == device_ || cudaDeviceCanAccessPeer(&can, device_, peer) != cudaSuccess || !can) {
+      cudaGetLastError();
+      return false;
+    }
+    cudaError_t e = cudaDeviceEnablePeerAccess(peer, 0);
+    if (e == cudaErrorPeerAccessAlreadyEnabled || e == cudaSuccess) {
+      cudaGetLastError();
+      return true;
+    }
+    cudaGetLastError();
+    return false;
+  }
   void memset(void* dst, int v, size_t n, int s) override {
     check(cudaMemsetAsync(dst, v, n, streams_[s]), "cudaMemsetAsync");
   }

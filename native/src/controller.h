@@ -114,6 +114,16 @@ class Controller {
   /** dst[begin, end) = src[begin, end) on the device (same type): e.g. a diffed array's `before` copy. */
   void copyState(const std::string& dst, const std::string& src, size_t begin, size_t end);
   /**
+   * dst[b, e) = peer's src[b, e) for each range (same type), device to device (GTS Strategy-P's
+   * peer copies, §4.1). Reads the peer's array table from this thread: the caller guarantees the
+   * peer runs nothing meanwhile (the GPU actors meet at a barrier). Returns the bytes copied.
+   */
+  size_t copyFromPeer(Controller& peer, const std::string& src, const std::string& dst, const std::vector<std::pair<size_t, size_t>>& ranges);
+  /** Direct access to the peer's memory (NVLink/PCIe P2P); false: copies go through the host. */
+  bool enablePeer(Controller& peer);
+  int device() const { return device_; }
+  bool emulated() const { return emulated_; }
+  /**
    * Page-locks host memory the caller keeps alive until unpinHost (counted per pointer), so state
    * copies from/to it run as direct DMA. False when the device cannot: copies still work, slower.
    */
@@ -174,6 +184,9 @@ class Controller {
   void addSlots(uint8_t* arena, size_t n);
   void ensureStaging();
   void copyChunks(uint8_t* dst, const void* src, size_t n, int s);
+  /** Whether a state copy of n bytes to/from host goes through stageState (large, pageable, CUDA). */
+  bool staged(const void* host, size_t n);
+  void stageState(uint8_t* dev, uint8_t* host, size_t n, bool toDevice);
   int acquire(HostPage& hp, int s, RunStats& st, Event copyStart);
   PageDev pageDev(const HostPage& hp) const;
   bool isSplit(const HostPage& hp) const;
@@ -239,6 +252,7 @@ class Controller {
   // staging
   std::unique_ptr<CopyPool> copyPool_;
   std::vector<Chunk> ring_;
+  std::vector<Chunk> stateStage_;  // pinned buffers of stageState
   size_t chunkBytes_ = 0;
   size_t ringNext_ = 0;
   // timing events

@@ -13,6 +13,7 @@ import { Channel } from '../wire/channel.js';
 import type { ActorFrame, CoordinatorFrame, ErrorFrame, IdleFrame, Mode, ReadyFrame, ReleasedFrame, StateRef, Task, VoteFrame } from '../wire/frames.js';
 import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
 import { shareGraph } from '../../actors/cpu/share.js';
+import { GpuGroup } from '../../actors/gpu/group.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
 import { nativeFoldFlags } from '../../actors/gpu/native.js';
 import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
@@ -194,10 +195,11 @@ export class Engine {
     }
     e.cpuCount = e.actors.length;
     const ready: Array<Promise<ReadyFrame>> = [];
+    const group = topology.gpus.length > 1 ? new GpuGroup() : undefined;
     topology.gpus.forEach((gpu, i) => {
       const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
       const name = `gpu${gpu.device}`;
-      const actor = new GpuActor(name, actorEnd);
+      const actor = new GpuActor(name, actorEnd, group);
       const mine = owned[i]!;
       coord.on((f, shared) => e.onActorFrame(f, shared));
       ready.push(

@@ -292,6 +292,12 @@ export interface GpuStepStats {
   pinMs?: number;
   writeMs?: number;
   readMs?: number;
+  /**
+   * State bytes this device received from other GPUs device to device (GpuGroup) this superstep,
+   * and the wall ms its actor waited at the group's barrier, copies included.
+   */
+  peerBytes?: number;
+  peerMs?: number;
 }
 
 /** GPU actor -> coordinator after load: the device is open, and which kernels it maps. */

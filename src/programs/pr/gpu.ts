@@ -51,11 +51,11 @@ export const pr: GpuHandler = {
     // Alone, the device's nextContrib is the truth even where it is not read back (below).
     keep(a, s, 'nextContrib', 'owner', 'f64', nDev);
     // Ranks go back after the last iteration only (nothing reads them before); contributions
-    // only when another actor owns vertices (it gathers them next step; alone, the device keeps
-    // its own). Without the `last` argument, both every step.
+    // only when a CPU actor owns vertices (it gathers them next step; alone, the device keeps
+    // its own, and GPU peers copy theirs device to device). Without `last`, both every step.
     const sync: StateSync[] = [];
     if (s.f.args.last !== 0) sync.push(...(await a.syncOwned('rank', 'rank', s)));
-    if (!a.ownsAll || s.f.args.last === undefined) sync.push(...(await a.syncOwned(nDev, 'nextContrib', s)));
+    if (!a.gpusOwnAll || s.f.args.last === undefined) sync.push(...(await a.syncOwned(nDev, 'nextContrib', s)));
     return a.out({ sum: st?.sum ?? 0, sync });
   },
   // The device holds every contribution of this step (its own range computed, the rest

@@ -1,0 +1,121 @@
+/**
+ * Several GPU actors copy state to each other device to device (actors/gpu/group.ts,
+ * residency.ts fromPeers): results equal the CPU's, and the copies happen where they should —
+ * each GPU receives exactly the other GPUs' owned ranges of a resident 'owner' array, and with
+ * the GPUs owning every vertex PageRank reads no contributions back between iterations.
+ */
+import test from 'ava';
+import path from 'node:path';
+import { nativeAvailable } from '../actors/gpu/native.js';
+import { Engine, type EngineOptions } from '../src/engine/coordinator.js';
+import { withOwnership } from '../src/api.js';
+import type { RunReport } from '../src/engine/report.js';
+import type { Graph } from '../src/graph/types.js';
+import type { Topology } from '../src/topology/schema.js';
+import { algorithm } from './helpers/programs.js';
+import { cpuResults, firstMismatch, makeGraph, paramsFor, rmat, PROGRAMS } from './helpers/gpu-compare.js';
+import { hopsPull, relaxSwap } from './fixtures/operators/programs.js';
+import { removeTempDirs, tempDir, tessera } from './helpers/cli.js';
+
+test.after.always(removeTempDirs);
+
+const avail = nativeAvailable();
+const gpuTest = !avail.ok && avail.toolchainMissing ? test.skip : test.serial;
+
+const gpu = (device: number) => ({ device, emulated: true, streams: 2 });
+const oneSocket = (gpus: number): Topology => ({ name: `1S${gpus}G`, source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: Array.from({ length: gpus }, (_, i) => gpu(i)), interconnect: {}, model: {} });
+const twoTwo: Topology = { ...oneSocket(2), name: '2S2G', sockets: [{ id: 0, threads: 1 }, { id: 1, threads: 1 }] };
+
+type Row = NonNullable<RunReport['steps'][number]['actors'][number]['gpu']> & { actor: string };
+/** Per superstep, the GPU rows. */
+function gpuSteps(r: RunReport): Row[][] {
+  return r.steps.map((s) => s.actors.filter((a) => a.kind === 'gpu').map((a) => ({ ...a.gpu!, actor: a.actor })));
+}
+
+/** Vertices each GPU actor owns, by actor name. */
+function ownedBy(r: RunReport): Map<string, number> {
+  return new Map((r.partition?.gpus ?? []).map((g) => [g.actor, g.vertices]));
+}
+
+async function withEngine<T>(g: Graph, topo: Topology, opts: EngineOptions, f: (e: Engine) => Promise<T>): Promise<T> {
+  const e = await Engine.create(g, topo, await withOwnership(g, topo, opts));
+  try {
+    return await f(e);
+  } finally {
+    await e.close();
+  }
+}
+
+for (const [label, make] of [
+  ['rmat:10 directed', () => rmat(true)],
+  ['skewed undirected', () => makeGraph('skewed', false)],
+] as const) {
+  gpuTest(`every program on two and three emulated GPUs (peer copies) matches the CPU: ${label}`, async (t) => {
+    const g = make();
+    const want = await cpuResults(g);
+    const cases: Array<[Topology, EngineOptions]> = [
+      [oneSocket(2), { gpuShare: 1 }],
+      [oneSocket(2), { gpuShare: 0.6 }],
+      [oneSocket(3), { gpuShare: 1, partition: 'low' }],
+      [twoTwo, { gpuShare: 0.5, partition: 'rand' }],
+    ];
+    for (const [topo, opts] of cases)
+      await withEngine(g, topo, opts, async (e) => {
+        for (const name of PROGRAMS) {
+          const p = algorithm(name).program;
+          const r = await e.run(p, paramsFor(g, name) as never);
+          const bad = firstMismatch(r.values, want.get(name)!, p.output === 'float');
+          t.is(bad, -1, `${name} ${topo.name} ${JSON.stringify(opts)}: vertex ${bad} got ${r.values[bad]} want ${want.get(name)![bad]}`);
+        }
+      });
+  });
+}
+
+gpuTest('PageRank on two GPUs: each receives the other\'s owned contributions device to device, and reads none back when they own every vertex', async (t) => {
+  const g = rmat(true);
+  const pr = algorithm('pr').program;
+  for (const share of [1, 0.6]) {
+    const r = await withEngine(g, oneSocket(2), { gpuShare: share }, (e) => e.run(pr, paramsFor(g, 'pr') as never));
+    const owned = ownedBy(r.report);
+    const steps = gpuSteps(r.report);
+    t.true(steps.length > 2);
+    steps.forEach((rows, k) => {
+      t.is(rows.length, 2);
+      for (const row of rows) {
+        const other = [...owned].filter(([a]) => a !== row.actor).reduce((x, [, v]) => x + v, 0);
+        // Superstep 0 uploads everything; from then on the peers' ranges come device to device.
+        t.is(row.peerBytes, k === 0 ? 0 : 8 * other, `${share} step ${k} ${row.actor}`);
+        // Owning every vertex together, contributions stay on the devices (ranks come back last).
+        if (share === 1 && k < steps.length - 1) t.is(row.stateBytesOut, 0, `step ${k} ${row.actor} read back ${row.stateBytesOut} bytes`);
+        if (share < 1 && k > 0) t.true(row.stateBytesOut > 0);
+      }
+    });
+  }
+});
+
+gpuTest('GPU operators with resident owner arrays (hops-pull, relax-swap) on two GPUs: peer copies, results equal the CPU run', async (t) => {
+  const g = rmat(true);
+  const cpu: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };
+  for (const [p, params] of [
+    [hopsPull, { source: g.ids.toOriginal[0]! }],
+    [relaxSwap, { source: g.ids.toOriginal[0]!, rounds: 4 }],
+  ] as const) {
+    const want = (await withEngine(g, cpu, {}, (e) => e.run(p as never, params as never))).values;
+    for (const share of [1, 0.5]) {
+      const r = await withEngine(g, oneSocket(2), { gpuShare: share }, (e) => e.run(p as never, params as never));
+      t.is(firstMismatch(r.values, want, false), -1, `${p.name} share ${share}`);
+      const peer = gpuSteps(r.report).flat().reduce((x, row) => x + (row.peerBytes ?? 0), 0);
+      t.true(peer > 0, `${p.name} share ${share}: no bytes went device to device`);
+    }
+  }
+});
+
+gpuTest('a GPU failing on two GPUs ends the run with one line naming it (no actor left waiting for it)', async (t) => {
+  const dir = await tempDir('tessera-peers-');
+  const r = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:10', '--topology', path.join('configs', '1S2G-emulated.yaml'), '--out', path.join(dir, 'r.txt'), '-q'], {
+    env: { TESSERA_FAULT: 'gpu-fail@2' },
+  });
+  t.is(r.code, 1);
+  t.regex(r.stderr, /GPU actor gpu[01] failed in superstep 2: CUDA error 700/);
+  t.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+});
