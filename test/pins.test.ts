@@ -1,12 +1,13 @@
-/** The GPU actor's host page-locks (actors/gpu/pins.ts): on a buffer's second copy, once. */
+/** The GPU actor's host page-locks (actors/gpu/pins.ts): on a buffer's second copy, once; never where the controller stages copies. */
 import test from 'ava';
-import { HostPins } from '../actors/gpu/pins.js';
+import { HostPins, STAGED_MIN_BYTES } from '../actors/gpu/pins.js';
 import type { GpuController } from '../actors/gpu/native.js';
 
-function fakeController(): { ctl: GpuController; pinned: number[]; unpinned: number[] } {
+function fakeController(emulated = true): { ctl: GpuController; pinned: number[]; unpinned: number[] } {
   const pinned: number[] = [];
   const unpinned: number[] = [];
   const ctl = {
+    options: { emulated },
     pinHost: async (v: { byteLength: number }) => (pinned.push(v.byteLength), true),
     unpinHost: async (v: { byteLength: number }) => void unpinned.push(v.byteLength),
   } as unknown as GpuController;
@@ -30,4 +31,14 @@ test('a buffer copied once stays pageable; its second copy locks it, and only on
   t.deepEqual(unpinned, [1 << 20]);
   await pins.pin(ctl, big);
   t.is(pinned.length, 2, 'a buffer seen before is locked again at once after unpinAll');
+});
+
+test('a real GPU stages its state copies (1 MiB and up; smaller ones are small): no buffer is ever locked', async (t) => {
+  t.is(STAGED_MIN_BYTES, 1 << 20);
+  const { ctl, pinned } = fakeController(false);
+  const pins = new HostPins();
+  const big = new Float64Array(new SharedArrayBuffer(32 * 2 ** 20));
+  for (let i = 0; i < 3; i++) await pins.pin(ctl, big);
+  await pins.pin(ctl, big.subarray(0, 16));
+  t.deepEqual(pinned, []);
 });

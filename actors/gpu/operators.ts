@@ -241,7 +241,7 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
   let activate: Uint32Array | undefined;
   // Next flags in place: a pull writes only the owned ranges' flags, and an actor owning every
   // vertex is the only one setting any (a dense push: no id list to encode and fold).
-  if (!push || dense) active = await a.syncNext(s);
+  if (!push || dense) active = await a.syncNext(s, st?.activated ?? 0); // one call since clearNext: its fresh marks
   else if ((st?.activated ?? 0) > 0) activate = (await a.controller.compact(NX, NX, 0, a.graph.numVertices)).ids;
   for (const [n, kind] of op.state) keep(a, s, n, writes.get(n), kind, slots.get(n));
   return a.out({ sum: st?.sum ?? 0, active, merges, sync, ...(activate !== undefined ? { activate } : {}) });

@@ -288,6 +288,8 @@ export interface GpuStepStats {
   stateBytesOut: number;
   kernelMs: number;
   copyMs: number;
+  /** Wall ms of its native kernel calls (pages, launches and kernels, on the device's thread). */
+  runMs?: number;
   /** Wall ms the actor awaited page-locks, state uploads and readbacks this superstep (GpuController.spent). */
   pinMs?: number;
   writeMs?: number;

@@ -13,10 +13,13 @@ export const bfs: GpuHandler = {
     const st = push
       ? await a.run('bfs_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: { level, ...a.ownedParams() }, state: { depth: 'depth', frontier: FR, next: NX, ...a.ownedState() } })
       : await a.run('bfs_pull', { setId: SET_IN, pages: a.rangePages(SET_IN), params: { level }, state: { depth: 'depth', frontier: FR, next: NX } });
-    keep(a, s, 'depth', 'claim');
+    // A pull level writes only the owned vertices (one writer each), as an 'owner' array: its
+    // owned ranges stay valid beside other actors, and GPU peers copy theirs in (residency.ts).
+    keep(a, s, 'depth', push ? 'claim' : 'owner');
     // Pull: the actor is its ranges' one writer: depth and next flags go back dense, in place
     // (a compacted merge of RMAT 24's 10 M claims a level cost ~250 ms on the coordinator).
-    if (!push) return a.out({ sync: await a.syncOwned('depth', 'depth', s), active: await a.syncNext(s) });
+    // The kernel's activations are the flags set since clearNext (NextSet counts fresh marks).
+    if (!push) return a.out({ sync: await a.syncOwned('depth', 'depth', s), active: await a.syncNext(s, st?.activated ?? 0) });
     // Every claim of a level writes level + 1: the device's next flags say it all.
     return a.out({ ...(await a.changedOwned('depth', 'claim', s, st?.activated, level + 1)), outbox: a.outbox(st, 'depth', 'claim', ACTIVATE) });
   },
