@@ -386,6 +386,32 @@ test('beta after aggregation counted by hand on a tiny graph (pull and push, 2 a
   const two = boundaryTraffic(g, handPartition(g, 'in', [0, 0, 0, 1, 1, 2], ['cpu', 'gpu', 'gpu']));
   t.deepEqual([...two.matrix], [0, 2, 1, 3, 0, 0, 0, 0, 0]);
   t.deepEqual(two.perLink, [0, 5, 1]);
+  t.deepEqual(two.perPeer, [0, 0, 0], 'no message between the two GPUs');
+  // GPU A {3,4} and GPU B {0,5}, CPU {1,2}, pull: A reads 0 (B), 1 and 2 (cpu); B's 0 reads 3
+  // (A); B's 5 reads nothing; cpu's 1 reads 4 (A) and 5 (B), 2 reads 5 (B). Each GPU's link: A
+  // 2 + 1 + 1 + 1 = 5, B 1 + 1 + 1 = 3; of them A <-> B: 2 messages, on each GPU's peer side.
+  const peers = boundaryTraffic(g, handPartition(g, 'in', [2, 0, 0, 1, 1, 2], ['cpu', 'gpu', 'gpu']));
+  t.deepEqual([...peers.matrix], [0, 1, 1, 2, 0, 1, 0, 1, 0]);
+  t.deepEqual(peers.perPeer, [0, 2, 2]);
+  t.deepEqual(peers.perLink, [0, 5, 3]);
+});
+
+test('messages between GPUs cross the peer link when its rate is known (GTS peer copies), else both host links', (t) => {
+  const elements: ModelElement[] = [
+    { name: 'socket0', kind: 'cpu', rate: 1e9, threads: 1 },
+    { name: 'gpu0', kind: 'gpu', rate: 1e9 },
+    { name: 'gpu1', kind: 'gpu', rate: 1e9 },
+  ];
+  const params: ModelParams = { elements, c: 10, messageBytes: 8 };
+  const loads = [{ edges: 0 }, { edges: 1 }, { edges: 1 }];
+  const traffic = { messages: 30, perLink: [0, 30, 20], perPeer: [0, 20, 20] };
+  const host = predict(params, loads, traffic);
+  t.true(close(host.elements[1]!.transferS, 3) && close(host.elements[2]!.transferS, 2));
+  // 20 messages x 8 B at 1600 B/s: 0.1 s; gpu0's 10 host messages still 1 s.
+  const peer = predict({ ...params, peerBytesPerSec: 1600 }, loads, traffic);
+  t.true(close(peer.elements[1]!.transferS, 1.1), `${peer.elements[1]!.transferS}`);
+  t.true(close(peer.elements[2]!.transferS, 0.1), `${peer.elements[2]!.transferS}`);
+  t.true(close(peer.commS, 1.1));
 });
 
 test('beta of a real partition matches a direct count over the edges', (t) => {
@@ -615,6 +641,24 @@ test('steal policy: balances shared-memory queues, refuses transfers that do not
 // Calibration
 
 const topoYaml = (extra: string): string => `name: emu\nsockets:\n  - threads: 2\ngpus:\n  - device: 0\n    emulated: true\n    memoryLimit: 64MiB\n${extra}`;
+
+test('calibration: a topology with two GPUs caches the peer link rate the GPU measurement gives; the model uses it', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-cal-'));
+  const cacheFile = path.join(dir, 'calibration.json');
+  let gpuCalls = 0;
+  const measure: MeasureFn = async (el) => (el.kind === 'cpu' ? { rate: 5e6, on: 'fake' } : (gpuCalls++, { rate: 4e8, c: 2e9, linkBytesPerSec: 2.4e10, peerBytesPerSec: 3e11, on: 'fake-gpu' }));
+  const topo = parseTopology(topoYaml('  - device: 1\n    emulated: true\n    memoryLimit: 64MiB\n'), 'emu2.yaml');
+  const r1 = await calibrate(topo, 'pr', 'pull', { cacheFile, measure });
+  t.is(r1.peerBytesPerSec!.value, 3e11);
+  t.is(r1.peerBytesPerSec!.source, 'measured');
+  const r2 = await calibrate(topo, 'pr', 'pull', { cacheFile, measure });
+  t.is(gpuCalls, 1);
+  t.is(r2.peerBytesPerSec!.source, 'cache');
+  t.is(r2.peerBytesPerSec!.value, 3e11);
+  t.is(modelParamsFor(topo, r2, buildGraph(generateEdges('rmat:8'))).peerBytesPerSec, 3e11);
+  const one = parseTopology(topoYaml(''), 'emu.yaml');
+  t.is(modelParamsFor(one, r2, buildGraph(generateEdges('rmat:8'))).peerBytesPerSec, undefined, 'one GPU: no peer link');
+});
 
 test('calibration cache: measures once, then reads the cache; topology values override; refresh re-measures', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-cal-'));

@@ -94,7 +94,7 @@ export function sweepJson(m: ModelSweep, graph: Graph, topology: Topology): unkn
     levels: m.params.levelPageEdges?.length ?? null,
     graph: { source: graph.source, vertices: graph.numVertices, edges: graph.numEdges, directed: graph.directed },
     topology: { name: topology.name, source: topology.source, sockets: topology.sockets, gpus: topology.gpus },
-    rates: { rCpu: m.rates.rCpu, rGpu: m.rates.rGpu ?? null, c: m.rates.c ?? null, linkBytesPerSec: m.rates.linkBytesPerSec ?? null },
+    rates: { rCpu: m.rates.rCpu, rGpu: m.rates.rGpu ?? null, c: m.rates.c ?? null, linkBytesPerSec: m.rates.linkBytesPerSec ?? null, peerBytesPerSec: m.rates.peerBytesPerSec ?? null },
     points: m.points,
     chosen: m.chosen ?? null,
     minResidentAlpha: m.minResidentAlpha,
@@ -141,6 +141,7 @@ export function formatModelSweep(m: ModelSweep, graph: Graph, topology: Topology
   if (m.rates.rGpu) L.push(rateLine('rGpu', m.rates.rGpu, 'edges/s per GPU'));
   if (m.rates.c) L.push(rateLine('c', m.rates.c, `messages/s per link (${m.params.messageBytes} B)`));
   if (m.rates.linkBytesPerSec) L.push(rateLine('link', m.rates.linkBytesPerSec, 'bytes/s per link (pages)'));
+  if (m.rates.peerBytesPerSec) L.push(rateLine('peer', m.rates.peerBytesPerSec, 'bytes/s GPU to GPU (messages between GPUs)'));
   const once = m.params;
   const gpuOnce =
     topology.gpus.length === 0

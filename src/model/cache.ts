@@ -28,6 +28,7 @@ const entrySchema = z.object({
   gpuOverheadS: z.number().nonnegative().optional(),
   c: z.number().positive().optional(),
   linkBytesPerSec: z.number().positive().optional(),
+  peerBytesPerSec: z.number().positive().optional(),
   gpuOn: z.string().optional(),
   measuredAt: z.string().optional(),
   host: z.string().optional(),

@@ -78,6 +78,8 @@ export interface ResolvedRates {
   c?: RateValue;
   /** Bytes/s per link for page streaming (topologies with GPUs only). */
   linkBytesPerSec?: RateValue;
+  /** Bytes/s between two GPUs device to device (topologies with two real GPUs or more, measured). */
+  peerBytesPerSec?: RateValue;
   cacheFile: string;
   cacheKey: string;
 }
@@ -106,6 +108,8 @@ export interface Measurement {
   c?: number;
   /** gpu: link bytes/s, when measured. */
   linkBytesPerSec?: number;
+  /** gpu: bytes/s copied from the topology's second GPU to its first, device to device, when measured. */
+  peerBytesPerSec?: number;
   /** What it was measured on (graph spec), for the cache and the printout. */
   on?: string;
   /** Vertices of the largest graph it was measured on (a rate holds for graphs up to a few times larger). */
@@ -181,7 +185,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
   const m = topology.model;
 
   // GPU values first: a topology with GPUs and no GPU rate fails before any CPU measurement.
-  const gpu: Pick<ResolvedRates, 'rGpu' | 'c' | 'linkBytesPerSec' | 'gpuOverheadS' | 'gpuVertexS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec'> = {};
+  const gpu: Pick<ResolvedRates, 'rGpu' | 'c' | 'linkBytesPerSec' | 'peerBytesPerSec' | 'gpuOverheadS' | 'gpuVertexS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec'> = {};
 
   if (topology.gpus.length > 0) {
     let gm: Measurement | undefined;
@@ -223,6 +227,8 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     else if (gm?.linkBytesPerSec !== undefined) gpu.linkBytesPerSec = { value: gm.linkBytesPerSec, source: 'measured', note: measuredNote };
     else if (bw !== undefined) gpu.linkBytesPerSec = { value: bw, source: 'topology', note: `topology ${where} interconnect.bandwidth` };
     else gpu.linkBytesPerSec = { value: gpu.c.value * msgBytes, source: 'derived', note: `c x ${msgBytes} B per message` };
+    if (cached.peerBytesPerSec !== undefined) gpu.peerBytesPerSec = { value: cached.peerBytesPerSec, source: 'cache', note: cachedNote };
+    else if (gm?.peerBytesPerSec !== undefined) gpu.peerBytesPerSec = { value: gm.peerBytesPerSec, source: 'measured', note: measuredNote };
   }
   let rCpu: RateValue;
   // Given rates come with no overhead or one-time costs.
@@ -269,6 +275,7 @@ const GPU_ENTRY = {
   pageBytesPerSec: 'gpuPageBytesPerSec',
   c: 'c',
   linkBytesPerSec: 'linkBytesPerSec',
+  peerBytesPerSec: 'peerBytesPerSec',
   on: 'gpuOn',
   vertices: 'gpuVertices',
 } as const satisfies Partial<Record<keyof Measurement, keyof CacheEntry>>;
@@ -359,8 +366,41 @@ export async function measureGpu(topology: Topology, gpu: Topology['gpus'][numbe
       out.linkBytesPerSec = Math.min(link.toDevice, link.toHost);
       out.c = out.linkBytesPerSec / profile.messageBytes;
     }
+    const second = topology.gpus.find((x) => x !== gpu && !x.emulated && x.device !== gpu.device);
+    if (second !== undefined) {
+      const peer = await measurePeerLink(gpu, second).catch(() => undefined);
+      if (peer !== undefined) out.peerBytesPerSec = peer;
+    }
   }
   return out;
+}
+
+/**
+ * Bytes per second copied from one GPU's memory to another's (GpuController.copyFromPeer: NVLink
+ * or PCIe peer-to-peer where the devices allow it, through the host otherwise): a 64 MiB array
+ * (smaller under a small memoryLimit), median of 5 after a warm-up.
+ */
+export async function measurePeerLink(to: Topology['gpus'][number], from: Topology['gpus'][number]): Promise<number> {
+  const { GpuController } = await import('../../actors/gpu/native.js');
+  const open = (g: Topology['gpus'][number]) => GpuController.create({ device: g.device, emulated: g.emulated, memoryLimit: g.memoryLimit, streams: g.streams });
+  const [a, b] = [await open(to), await open(from)];
+  try {
+    const limit = Math.min(to.memoryLimit ?? Infinity, from.memoryLimit ?? Infinity);
+    const bytes = Math.max(1 << 20, Math.min(64 * 2 ** 20, Math.floor(limit / 4)));
+    await a.allocState('@peer', 'u8', bytes);
+    await b.allocState('@peer', 'u8', bytes);
+    await a.enablePeer(b);
+    const t: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const t0 = performance.now();
+      await a.copyFromPeer(b, '@peer', '@peer', [[0, bytes]]);
+      if (i > 0) t.push(performance.now() - t0);
+    }
+    return bytes / (middle(t) / 1000);
+  } finally {
+    await a.close();
+    await b.close();
+  }
 }
 
 /**
@@ -574,6 +614,7 @@ export function modelParamsFor(topology: Topology, rates: ResolvedRates, graph: 
     c: hasGpu ? rates.c!.value : Infinity,
     messageBytes: profile.messageBytes,
     ...(hasGpu ? { linkBytesPerSec: rates.linkBytesPerSec!.value } : {}),
+    ...(rates.peerBytesPerSec !== undefined && topology.gpus.length > 1 ? { peerBytesPerSec: rates.peerBytesPerSec.value } : {}),
     gpuStateBytes: graph.numVertices * profile.stateBytesPerVertex,
     passes: opts.passes ?? profile.passes,
     setupS: graph.numVertices * (rates.setupSPerVertex ?? 0),

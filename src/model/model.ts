@@ -89,6 +89,12 @@ export interface ModelParams {
   messageBytes: number;
   /** Link bytes per second for page streaming and loading; default c x messageBytes. */
   linkBytesPerSec?: number;
+  /**
+   * Bytes per second between two GPUs device to device (NVLink / PCIe peer copies, GpuGroup):
+   * messages between GPUs cross it instead of both GPUs' host links (GTS §4.1). Absent: they
+   * cross the host links, as TOTEM's model has it.
+   */
+  peerBytesPerSec?: number;
   /** Bytes of vertex state each GPU keeps (its replica of the program's arrays), charged at load. */
   gpuStateBytes?: number;
   /** Full passes over the edges the run makes (PageRank: its iterations); default 1. */
@@ -137,6 +143,11 @@ export interface Traffic {
    * single-link Eq. 1, exact for one GPU, conservative for several).
    */
   perLink?: number[];
+  /**
+   * The part of each GPU's perLink exchanged with other GPUs (ModelParams.peerBytesPerSec charges
+   * it on the peer link instead).
+   */
+  perPeer?: number[];
 }
 
 export interface ElementTime {
@@ -249,7 +260,8 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
     const load = isGpu && (l.edges > 0 || (l.residentBytes ?? 0) > 0) ? start + pageBytes / (params.pageLoadBytesPerSec ?? bps) : 0;
     let linkMessages = 0;
     if (isGpu) linkMessages = traffic.perLink ? (traffic.perLink[i] ?? 0) : gpus > 0 ? traffic.messages : 0;
-    const transferS = linkMessages / params.c;
+    const peer = isGpu && params.peerBytesPerSec !== undefined ? Math.min(linkMessages, traffic.perPeer?.[i] ?? 0) : 0;
+    const transferS = (linkMessages - peer) / params.c + (peer * params.messageBytes) / (params.peerBytesPerSec ?? Infinity);
     // GTS: copies of page i+1 overlap the kernels of page i on K streams.
     const stepS = Math.max(comp, streamS);
     if (stepS > computeS) {

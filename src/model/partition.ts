@@ -279,6 +279,7 @@ function countMatrices(graph: Graph, part: Partition): { agg: Float64Array; raw:
 function trafficOf(part: Partition, agg: Float64Array, raw: Float64Array): BoundaryTraffic {
   const k = part.elements.length;
   const perLink = new Array<number>(k).fill(0);
+  const perPeer = new Array<number>(k).fill(0);
   let messages = 0;
   let messagesRaw = 0;
   let hostMessages = 0;
@@ -296,8 +297,9 @@ function trafficOf(part: Partition, agg: Float64Array, raw: Float64Array): Bound
       messagesRaw += raw[p * k + q]!;
       if (pg) perLink[p]! += m;
       if (qg) perLink[q]! += m;
+      if (pg && qg) (perPeer[p]! += m), (perPeer[q]! += m);
     }
-  return { messages, messagesRaw, hostMessages, perLink, matrix: agg };
+  return { messages, messagesRaw, hostMessages, perLink, perPeer, matrix: agg };
 }
 
 /** The 2 x 2 matrices of a partition of two elements cut at one unit boundary; null otherwise. */
