@@ -4,11 +4,13 @@
  */
 import { SET_OUT, SET_IN, FR, NX, type GpuHandler } from '../../../actors/gpu/handler.js';
 import type { RunStats } from '../../../actors/gpu/native.js';
+import { keep, refresh } from '../../../actors/gpu/residency.js';
 
 export const wcc: GpuHandler = {
   modes: ['push', 'pull'],
   async run(a, s) {
-    await a.upload('label', s);
+    // label is resident (index.ts): up once per run where nothing else writes it (residency.ts).
+    await refresh(a, s, 'label');
     await a.clearNext();
     const sets = a.directed ? [SET_OUT, SET_IN] : [SET_OUT];
     const stats: RunStats[] = [];
@@ -29,6 +31,8 @@ export const wcc: GpuHandler = {
     }
     const outbox = a.joinOutboxes(stats, 'label', 'min');
     const activated = stats.reduce((x, st) => x + st.activated, 0);
+    // The coordinator's min fold of the changes reproduces the device's labels.
+    keep(a, s, 'label', 'min');
     return a.out({ ...(await a.changedOwned('label', 'min', s, activated)), outbox });
   },
 };

@@ -27,8 +27,9 @@ export const wcc = defineProgram({
   graphalytics: 'wcc',
   params: {},
   state: {
-    // Pushes from other memories lower a label: the smallest wins. The driver fills original ids.
-    label: { type: 'u32', init: 0, reduce: 'min' },
+    // Pushes from other memories lower a label: the smallest wins. The driver fills original ids
+    // before the first superstep only: a GPU owning every vertex keeps its copy (gpu.ts).
+    label: { type: 'u32', init: 0, reduce: 'min', resident: true },
     // Afforest's union-find parents (CPU sockets only: GPU topologies propagate labels).
     comp: { type: 'i32', init: 0, reduce: 'none' },
   },
