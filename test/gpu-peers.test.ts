@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import path from 'node:path';
-import { nativeAvailable } from '../actors/gpu/native.js';
+import { GpuController, nativeAvailable } from '../actors/gpu/native.js';
 import { Engine, type EngineOptions } from '../src/engine/coordinator.js';
 import { withOwnership } from '../src/api.js';
 import type { RunReport } from '../src/engine/report.js';
@@ -118,4 +118,64 @@ gpuTest('a GPU failing on two GPUs ends the run with one line naming it (no acto
   t.is(r.code, 1);
   t.regex(r.stderr, /GPU actor gpu[01] failed in superstep 2: CUDA error 700/);
   t.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+});
+
+gpuTest('copyFromPeer copies the ranges asked for between two controllers; flaggedDegrees sums degrees under flags; both check their arguments', async (t) => {
+  const a = await GpuController.create({ device: 0, emulated: true, streams: 2 });
+  const b = await GpuController.create({ device: 1, emulated: true, streams: 2 });
+  try {
+    const n = 1000;
+    for (const c of [a, b]) await c.allocState('x', 'u32', n);
+    const src = Uint32Array.from({ length: n }, (_, i) => i * 7 + 1);
+    await b.writeState('x', src);
+    t.is(await a.copyFromPeer(b, 'x', 'x', [[10, 20], [500, 600]]), 110 * 4);
+    const got = await a.readState('x', new Uint32Array(n));
+    for (let i = 0; i < n; i++) t.is(got[i], (i >= 10 && i < 20) || (i >= 500 && i < 600) ? src[i] : 0, `x[${i}]`);
+    t.true(await a.enablePeer(b));
+    await t.throwsAsync(a.copyFromPeer(b, 'nope', 'x', [[0, 1]]), { code: 'TS_NO_STATE' });
+    await b.allocState('f', 'f64', n);
+    await t.throwsAsync(a.copyFromPeer(b, 'f', 'x', [[0, 1]]), { code: 'TS_TYPE' });
+    await a.allocState('f', 'u8', n);
+    await t.throwsAsync(a.copyFromPeer(b, 'x', 'x', [[900, 1001]]), { code: 'TS_RANGE' });
+    t.throws(() => a.copyFromPeer(a, 'x', 'x', [[0, 1]]), { code: 'TS_ARG' });
+    // Degrees of the flagged vertices, over a range.
+    const flags = Uint8Array.from({ length: n }, (_, i) => (i % 3 === 0 || i % 7 === 0 ? 1 : 0));
+    const deg = Uint32Array.from({ length: n }, (_, i) => (i * 2654435761) % 1000);
+    await a.writeState('f', flags);
+    await a.allocState('deg', 'u32', n);
+    await a.writeState('deg', deg);
+    for (const [lo, hi] of [[0, n], [123, 877], [5, 5]] as const) {
+      let want = 0;
+      for (let i = lo; i < hi; i++) if (flags[i]) want += deg[i]!;
+      t.is(await a.flaggedDegrees('f', 'deg', lo, hi), want, `[${lo}, ${hi})`);
+    }
+    await t.throwsAsync(a.flaggedDegrees('deg', 'f', 0, 1), { code: 'TS_TYPE' });
+    await t.throwsAsync(a.flaggedDegrees('f', 'deg', 0, n + 1), { code: 'TS_RANGE' });
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+gpuTest("GPU pulls count their activations' out-edges (countNext): BFS switches direction on the same supersteps as on the sockets, with no listing", async (t) => {
+  const g = rmat(true);
+  const p = algorithm('bfs').program;
+  const cpu: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };
+  const params = paramsFor(g, 'bfs');
+  const want = await withEngine(g, cpu, {}, (e) => e.run(p, params as never));
+  for (const [topo, opts] of [[oneSocket(1), { gpuShare: 1 }], [oneSocket(1), { gpuShare: 0.5 }], [oneSocket(2), { gpuShare: 1 }]] as const) {
+    const r = await withEngine(g, topo, opts, (e) => e.run(p, params as never));
+    t.is(firstMismatch(r.values, want.values, false), -1);
+    t.deepEqual(r.report.steps.map((s) => s.mode), want.report.steps.map((s) => s.mode), `${topo.name} ${JSON.stringify(opts)}`);
+    const pulls = r.report.steps.filter((s, i) => s.mode === 'pull' && i < r.report.steps.length - 1);
+    t.true(pulls.length > 0, 'the run has a pull before another superstep');
+    for (const s of pulls) {
+      const gpus = s.actors.filter((a) => a.kind === 'gpu');
+      t.true(gpus.every((a) => a.nextEdges !== undefined), `step ${s.step}: every GPU counted`);
+      // Superstep k activates the vertices at depth k + 1: the actors' counts add up to their out-edges.
+      let edges = 0;
+      for (let v = 0; v < g.numVertices; v++) if (r.values[v] === s.step + 1) edges += g.outDegree[v]!;
+      t.is(s.actors.reduce((x, a) => x + (a.nextEdges ?? 0), 0), edges, `step ${s.step}`);
+    }
+  }
 });

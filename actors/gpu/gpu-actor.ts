@@ -71,6 +71,8 @@ export class GpuActor {
   private pushList: number[] | undefined;
   /** Outbox messages the device put this superstep, before its aggregation. */
   private outboxSent = 0;
+  /** With countNext: the out-degrees of the owned vertices syncNext put in next (the vote's nextEdges). */
+  private nextEdges: number | undefined;
   /** Host buffers page-locked for copies (pins.ts). */
   private readonly pins = new HostPins();
   /** Readback buffers reused across supersteps, by state name and length. */
@@ -147,15 +149,9 @@ export class GpuActor {
   get loaded(): boolean {
     return this.ctl !== undefined && this.cfg !== undefined;
   }
-  get directed(): boolean {
-    return this.g!.in !== this.g!.out;
-  }
-  get emulated(): boolean {
-    return this.cfg!.emulated;
-  }
-  get controller(): GpuController {
-    return this.ctl!;
-  }
+  get directed(): boolean { return this.g!.in !== this.g!.out; }
+  get emulated(): boolean { return this.cfg!.emulated; }
+  get controller(): GpuController { return this.ctl!; }
 
   private async onFrame(frame: CoordinatorFrame, shared: SharedArrayBuffer[]): Promise<void> {
     switch (frame.type) {
@@ -213,6 +209,8 @@ export class GpuActor {
       this.range.set(SET_IN, this.range.get(SET_OUT)!);
       this.sets.set(SET_IN, this.sets.get(SET_OUT)!);
     }
+    // A graph constant (PageRank's apply, pulls' countNext): up once, with the pages' registration.
+    await this.ensureOutDegree();
     const info = await this.ctl.info();
     this.link.send({
       type: 'ready',
@@ -269,8 +267,8 @@ export class GpuActor {
     this.stats = GpuActor.zero(this.cfg!.emulated);
     const spent = { ...this.ctl!.spent };
     this.voteShared = [];
-    this.edges = 0;
-    this.outboxSent = 0;
+    this.edges = this.outboxSent = 0;
+    this.nextEdges = undefined;
     const out = await h.run(this, step);
     let stolen = 0;
     let stolenEdges = 0;
@@ -322,6 +320,7 @@ export class GpuActor {
       sync: out.sync,
       ...(out.flagged.length > 0 ? { flagged: out.flagged } : {}),
       ...(out.activate !== undefined ? { activate: out.activate } : {}),
+      ...(this.nextEdges !== undefined && stolen === 0 ? { nextEdges: this.nextEdges } : {}),
       gpu: { ...this.stats, ...this.ctl!.spentSince(spent), ...(this.group === undefined ? {} : { peerBytes, peerMs }) },
     }, this.voteShared);
   }
@@ -614,8 +613,7 @@ export class GpuActor {
   }
 
   outbox(st: RunStats | undefined, name: string, op: MergeOp, activate: boolean): StateMerge | undefined {
-    if (st?.outbox === undefined) return undefined;
-    return { state: name, op, activate, ids: st.outbox.ids, values: st.outbox.values };
+    return st?.outbox === undefined ? undefined : { state: name, op, activate, ids: st.outbox.ids, values: st.outbox.values };
   }
 
   /** One outbox from several calls (entries may repeat a destination; the fold is idempotent for min and claim). */
@@ -684,13 +682,17 @@ export class GpuActor {
    * The device's next flags of the owned ranges copied into the coordinator's next bitmap, in
    * place (pull kernels: no one else sets flags there this superstep); returns how many are set:
    * `known` when the caller has the count (the kernels' activations since clearNext, each a flag
-   * newly set: counting 33 M flags on this thread took ~10 ms a superstep on RMAT 25).
+   * newly set: counting 33 M flags on this thread took ~10 ms a superstep on RMAT 25). With
+   * countNext, also the vote's nextEdges (the coordinator then lists no byte map to switch).
    */
   async syncNext(s: Step, known?: number): Promise<number> {
     let k = 0;
+    // countNext (Ligra's switch next): their out-edges too, summed on the device.
+    if (s.f.countNext === true) (await this.ensureOutDegree(), (this.nextEdges = 0));
     for (const [b, e] of this.owned) {
       await this.readInto(NX, s.next, b, e);
       if (known === undefined) k += countFlags(s.next.subarray(b, e));
+      if (this.nextEdges !== undefined) this.nextEdges += await this.ctl!.flaggedDegrees(NX, OUTDEG, b, e);
     }
     return known ?? k;
   }

@@ -156,6 +156,7 @@ interface NativeControllerHandle {
   copyState(dst: string, src: string, begin: number, end: number): Promise<void>;
   copyFromPeer(peer: NativeControllerHandle, src: string, dst: string, ranges: Float64Array): Promise<number>;
   enablePeer(peer: NativeControllerHandle): Promise<boolean>;
+  flaggedDegrees(flags: string, deg: string, begin: number, end: number): Promise<number>;
   pinHost(view: StateArray): Promise<boolean>;
   unpinHost(view: StateArray): Promise<void>;
   compact(flags: string, state: string, begin: number, end: number, mask?: string, before?: string, delta?: boolean): Promise<{ ids: Uint32Array; values: Float64Array }>;
@@ -431,6 +432,11 @@ export class GpuController {
    */
   copyFromPeer(peer: GpuController, src: string, dst: string, ranges: ReadonlyArray<readonly [number, number]>): Promise<number> {
     return this.h.copyFromPeer(peer.h, src, dst, Float64Array.from(ranges.flat()));
+  }
+
+  /** Sum of deg[v] (a u32 array) over the v in [begin, end) whose u8 flag is set, on the device. */
+  flaggedDegrees(flags: string, deg: string, begin: number, end: number): Promise<number> {
+    return this.h.flaggedDegrees(flags, deg, begin, end);
   }
 
   /** Lets this device read the peer's memory directly (NVLink, PCIe P2P); false where it cannot. */

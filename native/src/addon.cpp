@@ -72,6 +72,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("copyState", &NativeController::CopyState),
                            InstanceMethod("copyFromPeer", &NativeController::CopyFromPeer),
                            InstanceMethod("enablePeer", &NativeController::EnablePeer),
+                           InstanceMethod("flaggedDegrees", &NativeController::FlaggedDegrees),
                            InstanceMethod("pinHost", &NativeController::PinHost),
                            InstanceMethod("compact", &NativeController::Compact),
                            InstanceMethod("unpinHost", &NativeController::UnpinHost),
@@ -441,6 +442,17 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     j->work = [this, other, src, dst, ranges, bytes] { *bytes = ctl_->copyFromPeer(*other, src, dst, ranges); };
     j->settle = [bytes](Napi::Env env) -> Napi::Value { return Napi::Number::New(env, (double)*bytes); };
     return enqueue(env, j);
+  }
+
+  /** flaggedDegrees(flags, deg, begin, end) -> Promise<number>: sum of deg[v] over v with flags[v] set. */
+  Napi::Value FlaggedDegrees(const Napi::CallbackInfo& info) {
+    const std::string flags = stringArg(info, 0, "flaggedDegrees: flags"), deg = stringArg(info, 1, "flaggedDegrees: degrees");
+    const size_t b = (size_t)uintArg(info, 2, "flaggedDegrees: begin", 0, true), e = (size_t)uintArg(info, 3, "flaggedDegrees: end", 0, true);
+    auto sum = std::make_shared<double>(0);
+    Job* j = newJob(info.Env());
+    j->work = [this, flags, deg, b, e, sum] { *sum = ctl_->flaggedDegrees(flags, deg, b, e); };
+    j->settle = [sum](Napi::Env env) -> Napi::Value { return Napi::Number::New(env, *sum); };
+    return enqueue(info.Env(), j);
   }
 
   /** enablePeer(peer) -> Promise<boolean>: whether this device reads the peer's memory directly. */

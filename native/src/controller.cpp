@@ -658,6 +658,21 @@ size_t Controller::copyFromPeer(Controller& peer, const std::string& src, const 
   return bytes;
 }
 
+double Controller::flaggedDegrees(const std::string& flags, const std::string& deg, size_t begin, size_t end) {
+  StateArr& f = findState(state_, flags, "flaggedDegrees");
+  StateArr& d = findState(state_, deg, "flaggedDegrees");
+  if (f.type != SType::U8 || d.type != SType::U32) throw CodedError("TS_TYPE", "flaggedDegrees: the flags must hold u8 and the degrees u32");
+  if (begin > end || end > f.n || end > d.n) throw CodedError("TS_RANGE", "flaggedDegrees: range [" + std::to_string(begin) + ", " + std::to_string(end) + ") exceeds the arrays");
+  if (begin == end) return 0;
+  double* out = (double*)scratch("@flagdeg", sizeof(double));
+  be_->memset(out, 0, sizeof(double), 0);
+  launch<KFlagDeg>(gridFor(end - begin), 0, 0, FlagDegArgs{(const u8*)f.dev, (const u32*)d.dev, (u32)begin, (u32)end, out});
+  double r = 0;
+  be_->d2h(&r, out, sizeof(double), 0);
+  be_->syncStream(0);
+  return r;
+}
+
 bool Controller::enablePeer(Controller& peer) {
   if (peer.emulated_ != emulated_) return false;
   return be_->enablePeer(peer.device_);

@@ -119,6 +119,8 @@ class Controller {
    * peer runs nothing meanwhile (the GPU actors meet at a barrier). Returns the bytes copied.
    */
   size_t copyFromPeer(Controller& peer, const std::string& src, const std::string& dst, const std::vector<std::pair<size_t, size_t>>& ranges);
+  /** Sum of deg[v] (u32) over v in [begin, end) with flags[v] (u8) set. */
+  double flaggedDegrees(const std::string& flags, const std::string& deg, size_t begin, size_t end);
   /** Direct access to the peer's memory (NVLink/PCIe P2P); false: copies go through the host. */
   bool enablePeer(Controller& peer);
   int device() const { return device_; }

@@ -31,6 +31,27 @@ struct KFill {
   }
 };
 
+/**
+ * Sum of deg[v] over the v in [begin, end) whose flag is set, into *out (a double: exact up to
+ * 2^53): a pull's activated out-edges for Ligra's switch, without listing the flags on the host.
+ */
+struct FlagDegArgs {
+  const u8* flags;
+  const u32* deg;
+  u32 begin, end;
+  double* out;
+};
+struct KFlagDeg {
+  using Args = FlagDegArgs;
+  static constexpr int phases = 1;
+  TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
+    double s = 0;
+    for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride())
+      if (a.flags[i] != 0) s += (double)a.deg[i];
+    if (s != 0) atomic_add_f64(a.out, s);
+  }
+};
+
 /** Frontier list -> bitmap or bytes. */
 struct ScatterArgs {
   const u32* list;

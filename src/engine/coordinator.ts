@@ -588,6 +588,7 @@ export class Engine {
       messagesAggregated: v.outbox?.ids.length ?? 0,
       stolen: v.stolen,
       stolenEdges: v.stolenEdges ?? 0,
+      ...(v.nextEdges !== undefined ? { nextEdges: v.nextEdges } : {}),
       ...(v.gpu !== undefined ? { gpu: v.gpu } : {}),
     }));
   }

@@ -24,6 +24,8 @@ export interface ActorStepReport {
   /** Tasks (pages or page ranges) this actor stole from other actors' queues, and their edges. */
   stolen: number;
   stolenEdges: number;
+  /** countNext (a pull before a possible switch): out-edges of the vertices it activated. */
+  nextEdges?: number;
   /** GPU actors: device counters (emulated flag, pages sent, cache hits/misses, bytes, kernel ms). */
   gpu?: GpuStepStats;
 }

@@ -396,9 +396,9 @@ export class Run implements RunContext {
     const first = !this.started && !cpuOnly;
     this.started ||= !cpuOnly;
     const socketsOnly = !this.engine.hasGpus || cpuOnly;
-    // Sockets sum the out-edges of what a pull activates when the next superstep may switch (GPU
-    // actors do not: with them the switch lists the byte map as before).
-    const countNext = mode === 'pull' && modes.length > 1 && forced === undefined && socketsOnly;
+    // Actors sum the out-edges of what a pull activates when the next superstep may switch (sockets
+    // always, GPU handlers that set next flags in place; else the switch lists the byte map).
+    const countNext = mode === 'pull' && modes.length > 1 && forced === undefined;
     const resident = cpuOnly ? undefined : this.residentNames(state);
     // What a CPU-only superstep writes no GPU copy has seen (as a vertexMap's).
     if (cpuOnly) for (const a of Object.values(state)) this.hostWritten.add(a.buffer);
@@ -431,11 +431,13 @@ export class Run implements RunContext {
     const scan = wantList && (active > cap || votes.some((v, i) => (i < cpuCount ? v.discovered === undefined : v.active > 0) || (v.flagged?.length ?? 0) > 0));
     const remote = wantList && !scan && !socketsOnly ? new IdList() : undefined;
     const foldAt = performance.now();
-    if (!socketsOnly) active += this.engine.applyRemote(votes, state, next, remote);
+    // Activations by the fold (GPU merges, outboxes) are in no actor's nextEdges.
+    const folded = socketsOnly ? 0 : this.engine.applyRemote(votes, state, next, remote);
+    active += folded;
     const foldMs = performance.now() - foldAt;
     const listAt = performance.now();
     let nextList: Uint32Array | undefined;
-    let nextEdges: number | undefined = countNext && votes.every((v) => v.nextEdges !== undefined) ? votes.reduce((a, v) => a + v.nextEdges!, 0) : undefined;
+    let nextEdges: number | undefined = countNext && folded === 0 && votes.every((v) => v.nextEdges !== undefined) ? votes.reduce((a, v) => a + v.nextEdges!, 0) : undefined;
     if (wantList && (scan || active > cap)) ({ list: nextList, edges: nextEdges } = listOf({ bitmap: next, list: undefined, size: active }, (k) => this.listArray(k), g.outDegree));
     else if (wantList) {
       nextList = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * active)), 0, active);
