@@ -22,10 +22,8 @@ interface Meeting {
 export class GpuGroup {
   private readonly members: GpuActor[] = [];
   private meeting: Meeting | undefined;
-  /** Whether peer access was asked for (once per group: the devices' answer does not change). */
+  /** Whether peer access was asked for (once per group; where a device refuses, the driver stages copies through the host). */
   private linked = false;
-  /** Devices that read each other's memory directly (false: the driver stages through the host). */
-  direct: boolean | undefined;
 
   join(a: GpuActor): void {
     this.members.push(a);
@@ -81,8 +79,7 @@ export class GpuGroup {
   private async exchange(order: Array<[GpuActor, GpuStep]>): Promise<number[]> {
     if (!this.linked) {
       this.linked = true;
-      const pairs = order.flatMap(([a]) => order.filter(([b]) => b !== a).map(([b]) => a.controller.enablePeer(b.controller)));
-      this.direct = (await Promise.all(pairs)).every((x) => x);
+      await Promise.all(order.flatMap(([a]) => order.filter(([b]) => b !== a).map(([b]) => a.controller.enablePeer(b.controller))));
     }
     return fromPeers(order);
   }
