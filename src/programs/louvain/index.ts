@@ -39,7 +39,7 @@ import { defineProgram } from '../../engine/define.js';
 import { TesseraError } from '../../errors.js';
 import { referenceLouvain } from './reference.js';
 import { peers } from './peers.js';
-import { applyMoves, CLASSES, endRound, measured, relabel, smallestOriginal, startRound, sweepQ, toEvaluate, type LevelZero, type SweepState } from './serial.js';
+import { applyMoves, CLASSES, endRound, INLINE_EDGES, measured, relabel, sequentialRounds, smallestOriginal, startRound, sweepQ, toEvaluate, type LevelZero, type SweepState } from './serial.js';
 
 export const louvain = defineProgram({
   name: 'louvain',
@@ -47,6 +47,7 @@ export const louvain = defineProgram({
   summary: 'Louvain communities (modularity, undirected view); labels are the smallest original id; modularity in the notes',
   params: {
     resolution: { type: 'number', default: 1, above: 0, description: 'modularity resolution γ (networkx, graphology): above 1 gives smaller communities' },
+    inlineEdges: { type: 'int', default: INLINE_EDGES, min: 0, description: 'level 0 runs sequentially on the coordinator when the undirected view has at most this many adjacency entries (both directions), else in synchronous sub-rounds on the sockets; the labels depend on it, not on the topology' },
   },
   state: { label: { type: 'u32', init: 0, reduce: 'owner' } },
   output: 'label',
@@ -55,38 +56,80 @@ export const louvain = defineProgram({
   // CSR of the view (u32 + f64 weights per edge: counted per vertex at ~16 average degree is
   // beyond this figure; it is the per-vertex arrays): offsets, k, comm, tot, size, next, kin, label.
   profile: { mode: 'pull', stateBytesPerVertex: 48, passes: 20, unit: 'pass', vertexTerm: true },
-  reference: (g, { resolution }) => referenceLouvain(g, resolution),
+  reference: (g, { resolution, inlineEdges }) => referenceLouvain(g, resolution, inlineEdges),
   demoParams: () => ({}),
   resumable: true,
-  async run(ctx, { resolution }) {
+  async run(ctx, { resolution, inlineEdges }) {
     const g = ctx.graph;
     const n = g.numVertices;
     const all = ctx.all();
-    type Carry = SweepState & LevelZero & { off: Float64Array; adj: Uint32Array; wt: Float64Array | undefined; k: Float64Array; m2: number; kin: Float64Array };
+    type Carry = SweepState & LevelZero & { off: Float64Array; adj: Uint32Array; wt: Float64Array | undefined; k: Float64Array; m2: number; kin: Float64Array; final: Uint32Array; done: boolean; sweeps: number };
     let c = ctx.resume<Carry>();
     if (c === undefined) {
-      const deg = ctx.alloc('u32') as Uint32Array;
-      await ctx.edgeMap('louvainDegree', all, { deg }, {}, { modes: ['pull'] });
-      const off = ctx.alloc('f64', 0, n + 1) as Float64Array;
-      for (let v = 0; v < n; v++) off[v + 1] = off[v]! + deg[v]!;
-      const adj = ctx.alloc('u32', 0, off[n]) as Uint32Array;
-      const wt = g.weightType === undefined ? undefined : (ctx.alloc('f64', 0, off[n]) as Float64Array);
+      const weighted = g.weightType !== undefined;
+      let off: Float64Array;
+      let adj: Uint32Array;
+      let wt: Float64Array | undefined;
       const k = ctx.alloc('f64') as Float64Array;
-      const { sum: bad } = await ctx.edgeMap('louvainFill', all, { off, adj, ...(wt !== undefined ? { wt } : {}), k }, {}, { modes: ['pull'] });
+      let bad = 0;
+      if (g.in === g.out) {
+        // Undirected: the view is the out-pages, whose lists already are in vertex order; copied whole.
+        off = ctx.alloc('f64', 0, n + 1) as Float64Array;
+        for (let v = 0; v < n; v++) off[v + 1] = off[v]! + g.outDegree[v]!;
+        adj = ctx.alloc('u32', 0, off[n]) as Uint32Array;
+        wt = weighted ? (ctx.alloc('f64', 0, off[n]) as Float64Array) : undefined;
+        let at = 0;
+        for (const p of g.out.pages) {
+          adj.set(p.nbrs.subarray(0, p.edges), at);
+          if (wt !== undefined) wt.set(p.weights!.subarray(0, p.edges), at);
+          at += p.edges;
+        }
+        for (let v = 0; v < n; v++) {
+          if (wt === undefined) k[v] = g.outDegree[v]!;
+          else for (let e = off[v]!; e < off[v + 1]!; e++) (k[v]! += wt[e]!), (bad += wt[e]! >= 0 ? 0 : 1);
+        }
+      } else {
+        // Directed: one superstep merges each vertex's lists into a slot of out- plus in-degree; the gaps closed here.
+        const slot = new Float64Array(n + 1);
+        for (let v = 0; v < n; v++) slot[v + 1] = slot[v]! + g.outDegree[v]! + g.inDegree[v]!;
+        const deg = ctx.alloc('u32') as Uint32Array;
+        off = ctx.alloc('f64', 0, n + 1) as Float64Array;
+        off.set(slot);
+        const a1 = ctx.alloc('u32', 0, slot[n]) as Uint32Array;
+        const w1 = weighted ? (ctx.alloc('f64', 0, slot[n]) as Float64Array) : undefined;
+        ({ sum: bad } = await ctx.edgeMap('louvainFill', all, { deg, off, adj: a1, ...(w1 !== undefined ? { wt: w1 } : {}), k }, {}, { modes: ['pull'] }));
+        for (let v = 0; v < n; v++) off[v + 1] = off[v]! + deg[v]!;
+        adj = ctx.alloc('u32', 0, off[n]) as Uint32Array;
+        wt = weighted ? (ctx.alloc('f64', 0, off[n]) as Float64Array) : undefined;
+        for (let v = 0; v < n; v++) {
+          const from = slot[v]! - off[v]!;
+          for (let e = off[v]!; e < off[v + 1]!; e++) adj[e] = a1[e + from]!;
+          if (wt !== undefined) for (let e = off[v]!; e < off[v + 1]!; e++) wt[e] = w1![e + from]!;
+        }
+      }
       if (bad > 0) throw new TesseraError(`louvain: ${bad} edge weights are negative or NaN (counted from both ends)`, { fix: 'give non-negative weights, or read the graph without weights' });
       let m2 = 0;
       for (let v = 0; v < n; v++) m2 += k[v]!;
-      const [comm, best, size, next] = [0, 1, 2, 3].map(() => ctx.alloc('u32') as Uint32Array) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
-      const [act, dirty, mark] = [0, 1, 2].map(() => ctx.alloc('u8') as Uint8Array) as [Uint8Array, Uint8Array, Uint8Array];
-      c = { off, adj, wt, k, m2, kin: ctx.alloc('f64') as Float64Array, comm, next, tot: ctx.alloc('f64') as Float64Array, size, best, act, dirty, mark, rounds: 0, levels: 0, sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 };
-      startRound(c, identity(n), k, c);
+      const inline = adj.length <= inlineEdges;
+      // Level 0's synchronous state: not needed by the sequential path (empty arrays).
+      const len = inline ? 0 : n;
+      const [comm, best, size, next] = [0, 1, 2, 3].map(() => ctx.alloc('u32', 0, len) as Uint32Array) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+      const [act, dirty, mark] = [0, 1, 2].map(() => ctx.alloc('u8', 0, len) as Uint8Array) as [Uint8Array, Uint8Array, Uint8Array];
+      const final = ctx.alloc('u32') as Uint32Array;
+      final.set(identity(n));
+      c = { off, adj, wt, k, m2, kin: ctx.alloc('f64', 0, len) as Float64Array, comm, next, tot: ctx.alloc('f64', 0, len) as Float64Array, size, best, act, dirty, mark, final, done: m2 === 0, sweeps: 0, rounds: 0, levels: 0, sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 };
+      if (!inline) startRound(c, final, k, c);
     }
     const s = c;
     const { off, adj, wt, k, m2, kin, comm, next, tot, size, best, act, dirty, mark } = s;
     const view = { n, off, adj, wt, k, loop: new Float64Array(n) };
-    let final = identity(n);
-    let sweeps = 0;
-    if (m2 > 0) {
+    if (!s.done && adj.length <= inlineEdges) {
+      // Small views: level 0 sequential, here (see the header).
+      const r = sequentialRounds(view, resolution, m2);
+      s.final.set(r.comm);
+      Object.assign(s, { done: true, levels: r.levels, rounds: r.rounds, sweeps: r.sweeps });
+    }
+    if (!s.done) {
       const ids = new Uint32Array(n);
       const state = { off, adj, ...(wt !== undefined ? { wt } : {}), k, comm, tot, size, next, kin, act, dirty, mark };
       for (;;) {
@@ -98,25 +141,28 @@ export const louvain = defineProgram({
         ctx.release(todo);
         ctx.release(step.next);
         if (measure === 1 && measured(s, sweepQ(kin, tot, m2, resolution), comm, best)) {
-          sweeps += s.sweep + 1;
+          s.sweeps += s.sweep + 1;
           // The coarse levels: serial on the coordinator (see the header).
           const end = endRound(view, s, s, resolution, m2);
           if (end === undefined) {
-            final = best;
+            s.final.set(best);
             break;
           }
-          final = end.comm;
+          s.final.set(end.comm);
           if (!end.again) break;
-          startRound(s, final, k, s);
+          startRound(s, s.final, k, s);
           continue;
         }
         applyMoves(comm, next, tot, size, k, mark, act, dirty);
         if (++s.round === CLASSES) (s.round = 0), s.sweep++;
       }
+      s.done = true;
     }
-    ctx.note('sweeps', sweeps);
+    // The safe point before the last superstep.
+    await ctx.checkpoint({ ...s });
+    ctx.note('sweeps', s.sweeps);
     ctx.note('rounds', s.rounds);
-    const dense = final.slice();
+    const dense = s.final.slice();
     const communities = relabel(dense);
     const label = smallestOriginal(dense, g.ids.toOriginal, ctx.state.label);
     // Q afresh from the labels: the weights inside communities by a superstep, totals from k.
