@@ -239,7 +239,7 @@ export function relabel(comm: Uint32Array): number {
 
 /** The coarse graph of a partition with dense ids 0..C-1 (Blondel's phase 2). */
 export function aggregate(g: WCsr, comm: Uint32Array, C: number): WCsr {
-  const n = g.n;
+  const { n, off: goff, adj: gadj, wt: gwt, k: gk, loop: gloop } = g;
   // Members of each community, in vertex order (a counting sort).
   const start = new Float64Array(C + 1);
   for (let v = 0; v < n; v++) start[comm[v]! + 1]!++;
@@ -261,15 +261,24 @@ export function aggregate(g: WCsr, comm: Uint32Array, C: number): WCsr {
     let inside = 0;
     for (let i = start[c]!; i < start[c + 1]!; i++) {
       const v = members[i]!;
-      k[c]! += g.k[v]!;
-      inside += g.loop[v]!;
-      for (let e = g.off[v]!; e < g.off[v + 1]!; e++) {
-        const d = comm[g.adj[e]!]!;
-        const w = g.wt === undefined ? 1 : g.wt[e]!;
-        if (d === c) inside += w;
-        else {
-          if (seen[d] === 0) (seen[d] = 1), (acc[d] = 0), (touched[t++] = d);
-          acc[d]! += w;
+      k[c]! += gk[v]!;
+      inside += gloop[v]!;
+      const b = goff[v + 1]!;
+      // Two loops: the weight test out of the edge loop (level 0 is mostly unweighted).
+      if (gwt === undefined) {
+        for (let e = goff[v]!; e < b; e++) {
+          const d = comm[gadj[e]!]!;
+          if (d === c) inside += 1;
+          else if (seen[d] === 0) (seen[d] = 1), (acc[d] = 1), (touched[t++] = d);
+          else acc[d]! += 1;
+        }
+      } else {
+        for (let e = goff[v]!; e < b; e++) {
+          const d = comm[gadj[e]!]!;
+          const w = gwt[e]!;
+          if (d === c) inside += w;
+          else if (seen[d] === 0) (seen[d] = 1), (acc[d] = w), (touched[t++] = d);
+          else acc[d]! += w;
         }
       }
     }
