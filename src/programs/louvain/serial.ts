@@ -112,7 +112,10 @@ export function moveSerial(g: WCsr, comm: Uint32Array, tot: Float64Array, resolu
  * Level 0's sequential local moving (index.ts, the path for views up to `inlineEdges`): vertices
  * in `order`, each moved at once (Gauss-Seidel) to the community of largest gain as moveSerial,
  * with the minimum-label rule of the synchronous path (a singleton joins another singleton only
- * of smaller id) and pruning (a vertex is evaluated again only once it or a neighbour moved).
+ * of smaller id) and pruning: a vertex is evaluated again only once neighbours joined communities
+ * other than its own (Leiden's fast local move) and their moves have used up its slack, the
+ * lead of its choice over the runner-up at its last evaluation (each can shift two of its gains
+ * by w(u, v) + γ k_u k_v / m2; hubs, whose choice is rarely close, are seldom evaluated again).
  * Sweeps until one gains less than TOL; `tot` and `size` are comm's totals and sizes, kept up to
  * date. Returns the sweeps and the modularity gained (exact: every gain is taken on live totals).
  */
@@ -123,6 +126,7 @@ export function moveOrdered(g: WCsr, comm: Uint32Array, tot: Float64Array, size:
   const stamp = new Int32Array(n).fill(-1);
   const touched = new Uint32Array(n);
   const act = new Uint8Array(n).fill(1);
+  const slack = new Float64Array(n);
   let sweeps = 0;
   let total = 0;
   while (sweeps < MAX_SWEEPS) {
@@ -157,21 +161,33 @@ export function moveOrdered(g: WCsr, comm: Uint32Array, tot: Float64Array, size:
       const stay = (stamp[cv] === v ? acc[cv]! : 0) - f * tot[cv]!;
       let best = cv;
       let bestGain = stay;
+      // The runner-up's gain: v's slack is how far its choice leads.
+      let second = -Infinity;
       for (let j = 0; j < t; j++) {
         const c = touched[j]!;
         if (c === cv) continue;
         const x = acc[c]! - f * tot[c]!;
-        if (x > bestGain || (x === bestGain && best !== cv && c < best)) (best = c), (bestGain = x);
+        if (x > bestGain || (x === bestGain && best !== cv && c < best)) (second = bestGain), (best = c), (bestGain = x);
+        else if (x > second) second = x;
       }
-      if (best !== cv && size[cv] === 0 && size[best] === 1 && best > cv) (best = cv), (bestGain = stay);
+      if (best !== cv && size[cv] === 0 && size[best] === 1 && best > cv) (best = cv), (bestGain = stay), (second = Infinity);
+      // A community v has no edge to offers it at most 0 (-f tot): a neighbour joining one makes it an option.
+      slack[v] = bestGain - Math.max(second, 0);
       tot[best]! += kv;
       size[best]!++;
       if (best === cv) continue;
       comm[v] = best;
       moved++;
       gain += (2 * (bestGain - stay)) / m2;
-      // Leiden's fast local move: neighbours outside the community v joined may now prefer it.
-      for (let e = a; e < b; e++) if (comm[adj[e]!] !== best) act[adj[e]!] = 1;
+      // Neighbours outside the community v joined, once v's moves used up their slack.
+      const g2 = (2 * resolution * kv) / m2;
+      for (let e = a; e < b; e++) {
+        const u = adj[e]!;
+        if (comm[u] === best) continue;
+        const left = slack[u]! - 2 * (wt === undefined ? 1 : wt[e]!) - g2 * k[u]!;
+        slack[u] = left;
+        if (left < 0) act[u] = 1;
+      }
     }
     total += gain;
     if (moved === 0 || gain < TOL) break;
