@@ -7,16 +7,17 @@
  *   - the modularity of networkx `modularity` / graphology on that undirected graph, with
  *     `resolution` γ: Q = Σ_c [ in_c / 2m - γ (tot_c / 2m)^2 ] (serial.ts).
  *   - output per vertex: its community's label, the smallest original id in it. Notes:
- *     `modularity` (Q of the output, computed afresh from the labels by a last superstep, not
- *     from the optimiser's running totals), `levels` (levels that merged communities),
+ *     `modularity` (Q of the output, computed afresh from the labels by a last pass over the
+ *     view, not from the optimiser's running totals), `levels` (levels that merged communities),
  *     `communities`, `rounds` and `sweeps` (level 0's).
  *   - deterministic, and the same on any number of threads or sockets: the labels depend on the
  *     graph, `resolution` and `inlineEdges` only (below). CPU sockets only: the kernels have no
  *     GPU operators yet, so the engine refuses a topology with GPUs before any work.
  *
  * Algorithm (Blondel et al. 2008, levels of local moving and aggregation). The view is built as a
- * CSR: copied from the out-pages of an undirected graph, merged from in- and out-lists by one
- * superstep (louvainFill) on a directed one. Then level 0's local moving, one of two ways:
+ * CSR: copied from the out-pages of an undirected graph, merged from in- and out-lists on a
+ * directed one (louvainFill: a superstep, on the coordinator below INLINE_FILL arcs). Then level
+ * 0's local moving, one of two ways:
  *   sequential, on the coordinator, for views of at most `inlineEdges` adjacency entries
  *   (default 2^22, about the largest graph graphology's Louvain is compared on) — serial.ts
  *   moveOrdered: Gauss-Seidel moves (each on the live totals, so its gain is exact) in the
@@ -24,7 +25,9 @@
  *   local move: the neighbours outside the community a vertex joined), with the minimum-label
  *   rule below. Each move sees the ones before it, so level 0 converges in a few sweeps where
  *   the synchronous path needs tens of sub-rounds (wiki-Vote: 0.9 M edges examined against
- *   5.6 M), and a superstep's round trip (1-3 ms) costs as much as a sweep of these graphs.
+ *   5.6 M), and a superstep's round trip (1-3 ms) costs as much as a sweep of these graphs:
+ *   this path runs no superstep but the view's merge on larger directed graphs (the modularity
+ *   pass too is here), so a crash reruns it from the start (it has no safe point).
  *   Vertex-parallel variants with sequential moves inside fixed blocks lost modularity on RMAT
  *   (stale totals across blocks) and examined more edges than they spread over the threads.
  *   synchronous, on the engine, above `inlineEdges` — vertex-parallel local moving as in
@@ -37,7 +40,8 @@
  *   once on stale information (the paper's colouring, without computing one). Only vertices a
  *   neighbour's move touched are evaluated again (pruning). The coordinator applies the moves
  *   (O(n), serial: the totals are a sum over movers). Each sweep's first sub-round also
- *   measures Q; sweeps stop once Q gains < TOL, keeping the best partition.
+ *   measures Q; sweeps stop once Q gains < TOL, keeping the best partition. The modularity
+ *   note's pass is a superstep here (louvainIntra).
  *   coarse levels, on the coordinator (serial.ts) — aggregation and sequential Louvain, since
  *   level 0 has the edges: its coarse graph is typically an order of magnitude smaller.
  *   rounds — level 0 runs again from the result (every vertex free to leave its community),
@@ -50,6 +54,7 @@ import { defineProgram } from '../../engine/define.js';
 import { TesseraError } from '../../errors.js';
 import { referenceLouvain } from './reference.js';
 import { peers } from './peers.js';
+import { fillVertices } from './kernels.js';
 import { applyMoves, CLASSES, endRound, INLINE_EDGES, measured, relabel, sequentialRounds, smallestOriginal, startRound, sweepQ, toEvaluate, type LevelZero, type SweepState } from './serial.js';
 
 export const louvain = defineProgram({
@@ -100,7 +105,7 @@ export const louvain = defineProgram({
           else for (let e = off[v]!; e < off[v + 1]!; e++) (k[v]! += wt[e]!), (bad += wt[e]! >= 0 ? 0 : 1);
         }
       } else {
-        // Directed: one superstep merges each vertex's lists into a slot of out- plus in-degree; the gaps closed here.
+        // Directed: each vertex's lists merged into a slot of out- plus in-degree (louvainFill); the gaps closed here.
         const slot = new Float64Array(n + 1);
         for (let v = 0; v < n; v++) slot[v + 1] = slot[v]! + g.outDegree[v]! + g.inDegree[v]!;
         const deg = ctx.alloc('u32') as Uint32Array;
@@ -108,7 +113,10 @@ export const louvain = defineProgram({
         off.set(slot);
         const a1 = ctx.alloc('u32', 0, slot[n]) as Uint32Array;
         const w1 = weighted ? (ctx.alloc('f64', 0, slot[n]) as Float64Array) : undefined;
-        ({ sum: bad } = await ctx.edgeMap('louvainFill', all, { deg, off, adj: a1, ...(w1 !== undefined ? { wt: w1 } : {}), k }, {}, { modes: ['pull'] }));
+        const fill = { deg, off, adj: a1, ...(w1 !== undefined ? { wt: w1 } : {}), k };
+        // A small graph's merge costs less here than a superstep's round trip (wiki-Vote: 3 ms against 5).
+        if (slot[n]! <= INLINE_FILL) bad = fillVertices(g, fill, 0, n);
+        else ({ sum: bad } = await ctx.edgeMap('louvainFill', all, fill, {}, { modes: ['pull'] }));
         for (let v = 0; v < n; v++) off[v + 1] = off[v]! + deg[v]!;
         adj = ctx.alloc('u32', 0, off[n]) as Uint32Array;
         wt = weighted ? (ctx.alloc('f64', 0, off[n]) as Float64Array) : undefined;
@@ -169,15 +177,21 @@ export const louvain = defineProgram({
       }
       s.done = true;
     }
-    // The safe point before the last superstep.
-    await ctx.checkpoint({ ...s });
     ctx.note('sweeps', s.sweeps);
     ctx.note('rounds', s.rounds);
     const dense = s.final.slice();
     const communities = relabel(dense);
     const label = smallestOriginal(dense, g.ids.toOriginal, ctx.state.label);
-    // Q afresh from the labels: the weights inside communities by a superstep, totals from k.
-    const { sum: inside } = await ctx.edgeMap('louvainIntra', all, { off, adj, ...(wt !== undefined ? { wt } : {}), label }, {}, { modes: ['pull'] });
+    // Q afresh from the labels: the weights inside communities (here on a view small enough for
+    // the sequential path, where a superstep costs more than the pass), totals from k.
+    let inside = 0;
+    if (adj.length <= inlineEdges) {
+      for (let v = 0; v < n; v++) for (let e = off[v]!; e < off[v + 1]!; e++) if (dense[adj[e]!] === dense[v]) inside += wt === undefined ? 1 : wt[e]!;
+    } else {
+      // The safe point before the last superstep.
+      await ctx.checkpoint({ ...s });
+      ({ sum: inside } = await ctx.edgeMap('louvainIntra', all, { off, adj, ...(wt !== undefined ? { wt } : {}), label }, {}, { modes: ['pull'] }));
+    }
     const totals = new Float64Array(n);
     for (let v = 0; v < n; v++) totals[dense[v]!]! += k[v]!;
     let sq = 0;
@@ -188,6 +202,9 @@ export const louvain = defineProgram({
     return label;
   },
 });
+
+/** Directed graphs of at most this many arcs (out plus in) merge their view on the coordinator. */
+const INLINE_FILL = 1 << 18;
 
 function identity(n: number): Uint32Array {
   const a = new Uint32Array(n);

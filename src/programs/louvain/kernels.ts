@@ -3,8 +3,8 @@
  * each vertex written by its own task only:
  *   louvainFill    the view as a CSR: v's merged in- and out-list (the smaller weight where both
  *                  arcs exist) from off[v], the slot of out- plus in-degree the coordinator
- *                  gave it, |N(v)| in deg[v], k(v), and a count of bad weights (the driver
- *                  closes the gaps of a directed graph; an undirected one has none);
+ *                  gave it, |N(v)| in deg[v], k(v), and a count of bad weights (directed graphs
+ *                  only; the driver closes the gaps, and runs fillVertices itself on small ones);
  *   louvainMove    one synchronous sub-round of local moving (index.ts): a vertex of the round's
  *                  class proposes its best community from the state at the sub-round's start;
  *   louvainIntra   Σ of the weights to neighbours with the same label (the final modularity).
@@ -125,18 +125,24 @@ function merged(g: KernelGraph, v: number, adj: Uint32Array | undefined, wt: Flo
   return d;
 }
 
+/** louvainFill's work on vertices [v0, v1) (the driver runs it itself on small graphs); returns the bad weights. */
+export function fillVertices(g: KernelGraph, st: FillState, v0: number, v1: number): number {
+  const { deg, off, adj, wt, k } = st;
+  let bad = 0;
+  for (let v = v0; v < v1; v++) {
+    deg[v] = merged(g, v, adj, wt, off[v]!);
+    k[v] = kSum;
+    bad += badCount;
+  }
+  return bad;
+}
+
 export const louvainFill: CpuKernel<FillState> = {
   pull(ctx, pages, lo, hi, out) {
-    const { deg, off, adj, wt, k } = ctx.state;
     const g = ctx.graph;
     const v0 = pages[0]!.vBegin;
-    for (let i = lo; i < hi; i++) {
-      const v = v0 + i;
-      out.edges += g.outDegree[v]! + (g.in === g.out ? 0 : g.inDegree[v]!);
-      deg[v] = merged(g, v, adj, wt, off[v]!);
-      k[v] = kSum;
-      out.sum += badCount;
-    }
+    for (let i = lo; i < hi; i++) out.edges += g.outDegree[v0 + i]! + (g.in === g.out ? 0 : g.inDegree[v0 + i]!);
+    out.sum += fillVertices(g, ctx.state, v0 + lo, v0 + hi);
   },
 };
 
