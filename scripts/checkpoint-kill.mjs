@@ -37,6 +37,8 @@ const FLAGS = {
   bc: ['--sources', '4', '--seed', '1'],
   scc: [],
   ppr: ['--param', 'iterations=30'],
+  // The synchronous level 0 (its sub-rounds are safe points); the default runs small graphs on the coordinator, with none.
+  louvain: ['--param', 'inlineEdges=0'],
 };
 const programs = arg('programs', PROGRAMS.map((p) => p.name).join(',')).split(',');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-kill-'));

@@ -192,6 +192,23 @@ test('model accuracy: achieved vs predicted speed-up on the curve of the cells\'
   t.deepEqual(l!.points.map((p) => +p.predicted.toFixed(9)), [3.4, 2.5, 1.6]);
 });
 
+test('louvain against graphology: both engines record each run\'s modularity, results.md sets them side by side', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-bench-'));
+  try {
+    const config = parseBenchConfig(
+      ['name: q', 'repetitions: 2', 'warmup: 1', 'graphs: [{ rmat: 7 }]', `topologies: [${path.join(REPO_ROOT, 'configs/1S.yaml')}]`, 'programs: [louvain]', 'peers: { graphology: { maxEdges: 5000 } }'].join('\n'),
+      path.join(dir, 'c.yaml'),
+    );
+    const { dir: out, results } = await runSweep({ config, outDir: dir, peerOverrides: {}, progress: false, log: () => {} });
+    t.deepEqual(results.cells.map((c) => [c.engine, c.status]), [['tessera', 'ok'], ['graphology', 'ok']]);
+    for (const c of results.cells) for (const s of c.samples) t.true((s.notes?.modularity as number) > 0.1, `${c.engine}: ${JSON.stringify(s.notes)}`);
+    t.true(resultsSchema.safeParse(JSON.parse(await readFile(path.join(out, 'results.json'), 'utf8'))).success);
+    t.regex(await readFile(path.join(out, 'results.md'), 'utf8'), /## Modularity[\s\S]*\| rmat:7 \| louvain \| graphology \|/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('a small sweep writes results.json (schema), results.md, the SVGs; absent peers are noted, a GAPBS build is parsed', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-bench-'));
   try {

@@ -41,7 +41,8 @@ const PARAMS: Record<string, Record<string, unknown>> = {
   scc: {},
   ppr: { iterations: 40 },
   tc: {},
-  louvain: {},
+  // Its synchronous level 0: on a graph this small the default runs on the coordinator, no superstep to stop after.
+  louvain: { inlineEdges: 0 },
   kcore: {},
   mis: {},
   hits: { iterations: 8 },

@@ -239,6 +239,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
         actors: actorTimes(report),
         cpuEdgeShare: cpuEdgeShare(report),
         model: modelFromReport(report),
+        ...(Object.keys(report.notes).length > 0 ? { notes: { ...report.notes } } : {}),
       };
       (r < job.warmup ? warmup : samples).push(s);
       send({ type: 'progress', done: r + 1, total });
@@ -281,8 +282,8 @@ async function runGraphology(job: Extract<Job, { type: 'graphology' }>): Promise
   const total = job.warmup + job.reps;
   for (let r = 0; r < total; r++) {
     const t0 = performance.now();
-    kernel();
-    const s: Sample = { ms: performance.now() - t0, edges: null, teps: null, supersteps: null, actors: [], cpuEdgeShare: null, model: null };
+    const notes = kernel();
+    const s: Sample = { ms: performance.now() - t0, edges: null, teps: null, supersteps: null, actors: [], cpuEdgeShare: null, model: null, ...(notes ? { notes: { ...notes } } : {}) };
     (r < job.warmup ? warmup : samples).push(s);
     send({ type: 'progress', done: r + 1, total });
   }

@@ -2,7 +2,7 @@
 import { markdownTable } from 'markdown-table';
 import { compact } from '../format.js';
 import { autoVsBest, modelAccuracy } from './accuracy.js';
-import type { BenchResults, Cell, Stat } from './schema.js';
+import { summarize, type BenchResults, type Cell, type Stat } from './schema.js';
 
 export interface PlotFile {
   file: string;
@@ -83,6 +83,12 @@ export function renderMarkdown(r: BenchResults, plots: PlotFile[]): string {
     L.push(table(['graph', 'program', 'peer', 'peer ms', 'tessera topology', 'tessera ms', 'ratio'], ratios.map((x) => [esc(x.graph), x.program, esc(x.peer), ms(x.peerMs), esc(x.topology), ms(x.tesseraMs), `${x.ratio.toFixed(2)}×`])));
   }
   L.push('');
+  // Quality beside speed where the runs report it (louvain: tessera's note, graphology's `detailed`).
+  const quality = r.cells.flatMap((c) => {
+    const q = summarize(c.samples.map((s) => s.notes?.modularity).filter((x): x is number => typeof x === 'number'));
+    return q === null ? [] : [[esc(c.graph), c.program, c.engine, esc(c.topology), q.median.toFixed(4), `${q.min.toFixed(4)}–${q.max.toFixed(4)}`]];
+  });
+  if (quality.length > 0) L.push('## Modularity', '', 'Modularity of each measured run’s result (networkx’s formula on the undirected view): median (min–max).', '', table(['graph', 'program', 'engine', 'topology', 'modularity', 'min–max'], quality), '');
 
   L.push('## Performance model', '');
   const withModel = r.cells.filter((c) => predictedMs(c) !== null);

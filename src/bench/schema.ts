@@ -53,6 +53,8 @@ const sample = z
     /** Measured alpha: the share of processed edges the CPU actors handled (null without per-actor data). */
     cpuEdgeShare: z.number().nullable(),
     model: modelPrediction.nullable(),
+    /** The run's report notes (tessera), or what the peer's call returned (graphology's louvain: its modularity). */
+    notes: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).optional(),
   })
   .strict();
 export type Sample = z.infer<typeof sample>;

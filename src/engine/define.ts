@@ -149,8 +149,11 @@ export interface ProgramPeers {
   graphology?: {
     /** What it runs, for the report. */
     what: string;
-    /** The timed call over a graphology graph whose nodes are the internal ids. */
-    run(graph: unknown, source: number, params: Readonly<Record<string, unknown>>): () => void;
+    /**
+     * The timed call over a graphology graph whose nodes are the internal ids; what it returns
+     * (e.g. louvain's modularity) is kept with the sample, beside tessera's report notes.
+     */
+    run(graph: unknown, source: number, params: Readonly<Record<string, unknown>>): () => void | Readonly<Record<string, number>>;
   };
 }
 

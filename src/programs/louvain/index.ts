@@ -7,39 +7,55 @@
  *   - the modularity of networkx `modularity` / graphology on that undirected graph, with
  *     `resolution` γ: Q = Σ_c [ in_c / 2m - γ (tot_c / 2m)^2 ] (serial.ts).
  *   - output per vertex: its community's label, the smallest original id in it. Notes:
- *     `modularity` (Q of the output, computed afresh from the labels by a last superstep, not
- *     from the optimiser's running totals), `levels` (levels that merged communities),
+ *     `modularity` (Q of the output, computed afresh from the labels by a last pass over the
+ *     view, not from the optimiser's running totals), `levels` (levels that merged communities),
  *     `communities`, `rounds` and `sweeps` (level 0's).
- *   - deterministic, and the same on any number of threads or sockets (each level-0 decision
- *     reads only the state at its sub-round's start; sums that decide are taken in vertex order
- *     on the coordinator). CPU sockets only: the kernels have no GPU operators yet, so the engine
- *     refuses a topology with GPUs before any work.
+ *   - deterministic, and the same on any number of threads or sockets: the labels depend on the
+ *     graph, `resolution` and `inlineEdges` only (below). CPU sockets only: the kernels have no
+ *     GPU operators yet, so the engine refuses a topology with GPUs before any work.
  *
- * Algorithm (Blondel et al. 2008, levels of local moving and aggregation):
- *   level 0, on the engine — vertex-parallel local moving as in Grappolo (Lu, Halappanavar,
- *   Kalyanaraman 2015, "Parallel heuristics for scalable community detection"): the view is
- *   built as a CSR (louvainDegree, louvainFill), then sweeps of CLASSES synchronous sub-rounds;
- *   in sub-round r the vertices of hash class r (kernels.ts classOf) each take their best
- *   neighbouring community by the gain w(v, c) - γ k_v tot_c / 2m, reading communities, totals
- *   and sizes as they were at the sub-round's start, with the paper's minimum-label rule for
- *   singletons. A class is a part of every neighbourhood, so fewer neighbours move at once on
- *   stale information (the paper's colouring, without computing one). Only vertices a
+ * Algorithm (Blondel et al. 2008, levels of local moving and aggregation). The view is built as a
+ * CSR: copied from the out-pages of an undirected graph, merged from in- and out-lists on a
+ * directed one (louvainFill: a superstep, on the coordinator below INLINE_FILL arcs). Then level
+ * 0's local moving, one of two ways:
+ *   sequential, on the coordinator, for views of at most `inlineEdges` adjacency entries
+ *   (default 2^22, about the largest graph graphology's Louvain is compared on) — serial.ts
+ *   moveOrdered: Gauss-Seidel moves (each on the live totals, so its gain is exact) in the
+ *   synchronous path's class order, pruned to vertices whose neighbourhood changed (Leiden's fast
+ *   local move: the neighbours outside the community a vertex joined), with the minimum-label
+ *   rule below. Each move sees the ones before it, so level 0 converges in a few sweeps where
+ *   the synchronous path needs tens of sub-rounds (wiki-Vote: 0.9 M edges examined against
+ *   5.6 M), and a superstep's round trip (1-3 ms) costs as much as a sweep of these graphs:
+ *   this path runs no superstep but the view's merge on larger directed graphs (the modularity
+ *   pass too is here), so a crash reruns it from the start (it has no safe point).
+ *   Vertex-parallel variants with sequential moves inside fixed blocks lost modularity on RMAT
+ *   (stale totals across blocks) and examined more edges than they spread over the threads.
+ *   synchronous, on the engine, above `inlineEdges` — vertex-parallel local moving as in
+ *   Grappolo (Lu, Halappanavar, Kalyanaraman 2015, "Parallel heuristics for scalable community
+ *   detection"): sweeps of CLASSES synchronous sub-rounds; in sub-round r the vertices of hash
+ *   class r (kernels.ts classOf) each take their best neighbouring community by the gain
+ *   w(v, c) - γ k_v tot_c / 2m, reading communities, totals and sizes as they were at the
+ *   sub-round's start, with the paper's minimum-label rule (a singleton joins another singleton
+ *   only of smaller id). A class is a part of every neighbourhood, so fewer neighbours move at
+ *   once on stale information (the paper's colouring, without computing one). Only vertices a
  *   neighbour's move touched are evaluated again (pruning). The coordinator applies the moves
  *   (O(n), serial: the totals are a sum over movers). Each sweep's first sub-round also
- *   measures Q; sweeps stop once Q gains < TOL, keeping the best partition.
+ *   measures Q; sweeps stop once Q gains < TOL, keeping the best partition. The modularity
+ *   note's pass is a superstep here (louvainIntra).
  *   coarse levels, on the coordinator (serial.ts) — aggregation and sequential Louvain, since
- *   level 0 has the edges: its coarse graph is typically an order of magnitude smaller, and
- *   sequential moving there gives the modularity of a serial Louvain.
+ *   level 0 has the edges: its coarse graph is typically an order of magnitude smaller.
  *   rounds — level 0 runs again from the result (every vertex free to leave its community),
- *   then the coarse levels, while a round gains (at most MAX_ROUNDS): the synchronous first
- *   round leaves vertices a sequential sweep would move (RMAT 12: Q 0.112 -> 0.118).
+ *   then the coarse levels, while a round gains (at most MAX_ROUNDS; the sequential path also
+ *   stops once the coarse levels merge nothing): a vertex can be better off outside the
+ *   community its coarse vertex joined (RMAT 12: Q 0.112 -> 0.118 on the synchronous path).
  * CPU kernels: kernels.ts. Serial reference (the same algorithm in plain loops): reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
 import { TesseraError } from '../../errors.js';
 import { referenceLouvain } from './reference.js';
 import { peers } from './peers.js';
-import { applyMoves, CLASSES, endRound, measured, relabel, smallestOriginal, startRound, sweepQ, toEvaluate, type LevelZero, type SweepState } from './serial.js';
+import { fillVertices } from './kernels.js';
+import { applyMoves, CLASSES, endRound, INLINE_EDGES, measured, relabel, sequentialRounds, smallestOriginal, startRound, sweepQ, toEvaluate, type LevelZero, type SweepState } from './serial.js';
 
 export const louvain = defineProgram({
   name: 'louvain',
@@ -47,6 +63,7 @@ export const louvain = defineProgram({
   summary: 'Louvain communities (modularity, undirected view); labels are the smallest original id; modularity in the notes',
   params: {
     resolution: { type: 'number', default: 1, above: 0, description: 'modularity resolution γ (networkx, graphology): above 1 gives smaller communities' },
+    inlineEdges: { type: 'int', default: INLINE_EDGES, min: 0, description: 'level 0 runs sequentially on the coordinator when the undirected view has at most this many adjacency entries (both directions), else in synchronous sub-rounds on the sockets; the labels depend on it, not on the topology' },
   },
   state: { label: { type: 'u32', init: 0, reduce: 'owner' } },
   output: 'label',
@@ -55,38 +72,83 @@ export const louvain = defineProgram({
   // CSR of the view (u32 + f64 weights per edge: counted per vertex at ~16 average degree is
   // beyond this figure; it is the per-vertex arrays): offsets, k, comm, tot, size, next, kin, label.
   profile: { mode: 'pull', stateBytesPerVertex: 48, passes: 20, unit: 'pass', vertexTerm: true },
-  reference: (g, { resolution }) => referenceLouvain(g, resolution),
+  reference: (g, { resolution, inlineEdges }) => referenceLouvain(g, resolution, inlineEdges),
   demoParams: () => ({}),
   resumable: true,
-  async run(ctx, { resolution }) {
+  async run(ctx, { resolution, inlineEdges }) {
     const g = ctx.graph;
     const n = g.numVertices;
     const all = ctx.all();
-    type Carry = SweepState & LevelZero & { off: Float64Array; adj: Uint32Array; wt: Float64Array | undefined; k: Float64Array; m2: number; kin: Float64Array };
+    type Carry = SweepState & LevelZero & { off: Float64Array; adj: Uint32Array; wt: Float64Array | undefined; k: Float64Array; m2: number; kin: Float64Array; final: Uint32Array; done: boolean; sweeps: number };
     let c = ctx.resume<Carry>();
     if (c === undefined) {
-      const deg = ctx.alloc('u32') as Uint32Array;
-      await ctx.edgeMap('louvainDegree', all, { deg }, {}, { modes: ['pull'] });
-      const off = ctx.alloc('f64', 0, n + 1) as Float64Array;
-      for (let v = 0; v < n; v++) off[v + 1] = off[v]! + deg[v]!;
-      const adj = ctx.alloc('u32', 0, off[n]) as Uint32Array;
-      const wt = g.weightType === undefined ? undefined : (ctx.alloc('f64', 0, off[n]) as Float64Array);
+      const weighted = g.weightType !== undefined;
+      let off: Float64Array;
+      let adj: Uint32Array;
+      let wt: Float64Array | undefined;
       const k = ctx.alloc('f64') as Float64Array;
-      const { sum: bad } = await ctx.edgeMap('louvainFill', all, { off, adj, ...(wt !== undefined ? { wt } : {}), k }, {}, { modes: ['pull'] });
+      let bad = 0;
+      if (g.in === g.out) {
+        // Undirected: the view is the out-pages, whose lists already are in vertex order; copied whole.
+        off = ctx.alloc('f64', 0, n + 1) as Float64Array;
+        for (let v = 0; v < n; v++) off[v + 1] = off[v]! + g.outDegree[v]!;
+        adj = ctx.alloc('u32', 0, off[n]) as Uint32Array;
+        wt = weighted ? (ctx.alloc('f64', 0, off[n]) as Float64Array) : undefined;
+        let at = 0;
+        for (const p of g.out.pages) {
+          adj.set(p.nbrs.subarray(0, p.edges), at);
+          if (wt !== undefined) wt.set(p.weights!.subarray(0, p.edges), at);
+          at += p.edges;
+        }
+        for (let v = 0; v < n; v++) {
+          if (wt === undefined) k[v] = g.outDegree[v]!;
+          else for (let e = off[v]!; e < off[v + 1]!; e++) (k[v]! += wt[e]!), (bad += wt[e]! >= 0 ? 0 : 1);
+        }
+      } else {
+        // Directed: each vertex's lists merged into a slot of out- plus in-degree (louvainFill); the gaps closed here.
+        const slot = new Float64Array(n + 1);
+        for (let v = 0; v < n; v++) slot[v + 1] = slot[v]! + g.outDegree[v]! + g.inDegree[v]!;
+        const deg = ctx.alloc('u32') as Uint32Array;
+        off = ctx.alloc('f64', 0, n + 1) as Float64Array;
+        off.set(slot);
+        const a1 = ctx.alloc('u32', 0, slot[n]) as Uint32Array;
+        const w1 = weighted ? (ctx.alloc('f64', 0, slot[n]) as Float64Array) : undefined;
+        const fill = { deg, off, adj: a1, ...(w1 !== undefined ? { wt: w1 } : {}), k };
+        // A small graph's merge costs less here than a superstep's round trip (wiki-Vote: 3 ms against 5).
+        if (slot[n]! <= INLINE_FILL) bad = fillVertices(g, fill, 0, n);
+        else ({ sum: bad } = await ctx.edgeMap('louvainFill', all, fill, {}, { modes: ['pull'] }));
+        for (let v = 0; v < n; v++) off[v + 1] = off[v]! + deg[v]!;
+        adj = ctx.alloc('u32', 0, off[n]) as Uint32Array;
+        wt = weighted ? (ctx.alloc('f64', 0, off[n]) as Float64Array) : undefined;
+        for (let v = 0; v < n; v++) {
+          const from = slot[v]! - off[v]!;
+          for (let e = off[v]!; e < off[v + 1]!; e++) adj[e] = a1[e + from]!;
+          if (wt !== undefined) for (let e = off[v]!; e < off[v + 1]!; e++) wt[e] = w1![e + from]!;
+        }
+      }
       if (bad > 0) throw new TesseraError(`louvain: ${bad} edge weights are negative or NaN (counted from both ends)`, { fix: 'give non-negative weights, or read the graph without weights' });
       let m2 = 0;
       for (let v = 0; v < n; v++) m2 += k[v]!;
-      const [comm, best, size, next] = [0, 1, 2, 3].map(() => ctx.alloc('u32') as Uint32Array) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
-      const [act, dirty, mark] = [0, 1, 2].map(() => ctx.alloc('u8') as Uint8Array) as [Uint8Array, Uint8Array, Uint8Array];
-      c = { off, adj, wt, k, m2, kin: ctx.alloc('f64') as Float64Array, comm, next, tot: ctx.alloc('f64') as Float64Array, size, best, act, dirty, mark, rounds: 0, levels: 0, sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 };
-      startRound(c, identity(n), k, c);
+      const inline = adj.length <= inlineEdges;
+      // Level 0's synchronous state: not needed by the sequential path (empty arrays).
+      const len = inline ? 0 : n;
+      const [comm, best, size, next] = [0, 1, 2, 3].map(() => ctx.alloc('u32', 0, len) as Uint32Array) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+      const [act, dirty, mark] = [0, 1, 2].map(() => ctx.alloc('u8', 0, len) as Uint8Array) as [Uint8Array, Uint8Array, Uint8Array];
+      const final = ctx.alloc('u32') as Uint32Array;
+      final.set(identity(n));
+      c = { off, adj, wt, k, m2, kin: ctx.alloc('f64', 0, len) as Float64Array, comm, next, tot: ctx.alloc('f64', 0, len) as Float64Array, size, best, act, dirty, mark, final, done: m2 === 0, sweeps: 0, rounds: 0, levels: 0, sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 };
+      if (!inline) startRound(c, final, k, c);
     }
     const s = c;
     const { off, adj, wt, k, m2, kin, comm, next, tot, size, best, act, dirty, mark } = s;
     const view = { n, off, adj, wt, k, loop: new Float64Array(n) };
-    let final = identity(n);
-    let sweeps = 0;
-    if (m2 > 0) {
+    if (!s.done && adj.length <= inlineEdges) {
+      // Small views: level 0 sequential, here (see the header).
+      const r = sequentialRounds(view, resolution, m2);
+      s.final.set(r.comm);
+      Object.assign(s, { done: true, levels: r.levels, rounds: r.rounds, sweeps: r.sweeps });
+    }
+    if (!s.done) {
       const ids = new Uint32Array(n);
       const state = { off, adj, ...(wt !== undefined ? { wt } : {}), k, comm, tot, size, next, kin, act, dirty, mark };
       for (;;) {
@@ -98,29 +160,38 @@ export const louvain = defineProgram({
         ctx.release(todo);
         ctx.release(step.next);
         if (measure === 1 && measured(s, sweepQ(kin, tot, m2, resolution), comm, best)) {
-          sweeps += s.sweep + 1;
+          s.sweeps += s.sweep + 1;
           // The coarse levels: serial on the coordinator (see the header).
           const end = endRound(view, s, s, resolution, m2);
           if (end === undefined) {
-            final = best;
+            s.final.set(best);
             break;
           }
-          final = end.comm;
+          s.final.set(end.comm);
           if (!end.again) break;
-          startRound(s, final, k, s);
+          startRound(s, s.final, k, s);
           continue;
         }
         applyMoves(comm, next, tot, size, k, mark, act, dirty);
         if (++s.round === CLASSES) (s.round = 0), s.sweep++;
       }
+      s.done = true;
     }
-    ctx.note('sweeps', sweeps);
+    ctx.note('sweeps', s.sweeps);
     ctx.note('rounds', s.rounds);
-    const dense = final.slice();
+    const dense = s.final.slice();
     const communities = relabel(dense);
     const label = smallestOriginal(dense, g.ids.toOriginal, ctx.state.label);
-    // Q afresh from the labels: the weights inside communities by a superstep, totals from k.
-    const { sum: inside } = await ctx.edgeMap('louvainIntra', all, { off, adj, ...(wt !== undefined ? { wt } : {}), label }, {}, { modes: ['pull'] });
+    // Q afresh from the labels: the weights inside communities (here on a view small enough for
+    // the sequential path, where a superstep costs more than the pass), totals from k.
+    let inside = 0;
+    if (adj.length <= inlineEdges) {
+      for (let v = 0; v < n; v++) for (let e = off[v]!; e < off[v + 1]!; e++) if (dense[adj[e]!] === dense[v]) inside += wt === undefined ? 1 : wt[e]!;
+    } else {
+      // The safe point before the last superstep.
+      await ctx.checkpoint({ ...s });
+      ({ sum: inside } = await ctx.edgeMap('louvainIntra', all, { off, adj, ...(wt !== undefined ? { wt } : {}), label }, {}, { modes: ['pull'] }));
+    }
     const totals = new Float64Array(n);
     for (let v = 0; v < n; v++) totals[dense[v]!]! += k[v]!;
     let sq = 0;
@@ -131,6 +202,9 @@ export const louvain = defineProgram({
     return label;
   },
 });
+
+/** Directed graphs of at most this many arcs (out plus in) merge their view on the coordinator. */
+const INLINE_FILL = 1 << 18;
 
 function identity(n: number): Uint32Array {
   const a = new Uint32Array(n);

@@ -1,9 +1,10 @@
 /**
  * Louvain's CPU kernels (the definition and its semantics: index.ts). All pull over every vertex,
  * each vertex written by its own task only:
- *   louvainDegree  |N(v)| of the undirected view (in- and out-lists merged);
- *   louvainFill    the view as a flat CSR (offsets from a prefix sum on the coordinator), the
- *                  smaller weight where both arcs exist, k(v), and a count of bad weights;
+ *   louvainFill    the view as a CSR: v's merged in- and out-list (the smaller weight where both
+ *                  arcs exist) from off[v], the slot of out- plus in-degree the coordinator
+ *                  gave it, |N(v)| in deg[v], k(v), and a count of bad weights (directed graphs
+ *                  only; the driver closes the gaps, and runs fillVertices itself on small ones);
  *   louvainMove    one synchronous sub-round of local moving (index.ts): a vertex of the round's
  *                  class proposes its best community from the state at the sub-round's start;
  *   louvainIntra   Σ of the weights to neighbours with the same label (the final modularity).
@@ -13,10 +14,8 @@
 import type { CpuKernel, KernelGraph } from '../../engine/kernel.js';
 import type { Page, PageSet } from '../../graph/types.js';
 
-export interface DegreeState {
-  deg: Uint32Array;
-}
 export interface FillState {
+  deg: Uint32Array;
   off: Float64Array;
   adj: Uint32Array;
   wt?: Float64Array;
@@ -126,31 +125,24 @@ function merged(g: KernelGraph, v: number, adj: Uint32Array | undefined, wt: Flo
   return d;
 }
 
-export const louvainDegree: CpuKernel<DegreeState> = {
-  pull(ctx, pages, lo, hi, out) {
-    const deg = ctx.state.deg;
-    const g = ctx.graph;
-    const v0 = pages[0]!.vBegin;
-    for (let i = lo; i < hi; i++) {
-      const v = v0 + i;
-      out.edges += g.outDegree[v]! + (g.in === g.out ? 0 : g.inDegree[v]!);
-      deg[v] = merged(g, v, undefined, undefined, 0);
-    }
-  },
-};
+/** louvainFill's work on vertices [v0, v1) (the driver runs it itself on small graphs); returns the bad weights. */
+export function fillVertices(g: KernelGraph, st: FillState, v0: number, v1: number): number {
+  const { deg, off, adj, wt, k } = st;
+  let bad = 0;
+  for (let v = v0; v < v1; v++) {
+    deg[v] = merged(g, v, adj, wt, off[v]!);
+    k[v] = kSum;
+    bad += badCount;
+  }
+  return bad;
+}
 
 export const louvainFill: CpuKernel<FillState> = {
   pull(ctx, pages, lo, hi, out) {
-    const { off, adj, wt, k } = ctx.state;
     const g = ctx.graph;
     const v0 = pages[0]!.vBegin;
-    for (let i = lo; i < hi; i++) {
-      const v = v0 + i;
-      out.edges += g.outDegree[v]! + (g.in === g.out ? 0 : g.inDegree[v]!);
-      merged(g, v, adj, wt, off[v]!);
-      k[v] = kSum;
-      out.sum += badCount;
-    }
+    for (let i = lo; i < hi; i++) out.edges += g.outDegree[v0 + i]! + (g.in === g.out ? 0 : g.inDegree[v0 + i]!);
+    out.sum += fillVertices(g, ctx.state, v0 + lo, v0 + hi);
   },
 };
 

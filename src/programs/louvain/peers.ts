@@ -36,7 +36,7 @@ export const peers: ProgramPeers = {
     run(D, _source, p) {
       const louvain = require('graphology-communities-louvain') as { detailed(g: unknown, o: object): { modularity: number } };
       const U = undirected(D as G);
-      return () => void louvain.detailed(U, { resolution: (p.resolution as number | undefined) ?? 1 });
+      return () => ({ modularity: louvain.detailed(U, { resolution: (p.resolution as number | undefined) ?? 1 }).modularity });
     },
   },
 };

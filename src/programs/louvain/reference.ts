@@ -1,6 +1,7 @@
 /**
  * Reference Louvain (serial, for tests). `referenceLouvain` is the program's algorithm (index.ts)
- * in plain loops, so its labels equal the engine's on any topology: level 0's synchronous
+ * in plain loops, so its labels equal the engine's on any topology: on small views the
+ * sequential rounds the driver runs itself (serial.ts sequentialRounds); above `inlineEdges`, level 0's synchronous
  * sub-rounds with neighbouring communities summed in a scatter array (the kernels use a hash
  * table), the serial coarse levels, and the refining rounds. `sequentialLouvain` is the classic sequential Louvain
  * (Blondel et al. 2008) from level 0: the modularity the tests hold the program to.
@@ -8,7 +9,7 @@
  */
 import type { Graph } from '../../graph/types.js';
 import { classOf } from './kernels.js';
-import { applyMoves, CLASSES, endRound, measured, serialLevels, smallestOriginal, startRound, sweepQ, TOL, undirectedView, type LevelZero, type SweepState, type WCsr } from './serial.js';
+import { applyMoves, CLASSES, endRound, INLINE_EDGES, measured, sequentialRounds, serialLevels, smallestOriginal, startRound, sweepQ, TOL, undirectedView, type LevelZero, type SweepState, type WCsr } from './serial.js';
 
 /** One round of index.ts's level-0 moving, from z's state: synchronous sub-rounds until Q gains < TOL. */
 function moveRound(g: WCsr, z: LevelZero, s: SweepState, resolution: number, m2: number): void {
@@ -60,13 +61,14 @@ function moveRound(g: WCsr, z: LevelZero, s: SweepState, resolution: number, m2:
   }
 }
 
-/** The program's labels (index.ts), serially. */
-export function referenceLouvain(graph: Graph, resolution: number): Uint32Array {
+/** The program's labels (index.ts), serially: level 0 sequential up to `inlineEdges` entries, else synchronous. */
+export function referenceLouvain(graph: Graph, resolution: number, inlineEdges = INLINE_EDGES): Uint32Array {
   const g = undirectedView(graph);
   const n = g.n;
   const m2 = g.k.reduce((a, b) => a + b, 0);
   let final: Uint32Array = new Uint32Array(n).map((_, i) => i);
-  if (m2 > 0) {
+  if (m2 > 0 && g.adj.length <= inlineEdges) final = sequentialRounds(g, resolution, m2).comm;
+  else if (m2 > 0) {
     const z: LevelZero = { comm: new Uint32Array(n), tot: new Float64Array(n), size: new Uint32Array(n), best: new Uint32Array(n), act: new Uint8Array(n), dirty: new Uint8Array(n), mark: new Uint8Array(n), next: new Uint32Array(n) };
     const s: SweepState = { rounds: 0, levels: 0, sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 };
     startRound(z, final, g.k, s);

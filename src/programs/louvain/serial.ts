@@ -108,6 +108,139 @@ export function moveSerial(g: WCsr, comm: Uint32Array, tot: Float64Array, resolu
   return moves;
 }
 
+/**
+ * Level 0's sequential local moving (index.ts, the path for views up to `inlineEdges`): vertices
+ * in `order`, each moved at once (Gauss-Seidel) to the community of largest gain as moveSerial,
+ * with the minimum-label rule of the synchronous path (a singleton joins another singleton only
+ * of smaller id) and pruning: a vertex is evaluated again only once neighbours joined communities
+ * other than its own (Leiden's fast local move) and their moves have used up its slack, the
+ * lead of its choice over the runner-up at its last evaluation (each can shift two of its gains
+ * by w(u, v) + γ k_u k_v / m2; hubs, whose choice is rarely close, are seldom evaluated again).
+ * Sweeps until one gains less than TOL; `tot` and `size` are comm's totals and sizes, kept up to
+ * date. Returns the sweeps and the modularity gained (exact: every gain is taken on live totals).
+ */
+export function moveOrdered(g: WCsr, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number): { sweeps: number; gain: number } {
+  const { n, off, adj, wt, k } = g;
+  const acc = new Float64Array(n);
+  // stamp[c] === v: acc[c] holds v's weight to c (no clearing between vertices).
+  const stamp = new Int32Array(n).fill(-1);
+  const touched = new Uint32Array(n);
+  const act = new Uint8Array(n).fill(1);
+  const slack = new Float64Array(n);
+  let sweeps = 0;
+  let total = 0;
+  while (sweeps < MAX_SWEEPS) {
+    sweeps++;
+    let moved = 0;
+    let gain = 0;
+    for (let i = 0; i < n; i++) {
+      const v = order[i]!;
+      if (act[v] === 0) continue;
+      act[v] = 0;
+      const cv = comm[v]!;
+      const a = off[v]!;
+      const b = off[v + 1]!;
+      let t = 0;
+      if (wt === undefined) {
+        for (let e = a; e < b; e++) {
+          const c = comm[adj[e]!]!;
+          if (stamp[c] !== v) (stamp[c] = v), (acc[c] = 1), (touched[t++] = c);
+          else acc[c]! += 1;
+        }
+      } else {
+        for (let e = a; e < b; e++) {
+          const c = comm[adj[e]!]!;
+          if (stamp[c] !== v) (stamp[c] = v), (acc[c] = wt[e]!), (touched[t++] = c);
+          else acc[c]! += wt[e]!;
+        }
+      }
+      const kv = k[v]!;
+      tot[cv]! -= kv;
+      size[cv]!--;
+      const f = (resolution * kv) / m2;
+      const stay = (stamp[cv] === v ? acc[cv]! : 0) - f * tot[cv]!;
+      let best = cv;
+      let bestGain = stay;
+      // The runner-up's gain: v's slack is how far its choice leads.
+      let second = -Infinity;
+      for (let j = 0; j < t; j++) {
+        const c = touched[j]!;
+        if (c === cv) continue;
+        const x = acc[c]! - f * tot[c]!;
+        if (x > bestGain || (x === bestGain && best !== cv && c < best)) (second = bestGain), (best = c), (bestGain = x);
+        else if (x > second) second = x;
+      }
+      if (best !== cv && size[cv] === 0 && size[best] === 1 && best > cv) (best = cv), (bestGain = stay), (second = Infinity);
+      // A community v has no edge to offers it at most 0 (-f tot): a neighbour joining one makes it an option.
+      slack[v] = bestGain - Math.max(second, 0);
+      tot[best]! += kv;
+      size[best]!++;
+      if (best === cv) continue;
+      comm[v] = best;
+      moved++;
+      gain += (2 * (bestGain - stay)) / m2;
+      // Neighbours outside the community v joined, once v's moves used up their slack.
+      const g2 = (2 * resolution * kv) / m2;
+      for (let e = a; e < b; e++) {
+        const u = adj[e]!;
+        if (comm[u] === best) continue;
+        const left = slack[u]! - 2 * (wt === undefined ? 1 : wt[e]!) - g2 * k[u]!;
+        slack[u] = left;
+        if (left < 0) act[u] = 1;
+      }
+    }
+    total += gain;
+    if (moved === 0 || gain < TOL) break;
+  }
+  return { sweeps, gain: total };
+}
+
+/** The sequential path's vertex order: the synchronous path's classes one after the other, each ascending. */
+export function classOrder(n: number): Uint32Array {
+  const order = new Uint32Array(n);
+  let i = 0;
+  for (let r = 0; r < CLASSES; r++) for (let v = 0; v < n; v++) if (classOf(v, CLASSES) === r) order[i++] = v;
+  return order;
+}
+
+/**
+ * Louvain with level 0 sequential (index.ts: views up to `inlineEdges`): rounds of moveOrdered
+ * from the last result, each followed by the serial coarse levels, while a round's level 0 gains
+ * at least TOL (at most MAX_ROUNDS). Returns the partition (dense ids) and the notes' counts.
+ */
+export function sequentialRounds(g: WCsr, resolution: number, m2: number): { comm: Uint32Array; levels: number; rounds: number; sweeps: number } {
+  const n = g.n;
+  const order = classOrder(n);
+  const comm = new Uint32Array(n);
+  for (let v = 0; v < n; v++) comm[v] = v;
+  const tot = new Float64Array(n);
+  const size = new Uint32Array(n);
+  let levels = 0;
+  let rounds = 0;
+  let sweeps = 0;
+  while (rounds < MAX_ROUNDS) {
+    tot.fill(0);
+    size.fill(0);
+    for (let v = 0; v < n; v++) (tot[comm[v]!]! += g.k[v]!), size[comm[v]!]!++;
+    const moved = moveOrdered(g, comm, tot, size, order, resolution, m2);
+    sweeps += moved.sweeps;
+    if (rounds > 0 && moved.gain < TOL) break;
+    const C = relabel(comm);
+    let merged = 0;
+    if (C < n) {
+      const top = serialLevels(aggregate(g, comm, C), resolution, m2, TOL);
+      merged = 1 + top.levels;
+      for (let v = 0; v < n; v++) comm[v] = top.comm[comm[v]!]!;
+    }
+    if (rounds === 0) levels = merged;
+    rounds++;
+    // Coarse levels that merged nothing leave level 0's converged partition: another round would not move.
+    if (merged <= 1) break;
+  }
+  relabel(comm);
+  return { comm, levels, rounds, sweeps };
+}
+
 /** Renumbers communities 0..C-1 in order of their smallest vertex; returns C. */
 export function relabel(comm: Uint32Array): number {
   const map = new Int32Array(comm.length).fill(-1);
@@ -122,7 +255,7 @@ export function relabel(comm: Uint32Array): number {
 
 /** The coarse graph of a partition with dense ids 0..C-1 (Blondel's phase 2). */
 export function aggregate(g: WCsr, comm: Uint32Array, C: number): WCsr {
-  const n = g.n;
+  const { n, off: goff, adj: gadj, wt: gwt, k: gk, loop: gloop } = g;
   // Members of each community, in vertex order (a counting sort).
   const start = new Float64Array(C + 1);
   for (let v = 0; v < n; v++) start[comm[v]! + 1]!++;
@@ -144,15 +277,24 @@ export function aggregate(g: WCsr, comm: Uint32Array, C: number): WCsr {
     let inside = 0;
     for (let i = start[c]!; i < start[c + 1]!; i++) {
       const v = members[i]!;
-      k[c]! += g.k[v]!;
-      inside += g.loop[v]!;
-      for (let e = g.off[v]!; e < g.off[v + 1]!; e++) {
-        const d = comm[g.adj[e]!]!;
-        const w = g.wt === undefined ? 1 : g.wt[e]!;
-        if (d === c) inside += w;
-        else {
-          if (seen[d] === 0) (seen[d] = 1), (acc[d] = 0), (touched[t++] = d);
-          acc[d]! += w;
+      k[c]! += gk[v]!;
+      inside += gloop[v]!;
+      const b = goff[v + 1]!;
+      // Two loops: the weight test out of the edge loop (level 0 is mostly unweighted).
+      if (gwt === undefined) {
+        for (let e = goff[v]!; e < b; e++) {
+          const d = comm[gadj[e]!]!;
+          if (d === c) inside += 1;
+          else if (seen[d] === 0) (seen[d] = 1), (acc[d] = 1), (touched[t++] = d);
+          else acc[d]! += 1;
+        }
+      } else {
+        for (let e = goff[v]!; e < b; e++) {
+          const d = comm[gadj[e]!]!;
+          const w = gwt[e]!;
+          if (d === c) inside += w;
+          else if (seen[d] === 0) (seen[d] = 1), (acc[d] = w), (touched[t++] = d);
+          else acc[d]! += w;
         }
       }
     }
@@ -216,6 +358,8 @@ export const MAX_SWEEPS = 200;
 
 /** Level-0 rounds at most: the first from singletons, the others refine the last result. */
 export const MAX_ROUNDS = 4;
+/** Views (adjacency entries, both directions) up to this size run level 0 sequentially on the coordinator (index.ts). */
+export const INLINE_EDGES = 1 << 22;
 
 /** Level 0's synchronous moving (index.ts), the bookkeeping the driver and the reference share. */
 export type SweepState = {
