@@ -3,8 +3,8 @@ import { buildGraph } from '../src/graph/build.js';
 import { Engine } from '../src/engine/coordinator.js';
 import { foldClaimFlags, foldMinFlags } from '../src/engine/fold.js';
 import { IdList } from '../src/engine/ids.js';
-import { nativeFillArray, nativeFoldFlags, nativeListFlags, nativeAvailable } from '../actors/gpu/native.js';
-import { fillArray } from '../src/engine/fill.js';
+import { nativeCopyArray, nativeFillArray, nativeFoldFlags, nativeListFlags, nativeAvailable } from '../actors/gpu/native.js';
+import { copyArray, fillArray } from '../src/engine/fill.js';
 import type { StateArray } from '../src/engine/kernel.js';
 import { bfs, pr as pagerank } from '../src/programs/index.js';
 import { defineProgram } from '../src/engine/define.js';
@@ -311,6 +311,26 @@ test('fillArray sets every entry as TypedArray.fill does, natively on threads or
   }
   const native = nativeFillArray();
   if (native !== undefined) t.throws(() => native(new BigInt64Array(4) as unknown as Int32Array, 1), { code: 'TS_ARG' });
+});
+
+test('copyArray copies as TypedArray.set does, natively on threads or not, between views of the same size', (t) => {
+  for (const n of [(3 << 20) + 7, 1001]) {
+    const src = Uint32Array.from({ length: n }, (_, i) => (i * 2654435761) >>> 0);
+    const buf = new SharedArrayBuffer((n + 2) * 4);
+    const whole = new Uint32Array(buf).fill(9);
+    const dst = new Uint32Array(buf, 4, n);
+    copyArray(dst, src);
+    t.deepEqual(dst, src, `${n}`);
+    t.true(whole[0] === 9 && whole[n + 1] === 9, 'the entries around the view are untouched');
+    const f = new Float64Array(n);
+    copyArray(f, Float64Array.from(src));
+    t.is(f[n - 1], src[n - 1]);
+  }
+  const native = nativeCopyArray();
+  if (native !== undefined) {
+    t.throws(() => native(new Uint32Array(4), new Uint32Array(5)), { code: 'TS_ARG' });
+    t.throws(() => native(new Uint32Array(4), new Float64Array(4)), { code: 'TS_ARG' });
+  }
 });
 
 addonTest('the addon folds flagged changes as the TypeScript folds do (claim and min, every state type, found in order)', (t) => {

@@ -188,6 +188,7 @@ export type FoldFlagsFn = (
  */
 export type ListFlagsFn = (flags: Uint8Array, out: Uint32Array, degree?: Uint32Array) => { count: number; edges: number };
 export type FillArrayFn = (array: Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array, value: number) => void;
+export type CopyArrayFn = (dst: ArrayBufferView, src: ArrayBufferView) => void;
 
 interface NativeModule {
   create(opts: GpuCreateOptions): Promise<NativeControllerHandle>;
@@ -195,6 +196,7 @@ interface NativeModule {
   foldFlags?: FoldFlagsFn;
   listFlags?: ListFlagsFn;
   fillArray?: FillArrayFn;
+  copyArray?: CopyArrayFn;
   nvrtc?: () => { ok: boolean; reason?: string };
   flavor: NativeFlavor;
   napiVersion: number;
@@ -334,6 +336,12 @@ export function nativeFoldFlags(): FoldFlagsFn | undefined {
 export function nativeListFlags(): ListFlagsFn | undefined {
   const l = load();
   return 'mod' in l ? l.mod.listFlags : undefined;
+}
+
+/** The addon's copyArray, or undefined without an addon (or an older build). */
+export function nativeCopyArray(): CopyArrayFn | undefined {
+  const l = load();
+  return 'mod' in l ? l.mod.copyArray : undefined;
 }
 
 /** The addon's fillArray, or undefined without an addon (or an older build). */

@@ -2,7 +2,7 @@
 // a job queue. Every long operation runs on that thread (the CUDA context is used from it only)
 // and settles a Promise through a thread-safe function. Typed arrays and page buffers handed to a
 // job are kept alive by references until the job has settled (pages: until replaced or closed).
-// The coordinator's host passes (foldFlags, listFlags, fillArray) are in addon_passes.cpp.
+// The coordinator's host passes (foldFlags, listFlags, fillArray, copyArray) are in addon_passes.cpp.
 #include <napi.h>
 
 #include <condition_variable>
@@ -687,6 +687,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("foldFlags", Napi::Function::New(env, FoldFlags, "foldFlags"));
   exports.Set("listFlags", Napi::Function::New(env, ListFlags, "listFlags"));
   exports.Set("fillArray", Napi::Function::New(env, FillArray, "fillArray"));
+  exports.Set("copyArray", Napi::Function::New(env, CopyArray, "copyArray"));
   exports.Set("nvrtc", Napi::Function::New(env, Nvrtc, "nvrtc"));
   exports.Set("flavor", Napi::String::New(env, ts::builtWithCuda() ? "cuda" : "host"));
   exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));

@@ -74,6 +74,7 @@ inline Napi::Object idsValues(Napi::Env env, const uint32_t* ids, const double* 
 Napi::Value FoldFlags(const Napi::CallbackInfo& info);
 Napi::Value ListFlags(const Napi::CallbackInfo& info);
 Napi::Value FillArray(const Napi::CallbackInfo& info);
+Napi::Value CopyArray(const Napi::CallbackInfo& info);
 Napi::Value Nvrtc(const Napi::CallbackInfo& info);
 
 }  // namespace addon

@@ -327,6 +327,27 @@ Napi::Value FillArray(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+/**
+ * copyArray(dst, src): dst.set(src) for two typed arrays of one element size and length, the
+ * memcpy split over the threads (a 134 MB copy took 12 ms on one thread).
+ */
+Napi::Value CopyArray(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  TA d, s;
+  if (info.Length() < 2 || !getTypedArray(env, info[0], &d) || !getTypedArray(env, info[1], &s))
+    throw codedError(env, "TS_ARG", "copyArray: dst and src must be typed arrays");
+  auto size = [](napi_typedarray_type t) -> size_t {
+    return t == napi_float64_array ? 8 : (t == napi_uint8_array || t == napi_int8_array || t == napi_uint8_clamped_array) ? 1 : t == napi_int16_array || t == napi_uint16_array ? 2 : 4;
+  };
+  if (size(d.type) != size(s.type) || d.length != s.length)
+    throw codedError(env, "TS_ARG", "copyArray: dst and src must have the same element size and length");
+  uint8_t* to = (uint8_t*)d.data;
+  const uint8_t* from = (const uint8_t*)s.data;
+  const size_t bytes = d.length * size(d.type);
+  runParts(bytes, partsFor(bytes, size_t(4) << 20), [=](size_t, size_t lo, size_t hi) { std::memcpy(to + lo, from + lo, hi - lo); });
+  return env.Undefined();
+}
+
 /** nvrtc() -> { ok, reason? }: whether GPU operators can be compiled for a real GPU here. */
 Napi::Value Nvrtc(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();

@@ -12,6 +12,7 @@
  * through graph.out when directed) into a per-worker reusable buffer, sorts it and takes the
  * longest run (kernels.ts). Serial reference: reference.ts.
  */
+import { copyArray } from '../../engine/fill.js';
 import { defineProgram } from '../../engine/define.js';
 import { referenceCdlp } from './reference.js';
 
@@ -39,7 +40,7 @@ export const cdlp = defineProgram({
     type Carry = { label: Uint32Array; nextLabel: Uint32Array; done: number; prevChanged: number; older: Uint32Array | undefined };
     let c = ctx.resume<Carry>();
     if (c === undefined) {
-      ctx.state.label.set(ctx.graph.ids.toOriginal);
+      copyArray(ctx.state.label, ctx.graph.ids.toOriginal);
       c = { label: ctx.state.label, nextLabel: ctx.state.nextLabel, done: 0, prevChanged: -1, older: undefined };
     }
     // Synchronous propagation can settle into a 2-cycle (labels swapping back and forth): once

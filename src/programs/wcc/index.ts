@@ -15,6 +15,7 @@
  * Pull: each vertex (one writer) scans its in-edges in the task's pages and its out-edges through
  * graph.out. Halts when no label changes (kernels.ts). Serial reference: reference.ts.
  */
+import { copyArray } from '../../engine/fill.js';
 import { defineProgram } from '../../engine/define.js';
 import type { Frontier, RunContext } from '../../engine/program.js';
 import { peers } from './peers.js';
@@ -52,7 +53,7 @@ export const wcc = defineProgram({
     if (cpu && (c === undefined || c.phase !== undefined)) return afforest(ctx, c?.phase);
     ctx.note('algorithm', 'label propagation');
     const { label } = ctx.state;
-    if (c === undefined) label.set(ctx.graph.ids.toOriginal);
+    if (c === undefined) copyArray(label, ctx.graph.ids.toOriginal);
     let frontier = c?.frontier ?? ctx.all();
     while (frontier.size > 0) {
       await ctx.checkpoint({ frontier });
@@ -72,7 +73,7 @@ async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array
   const { label, comp } = ctx.state;
   const all = ctx.all();
   if (resumeAt === undefined) {
-    label.set(ctx.graph.ids.toOriginal);
+    copyArray(label, ctx.graph.ids.toOriginal);
     await ctx.vertexMap('affInit', { comp });
   }
   const opts = { modes: ['pull'], pullPages: 'out' } as const;
