@@ -57,8 +57,11 @@ export type Carry = { readonly [k: string]: CarryValue };
 
 export interface RunContext {
   readonly graph: Graph;
-  /** A shared state array of n entries (or `length`), filled with `fill`. */
-  alloc(kind: StateKind, fill?: number, length?: number): StateArray;
+  /**
+   * A shared state array of n entries (or `length`), filled with `fill` (default 0); 'unset': not
+   * filled (the caller writes every entry before reading it; a reused array holds old values).
+   */
+  alloc(kind: StateKind, fill?: number | 'unset', length?: number): StateArray;
   frontierOf(ids: ArrayLike<number>): Frontier;
   /** Every vertex active. */
   all(): Frontier;

@@ -34,9 +34,11 @@ export const pr = defineProgram({
   state: {
     // Only a vertex's owner writes its rank and contributions (pull); the driver swaps the two,
     // writing them itself only through prInit (resident: GPUs keep their copies across the swap).
-    contrib: { type: 'f64', init: 0, reduce: 'owner', resident: true },
-    nextContrib: { type: 'f64', init: 0, reduce: 'owner', resident: true },
-    rank: { type: 'f64', init: 0, reduce: 'owner' },
+    // Every entry written before it is read: prInit writes rank and contrib, each pull superstep
+    // every vertex's rank and nextContrib (no fill of three arrays per run).
+    contrib: { type: 'f64', init: 'unset', reduce: 'owner', resident: true },
+    nextContrib: { type: 'f64', init: 'unset', reduce: 'owner', resident: true },
+    rank: { type: 'f64', init: 'unset', reduce: 'owner' },
   },
   output: 'float',
   kernels: new URL('./kernels.js', import.meta.url),

@@ -66,7 +66,7 @@ export const prInit: CpuKernel<Pick<PrState, 'rank' | 'contrib'>> = {
     for (let v = lo; v < hi; v++) {
       rank[v] = r0;
       const k = outDeg[v]!;
-      if (k === 0) dangling += r0;
+      if (k === 0) (dangling += r0), (contrib[v] = 0);
       else contrib[v] = r0 / k;
     }
     out.sum += dangling;
