@@ -93,6 +93,20 @@ gpuTest('PageRank on two GPUs: each receives the other\'s owned contributions de
   }
 });
 
+gpuTest("bfs's depth and wcc's label after pull levels come device to device on two GPUs (an owner array there), results unchanged", async (t) => {
+  const g = rmat(true);
+  const want = await cpuResults(g);
+  for (const name of ['bfs', 'wcc'] as const)
+    for (const share of [1, 0.6]) {
+      const p = algorithm(name).program;
+      const r = await withEngine(g, oneSocket(2), { gpuShare: share }, (e) => e.run(p, paramsFor(g, name) as never));
+      t.is(firstMismatch(r.values, want.get(name)!, false), -1, `${name} ${share}`);
+      const pulls = r.report.steps.filter((s, i) => i > 0 && r.report.steps[i - 1]!.mode === 'pull');
+      t.true(pulls.length > 0, `${name}: a superstep after a pull`);
+      for (const s of pulls) t.true(s.actors.filter((a) => a.kind === 'gpu').every((a) => (a.gpu!.peerBytes ?? 0) > 0), `${name} ${share} step ${s.step}: peer bytes`);
+    }
+});
+
 gpuTest('GPU operators with resident owner arrays (hops-pull, relax-swap) on two GPUs: peer copies, results equal the CPU run', async (t) => {
   const g = rmat(true);
   const cpu: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };

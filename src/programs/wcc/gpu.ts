@@ -31,8 +31,10 @@ export const wcc: GpuHandler = {
     }
     const outbox = a.joinOutboxes(stats, 'label', 'min');
     const activated = stats.reduce((x, st) => x + st.activated, 0);
-    // The coordinator's min fold of the changes reproduces the device's labels.
-    keep(a, s, 'label', 'min');
+    // The coordinator's min fold of the changes reproduces the device's labels. A pull writes only
+    // the owned vertices (one writer each), as an 'owner' array: its owned ranges stay valid beside
+    // other actors, and GPU peers copy theirs in (residency.ts).
+    keep(a, s, 'label', s.f.mode === 'push' ? 'min' : 'owner');
     return a.out({ ...(await a.changedOwned('label', 'min', s, activated)), outbox });
   },
 };
