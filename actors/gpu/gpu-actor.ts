@@ -687,8 +687,8 @@ export class GpuActor {
    */
   async syncNext(s: Step, known?: number): Promise<number> {
     let k = 0;
-    // countNext (Ligra's switch next): their out-edges too, summed on the device.
-    if (s.f.countNext === true) (await this.ensureOutDegree(), (this.nextEdges = 0));
+    // countNext (Ligra's switch next): their out-edges too, summed on the device (OUTDEG is up since load).
+    if (s.f.countNext === true) this.nextEdges = 0;
     for (const [b, e] of this.owned) {
       await this.readInto(NX, s.next, b, e);
       if (known === undefined) k += countFlags(s.next.subarray(b, e));

@@ -10,13 +10,12 @@ import type { GpuController } from './native.js';
 /** Host buffers smaller than this are copied pageable (page-locking them costs more than it saves). */
 const PIN_MIN_BYTES = 1 << 20;
 /**
- * A real GPU's controller copies state of this size and up through its pinned buffers (native
+ * A real GPU's controller copies state of 1 MiB and up through its pinned buffers (native
  * stageState, 31-46 GB/s on an H200 host against ~50 for locked memory), smaller copies pageable
  * (small): then no buffer is worth locking (8 ms for 134 MB, 17 ms seen for a 134 MB array of
  * which one GPU copied a small range). TESSERA_STAGE_STATE=0 turns the staging off, and the
  * locking on the second copy back on.
  */
-export const STAGED_MIN_BYTES = 1 << 20;
 const STAGING = process.env.TESSERA_STAGE_STATE !== '0';
 /** At most this much host memory page-locked per actor (LRU beyond it); TESSERA_PIN_HOST=0: none. */
 const PIN_CAP_BYTES = process.env.TESSERA_PIN_HOST === '0' ? 0 : Math.min(16 * 2 ** 30, Math.floor(os.totalmem() / 4));
@@ -29,9 +28,10 @@ export class HostPins {
 
   /**
    * Page-locks the host buffer under `view` through `ctl` on its second copy (then kept; LRU
-   * beyond the cap); emulated devices, or real ones with staging off (above). Locking costs more than one pageable copy of the same bytes (RMAT 24: 18 ms
-   * to lock a run's fresh 134 MB result array, read back once), so a buffer copied once, like
-   * each run's result, never pays it; one copied every superstep pays it once.
+   * beyond the cap), for emulated devices and real ones with staging off (above). Locking costs
+   * more than one pageable copy of the same bytes (RMAT 24: 18 ms to lock a run's fresh 134 MB
+   * result array, read back once), so a buffer copied once, like each run's result, never pays
+   * it; one copied every superstep pays it once.
    */
   async pin(ctl: GpuController, view: StateArray): Promise<void> {
     if (STAGING && !ctl.options.emulated) return;

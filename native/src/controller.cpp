@@ -82,7 +82,7 @@ class CopyPool {
 namespace {
 
 constexpr size_t kStagingChunk = 4u << 20;  // pinned staging chunk (bytes)
-constexpr size_t kStageChunk = 8u << 20, kStageBuffers = 4, kStageMin = 1u << 20;  // state copies (stageState; pins.ts STAGED_MIN_BYTES)
+constexpr size_t kStageChunk = 8u << 20, kStageBuffers = 4, kStageMin = 1u << 20;  // state copies (stageState; pins.ts locks nothing where they apply)
 constexpr double kDefaultEmulatedLimit = 2.0 * (1u << 30);
 constexpr int kMaxEmulatedDevices = 16;
 

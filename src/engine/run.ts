@@ -155,11 +155,11 @@ export class Run implements RunContext {
   alloc(kind: StateKind, fill: number | 'unset' = 0, length = this.graph.numVertices): StateArray {
     const pooled = this.engine.arrayPool.get(`${kind}:${length}`)?.pop();
     const a = pooled ?? sharedArray(kind, length);
-    // TESSERA_POISON_UNSET (tests): an 'unset' array starts as garbage, so a program that reads an
-    // entry before writing it shows.
-    if (fill === 'unset' && process.env.TESSERA_POISON_UNSET === '1') fillArray(a, a instanceof Float64Array || a instanceof Float32Array ? NaN : 0x5a5a5a5a);
-    else if (fill === 'unset') pooled === undefined && prefault(a);
-    else if (fill !== 0 || pooled !== undefined) fillArray(a, fill);
+    if (fill === 'unset') {
+      // TESSERA_POISON_UNSET (tests): garbage, so a program that reads an entry before writing it shows.
+      if (process.env.TESSERA_POISON_UNSET === '1') fillArray(a, a instanceof Float64Array || a instanceof Float32Array ? NaN : 0x5a5a5a5a);
+      else if (pooled === undefined) prefault(a);
+    } else if (fill !== 0 || pooled !== undefined) fillArray(a, fill);
     else prefault(a);
     this.taken.push(a);
     return a.length === length ? a : (a.subarray(0, length) as StateArray);

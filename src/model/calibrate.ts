@@ -375,6 +375,18 @@ export async function measureGpu(topology: Topology, gpu: Topology['gpus'][numbe
   return out;
 }
 
+/** Bytes per second of a copy of `bytes`: the median of 5 after a warm-up. */
+async function copyRate(bytes: number, copy: () => Promise<unknown>): Promise<number> {
+  await copy();
+  const t: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    await copy();
+    t.push(performance.now() - t0);
+  }
+  return bytes / (middle(t) / 1000);
+}
+
 /**
  * Bytes per second copied from one GPU's memory to another's (GpuController.copyFromPeer: NVLink
  * or PCIe peer-to-peer where the devices allow it, through the host otherwise): a 64 MiB array
@@ -390,13 +402,7 @@ export async function measurePeerLink(to: Topology['gpus'][number], from: Topolo
     await a.allocState('@peer', 'u8', bytes);
     await b.allocState('@peer', 'u8', bytes);
     await a.enablePeer(b);
-    const t: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      const t0 = performance.now();
-      await a.copyFromPeer(b, '@peer', '@peer', [[0, bytes]]);
-      if (i > 0) t.push(performance.now() - t0);
-    }
-    return bytes / (middle(t) / 1000);
+    return await copyRate(bytes, () => a.copyFromPeer(b, '@peer', '@peer', [[0, bytes]]));
   } finally {
     await a.close();
     await b.close();
@@ -417,18 +423,8 @@ export async function measureLink(gpu: Topology['gpus'][number]): Promise<{ toDe
     host.fill(1); // fault the pages in before timing
     await ctl.allocState('@link', 'u8', bytes);
     const pinned = await ctl.pinHost(host);
-    const time = async (copy: () => Promise<unknown>): Promise<number> => {
-      await copy();
-      const t: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const t0 = performance.now();
-        await copy();
-        t.push(performance.now() - t0);
-      }
-      return bytes / (middle(t) / 1000);
-    };
-    const toDevice = await time(() => ctl.writeState('@link', host));
-    const toHost = await time(() => ctl.readState('@link', host));
+    const toDevice = await copyRate(bytes, () => ctl.writeState('@link', host));
+    const toHost = await copyRate(bytes, () => ctl.readState('@link', host));
     if (pinned) await ctl.unpinHost(host);
     await ctl.freeState('@link');
     return { toDevice, toHost };
