@@ -9,7 +9,7 @@ import { STATE_CTORS, type KernelCtx, type KernelGraph, type StateArray, type Ta
 import { materializeGraph, type GraphShare } from './share.js';
 import type { Mode, StateKind } from '../../src/wire/frames.js';
 import { TaskTaker } from './task-queue.js';
-import { activatedEdges, runOne } from '../../src/engine/run-tasks.js';
+import { activatedEdges, discoveredEdges, runOne } from '../../src/engine/run-tasks.js';
 
 const graph: KernelGraph = materializeGraph(workerData as GraphShare);
 
@@ -31,7 +31,7 @@ export interface TaskMessage {
   pullPages: 'in' | 'out';
   /** A vertex map: each task is a range of vertex ids for the kernel's `vertex`. */
   vertex: boolean;
-  /** Pull: sum the out-degrees of the task's vertices it activated (SuperstepFrame.countNext). */
+  /** Sum the out-degrees of the vertices the tasks activated (SuperstepFrame.countNext); a push's from its kernel's list (NaN: it listed not all). */
   countNext: boolean;
   /** The superstep's TaskQueue: this thread takes tasks from it until it is empty. */
   queue: SharedArrayBuffer;
@@ -100,9 +100,10 @@ export default function runTask(m: TaskMessage): TaskResult | Promise<TaskResult
     runOne(kernel, ctx, m, taker.task, out);
     sums.push(out.sum);
     taker.done(out.edges - before, taker.task.edges);
-    if (m.countNext) nextEdges += activatedEdges(graph, ctx.next, m.pullPages, taker.task);
+    if (m.countNext && m.mode === 'pull') nextEdges += activatedEdges(graph, ctx.next, m.pullPages, taker.task);
     tasks++;
   }
+  if (m.countNext && m.mode === 'push') nextEdges = discoveredEdges(graph, out);
   return {
     active: out.active,
     tasks,

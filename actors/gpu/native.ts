@@ -190,6 +190,21 @@ export type ListFlagsFn = (flags: Uint8Array, out: Uint32Array, degree?: Uint32A
 export type FillArrayFn = (array: Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array, value: number) => void;
 export type CopyArrayFn = (dst: ArrayBufferView, src: ArrayBufferView) => void;
 
+/** A page set's pages as the addon's CPU kernels read them (NativeCpuKernels.pageSet). */
+export type NativePageSet = { readonly __nativePageSet: true };
+/**
+ * The built-in programs' native CPU kernels (native/src/addon_cpu.cpp), each over one task's range
+ * on the calling thread; stats[0] += edges examined, stats[1] += vertices activated.
+ */
+export interface NativeCpuKernels {
+  pageSet(pages: readonly Page[], firstPageOf: Uint32Array): NativePageSet;
+  bfsPull(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, depth: Int32Array, frontier: Uint8Array, next: Uint8Array, level: number, stats: Float64Array): void;
+  affSample(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, comp: Int32Array, round: number, stats: Float64Array): void;
+  affFinal(out: NativePageSet, inSet: NativePageSet | null, lo: number, hi: number, comp: Int32Array, skip: number, from: number, stats: Float64Array): void;
+  /** op 0: comp[v] = v; 1: compress; 2: compress, roots' labels lowered; 3: label[v] = label[root]. */
+  affVertex(op: 0 | 1 | 2 | 3, comp: Int32Array, label: Uint32Array | null, lo: number, hi: number): void;
+}
+
 interface NativeModule {
   create(opts: GpuCreateOptions): Promise<NativeControllerHandle>;
   cudaDeviceCount(): { count: number; reason?: string };
@@ -197,6 +212,7 @@ interface NativeModule {
   listFlags?: ListFlagsFn;
   fillArray?: FillArrayFn;
   copyArray?: CopyArrayFn;
+  cpu?: NativeCpuKernels;
   nvrtc?: () => { ok: boolean; reason?: string };
   flavor: NativeFlavor;
   napiVersion: number;
@@ -348,6 +364,16 @@ export function nativeCopyArray(): CopyArrayFn | undefined {
 export function nativeFillArray(): FillArrayFn | undefined {
   const l = load();
   return 'mod' in l ? l.mod.fillArray : undefined;
+}
+
+/**
+ * The addon's CPU kernels, or undefined without an addon, with an older build, or with
+ * TESSERA_NATIVE_KERNELS=0 (the programs' TypeScript kernels then run: tests compare the two).
+ */
+export function nativeCpuKernels(): NativeCpuKernels | undefined {
+  if (process.env.TESSERA_NATIVE_KERNELS === '0') return undefined;
+  const l = load();
+  return 'mod' in l ? l.mod.cpu : undefined;
 }
 
 /** Bytes per weight of a page (0 when unweighted). */

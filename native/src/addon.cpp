@@ -668,11 +668,14 @@ Napi::Value DeviceCount(const Napi::CallbackInfo& info) {
   return o;
 }
 
-void Teardown(void*) {
+// An environment's exit tears down the controllers it created only: socket workers load the addon
+// for their CPU kernels (addon_cpu.cpp), and a worker ending must leave the coordinator's GPUs alone.
+void Teardown(void* env) {
   std::vector<NativeController*> live;
   {
     std::lock_guard<std::mutex> lk(gLiveMutex);
-    live.assign(gLive.begin(), gLive.end());
+    for (auto* c : gLive)
+      if ((napi_env)c->Env() == (napi_env)env) live.push_back(c);
   }
   for (auto* c : live) c->teardown();
 }
@@ -681,7 +684,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   auto* data = new AddonData();
   data->ctor = Napi::Persistent(NativeController::Init(env));
   env.SetInstanceData<AddonData>(data);
-  napi_add_env_cleanup_hook(env, Teardown, nullptr);
+  napi_add_env_cleanup_hook(env, Teardown, (napi_env)env);
   exports.Set("create", Napi::Function::New(env, Create, "create"));
   exports.Set("cudaDeviceCount", Napi::Function::New(env, DeviceCount, "cudaDeviceCount"));
   exports.Set("foldFlags", Napi::Function::New(env, FoldFlags, "foldFlags"));
@@ -689,6 +692,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("fillArray", Napi::Function::New(env, FillArray, "fillArray"));
   exports.Set("copyArray", Napi::Function::New(env, CopyArray, "copyArray"));
   exports.Set("nvrtc", Napi::Function::New(env, Nvrtc, "nvrtc"));
+  exports.Set("cpu", CpuKernels(env));
   exports.Set("flavor", Napi::String::New(env, ts::builtWithCuda() ? "cuda" : "host"));
   exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   exports.Set("abiVersion", Napi::Number::New(env, 1));

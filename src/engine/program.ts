@@ -37,6 +37,16 @@ export interface EdgeMapOptions {
    * topologies.
    */
   cpuOnly?: boolean;
+  /**
+   * Direction-optimising switch (Beamer, Asanovic and Patterson, SC 2012; GAPBS bfs.cc), for a
+   * kernel with both modes. `alpha`: pull when the frontier's vertices plus out-edges exceed
+   * |E| / alpha (default: the engine's pullDivisor, Ligra's 20); a kernel whose pull reads every
+   * in-edge (no early exit, e.g. SSSP's min) wants a small alpha. `beta`: after a pull, keep
+   * pulling while the frontier has at least |V| / beta vertices or is still growing (GAPBS: 18);
+   * the pull then need not sum its activations' out-edges. `beta` applies on CPU-only
+   * topologies (GPU pulls count those out-edges on the device: Ligra's switch both ways there).
+   */
+  direction?: { alpha?: number; beta?: number };
 }
 
 export interface StepResult {

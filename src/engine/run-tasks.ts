@@ -44,6 +44,19 @@ export function activatedEdges(graph: KernelGraph, next: Uint8Array, pullPages: 
   return edges;
 }
 
+/**
+ * A push's activations' out-degrees summed from the vertices its kernel listed, or NaN when the
+ * kernel activated vertices it did not list (the coordinator then reads them off the byte map).
+ */
+export function discoveredEdges(graph: KernelGraph, out: TaskOut): number {
+  const d = out.discovered;
+  if (d === undefined || d.length !== out.active) return NaN;
+  const deg = graph.outDegree;
+  let edges = 0;
+  for (let i = 0; i < d.length; i++) edges += deg[d[i]!]!;
+  return edges;
+}
+
 /** A CPU actor's share of a superstep run on the coordinator's thread, voted as its threads would. */
 export function runShareInline(kernel: CpuKernel, ctx: KernelCtx, m: StepKind & { wantList: boolean; listCap: number; countNext: boolean }, actor: string, step: number, tasks: Task[]): VoteFrame {
   const t0 = performance.now();
@@ -54,8 +67,9 @@ export function runShareInline(kernel: CpuKernel, ctx: KernelCtx, m: StepKind & 
     out.sum = 0;
     runOne(kernel, ctx, m, task, out);
     if (out.sum !== 0) sums.push(out.sum);
-    if (m.countNext) nextEdges += activatedEdges(ctx.graph, ctx.next, m.pullPages, task);
+    if (m.countNext && m.mode === 'pull') nextEdges += activatedEdges(ctx.graph, ctx.next, m.pullPages, task);
   }
+  if (m.countNext && m.mode === 'push') nextEdges = discoveredEdges(ctx.graph, out);
   const discovered = out.discovered !== undefined && out.discovered.length <= m.listCap ? Uint32Array.from(out.discovered) : undefined;
   const ms = performance.now() - t0;
   return {

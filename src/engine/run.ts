@@ -63,6 +63,8 @@ export class Run implements RunContext {
   private spare: Uint8Array[] = [];
   /** Frontiers edgeMap returned: consumed (their bitmap reused) when given back to edgeMap. */
   private readonly produced = new WeakSet<Frontier>();
+  /** Frontiers a pull superstep produced, with the size of the frontier it consumed (EdgeMapOptions.direction.beta). */
+  private readonly pulled = new WeakMap<Frontier, number>();
   /** Frontiers frontierOf made: their bitmap is reused only when the driver releases them. */
   private readonly made = new WeakSet<Frontier>();
   /** Every array and bitmap this run took, for the engine's pools when it ends. */
@@ -364,9 +366,15 @@ export class Run implements RunContext {
     // The frontier's out-edges: summed only for Ligra's switch (a forced mode needs no sum here).
     let frontierEdges: number | undefined;
     const forced = this.engine.forceMode;
+    // Sockets only: GPU pulls count their activations' out-edges on the device (Ligra's switch both ways).
+    const beta = !this.engine.hasGpus || cpuOnly ? opts.direction?.beta : undefined;
+    const pulledFrom = this.pulled.get(frontier);
     if (modes.length === 1) mode = modes[0]!;
     else if (forced !== undefined && modes.includes(forced)) mode = forced;
     else if (frontier.size === g.numVertices) mode = 'pull';
+    // Beamer's hysteresis: bottom-up until the frontier is small and shrinking.
+    else if (beta !== undefined && pulledFrom !== undefined && (frontier.size >= g.numVertices / beta || frontier.size > pulledFrom)) mode = 'pull';
+    else if (beta !== undefined && pulledFrom !== undefined) mode = 'push';
     else {
       // Ligra's switch: the frontier's out-edges against |E| / divisor. A pull superstep's frontier
       // has no list: with the addon it is listed now with its out-edges on the addon's threads (a
@@ -381,7 +389,7 @@ export class Run implements RunContext {
         list = made = r.list;
         frontierEdges = r.edges ?? outEdgesOf(frontier, g.outDegree);
       } else frontierEdges = outEdgesOf(frontier, g.outDegree);
-      mode = frontier.size + frontierEdges > g.numEdges / this.engine.pullDivisor ? 'pull' : 'push';
+      mode = frontier.size + frontierEdges > g.numEdges / (opts.direction?.alpha ?? this.engine.pullDivisor) ? 'pull' : 'push';
     }
     let shares: Task[][];
     const pullPages = opts.pullPages ?? 'in';
@@ -402,7 +410,10 @@ export class Run implements RunContext {
     const socketsOnly = !this.engine.hasGpus || cpuOnly;
     // Actors sum the out-edges of what a pull activates when the next superstep may switch (sockets
     // always, GPU handlers that set next flags in place; else the switch lists the byte map).
-    const countNext = mode === 'pull' && modes.length > 1 && forced === undefined;
+    // A push on the sockets sums them from its kernels' lists: a next frontier too long to list
+    // from the votes then gets its list only if the next superstep pushes (BFS's first level of
+    // RMAT 22 listed 98 k vertices off a 4 M byte map, 2 ms, for a pull).
+    const countNext = modes.length > 1 && forced === undefined && (mode === 'pull' ? beta === undefined : socketsOnly);
     const resident = cpuOnly ? undefined : this.residentNames(state);
     // What a CPU-only superstep writes no GPU copy has seen (as a vertexMap's).
     if (cpuOnly) for (const a of Object.values(state)) this.hostWritten.add(a.buffer);
@@ -442,8 +453,12 @@ export class Run implements RunContext {
     const listAt = performance.now();
     let nextList: Uint32Array | undefined;
     let nextEdges: number | undefined = countNext && folded === 0 && votes.every((v) => v.nextEdges !== undefined) ? votes.reduce((a, v) => a + v.nextEdges!, 0) : undefined;
-    if (wantList && (scan || active > cap)) ({ list: nextList, edges: nextEdges } = listOf({ bitmap: next, list: undefined, size: active }, (k) => this.listArray(k), g.outDegree));
-    else if (wantList) {
+    if (nextEdges !== undefined && !Number.isFinite(nextEdges)) nextEdges = undefined;
+    const fromBitmap = wantList && (scan || active > cap);
+    // Listed only if the next superstep may push (its switch lists it then, natively).
+    const lazy = fromBitmap && socketsOnly && nextEdges !== undefined && nextEdges + active > g.numEdges / (opts.direction?.alpha ?? this.engine.pullDivisor);
+    if (fromBitmap && !lazy) ({ list: nextList, edges: nextEdges } = listOf({ bitmap: next, list: undefined, size: active }, (k) => this.listArray(k), g.outDegree));
+    else if (wantList && !fromBitmap) {
       nextList = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * active)), 0, active);
       let at = 0;
       for (const v of votes) {
@@ -476,6 +491,7 @@ export class Run implements RunContext {
     this.engine.events.emit('superstep', record, this.program);
     const nextFrontier: Frontier = { bitmap: next, list: nextList, size: active, ...(nextEdges !== undefined ? { edges: nextEdges } : {}) };
     this.produced.add(nextFrontier);
+    if (mode === 'pull') this.pulled.set(nextFrontier, frontier.size);
     return { next: nextFrontier, sum, edges };
   }
 }

@@ -129,9 +129,10 @@ export interface SuperstepFrame {
    */
   vertexMap?: boolean;
   /**
-   * Pull supersteps of a kernel that may switch mode: each task sums the out-degrees of the
+   * Supersteps of a kernel that may switch mode: each pull task sums the out-degrees of the
    * vertices of its range it activated (vote.nextEdges), so Ligra's switch before the next
-   * superstep needs no pass over the byte map.
+   * superstep needs no pass over the byte map; socket actors' pushes sum those of the vertices
+   * their kernel listed (NaN when it did not list every activation).
    */
   countNext?: boolean;
 }

@@ -9,6 +9,17 @@
  */
 import type { CpuKernel, TaskOut } from '../../engine/kernel.js';
 import type { Page, PageSet } from '../../graph/types.js';
+import { nativeCpuKernels, type NativePageSet } from '../../../actors/gpu/native.js';
+
+// The same loops in C++ (native/src/addon_cpu.cpp) where the addon loads.
+const native = nativeCpuKernels();
+const stats = new Float64Array(2);
+const handles = new WeakMap<PageSet, NativePageSet>();
+function handle(set: PageSet): NativePageSet {
+  let h = handles.get(set);
+  if (h === undefined) handles.set(set, (h = native!.pageSet(set.pages, set.firstPageOf)));
+  return h;
+}
 
 export interface AfforestState {
   /** Union-find parents (internal ids). */
@@ -63,6 +74,12 @@ export const affSample: CpuKernel<AfforestState> = {
       if (r < p.edges) (link(comp, p.vBegin, p.nbrs[r]!), out.edges++);
       return;
     }
+    if (native !== undefined) {
+      stats[0] = 0;
+      native.affSample(p.offsets, p.nbrs, p.vBegin, lo, hi, comp, r, stats);
+      out.edges += stats[0]!;
+      return;
+    }
     const { offsets, nbrs } = p;
     for (let i = lo; i < hi; i++) {
       const e = offsets[i]! + r;
@@ -82,6 +99,12 @@ export const affFinal: CpuKernel<AfforestState> = {
     const g = ctx.graph;
     const v0 = pages[0]!.vBegin;
     const split = pages.length > 1 || pages[0]!.split;
+    if (native !== undefined) {
+      stats[0] = 0;
+      native.affFinal(handle(g.out), g.in !== g.out ? handle(g.in) : null, v0 + (split ? 0 : lo), v0 + (split ? 1 : hi), comp, skip, from, stats);
+      out.edges += stats[0]!;
+      return;
+    }
     for (let i = split ? 0 : lo; i < (split ? 1 : hi); i++) {
       const v = v0 + i;
       if (comp[v] === skip) continue;
@@ -95,6 +118,7 @@ export const affFinal: CpuKernel<AfforestState> = {
 export const affInit: CpuKernel<AfforestState> = {
   vertex(ctx, lo, hi) {
     const comp = ctx.state.comp;
+    if (native !== undefined) return native.affVertex(0, comp, null, lo, hi);
     for (let v = lo; v < hi; v++) comp[v] = v;
   },
 };
@@ -103,6 +127,7 @@ export const affInit: CpuKernel<AfforestState> = {
 export const affCompress: CpuKernel<AfforestState> = {
   vertex(ctx, lo, hi) {
     const comp = ctx.state.comp;
+    if (native !== undefined) return native.affVertex(1, comp, null, lo, hi);
     for (let v = lo; v < hi; v++) while (comp[v] !== comp[comp[v]!]) comp[v] = comp[comp[v]!]!;
   },
 };
@@ -115,6 +140,7 @@ export const affCompress: CpuKernel<AfforestState> = {
 export const affCompressMin: CpuKernel<AfforestState> = {
   vertex(ctx, lo, hi) {
     const { comp, label } = ctx.state;
+    if (native !== undefined) return native.affVertex(2, comp, label, lo, hi);
     for (let v = lo; v < hi; v++) {
       while (comp[v] !== comp[comp[v]!]) comp[v] = comp[comp[v]!]!;
       const r = comp[v]!;
@@ -134,6 +160,7 @@ export const affCompressMin: CpuKernel<AfforestState> = {
 export const affSpread: CpuKernel<AfforestState> = {
   vertex(ctx, lo, hi) {
     const { comp, label } = ctx.state;
+    if (native !== undefined) return native.affVertex(3, comp, label, lo, hi);
     for (let v = lo; v < hi; v++) {
       const r = comp[v]!;
       if (r !== v) label[v] = label[r]!;

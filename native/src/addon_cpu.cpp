@@ -1,0 +1,234 @@
+// Native CPU kernels of built-in programs, called by the socket workers' TS kernels once per task
+// (src/programs/*/kernels.ts, afforest.ts): the same loops as the TS kernels beside them, which
+// run where the addon does not load or TESSERA_NATIVE_KERNELS=0. Measured on one core, BFS's
+// bottom-up level over RMAT 20: 8-11 ms as TypeScript, 4.3 ms as this C++; on 16 threads the
+// TS workers spent 3.7x GAPBS's CPU time on the same levels (bench/results/
+// h100-2026-11-26-native-kernels). Each call runs on the caller's thread over the task's vertex
+// range; several workers call at once on disjoint ranges,
+// sharing state arrays through SharedArrayBuffers (atomics where two ranges may write one entry).
+//
+// Functions (exported under `cpu`):
+//   pageSet(pages, firstPageOf) -> handle   a page set's raw pointers (pages keep their buffers)
+//   bfsPull(offsets, nbrs, vBegin, lo, hi, depth, frontier, next, level, stats)
+//   affSample(offsets, nbrs, vBegin, lo, hi, comp, round, stats)
+//   affFinal(out, in | null, lo, hi, comp, skip, from, stats)   (vertex ids lo..hi, page sets)
+//   affInit(comp, lo, hi), affCompress(comp, lo, hi), affCompressMin(comp, label, lo, hi),
+//   affSpread(comp, label, lo, hi)
+// stats (Float64Array): [0] += edges examined, [1] += vertices activated.
+#include "addon.h"
+
+#include <vector>
+
+namespace ts {
+namespace addon {
+namespace {
+
+/** A PageSet's pages as raw pointers; the JS PageSet owns the buffers and outlives the handle. */
+struct PageSetN {
+  std::vector<const uint32_t*> off, nbr;
+  std::vector<uint32_t> vBegin, edges;
+  std::vector<uint8_t> split;
+  const uint32_t* firstPageOf = nullptr;
+  size_t n = 0;
+};
+
+template <typename T>
+T* arrayArg(const Napi::CallbackInfo& info, size_t i, napi_typedarray_type type, const char* what, size_t* length = nullptr) {
+  TA a;
+  if (i >= info.Length() || !getTypedArray(info.Env(), info[i], &a) || a.type != type)
+    throw codedError(info.Env(), "TS_ARG", std::string("cpu kernel: ") + what + " has the wrong type");
+  if (length != nullptr) *length = a.length;
+  return (T*)a.data;
+}
+
+const PageSetN* setArg(const Napi::CallbackInfo& info, size_t i) {
+  if (i >= info.Length() || !info[i].IsExternal()) throw codedError(info.Env(), "TS_ARG", "cpu kernel: a page set handle is required");
+  return info[i].As<Napi::External<PageSetN>>().Data();
+}
+
+inline int32_t load(const int32_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+
+/** Hooks the trees of u and v, the larger root under the smaller (GAPBS cc.cc Link; afforest.ts link). */
+inline void link(int32_t* comp, int32_t u, int32_t v) {
+  int32_t p1 = load(comp + u), p2 = load(comp + v);
+  while (p1 != p2) {
+    const int32_t high = p1 > p2 ? p1 : p2, low = p1 + p2 - high;
+    int32_t pHigh = load(comp + high);
+    if (pHigh == low) return;
+    if (pHigh == high) {
+      int32_t expected = high;
+      if (__atomic_compare_exchange_n(comp + high, &expected, low, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+    }
+    p1 = load(comp + load(comp + high));
+    p2 = load(comp + low);
+  }
+}
+
+/** Links v with its neighbours in set from its `from`-th on, across the pages of a split vertex. */
+double linkAll(int32_t* comp, const PageSetN& s, uint32_t v, uint32_t from) {
+  double edges = 0;
+  size_t pi = s.firstPageOf[v];
+  uint32_t skip = from;
+  for (;;) {
+    const bool split = s.split[pi] != 0;
+    const uint32_t* off = s.off[pi];
+    const uint32_t a = split ? 0 : off[v - s.vBegin[pi]], b = split ? s.edges[pi] : off[v - s.vBegin[pi] + 1];
+    const uint32_t st = std::min(b, a + skip);
+    skip -= st - a;
+    const uint32_t* nb = s.nbr[pi];
+    for (uint32_t e = st; e < b; e++) link(comp, (int32_t)v, (int32_t)nb[e]);
+    edges += b - st;
+    if (!split || ++pi >= s.off.size() || !s.split[pi] || s.vBegin[pi] != v) return edges;
+  }
+}
+
+Napi::Value PageSet(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 2 || !info[0].IsArray()) throw codedError(env, "TS_ARG", "pageSet: pages must be an array");
+  Napi::Array pages = info[0].As<Napi::Array>();
+  auto* s = new PageSetN();
+  try {
+    s->firstPageOf = arrayArg<uint32_t>(info, 1, napi_uint32_array, "firstPageOf", &s->n);
+    for (uint32_t i = 0; i < pages.Length(); i++) {
+      Napi::Object p = pages.Get(i).As<Napi::Object>();
+      TA o, nb;
+      if (!getTypedArray(env, p.Get("offsets"), &o) || !getTypedArray(env, p.Get("nbrs"), &nb) || o.type != napi_uint32_array || nb.type != napi_uint32_array)
+        throw codedError(env, "TS_ARG", "pageSet: a page's offsets and nbrs must be Uint32Arrays");
+      s->off.push_back((const uint32_t*)o.data);
+      s->nbr.push_back((const uint32_t*)nb.data);
+      s->vBegin.push_back(p.Get("vBegin").As<Napi::Number>().Uint32Value());
+      s->edges.push_back(p.Get("edges").As<Napi::Number>().Uint32Value());
+      s->split.push_back(p.Get("split").ToBoolean().Value() ? 1 : 0);
+    }
+  } catch (...) {
+    delete s;
+    throw;
+  }
+  return Napi::External<PageSetN>::New(env, s, [](Napi::Env, PageSetN* d) { delete d; });
+}
+
+Napi::Value BfsPull(const Napi::CallbackInfo& info) {
+  size_t nOff, nv, nf, nn;
+  const uint32_t* off = arrayArg<uint32_t>(info, 0, napi_uint32_array, "offsets", &nOff);
+  const uint32_t* nbrs = arrayArg<uint32_t>(info, 1, napi_uint32_array, "nbrs");
+  const uint32_t vBegin = (uint32_t)uintArg(info, 2, "vBegin", 0, true);
+  const uint32_t lo = (uint32_t)uintArg(info, 3, "lo", 0, true), hi = (uint32_t)uintArg(info, 4, "hi", 0, true);
+  int32_t* depth = arrayArg<int32_t>(info, 5, napi_int32_array, "depth", &nv);
+  const uint8_t* fr = arrayArg<uint8_t>(info, 6, napi_uint8_array, "frontier", &nf);
+  uint8_t* next = arrayArg<uint8_t>(info, 7, napi_uint8_array, "next", &nn);
+  const int32_t level = (int32_t)numberArg(info, 8, "level", 0, true);
+  double* stats = arrayArg<double>(info, 9, napi_float64_array, "stats");
+  if (hi < lo || hi >= nOff || vBegin + hi > nv || nn < nv || nf < nv) throw codedError(info.Env(), "TS_ARG", "bfsPull: range out of bounds");
+  uint64_t edges = 0, active = 0;
+  uint32_t start = off[lo];
+  for (uint32_t i = lo; i < hi; i++) {
+    const uint32_t end = off[i + 1];
+    const uint32_t v = vBegin + i;
+    if (depth[v] == -1) {
+      uint32_t e = start;
+      while (e < end && fr[nbrs[e]] != 1) e++;
+      if (e < end) {
+        depth[v] = level;
+        next[v] = 1;
+        active++;
+        edges += e - start + 1;
+      } else {
+        edges += end - start;
+      }
+    }
+    start = end;
+  }
+  stats[0] += (double)edges;
+  stats[1] += (double)active;
+  return info.Env().Undefined();
+}
+
+Napi::Value AffSample(const Napi::CallbackInfo& info) {
+  size_t nOff;
+  const uint32_t* off = arrayArg<uint32_t>(info, 0, napi_uint32_array, "offsets", &nOff);
+  const uint32_t* nbrs = arrayArg<uint32_t>(info, 1, napi_uint32_array, "nbrs");
+  const uint32_t vBegin = (uint32_t)uintArg(info, 2, "vBegin", 0, true);
+  const uint32_t lo = (uint32_t)uintArg(info, 3, "lo", 0, true), hi = (uint32_t)uintArg(info, 4, "hi", 0, true);
+  size_t n;
+  int32_t* comp = arrayArg<int32_t>(info, 5, napi_int32_array, "comp", &n);
+  const uint32_t r = (uint32_t)uintArg(info, 6, "round", 0, true);
+  double* stats = arrayArg<double>(info, 7, napi_float64_array, "stats");
+  if (hi < lo || hi >= nOff || vBegin + hi > n) throw codedError(info.Env(), "TS_ARG", "affSample: range out of bounds");
+  uint64_t edges = 0;
+  for (uint32_t i = lo; i < hi; i++) {
+    const uint32_t e = off[i] + r;
+    if (e < off[i + 1]) (link(comp, (int32_t)(vBegin + i), (int32_t)nbrs[e]), edges++);
+  }
+  stats[0] += (double)edges;
+  return info.Env().Undefined();
+}
+
+Napi::Value AffFinal(const Napi::CallbackInfo& info) {
+  const PageSetN* out = setArg(info, 0);
+  const PageSetN* in = info.Length() > 1 && info[1].IsExternal() ? setArg(info, 1) : nullptr;
+  const uint32_t lo = (uint32_t)uintArg(info, 2, "lo", 0, true), hi = (uint32_t)uintArg(info, 3, "hi", 0, true);
+  size_t n;
+  int32_t* comp = arrayArg<int32_t>(info, 4, napi_int32_array, "comp", &n);
+  const int32_t skip = (int32_t)numberArg(info, 5, "skip", 0, true);
+  const uint32_t from = (uint32_t)uintArg(info, 6, "from", 0, true);
+  double* stats = arrayArg<double>(info, 7, napi_float64_array, "stats");
+  if (hi < lo || hi > n || out->n != n || (in != nullptr && in->n != n)) throw codedError(info.Env(), "TS_ARG", "affFinal: range out of bounds");
+  double edges = 0;
+  for (uint32_t v = lo; v < hi; v++) {
+    if (load(comp + v) == skip) continue;
+    edges += linkAll(comp, *out, v, from);
+    if (in != nullptr) edges += linkAll(comp, *in, v, 0);
+  }
+  stats[0] += edges;
+  return info.Env().Undefined();
+}
+
+/** The vertex maps: op 0 init, 1 compress, 2 compress + lower roots' labels, 3 spread labels. */
+Napi::Value AffVertex(const Napi::CallbackInfo& info) {
+  const uint32_t op = (uint32_t)uintArg(info, 0, "op", 0, true);
+  size_t n, nl = 0;
+  int32_t* comp = arrayArg<int32_t>(info, 1, napi_int32_array, "comp", &n);
+  uint32_t* label = op >= 2 ? arrayArg<uint32_t>(info, 2, napi_uint32_array, "label", &nl) : nullptr;
+  const uint32_t lo = (uint32_t)uintArg(info, 3, "lo", 0, true), hi = (uint32_t)uintArg(info, 4, "hi", 0, true);
+  if (hi < lo || hi > n || (label != nullptr && nl < n) || op > 3) throw codedError(info.Env(), "TS_ARG", "affVertex: range out of bounds");
+  switch (op) {
+    case 0:
+      for (uint32_t v = lo; v < hi; v++) comp[v] = (int32_t)v;
+      break;
+    case 1:
+    case 2:
+      for (uint32_t v = lo; v < hi; v++) {
+        // Path halving as afforest.ts: every vertex ends pointing at its root.
+        int32_t c;
+        while ((c = load(comp + v)) != load(comp + c)) __atomic_store_n(comp + v, load(comp + c), __ATOMIC_RELAXED);
+        if (op == 1 || c == (int32_t)v) continue;
+        const uint32_t x = label[v];
+        uint32_t cur = __atomic_load_n(label + c, __ATOMIC_RELAXED);
+        while (x < cur && !__atomic_compare_exchange_n(label + c, &cur, x, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        }
+      }
+      break;
+    case 3:
+      for (uint32_t v = lo; v < hi; v++) {
+        const int32_t r = comp[v];
+        if (r != (int32_t)v) label[v] = label[r];
+      }
+      break;
+  }
+  return info.Env().Undefined();
+}
+
+}  // namespace
+
+Napi::Object CpuKernels(Napi::Env env) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("pageSet", Napi::Function::New(env, PageSet, "pageSet"));
+  o.Set("bfsPull", Napi::Function::New(env, BfsPull, "bfsPull"));
+  o.Set("affSample", Napi::Function::New(env, AffSample, "affSample"));
+  o.Set("affFinal", Napi::Function::New(env, AffFinal, "affFinal"));
+  o.Set("affVertex", Napi::Function::New(env, AffVertex, "affVertex"));
+  return o;
+}
+
+}  // namespace addon
+}  // namespace ts
