@@ -23,7 +23,7 @@
  */
 import { defineProgram } from '../../engine/define.js';
 import { peers } from './peers.js';
-import { forEachFlag, IdList } from '../../engine/ids.js';
+import { deltaSteps } from './delta.js';
 import { TesseraError } from '../../errors.js';
 import type { Graph } from '../../graph/types.js';
 import { allocStripedLocks } from '../locks.js';
@@ -58,75 +58,7 @@ export const sssp = defineProgram({
     ctx.note('window', w);
     const { dist } = ctx.state;
     const lock = allocStripedLocks(ctx, n);
-    // Buckets of pending vertices in typed arrays; stale entries are skipped by the pending flag
-    // alone. An entry of bucket k is stale when its vertex moved to a lower bucket since (distances
-    // only fall), and lower buckets are all processed, which clears the flag, before k: while k is
-    // processed no distance falls below k w. So no distance is read to compact a bucket (a random
-    // read per entry). A superstep's improvements mostly land in a few buckets: the last one used
-    // is kept at hand (lastKey = NaN when the map changes under it). A checkpoint carries the
-    // pending flags and each bucket's entries.
-    type Carry = { steps: number; pending: Uint8Array; keys: number[]; lists: Uint32Array[] };
-    const c = ctx.resume<Carry>();
-    const pending = c?.pending ?? new Uint8Array(n);
-    const buckets = new Map<number, IdList>();
-    const keys = new KeyHeap(); // indices of the non-empty buckets
-    c?.keys.forEach((k, i) => {
-      const l = new IdList();
-      l.pushAll(c.lists[i]!);
-      buckets.set(k, l);
-      keys.push(k);
-    });
-    let lastKey = NaN;
-    let last: IdList | undefined;
-    const enqueue = (v: number): void => {
-      pending[v] = 1;
-      const k = Math.floor(dist[v]! / w);
-      if (k !== lastKey) {
-        last = buckets.get(k);
-        if (last === undefined) {
-          buckets.set(k, (last = new IdList()));
-          keys.push(k);
-        }
-        lastKey = k;
-      }
-      last!.push(v);
-    };
-    if (c === undefined) {
-      dist[source] = 0;
-      enqueue(source);
-    }
-    let steps = c?.steps ?? 0;
-    while (keys.size > 0) {
-      if (ctx.checkpointing) await ctx.checkpoint({ steps, pending, keys: [...buckets.keys()], lists: [...buckets.values()].map((l) => l.view()) });
-      const k = keys.min();
-      const entries = buckets.get(k)!.view();
-      buckets.set(k, new IdList());
-      lastKey = NaN;
-      // This superstep's vertices, compacted in place: the bucket's array is no one else's now.
-      let m = 0;
-      for (let i = 0; i < entries.length; i++) {
-        const v = entries[i]!;
-        if (pending[v] === 1) {
-          pending[v] = 0;
-          entries[m++] = v;
-        }
-      }
-      if (m === 0) {
-        if (buckets.get(k)!.length === 0) (buckets.delete(k), keys.pop());
-        continue;
-      }
-      const bucket = ctx.frontierOf(entries.subarray(0, m));
-      // A push's improvements take a striped lock (kernels.ts); a pull reads every in-edge of every
-      // vertex (no early exit): at ~3x a pull's cost per edge a push wins below |E| / 3 out-edges
-      // (RMAT 22, 16 threads: alpha 20 576 ms, 3 481 ms, 1 553 ms).
-      const { next } = await ctx.edgeMap('sssp', bucket, { dist, lock }, {}, { readsFrontier: true, direction: { alpha: 3 } });
-      steps++;
-      if (next.list !== undefined) for (let i = 0; i < next.list.length; i++) enqueue(next.list[i]!);
-      else forEachFlag(next.bitmap, enqueue, next.size);
-      // Both byte maps are spent: reused next superstep (not 2 fresh ones of n bytes each).
-      ctx.release(bucket);
-      ctx.release(next);
-    }
+    const steps = await deltaSteps(ctx, dist, lock, w, source);
     ctx.note('windowSteps', steps);
     return dist;
   },
@@ -169,42 +101,4 @@ function weightMean(g: Graph): number {
     }
   }
   return count > 0 && sum > 0 ? sum / count : 1;
-}
-
-/** Binary min-heap of bucket indices. */
-class KeyHeap {
-  private readonly a: number[] = [];
-  get size(): number {
-    return this.a.length;
-  }
-  min(): number {
-    return this.a[0]!;
-  }
-  push(k: number): void {
-    const a = this.a;
-    let i = a.length;
-    a.push(k);
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (a[p]! <= k) break;
-      a[i] = a[p]!;
-      i = p;
-    }
-    a[i] = k;
-  }
-  pop(): void {
-    const a = this.a;
-    const last = a.pop()!;
-    if (a.length === 0) return;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= a.length) break;
-      const c = l + 1 < a.length && a[l + 1]! < a[l]! ? l + 1 : l;
-      if (a[c]! >= last) break;
-      a[i] = a[c]!;
-      i = c;
-    }
-    a[i] = last;
-  }
 }

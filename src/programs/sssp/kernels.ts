@@ -105,3 +105,63 @@ export const sssp: CpuKernel<SsspState> = {
     out.edges += edges;
   },
 };
+
+export interface SelectState {
+  dist: Float64Array;
+  /** 1: waiting in some bucket. */
+  pending: Uint8Array;
+  /** The last superstep's activations (args.merge 1), merged into pending first. */
+  act: Uint8Array;
+  /** One entry: the smallest distance left pending, lowered by compare-and-swap. */
+  low: Float64Array;
+}
+
+// A double's bits, for the compare-and-swap on `low` (Atomics has no float64 operations).
+const bits = new Float64Array(2);
+const bitsI = new BigInt64Array(bits.buffer);
+
+/** low[0] = min(low[0], m) across threads: a CAS on the double's 64 bits. */
+function lowerTo(low: Float64Array, m: number): void {
+  const cell = new BigInt64Array(low.buffer, low.byteOffset, 1);
+  bits[1] = m;
+  let cur = Atomics.load(cell, 0);
+  for (;;) {
+    bitsI[0] = cur;
+    if (!(m < bits[0]!)) return;
+    const seen = Atomics.compareExchange(cell, 0, cur, bitsI[1]!);
+    if (seen === cur) return;
+    cur = seen;
+  }
+}
+
+/**
+ * Vertex filter of delta.ts (dense buckets): each pending vertex with dist < args.bound leaves `pending` for the
+ * returned frontier; the others' smallest distance goes into low[0]; out.sum counts them.
+ */
+export const ssspSelect: CpuKernel<SelectState> = {
+  vertex(ctx, lo, hi, out) {
+    const { dist, pending, act, low } = ctx.state;
+    const bound = ctx.args.bound!;
+    const merge = ctx.args.merge === 1;
+    const next = ctx.next;
+    let m = Infinity;
+    let taken = 0;
+    let left = 0;
+    for (let v = lo; v < hi; v++) {
+      if (merge && act[v] !== 0) pending[v] = 1;
+      if (pending[v] === 0) continue;
+      const d = dist[v]!;
+      if (d < bound) {
+        next[v] = 1;
+        pending[v] = 0;
+        taken++;
+      } else {
+        left++;
+        if (d < m) m = d;
+      }
+    }
+    out.active += taken;
+    out.sum += left;
+    if (m < Infinity) lowerTo(low, m);
+  },
+};
