@@ -199,7 +199,7 @@ export type NativePageSet = { readonly __nativePageSet: true };
 export interface NativeCpuKernels {
   pageSet(pages: readonly Page[], firstPageOf: Uint32Array): NativePageSet;
   bfsPull(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, depth: Int32Array, frontier: Uint8Array, next: Uint8Array, level: number, stats: Float64Array): void;
-  affSample(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, comp: Int32Array, round: number, stats: Float64Array): void;
+  affSample(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, comp: Int32Array, rounds: number, stats: Float64Array): void;
   affFinal(out: NativePageSet, inSet: NativePageSet | null, lo: number, hi: number, comp: Int32Array, skip: number, from: number, stats: Float64Array): void;
   /** op 0: comp[v] = v; 1: compress; 2: compress, roots' labels lowered; 3: label[v] = label[root]. */
   affVertex(op: 0 | 1 | 2 | 3, comp: Int32Array, label: Uint32Array | null, lo: number, hi: number): void;

@@ -10,13 +10,14 @@
 // Functions (exported under `cpu`):
 //   pageSet(pages, firstPageOf) -> handle   a page set's raw pointers (pages keep their buffers)
 //   bfsPull(offsets, nbrs, vBegin, lo, hi, depth, frontier, next, level, stats)
-//   affSample(offsets, nbrs, vBegin, lo, hi, comp, round, stats)
+//   affSample(offsets, nbrs, vBegin, lo, hi, comp, rounds, stats)   (each vertex's first `rounds` edges)
 //   affFinal(out, in | null, lo, hi, comp, skip, from, stats)   (vertex ids lo..hi, page sets)
 //   affInit(comp, lo, hi), affCompress(comp, lo, hi), affCompressMin(comp, label, lo, hi),
 //   affSpread(comp, label, lo, hi)
 // stats (Float64Array): [0] += edges examined, [1] += vertices activated.
 #include "addon.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace ts {
@@ -151,13 +152,14 @@ Napi::Value AffSample(const Napi::CallbackInfo& info) {
   const uint32_t lo = (uint32_t)uintArg(info, 3, "lo", 0, true), hi = (uint32_t)uintArg(info, 4, "hi", 0, true);
   size_t n;
   int32_t* comp = arrayArg<int32_t>(info, 5, napi_int32_array, "comp", &n);
-  const uint32_t r = (uint32_t)uintArg(info, 6, "round", 0, true);
+  const uint32_t rounds = (uint32_t)uintArg(info, 6, "rounds", 0, true);
   double* stats = arrayArg<double>(info, 7, napi_float64_array, "stats");
   if (hi < lo || hi >= nOff || vBegin + hi > n) throw codedError(info.Env(), "TS_ARG", "affSample: range out of bounds");
   uint64_t edges = 0;
   for (uint32_t i = lo; i < hi; i++) {
-    const uint32_t e = off[i] + r;
-    if (e < off[i + 1]) (link(comp, (int32_t)(vBegin + i), (int32_t)nbrs[e]), edges++);
+    const uint32_t a = off[i], b = std::min(off[i + 1], a + rounds);
+    for (uint32_t e = a; e < b; e++) link(comp, (int32_t)(vBegin + i), (int32_t)nbrs[e]);
+    edges += b - a;
   }
   stats[0] += (double)edges;
   return info.Env().Undefined();

@@ -1,7 +1,7 @@
 /**
  * Afforest (Sutton, Ben-Nun and Barak, IPDPS 2018; GAPBS cc.cc), WCC on the CPU sockets: a
  * union-find forest `comp` (every vertex's parent, a root its own) hooked by compare-and-swap.
- * Two rounds link each vertex with its first and second out-neighbour and compress the trees;
+ * One pass links each vertex with its first two out-neighbours (GAPBS's two rounds) and compresses the trees;
  * then the largest component is guessed from 1024 samples and only vertices outside it link the
  * rest of their out-edges (and, on directed graphs, their in-edges: an edge from inside the big
  * component is then seen from its other end). Most of an RMAT graph's edges are never read.
@@ -63,27 +63,35 @@ function linkAll(comp: Int32Array, set: PageSet, v: number, from: number, out: T
   }
 }
 
-/** Pull over out-pages, args.round r: each vertex links with its r-th out-neighbour. */
+/**
+ * Pull over out-pages, args.rounds R: each vertex links with its first R out-neighbours. GAPBS
+ * runs the rounds as R passes with a compression after each; one pass saves a superstep and a
+ * vertex map per round (the trees are compressed once after it).
+ */
 export const affSample: CpuKernel<AfforestState> = {
   pull(ctx, pages, lo, hi, out) {
     const comp = ctx.state.comp;
-    const r = ctx.args.round!;
+    const rounds = ctx.args.rounds!;
     const p = pages[0]!;
     if (pages.length > 1 || p.split) {
-      // One hub over several pages: its r-th edge is in the first.
-      if (r < p.edges) (link(comp, p.vBegin, p.nbrs[r]!), out.edges++);
+      // One hub over several pages: its first edges are in the first.
+      const b = Math.min(p.edges, rounds);
+      for (let e = 0; e < b; e++) link(comp, p.vBegin, p.nbrs[e]!);
+      out.edges += b;
       return;
     }
     if (native !== undefined) {
       stats[0] = 0;
-      native.affSample(p.offsets, p.nbrs, p.vBegin, lo, hi, comp, r, stats);
+      native.affSample(p.offsets, p.nbrs, p.vBegin, lo, hi, comp, rounds, stats);
       out.edges += stats[0]!;
       return;
     }
     const { offsets, nbrs } = p;
     for (let i = lo; i < hi; i++) {
-      const e = offsets[i]! + r;
-      if (e < offsets[i + 1]!) (link(comp, p.vBegin + i, nbrs[e]!), out.edges++);
+      const a = offsets[i]!;
+      const b = Math.min(offsets[i + 1]!, a + rounds);
+      for (let e = a; e < b; e++) link(comp, p.vBegin + i, nbrs[e]!);
+      out.edges += b - a;
     }
   },
 };

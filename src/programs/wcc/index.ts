@@ -64,8 +64,8 @@ export const wcc = defineProgram({
 });
 
 /**
- * Afforest on the CPU sockets (afforest.ts): two sampling rounds and the final linking are
- * supersteps (pull over out-pages), trees compressed after each; then each tree's smallest
+ * Afforest on the CPU sockets (afforest.ts): the sampling (both rounds in one pass) and the final
+ * linking are supersteps (pull over out-pages), trees compressed after each; then each tree's smallest
  * original id is spread over it. A checkpoint before each superstep carries the phase.
  */
 async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array; comp: Int32Array } }, resumeAt: number | undefined): Promise<Uint32Array> {
@@ -77,12 +77,12 @@ async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array
     await ctx.vertexMap('affInit', { comp });
   }
   const opts = { modes: ['pull'], pullPages: 'out' } as const;
-  for (let phase = resumeAt ?? 0; phase <= ROUNDS; phase++) {
+  for (let phase = resumeAt ?? 0; phase <= 1; phase++) {
     await ctx.checkpoint({ phase });
-    if (phase < ROUNDS) await ctx.edgeMap('affSample', all, { comp }, { round: phase }, opts);
+    if (phase === 0) await ctx.edgeMap('affSample', all, { comp }, { rounds: ROUNDS }, opts);
     else await ctx.edgeMap('affFinal', all, { comp }, { skip: mostFrequent(comp), from: ROUNDS }, opts);
     // The last compression also lowers each root's label (one pass over the trees, not two).
-    if (phase < ROUNDS) await ctx.vertexMap('affCompress', { comp });
+    if (phase === 0) await ctx.vertexMap('affCompress', { comp });
     else await ctx.vertexMap('affCompressMin', { comp, label });
   }
   await ctx.vertexMap('affSpread', { comp, label });
