@@ -13,12 +13,14 @@ import { faultAt } from '../../src/engine/faults.js';
 import type { GraphShare } from './share.js';
 import type { TaskMessage, TaskResult } from './worker.js';
 import { TaskQueue } from './task-queue.js';
+import { Gang } from './gang.js';
 
 // A CommonJS entry that imports worker.js (see worker-entry.cts for why).
 const WORKER = new URL('./worker-entry.cjs', import.meta.url);
 
 export class CpuSocketActor {
   private pool: Piscina | undefined;
+  private gang: Gang | undefined;
   private closed = false;
 
   constructor(
@@ -59,6 +61,7 @@ export class CpuSocketActor {
       case 'stop':
         this.closed = true;
         this.requests.answer([]);
+        this.gang?.close();
         await this.pool?.destroy();
         this.pool = undefined;
         return;
@@ -66,6 +69,7 @@ export class CpuSocketActor {
   }
 
   private async load(frame: LoadFrame, shared: SharedArrayBuffer[]): Promise<void> {
+    this.gang?.close();
     await this.pool?.destroy();
     const workerData: GraphShare = { load: frame, shared };
     this.pool = new Piscina({
@@ -81,6 +85,7 @@ export class CpuSocketActor {
     this.pool.on('error', (e: unknown) => {
       if (!this.closed) this.link.send({ type: 'error', actor: this.name, message: e instanceof Error ? e.message : String(e) });
     });
+    this.gang = process.env.TESSERA_GANG === '0' ? undefined : new Gang(this.pool, this.threads);
   }
 
   private async superstep(f: SuperstepFrame, shared: SharedArrayBuffer[]): Promise<void> {
@@ -150,18 +155,29 @@ export class CpuSocketActor {
         }
         const msg: TaskMessage = { ...base, queue: q.buffer, ...(fault !== undefined ? { fault } : {}) };
         fault = undefined;
-        const r = (await pool.run(msg)) as TaskResult;
-        totals.active += r.active;
-        for (const x of r.sums) if (x !== 0) (sums.push(x), (totals.sum += x));
-        totals.edges += r.edges;
-        totals.nextEdges += r.nextEdges;
-        totals.tasks += r.tasks;
-        totals.computeMs += r.ms;
-        if (r.discovered) found.push(r.discovered);
-        else if (f.wantList && r.tasks > 0) listed = false;
+        add((await pool.run(msg)) as TaskResult);
       }
     };
-    await Promise.all(Array.from({ length: this.threads }, runOne));
+    const add = (r: TaskResult): void => {
+      totals.active += r.active;
+      for (const x of r.sums) if (x !== 0) (sums.push(x), (totals.sum += x));
+      totals.edges += r.edges;
+      totals.nextEdges += r.nextEdges;
+      totals.tasks += r.tasks;
+      totals.computeMs += r.ms;
+      if (r.discovered) found.push(r.discovered);
+      else if (f.wantList && r.tasks > 0) listed = false;
+    };
+    // Without stealing or an injected fault the threads run as a gang (one ring, gang.ts); else one
+    // pool.run per thread (a thread can then ask for stolen work, or die where a test says). An
+    // engine that steals (several actors) never gangs: the gang's threads would hold the pool's
+    // workers while pool.run waits for them.
+    if (f.steal !== undefined && this.gang !== undefined) (this.gang.close(), (this.gang = undefined));
+    if (exhausted && fault === undefined && this.gang !== undefined) for (const r of await this.gang.run({ ...base, queue: queue.buffer })) add(r);
+    else {
+      this.gang?.close();
+      await Promise.all(Array.from({ length: this.threads }, runOne));
+    }
     this.cur = undefined;
     const ms = performance.now() - t0;
     const done = cur.edgesDone + queue.doneEdges;

@@ -6,11 +6,13 @@
  * imported once per thread.
  */
 import type { TaskMessage, TaskResult } from './worker.js' with { 'resolution-mode': 'import' };
+import type { GangStart } from './gang.js' with { 'resolution-mode': 'import' };
 
-type RunTask = (m: TaskMessage) => TaskResult | Promise<TaskResult>;
+type Message = TaskMessage | { gang: GangStart };
+type RunTask = (m: Message) => TaskResult | Promise<TaskResult | void>;
 let runTask: Promise<RunTask> | undefined;
 
-export = async function task(m: TaskMessage): Promise<TaskResult> {
+export = async function task(m: Message): Promise<TaskResult | void> {
   runTask ??= import('./worker.js').then((w) => w.default);
   return (await runTask)(m);
 };

@@ -10,6 +10,7 @@ import { materializeGraph, type GraphShare } from './share.js';
 import type { Mode, StateKind } from '../../src/wire/frames.js';
 import { TaskTaker } from './task-queue.js';
 import { activatedEdges, discoveredEdges, runOne } from '../../src/engine/run-tasks.js';
+import { gangLoop, type GangStart } from './gang.js';
 
 const graph: KernelGraph = materializeGraph(workerData as GraphShare);
 
@@ -73,7 +74,20 @@ function contextFor(m: TaskMessage): KernelCtx {
   return cachedCtx;
 }
 
-export default function runTask(m: TaskMessage): TaskResult | Promise<TaskResult> {
+/** A piscina task: one superstep message, or (gang.ts) a gang thread's loop over many. */
+export default function task(m: TaskMessage | { gang: GangStart }): TaskResult | Promise<TaskResult | void> {
+  if ('gang' in m) return Promise.all(m.gang.modules.map((u) => loadKernels(u))).then(() => gangLoop(m.gang, runNow));
+  return runTask(m);
+}
+
+/** runTask in a gang: its modules are imported already, so it returns at once. */
+function runNow(m: TaskMessage): TaskResult {
+  const r = runTask(m);
+  if (r instanceof Promise) throw new Error(`kernel module ${m.module} was not imported by the gang`);
+  return r;
+}
+
+function runTask(m: TaskMessage): TaskResult | Promise<TaskResult> {
   if (m.fault === 'exit') process.exit(1);
   if (m.fault === 'throw') {
     // Uncaught, outside the task: the thread dies with its task pending (not a rejected task).

@@ -1,0 +1,189 @@
+/**
+ * A socket's threads as a gang: one long piscina task per thread, each blocked on a shared word,
+ * and a superstep's message posted to every thread's own port before one Atomics.notify wakes
+ * them all. Handing a superstep to 16 threads as 16 pool.run calls cost ~55 us each on the
+ * coordinator's thread, so the last thread started ~0.9 ms after the first and each superstep of
+ * RMAT 22's BFS or WCC lost that ramp (bench/results/h100-2026-11-26-native-kernels); the gang
+ * posts 16 small messages and rings once.
+ *
+ * The word (ctl[0]) is the gang's generation, or CLOSED; ctl[1] is 1 while a superstep is in
+ * flight (the actor's). A thread that waits IDLE_MS for a new generation, none in flight, closes the gang (compare-and-swap, so a superstep that rang first wins) and the
+ * others leave with it: piscina's threads go back to the pool, unreferenced, and the process can
+ * exit with an engine left open. The actor rings with the same compare-and-swap; when the gang
+ * has closed it starts a new one (fresh ports: messages to the old ones are never read) and
+ * posts again. A gang preloads the kernel modules it will run (a module import is asynchronous,
+ * the gang's loop is not). Used where the superstep needs no stealing and no injected fault
+ * (socket-actor.ts); TESSERA_GANG=0 turns it off.
+ */
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import type { Piscina } from 'piscina';
+import type { TaskMessage, TaskResult } from './worker.js';
+
+export const CLOSED = -1;
+/** A gang thread without a superstep for this long leaves the gang. */
+export const IDLE_MS = 50;
+
+/** What a gang task gets: its port, the shared word, the modules to import first. */
+export interface GangStart {
+  port: MessagePort;
+  ctl: SharedArrayBuffer;
+  modules: string[];
+}
+
+/** A thread's answer on its port: 'ready' once its modules are imported, then one per superstep. */
+export type GangReply = { ready: true } | { key: string; result: TaskResult } | { key: string; error: string };
+
+/**
+ * The worker's side (worker.ts runs it as a task): imports, says ready, then runs each message
+ * that arrives with a new generation until the gang closes. `run` runs one superstep message.
+ */
+export function gangLoop(g: GangStart, run: (m: TaskMessage) => TaskResult): void {
+  const ctl = new Int32Array(g.ctl);
+  let seen = Atomics.load(ctl, 0);
+  // Messages of a generation not rung yet (posted before the ring; found while draining the last).
+  const held: Array<TaskMessage & { gen: number }> = [];
+  g.port.postMessage({ ready: true } satisfies GangReply);
+  for (;;) {
+    // Until the first superstep no timeout: the actor starts a gang right before one.
+    const r = Atomics.wait(ctl, 0, seen, seen === 0 ? Infinity : IDLE_MS);
+    let now = Atomics.load(ctl, 0);
+    if (now === CLOSED) return;
+    // Idle: no new generation for IDLE_MS and no superstep in flight (ctl[1], the actor's).
+    if (r === 'timed-out' && now === seen && Atomics.load(ctl, 1) === 0) {
+      now = Atomics.compareExchange(ctl, 0, seen, CLOSED);
+      if (now === seen) {
+        Atomics.notify(ctl, 0);
+        return;
+      }
+      if (now === CLOSED) return;
+    }
+    seen = now;
+    for (let e = receiveMessageOnPort(g.port); e !== undefined; e = receiveMessageOnPort(g.port)) held.push(e.message as TaskMessage & { gen: number });
+    while (held.length > 0 && held[0]!.gen <= seen) {
+      const m = held.shift()!;
+      let reply: GangReply;
+      try {
+        reply = { key: m.key, result: run(m) };
+      } catch (err) {
+        reply = { key: m.key, error: err instanceof Error ? err.message : String(err) };
+      }
+      g.port.postMessage(reply);
+    }
+  }
+}
+
+/** The actor's side: starts gangs on the pool and hands them supersteps. */
+export class Gang {
+  private ctl = new Int32Array(new SharedArrayBuffer(8));
+  private ports: MessagePort[] = [];
+  private modules: string[] = [];
+  /** The superstep in flight: its replies so far and how to settle it. */
+  private wait: { key: string; results: TaskResult[]; left: number; resolve(r: TaskResult[]): void; reject(e: Error): void } | undefined;
+
+  constructor(
+    private readonly pool: Piscina,
+    private readonly threads: number,
+  ) {
+    Atomics.store(this.ctl, 0, CLOSED);
+  }
+
+  /** Runs `msg` on every thread of the gang (each takes tasks from its queue until it is empty). */
+  async run(msg: TaskMessage): Promise<TaskResult[]> {
+    if (!this.modules.includes(msg.module)) await this.start([...this.modules, msg.module]);
+    for (let attempt = 0; ; attempt++) {
+      const g = Atomics.load(this.ctl, 0);
+      const done = new Promise<TaskResult[]>((resolve, reject) => (this.wait = { key: msg.key, results: [], left: this.threads, resolve, reject }));
+      // Posted first, run by each thread once it sees generation g + 1 (not while still on g).
+      if (g !== CLOSED) for (const p of this.ports) p.postMessage({ ...msg, gen: g + 1 });
+      Atomics.store(this.ctl, 1, 1);
+      if (g !== CLOSED && Atomics.compareExchange(this.ctl, 0, g, g + 1) === g) {
+        Atomics.notify(this.ctl, 0);
+        return done;
+      }
+      // The gang left (idle): a new one, with fresh ports, and the message again.
+      this.wait = undefined;
+      if (attempt > 0) throw new Error('the socket threads did not stay in their gang');
+      await this.start(this.modules);
+    }
+  }
+
+  private async start(modules: string[]): Promise<void> {
+    const old = this.ctl;
+    this.ctl = new Int32Array(new SharedArrayBuffer(8));
+    // The old gang leaves at once (its threads may still be waiting out IDLE_MS).
+    Atomics.store(old, 0, CLOSED);
+    Atomics.notify(old, 0);
+    for (const p of this.ports) p.close();
+    this.ports = [];
+    this.modules = modules;
+    const ready: Array<Promise<void>> = [];
+    for (let i = 0; i < this.threads; i++) {
+      const { port1, port2 } = new MessageChannel();
+      this.ports.push(port1);
+      let readyNow!: () => void;
+      ready.push(new Promise<void>((r) => (readyNow = r)));
+      port1.on('message', (m: GangReply) => {
+        if ('ready' in m) return readyNow();
+        const w = this.wait;
+        // A reply of an earlier superstep (one that failed on another thread) is late: dropped.
+        if (w === undefined || w.key !== m.key) return;
+        if ('error' in m) {
+          this.settled();
+          return w.reject(new Error(m.error));
+        }
+        w.results.push(m.result);
+        if (--w.left === 0) {
+          this.settled();
+          w.resolve(w.results);
+        }
+      });
+      const ctl = this.ctl;
+      const start: GangStart = { port: port2, ctl: ctl.buffer as SharedArrayBuffer, modules };
+      this.pool.run({ gang: start }, { transferList: [port2] }).then(
+        () => this.retire(port1),
+        (e: unknown) => {
+          this.retire(port1);
+          // A thread that died (or threw outside a superstep) ends its gang (the next superstep
+          // starts another on the pool's threads) and fails the superstep in flight.
+          Atomics.store(ctl, 0, CLOSED);
+          Atomics.notify(ctl, 0);
+          const w = this.wait;
+          this.settled();
+          w?.reject(e instanceof Error ? e : new Error(String(e)));
+          readyNow();
+        },
+      );
+    }
+    await Promise.all(ready);
+  }
+
+  /** Ports of threads that left, kept open until the superstep in flight has all its replies. */
+  private retiring: MessagePort[] = [];
+
+  /**
+   * A thread left its gang (idle, or closed): its port closes, but not while a superstep waits,
+   * as its last reply may still be queued there (piscina's answer to the gang task comes on
+   * another port, in no fixed order with it; closing drops what is queued).
+   */
+  private retire(port: MessagePort): void {
+    if (this.wait === undefined) port.close();
+    else this.retiring.push(port);
+  }
+
+  /** The superstep in flight has settled: no reply is pending on a retiring port. */
+  private settled(): void {
+    this.wait = undefined;
+    Atomics.store(this.ctl, 1, 0);
+    for (const p of this.retiring) p.close();
+    this.retiring = [];
+  }
+
+  /** Ends the gang (the actor's stop): its threads leave at once. */
+  close(): void {
+    Atomics.store(this.ctl, 0, CLOSED);
+    Atomics.notify(this.ctl, 0);
+    for (const p of this.ports) p.close();
+    this.ports = [];
+    this.modules = [];
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * A socket's threads as a gang (actors/cpu/gang.ts): the same results as one pool.run per thread
+ * (TESSERA_GANG=0), a gang that goes idle between runs and comes back, a kernel error as one
+ * line with the engine usable after, and an engine left open does not keep the process alive.
+ */
+import test from 'ava';
+import { spawn } from 'node:child_process';
+import { Engine } from '../src/engine/coordinator.js';
+import { defineProgram } from '../src/engine/define.js';
+import { loadGraph } from '../src/graph/load.js';
+import { bfs, pr, wcc } from '../src/programs/index.js';
+import { REPO_ROOT } from './helpers/paths.js';
+import { topo } from './helpers/topologies.js';
+
+async function results(gang: boolean): Promise<Array<ArrayLike<number>>> {
+  const prev = process.env.TESSERA_GANG;
+  if (gang) delete process.env.TESSERA_GANG;
+  else process.env.TESSERA_GANG = '0';
+  const { graph: g } = await loadGraph('rmat:13:weighted');
+  const e = await Engine.create(g, topo([4]));
+  if (prev === undefined) delete process.env.TESSERA_GANG;
+  else process.env.TESSERA_GANG = prev;
+  try {
+    const out: Array<ArrayLike<number>> = [];
+    out.push((await e.run(bfs, { source: 0 })).values);
+    out.push((await e.run(wcc, {})).values);
+    // Longer than the gang's idle time: the threads leave, and the next superstep brings them back.
+    await new Promise((r) => setTimeout(r, 200));
+    out.push((await e.run(pr, { iterations: 5, damping: 0.85 })).values);
+    out.push((await e.run(bfs, { source: 7 })).values);
+    return out;
+  } finally {
+    await e.close();
+  }
+}
+
+test('the gang gives the results of one pool.run per thread, across idle periods', async (t) => {
+  const a = await results(true);
+  const b = await results(false);
+  t.is(a.length, b.length);
+  for (let i = 0; i < a.length; i++) t.deepEqual(Array.from(a[i]!), Array.from(b[i]!), `run ${i}`);
+});
+
+const bad = defineProgram({
+  name: 'throws',
+  summary: 'a vertex map that throws on one vertex',
+  params: {},
+  state: { x: { type: 'u32', init: 0, reduce: 'none' } },
+  output: 'int',
+  kernels: new URL('./fixtures/gang/kernels.js', import.meta.url),
+  profile: { mode: 'pull', stateBytesPerVertex: 4, passes: 1, unit: 'run', vertexTerm: true },
+  async run(ctx) {
+    await ctx.vertexMap('boom', { x: ctx.state.x });
+    return ctx.state.x;
+  },
+});
+
+test('a kernel that throws in the gang fails the run with one line naming the actor and its message', async (t) => {
+  const { graph: g } = await loadGraph('rmat:17');
+  for (const gang of [true, false]) {
+    if (!gang) process.env.TESSERA_GANG = '0';
+    const e = await Engine.create(g, topo([3]));
+    delete process.env.TESSERA_GANG;
+    try {
+      const err = await t.throwsAsync(() => e.run(bad, {}), { message: /^actor socket0 failed in a vertex map .*vertex 77777 is bad/ });
+      t.false(err?.message.includes('\n'), 'one line');
+    } finally {
+      await e.close();
+    }
+  }
+});
+
+test('an engine left open does not keep the process alive', async (t) => {
+  const code = `
+    const { loadGraph } = await import('./dist/src/graph/load.js');
+    const { Engine } = await import('./dist/src/engine/coordinator.js');
+    const { bfs } = await import('./dist/src/programs/index.js');
+    const { graph } = await loadGraph('rmat:14');
+    const e = await Engine.create(graph, { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} });
+    await e.run(bfs, { source: 0 });
+    console.log('ran');`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  // Once it has run, the process must end within 10 s (however long a loaded machine took to get there).
+  let timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    if (out.includes('ran')) {
+      clearTimeout(timer);
+      timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    }
+  });
+  const exited = await new Promise<boolean>((resolve) => child.on('exit', (code) => (clearTimeout(timer), resolve(code === 0))));
+  t.true(out.includes('ran'), out);
+  t.true(exited, 'the process exited by itself');
+});
