@@ -199,6 +199,8 @@ export type NativePageSet = { readonly __nativePageSet: true };
 export interface NativeCpuKernels {
   pageSet(pages: readonly Page[], firstPageOf: Uint32Array): NativePageSet;
   bfsPull(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, depth: Int32Array, frontier: Uint8Array, next: Uint8Array, level: number, stats: Float64Array): void;
+  /** list[lo, hi) (edgeLo < 0) or list[lo]'s out-edges [edgeLo, edgeHi); claimed ids into found (room for the task's edges), stats[1] of them. */
+  bfsPush(out: NativePageSet, list: Uint32Array, lo: number, hi: number, edgeLo: number, edgeHi: number, depth: Int32Array, seen: Int32Array, next: Uint8Array, level: number, found: Uint32Array, stats: Float64Array): void;
   affSample(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, comp: Int32Array, rounds: number, stats: Float64Array): void;
   affFinal(out: NativePageSet, inSet: NativePageSet | null, lo: number, hi: number, comp: Int32Array, skip: number, from: number, stats: Float64Array): void;
   /** op 0: comp[v] = v; 1: compress; 2: compress, roots' labels lowered; 3: label[v] = label[root]. */
@@ -374,6 +376,15 @@ export function nativeCpuKernels(): NativeCpuKernels | undefined {
   if (process.env.TESSERA_NATIVE_KERNELS === '0') return undefined;
   const l = load();
   return 'mod' in l ? l.mod.cpu : undefined;
+}
+
+const pageSets = new WeakMap<PageSet, NativePageSet>();
+
+/** The addon's handle of a page set (cached per PageSet, which keeps the pages' buffers alive). */
+export function nativePageSet(cpu: NativeCpuKernels, set: PageSet): NativePageSet {
+  let h = pageSets.get(set);
+  if (h === undefined) pageSets.set(set, (h = cpu.pageSet(set.pages, set.firstPageOf)));
+  return h;
 }
 
 /** Bytes per weight of a page (0 when unweighted). */

@@ -10,6 +10,8 @@
 // Functions (exported under `cpu`):
 //   pageSet(pages, firstPageOf) -> handle   a page set's raw pointers (pages keep their buffers)
 //   bfsPull(offsets, nbrs, vBegin, lo, hi, depth, frontier, next, level, stats)
+//   bfsPush(out, list, lo, hi, edgeLo, edgeHi, depth, seen, next, level, found, stats)
+//       (edgeLo < 0: whole vertices; found: room for every edge, the claimed ids written first)
 //   affSample(offsets, nbrs, vBegin, lo, hi, comp, rounds, stats)   (each vertex's first `rounds` edges)
 //   affFinal(out, in | null, lo, hi, comp, skip, from, stats)   (vertex ids lo..hi, page sets)
 //   affInit(comp, lo, hi), affCompress(comp, lo, hi), affCompressMin(comp, label, lo, hi),
@@ -144,6 +146,71 @@ Napi::Value BfsPull(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+/**
+ * Top-down BFS over list[lo, hi) (or list[lo]'s out-edges [edgeLo, edgeHi), counted from its first,
+ * across its split pages), as bfs/kernels.ts push: a vertex whose `seen` bit is clear and whose
+ * depth is -1 is claimed by compare-and-swap; the claimer sets the bit (a hint: a bit lost to a
+ * racing word update costs a depth read), next[v] and found[k++].
+ */
+Napi::Value BfsPush(const Napi::CallbackInfo& info) {
+  const PageSetN* out = setArg(info, 0);
+  size_t nl, nv, ns, nn, nf;
+  const uint32_t* list = arrayArg<uint32_t>(info, 1, napi_uint32_array, "list", &nl);
+  const uint32_t lo = (uint32_t)uintArg(info, 2, "lo", 0, true), hi = (uint32_t)uintArg(info, 3, "hi", 0, true);
+  const double edgeLo = numberArg(info, 4, "edgeLo", -1, true), edgeHi = numberArg(info, 5, "edgeHi", -1, true);
+  int32_t* depth = arrayArg<int32_t>(info, 6, napi_int32_array, "depth", &nv);
+  int32_t* seen = arrayArg<int32_t>(info, 7, napi_int32_array, "seen", &ns);
+  uint8_t* next = arrayArg<uint8_t>(info, 8, napi_uint8_array, "next", &nn);
+  const int32_t level = (int32_t)numberArg(info, 9, "level", 0, true);
+  uint32_t* found = arrayArg<uint32_t>(info, 10, napi_uint32_array, "found", &nf);
+  double* stats = arrayArg<double>(info, 11, napi_float64_array, "stats");
+  if (hi < lo || hi > nl || out->n != nv || nn < nv || ns < (nv + 31) / 32) throw codedError(info.Env(), "TS_ARG", "bfsPush: range out of bounds");
+  uint64_t edges = 0;
+  size_t k = 0;
+  auto scan = [&](const uint32_t* nbrs, uint32_t a, uint32_t b) -> bool {
+    if (k + (b - a) > nf) return false;
+    edges += b - a;
+    for (uint32_t e = a; e < b; e++) {
+      const uint32_t v = nbrs[e];
+      const int32_t bit = (int32_t)(1u << (v & 31));
+      if ((__atomic_load_n(seen + (v >> 5), __ATOMIC_RELAXED) & bit) != 0) continue;
+      int32_t expected = -1;
+      if (__atomic_load_n(depth + v, __ATOMIC_RELAXED) == -1 &&
+          __atomic_compare_exchange_n(depth + v, &expected, level, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        __atomic_fetch_or(seen + (v >> 5), bit, __ATOMIC_RELAXED);
+        next[v] = 1;
+        found[k++] = v;
+      }
+    }
+    return true;
+  };
+  bool room = true;
+  for (uint32_t i = lo; i < hi && room; i++) {
+    const uint32_t u = list[i];
+    if (u >= nv) throw codedError(info.Env(), "TS_ARG", "bfsPush: a listed vertex is out of range");
+    // u's out-edges, slice by slice (one slice unless u's edges span split pages).
+    size_t pi = out->firstPageOf[u];
+    double before = 0;
+    for (;;) {
+      const bool split = out->split[pi] != 0;
+      uint32_t a = split ? 0 : out->off[pi][u - out->vBegin[pi]], b = split ? out->edges[pi] : out->off[pi][u - out->vBegin[pi] + 1];
+      if (edgeLo >= 0) {
+        // Only edges [edgeLo, edgeHi) of u's list, counted across its slices.
+        const double s0 = std::max<double>(a, a + edgeLo - before), e0 = std::min<double>(b, a + edgeHi - before);
+        before += b - a;
+        if (e0 > s0) room = scan(out->nbr[pi], (uint32_t)s0, (uint32_t)e0);
+      } else {
+        room = scan(out->nbr[pi], a, b);
+      }
+      if (!room || !split || ++pi >= out->off.size() || !out->split[pi] || out->vBegin[pi] != u) break;
+    }
+  }
+  if (!room) throw codedError(info.Env(), "TS_ARG", "bfsPush: found has no room for the task's edges");
+  stats[0] += (double)edges;
+  stats[1] += (double)k;
+  return info.Env().Undefined();
+}
+
 Napi::Value AffSample(const Napi::CallbackInfo& info) {
   size_t nOff;
   const uint32_t* off = arrayArg<uint32_t>(info, 0, napi_uint32_array, "offsets", &nOff);
@@ -226,6 +293,7 @@ Napi::Object CpuKernels(Napi::Env env) {
   Napi::Object o = Napi::Object::New(env);
   o.Set("pageSet", Napi::Function::New(env, PageSet, "pageSet"));
   o.Set("bfsPull", Napi::Function::New(env, BfsPull, "bfsPull"));
+  o.Set("bfsPush", Napi::Function::New(env, BfsPush, "bfsPush"));
   o.Set("affSample", Napi::Function::New(env, AffSample, "affSample"));
   o.Set("affFinal", Napi::Function::New(env, AffFinal, "affFinal"));
   o.Set("affVertex", Napi::Function::New(env, AffVertex, "affVertex"));

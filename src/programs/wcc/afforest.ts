@@ -9,17 +9,12 @@
  */
 import type { CpuKernel, TaskOut } from '../../engine/kernel.js';
 import type { Page, PageSet } from '../../graph/types.js';
-import { nativeCpuKernels, type NativePageSet } from '../../../actors/gpu/native.js';
+import { nativeCpuKernels, nativePageSet } from '../../../actors/gpu/native.js';
 
 // The same loops in C++ (native/src/addon_cpu.cpp) where the addon loads.
 const native = nativeCpuKernels();
 const stats = new Float64Array(2);
-const handles = new WeakMap<PageSet, NativePageSet>();
-function handle(set: PageSet): NativePageSet {
-  let h = handles.get(set);
-  if (h === undefined) handles.set(set, (h = native!.pageSet(set.pages, set.firstPageOf)));
-  return h;
-}
+const handle = (set: PageSet) => nativePageSet(native!, set);
 
 export interface AfforestState {
   /** Union-find parents (internal ids). */
