@@ -123,6 +123,20 @@ for (const directed of [true, false]) {
   });
 }
 
+test('in-pages filled straight or through target blocks (several rounds) give the same graph', (t) => {
+  for (const directed of [true, false]) {
+    for (const weighted of [true, false]) {
+      const edges = randomEdges(300, 6000, 9, 5);
+      const a = buildGraph(rawFrom(edges, { directed, weighted }), { pageEdges: 61, threads: 1 }, { transpose: 'direct' });
+      for (const threads of [1, 3]) {
+        const b = buildGraph(rawFrom(edges, { directed, weighted }), { pageEdges: 61, threads }, { transpose: { round: 500, blockBits: 4 } });
+        sameGraph(t, a, b);
+      }
+      t.deepEqual(edgesOf(a, a.in), expected(weighted ? edges : edges.map(([s, d]) => [s, d, 1]), directed));
+    }
+  }
+});
+
 test('float64 staging cursors (used beyond 2^32 positions) give the same graph', (t) => {
   for (const directed of [true, false]) {
     const edges = randomEdges(150, 2500, 5, 3);

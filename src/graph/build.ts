@@ -31,7 +31,8 @@
 import os from 'node:os';
 import { TesseraError } from '../errors.js';
 import { CHUNK } from './chunked.js';
-import { firstPages, inPagesRange, outPagesRange, reindexed, type OutRange } from './build/assemble.js';
+import { firstPages, outPagesRange, reindexed, type OutRange } from './build/assemble.js';
+import { inPagesRange, type TransposeMode } from './build/transpose.js';
 import { collectGarbage } from './build/gc.js';
 import { allocCounts, countChunks, cursors, idMaps, keySpace, renumber } from './build/ids.js';
 import { allocStaging, scatterShare, type RawShare, type Staging } from './build/scatter.js';
@@ -77,6 +78,8 @@ export type BuiltGraph = Graph & { readonly build: BuildStats };
 /** Internal knobs for tests: force the float64 cursors used beyond 2^32 staging positions. */
 export interface BuildInternals {
   wideCursors?: boolean;
+  /** How to fill in-pages, whatever the graph's size (build/transpose.ts). */
+  transpose?: TransposeMode;
 }
 
 export function buildGraph(raw: RawEdges, opts: BuildOptions = {}, internals: BuildInternals = {}): BuiltGraph {
@@ -178,8 +181,8 @@ function build(raw: RawEdges, opts: BuildOptions, pageEdges: number, team: Team 
     runShares<void>(
       team,
       T,
-      (i) => ({ kind: 'in', outs: pages, set, p0: icut[i]!, p1: icut[i + 1]!, pageEdges }),
-      () => inPagesRange(pages, set, icut[0]!, icut[1]!, pageEdges),
+      (i) => ({ kind: 'in', outs: pages, set, p0: icut[i]!, p1: icut[i + 1]!, pageEdges, mode: internals.transpose }),
+      () => inPagesRange(pages, set, icut[0]!, icut[1]!, pageEdges, internals.transpose),
     );
     inSet = set;
     phase('in-pages');

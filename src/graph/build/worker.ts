@@ -5,7 +5,8 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { createGenerator, type EdgeGenerator, type GeneratorSpec } from '../generate/index.js';
 import type { WeightType } from '../types.js';
-import { outPagesRange, inPagesRange, type PlanRows } from './assemble.js';
+import { outPagesRange, type PlanRows } from './assemble.js';
+import { inPagesRange, type TransposeMode } from './transpose.js';
 import { collectGarbage } from './gc.js';
 import { countChunks, type CountTables } from './ids.js';
 import { scatterShare, type RawShare, type Staging } from './scatter.js';
@@ -32,7 +33,7 @@ type Msg =
       outDegree: Uint32Array;
       inDeg: Uint32Array | undefined;
     }
-  | { kind: 'in'; outs: Page[]; set: PageSet; p0: number; p1: number; pageEdges: number }
+  | { kind: 'in'; outs: Page[]; set: PageSet; p0: number; p1: number; pageEdges: number; mode: TransposeMode | undefined }
   | { kind: 'generate'; spec: GeneratorSpec; b: number; src: Uint32Array; dst: Uint32Array; w: Float32Array | undefined }
   | { kind: 'gc' };
 
@@ -52,7 +53,7 @@ function handle(m: Msg): unknown {
     case 'out':
       return outPagesRange(m.st, m.plan, m.i0, m.i1, m.pos0, m.layoutDeg, m.wt, m.outDegree, m.inDeg);
     case 'in':
-      inPagesRange(m.outs, m.set, m.p0, m.p1, m.pageEdges);
+      inPagesRange(m.outs, m.set, m.p0, m.p1, m.pageEdges, m.mode);
       return undefined;
     case 'generate': {
       const key = JSON.stringify(m.spec);
