@@ -30,11 +30,11 @@
  */
 import os from 'node:os';
 import { TesseraError } from '../errors.js';
-import { CHUNK } from './chunked.js';
+import { CHUNK, type U32List } from './chunked.js';
 import { firstPages, outPagesRange, reindexed, type OutRange } from './build/assemble.js';
 import { inPagesRange, type TransposeMode } from './build/transpose.js';
 import { collectGarbage } from './build/gc.js';
-import { allocCounts, countChunks, cursors, idMaps, keySpace, renumber } from './build/ids.js';
+import { allocCounts, allocCursors, countChunks, cursorsRange, degreesRange, degreeTables, idMaps, keySpace, renumber, type CountTables, type IdPlan, type KeySpace } from './build/ids.js';
 import { allocStaging, scatterShare, type RawShare, type Staging } from './build/scatter.js';
 import { Team, type Task } from './build/team.js';
 import { layoutPages, planPages } from './pages.js';
@@ -231,8 +231,7 @@ function stage(
   runShares<void>(team, T, (i) => ({ kind: 'count', counts: counts[i] }), () =>
     countChunks(shares[0]!.src as Uint32Array[], shares[0]!.dst as Uint32Array[], shares[0]!.lens, counts[0]!),
   );
-  const plan = renumber(ks, counts, raw.vertices, directed, order);
-  const curs = cursors(plan, counts, internals.wideCursors === true, shared);
+  const { plan, curs } = idsAndCursors(ks, counts, raw.vertices, directed, order, team, internals.wideCursors === true);
   counts.length = 0;
   phase('ids');
   // The staging area is touched all over by the first raw chunk: the peak of the build is the raw
@@ -245,6 +244,34 @@ function stage(
   const { toOriginal, byOriginal } = idMaps(plan);
   phase('staging');
   return { n: plan.n, layoutDeg: plan.layoutDeg, rawIn: plan.rawIn, toOriginal, byOriginal, st };
+}
+
+/**
+ * Internal ids and staging cursors from the threads' counts, each thread summing a range of keys.
+ * Tables by key go to the helpers shared (a plain array in a task would be copied); the
+ * temporary ones (degrees, starts) are garbage when this returns.
+ */
+function idsAndCursors(
+  ks: KeySpace,
+  counts: CountTables[],
+  vertices: U32List | undefined,
+  directed: boolean,
+  order: 'degree' | 'none',
+  team: Team | undefined,
+  wide: boolean,
+): { plan: IdPlan; curs: (Uint32Array | Float64Array)[] } {
+  const T = team?.size ?? 1;
+  const keyAt = (i: number): number => Math.floor((ks.keys * i) / T);
+  const dt = degreeTables(ks, vertices, T > 1);
+  const parts = runShares(team, T, (i) => ({ kind: 'degrees', counts, dt, direct: ks.direct, directed, k0: keyAt(i), k1: keyAt(i + 1) }), () =>
+    degreesRange(counts, dt, ks.direct, directed, 0, keyAt(1)),
+  );
+  const plan = renumber(ks, dt, parts, directed, order);
+  const { curs, start } = allocCursors(plan, T, wide, T > 1);
+  runShares<void>(team, T, (i) => ({ kind: 'cursors', newId: plan.newId, start, counts, curs, k0: keyAt(i), k1: keyAt(i + 1) }), () =>
+    cursorsRange(plan.newId, start, counts, curs, 0, keyAt(1)),
+  );
+  return { plan, curs };
 }
 
 /** Runs share 0 here and share i on helper i - 1; returns the results in share order. */

@@ -8,7 +8,7 @@ import type { WeightType } from '../types.js';
 import { outPagesRange, type PlanRows } from './assemble.js';
 import { inPagesRange, type TransposeMode } from './transpose.js';
 import { collectGarbage } from './gc.js';
-import { countChunks, type CountTables } from './ids.js';
+import { countChunks, cursorsRange, degreesRange, type CountTables, type DegreeTables } from './ids.js';
 import { scatterShare, type RawShare, type Staging } from './scatter.js';
 import type { Page, PageSet } from '../types.js';
 
@@ -20,6 +20,8 @@ let generator: { key: string; g: EdgeGenerator } | undefined;
 type Msg =
   | { kind: 'adopt'; share: RawShare }
   | { kind: 'count'; counts: CountTables }
+  | { kind: 'degrees'; counts: CountTables[]; dt: DegreeTables; direct: boolean; directed: boolean; k0: number; k1: number }
+  | { kind: 'cursors'; newId: Uint32Array; start: Float64Array; counts: CountTables[]; curs: (Uint32Array | Float64Array)[]; k0: number; k1: number }
   | { kind: 'scatter'; cur: Uint32Array | Float64Array; newId: Uint32Array; directed: boolean; st: Staging }
   | {
       kind: 'out';
@@ -44,6 +46,11 @@ function handle(m: Msg): unknown {
       return undefined;
     case 'count':
       countChunks(share!.src as Uint32Array[], share!.dst as Uint32Array[], share!.lens, m.counts);
+      return undefined;
+    case 'degrees':
+      return degreesRange(m.counts, m.dt, m.direct, m.directed, m.k0, m.k1);
+    case 'cursors':
+      cursorsRange(m.newId, m.start, m.counts, m.curs, m.k0, m.k1);
       return undefined;
     case 'scatter':
       scatterShare(share!, m.cur, m.newId, m.directed, m.st);
