@@ -11,7 +11,7 @@
  *    page; staging chunks released as they are consumed. In-degrees are the raw in-counts of
  *    phase 1 minus the dropped edges;
  * 4. directed graphs: in-pages allocated at their exact size and filled by transposing the
- *    out-pages (lists come out sorted by source).
+ *    out-pages (build/transpose.ts; lists come out sorted by source).
  * The result is the one the earlier single-pass builder gave, bit for bit (same ids, page cuts,
  * lists, weights and counts).
  *
@@ -23,9 +23,10 @@
  *
  * The raw lists are consumed (empty afterwards; a vertex list is kept). Peak memory is the raw
  * edges (8 B/edge, 12 or 16 weighted) plus the staging area (4 B per stored edge, +4 or 8
- * weighted) plus 12 + 4 x threads bytes per vertex id (ids, cursors, layout, in-degrees),
- * reached while the first raw chunks are scattered; afterwards the staging area and the
- * out-pages, then the out- and in-pages, take less. Phases are separated by a garbage collection
+ * weighted) plus 12 + 4 x threads bytes per vertex id (ids, cursors, layout, in-degrees) and
+ * 8-12 MB a thread of scatter scratch, reached while the first raw chunks are scattered;
+ * afterwards the staging area and the out-pages, then the out- and in-pages (plus up to 64 MB a
+ * thread of transpose buffers), take less. Phases are separated by a garbage collection
  * (build/gc.ts) so that what one phase released is gone before the next allocates.
  */
 import os from 'node:os';
