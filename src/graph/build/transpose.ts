@@ -5,19 +5,18 @@
  * range of targets, reading all out-pages and skipping the edges of other targets. A cursor is
  * (page, slot), interleaved so that one cache line serves both.
  *
- * When a thread's targets are many (their cursors beyond a few MB), the out-pages go in rounds
- * of about ROUND edges: a round's edges are first partitioned by block of 2^BLOCK_BITS targets
- * (stable, so sources stay ascending), then written block by block, so that the cursors and list
- * ends being written stay in cache; written straight from the out-pages, every edge's cursor and
- * store would be a cache miss (a third slower on RMAT 21 and up; on smaller graphs the extra pass
- * costs more than it saves).
+ * The out-pages go in rounds of about ROUND edges: a round's edges are first partitioned by
+ * block of 2^BLOCK_BITS targets (stable, so sources stay ascending), then written block by block,
+ * so that the cursors and list ends being written stay in cache; written straight from the
+ * out-pages, most edges' cursor and store are cache misses (measured on RMAT 19 to 22: 15-35%
+ * slower, even for a thread's few hub targets). Small ranges are written straight.
  */
 import type { Page, PageSet, WeightArray } from '../types.js';
 
 /** Edges per round (the partition buffers hold one round: 12 or 16 bytes an edge). */
 const ROUND = 1 << 22;
 const BLOCK_BITS = 10;
-/** Targets from which a thread partitions its edges by block first. */
+/** In-edges from which a thread partitions its edges by block first. */
 const BLOCKED_MIN = 1 << 20;
 
 /** How to fill (tests force either way): straight, or by blocks of 2^blockBits targets. */
@@ -25,7 +24,7 @@ export type TransposeMode = 'direct' | { round: number; blockBits: number };
 
 /**
  * Fills in-pages [p0, p1) of `set` (allocated, offsets set) from all out-pages: edge (v, u) goes
- * to u's list when u is held by those pages. Blocked from BLOCKED_MIN targets on unless `mode`
+ * to u's list when u is held by those pages. Blocked from BLOCKED_MIN edges on unless `mode`
  * says otherwise.
  */
 export function inPagesRange(outs: Page[], set: PageSet, p0: number, p1: number, pageEdges: number, mode?: TransposeMode): void {
@@ -52,7 +51,9 @@ export function inPagesRange(outs: Page[], set: PageSet, p0: number, p1: number,
       cur[2 * (u - uLo) + 1] = offsets[u - p.vBegin]!;
     }
   }
-  const m = mode ?? (span >= BLOCKED_MIN ? { round: ROUND, blockBits: BLOCK_BITS } : 'direct');
+  let edges = 0;
+  for (let i = p0; i < p1; i++) edges += set.pages[i]!.edges;
+  const m = mode ?? (edges >= BLOCKED_MIN ? { round: ROUND, blockBits: BLOCK_BITS } : 'direct');
   if (m === 'direct') {
     for (const p of outs) direct(p, uLo, span, cur, pageEdges, nbrsOf, weightsOf);
     return;
