@@ -145,8 +145,8 @@ export interface DegreeRange {
 }
 
 /** Fills the degree tables for keys [k0, k1) from every thread's counts. */
-export function degreesRange(counts: CountTables[], t: DegreeTables, direct: boolean, directed: boolean, k0: number, k1: number): DegreeRange {
-  const { deg, newId, listed } = t;
+export function degreesRange(counts: CountTables[], tables: DegreeTables, direct: boolean, directed: boolean, k0: number, k1: number): DegreeRange {
+  const { deg, newId, listed } = tables;
   let n = 0;
   let maxDeg = 0;
   let over = 0;
@@ -173,9 +173,9 @@ export function degreesRange(counts: CountTables[], t: DegreeTables, direct: boo
 }
 
 /** Internal ids from the degree tables (filled for every key by degreesRange). */
-export function renumber(ks: KeySpace, t: DegreeTables, parts: DegreeRange[], directed: boolean, order: 'degree' | 'none'): IdPlan {
+export function renumber(ks: KeySpace, tables: DegreeTables, parts: DegreeRange[], directed: boolean, order: 'degree' | 'none'): IdPlan {
   const { keys } = ks;
-  const { deg, newId } = t;
+  const { deg, newId } = tables;
   let n = 0;
   let maxDeg = 0;
   for (const r of parts) {

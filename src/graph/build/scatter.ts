@@ -4,9 +4,9 @@
  * Every internal vertex owns the range [start, start + layoutDeg) of a position space that
  * follows internal id order; `cur` (indexed by key, so the raw lists are read as they are) holds
  * each vertex's next free position. Per edge: one cursor increment, one id lookup for the target,
- * one store (each in its own pass over a chunk); no call, no branch. Positions live in fixed-size chunks (no buffer near the 4 GiB
- * limit), and each raw chunk is dropped as soon as it has been read, so the raw lists shrink while
- * the staging area fills. Cursors are uint32 when the position space fits in 32 bits, float64
+ * one store (each in its own pass over a chunk); no call, no branch. Positions live in fixed-size
+ * chunks (no buffer near the 4 GiB limit), and each raw chunk is dropped as soon as it has been
+ * read, so the raw lists shrink while the staging area fills. Cursors are uint32 when the position space fits in 32 bits, float64
  * beyond (separate loops, so the common ones stay integer-only).
  */
 import { CHUNK } from '../chunked.js';
