@@ -5,6 +5,7 @@ import type { Graph, PageSet } from '../src/graph/types.js';
 import { rawFrom } from './helpers/raw.js';
 import { TesseraError } from '../src/errors.js';
 import { generateEdges } from '../src/graph/generate/index.js';
+import { CHUNK } from '../src/graph/chunked.js';
 
 /** Edge set of a page set in original ids: "a>b:w" strings, sorted. */
 function edgesOf(g: Graph, set: PageSet): string[] {
@@ -188,6 +189,18 @@ test('the raw edge lists are consumed, the vertex list is kept; a NaN weight is 
   t.regex(e!.message, /edge 2 has a NaN weight/);
   t.throws(() => buildGraph(rawFrom([[1, 2]]), { threads: 0 }), { instanceOf: TesseraError });
   t.throws(() => buildGraph(rawFrom([[1, 2]]), { pageEdges: 0 }), { instanceOf: TesseraError });
+});
+
+test('shared raw chunks (a generator\'s) are scanned by all threads: the first NaN weight is named', (t) => {
+  const raw = generateEdges('rmat:18:weighted', { threads: 2 });
+  t.true(raw.src.chunks[0]!.buffer instanceof SharedArrayBuffer);
+  const w = raw.weights!;
+  w.set(3 * CHUNK + 7, Number.NaN);
+  w.set(CHUNK + 5, Number.NaN);
+  const e = t.throws(() => buildGraph(raw, { threads: 3 }), { instanceOf: TesseraError });
+  t.regex(e!.message, new RegExp(`edge ${CHUNK + 6} has a NaN weight`));
+  const g = buildGraph(generateEdges('rmat:18:weighted', { threads: 2 }), { threads: 3 });
+  sameGraph(t, g, buildGraph(generateEdges('rmat:18:weighted', { threads: 1 }), { threads: 1 }));
 });
 
 test('weights: float32 / float64 / none as asked', (t) => {

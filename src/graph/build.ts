@@ -35,7 +35,7 @@ import { CHUNK, type U32List } from './chunked.js';
 import { firstPages, outPagesRange, reindexed, type OutRange } from './build/assemble.js';
 import { inPagesRange, type TransposeMode } from './build/transpose.js';
 import { collectGarbage } from './build/gc.js';
-import { allocCounts, allocCursors, countChunks, cursorsRange, degreesRange, degreeTables, idMaps, keySpace, renumber, type CountTables, type IdPlan, type KeySpace } from './build/ids.js';
+import { allocCounts, allocCursors, countChunks, cursorsRange, degreesRange, degreeTables, idMaps, keySpace, renumber, scanChunks, type CountTables, type IdPlan, type KeySpace } from './build/ids.js';
 import { allocStaging, scatterShare, type RawShare, type Staging } from './build/scatter.js';
 import { Team, type Task } from './build/team.js';
 import { layoutPages, planPages } from './pages.js';
@@ -123,9 +123,9 @@ function build(raw: RawEdges, opts: BuildOptions, pageEdges: number, team: Team 
     t = now;
   };
   if (wt === undefined) raw.weights?.clear();
-  else checkWeights(raw);
+  const endsMax = scanRaw(raw, wt !== undefined, team);
 
-  const { n, layoutDeg, rawIn, toOriginal, byOriginal, st } = stage(raw, directed, wt, opts.renumber ?? 'degree', team, internals, phase);
+  const { n, layoutDeg, rawIn, toOriginal, byOriginal, st } = stage(raw, directed, wt, opts.renumber ?? 'degree', team, internals, phase, endsMax);
   if (m === 0 && n === 0) {
     throw new TesseraError('the graph has no vertices and no edges', { file: raw.source, fix: 'check that the input is not empty' });
   }
@@ -218,8 +218,9 @@ function stage(
   team: Team | undefined,
   internals: BuildInternals,
   phase: (name: BuildPhase) => void,
+  endsMax: number,
 ): { n: number; layoutDeg: Uint32Array; rawIn: Uint32Array | undefined; toOriginal: Uint32Array; byOriginal: Uint32Array; st: Staging } {
-  const ks = keySpace(raw.src, raw.dst, raw.vertices);
+  const ks = keySpace(raw.src, raw.dst, raw.vertices, endsMax);
   const T = team?.size ?? 1;
   const shares = splitRaw(raw, wt !== undefined, T);
   const transfers = shares.slice(1).map(transferList);
@@ -284,17 +285,36 @@ function runShares<T>(team: Team | undefined, threads: number, task: (i: number)
   return [r.mine, ...(r.theirs as T[])];
 }
 
-/** Rejects NaN weights before anything is built. */
-function checkWeights(raw: RawEdges): void {
-  const w = raw.weights!;
-  for (let c = 0; c < w.chunks.length; c++) {
-    const ch = w.chunks[c]!;
-    const k = Math.min(CHUNK, w.length - c * CHUNK);
-    for (let i = 0; i < k; i++) {
-      const x = ch[i]!;
-      if (x !== x) throw new TesseraError(`edge ${c * CHUNK + i + 1} has a NaN weight`, { file: raw.source, fix: 'give every edge a numeric weight' });
-    }
+/**
+ * The largest id of the raw ends; rejects NaN weights before anything is built. The threads share
+ * the chunks out when all are shared (a generator's), else this one reads them all.
+ */
+function scanRaw(raw: RawEdges, weighted: boolean, team: Team | undefined): number {
+  const m = raw.src.length;
+  const chunks = raw.src.chunks.length;
+  const lens: number[] = [];
+  for (let c = 0; c < chunks; c++) lens.push(Math.min(CHUNK, m - c * CHUNK));
+  const W = weighted ? (raw.weights!.chunks as WeightArray[]) : undefined;
+  const shared = [raw.src.chunks, raw.dst.chunks, W ?? []].every((l) => l.every((ch) => ch.buffer instanceof SharedArrayBuffer));
+  const T = team !== undefined && shared ? team.size : 1;
+  const at = (i: number): number => Math.floor((chunks * i) / T);
+  const task = (i: number): Task => ({
+    kind: 'scan',
+    src: raw.src.chunks.slice(at(i), at(i + 1)),
+    dst: raw.dst.chunks.slice(at(i), at(i + 1)),
+    w: W?.slice(at(i), at(i + 1)),
+    lens: lens.slice(at(i), at(i + 1)),
+    base: at(i) * CHUNK,
+  });
+  const parts = runShares(T > 1 ? team : undefined, T, task, () => scanChunks(raw.src.chunks, raw.dst.chunks, W, lens.slice(0, at(1)), 0));
+  let max = -1;
+  let nan = -1;
+  for (const p of parts) {
+    max = Math.max(max, p.max);
+    if (nan < 0) nan = p.nan;
   }
+  if (nan >= 0) throw new TesseraError(`edge ${nan + 1} has a NaN weight`, { file: raw.source, fix: 'give every edge a numeric weight' });
+  return max;
 }
 
 /** Cuts the raw chunks into `threads` contiguous shares (the raw lists are emptied). */

@@ -16,6 +16,7 @@
 import { TesseraError } from '../../errors.js';
 import { CHUNK, type U32List } from '../chunked.js';
 import { lowerBound } from '../pages.js';
+import type { WeightArray } from '../types.js';
 
 /** newId of a key that is no vertex. */
 export const ABSENT = 0xffffffff;
@@ -54,27 +55,55 @@ export interface IdPlan extends KeySpace {
   rawIn: Uint32Array | undefined;
 }
 
+/** Largest of ch[0..k), -1 when k is 0. */
+function chunkMax(ch: Uint32Array, k: number): number {
+  if (k === 0) return -1;
+  let m = 0;
+  for (let i = 0; i < k; i++) {
+    const x = ch[i]!;
+    if (x > m) m = x;
+  }
+  return m;
+}
+
 /** Largest value in a list, -1 when empty. */
 export function maxOf(l: U32List): number {
   let max = -1;
-  for (let c = 0; c < l.chunks.length; c++) {
-    const ch = l.chunks[c]!;
-    const k = Math.min(CHUNK, l.length - c * CHUNK);
-    let m = 0;
-    for (let i = 0; i < k; i++) {
-      const x = ch[i]!;
-      if (x > m) m = x;
-    }
-    if (k > 0 && m > max) max = m;
-  }
+  for (let c = 0; c < l.chunks.length; c++) max = Math.max(max, chunkMax(l.chunks[c]!, Math.min(CHUNK, l.length - c * CHUNK)));
   return max;
 }
 
-/** Chooses the key space; densifies src/dst in place when ids are too sparse to count by. */
-export function keySpace(src: U32List, dst: U32List, vertices: U32List | undefined): KeySpace {
+/**
+ * One thread's share of the first look at the raw edges (chunks c hold lens[c] edges, the first
+ * being edge base + c * CHUNK): the largest id of src and dst (-1: none) and the first edge with a
+ * NaN weight (-1: none).
+ */
+export function scanChunks(src: Uint32Array[], dst: Uint32Array[], w: WeightArray[] | undefined, lens: number[], base: number): { max: number; nan: number } {
+  let nan = -1;
+  for (let c = 0; w !== undefined && c < lens.length && nan < 0; c++) {
+    const ch = w[c]!;
+    const k = lens[c]!;
+    for (let i = 0; i < k; i++) {
+      const x = ch[i]!;
+      if (x !== x) {
+        nan = base + c * CHUNK + i;
+        break;
+      }
+    }
+  }
+  let max = -1;
+  for (let c = 0; c < lens.length; c++) max = Math.max(max, chunkMax(src[c]!, lens[c]!), chunkMax(dst[c]!, lens[c]!));
+  return { max, nan };
+}
+
+/**
+ * Chooses the key space; densifies src/dst in place when ids are too sparse to count by.
+ * `endsMax`: the largest id of src and dst when already known (scanChunks).
+ */
+export function keySpace(src: U32List, dst: U32List, vertices: U32List | undefined, endsMax?: number): KeySpace {
   const m = src.length;
   const nv = vertices?.length ?? 0;
-  const max = Math.max(maxOf(src), maxOf(dst), vertices ? maxOf(vertices) : -1);
+  const max = Math.max(endsMax ?? Math.max(maxOf(src), maxOf(dst)), vertices ? maxOf(vertices) : -1);
   // Dense enough to count by original id: the tables by key stay within a few bytes per edge.
   if (max + 1 <= m + nv + (1 << 16)) return { keys: max + 1, direct: true, keyToOriginal: undefined };
   const keyToOriginal = densify(src, dst, vertices, max);

@@ -4,11 +4,11 @@
  */
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { createGenerator, type EdgeGenerator, type GeneratorSpec } from '../generate/index.js';
-import type { WeightType } from '../types.js';
+import type { WeightArray, WeightType } from '../types.js';
 import { outPagesRange, type PlanRows } from './assemble.js';
 import { inPagesRange, type TransposeMode } from './transpose.js';
 import { collectGarbage } from './gc.js';
-import { countChunks, cursorsRange, degreesRange, type CountTables, type DegreeTables } from './ids.js';
+import { countChunks, cursorsRange, degreesRange, scanChunks, type CountTables, type DegreeTables } from './ids.js';
 import { scatterShare, type RawShare, type Staging } from './scatter.js';
 import type { Page, PageSet } from '../types.js';
 
@@ -19,6 +19,7 @@ let generator: { key: string; g: EdgeGenerator } | undefined;
 
 type Msg =
   | { kind: 'adopt'; share: RawShare }
+  | { kind: 'scan'; src: Uint32Array[]; dst: Uint32Array[]; w: WeightArray[] | undefined; lens: number[]; base: number }
   | { kind: 'count'; counts: CountTables }
   | { kind: 'degrees'; counts: CountTables[]; dt: DegreeTables; direct: boolean; directed: boolean; k0: number; k1: number }
   | { kind: 'cursors'; newId: Uint32Array; start: Float64Array; counts: CountTables[]; curs: (Uint32Array | Float64Array)[]; k0: number; k1: number }
@@ -44,6 +45,8 @@ function handle(m: Msg): unknown {
     case 'adopt':
       share = m.share;
       return undefined;
+    case 'scan':
+      return scanChunks(m.src, m.dst, m.w, m.lens, m.base);
     case 'count':
       countChunks(share!.src as Uint32Array[], share!.dst as Uint32Array[], share!.lens, m.counts);
       return undefined;
