@@ -35,7 +35,7 @@ import { CHUNK, type U32List } from './chunked.js';
 import { firstPages, outPagesRange, reindexed, type OutRange } from './build/assemble.js';
 import { inPagesRange, type TransposeMode } from './build/transpose.js';
 import { collectGarbage } from './build/gc.js';
-import { allocCounts, allocCursors, countChunks, cursorsRange, degreesRange, degreeTables, idMaps, keySpace, renumber, scanChunks, type CountTables, type IdPlan, type KeySpace } from './build/ids.js';
+import { allocCounts, allocCursors, countChunks, cursorsRange, degreesRange, degreeTables, idMapsRange, keySpace, renumber, scanChunks, type CountTables, type IdPlan, type KeySpace } from './build/ids.js';
 import { allocStaging, scatterShare, type RawShare, type Staging } from './build/scatter.js';
 import { Team, type Task } from './build/team.js';
 import { layoutPages, planPages } from './pages.js';
@@ -233,7 +233,7 @@ function stage(
   runShares<void>(team, T, (i) => ({ kind: 'count', counts: counts[i] }), () =>
     countChunks(shares[0]!.src as Uint32Array[], shares[0]!.dst as Uint32Array[], shares[0]!.lens, counts[0]!),
   );
-  const { plan, curs } = idsAndCursors(ks, counts, raw.vertices, directed, order, team, internals.wideCursors === true);
+  const { plan, curs, keyAt, rankAt } = idsAndCursors(ks, counts, raw.vertices, directed, order, team, internals.wideCursors === true);
   counts.length = 0;
   phase('ids');
   // The staging area is touched all over by the first raw chunk: the peak of the build is the raw
@@ -243,13 +243,23 @@ function stage(
     scatterShare(shares[0]!, curs[0]!, plan.newId, directed, st),
   );
   curs.length = 0;
-  const { toOriginal, byOriginal } = idMaps(plan);
+  // Id maps by the key ranges of idsAndCursors (plain keyToOriginal tables would be copied).
+  const toOriginal = new Uint32Array(new SharedArrayBuffer(4 * plan.n));
+  const byOriginal = new Uint32Array(new SharedArrayBuffer(4 * plan.n));
+  const keyToOriginal = plan.keyToOriginal;
+  runShares<void>(
+    keyToOriginal === undefined ? team : undefined,
+    keyToOriginal === undefined ? T : 1,
+    (i) => ({ kind: 'idmaps', newId: plan.newId, toOriginal, byOriginal, k0: keyAt[i]!, k1: keyAt[i + 1]!, r0: rankAt[i]! }),
+    () => idMapsRange(plan.newId, keyToOriginal, toOriginal, byOriginal, 0, keyToOriginal === undefined ? keyAt[1]! : plan.keys, 0),
+  );
   phase('staging');
   return { n: plan.n, layoutDeg: plan.layoutDeg, rawIn: plan.rawIn, toOriginal, byOriginal, st };
 }
 
 /**
- * Internal ids and staging cursors from the threads' counts, each thread summing a range of keys.
+ * Internal ids and staging cursors from the threads' counts, each thread summing a range of keys
+ * (returned, with the rank in original order of each range's first vertex).
  * Tables by key go to the helpers shared (a plain array in a task would be copied); the
  * temporary ones (degrees, starts) are garbage when this returns.
  */
@@ -261,19 +271,26 @@ function idsAndCursors(
   order: 'degree' | 'none',
   team: Team | undefined,
   wide: boolean,
-): { plan: IdPlan; curs: (Uint32Array | Float64Array)[] } {
+): { plan: IdPlan; curs: (Uint32Array | Float64Array)[]; keyAt: number[]; rankAt: number[] } {
   const T = team?.size ?? 1;
-  const keyAt = (i: number): number => Math.floor((ks.keys * i) / T);
+  const at = (i: number): number => Math.floor((ks.keys * i) / T);
   const dt = degreeTables(ks, vertices, T > 1);
-  const parts = runShares(team, T, (i) => ({ kind: 'degrees', counts, dt, direct: ks.direct, directed, k0: keyAt(i), k1: keyAt(i + 1) }), () =>
-    degreesRange(counts, dt, ks.direct, directed, 0, keyAt(1)),
+  const parts = runShares(team, T, (i) => ({ kind: 'degrees', counts, dt, direct: ks.direct, directed, k0: at(i), k1: at(i + 1) }), () =>
+    degreesRange(counts, dt, ks.direct, directed, 0, at(1)),
   );
   const plan = renumber(ks, dt, parts, directed, order);
   const { curs, start } = allocCursors(plan, T, wide, T > 1);
-  runShares<void>(team, T, (i) => ({ kind: 'cursors', newId: plan.newId, start, counts, curs, k0: keyAt(i), k1: keyAt(i + 1) }), () =>
-    cursorsRange(plan.newId, start, counts, curs, 0, keyAt(1)),
+  runShares<void>(team, T, (i) => ({ kind: 'cursors', newId: plan.newId, start, counts, curs, k0: at(i), k1: at(i + 1) }), () =>
+    cursorsRange(plan.newId, start, counts, curs, 0, at(1)),
   );
-  return { plan, curs };
+  const keyAt: number[] = [];
+  const rankAt: number[] = [];
+  for (let i = 0, r = 0; i <= T; i++) {
+    keyAt.push(at(i));
+    rankAt.push(r);
+    r += parts[i]?.n ?? 0;
+  }
+  return { plan, curs, keyAt, rankAt };
 }
 
 /** Runs share 0 here and share i on helper i - 1; returns the results in share order. */

@@ -284,18 +284,17 @@ export function cursorsRange(newId: Uint32Array, start: Float64Array, counts: Co
   }
 }
 
-/** internal id -> original id, and internal ids in ascending original order. */
-export function idMaps(plan: IdPlan): { toOriginal: Uint32Array; byOriginal: Uint32Array } {
-  const { n, keys, newId, keyToOriginal } = plan;
-  const toOriginal = new Uint32Array(new SharedArrayBuffer(4 * n));
-  const byOriginal = new Uint32Array(new SharedArrayBuffer(4 * n));
-  for (let k = 0, r = 0; k < keys; k++) {
+/**
+ * Keys [k0, k1) of internal id -> original id, and of internal ids in ascending original order
+ * (the range's first vertex is the r0-th).
+ */
+export function idMapsRange(newId: Uint32Array, keyToOriginal: Uint32Array | undefined, toOriginal: Uint32Array, byOriginal: Uint32Array, k0: number, k1: number, r0: number): void {
+  for (let k = k0, r = r0; k < k1; k++) {
     const v = newId[k]!;
     if (v === ABSENT) continue;
     toOriginal[v] = keyToOriginal === undefined ? k : keyToOriginal[k]!;
     byOriginal[r++] = v;
   }
-  return { toOriginal, byOriginal };
 }
 
 /**

@@ -8,7 +8,7 @@ import type { WeightArray, WeightType } from '../types.js';
 import { outPagesRange, type PlanRows } from './assemble.js';
 import { inPagesRange, type TransposeMode } from './transpose.js';
 import { collectGarbage } from './gc.js';
-import { countChunks, cursorsRange, degreesRange, scanChunks, type CountTables, type DegreeTables } from './ids.js';
+import { countChunks, cursorsRange, degreesRange, idMapsRange, scanChunks, type CountTables, type DegreeTables } from './ids.js';
 import { scatterShare, type RawShare, type Staging } from './scatter.js';
 import type { Page, PageSet } from '../types.js';
 
@@ -23,6 +23,7 @@ type Msg =
   | { kind: 'count'; counts: CountTables }
   | { kind: 'degrees'; counts: CountTables[]; dt: DegreeTables; direct: boolean; directed: boolean; k0: number; k1: number }
   | { kind: 'cursors'; newId: Uint32Array; start: Float64Array; counts: CountTables[]; curs: (Uint32Array | Float64Array)[]; k0: number; k1: number }
+  | { kind: 'idmaps'; newId: Uint32Array; toOriginal: Uint32Array; byOriginal: Uint32Array; k0: number; k1: number; r0: number }
   | { kind: 'scatter'; cur: Uint32Array | Float64Array; newId: Uint32Array; directed: boolean; st: Staging }
   | {
       kind: 'out';
@@ -54,6 +55,9 @@ function handle(m: Msg): unknown {
       return degreesRange(m.counts, m.dt, m.direct, m.directed, m.k0, m.k1);
     case 'cursors':
       cursorsRange(m.newId, m.start, m.counts, m.curs, m.k0, m.k1);
+      return undefined;
+    case 'idmaps':
+      idMapsRange(m.newId, undefined, m.toOriginal, m.byOriginal, m.k0, m.k1, m.r0);
       return undefined;
     case 'scatter':
       scatterShare(share!, m.cur, m.newId, m.directed, m.st);
