@@ -5,6 +5,7 @@ import type { Graph, PageSet } from '../src/graph/types.js';
 import { rawFrom } from './helpers/raw.js';
 import { TesseraError } from '../src/errors.js';
 import { generateEdges } from '../src/graph/generate/index.js';
+import { CHUNK } from '../src/graph/chunked.js';
 
 /** Edge set of a page set in original ids: "a>b:w" strings, sorted. */
 function edgesOf(g: Graph, set: PageSet): string[] {
@@ -123,6 +124,20 @@ for (const directed of [true, false]) {
   });
 }
 
+test('in-pages filled straight or through target blocks (several rounds) give the same graph', (t) => {
+  for (const directed of [true, false]) {
+    for (const weighted of [true, false]) {
+      const edges = randomEdges(300, 6000, 9, 5);
+      const a = buildGraph(rawFrom(edges, { directed, weighted }), { pageEdges: 61, threads: 1 }, { transpose: 'direct' });
+      for (const threads of [1, 3]) {
+        const b = buildGraph(rawFrom(edges, { directed, weighted }), { pageEdges: 61, threads }, { transpose: { round: 500, blockBits: 4 } });
+        sameGraph(t, a, b);
+      }
+      t.deepEqual(edgesOf(a, a.in), expected(weighted ? edges : edges.map(([s, d]) => [s, d, 1]), directed));
+    }
+  }
+});
+
 test('float64 staging cursors (used beyond 2^32 positions) give the same graph', (t) => {
   for (const directed of [true, false]) {
     const edges = randomEdges(150, 2500, 5, 3);
@@ -174,6 +189,18 @@ test('the raw edge lists are consumed, the vertex list is kept; a NaN weight is 
   t.regex(e!.message, /edge 2 has a NaN weight/);
   t.throws(() => buildGraph(rawFrom([[1, 2]]), { threads: 0 }), { instanceOf: TesseraError });
   t.throws(() => buildGraph(rawFrom([[1, 2]]), { pageEdges: 0 }), { instanceOf: TesseraError });
+});
+
+test('shared raw chunks (a generator\'s) are scanned by all threads: the first NaN weight is named', (t) => {
+  const raw = generateEdges('rmat:18:weighted', { threads: 2 });
+  t.true(raw.src.chunks[0]!.buffer instanceof SharedArrayBuffer);
+  const w = raw.weights!;
+  w.set(3 * CHUNK + 7, Number.NaN);
+  w.set(CHUNK + 5, Number.NaN);
+  const e = t.throws(() => buildGraph(raw, { threads: 3 }), { instanceOf: TesseraError });
+  t.regex(e!.message, new RegExp(`edge ${CHUNK + 6} has a NaN weight`));
+  const g = buildGraph(generateEdges('rmat:18:weighted', { threads: 2 }), { threads: 3 });
+  sameGraph(t, g, buildGraph(generateEdges('rmat:18:weighted', { threads: 1 }), { threads: 1 }));
 });
 
 test('weights: float32 / float64 / none as asked', (t) => {

@@ -11,7 +11,7 @@
  *    page; staging chunks released as they are consumed. In-degrees are the raw in-counts of
  *    phase 1 minus the dropped edges;
  * 4. directed graphs: in-pages allocated at their exact size and filled by transposing the
- *    out-pages (lists come out sorted by source).
+ *    out-pages (build/transpose.ts; lists come out sorted by source).
  * The result is the one the earlier single-pass builder gave, bit for bit (same ids, page cuts,
  * lists, weights and counts).
  *
@@ -23,17 +23,19 @@
  *
  * The raw lists are consumed (empty afterwards; a vertex list is kept). Peak memory is the raw
  * edges (8 B/edge, 12 or 16 weighted) plus the staging area (4 B per stored edge, +4 or 8
- * weighted) plus 12 + 4 x threads bytes per vertex id (ids, cursors, layout, in-degrees),
- * reached while the first raw chunks are scattered; afterwards the staging area and the
- * out-pages, then the out- and in-pages, take less. Phases are separated by a garbage collection
+ * weighted) plus 12 + 4 x threads bytes per vertex id (ids, cursors, layout, in-degrees) and
+ * 8-12 MB a thread of scatter scratch, reached while the first raw chunks are scattered;
+ * afterwards the staging area and the out-pages, then the out- and in-pages (plus up to 64 MB a
+ * thread of transpose buffers), take less. Phases are separated by a garbage collection
  * (build/gc.ts) so that what one phase released is gone before the next allocates.
  */
 import os from 'node:os';
 import { TesseraError } from '../errors.js';
-import { CHUNK } from './chunked.js';
-import { firstPages, inPagesRange, outPagesRange, reindexed, type OutRange } from './build/assemble.js';
+import { CHUNK, type U32List } from './chunked.js';
+import { firstPages, outPagesRange, reindexed, type OutRange } from './build/assemble.js';
+import { inPagesRange, type TransposeMode } from './build/transpose.js';
 import { collectGarbage } from './build/gc.js';
-import { allocCounts, countChunks, cursors, idMaps, keySpace, renumber } from './build/ids.js';
+import { allocCounts, allocCursors, countChunks, cursorsRange, degreesRange, degreeTables, idMapsRange, keySpace, renumber, scanChunks, type CountTables, type IdPlan, type KeySpace } from './build/ids.js';
 import { allocStaging, scatterShare, type RawShare, type Staging } from './build/scatter.js';
 import { Team, type Task } from './build/team.js';
 import { layoutPages, planPages } from './pages.js';
@@ -77,6 +79,8 @@ export type BuiltGraph = Graph & { readonly build: BuildStats };
 /** Internal knobs for tests: force the float64 cursors used beyond 2^32 staging positions. */
 export interface BuildInternals {
   wideCursors?: boolean;
+  /** How to fill in-pages, whatever the graph's size (build/transpose.ts). */
+  transpose?: TransposeMode;
 }
 
 export function buildGraph(raw: RawEdges, opts: BuildOptions = {}, internals: BuildInternals = {}): BuiltGraph {
@@ -119,9 +123,9 @@ function build(raw: RawEdges, opts: BuildOptions, pageEdges: number, team: Team 
     t = now;
   };
   if (wt === undefined) raw.weights?.clear();
-  else checkWeights(raw);
+  const endsMax = scanRaw(raw, wt !== undefined, team);
 
-  const { n, layoutDeg, rawIn, toOriginal, byOriginal, st } = stage(raw, directed, wt, opts.renumber ?? 'degree', team, internals, phase);
+  const { n, layoutDeg, rawIn, toOriginal, byOriginal, st } = stage(raw, directed, wt, opts.renumber ?? 'degree', team, internals, phase, endsMax);
   if (m === 0 && n === 0) {
     throw new TesseraError('the graph has no vertices and no edges', { file: raw.source, fix: 'check that the input is not empty' });
   }
@@ -178,8 +182,8 @@ function build(raw: RawEdges, opts: BuildOptions, pageEdges: number, team: Team 
     runShares<void>(
       team,
       T,
-      (i) => ({ kind: 'in', outs: pages, set, p0: icut[i]!, p1: icut[i + 1]!, pageEdges }),
-      () => inPagesRange(pages, set, icut[0]!, icut[1]!, pageEdges),
+      (i) => ({ kind: 'in', outs: pages, set, p0: icut[i]!, p1: icut[i + 1]!, pageEdges, mode: internals.transpose }),
+      () => inPagesRange(pages, set, icut[0]!, icut[1]!, pageEdges, internals.transpose),
     );
     inSet = set;
     phase('in-pages');
@@ -214,8 +218,9 @@ function stage(
   team: Team | undefined,
   internals: BuildInternals,
   phase: (name: BuildPhase) => void,
+  endsMax: number,
 ): { n: number; layoutDeg: Uint32Array; rawIn: Uint32Array | undefined; toOriginal: Uint32Array; byOriginal: Uint32Array; st: Staging } {
-  const ks = keySpace(raw.src, raw.dst, raw.vertices);
+  const ks = keySpace(raw.src, raw.dst, raw.vertices, endsMax);
   const T = team?.size ?? 1;
   const shares = splitRaw(raw, wt !== undefined, T);
   const transfers = shares.slice(1).map(transferList);
@@ -228,8 +233,7 @@ function stage(
   runShares<void>(team, T, (i) => ({ kind: 'count', counts: counts[i] }), () =>
     countChunks(shares[0]!.src as Uint32Array[], shares[0]!.dst as Uint32Array[], shares[0]!.lens, counts[0]!),
   );
-  const plan = renumber(ks, counts, raw.vertices, directed, order);
-  const curs = cursors(plan, counts, internals.wideCursors === true, shared);
+  const { plan, curs, keyAt, rankAt } = idsAndCursors(ks, counts, raw.vertices, directed, order, team, internals.wideCursors === true);
   counts.length = 0;
   phase('ids');
   // The staging area is touched all over by the first raw chunk: the peak of the build is the raw
@@ -239,9 +243,54 @@ function stage(
     scatterShare(shares[0]!, curs[0]!, plan.newId, directed, st),
   );
   curs.length = 0;
-  const { toOriginal, byOriginal } = idMaps(plan);
+  // Id maps by the key ranges of idsAndCursors (plain keyToOriginal tables would be copied).
+  const toOriginal = new Uint32Array(new SharedArrayBuffer(4 * plan.n));
+  const byOriginal = new Uint32Array(new SharedArrayBuffer(4 * plan.n));
+  const keyToOriginal = plan.keyToOriginal;
+  runShares<void>(
+    keyToOriginal === undefined ? team : undefined,
+    keyToOriginal === undefined ? T : 1,
+    (i) => ({ kind: 'idmaps', newId: plan.newId, toOriginal, byOriginal, k0: keyAt[i]!, k1: keyAt[i + 1]!, r0: rankAt[i]! }),
+    () => idMapsRange(plan.newId, keyToOriginal, toOriginal, byOriginal, 0, keyToOriginal === undefined ? keyAt[1]! : plan.keys, 0),
+  );
   phase('staging');
   return { n: plan.n, layoutDeg: plan.layoutDeg, rawIn: plan.rawIn, toOriginal, byOriginal, st };
+}
+
+/**
+ * Internal ids and staging cursors from the threads' counts, each thread summing a range of keys
+ * (returned, with the rank in original order of each range's first vertex).
+ * Tables by key go to the helpers shared (a plain array in a task would be copied); the
+ * temporary ones (degrees, starts) are garbage when this returns.
+ */
+function idsAndCursors(
+  ks: KeySpace,
+  counts: CountTables[],
+  vertices: U32List | undefined,
+  directed: boolean,
+  order: 'degree' | 'none',
+  team: Team | undefined,
+  wide: boolean,
+): { plan: IdPlan; curs: (Uint32Array | Float64Array)[]; keyAt: number[]; rankAt: number[] } {
+  const T = team?.size ?? 1;
+  const at = (i: number): number => Math.floor((ks.keys * i) / T);
+  const dt = degreeTables(ks, vertices, T > 1);
+  const parts = runShares(team, T, (i) => ({ kind: 'degrees', counts, dt, direct: ks.direct, directed, k0: at(i), k1: at(i + 1) }), () =>
+    degreesRange(counts, dt, ks.direct, directed, 0, at(1)),
+  );
+  const plan = renumber(ks, dt, parts, directed, order);
+  const { curs, start } = allocCursors(plan, T, wide, T > 1);
+  runShares<void>(team, T, (i) => ({ kind: 'cursors', newId: plan.newId, start, counts, curs, k0: at(i), k1: at(i + 1) }), () =>
+    cursorsRange(plan.newId, start, counts, curs, 0, at(1)),
+  );
+  const keyAt: number[] = [];
+  const rankAt: number[] = [];
+  for (let i = 0, r = 0; i <= T; i++) {
+    keyAt.push(at(i));
+    rankAt.push(r);
+    r += parts[i]?.n ?? 0;
+  }
+  return { plan, curs, keyAt, rankAt };
 }
 
 /** Runs share 0 here and share i on helper i - 1; returns the results in share order. */
@@ -253,17 +302,36 @@ function runShares<T>(team: Team | undefined, threads: number, task: (i: number)
   return [r.mine, ...(r.theirs as T[])];
 }
 
-/** Rejects NaN weights before anything is built. */
-function checkWeights(raw: RawEdges): void {
-  const w = raw.weights!;
-  for (let c = 0; c < w.chunks.length; c++) {
-    const ch = w.chunks[c]!;
-    const k = Math.min(CHUNK, w.length - c * CHUNK);
-    for (let i = 0; i < k; i++) {
-      const x = ch[i]!;
-      if (x !== x) throw new TesseraError(`edge ${c * CHUNK + i + 1} has a NaN weight`, { file: raw.source, fix: 'give every edge a numeric weight' });
-    }
+/**
+ * The largest id of the raw ends; rejects NaN weights before anything is built. The threads share
+ * the chunks out when all are shared (a generator's), else this one reads them all.
+ */
+function scanRaw(raw: RawEdges, weighted: boolean, team: Team | undefined): number {
+  const m = raw.src.length;
+  const chunks = raw.src.chunks.length;
+  const lens: number[] = [];
+  for (let c = 0; c < chunks; c++) lens.push(Math.min(CHUNK, m - c * CHUNK));
+  const W = weighted ? (raw.weights!.chunks as WeightArray[]) : undefined;
+  const shared = [raw.src.chunks, raw.dst.chunks, W ?? []].every((l) => l.every((ch) => ch.buffer instanceof SharedArrayBuffer));
+  const T = team !== undefined && shared ? team.size : 1;
+  const at = (i: number): number => Math.floor((chunks * i) / T);
+  const task = (i: number): Task => ({
+    kind: 'scan',
+    src: raw.src.chunks.slice(at(i), at(i + 1)),
+    dst: raw.dst.chunks.slice(at(i), at(i + 1)),
+    w: W?.slice(at(i), at(i + 1)),
+    lens: lens.slice(at(i), at(i + 1)),
+    base: at(i) * CHUNK,
+  });
+  const parts = runShares(T > 1 ? team : undefined, T, task, () => scanChunks(raw.src.chunks, raw.dst.chunks, W, lens.slice(0, at(1)), 0));
+  let max = -1;
+  let nan = -1;
+  for (const p of parts) {
+    max = Math.max(max, p.max);
+    if (nan < 0) nan = p.nan;
   }
+  if (nan >= 0) throw new TesseraError(`edge ${nan + 1} has a NaN weight`, { file: raw.source, fix: 'give every edge a numeric weight' });
+  return max;
 }
 
 /** Cuts the raw chunks into `threads` contiguous shares (the raw lists are emptied). */

@@ -422,6 +422,9 @@ export async function readTsrArray(
   return withHandle(src, async (h, file) => new Uint32Array(await readBlob(h, header.arrays[name], file, `array ${name}`, opts.verify ?? true, header.source)));
 }
 
+/** Page reads kept in flight while one page is checked (readTsr). */
+const READ_AHEAD = 4;
+
 /** Reads a whole .tsr file back into a Graph (exact round trip of writeTsr). */
 export async function readTsr(path: string, opts: TsrReadOptions = {}): Promise<Graph> {
   const verify = opts.verify ?? true;
@@ -440,15 +443,34 @@ export async function readTsr(path: string, opts: TsrReadOptions = {}): Promise<
       done += b;
       opts.onProgress?.(done, total);
     };
-    const readSet = async (o: Orientation): Promise<PageSet> => {
-      const entries = o === 'out' ? header.pages.out : header.pages.in;
-      const pages: Page[] = [];
-      for (const e of entries) {
-        pages.push(pageFrom(await readBlobBytes(h, e, file), e, header, file, `${o} page ${e.index}`, verify));
+    // Pages are read READ_AHEAD ahead of the one being checked (the reads run on libuv's
+    // threads, the checks here); they are still checked and reported in file order.
+    const entries: Array<[Orientation, TsrPageEntry]> = header.pages.out.map((e) => ['out', e]);
+    if (header.directed) for (const e of header.pages.in) entries.push(['in', e]);
+    const reads: Array<Promise<SharedArrayBuffer>> = [];
+    const issue = (upTo: number): void => {
+      for (let k = reads.length; k < Math.min(upTo, entries.length); k++) {
+        const r = readBlobBytes(h, entries[k]![1], file);
+        // Observed in order below; a failure ahead of a corrupt page must not go unhandled.
+        r.catch(() => undefined);
+        reads.push(r);
+      }
+    };
+    const pagesOf: Record<Orientation, Page[]> = { out: [], in: [] };
+    try {
+      for (let k = 0; k < entries.length; k++) {
+        issue(k + 1 + READ_AHEAD);
+        const [o, e] = entries[k]!;
+        pagesOf[o].push(pageFrom(await reads[k]!, e, header, file, `${o} page ${e.index}`, verify));
         tick(e.length);
       }
+    } finally {
+      await Promise.allSettled(reads);
+    }
+    const setOf = (o: Orientation): PageSet => {
+      const pages = pagesOf[o];
       const firstPageOf = new Uint32Array(new SharedArrayBuffer(4 * n));
-      for (let k = pages.length - 1; k >= 0; k--) for (let v = pages[k]!.vBegin; v < pages[k]!.vEnd; v++) firstPageOf[v] = k;
+      for (let k = pages.length - 1; k >= 0; k--) firstPageOf.fill(k, pages[k]!.vBegin, pages[k]!.vEnd);
       return { orientation: o, pages, firstPageOf };
     };
     const arr = async (name: keyof TsrHeader['arrays']): Promise<Uint32Array> => {
@@ -456,8 +478,8 @@ export async function readTsr(path: string, opts: TsrReadOptions = {}): Promise<
       tick(a.byteLength);
       return a;
     };
-    const out = await readSet('out');
-    const inSet = header.directed ? await readSet('in') : out;
+    const out = setOf('out');
+    const inSet = header.directed ? setOf('in') : out;
     const outDegree = await arr('outDegree');
     const inDegree = header.directed ? await arr('inDegree') : outDegree;
     const toOriginal = await arr('toOriginal');

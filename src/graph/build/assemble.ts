@@ -1,5 +1,5 @@
 /**
- * Builder phases 3 and 4: pages.
+ * Builder phase 3: out-pages.
  *
  * Out-pages: page by page (in the layout planned from raw out-degrees), the page's staging range
  * is copied into a scratch buffer, each list is sorted and deduplicated there (lists.ts), and the
@@ -7,14 +7,10 @@
  * In-degrees start as the raw counts and lose every dropped edge on the way (few: no pass over
  * the kept ones). Each thread takes a contiguous range of the planned pages.
  *
- * In-pages (directed graphs): laid out from those exact in-degrees and allocated at their final
- * size, then filled by transposing the out-pages: vertices ascending, so every in-list comes out
- * sorted and needs no further pass. Each thread fills the in-pages of its own range of targets,
- * reading all out-pages and skipping the edges of other targets. A cursor is (page, slot),
- * interleaved so that one cache line serves both.
+ * In-pages (directed graphs) are filled from the out-pages in transpose.ts.
  */
 import { allocPage, type PagePlan } from '../pages.js';
-import type { Page, PageSet, WeightArray, WeightType } from '../types.js';
+import type { Page, WeightArray, WeightType } from '../types.js';
 import { dropped, releaseScratch, sortUnique } from './lists.js';
 import { firstChunkFrom, gather, releaseUpTo, type Staging } from './scatter.js';
 
@@ -128,76 +124,4 @@ export function firstPages(pages: Page[], n: number): Uint32Array {
   const firstPageOf = new Uint32Array(new SharedArrayBuffer(4 * n));
   for (let k = pages.length - 1; k >= 0; k--) firstPageOf.fill(k, pages[k]!.vBegin, pages[k]!.vEnd);
   return firstPageOf;
-}
-
-/**
- * Fills in-pages [p0, p1) of `set` (allocated, offsets set) from all out-pages: edge (v, u) goes
- * to u's list when u is held by those pages.
- */
-export function inPagesRange(outs: Page[], set: PageSet, p0: number, p1: number, pageEdges: number): void {
-  if (p0 >= p1) return;
-  const uLo = set.pages[p0]!.vBegin;
-  const uHi = set.pages[p1 - 1]!.vEnd;
-  // cur[2(u - uLo)] = page, cur[2(u - uLo) + 1] = slot of u's next in-edge.
-  const cur = new Uint32Array(2 * (uHi - uLo));
-  const nbrsOf: Uint32Array[] = [];
-  const weightsOf: WeightArray[] = [];
-  for (const p of set.pages) {
-    nbrsOf.push(p.nbrs);
-    if (p.weights !== undefined) weightsOf.push(p.weights);
-  }
-  for (let i = p0; i < p1; i++) {
-    const p = set.pages[i]!;
-    if (p.split) {
-      if (set.firstPageOf[p.vBegin] === p.index) cur[2 * (p.vBegin - uLo)] = p.index;
-      continue;
-    }
-    const offsets = p.offsets;
-    for (let u = p.vBegin; u < p.vEnd; u++) {
-      cur[2 * (u - uLo)] = p.index;
-      cur[2 * (u - uLo) + 1] = offsets[u - p.vBegin]!;
-    }
-  }
-  const all = uLo === 0 && uHi === set.firstPageOf.length;
-  for (const p of outs) {
-    const { offsets, nbrs, weights } = p;
-    const vb = p.vBegin;
-    for (let v = vb; v < p.vEnd; v++) {
-      const lo = offsets[v - vb]!;
-      const hi = offsets[v - vb + 1]!;
-      if (weights === undefined) {
-        for (let e = lo; e < hi; e++) {
-          const u = nbrs[e]!;
-          if (!all && (u < uLo || u >= uHi)) continue;
-          const u2 = 2 * (u - uLo);
-          let pg = cur[u2]!;
-          let sl = cur[u2 + 1]!;
-          // Only a split vertex's list runs past the end of a page (pages of pageEdges each).
-          if (sl === pageEdges) {
-            pg++;
-            sl = 0;
-            cur[u2] = pg;
-          }
-          nbrsOf[pg]![sl] = v;
-          cur[u2 + 1] = sl + 1;
-        }
-      } else {
-        for (let e = lo; e < hi; e++) {
-          const u = nbrs[e]!;
-          if (!all && (u < uLo || u >= uHi)) continue;
-          const u2 = 2 * (u - uLo);
-          let pg = cur[u2]!;
-          let sl = cur[u2 + 1]!;
-          if (sl === pageEdges) {
-            pg++;
-            sl = 0;
-            cur[u2] = pg;
-          }
-          nbrsOf[pg]![sl] = v;
-          weightsOf[pg]![sl] = weights[e]!;
-          cur[u2 + 1] = sl + 1;
-        }
-      }
-    }
-  }
 }

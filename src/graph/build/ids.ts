@@ -10,12 +10,13 @@
  * Degrees are counted with one random increment per endpoint into byte counters (a carry into a
  * uint32 table every 256): the tables are 4x smaller than uint32 counters, so far more of them
  * stays in cache, which is what this pass is bound by. Each thread counts its share of the edges
- * into tables of its own. Then a stable counting sort by total raw degree, descending (ties by
- * original id), gives the internal ids (Graphie-style renaming).
+ * into tables of its own; the threads then sum them by key range. A stable counting sort by total
+ * raw degree, descending (ties by original id), gives the internal ids (Graphie-style renaming).
  */
 import { TesseraError } from '../../errors.js';
 import { CHUNK, type U32List } from '../chunked.js';
 import { lowerBound } from '../pages.js';
+import type { WeightArray } from '../types.js';
 
 /** newId of a key that is no vertex. */
 export const ABSENT = 0xffffffff;
@@ -54,27 +55,55 @@ export interface IdPlan extends KeySpace {
   rawIn: Uint32Array | undefined;
 }
 
+/** Largest of ch[0..k), -1 when k is 0. */
+function chunkMax(ch: Uint32Array, k: number): number {
+  if (k === 0) return -1;
+  let m = 0;
+  for (let i = 0; i < k; i++) {
+    const x = ch[i]!;
+    if (x > m) m = x;
+  }
+  return m;
+}
+
 /** Largest value in a list, -1 when empty. */
 export function maxOf(l: U32List): number {
   let max = -1;
-  for (let c = 0; c < l.chunks.length; c++) {
-    const ch = l.chunks[c]!;
-    const k = Math.min(CHUNK, l.length - c * CHUNK);
-    let m = 0;
-    for (let i = 0; i < k; i++) {
-      const x = ch[i]!;
-      if (x > m) m = x;
-    }
-    if (k > 0 && m > max) max = m;
-  }
+  for (let c = 0; c < l.chunks.length; c++) max = Math.max(max, chunkMax(l.chunks[c]!, Math.min(CHUNK, l.length - c * CHUNK)));
   return max;
 }
 
-/** Chooses the key space; densifies src/dst in place when ids are too sparse to count by. */
-export function keySpace(src: U32List, dst: U32List, vertices: U32List | undefined): KeySpace {
+/**
+ * One thread's share of the first look at the raw edges (chunks c hold lens[c] edges, the first
+ * being edge base + c * CHUNK): the largest id of src and dst (-1: none) and the first edge with a
+ * NaN weight (-1: none).
+ */
+export function scanChunks(src: Uint32Array[], dst: Uint32Array[], w: WeightArray[] | undefined, lens: number[], base: number): { max: number; nan: number } {
+  let nan = -1;
+  for (let c = 0; w !== undefined && c < lens.length && nan < 0; c++) {
+    const ch = w[c]!;
+    const k = lens[c]!;
+    for (let i = 0; i < k; i++) {
+      const x = ch[i]!;
+      if (x !== x) {
+        nan = base + c * CHUNK + i;
+        break;
+      }
+    }
+  }
+  let max = -1;
+  for (let c = 0; c < lens.length; c++) max = Math.max(max, chunkMax(src[c]!, lens[c]!), chunkMax(dst[c]!, lens[c]!));
+  return { max, nan };
+}
+
+/**
+ * Chooses the key space; densifies src/dst in place when ids are too sparse to count by.
+ * `endsMax`: the largest id of src and dst when already known (scanChunks).
+ */
+export function keySpace(src: U32List, dst: U32List, vertices: U32List | undefined, endsMax?: number): KeySpace {
   const m = src.length;
   const nv = vertices?.length ?? 0;
-  const max = Math.max(maxOf(src), maxOf(dst), vertices ? maxOf(vertices) : -1);
+  const max = Math.max(endsMax ?? Math.max(maxOf(src), maxOf(dst)), vertices ? maxOf(vertices) : -1);
   // Dense enough to count by original id: the tables by key stay within a few bytes per edge.
   if (max + 1 <= m + nv + (1 << 16)) return { keys: max + 1, direct: true, keyToOriginal: undefined };
   const keyToOriginal = densify(src, dst, vertices, max);
@@ -108,31 +137,49 @@ function countBytes(ch: Uint32Array, k: number, lo: Uint8Array, hi: Uint32Array)
 /** Count of key k in a table pair. */
 const countOf = (lo: Uint8Array, hi: Uint32Array, k: number): number => lo[k]! + hi[k]! * 256;
 
-/** Internal ids from the threads' counts. */
-export function renumber(
-  ks: KeySpace,
-  counts: CountTables[],
-  vertices: U32List | undefined,
-  directed: boolean,
-  order: 'degree' | 'none',
-): IdPlan {
-  const { keys, direct } = ks;
-  // A vertex-list entry without edges is a vertex too (only needed when keys can have gaps).
+/** A table by key, shared with the helper threads when `shared`. */
+function byKey(keys: number, shared: boolean): Uint32Array {
+  return shared ? new Uint32Array(new SharedArrayBuffer(4 * keys)) : new Uint32Array(keys);
+}
+
+/**
+ * The tables renumber fills by key range (degreesRange): total degree (ABSENT: no vertex) and,
+ * until renumber replaces it with the internal id, the raw out count; and which keys a vertex list
+ * names (only needed when keys can have gaps).
+ */
+export interface DegreeTables {
+  deg: Uint32Array;
+  newId: Uint32Array;
+  listed: Uint8Array | undefined;
+}
+
+export function degreeTables(ks: KeySpace, vertices: U32List | undefined, shared: boolean): DegreeTables {
   let listed: Uint8Array | undefined;
-  if (direct && vertices !== undefined && vertices.length > 0) {
-    listed = new Uint8Array(keys);
+  if (ks.direct && vertices !== undefined && vertices.length > 0) {
+    listed = shared ? new Uint8Array(new SharedArrayBuffer(ks.keys)) : new Uint8Array(ks.keys);
     for (let c = 0; c < vertices.chunks.length; c++) {
       const ch = vertices.chunks[c]!;
       const k = Math.min(CHUNK, vertices.length - c * CHUNK);
       for (let i = 0; i < k; i++) listed[ch[i]!] = 1;
     }
   }
-  // Total degree by key (ABSENT: no vertex); newId holds the layout count meanwhile.
-  const deg = new Uint32Array(keys);
-  const newId = new Uint32Array(keys);
+  return { deg: byKey(ks.keys, shared), newId: byKey(ks.keys, shared), listed };
+}
+
+/** What degreesRange found in its keys: vertices, largest degree, a degree too large (or 0). */
+export interface DegreeRange {
+  n: number;
+  maxDeg: number;
+  over: number;
+}
+
+/** Fills the degree tables for keys [k0, k1) from every thread's counts. */
+export function degreesRange(counts: CountTables[], tables: DegreeTables, direct: boolean, directed: boolean, k0: number, k1: number): DegreeRange {
+  const { deg, newId, listed } = tables;
   let n = 0;
   let maxDeg = 0;
-  for (let k = 0; k < keys; k++) {
+  let over = 0;
+  for (let k = k0; k < k1; k++) {
     let o = 0;
     let d = 0;
     for (let t = 0; t < counts.length; t++) {
@@ -145,11 +192,25 @@ export function renumber(
       deg[k] = ABSENT;
       continue;
     }
-    if (d >= ABSENT) throw new TesseraError(`a vertex has ${d} edge ends, more than the 2^32 - 2 a degree can hold`, { fix: 'split the input' });
+    if (d >= ABSENT && over === 0) over = d;
     deg[k] = d;
     newId[k] = o;
     if (d > maxDeg) maxDeg = d;
     n++;
+  }
+  return { n, maxDeg, over };
+}
+
+/** Internal ids from the degree tables (filled for every key by degreesRange). */
+export function renumber(ks: KeySpace, tables: DegreeTables, parts: DegreeRange[], directed: boolean, order: 'degree' | 'none'): IdPlan {
+  const { keys } = ks;
+  const { deg, newId } = tables;
+  let n = 0;
+  let maxDeg = 0;
+  for (const r of parts) {
+    if (r.over > 0) throw new TesseraError(`a vertex has ${r.over} edge ends, more than the 2^32 - 2 a degree can hold`, { fix: 'split the input' });
+    n += r.n;
+    maxDeg = Math.max(maxDeg, r.maxDeg);
   }
   const layoutDeg = new Uint32Array(new SharedArrayBuffer(4 * n));
   // Directed: raw in-degree = total - out (newId holds the out count until it is replaced).
@@ -185,25 +246,33 @@ export function renumber(
 }
 
 /**
- * Staging cursors of every thread: cur[t][key] = start of its vertex's range, after the edges of
- * the threads before t (which scatter the earlier raw chunks). Uint32 when every position fits in
- * 32 bits (and `wide` is not forced), else Float64.
+ * Staging cursors of every thread, allocated (cur[t][key], filled by cursorsRange), and each
+ * vertex's first staging position. Uint32 when every position fits in 32 bits (and `wide` is not
+ * forced), else Float64.
  */
-export function cursors(plan: IdPlan, counts: CountTables[], wide: boolean, shared: boolean): (Uint32Array | Float64Array)[] {
-  const { n, keys, newId, layoutDeg } = plan;
-  const start = new Float64Array(n);
+export function allocCursors(plan: IdPlan, threads: number, wide: boolean, shared: boolean): { curs: (Uint32Array | Float64Array)[]; start: Float64Array } {
+  const { n, keys, layoutDeg } = plan;
+  const start = new Float64Array(shared ? new SharedArrayBuffer(8 * n) : new ArrayBuffer(8 * n));
   for (let v = 0, acc = 0; v < n; v++) {
     start[v] = acc;
     acc += layoutDeg[v]!;
   }
   const narrow = !wide && plan.total <= 0xffffffff;
   const bytes = (narrow ? 4 : 8) * keys;
-  const curs = counts.map(() => {
+  const curs = Array.from({ length: threads }, () => {
     const buf = shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
     return narrow ? new Uint32Array(buf) : new Float64Array(buf);
   });
+  return { curs, start };
+}
+
+/**
+ * Cursors for keys [k0, k1): cur[t][key] = start of its vertex's range, after the edges of the
+ * threads before t (which scatter the earlier raw chunks).
+ */
+export function cursorsRange(newId: Uint32Array, start: Float64Array, counts: CountTables[], curs: (Uint32Array | Float64Array)[], k0: number, k1: number): void {
   const T = counts.length;
-  for (let k = 0; k < keys; k++) {
+  for (let k = k0; k < k1; k++) {
     const v = newId[k]!;
     if (v === ABSENT) continue;
     let p = start[v]!;
@@ -213,21 +282,19 @@ export function cursors(plan: IdPlan, counts: CountTables[], wide: boolean, shar
       curs[t]![k] = p;
     }
   }
-  return curs;
 }
 
-/** internal id -> original id, and internal ids in ascending original order. */
-export function idMaps(plan: IdPlan): { toOriginal: Uint32Array; byOriginal: Uint32Array } {
-  const { n, keys, newId, keyToOriginal } = plan;
-  const toOriginal = new Uint32Array(new SharedArrayBuffer(4 * n));
-  const byOriginal = new Uint32Array(new SharedArrayBuffer(4 * n));
-  for (let k = 0, r = 0; k < keys; k++) {
+/**
+ * Keys [k0, k1) of internal id -> original id, and of internal ids in ascending original order
+ * (the range's first vertex is the r0-th).
+ */
+export function idMapsRange(newId: Uint32Array, keyToOriginal: Uint32Array | undefined, toOriginal: Uint32Array, byOriginal: Uint32Array, k0: number, k1: number, r0: number): void {
+  for (let k = k0, r = r0; k < k1; k++) {
     const v = newId[k]!;
     if (v === ABSENT) continue;
     toOriginal[v] = keyToOriginal === undefined ? k : keyToOriginal[k]!;
     byOriginal[r++] = v;
   }
-  return { toOriginal, byOriginal };
 }
 
 /**

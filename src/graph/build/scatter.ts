@@ -4,9 +4,9 @@
  * Every internal vertex owns the range [start, start + layoutDeg) of a position space that
  * follows internal id order; `cur` (indexed by key, so the raw lists are read as they are) holds
  * each vertex's next free position. Per edge: one cursor increment, one id lookup for the target,
- * one store; no call, no branch. Positions live in fixed-size chunks (no buffer near the 4 GiB
- * limit), and each raw chunk is dropped as soon as it has been read, so the raw lists shrink while
- * the staging area fills. Cursors are uint32 when the position space fits in 32 bits, float64
+ * one store (each in its own pass over a chunk); no call, no branch. Positions live in fixed-size
+ * chunks (no buffer near the 4 GiB limit), and each raw chunk is dropped as soon as it has been
+ * read, so the raw lists shrink while the staging area fills. Cursors are uint32 when the position space fits in 32 bits, float64
  * beyond (separate loops, so the common ones stay integer-only).
  */
 import { CHUNK } from '../chunked.js';
@@ -47,22 +47,39 @@ export interface RawShare {
 /**
  * Scatters every edge (s, d) of the share to position cur[s]++ as newId[d] (and, undirected,
  * (d, s) too), releasing each raw chunk once read.
+ *
+ * A chunk goes in separate passes: positions (cursor increments), renamed targets (id lookups),
+ * then the stores. One fused loop is twice as slow on RMAT: its random stores into the staging
+ * area stall the random loads of the next edges behind them.
  */
 export function scatterShare(share: RawShare, cur: Uint32Array | Float64Array, newId: Uint32Array, directed: boolean, st: Staging): void {
   const tn = st.nbrs as Uint32Array[];
   const tw = st.weights as WeightArray[] | undefined;
   const W = share.weights;
+  const narrow = cur instanceof Uint32Array;
+  let k0 = 0;
+  if (narrow) for (const k of share.lens) k0 = Math.max(k0, k);
+  const P = new Uint32Array(k0);
+  const Q = new Uint32Array(directed ? 0 : k0);
+  const N = new Uint32Array(k0);
   for (let c = 0; c < share.lens.length; c++) {
     const s = share.src[c]!;
     const d = share.dst[c]!;
+    const w = W !== undefined && tw !== undefined ? W[c]! : undefined;
     const k = share.lens[c]!;
-    if (W !== undefined && tw !== undefined) {
-      if (cur instanceof Uint32Array) scatterWeighted(s, d, W[c]!, k, cur, newId, directed, tn, tw);
-      else scatterWide(s, d, W[c]!, k, cur, newId, directed, tn, tw);
-    } else if (cur instanceof Uint32Array) {
-      if (directed) scatterDirected(s, d, k, cur, newId, tn);
-      else scatterUndirected(s, d, k, cur, newId, tn);
-    } else scatterWide(s, d, undefined, k, cur, newId, directed, tn, undefined);
+    if (!narrow) scatterWide(s, d, w, k, cur, newId, directed, tn, w === undefined ? undefined : tw);
+    else {
+      if (directed) positions(s, k, cur, P);
+      else positions2(s, d, k, cur, P, Q);
+      renamed(d, k, newId, N);
+      if (w === undefined) put(P, N, k, tn);
+      else putW(P, N, w, k, tn, tw!);
+      if (!directed) {
+        renamed(s, k, newId, N);
+        if (w === undefined) put(Q, N, k, tn);
+        else putW(Q, N, w, k, tn, tw!);
+      }
+    }
     // Release what has been read: the raw lists shrink as the staging area fills.
     share.src[c] = undefined;
     share.dst[c] = undefined;
@@ -70,37 +87,36 @@ export function scatterShare(share: RawShare, cur: Uint32Array | Float64Array, n
   }
 }
 
-function scatterDirected(s: Uint32Array, d: Uint32Array, k: number, cur: Uint32Array, newId: Uint32Array, tn: Uint32Array[]): void {
+/** P[i] = cur[s[i]]++. */
+function positions(s: Uint32Array, k: number, cur: Uint32Array, P: Uint32Array): void {
+  for (let i = 0; i < k; i++) P[i] = cur[s[i]!]!++;
+}
+
+/** Both ends of each edge, in edge order (the positions a fused loop would give). */
+function positions2(s: Uint32Array, d: Uint32Array, k: number, cur: Uint32Array, P: Uint32Array, Q: Uint32Array): void {
   for (let i = 0; i < k; i++) {
-    const p = cur[s[i]!]!++;
-    tn[p >>> BITS]![p & MASK] = newId[d[i]!]!;
+    P[i] = cur[s[i]!]!++;
+    Q[i] = cur[d[i]!]!++;
   }
 }
 
-function scatterUndirected(s: Uint32Array, d: Uint32Array, k: number, cur: Uint32Array, newId: Uint32Array, tn: Uint32Array[]): void {
+/** N[i] = newId[d[i]]. */
+function renamed(d: Uint32Array, k: number, newId: Uint32Array, N: Uint32Array): void {
+  for (let i = 0; i < k; i++) N[i] = newId[d[i]!]!;
+}
+
+function put(P: Uint32Array, N: Uint32Array, k: number, tn: Uint32Array[]): void {
   for (let i = 0; i < k; i++) {
-    const a = s[i]!;
-    const b = d[i]!;
-    const p = cur[a]!++;
-    tn[p >>> BITS]![p & MASK] = newId[b]!;
-    const q = cur[b]!++;
-    tn[q >>> BITS]![q & MASK] = newId[a]!;
+    const p = P[i]!;
+    tn[p >>> BITS]![p & MASK] = N[i]!;
   }
 }
 
-function scatterWeighted(s: Uint32Array, d: Uint32Array, w: WeightArray, k: number, cur: Uint32Array, newId: Uint32Array, directed: boolean, tn: Uint32Array[], tw: WeightArray[]): void {
+function putW(P: Uint32Array, N: Uint32Array, w: WeightArray, k: number, tn: Uint32Array[], tw: WeightArray[]): void {
   for (let i = 0; i < k; i++) {
-    const a = s[i]!;
-    const b = d[i]!;
-    const x = w[i]!;
-    const p = cur[a]!++;
-    tn[p >>> BITS]![p & MASK] = newId[b]!;
-    tw[p >>> BITS]![p & MASK] = x;
-    if (!directed) {
-      const q = cur[b]!++;
-      tn[q >>> BITS]![q & MASK] = newId[a]!;
-      tw[q >>> BITS]![q & MASK] = x;
-    }
+    const p = P[i]!;
+    tn[p >>> BITS]![p & MASK] = N[i]!;
+    tw[p >>> BITS]![p & MASK] = w[i]!;
   }
 }
 

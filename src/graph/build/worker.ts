@@ -4,10 +4,11 @@
  */
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { createGenerator, type EdgeGenerator, type GeneratorSpec } from '../generate/index.js';
-import type { WeightType } from '../types.js';
-import { outPagesRange, inPagesRange, type PlanRows } from './assemble.js';
+import type { WeightArray, WeightType } from '../types.js';
+import { outPagesRange, type PlanRows } from './assemble.js';
+import { inPagesRange, type TransposeMode } from './transpose.js';
 import { collectGarbage } from './gc.js';
-import { countChunks, type CountTables } from './ids.js';
+import { countChunks, cursorsRange, degreesRange, idMapsRange, scanChunks, type CountTables, type DegreeTables } from './ids.js';
 import { scatterShare, type RawShare, type Staging } from './scatter.js';
 import type { Page, PageSet } from '../types.js';
 
@@ -18,7 +19,11 @@ let generator: { key: string; g: EdgeGenerator } | undefined;
 
 type Msg =
   | { kind: 'adopt'; share: RawShare }
+  | { kind: 'scan'; src: Uint32Array[]; dst: Uint32Array[]; w: WeightArray[] | undefined; lens: number[]; base: number }
   | { kind: 'count'; counts: CountTables }
+  | { kind: 'degrees'; counts: CountTables[]; dt: DegreeTables; direct: boolean; directed: boolean; k0: number; k1: number }
+  | { kind: 'cursors'; newId: Uint32Array; start: Float64Array; counts: CountTables[]; curs: (Uint32Array | Float64Array)[]; k0: number; k1: number }
+  | { kind: 'idmaps'; newId: Uint32Array; toOriginal: Uint32Array; byOriginal: Uint32Array; k0: number; k1: number; r0: number }
   | { kind: 'scatter'; cur: Uint32Array | Float64Array; newId: Uint32Array; directed: boolean; st: Staging }
   | {
       kind: 'out';
@@ -32,7 +37,7 @@ type Msg =
       outDegree: Uint32Array;
       inDeg: Uint32Array | undefined;
     }
-  | { kind: 'in'; outs: Page[]; set: PageSet; p0: number; p1: number; pageEdges: number }
+  | { kind: 'in'; outs: Page[]; set: PageSet; p0: number; p1: number; pageEdges: number; mode: TransposeMode | undefined }
   | { kind: 'generate'; spec: GeneratorSpec; b: number; src: Uint32Array; dst: Uint32Array; w: Float32Array | undefined }
   | { kind: 'gc' };
 
@@ -41,8 +46,18 @@ function handle(m: Msg): unknown {
     case 'adopt':
       share = m.share;
       return undefined;
+    case 'scan':
+      return scanChunks(m.src, m.dst, m.w, m.lens, m.base);
     case 'count':
       countChunks(share!.src as Uint32Array[], share!.dst as Uint32Array[], share!.lens, m.counts);
+      return undefined;
+    case 'degrees':
+      return degreesRange(m.counts, m.dt, m.direct, m.directed, m.k0, m.k1);
+    case 'cursors':
+      cursorsRange(m.newId, m.start, m.counts, m.curs, m.k0, m.k1);
+      return undefined;
+    case 'idmaps':
+      idMapsRange(m.newId, undefined, m.toOriginal, m.byOriginal, m.k0, m.k1, m.r0);
       return undefined;
     case 'scatter':
       scatterShare(share!, m.cur, m.newId, m.directed, m.st);
@@ -52,7 +67,7 @@ function handle(m: Msg): unknown {
     case 'out':
       return outPagesRange(m.st, m.plan, m.i0, m.i1, m.pos0, m.layoutDeg, m.wt, m.outDegree, m.inDeg);
     case 'in':
-      inPagesRange(m.outs, m.set, m.p0, m.p1, m.pageEdges);
+      inPagesRange(m.outs, m.set, m.p0, m.p1, m.pageEdges, m.mode);
       return undefined;
     case 'generate': {
       const key = JSON.stringify(m.spec);
