@@ -37,7 +37,7 @@ import { inPagesRange, type TransposeMode } from './build/transpose.js';
 import { collectGarbage } from './build/gc.js';
 import { allocCounts, allocCursors, countChunks, cursorsRange, degreesRange, degreeTables, idMapsRange, keySpace, renumber, scanChunks, type CountTables, type IdPlan, type KeySpace } from './build/ids.js';
 import { allocStaging, scatterShare, type RawShare, type Staging } from './build/scatter.js';
-import { Team, type Task } from './build/team.js';
+import { MAX_THREADS, Team, type Task } from './build/team.js';
 import { layoutPages, planPages } from './pages.js';
 import type { Graph, Page, PageSet, RawEdges, WeightArray, WeightType } from './types.js';
 import { DEFAULT_PAGE_EDGES } from './types.js';
@@ -46,8 +46,6 @@ import { DEFAULT_PAGE_EDGES } from './types.js';
 const BIG = 1 << 22;
 /** Edge count from which helper threads are worth their start-up (tens of milliseconds). */
 const PARALLEL_MIN = 1 << 21;
-/** Default cap on threads: beyond, per-thread tables cost more memory than the time they save. */
-const MAX_THREADS = 4;
 
 export interface BuildOptions {
   /** Target edges per page (default 2^20). */
