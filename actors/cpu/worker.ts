@@ -11,8 +11,11 @@ import type { Mode, StateKind } from '../../src/wire/frames.js';
 import { TaskTaker } from './task-queue.js';
 import { activatedEdges, discoveredEdges, runOne } from '../../src/engine/run-tasks.js';
 import { gangLoop, type GangStart } from './gang.js';
+import { nativeCpuKernels } from '../gpu/native.js';
 
 const graph: KernelGraph = materializeGraph(workerData as GraphShare);
+// The addon's CPU kernels load while the engine starts, not in a program's first superstep.
+nativeCpuKernels();
 
 export interface TaskMessage {
   /** Identifies the superstep: workers rebuild their context only when it changes. */
