@@ -268,8 +268,8 @@ Napi::Value AffVertex(const Napi::CallbackInfo& info) {
     case 2:
       for (uint32_t v = lo; v < hi; v++) {
         // Path halving as afforest.ts: every vertex ends pointing at its root.
-        int32_t c;
-        while ((c = load(comp + v)) != load(comp + c)) __atomic_store_n(comp + v, load(comp + c), __ATOMIC_RELAXED);
+        int32_t c = load(comp + v);
+        for (int32_t up; (up = load(comp + c)) != c; c = up) __atomic_store_n(comp + v, up, __ATOMIC_RELAXED);
         if (op == 1 || c == (int32_t)v) continue;
         const uint32_t x = label[v];
         uint32_t cur = __atomic_load_n(label + c, __ATOMIC_RELAXED);
