@@ -172,8 +172,11 @@ export class CpuSocketActor {
     // pool.run per thread (a thread can then ask for stolen work, or die where a test says). An
     // engine that steals (several actors) never gangs: the gang's threads would hold the pool's
     // workers while pool.run waits for them.
-    if (f.steal !== undefined && this.gang !== undefined) (this.gang.close(), (this.gang = undefined));
-    if (exhausted && fault === undefined && this.gang !== undefined) for (const r of await this.gang.run({ ...base, queue: queue.buffer })) add(r);
+    if (f.steal !== undefined) {
+      this.gang?.close();
+      this.gang = undefined;
+    }
+    if (fault === undefined && this.gang !== undefined) for (const r of await this.gang.run({ ...base, queue: queue.buffer })) add(r);
     else {
       this.gang?.close();
       await Promise.all(Array.from({ length: this.threads }, runOne));

@@ -658,16 +658,6 @@ Napi::Value Create(const Napi::CallbackInfo& info) {
   return NativeController::Unwrap(obj)->Start(env);
 }
 
-Napi::Value DeviceCount(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  std::string why;
-  const int n = ts::cudaDeviceCount(&why);
-  Napi::Object o = Napi::Object::New(env);
-  o.Set("count", n < 0 ? 0 : n);
-  if (n < 0) o.Set("reason", why);
-  return o;
-}
-
 // An environment's exit tears down the controllers it created only: socket workers load the addon
 // for their CPU kernels (addon_cpu.cpp), and a worker ending must leave the coordinator's GPUs alone.
 void Teardown(void* env) {

@@ -76,6 +76,8 @@ Napi::Value ListFlags(const Napi::CallbackInfo& info);
 Napi::Value FillArray(const Napi::CallbackInfo& info);
 Napi::Value CopyArray(const Napi::CallbackInfo& info);
 Napi::Value Nvrtc(const Napi::CallbackInfo& info);
+// cudaDeviceCount() -> { count, reason? } (addon_info.cpp).
+Napi::Value DeviceCount(const Napi::CallbackInfo& info);
 // The built-in programs' native CPU kernels (addon_cpu.cpp), exported as `cpu`.
 Napi::Object CpuKernels(Napi::Env env);
 

@@ -20,6 +20,7 @@
 #include "addon.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace ts {
@@ -67,22 +68,33 @@ inline void link(int32_t* comp, int32_t u, int32_t v) {
   }
 }
 
-/** Links v with its neighbours in set from its `from`-th on, across the pages of a split vertex. */
-double linkAll(int32_t* comp, const PageSetN& s, uint32_t v, uint32_t from) {
-  double edges = 0;
-  size_t pi = s.firstPageOf[v];
-  uint32_t skip = from;
-  for (;;) {
+/**
+ * Calls f(nbrs, a, b) on v's edges [from, to), counted from its first across its slices (one page
+ * slice, or the pages of a split vertex), a slice at a time; f returns false to stop (then false).
+ */
+template <typename F>
+bool forEdges(const PageSetN& s, uint32_t v, double from, double to, F f) {
+  double before = 0;
+  for (size_t pi = s.firstPageOf[v];;) {
     const bool split = s.split[pi] != 0;
     const uint32_t* off = s.off[pi];
     const uint32_t a = split ? 0 : off[v - s.vBegin[pi]], b = split ? s.edges[pi] : off[v - s.vBegin[pi] + 1];
-    const uint32_t st = std::min(b, a + skip);
-    skip -= st - a;
-    const uint32_t* nb = s.nbr[pi];
-    for (uint32_t e = st; e < b; e++) link(comp, (int32_t)v, (int32_t)nb[e]);
-    edges += b - st;
-    if (!split || ++pi >= s.off.size() || !s.split[pi] || s.vBegin[pi] != v) return edges;
+    const double s0 = std::max<double>(a, a + from - before), e0 = std::min<double>(b, a + to - before);
+    before += b - a;
+    if (e0 > s0 && !f(s.nbr[pi], (uint32_t)s0, (uint32_t)e0)) return false;
+    if (!split || ++pi >= s.off.size() || !s.split[pi] || s.vBegin[pi] != v) return true;
   }
+}
+
+/** Links v with its neighbours in set from its `from`-th on. */
+double linkAll(int32_t* comp, const PageSetN& s, uint32_t v, uint32_t from) {
+  double edges = 0;
+  forEdges(s, v, from, INFINITY, [&](const uint32_t* nb, uint32_t a, uint32_t b) {
+    for (uint32_t e = a; e < b; e++) link(comp, (int32_t)v, (int32_t)nb[e]);
+    edges += b - a;
+    return true;
+  });
+  return edges;
 }
 
 Napi::Value PageSet(const Napi::CallbackInfo& info) {
@@ -188,22 +200,8 @@ Napi::Value BfsPush(const Napi::CallbackInfo& info) {
   for (uint32_t i = lo; i < hi && room; i++) {
     const uint32_t u = list[i];
     if (u >= nv) throw codedError(info.Env(), "TS_ARG", "bfsPush: a listed vertex is out of range");
-    // u's out-edges, slice by slice (one slice unless u's edges span split pages).
-    size_t pi = out->firstPageOf[u];
-    double before = 0;
-    for (;;) {
-      const bool split = out->split[pi] != 0;
-      uint32_t a = split ? 0 : out->off[pi][u - out->vBegin[pi]], b = split ? out->edges[pi] : out->off[pi][u - out->vBegin[pi] + 1];
-      if (edgeLo >= 0) {
-        // Only edges [edgeLo, edgeHi) of u's list, counted across its slices.
-        const double s0 = std::max<double>(a, a + edgeLo - before), e0 = std::min<double>(b, a + edgeHi - before);
-        before += b - a;
-        if (e0 > s0) room = scan(out->nbr[pi], (uint32_t)s0, (uint32_t)e0);
-      } else {
-        room = scan(out->nbr[pi], a, b);
-      }
-      if (!room || !split || ++pi >= out->off.size() || !out->split[pi] || out->vBegin[pi] != u) break;
-    }
+    // u's out-edges, or only [edgeLo, edgeHi) of them.
+    room = forEdges(*out, u, edgeLo >= 0 ? edgeLo : 0, edgeLo >= 0 ? edgeHi : INFINITY, scan);
   }
   if (!room) throw codedError(info.Env(), "TS_ARG", "bfsPush: found has no room for the task's edges");
   stats[0] += (double)edges;

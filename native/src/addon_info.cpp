@@ -1,9 +1,20 @@
-// Node-API: the object a controller's info() resolves with (addon.cpp).
+// Node-API: the object a controller's info() resolves with (addon.cpp), and cudaDeviceCount.
 #include "addon.h"
+#include "backend.h"
 #include "controller.h"
 
 namespace ts {
 namespace addon {
+
+Napi::Value DeviceCount(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::string why;
+  const int n = ts::cudaDeviceCount(&why);
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("count", n < 0 ? 0 : n);
+  if (n < 0) o.Set("reason", why);
+  return o;
+}
 
 Napi::Object controllerInfo(Napi::Env env, const ts::ControllerInfo& info) {
   Napi::Object o = Napi::Object::New(env);

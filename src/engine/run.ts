@@ -369,12 +369,13 @@ export class Run implements RunContext {
     // Sockets only: GPU pulls count their activations' out-edges on the device (Ligra's switch both ways).
     const beta = !this.engine.hasGpus || cpuOnly ? opts.direction?.beta : undefined;
     const pulledFrom = this.pulled.get(frontier);
+    // Ligra's bound: pull when a frontier's vertices and out-edges exceed it.
+    const pullAbove = g.numEdges / (opts.direction?.alpha ?? this.engine.pullDivisor);
     if (modes.length === 1) mode = modes[0]!;
     else if (forced !== undefined && modes.includes(forced)) mode = forced;
     else if (frontier.size === g.numVertices) mode = 'pull';
     // Beamer's hysteresis: bottom-up until the frontier is small and shrinking.
-    else if (beta !== undefined && pulledFrom !== undefined && (frontier.size >= g.numVertices / beta || frontier.size > pulledFrom)) mode = 'pull';
-    else if (beta !== undefined && pulledFrom !== undefined) mode = 'push';
+    else if (beta !== undefined && pulledFrom !== undefined) mode = frontier.size >= g.numVertices / beta || frontier.size > pulledFrom ? 'pull' : 'push';
     else {
       // Ligra's switch: the frontier's out-edges against |E| / divisor. A pull superstep's frontier
       // has no list: with the addon it is listed now with its out-edges on the addon's threads (a
@@ -389,7 +390,7 @@ export class Run implements RunContext {
         list = made = r.list;
         frontierEdges = r.edges ?? outEdgesOf(frontier, g.outDegree);
       } else frontierEdges = outEdgesOf(frontier, g.outDegree);
-      mode = frontier.size + frontierEdges > g.numEdges / (opts.direction?.alpha ?? this.engine.pullDivisor) ? 'pull' : 'push';
+      mode = frontier.size + frontierEdges > pullAbove ? 'pull' : 'push';
     }
     let shares: Task[][];
     const pullPages = opts.pullPages ?? 'in';
@@ -459,7 +460,7 @@ export class Run implements RunContext {
     if (nextEdges !== undefined && !Number.isFinite(nextEdges)) nextEdges = undefined;
     const fromBitmap = wantList && (scan || active > cap);
     // Listed only if the next superstep may push (its switch lists it then, natively).
-    const lazy = fromBitmap && socketsOnly && nextEdges !== undefined && nextEdges + active > g.numEdges / (opts.direction?.alpha ?? this.engine.pullDivisor);
+    const lazy = fromBitmap && socketsOnly && nextEdges !== undefined && nextEdges + active > pullAbove;
     if (fromBitmap && !lazy) ({ list: nextList, edges: nextEdges } = listOf({ bitmap: next, list: undefined, size: active }, (k) => this.listArray(k), g.outDegree));
     else if (wantList && !fromBitmap) {
       nextList = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * active)), 0, active);
