@@ -36,3 +36,21 @@ function formatMessage(problem: string, d: InputErrorDetails): string {
 export function isTesseraError(e: unknown): e is TesseraError {
   return e instanceof TesseraError;
 }
+
+/**
+ * A TesseraError thrown on a worker thread crosses to its actor as a plain message (piscina and
+ * the gang pass messages): marked, so the run still ends with its one line (the file and fix it
+ * names) instead of being reported as a failure of the engine.
+ */
+const INPUT_MARK = '\u0000tessera-input\u0000';
+
+export function markInputError(e: unknown): unknown {
+  return isTesseraError(e) ? new Error(INPUT_MARK + e.message) : e;
+}
+
+/** The message of an error an actor reports, and whether it is a user's (a marked or direct TesseraError). */
+export function actorErrorMessage(e: unknown): { message: string; input: boolean } {
+  const m = e instanceof Error ? e.message : String(e);
+  if (m.startsWith(INPUT_MARK)) return { message: m.slice(INPUT_MARK.length), input: true };
+  return { message: m, input: isTesseraError(e) };
+}

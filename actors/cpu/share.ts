@@ -1,8 +1,10 @@
 /**
  * The graph as shared memory: what a load frame names (page buffers + metadata) and how a worker
- * turns it back into pages without copying.
+ * turns it back into pages without copying. A graph read from disk page by page (store.ts) names
+ * its file, its resident offsets and, per socket actor, that actor's slots instead of page buffers.
  */
 import { pageOver } from '../../src/graph/pages.js';
+import { KEEP, PageSource, storedSet, type PageStore } from '../../src/graph/store.js';
 import type { Graph, PageSet } from '../../src/graph/types.js';
 import type { KernelGraph } from '../../src/engine/kernel.js';
 import type { LoadFrame, PageRef } from '../../src/wire/frames.js';
@@ -21,7 +23,7 @@ export function shareGraph(g: Graph, graphId: number): GraphShare {
     return shared.length - 1;
   };
   const refs = (set: PageSet): PageRef[] =>
-    set.pages.map((p) => ({ buffer: add(p.buffer), vBegin: p.vBegin, vEnd: p.vEnd, edges: p.edges, split: p.split }));
+    set.pages.map((p) => ({ buffer: set.stored !== undefined ? -1 : add(p.buffer), vBegin: p.vBegin, vEnd: p.vEnd, edges: p.edges, split: p.split }));
   const outPages = refs(g.out);
   const inPages = g.in === g.out ? 'same' : refs(g.in);
   const load: LoadFrame = {
@@ -39,15 +41,60 @@ export function shareGraph(g: Graph, graphId: number): GraphShare {
     weightType: g.weightType,
     pageEdges: g.pageEdges,
   };
+  const so = g.out.stored;
+  const si = g.in.stored;
+  if (so !== undefined && si !== undefined) {
+    const st = so.store;
+    load.store = {
+      file: st.file,
+      source: st.source,
+      cacheBytes: st.cacheBytes,
+      slotBytes: st.slotBytes,
+      entries: st.entries.map((e) => ({ index: e.index, vBegin: e.vBegin, vEnd: e.vEnd, split: e.split, edges: e.edges, offset: e.offset, length: e.length, checksum: e.checksum })),
+      offsetsOut: add(so.offsets.buffer),
+      offsetsAtOut: so.offsetsAt,
+      offsetsIn: si === so ? shared.length - 1 : add(si.offsets.buffer),
+      offsetsAtIn: si.offsetsAt,
+      keep: KEEP,
+    };
+  }
   return { load, shared };
 }
 
+/** A socket actor's share: the graph's, plus `slots` fresh slots of the page store's cache. */
+export function withSlots(share: GraphShare, slots: number): GraphShare {
+  const st = share.load.store;
+  if (st === undefined) return share;
+  const shared = [...share.shared];
+  const slotOf = new Int32Array(new SharedArrayBuffer(4 * st.entries.length)).fill(-1);
+  shared.push(slotOf.buffer as SharedArrayBuffer);
+  const at = shared.length;
+  for (let i = 0; i < slots; i++) shared.push(new SharedArrayBuffer(st.slotBytes));
+  return { load: { ...share.load, store: { ...st, slotOf: at - 1, slots: Array.from({ length: slots }, (_, i) => at + i) } }, shared };
+}
+
 export function materializeGraph({ load, shared }: GraphShare): KernelGraph {
-  const set = (orientation: 'in' | 'out', refs: PageRef[], first: number): PageSet => ({
-    orientation,
-    pages: refs.map((r, i) => pageOver(shared[r.buffer]!, i, r.vBegin, r.vEnd, r.edges, r.split, load.weightType)),
-    firstPageOf: new Uint32Array(shared[first]!),
-  });
+  const st = load.store;
+  let source: PageSource | undefined;
+  let store: PageStore | undefined;
+  if (st !== undefined) {
+    store = { file: st.file, numVertices: load.numVertices, weightType: load.weightType, source: st.source, cacheBytes: st.cacheBytes, slotBytes: st.slotBytes, entries: st.entries };
+    const slots = st.slotOf !== undefined ? { slotOf: new Int32Array(shared[st.slotOf]!), buffers: st.slots!.map((i) => shared[i]!) } : undefined;
+    source = new PageSource(store, st.keep, slots);
+  }
+  const set = (orientation: 'in' | 'out', refs: PageRef[], first: number): PageSet => {
+    const firstPageOf = new Uint32Array(shared[first]!);
+    if (st !== undefined) {
+      const out = orientation === 'out' || load.inPages === 'same';
+      const offsets = new Uint32Array(shared[out ? st.offsetsOut : st.offsetsIn]!);
+      return storedSet(orientation, store!, out ? 0 : load.outPages.length, refs.length, offsets, out ? st.offsetsAtOut : st.offsetsAtIn, firstPageOf, source!);
+    }
+    return {
+      orientation,
+      pages: refs.map((r, i) => pageOver(shared[r.buffer]!, i, r.vBegin, r.vEnd, r.edges, r.split, load.weightType)),
+      firstPageOf,
+    };
+  };
   const out = set('out', load.outPages, load.firstPageOut);
   const inSet = load.inPages === 'same' ? out : set('in', load.inPages, load.firstPageIn);
   return {

@@ -7,10 +7,13 @@
 import { WorkRequests } from '../work-requests.js';
 import { Piscina } from 'piscina';
 import type { Channel } from '../../src/wire/channel.js';
-import type { ActorFrame, CoordinatorFrame, LoadFrame, ReleaseFrame, SuperstepFrame, Task } from '../../src/wire/frames.js';
+import type { ActorFrame, CoordinatorFrame, DiskStats, LoadFrame, ReleaseFrame, SuperstepFrame, Task } from '../../src/wire/frames.js';
 import { releaseFromTail } from '../../src/engine/steal.js';
 import { faultAt } from '../../src/engine/faults.js';
-import type { GraphShare } from './share.js';
+import { actorErrorMessage } from '../../src/errors.js';
+import { materializeGraph, type GraphShare } from './share.js';
+import { batches, SlotPool, taskKeys, type Batch } from './slots.js';
+import type { KernelGraph } from '../../src/engine/kernel.js';
 import type { TaskMessage, TaskResult } from './worker.js';
 import { TaskQueue } from './task-queue.js';
 import { Gang } from './gang.js';
@@ -21,6 +24,9 @@ const WORKER = new URL('./worker-entry.cjs', import.meta.url);
 export class CpuSocketActor {
   private pool: Piscina | undefined;
   private gang: Gang | undefined;
+  /** A graph read from disk (store.ts): its pages' metadata and this actor's slots. */
+  private graph: KernelGraph | undefined;
+  private slots: SlotPool | undefined;
   private closed = false;
 
   constructor(
@@ -29,9 +35,10 @@ export class CpuSocketActor {
     private readonly link: Channel<ActorFrame, CoordinatorFrame>,
   ) {
     link.on((frame, shared) => {
-      this.onFrame(frame, shared).catch((e: unknown) =>
-        link.send({ type: 'error', actor: this.name, message: e instanceof Error ? e.message : String(e) }),
-      );
+      this.onFrame(frame, shared).catch((e: unknown) => {
+        const { message, input } = actorErrorMessage(e);
+        link.send({ type: 'error', actor: this.name, message, ...(input ? { code: 'TS_INPUT' } : {}) });
+      });
     });
   }
 
@@ -64,6 +71,7 @@ export class CpuSocketActor {
         this.gang?.close();
         await this.pool?.destroy();
         this.pool = undefined;
+        await this.slots?.close();
         return;
     }
   }
@@ -71,7 +79,13 @@ export class CpuSocketActor {
   private async load(frame: LoadFrame, shared: SharedArrayBuffer[]): Promise<void> {
     this.gang?.close();
     await this.pool?.destroy();
+    await this.slots?.close();
     const workerData: GraphShare = { load: frame, shared };
+    const st = frame.store;
+    if (st?.slotOf !== undefined) {
+      this.graph = materializeGraph(workerData);
+      this.slots = new SlotPool(this.graph.out.stored!.store, shared[st.slotOf]!, st.slots!.map((i) => shared[i]!), this.graph);
+    } else this.graph = this.slots = undefined;
     this.pool = new Piscina({
       filename: WORKER.href,
       minThreads: this.threads,
@@ -124,7 +138,8 @@ export class CpuSocketActor {
     let listed = true;
     // Stealing: the first thread to find the queue empty asks the coordinator for more work (one
     // request at a time; the others wait for its answer); an empty answer ends the superstep here.
-    let exhausted = f.steal === undefined;
+    // An actor reading pages from disk asks for none: they would come from disk twice.
+    let exhausted = f.steal === undefined || this.slots !== undefined;
     let asking: Promise<void> | undefined;
     // Edges the kernels walked from earlier queues of this superstep (the thief's rate when it asks).
     let walked = 0;
@@ -176,10 +191,40 @@ export class CpuSocketActor {
       this.gang?.close();
       this.gang = undefined;
     }
-    if (fault === undefined && this.gang !== undefined) for (const r of await this.gang.run({ ...base, queue: queue.buffer })) add(r);
+    const dispatch = async (): Promise<void> => {
+      if (fault === undefined && this.gang !== undefined) for (const r of await this.gang.run({ ...base, queue: queue.buffer })) add(r);
+      else {
+        this.gang?.close();
+        await Promise.all(Array.from({ length: this.threads }, runOne));
+      }
+    };
+    const slots = this.slots;
+    let disk: DiskStats | undefined;
+    if (slots === undefined || f.vertexMap === true || f.tasks.length === 0) await dispatch();
     else {
-      this.gang?.close();
-      await Promise.all(Array.from({ length: this.threads }, runOne));
+      // Pages from disk: batches whose pages fit half the slots, the next one's read meanwhile.
+      const list = f.frontierList === undefined ? undefined : new Uint32Array(shared[f.frontierList]!);
+      const how = { vertex: false, mode: f.mode, pullPages: f.pullPages, list };
+      const plan: Batch[] = batches(f.tasks, slots.batchPages, (t, into) => taskKeys(this.graph!, t, how, into));
+      const read0 = slots.bytesRead;
+      const w0 = performance.now();
+      const first = slots.stage(plan[0]!.keys, new Set());
+      await slots.fill(first);
+      slots.commit(first);
+      disk = { batches: plan.length, pages: first.length, bytes: 0, waitMs: performance.now() - w0 };
+      for (let b = 0; b < plan.length; b++) {
+        if (b > 0) {
+          cur.edgesDone += queue.doneEdges;
+          queue = cur.queue = new TaskQueue(plan[b]!.tasks);
+        } else if (plan.length > 1) queue = cur.queue = new TaskQueue(plan[0]!.tasks);
+        const ahead = b + 1 < plan.length ? slots.stage(plan[b + 1]!.keys, new Set(plan[b]!.keys)) : [];
+        let ran = 0;
+        await Promise.all([dispatch().then(() => (ran = performance.now())), slots.fill(ahead)]);
+        disk.waitMs += performance.now() - ran;
+        disk.pages += ahead.length;
+        slots.commit(ahead);
+      }
+      disk.bytes = slots.bytesRead - read0;
     }
     this.cur = undefined;
     const ms = performance.now() - t0;
@@ -210,6 +255,7 @@ export class CpuSocketActor {
       busyMs: totals.computeMs,
       discovered,
       ...(f.countNext === true ? { nextEdges: totals.nextEdges } : {}),
+      ...(disk !== undefined ? { disk } : {}),
     });
   }
 

@@ -12,6 +12,7 @@ import { TaskTaker } from './task-queue.js';
 import { activatedEdges, discoveredEdges, runOne } from '../../src/engine/run-tasks.js';
 import { gangLoop, type GangStart } from './gang.js';
 import { nativeCpuKernels } from '../gpu/native.js';
+import { markInputError } from '../../src/errors.js';
 
 const graph: KernelGraph = materializeGraph(workerData as GraphShare);
 // The addon's CPU kernels load while the engine starts, not in a program's first superstep.
@@ -91,6 +92,14 @@ function runNow(m: TaskMessage): TaskResult {
 }
 
 function runTask(m: TaskMessage): TaskResult | Promise<TaskResult> {
+  try {
+    return runTaskIn(m);
+  } catch (e) {
+    throw markInputError(e);
+  }
+}
+
+function runTaskIn(m: TaskMessage): TaskResult | Promise<TaskResult> {
   if (m.fault === 'exit') process.exit(1);
   if (m.fault === 'throw') {
     // Uncaught, outside the task: the thread dies with its task pending (not a rejected task).

@@ -214,6 +214,7 @@ interface NativeModule {
   listFlags?: ListFlagsFn;
   fillArray?: FillArrayFn;
   copyArray?: CopyArrayFn;
+  dropFileCache?: (fd: number, offset: number, length: number) => number;
   cpu?: NativeCpuKernels;
   nvrtc?: () => { ok: boolean; reason?: string };
   flavor: NativeFlavor;
@@ -360,6 +361,12 @@ export function nativeListFlags(): ListFlagsFn | undefined {
 export function nativeCopyArray(): CopyArrayFn | undefined {
   const l = load();
   return 'mod' in l ? l.mod.copyArray : undefined;
+}
+
+/** The addon's dropFileCache (posix_fadvise DONTNEED), or undefined without an addon (or an older build). */
+export function nativeDropFileCache(): ((fd: number, offset: number, length: number) => number) | undefined {
+  const l = load();
+  return 'mod' in l ? l.mod.dropFileCache : undefined;
 }
 
 /** The addon's fillArray, or undefined without an addon (or an older build). */

@@ -677,6 +677,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   napi_add_env_cleanup_hook(env, Teardown, (napi_env)env);
   exports.Set("create", Napi::Function::New(env, Create, "create"));
   exports.Set("cudaDeviceCount", Napi::Function::New(env, DeviceCount, "cudaDeviceCount"));
+  exports.Set("dropFileCache", Napi::Function::New(env, DropFileCache, "dropFileCache"));
   exports.Set("foldFlags", Napi::Function::New(env, FoldFlags, "foldFlags"));
   exports.Set("listFlags", Napi::Function::New(env, ListFlags, "listFlags"));
   exports.Set("fillArray", Napi::Function::New(env, FillArray, "fillArray"));

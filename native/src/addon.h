@@ -78,6 +78,8 @@ Napi::Value CopyArray(const Napi::CallbackInfo& info);
 Napi::Value Nvrtc(const Napi::CallbackInfo& info);
 // cudaDeviceCount() -> { count, reason? } (addon_info.cpp).
 Napi::Value DeviceCount(const Napi::CallbackInfo& info);
+// dropFileCache(fd, offset, length) -> 0 or an errno (addon_info.cpp).
+Napi::Value DropFileCache(const Napi::CallbackInfo& info);
 // The built-in programs' native CPU kernels (addon_cpu.cpp), exported as `cpu`.
 Napi::Object CpuKernels(Napi::Env env);
 

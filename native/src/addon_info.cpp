@@ -1,10 +1,24 @@
-// Node-API: the object a controller's info() resolves with (addon.cpp), and cudaDeviceCount.
+// Node-API: the object a controller's info() resolves with (addon.cpp), cudaDeviceCount and
+// dropFileCache.
+#include <fcntl.h>
+
 #include "addon.h"
 #include "backend.h"
 #include "controller.h"
 
 namespace ts {
 namespace addon {
+
+// A page store (src/graph/store.ts) reads a graph larger than memory once per pass: the kernel's
+// cache of what it read would hold host memory hostMemoryLimit leaves to others, and evict the
+// slots' pages before its own. POSIX_FADV_DONTNEED lets the range's clean cached pages go.
+Napi::Value DropFileCache(const Napi::CallbackInfo& info) {
+  const double fd = numberArg(info, 0, "dropFileCache: fd", 0, true);
+  const double off = numberArg(info, 1, "dropFileCache: offset", 0, true);
+  const double len = numberArg(info, 2, "dropFileCache: length", 0, true);
+  if (fd < 0 || off < 0 || len < 0) throw codedError(info.Env(), "TS_ARG", "dropFileCache: fd, offset and length must be >= 0");
+  return Napi::Number::New(info.Env(), posix_fadvise((int)fd, (off_t)off, (off_t)len, POSIX_FADV_DONTNEED));
+}
 
 Napi::Value DeviceCount(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();

@@ -1,5 +1,6 @@
 /** Option parsers that turn bad values into one-line commander errors. */
 import { InvalidArgumentError } from 'commander';
+import { parseSize } from '../topology/schema.js';
 
 export function intOption(name: string, min = 0) {
   return (v: string): number => {
@@ -30,6 +31,15 @@ export function positiveOption(name: string) {
   return (v: string): number => {
     const x = Number(v);
     if (v.trim() === '' || !(x > 0) || !Number.isFinite(x)) throw new InvalidArgumentError(`${name} must be a number > 0, got '${v}'.`);
+    return x;
+  };
+}
+
+/** A byte size such as 8GiB or 512MiB (GB = 10^9, GiB = 2^30, as in topology files). */
+export function sizeOption(name: string) {
+  return (v: string): number => {
+    const x = /^\s*\d+(\.\d+)?\s*(B|KB|KiB|MB|MiB|GB|GiB|TB|TiB)?\s*$/i.test(v) ? parseSize(v) : NaN;
+    if (!(x > 0)) throw new InvalidArgumentError(`${name} must be a size such as 8GiB or 512MiB, got '${v}'.`);
     return x;
   };
 }

@@ -22,7 +22,7 @@ import { readLines, readVertexFile } from '../graph/readers/index.js';
 import { isKeyedGraph } from '../graphology.js';
 import { detectTopology, topologyToYaml } from '../topology/detect.js';
 import { loadTopology } from '../topology/load.js';
-import { choiceOption, floatOption, intOption, positiveOption } from './options.js';
+import { choiceOption, floatOption, intOption, positiveOption, sizeOption } from './options.js';
 import { runDemo } from './demo.js';
 import { superstepProgress } from './progress.js';
 import { DEFAULT_PARTITION_SEED, type RunnableStrategy } from '../engine/partition.js';
@@ -47,6 +47,7 @@ interface RunFlags {
   out?: string;
   report?: string;
   pageEdges?: number;
+  hostMemory?: number;
   mode?: 'push' | 'pull';
   window?: number;
   sources?: number;
@@ -205,6 +206,7 @@ export function registerRunCommands(program: Command): void {
     .option('--parents', 'bfs/sssp: a third column in --out, the parent on a shortest path (original id; the source: itself; -1: unreachable)')
     .option('--report <file.json>', 'write the run report as JSON')
     .option('--page-edges <n>', 'target edges per page', intOption('--page-edges', 1))
+    .option('--host-memory <size>', "host memory the graph's edge pages may take (e.g. 8GiB): a larger .tsr is read from disk page by page (default: the topology's hostMemoryLimit, else none)", sizeOption('--host-memory'))
     .option('--mode <push|pull>', 'force the mode of every superstep (default: chosen per superstep)', choiceOption('--mode', ['push', 'pull'] as const))
     .option('--alpha <x|auto>', "GPU topologies: the CPU sockets' fraction of the edges (0..1), or auto (the performance model picks)", alphaOption)
     .option('--partition <high|low|rand|auto>', 'GPU topologies: which vertices the CPU keeps (high: the hubs; low: the GPUs take them; rand: pages at random, as tessera model predicts)', choiceOption('--partition', ['high', 'low', 'rand', 'auto'] as const))
@@ -246,6 +248,7 @@ export function registerRunCommands(program: Command): void {
         allowNegativeWeights: f.allowNegativeWeights,
         vertices: f.vertices,
         pageEdges: f.pageEdges,
+        hostMemoryLimit: f.hostMemory ?? topology.hostMemoryLimit,
       });
       // A header line was guessed (not given): say so, with the way back.
       if (header !== undefined && f.header === undefined) process.stderr.write(`tessera: ${f.graph}: the first line (${header.join(', ')}) is a header; --no-header reads it as an edge\n`);

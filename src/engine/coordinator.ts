@@ -12,7 +12,8 @@ import type { Topology } from '../topology/schema.js';
 import { Channel } from '../wire/channel.js';
 import type { ActorFrame, CoordinatorFrame, ErrorFrame, IdleFrame, Mode, ReadyFrame, ReleasedFrame, StateRef, Task, VoteFrame } from '../wire/frames.js';
 import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
-import { shareGraph } from '../../actors/cpu/share.js';
+import { shareGraph, withSlots } from '../../actors/cpu/share.js';
+import { storeSlots } from '../graph/store.js';
 import { GpuGroup } from '../../actors/gpu/group.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
 import { nativeFoldFlags } from '../../actors/gpu/native.js';
@@ -184,13 +185,15 @@ export class Engine {
         for (const [b, en] of list) e.ownerMap!.fill(i + 1, b, en);
       });
     }
+    const slots = storeSlots(graph, topology, opts.steal);
     const share = shareGraph(graph, nextGraphId++);
-    for (const s of topology.sockets) {
+    for (const [k, s] of topology.sockets.entries()) {
       const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
       const name = `socket${s.id}`;
       const actor = new CpuSocketActor(name, s.threads, actorEnd);
       coord.on((f, shared) => e.onActorFrame(f, shared));
-      coord.send(share.load, share.shared);
+      const mine = slots === undefined ? share : withSlots(share, slots[k]!);
+      coord.send(mine.load, mine.shared);
       e.actors.push({ name, kind: 'cpu', threads: s.threads, link: coord, actor, bytesAtStepStart: 0 });
     }
     e.cpuCount = e.actors.length;
@@ -297,7 +300,9 @@ export class Engine {
       const at = live === undefined ? `after superstep ${this.lastStep}` : live.step >= 0 ? `in superstep ${live.step}` : `in a vertex map after superstep ${this.lastStep}`;
       const resume = 'with --checkpoint DIR, --resume DIR continues from the last checkpoint';
       const err =
-        f.code === 'TS_OOM' && gpu >= 0
+        f.code === 'TS_INPUT'
+          ? new TesseraError(f.message)
+          : f.code === 'TS_OOM' && gpu >= 0
           ? new TesseraError(`GPU actor ${f.actor} failed ${at}: ${splitFix(f.message).problem}`, {
               file: this.topology.source,
               key: `gpus.${gpu}.memoryLimit`,
@@ -316,7 +321,7 @@ export class Engine {
   }
 
   get stealPolicy(): 'auto' | 'off' | 'always' {
-    return this.actors.length < 2 ? 'off' : (this.opts.steal ?? 'auto');
+    return this.actors.length < 2 || this.graph.out.stored !== undefined ? 'off' : (this.opts.steal ?? 'auto');
   }
 
   /**
@@ -589,6 +594,7 @@ export class Engine {
       stolen: v.stolen,
       stolenEdges: v.stolenEdges ?? 0,
       ...(v.nextEdges !== undefined ? { nextEdges: v.nextEdges } : {}),
+      ...(v.disk !== undefined ? { disk: v.disk } : {}),
       ...(v.gpu !== undefined ? { gpu: v.gpu } : {}),
     }));
   }

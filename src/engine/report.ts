@@ -1,5 +1,5 @@
 /** The run report: per superstep and per actor, plus totals (JSON and a terminal summary). */
-import type { GpuStepStats, Mode } from '../wire/frames.js';
+import type { DiskStats, GpuStepStats, Mode } from '../wire/frames.js';
 import { compact, compactBytes } from '../format.js';
 
 export interface ActorStepReport {
@@ -26,6 +26,8 @@ export interface ActorStepReport {
   stolenEdges: number;
   /** countNext (a pull before a possible switch): out-edges of the vertices it activated. */
   nextEdges?: number;
+  /** Socket actors over a page store: pages read from disk (DiskStats). */
+  disk?: DiskStats;
   /** GPU actors: device counters (emulated flag, pages sent, cache hits/misses, bytes, kernel ms). */
   gpu?: GpuStepStats;
 }
@@ -143,7 +145,7 @@ export function summarize(r: RunReport): string {
     const sum = (k: 'planMs' | 'foldMs' | 'listMs'): string => r.steps.reduce((a, s) => a + (s[k] ?? 0), 0).toFixed(1);
     lines.push(`  coordinator: ${sum('planMs')} ms planning (switch, lists, tasks), ${sum('foldMs')} ms folding, ${sum('listMs')} ms listing next frontiers`);
   }
-  const per = new Map<string, { edges: number; ms: number; tasks: number; stolen: number; stolenEdges: number; gpu?: Omit<GpuStepStats, 'emulated'> & { emulated: boolean; messages: number; aggregated: number } }>();
+  const per = new Map<string, { edges: number; ms: number; tasks: number; stolen: number; stolenEdges: number; disk?: DiskStats; gpu?: Omit<GpuStepStats, 'emulated'> & { emulated: boolean; messages: number; aggregated: number } }>();
   for (const s of r.steps)
     for (const a of s.actors) {
       const t = per.get(a.actor) ?? { edges: 0, ms: 0, tasks: 0, stolen: 0, stolenEdges: 0 };
@@ -152,6 +154,10 @@ export function summarize(r: RunReport): string {
       t.stolenEdges += a.stolenEdges ?? 0;
       t.ms += a.computeMs;
       t.tasks += a.tasks;
+      if (a.disk !== undefined) {
+        const d = (t.disk ??= { batches: 0, pages: 0, bytes: 0, waitMs: 0 });
+        for (const k of ['batches', 'pages', 'bytes', 'waitMs'] as const) d[k] += a.disk[k];
+      }
       if (a.gpu !== undefined) {
         const g = (t.gpu ??= { emulated: a.gpu.emulated, calls: 0, pages: 0, hits: 0, misses: 0, evictions: 0, pageBytes: 0, stateBytesIn: 0, stateBytesOut: 0, kernelMs: 0, copyMs: 0, peerBytes: 0, messages: 0, aggregated: 0 });
         for (const k of ['calls', 'pages', 'hits', 'misses', 'evictions', 'pageBytes', 'stateBytesIn', 'stateBytesOut', 'kernelMs', 'copyMs'] as const) g[k] += a.gpu[k];
@@ -166,6 +172,7 @@ export function summarize(r: RunReport): string {
       `  ${name}: ${t.tasks} tasks, ${fmt(t.edges)}edges, ${t.ms.toFixed(1)} ms busy` +
         (t.stolen > 0 ? `; stole ${t.stolen} tasks (${fmt(t.stolenEdges)}edges) from other actors` : ''),
     );
+    if (t.disk !== undefined) lines.push(`    pages from disk: ${t.disk.pages} read (${compactBytes(t.disk.bytes)}) in ${t.disk.batches} batches, ${t.disk.waitMs.toFixed(1)} ms waiting for reads`);
     const g = t.gpu;
     if (g !== undefined)
       lines.push(

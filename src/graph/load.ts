@@ -10,7 +10,8 @@ import { detectFormat, readGraphFile } from './readers/index.js';
 import { readNamedEdgeList, sniffEdgeList } from './readers/named.js';
 import { isArrowFile, readArrowEdges } from './arrow.js';
 import { withKeys } from './keys.js';
-import { readTsr } from './tsr.js';
+import { readTsr, readTsrHeader } from './tsr.js';
+import { openStoredTsr, pageBytesOf } from './store.js';
 import type { Graph } from './types.js';
 import { TesseraError } from '../errors.js';
 import type { GraphDefaults } from '../engine/define.js';
@@ -33,6 +34,11 @@ export interface LoadOptions {
   names?: boolean;
   /** Edge lists: the first data line is a header. Default: detected (readers/named.ts). */
   header?: boolean;
+  /**
+   * Bytes of host memory the graph's edge pages may take (hostMemoryLimit): a .tsr whose pages
+   * take more is read from disk page by page (store.ts); any other input that would is refused.
+   */
+  hostMemoryLimit?: number;
 }
 
 export interface LoadedGraph {
@@ -48,6 +54,23 @@ export interface LoadedGraph {
 }
 
 export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<LoadedGraph> {
+  const r = await loadAny(spec, opts);
+  const limit = opts.hostMemoryLimit;
+  if (limit !== undefined && r.graph.out.stored === undefined) {
+    let b = 0;
+    for (const p of r.graph.out.pages) b += p.buffer.byteLength;
+    if (r.graph.in !== r.graph.out) for (const p of r.graph.in.pages) b += p.buffer.byteLength;
+    if (b > limit)
+      throw new TesseraError(`its pages take ${(b / 2 ** 20).toFixed(1)} MiB, more than hostMemoryLimit ${(limit / 2 ** 20).toFixed(1)} MiB, and only a .tsr is read from disk page by page`, {
+        file: spec,
+        key: 'hostMemoryLimit',
+        fix: `convert it once (tessera convert ${spec} --out G.tsr) and run on G.tsr, or raise the limit`,
+      });
+  }
+  return r;
+}
+
+async function loadAny(spec: string, opts: LoadOptions): Promise<LoadedGraph> {
   const t0 = performance.now();
   const build = { pageEdges: opts.pageEdges, renumber: opts.renumber, ...(opts.undirected ? { directed: false } : {}) };
   if (isGeneratorSpec(spec)) {
@@ -59,7 +82,8 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
   }
   if (spec.endsWith('.tsr')) {
     if (opts.vertices !== undefined) throw notFor(spec, '--vertices', 'a .tsr holds its vertices already', 'drop --vertices, or convert the edge list with it again');
-    const graph = await readTsr(spec);
+    const limit = opts.hostMemoryLimit;
+    const graph = limit !== undefined && pageBytesOf(await readTsrHeader(spec)) > limit ? await openStoredTsr(spec, limit) : await readTsr(spec);
     // A .tsr's pages are stored: options that shape them cannot apply; refuse rather than ignore.
     if (opts.undirected && graph.directed) throw notFor(spec, '--undirected', 'this .tsr is stored directed', 'convert the source graph again with --undirected (tessera convert FILE --undirected --out G.tsr), or drop --undirected');
     if (opts.pageEdges !== undefined && opts.pageEdges !== graph.pageEdges)

@@ -269,7 +269,7 @@ function vertexOfEdge(p: Page, k: number): number {
   return p.vBegin + lo;
 }
 
-function offsetsProblem(p: Page, monotone: boolean): string | undefined {
+export function offsetsProblem(p: Pick<Page, 'offsets' | 'vBegin' | 'vEnd' | 'edges'>, monotone: boolean): string | undefined {
   const { offsets } = p;
   const nv = p.vEnd - p.vBegin;
   if (offsets[0] !== 0) return `its offsets start at ${offsets[0]}, not 0`;
@@ -374,15 +374,16 @@ function checksumAndRange(bytes: Uint8Array, from: number, to: number, n: number
  * A page over a blob's bytes, checked. With `verify`: offsets (from 0, never decreasing, ending at
  * the edge count), then neighbour ids below numVertices and the checksum in one pass ('full' adds
  * finite weights); a structural problem is reported before a checksum mismatch, as it says more.
- * Without: only where the offsets start and end. `sab` is unchecked bytes.
+ * Without: only where the offsets start and end. `sab` is unchecked bytes (the blob at its start).
  */
-function pageFrom(sab: SharedArrayBuffer, e: TsrPageEntry, header: TsrHeader, file: string, what: string, verify: boolean | 'full'): Page {
+export function pageFrom(sab: SharedArrayBuffer, e: TsrPageEntry, header: Pick<TsrHeader, 'numVertices' | 'weightType' | 'source'>, file: string, what: string, verify: boolean | 'full'): Page {
   const p = pageOver(sab, e.index, e.vBegin, e.vEnd, e.edges, e.split, header.weightType);
   const n = header.numVertices;
   let problem = offsetsProblem(p, verify !== false);
   if (problem === undefined && verify !== false) {
     const from = p.nbrs.byteOffset >>> 2;
-    const checksum = checksumAndRange(new Uint8Array(sab), from, from + e.edges, n);
+    // The blob's own bytes: a page store's slot buffer may be longer (store.ts).
+    const checksum = checksumAndRange(new Uint8Array(sab, 0, e.length), from, from + e.edges, n);
     if (outOfRange) problem = neighbourProblem(p, n);
     if (problem === undefined && verify === 'full') problem = weightProblem(p);
     if (problem === undefined && checksum !== e.checksum) {

@@ -42,6 +42,12 @@ export interface PageSet {
   readonly pages: Page[];
   /** Index of the first page that holds each vertex (length n). */
   readonly firstPageOf: Uint32Array;
+  /**
+   * Pages read from a .tsr on demand (store.ts): their offsets are resident, their edges are read
+   * when a kernel asks. Kernels holding raw pointers to page memory (native page sets) must not
+   * run over such a set.
+   */
+  readonly stored?: import('./store.js').StoredSet;
 }
 
 export interface IdMap {

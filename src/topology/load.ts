@@ -103,6 +103,7 @@ function resolve(data: unknown, file: string, doc: ReturnType<typeof parseDocume
     })),
     interconnect: { ...(t.interconnect?.bandwidth !== undefined ? { bandwidth: parseSize(t.interconnect.bandwidth) } : {}) },
     model: t.model ?? {},
+    ...(t.hostMemoryLimit !== undefined ? { hostMemoryLimit: parseSize(t.hostMemoryLimit) } : {}),
   };
 }
 
@@ -117,7 +118,7 @@ function schemaError(err: ZodError, file: string, doc: ReturnType<typeof parseDo
   let fix = 'see configs/1S.yaml for a valid example';
   if (issue.code === 'unrecognized_keys') fix = `remove or rename ${issue.keys.map((k) => `'${k}'`).join(', ')} (allowed keys are in configs/1S.yaml)`;
   else if (key.endsWith('threads')) fix = "use a positive integer or 'auto'";
-  else if (key.endsWith('memoryLimit')) fix = 'use a size such as 8GiB';
+  else if (key.endsWith('emoryLimit')) fix = 'use a size such as 8GiB';
   else if (key.startsWith('sockets')) fix = 'list at least one socket, e.g. "sockets: [{ threads: auto }]"';
   return new TesseraError(`invalid topology: ${key}: ${issue.message}`, { file, line, key, fix });
 }

@@ -36,6 +36,8 @@ export const topologySchema = z
     sockets: z.array(socketSchema).min(1, 'needs at least one socket'),
     gpus: z.array(gpuSchema).default([]),
     interconnect: z.object({ bandwidth: bandwidth.optional() }).strict().optional(),
+    /** Host memory a graph's edge pages may take; a .tsr whose pages take more is read from disk page by page. */
+    hostMemoryLimit: size.optional(),
     model: z
       .object({
         rCpu: z.number().positive().optional(),
@@ -58,6 +60,8 @@ export interface Topology {
   sockets: Array<{ id: number; threads: number }>;
   gpus: Array<{ device: number; emulated: boolean; memoryLimit?: number; streams: number }>;
   interconnect: { bandwidth?: number };
+  /** Bytes of host memory a graph's edge pages may take (graph/store.ts); absent: no limit. */
+  hostMemoryLimit?: number;
   model: { rCpu?: number; rGpu?: number; c?: number; gpuShare?: number };
 }
 

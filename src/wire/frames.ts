@@ -48,6 +48,38 @@ export interface LoadFrame {
   pageEdges: number;
   /** GPU actors only: the device to open and the vertex ranges the actor owns for the whole run. */
   gpu?: GpuLoad;
+  /** Pages read from a .tsr on demand (src/graph/store.ts); their PageRefs name no buffer (-1). */
+  store?: StoreLoad;
+}
+
+/** A socket actor's page reads in a superstep (graph/store.ts). */
+export interface DiskStats {
+  /** Batches the tasks ran in, pages read into slots, and their bytes. */
+  batches: number;
+  pages: number;
+  bytes: number;
+  /** Time the threads waited for reads (the first batch's, and any read outlasting a batch). */
+  waitMs: number;
+}
+
+/** Where a page store's pages lie, and a socket actor's slots of its cache (actors/cpu/slots.ts). */
+export interface StoreLoad {
+  file: string;
+  source: string;
+  cacheBytes: number;
+  slotBytes: number;
+  /** Page blobs by key: out-pages, then (directed graphs) in-pages. */
+  entries: Array<{ index: number; vBegin: number; vEnd: number; split: boolean; edges: number; offset: number; length: number; checksum: number }>;
+  /** Side-table indices of each orientation's resident offsets, and where each page's start. */
+  offsetsOut: number;
+  offsetsAtOut: Uint32Array;
+  offsetsIn: number;
+  offsetsAtIn: Uint32Array;
+  /** Pages each thread keeps of those it reads itself. */
+  keep: number;
+  /** Socket actors: the slot table (Int32 per key) and the slot buffers. */
+  slotOf?: number;
+  slots?: number[];
 }
 
 /** What a GPU actor needs besides the graph (TOTEM: a GPU owns a partition for the whole run). */
@@ -208,6 +240,8 @@ export interface VoteFrame {
   busyMs?: number;
   /** With countNext: the out-degrees of the vertices this actor activated, summed. */
   nextEdges?: number;
+  /** Socket actors over a page store: what they read from disk into their slots (DiskStats). */
+  disk?: DiskStats;
   /** Newly active vertices discovered by push tasks, when the kernel lists them. */
   discovered?: Uint32Array;
   /**

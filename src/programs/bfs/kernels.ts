@@ -49,7 +49,7 @@ export const bfs: CpuKernel<BfsState> = {
     out.active += active;
   },
   push(ctx, lo, hi, out) {
-    if (native !== undefined) return nativePush(ctx, lo, hi, out);
+    if (native !== undefined && ctx.graph.out.stored === undefined) return nativePush(ctx, lo, hi, out);
     const { depth, seen } = ctx.state, list = ctx.frontierList!, next = ctx.next, level = ctx.args.level! + 1, found = out.discovered!;
     // `seen` (32x smaller than depth: stays in cache) is a hint: depth is the truth, and a bit lost
     // to a racing word update costs a depth read. One callback per task (one per vertex cost ~40%).

@@ -102,7 +102,7 @@ export const affFinal: CpuKernel<AfforestState> = {
     const g = ctx.graph;
     const v0 = pages[0]!.vBegin;
     const split = pages.length > 1 || pages[0]!.split;
-    if (native !== undefined) {
+    if (native !== undefined && g.out.stored === undefined) {
       stats[0] = 0;
       native.affFinal(handle(g.out), g.in !== g.out ? handle(g.in) : null, v0 + (split ? 0 : lo), v0 + (split ? 1 : hi), comp, skip, from, stats);
       out.edges += stats[0]!;

@@ -1,0 +1,297 @@
+/**
+ * Pages read from a `.tsr` on demand: graphs larger than host memory (GTS streams a graph's
+ * slotted pages from SSDs, §3; Graphie reads only the pages a superstep walks). Every
+ * vertex-indexed array stays in RAM (degrees, id maps, each page's CSR offsets, program state);
+ * the pages' edges (neighbour ids, weights) stay in the file:
+ * - a socket actor reads the pages a batch of its tasks walks into a bounded set of shared slots
+ *   ahead of the batch (actors/cpu/slots.ts); its threads see them through the slot table;
+ * - anything else (the coordinator's own small supersteps, a driver's pass, a task walking past
+ *   its batch's pages) reads a page into a buffer of its own and keeps the last few
+ *   (`PageSource`); a kernel may hold such a view as long as it likes (nothing reuses it).
+ * A `StoredPage` is a Page whose `nbrs`, `weights` and `buffer` are resolved when read, so
+ * kernels need no change; each blob is verified (checksum, neighbour ids) when first read.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { TesseraError } from '../errors.js';
+import { pageOver } from './pages.js';
+import { damagedFix, offsetsProblem, pageFrom, readTsrArray, readTsrHeader } from './tsr-read.js';
+import type { TsrHeader, TsrPageEntry } from './tsr-format.js';
+import type { Graph, Orientation, Page, PageSet, WeightType } from './types.js';
+import bytes from 'bytes-iec';
+import { checkGraphFits } from './memory.js';
+import { nativeDropFileCache } from '../../actors/gpu/native.js';
+
+// The kernel's cache of what a store read is let go (posix_fadvise): the pages' host memory is
+// the slots', bounded by hostMemoryLimit, and a pass over a graph larger than memory would only
+// evict them. Without the addon the kernel keeps its cache.
+const dropCache = nativeDropFileCache();
+
+/** One graph file's pages, by key: out-pages from 0, then (directed graphs) in-pages. */
+export interface PageStore {
+  readonly file: string;
+  readonly numVertices: number;
+  readonly weightType: WeightType | undefined;
+  readonly source: string;
+  /** Host memory the pages' edges may take at once (hostMemoryLimit). */
+  readonly cacheBytes: number;
+  /** The largest page blob: a slot's size. */
+  readonly slotBytes: number;
+  readonly entries: readonly TsrPageEntry[];
+}
+
+/** What a page set read from a store carries (PageSet.stored). */
+export interface StoredSet {
+  readonly store: PageStore;
+  /** Key of the set's page 0. */
+  readonly base: number;
+  /** Every page's offsets, one after another (resident). */
+  readonly offsets: Uint32Array;
+  /** Where each page's offsets start in `offsets`. */
+  readonly offsetsAt: Uint32Array;
+}
+
+/** Shared slots a socket actor filled: slotOf[key] is the slot holding page `key`, or -1. */
+export interface SlotTable {
+  readonly slotOf: Int32Array;
+  readonly buffers: readonly SharedArrayBuffer[];
+}
+
+/** A page of a store: offsets resident, edges read when first asked for (see PageSource). */
+export class StoredPage implements Page {
+  /** The slot `view` lies in (-1: none), for sources with a slot table. */
+  slot = -1;
+  view: Page | undefined;
+  constructor(
+    readonly index: number,
+    readonly vBegin: number,
+    readonly vEnd: number,
+    readonly split: boolean,
+    readonly edges: number,
+    readonly offsets: Uint32Array,
+    readonly key: number,
+    private readonly source: PageSource,
+  ) {}
+  get nbrs(): Uint32Array {
+    return this.source.page(this).nbrs;
+  }
+  get weights(): Float32Array | Float64Array | undefined {
+    return this.source.page(this).weights;
+  }
+  get buffer(): SharedArrayBuffer {
+    return this.source.page(this).buffer;
+  }
+}
+
+/**
+ * Where one thread's stored pages come from: the slot table (a socket's threads), else the file,
+ * each read into a fresh buffer; the last `keep` read stay held (a kernel reads `p.nbrs` once a
+ * page, a driver walks pages in order).
+ */
+export class PageSource {
+  private fd: number | undefined;
+  private readonly held = new Map<number, Page>();
+  private readonly verified: Uint8Array;
+  /** Bytes read from the file by this source (reports, tests). */
+  bytesRead = 0;
+  constructor(
+    readonly store: PageStore,
+    private readonly keep: number,
+    readonly slots?: SlotTable,
+  ) {
+    this.verified = new Uint8Array(store.entries.length);
+  }
+
+  page(p: StoredPage): Page {
+    const s = this.slots === undefined ? -1 : this.slots.slotOf[p.key]!;
+    if (s >= 0) {
+      if (p.slot !== s || p.view === undefined) {
+        p.view = pageOver(this.slots!.buffers[s]!, p.index, p.vBegin, p.vEnd, p.edges, p.split, this.store.weightType);
+        p.slot = s;
+      }
+      return p.view;
+    }
+    let v = this.held.get(p.key);
+    if (v !== undefined) {
+      this.held.delete(p.key);
+      this.held.set(p.key, v);
+      return v;
+    }
+    v = this.read(p);
+    this.held.set(p.key, v);
+    if (this.held.size > this.keep) this.held.delete(this.held.keys().next().value!);
+    return v;
+  }
+
+  private read(p: StoredPage): Page {
+    const st = this.store;
+    const e = st.entries[p.key]!;
+    const sab = new SharedArrayBuffer(e.length);
+    const bytes = new Uint8Array(sab);
+    try {
+      this.fd ??= openSync(st.file, 'r');
+      for (let off = 0; off < e.length; ) {
+        const n = readSync(this.fd, bytes, off, e.length - off, e.offset + off);
+        if (n === 0) throw new TesseraError(`the file is truncated (it ends before byte ${e.offset + e.length})`, { file: st.file, fix: damagedFix(st.source) });
+        off += n;
+      }
+    } catch (err) {
+      if (err instanceof TesseraError) throw err;
+      throw new TesseraError(`cannot read page ${p.key}: ${(err as Error).message}`, { file: st.file, fix: 'check that the file is still there and readable' });
+    }
+    this.bytesRead += e.length;
+    dropCache?.(this.fd, e.offset, e.length);
+    if (this.verified[p.key] === 1) return pageOver(sab, p.index, p.vBegin, p.vEnd, p.edges, p.split, st.weightType);
+    const page = checkedBlob(sab, e, st, p.offsets, keyName(st, p.key));
+    this.verified[p.key] = 1;
+    return page;
+  }
+
+  /** Drops the held pages and closes the file (reopened if asked again). */
+  close(): void {
+    this.held.clear();
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/** 'out page 3' / 'in page 0' of a key. */
+export function keyName(st: PageStore, key: number): string {
+  const e = st.entries[key]!;
+  return `${key === e.index ? 'out' : 'in'} page ${e.index}`;
+}
+
+/**
+ * A blob read into `sab` (at its start), checked as a read .tsr page is (checksum, structure,
+ * neighbour ids) and its offsets against the resident copy the kernels read.
+ */
+export function checkedBlob(sab: SharedArrayBuffer, e: TsrPageEntry, st: PageStore, offsets: Uint32Array, what: string): Page {
+  const page = pageFrom(sab, e, st, st.file, what, true);
+  for (let i = 0; i < offsets.length; i++) {
+    if (page.offsets[i] !== offsets[i]) throw new TesseraError(`${what} is corrupt: its offsets changed since the file was opened`, { file: st.file, fix: damagedFix(st.source) });
+  }
+  return page;
+}
+
+/** Pages of one orientation over a store's entries [base, base + count). */
+export function storedSet(orientation: Orientation, store: PageStore, base: number, count: number, offsets: Uint32Array, offsetsAt: Uint32Array, firstPageOf: Uint32Array, source: PageSource): PageSet {
+  const pages: Page[] = [];
+  for (let i = 0; i < count; i++) {
+    const e = store.entries[base + i]!;
+    const nv = e.vEnd - e.vBegin;
+    pages.push(new StoredPage(i, e.vBegin, e.vEnd, e.split, e.edges, offsets.subarray(offsetsAt[i]!, offsetsAt[i]! + nv + 1), base + i, source));
+  }
+  return { orientation, pages, firstPageOf, stored: { store, base, offsets, offsetsAt } };
+}
+
+/** Bytes of a .tsr's page blobs (what a page store holds on disk). */
+export function pageBytesOf(header: TsrHeader): number {
+  let b = 0;
+  for (const e of header.pages.out) b += e.length;
+  if (header.directed) for (const e of header.pages.in) b += e.length;
+  return b;
+}
+
+const iec = (b: number): string => bytes.format(b, { mode: 'binary', decimalPlaces: 1, unitSeparator: ' ' }) ?? `${b} B`;
+
+/** Pages each reader keeps of those it reads itself (PageSource). */
+export const KEEP = 2;
+
+/** Offset reads in flight while opening a store. */
+const OFFSET_READS = 16;
+
+/**
+ * Opens a .tsr as a page store: reads its header, vertex arrays and every page's offsets (4 bytes
+ * a vertex and orientation), and leaves the edges in the file. `cacheBytes`: the host memory the
+ * edges may take at once (the engine splits it between its socket actors' slots).
+ */
+export async function openStoredTsr(path: string, cacheBytes: number): Promise<Graph> {
+  const header = await readTsrHeader(path);
+  const n = header.numVertices;
+  // Resident: per vertex its degrees, id maps and offsets, and the page cache.
+  checkGraphFits(n, 0, { file: path, what: 'this .tsr', says: `holds ${n} vertices, whose arrays stay in memory beside the ${iec(cacheBytes)} page cache`, held: cacheBytes });
+  const entries = header.directed ? [...header.pages.out, ...header.pages.in] : header.pages.out;
+  let slotBytes = 0;
+  for (const e of entries) slotBytes = Math.max(slotBytes, e.length);
+  const store: PageStore = { file: path, numVertices: n, weightType: header.weightType, source: header.source, cacheBytes, slotBytes, entries };
+  const source = new PageSource(store, KEEP);
+  const fh = await open(path, 'r');
+  const setOf = async (o: Orientation, base: number): Promise<PageSet> => {
+    const table = o === 'out' ? header.pages.out : header.pages.in;
+    const offsetsAt = new Uint32Array(table.length);
+    let total = 0;
+    for (let i = 0; i < table.length; i++) (offsetsAt[i] = total), (total += table[i]!.vEnd - table[i]!.vBegin + 1);
+    const offsets = new Uint32Array(new SharedArrayBuffer(4 * total));
+    const bytes = new Uint8Array(offsets.buffer);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let i = next++; i < table.length; i = next++) {
+        const e = table[i]!;
+        const len = 4 * (e.vEnd - e.vBegin + 1);
+        const at = 4 * offsetsAt[i]!;
+        for (let off = 0; off < len; ) {
+          const { bytesRead } = await fh.read(bytes, at + off, len - off, e.offset + off);
+          if (bytesRead === 0) throw new TesseraError(`the file is truncated (it ends before byte ${e.offset + len})`, { file: path, fix: damagedFix(header.source) });
+          off += bytesRead;
+        }
+        const problem = offsetsProblem({ offsets: offsets.subarray(offsetsAt[i]!, offsetsAt[i]! + len / 4), vBegin: e.vBegin, vEnd: e.vEnd, edges: e.edges }, true);
+        if (problem !== undefined) throw new TesseraError(`${o} page ${i} is corrupt: ${problem}`, { file: path, fix: damagedFix(header.source) });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(OFFSET_READS, table.length) }, worker));
+    const firstPageOf = new Uint32Array(new SharedArrayBuffer(4 * n));
+    for (let k = table.length - 1; k >= 0; k--) firstPageOf.fill(k, table[k]!.vBegin, table[k]!.vEnd);
+    return storedSet(o, store, base, table.length, offsets, offsetsAt, firstPageOf, source);
+  };
+  try {
+    const out = await setOf('out', 0);
+    const inSet = header.directed ? await setOf('in', header.pages.out.length) : out;
+    const outDegree = await readTsrArray(fh, header, 'outDegree');
+    const inDegree = header.directed ? await readTsrArray(fh, header, 'inDegree') : outDegree;
+    const toOriginal = await readTsrArray(fh, header, 'toOriginal');
+    const byOriginal = await readTsrArray(fh, header, 'byOriginal');
+    return { numVertices: n, numEdges: header.numEdges, directed: header.directed, weightType: header.weightType, out, in: inSet, outDegree, inDegree, ids: { toOriginal, byOriginal }, pageEdges: header.pageEdges, source: header.source };
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * How a store's page cache is shared out on a topology: each socket actor's slots in proportion
+ * to its threads, after what every reader of single pages keeps (`keep` a thread and two for the
+ * coordinator). Too small a limit is refused, naming the least that works.
+ */
+export function slotShares(store: PageStore, threads: readonly number[], keep: number): number[] {
+  const readers = 2 + keep * threads.reduce((a, b) => a + b, 0);
+  const slots = Math.floor(store.cacheBytes / store.slotBytes) - readers;
+  const total = threads.reduce((a, b) => a + b, 0);
+  const shares = threads.map((t) => Math.floor((slots * t) / total));
+  if (shares.some((s) => s < 2)) {
+    // Two slots an actor at least: one batch's page and the next one's, read meanwhile.
+    const least = readers + Math.max(...threads.map((t) => Math.ceil((2 * total) / t)));
+    const have = Math.floor(store.cacheBytes / store.slotBytes);
+    throw new TesseraError(`hostMemoryLimit ${iec(store.cacheBytes)} (--host-memory, or the topology's) holds ${have} page${have === 1 ? '' : 's'} of up to ${iec(store.slotBytes)}; this topology needs room for ${least}`, {
+      key: 'hostMemoryLimit',
+      fix: `raise hostMemoryLimit (--host-memory) to at least ${iec(least * store.slotBytes)}, or convert the graph with smaller pages (tessera convert --page-edges)`,
+    });
+  }
+  return shares;
+}
+
+/**
+ * The slots of each socket of `topology` for a graph read from disk (undefined for one in memory).
+ * GPU actors do not read pages from a store yet, and stealing would read a page twice: refused.
+ */
+export function storeSlots(graph: Graph, topology: { source: string; sockets: ReadonlyArray<{ threads: number }>; gpus: readonly unknown[] }, steal: string | undefined): number[] | undefined {
+  const store = graph.out.stored?.store;
+  if (store === undefined) return undefined;
+  if (topology.gpus.length > 0)
+    throw new TesseraError(`${store.file} is read from disk page by page (hostMemoryLimit), which runs on CPU sockets only for now`, {
+      file: topology.source,
+      key: 'gpus',
+      fix: 'use a topology without gpus (e.g. configs/1S.yaml), or drop hostMemoryLimit / --host-memory so the graph is held in memory',
+    });
+  if (steal === 'always')
+    throw new TesseraError(`steal 'always' does not apply to a graph read from disk page by page (a stolen page would be read twice)`, { key: 'steal', fix: 'drop --steal always, or drop hostMemoryLimit / --host-memory' });
+  return slotShares(store, topology.sockets.map((s) => s.threads), KEEP);
+}

@@ -1,0 +1,145 @@
+/**
+ * Graphs read from disk page by page (src/graph/store.ts, actors/cpu/slots.ts): every built-in
+ * program gives exactly the in-memory results with hostMemoryLimit at 1/8 of the pages' bytes, on
+ * one socket of two threads and on two sockets; pages are read, the cache stays within the limit,
+ * and damaged files, too small limits and unsupported set-ups are refused in one line.
+ */
+import test from 'ava';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildGraph } from '../src/graph/build.js';
+import { generateEdges } from '../src/graph/generate/index.js';
+import { writeTsr } from '../src/graph/tsr.js';
+import { loadGraph } from '../src/graph/load.js';
+import { openStoredTsr, pageBytesOf, slotShares } from '../src/graph/store.js';
+import { readTsrHeader } from '../src/graph/tsr-read.js';
+import { PROGRAMS } from '../src/programs/index.js';
+import { run } from '../src/api.js';
+import { isTesseraError } from '../src/errors.js';
+import type { Graph } from '../src/graph/types.js';
+import { GPU, ONE, TWO } from './helpers/topologies.js';
+import { tessera } from './helpers/cli.js';
+import { nativeDropFileCache } from '../actors/gpu/native.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'tessera-store-'));
+test.after.always(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * RMAT 13 (82 k edges: supersteps over the whole graph go to the socket actors, not the
+ * coordinator's thread), weighted, 128-edge pages (hubs span split pages), written to a .tsr.
+ */
+async function tsrOf(name: string, directed: boolean): Promise<{ file: string; graph: Graph; limit: number }> {
+  const graph = buildGraph(generateEdges('rmat:13:ef=10:seed=3:weighted'), { pageEdges: 128, ...(directed ? {} : { directed: false }) });
+  const file = path.join(dir, `${name}.tsr`);
+  await writeTsr(graph, file);
+  return { file, graph, limit: Math.floor(pageBytesOf(await readTsrHeader(file)) / 8) };
+}
+
+const directed = tsrOf('directed', true);
+const undirected = tsrOf('undirected', false);
+
+for (const [label, made] of [['directed', directed], ['undirected', undirected]] as const) {
+  test(`every program on a ${label} graph read from disk at 1/8 of its pages equals the in-memory run`, async (t) => {
+    const { file, graph, limit } = await made;
+    const { graph: stored } = await loadGraph(file, { hostMemoryLimit: limit });
+    t.truthy(stored.out.stored, 'read from disk');
+    t.true(graph.out.pages.some((p) => p.split), 'split pages');
+    for (const p of PROGRAMS) {
+      const params = p.demoParams?.(graph) ?? {};
+      const want = await run(graph, p, { ...params, topology: ONE });
+      for (const topology of [ONE, TWO]) {
+        const got = await run(stored, p, { ...params, topology });
+        t.deepEqual(Array.from(got.values as ArrayLike<number>), Array.from(want.values as ArrayLike<number>), `${p.name} on ${topology.name}`);
+        // PageRank's pulls walk every page each iteration: through the slots, which hold 1/8.
+        const disk = got.report.steps.flatMap((s) => s.actors).reduce((a, x) => a + (x.disk?.pages ?? 0), 0);
+        if (p.name === 'pr') t.true(disk >= 10 * (stored.in.pages.length / 2), `${p.name} on ${topology.name}: ${disk} pages read into slots`);
+      }
+    }
+  });
+}
+
+test('the slots of every socket fit the limit beside what each thread reads itself', async (t) => {
+  const { file, limit } = await directed;
+  const g = await openStoredTsr(file, limit);
+  const st = g.out.stored!.store;
+  for (const threads of [[2], [1, 1], [3, 1]]) {
+    const shares = slotShares(st, threads, 2);
+    const readers = 2 + 2 * threads.reduce((a, b) => a + b, 0);
+    t.true((shares.reduce((a, b) => a + b, 0) + readers) * st.slotBytes <= limit, `${threads}`);
+    t.true(shares.every((s) => s >= 2));
+  }
+});
+
+test('a limit too small, a GPU topology and steal always are refused in one line', async (t) => {
+  const { file } = await directed;
+  const { graph: tiny } = await loadGraph(file, { hostMemoryLimit: 4096 });
+  const e1 = await t.throwsAsync(run(tiny, 'pr', { topology: ONE }));
+  t.true(isTesseraError(e1) && /hostMemoryLimit .* holds \d+ pages? .*needs room for \d+.*Fix: raise hostMemoryLimit/.test(e1.message) && !e1.message.includes('\n'), e1?.message);
+  const { graph } = await loadGraph(file, { hostMemoryLimit: (await directed).limit });
+  const e2 = await t.throwsAsync(run(graph, 'pr', { topology: GPU }));
+  t.true(isTesseraError(e2) && /CPU sockets only/.test(e2.message), e2?.message);
+  const e3 = await t.throwsAsync(run(graph, 'pr', { topology: TWO, steal: 'always' }));
+  t.true(isTesseraError(e3) && /steal 'always'/.test(e3.message), e3?.message);
+});
+
+test('a page damaged after opening is refused, naming the file and the page', async (t) => {
+  const { graph, limit } = await directed;
+  const file = path.join(dir, 'damaged.tsr');
+  await writeTsr(graph, file);
+  const { graph: stored } = await loadGraph(file, { hostMemoryLimit: limit });
+  const h = await readTsrHeader(file);
+  const e = h.pages.in[Math.floor(h.pages.in.length / 2)]!;
+  const bytes = readFileSync(file);
+  // A neighbour id in the middle of the page's edges (after its offsets).
+  const at = e.offset + Math.ceil((4 * (e.vEnd - e.vBegin + 1)) / 8) * 8 + 4 * Math.floor(e.edges / 2);
+  bytes.writeUInt32LE(bytes.readUInt32LE(at) ^ 1, at);
+  writeFileSync(file, bytes);
+  for (const topology of [ONE, TWO]) {
+    const err = await t.throwsAsync(run(stored, 'pr', { topology }));
+    t.true(isTesseraError(err) && err.message.startsWith(`${file}: `) && /page \d+ .*is corrupt/.test(err.message) && !err.message.includes('\n'), err?.message);
+  }
+});
+
+test('a graph whose pages fit the limit stays in memory; a text graph over it is refused', async (t) => {
+  const { file } = await directed;
+  const { graph } = await loadGraph(file, { hostMemoryLimit: 1 << 30 });
+  t.is(graph.out.stored, undefined);
+  const err = await t.throwsAsync(loadGraph('rmat:10', { hostMemoryLimit: 4096 }));
+  t.true(isTesseraError(err) && /only a \.tsr is read from disk page by page.*tessera convert/.test(err.message), err?.message);
+});
+
+test('tessera run --host-memory and a topology hostMemoryLimit read the .tsr from disk; a bad size is one line', async (t) => {
+  const { file, limit } = await directed;
+  const mem = path.join(dir, 'sssp.mem');
+  const disk = path.join(dir, 'sssp.disk');
+  const topoFile = path.join(dir, 'limited.yaml');
+  writeFileSync(topoFile, `sockets:\n  - threads: 2\nhostMemoryLimit: ${limit}\n`);
+  const common = ['run', '--algo', 'sssp', '--graph', file, '--source', '1'];
+  const a = await tessera([...common, '--topology', 'configs/1S.yaml', '--out', mem]);
+  const b = await tessera([...common, '--topology', 'configs/1S.yaml', '--host-memory', `${(limit / 1024).toFixed(0)}KiB`, '--out', disk]);
+  t.is(a.code, 0, a.stderr);
+  t.is(b.code, 0, b.stderr);
+  t.regex(b.stdout, /pages from disk: \d+ read/);
+  t.is(readFileSync(disk, 'utf8'), readFileSync(mem, 'utf8'));
+  const c = await tessera([...common, '--topology', topoFile, '--out', disk]);
+  t.is(c.code, 0, c.stderr);
+  t.regex(c.stdout, /pages from disk: \d+ read/);
+  t.is(readFileSync(disk, 'utf8'), readFileSync(mem, 'utf8'));
+  const bad = await tessera([...common, '--host-memory', '12 parsecs']);
+  t.is(bad.code, 1);
+  t.regex(bad.stderr.trim(), /^[^\n]*--host-memory must be a size such as 8GiB[^\n]*$/);
+});
+
+test("the addon's dropFileCache lets a file range's cached pages go, and refuses negative arguments", async (t) => {
+  const drop = nativeDropFileCache();
+  if (drop === undefined) return t.falsy(process.env.TESSERA_REQUIRE_NATIVE, 'the addon must load');
+  const { file } = await directed;
+  const fd = openSync(file, 'r');
+  try {
+    t.is(drop(fd, 0, 1 << 20), 0);
+    t.throws(() => drop(fd, -1, 4096), { message: /must be >= 0/ });
+  } finally {
+    closeSync(fd);
+  }
+});
