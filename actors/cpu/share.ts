@@ -8,6 +8,7 @@ import { KEEP, PageSource, storedSet, type PageStore } from '../../src/graph/sto
 import type { Graph, PageSet } from '../../src/graph/types.js';
 import type { KernelGraph } from '../../src/engine/kernel.js';
 import type { LoadFrame, PageRef } from '../../src/wire/frames.js';
+import { ARENA_CHUNK } from './slots.js';
 
 export interface GraphShare {
   load: LoadFrame;
@@ -49,7 +50,7 @@ export function shareGraph(g: Graph, graphId: number): GraphShare {
       file: st.file,
       source: st.source,
       cacheBytes: st.cacheBytes,
-      slotBytes: st.slotBytes,
+      maxBlob: st.maxBlob,
       entries: st.entries.map((e) => ({ index: e.index, vBegin: e.vBegin, vEnd: e.vEnd, split: e.split, edges: e.edges, offset: e.offset, length: e.length, checksum: e.checksum })),
       offsetsOut: add(so.offsets.buffer),
       offsetsAtOut: so.offsetsAt,
@@ -61,16 +62,19 @@ export function shareGraph(g: Graph, graphId: number): GraphShare {
   return { load, shared };
 }
 
-/** A socket actor's share: the graph's, plus `slots` fresh slots of the page store's cache. */
-export function withSlots(share: GraphShare, slots: number): GraphShare {
+/** A socket actor's share: the graph's, plus an arena of `bytes` of the page store's cache. */
+export function withSlots(share: GraphShare, bytes: number, chunk = ARENA_CHUNK): GraphShare {
   const st = share.load.store;
   if (st === undefined) return share;
   const shared = [...share.shared];
-  const slotOf = new Int32Array(new SharedArrayBuffer(4 * st.entries.length)).fill(-1);
-  shared.push(slotOf.buffer as SharedArrayBuffer);
+  const where = new Int32Array(new SharedArrayBuffer(8 * st.entries.length)).fill(-1);
+  shared.push(where.buffer as SharedArrayBuffer);
   const at = shared.length;
-  for (let i = 0; i < slots; i++) shared.push(new SharedArrayBuffer(st.slotBytes));
-  return { load: { ...share.load, store: { ...st, slotOf: at - 1, slots: Array.from({ length: slots }, (_, i) => at + i) } }, shared };
+  // Equal chunks of at most `chunk` bytes (a page never spans two).
+  const count = Math.ceil(bytes / chunk);
+  const size = Math.floor(bytes / count / 8) * 8;
+  for (let i = 0; i < count; i++) shared.push(new SharedArrayBuffer(size));
+  return { load: { ...share.load, store: { ...st, where: at - 1, chunks: Array.from({ length: count }, (_, i) => at + i) } }, shared };
 }
 
 export function materializeGraph({ load, shared }: GraphShare): KernelGraph {
@@ -78,8 +82,8 @@ export function materializeGraph({ load, shared }: GraphShare): KernelGraph {
   let source: PageSource | undefined;
   let store: PageStore | undefined;
   if (st !== undefined) {
-    store = { file: st.file, numVertices: load.numVertices, weightType: load.weightType, source: st.source, cacheBytes: st.cacheBytes, slotBytes: st.slotBytes, entries: st.entries };
-    const slots = st.slotOf !== undefined ? { slotOf: new Int32Array(shared[st.slotOf]!), buffers: st.slots!.map((i) => shared[i]!) } : undefined;
+    store = { file: st.file, numVertices: load.numVertices, weightType: load.weightType, source: st.source, cacheBytes: st.cacheBytes, maxBlob: st.maxBlob, entries: st.entries };
+    const slots = st.where !== undefined ? { where: new Int32Array(shared[st.where]!), chunks: st.chunks!.map((i) => shared[i]!) } : undefined;
     source = new PageSource(store, st.keep, slots);
   }
   const set = (orientation: 'in' | 'out', refs: PageRef[], first: number): PageSet => {

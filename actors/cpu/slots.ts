@@ -1,13 +1,15 @@
 /**
- * A socket actor's share of a page store's host cache (src/graph/store.ts): fixed slots of shared
- * memory, each holding one page blob, and a slot table its threads read. The superstep's tasks
- * run in batches whose pages fit half the slots; while one batch runs, the next one's pages are
- * read into slots the running batch does not use (GTS overlaps page reads with kernels the same
- * way), the least recently used first, so pages a loop walks every superstep stay when they fit.
- * Only the pages a task walks are read (a push's frontier vertices' pages: Graphie's active
- * pages). The table changes only between batches (the threads are idle then); a slot about to be
- * refilled leaves the table before the batch that runs meanwhile starts, so a thread that walks a
- * page outside its batch reads it on its own (PageSource) and never sees a slot change under it.
+ * A socket actor's share of a page store's host cache (src/graph/store.ts): an arena of shared
+ * memory (chunks of at most 1 GiB) used as a ring, pages at their exact sizes one after another,
+ * and a page table its threads read. The superstep's tasks run in batches whose pages fit half the
+ * arena; while one batch runs, the next one's pages are read into the ring ahead of it (GTS
+ * overlaps page reads with kernels the same way), the oldest pages giving way first except those
+ * the running or the next batch walks (the ring steps over them). Only the pages a task walks are
+ * read (a push's frontier vertices' pages: Graphie's active pages). The actor walks its batches
+ * forwards and backwards in turn, so a superstep starts with the pages the last one ended with.
+ * The table changes only between batches (the threads are idle then); a page about to be
+ * overwritten leaves it before the batch that runs meanwhile starts, so a thread that walks a page
+ * outside its batch reads it on its own (PageSource) and never sees memory change under it.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { TesseraError } from '../../src/errors.js';
@@ -22,72 +24,125 @@ const dropCache = nativeDropFileCache();
 /** Reads in flight while a batch's pages are fetched. */
 const READS = 8;
 
-/** Page reads planned for a batch: [key, slot] pairs, filled by `fill`, mapped by `commit`. */
-export type Loads = Array<[number, number]>;
+/** Largest arena chunk: no buffer near Node's 4 GiB limits. */
+export const ARENA_CHUNK = 1 << 30;
+
+/** Page reads planned for a batch: key, chunk, byte offset. */
+export type Loads = Array<[number, number, number]>;
+
+/** A page's place in a chunk (held, or being read). */
+interface Held {
+  start: number;
+  end: number;
+  key: number;
+}
+
+const align8 = (x: number): number => (x + 7) & ~7;
 
 export class SlotPool {
-  /** Slot holding each page key, or -1 (shared with the actor's threads). */
-  readonly slotOf: Int32Array;
-  readonly buffers: SharedArrayBuffer[];
-  private readonly pageIn: Int32Array;
-  private readonly used: Float64Array;
-  private clock = 0;
+  /** The page table (SlotTable.where), shared with the actor's threads. */
+  readonly where: Int32Array;
+  /** Per chunk, what it holds in offset order. */
+  private readonly held: Held[][];
+  private chunk = 0;
+  private at = 0;
   private readonly verified: Uint8Array;
   private fh: FileHandle | undefined;
-  /** Bytes read into slots (the actor's report). */
+  /** Bytes read into the arena (the actor's report). */
   bytesRead = 0;
 
   constructor(
     readonly store: PageStore,
-    slotOf: SharedArrayBuffer,
-    buffers: SharedArrayBuffer[],
+    where: SharedArrayBuffer,
+    readonly chunks: SharedArrayBuffer[],
     private readonly graph: KernelGraph,
   ) {
-    this.slotOf = new Int32Array(slotOf);
-    this.buffers = buffers;
-    this.pageIn = new Int32Array(buffers.length).fill(-1);
-    this.used = new Float64Array(buffers.length);
+    this.where = new Int32Array(where);
+    this.held = chunks.map(() => []);
     this.verified = new Uint8Array(store.entries.length);
   }
 
-  /** Slots a batch may fill: half, so the next batch's pages can be read meanwhile. */
-  get batchPages(): number {
-    return Math.max(1, this.buffers.length >> 1);
+  /**
+   * Bytes a batch's pages may take: half the arena less a page (the next batch's pages are read
+   * meanwhile, and each batch may leave up to a page unused where the ring passes a chunk's end).
+   */
+  get batchBytes(): number {
+    const arena = this.chunks.reduce((a, c) => a + c.byteLength, 0);
+    return Math.max(this.store.maxBlob, Math.floor(arena / 2) - this.store.maxBlob);
+  }
+
+  /** Bytes a page takes in the arena. */
+  pageBytes(key: number): number {
+    return align8(this.store.entries[key]!.length);
   }
 
   /**
-   * Picks slots for the pages of `keys` that are not resident, least recently used first among
-   * slots holding nothing of `keep` or `keys`, and takes the pages they held out of the table now.
-   * Pages with no slot left stay out (their readers read them on their own). `keys` are distinct.
+   * Places the pages of `keys` that are not held at the ring's cursor, stepping over the pages of
+   * `keep` (the running batch) and those placed already, and takes the pages they overwrite out of
+   * the table now. A held page of `keys` in the way is overwritten and placed again after (read
+   * twice, but the ring stays whole). A page with no room left (a lap found none) stays out: its
+   * readers read it on their own.
    */
   stage(keys: readonly number[], keep: ReadonlySet<number>): Loads {
     const loads: Loads = [];
-    const taken = new Set<number>();
-    for (const k of keys) {
-      const s = this.slotOf[k]!;
-      if (s >= 0) (this.used[s] = ++this.clock), taken.add(s);
-    }
-    for (const k of keys) {
-      if (this.slotOf[k]! >= 0) continue;
-      let best = -1;
-      for (let s = 0; s < this.buffers.length; s++) {
-        if (taken.has(s)) continue;
-        const held = this.pageIn[s]!;
-        if (held >= 0 && keep.has(held)) continue;
-        if (best < 0 || this.used[s]! < this.used[best]!) best = s;
-      }
-      if (best < 0) break;
-      const held = this.pageIn[best]!;
-      if (held >= 0) this.slotOf[held] = -1;
-      this.pageIn[best] = -1;
-      this.used[best] = ++this.clock;
-      taken.add(best);
-      loads.push([k, best]);
+    const busy = new Set<number>(keep);
+    const wanted = new Set<number>(keys);
+    const queue = [...keys];
+    for (let q = 0; q < queue.length; q++) {
+      const k = queue[q]!;
+      if (this.where[2 * k]! >= 0 || busy.has(k)) continue;
+      const place = this.place(this.pageBytes(k), k, busy, (d) => wanted.has(d) && !busy.has(d) && queue.push(d));
+      if (place === undefined) break;
+      busy.add(k);
+      loads.push([k, place[0], place[1]]);
     }
     return loads;
   }
 
-  /** Reads the staged pages into their slots (READS at a time), each checked when first read. */
+  /**
+   * Room for `size` bytes at the cursor, recorded as page `key`, stepping over `busy` pages and
+   * telling `evicted` of each page it overwrites; undefined after a lap without room.
+   */
+  private place(size: number, key: number, busy: ReadonlySet<number>, evicted: (key: number) => void): [number, number] | undefined {
+    let lap = 0;
+    for (;;) {
+      const cap = this.chunks[this.chunk]!.byteLength;
+      if (this.at + size > cap) {
+        lap += cap - this.at;
+        if (lap > 2 * this.chunks.reduce((a, c) => a + c.byteLength, 0)) return undefined;
+        this.chunk = (this.chunk + 1) % this.chunks.length;
+        this.at = 0;
+        continue;
+      }
+      const list = this.held[this.chunk]!;
+      // The first held page ending after the cursor, then those overlapping [at, at + size).
+      let i = 0;
+      while (i < list.length && list[i]!.end <= this.at) i++;
+      let j = i;
+      let stepped = false;
+      while (j < list.length && list[j]!.start < this.at + size) {
+        if (busy.has(list[j]!.key)) {
+          lap += list[j]!.end - this.at;
+          this.at = list[j]!.end;
+          stepped = true;
+          break;
+        }
+        j++;
+      }
+      if (stepped) continue;
+      for (let x = i; x < j; x++) {
+        const k = list[x]!.key;
+        this.where[2 * k] = -1;
+        evicted(k);
+      }
+      const start = this.at;
+      list.splice(i, j - i, { start, end: start + size, key });
+      this.at += size;
+      return [this.chunk, start];
+    }
+  }
+
+  /** Reads the staged pages into the arena (READS at a time), each checked when first read. */
   async fill(loads: Loads): Promise<void> {
     if (loads.length === 0) return;
     const st = this.store;
@@ -98,9 +153,9 @@ export class SlotPool {
     let next = 0;
     const one = async (): Promise<void> => {
       for (let i = next++; i < loads.length; i = next++) {
-        const [key, slot] = loads[i]!;
+        const [key, chunk, at] = loads[i]!;
         const e = st.entries[key]!;
-        const bytes = new Uint8Array(this.buffers[slot]!, 0, e.length);
+        const bytes = new Uint8Array(this.chunks[chunk]!, at, e.length);
         for (let off = 0; off < e.length; ) {
           const { bytesRead } = await fh.read(bytes, off, e.length - off, e.offset + off);
           if (bytesRead === 0) throw new TesseraError(`the file is truncated (it ends before byte ${e.offset + e.length})`, { file: st.file, fix: damagedFix(st.source) });
@@ -110,7 +165,7 @@ export class SlotPool {
         dropCache?.(fh.fd, e.offset, e.length);
         if (this.verified[key] === 0) {
           const set = key < this.graph.out.pages.length ? this.graph.out : this.graph.in;
-          checkedBlob(this.buffers[slot]!, e, st, set.pages[e.index]!.offsets, keyName(st, key));
+          checkedBlob(this.chunks[chunk]!, e, st, set.pages[e.index]!.offsets, keyName(st, key), at);
           this.verified[key] = 1;
         }
       }
@@ -120,9 +175,9 @@ export class SlotPool {
 
   /** Puts filled pages in the table (between batches). */
   commit(loads: Loads): void {
-    for (const [key, slot] of loads) {
-      this.pageIn[slot] = key;
-      this.slotOf[key] = slot;
+    for (const [key, chunk, at] of loads) {
+      this.where[2 * key] = chunk;
+      this.where[2 * key + 1] = at / 8;
     }
   }
 
@@ -169,24 +224,26 @@ export function taskKeys(g: KernelGraph, t: Task, how: { vertex: boolean; mode: 
   }
 }
 
-/** Cuts tasks (in queue order) into batches walking at most `cap` pages each (a task alone may walk more). */
-export function batches(tasks: readonly Task[], cap: number, keysOf: (t: Task, into: Set<number>) => void): Batch[] {
+/** Cuts tasks (in queue order) into batches whose pages take at most `cap` bytes (a task alone may take more). */
+export function batches(tasks: readonly Task[], cap: number, keysOf: (t: Task, into: Set<number>) => void, bytesOf: (key: number) => number): Batch[] {
   const out: Batch[] = [];
   let cur: Batch = { tasks: [], keys: [] };
   let seen = new Set<number>();
+  let bytes = 0;
   const mine = new Set<number>();
   for (const t of tasks) {
     mine.clear();
     keysOf(t, mine);
     let fresh = 0;
-    for (const k of mine) if (!seen.has(k)) fresh++;
-    if (cur.tasks.length > 0 && seen.size + fresh > cap) {
+    for (const k of mine) if (!seen.has(k)) fresh += bytesOf(k);
+    if (cur.tasks.length > 0 && bytes + fresh > cap) {
       out.push(cur);
       cur = { tasks: [], keys: [] };
       seen = new Set();
+      bytes = 0;
     }
     cur.tasks.push(t);
-    for (const k of mine) if (!seen.has(k)) seen.add(k), cur.keys.push(k);
+    for (const k of mine) if (!seen.has(k)) seen.add(k), cur.keys.push(k), (bytes += bytesOf(k));
   }
   if (cur.tasks.length > 0) out.push(cur);
   return out;

@@ -27,6 +27,7 @@ export class CpuSocketActor {
   /** A graph read from disk (store.ts): its pages' metadata and this actor's slots. */
   private graph: KernelGraph | undefined;
   private slots: SlotPool | undefined;
+  private passes = 0;
   private closed = false;
 
   constructor(
@@ -82,9 +83,9 @@ export class CpuSocketActor {
     await this.slots?.close();
     const workerData: GraphShare = { load: frame, shared };
     const st = frame.store;
-    if (st?.slotOf !== undefined) {
+    if (st?.where !== undefined) {
       this.graph = materializeGraph(workerData);
-      this.slots = new SlotPool(this.graph.out.stored!.store, shared[st.slotOf]!, st.slots!.map((i) => shared[i]!), this.graph);
+      this.slots = new SlotPool(this.graph.out.stored!.store, shared[st.where]!, st.chunks!.map((i) => shared[i]!), this.graph);
     } else this.graph = this.slots = undefined;
     this.pool = new Piscina({
       filename: WORKER.href,
@@ -205,7 +206,9 @@ export class CpuSocketActor {
       // Pages from disk: batches whose pages fit half the slots, the next one's read meanwhile.
       const list = f.frontierList === undefined ? undefined : new Uint32Array(shared[f.frontierList]!);
       const how = { vertex: false, mode: f.mode, pullPages: f.pullPages, list };
-      const plan: Batch[] = batches(f.tasks, slots.batchPages, (t, into) => taskKeys(this.graph!, t, how, into));
+      const plan: Batch[] = batches(f.tasks, slots.batchBytes, (t, into) => taskKeys(this.graph!, t, how, into), (k) => slots.pageBytes(k));
+      // Forwards and backwards in turn: a superstep starts on the pages the last one ended with.
+      if ((this.passes++ & 1) === 1) plan.reverse();
       const read0 = slots.bytesRead;
       const w0 = performance.now();
       const first = slots.stage(plan[0]!.keys, new Set());

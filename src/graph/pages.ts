@@ -16,7 +16,10 @@ export function pageByteLength(vertices: number, edges: number, wt: WeightType |
   return align8(4 * (vertices + 1)) + align8(4 * edges) + weightBytes(wt) * edges;
 }
 
-/** Views a page over an existing buffer laid out by pageByteLength (used by builders and .tsr). */
+/**
+ * Views a page over an existing buffer laid out by pageByteLength (used by builders and .tsr), from
+ * byte `base` (8-aligned; a page store's arena holds many pages).
+ */
 export function pageOver(
   buffer: SharedArrayBuffer,
   index: number,
@@ -25,10 +28,11 @@ export function pageOver(
   edges: number,
   split: boolean,
   wt: WeightType | undefined,
+  base = 0,
 ): Page {
   const nv = vEnd - vBegin;
-  const offsets = new Uint32Array(buffer, 0, nv + 1);
-  const nbrOff = align8(4 * (nv + 1));
+  const offsets = new Uint32Array(buffer, base, nv + 1);
+  const nbrOff = base + align8(4 * (nv + 1));
   const nbrs = new Uint32Array(buffer, nbrOff, edges);
   const wOff = nbrOff + align8(4 * edges);
   let weights: WeightArray | undefined;

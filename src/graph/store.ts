@@ -3,8 +3,9 @@
  * slotted pages from SSDs, §3; Graphie reads only the pages a superstep walks). Every
  * vertex-indexed array stays in RAM (degrees, id maps, each page's CSR offsets, program state);
  * the pages' edges (neighbour ids, weights) stay in the file:
- * - a socket actor reads the pages a batch of its tasks walks into a bounded set of shared slots
- *   ahead of the batch (actors/cpu/slots.ts); its threads see them through the slot table;
+ * - a socket actor reads the pages a batch of its tasks walks into its share of the limit (a ring
+ *   of shared memory, actors/cpu/slots.ts) ahead of the batch; its threads see them through the
+ *   actor's page table;
  * - anything else (the coordinator's own small supersteps, a driver's pass, a task walking past
  *   its batch's pages) reads a page into a buffer of its own and keeps the last few
  *   (`PageSource`); a kernel may hold such a view as long as it likes (nothing reuses it).
@@ -23,7 +24,7 @@ import { checkGraphFits } from './memory.js';
 import { nativeDropFileCache } from '../../actors/gpu/native.js';
 
 // The kernel's cache of what a store read is let go (posix_fadvise): the pages' host memory is
-// the slots', bounded by hostMemoryLimit, and a pass over a graph larger than memory would only
+// the actors' arenas', bounded by hostMemoryLimit, and a pass over a graph larger than memory would only
 // evict them. Without the addon the kernel keeps its cache.
 const dropCache = nativeDropFileCache();
 
@@ -35,8 +36,8 @@ export interface PageStore {
   readonly source: string;
   /** Host memory the pages' edges may take at once (hostMemoryLimit). */
   readonly cacheBytes: number;
-  /** The largest page blob: a slot's size. */
-  readonly slotBytes: number;
+  /** The largest page blob. */
+  readonly maxBlob: number;
   readonly entries: readonly TsrPageEntry[];
 }
 
@@ -51,16 +52,20 @@ export interface StoredSet {
   readonly offsetsAt: Uint32Array;
 }
 
-/** Shared slots a socket actor filled: slotOf[key] is the slot holding page `key`, or -1. */
+/**
+ * Where a socket actor's arena holds pages: `where[2 key]` the chunk holding page `key` (-1: not
+ * held), `where[2 key + 1]` its byte offset there / 8.
+ */
 export interface SlotTable {
-  readonly slotOf: Int32Array;
-  readonly buffers: readonly SharedArrayBuffer[];
+  readonly where: Int32Array;
+  readonly chunks: readonly SharedArrayBuffer[];
 }
 
 /** A page of a store: offsets resident, edges read when first asked for (see PageSource). */
 export class StoredPage implements Page {
-  /** The slot `view` lies in (-1: none), for sources with a slot table. */
-  slot = -1;
+  /** Where `view` lies (chunk, byte offset; -1: none), for sources with a slot table. */
+  chunk = -1;
+  at = 0;
   view: Page | undefined;
   constructor(
     readonly index: number,
@@ -103,11 +108,14 @@ export class PageSource {
   }
 
   page(p: StoredPage): Page {
-    const s = this.slots === undefined ? -1 : this.slots.slotOf[p.key]!;
-    if (s >= 0) {
-      if (p.slot !== s || p.view === undefined) {
-        p.view = pageOver(this.slots!.buffers[s]!, p.index, p.vBegin, p.vEnd, p.edges, p.split, this.store.weightType);
-        p.slot = s;
+    const t = this.slots;
+    const c = t === undefined ? -1 : t.where[2 * p.key]!;
+    if (c >= 0) {
+      const at = 8 * t!.where[2 * p.key + 1]!;
+      if (p.chunk !== c || p.at !== at || p.view === undefined) {
+        p.view = pageOver(t!.chunks[c]!, p.index, p.vBegin, p.vEnd, p.edges, p.split, this.store.weightType, at);
+        p.chunk = c;
+        p.at = at;
       }
       return p.view;
     }
@@ -165,8 +173,8 @@ export function keyName(st: PageStore, key: number): string {
  * A blob read into `sab` (at its start), checked as a read .tsr page is (checksum, structure,
  * neighbour ids) and its offsets against the resident copy the kernels read.
  */
-export function checkedBlob(sab: SharedArrayBuffer, e: TsrPageEntry, st: PageStore, offsets: Uint32Array, what: string): Page {
-  const page = pageFrom(sab, e, st, st.file, what, true);
+export function checkedBlob(sab: SharedArrayBuffer, e: TsrPageEntry, st: PageStore, offsets: Uint32Array, what: string, base = 0): Page {
+  const page = pageFrom(sab, e, st, st.file, what, true, base);
   for (let i = 0; i < offsets.length; i++) {
     if (page.offsets[i] !== offsets[i]) throw new TesseraError(`${what} is corrupt: its offsets changed since the file was opened`, { file: st.file, fix: damagedFix(st.source) });
   }
@@ -211,9 +219,9 @@ export async function openStoredTsr(path: string, cacheBytes: number): Promise<G
   // Resident: per vertex its degrees, id maps and offsets, and the page cache.
   checkGraphFits(n, 0, { file: path, what: 'this .tsr', says: `holds ${n} vertices, whose arrays stay in memory beside the ${iec(cacheBytes)} page cache`, held: cacheBytes });
   const entries = header.directed ? [...header.pages.out, ...header.pages.in] : header.pages.out;
-  let slotBytes = 0;
-  for (const e of entries) slotBytes = Math.max(slotBytes, e.length);
-  const store: PageStore = { file: path, numVertices: n, weightType: header.weightType, source: header.source, cacheBytes, slotBytes, entries };
+  let maxBlob = 0;
+  for (const e of entries) maxBlob = Math.max(maxBlob, e.length);
+  const store: PageStore = { file: path, numVertices: n, weightType: header.weightType, source: header.source, cacheBytes, maxBlob, entries };
   const source = new PageSource(store, KEEP);
   const fh = await open(path, 'r');
   const setOf = async (o: Orientation, base: number): Promise<PageSet> => {
@@ -257,29 +265,29 @@ export async function openStoredTsr(path: string, cacheBytes: number): Promise<G
 }
 
 /**
- * How a store's page cache is shared out on a topology: each socket actor's slots in proportion
- * to its threads, after what every reader of single pages keeps (`keep` a thread and two for the
- * coordinator). Too small a limit is refused, naming the least that works.
+ * How a store's page cache is shared out on a topology: each socket actor's arena bytes in
+ * proportion to its threads, after what every reader of single pages keeps (`keep` pages a thread
+ * and two for the coordinator, each as large as the largest). Too small a limit is refused,
+ * naming the least that works.
  */
 export function slotShares(store: PageStore, threads: readonly number[], keep: number): number[] {
-  const readers = 2 + keep * threads.reduce((a, b) => a + b, 0);
-  const slots = Math.floor(store.cacheBytes / store.slotBytes) - readers;
+  const readers = (2 + keep * threads.reduce((a, b) => a + b, 0)) * store.maxBlob;
   const total = threads.reduce((a, b) => a + b, 0);
-  const shares = threads.map((t) => Math.floor((slots * t) / total));
-  if (shares.some((s) => s < 2)) {
-    // Two slots an actor at least: one batch's page and the next one's, read meanwhile.
-    const least = readers + Math.max(...threads.map((t) => Math.ceil((2 * total) / t)));
-    const have = Math.floor(store.cacheBytes / store.slotBytes);
-    throw new TesseraError(`hostMemoryLimit ${iec(store.cacheBytes)} (--host-memory, or the topology's) holds ${have} page${have === 1 ? '' : 's'} of up to ${iec(store.slotBytes)}; this topology needs room for ${least}`, {
+  const shares = threads.map((t) => Math.floor(((store.cacheBytes - readers) * t) / total / 8) * 8);
+  // An arena holds at least four of the largest page: one batch's, the next one's (read
+  // meanwhile) and what the ring may leave unused at a chunk's end in each.
+  if (shares.some((s) => s < 4 * store.maxBlob)) {
+    const least = readers + Math.max(...threads.map((t) => Math.ceil((4 * total) / t))) * store.maxBlob;
+    throw new TesseraError(`hostMemoryLimit ${iec(store.cacheBytes)} (--host-memory, or the topology's) is too small for pages of up to ${iec(store.maxBlob)} on this topology`, {
       key: 'hostMemoryLimit',
-      fix: `raise hostMemoryLimit (--host-memory) to at least ${iec(least * store.slotBytes)}, or convert the graph with smaller pages (tessera convert --page-edges)`,
+      fix: `raise hostMemoryLimit (--host-memory) to at least ${iec(least)}, or convert the graph with smaller pages (tessera convert --page-edges)`,
     });
   }
   return shares;
 }
 
 /**
- * The slots of each socket of `topology` for a graph read from disk (undefined for one in memory).
+ * The arena bytes of each socket of `topology` for a graph read from disk (undefined for one in memory).
  * GPU actors do not read pages from a store yet, and stealing would read a page twice: refused.
  */
 export function storeSlots(graph: Graph, topology: { source: string; sockets: ReadonlyArray<{ threads: number }>; gpus: readonly unknown[] }, steal: string | undefined): number[] | undefined {

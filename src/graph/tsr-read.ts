@@ -374,16 +374,16 @@ function checksumAndRange(bytes: Uint8Array, from: number, to: number, n: number
  * A page over a blob's bytes, checked. With `verify`: offsets (from 0, never decreasing, ending at
  * the edge count), then neighbour ids below numVertices and the checksum in one pass ('full' adds
  * finite weights); a structural problem is reported before a checksum mismatch, as it says more.
- * Without: only where the offsets start and end. `sab` is unchecked bytes (the blob at its start).
+ * Without: only where the offsets start and end. `sab` is unchecked bytes (the blob from `base`).
  */
-export function pageFrom(sab: SharedArrayBuffer, e: TsrPageEntry, header: Pick<TsrHeader, 'numVertices' | 'weightType' | 'source'>, file: string, what: string, verify: boolean | 'full'): Page {
-  const p = pageOver(sab, e.index, e.vBegin, e.vEnd, e.edges, e.split, header.weightType);
+export function pageFrom(sab: SharedArrayBuffer, e: TsrPageEntry, header: Pick<TsrHeader, 'numVertices' | 'weightType' | 'source'>, file: string, what: string, verify: boolean | 'full', base = 0): Page {
+  const p = pageOver(sab, e.index, e.vBegin, e.vEnd, e.edges, e.split, header.weightType, base);
   const n = header.numVertices;
   let problem = offsetsProblem(p, verify !== false);
   if (problem === undefined && verify !== false) {
-    const from = p.nbrs.byteOffset >>> 2;
-    // The blob's own bytes: a page store's slot buffer may be longer (store.ts).
-    const checksum = checksumAndRange(new Uint8Array(sab, 0, e.length), from, from + e.edges, n);
+    const from = (p.nbrs.byteOffset - base) >>> 2;
+    // The blob's own bytes: a page store's arena holds other pages around it (store.ts).
+    const checksum = checksumAndRange(new Uint8Array(sab, base, e.length), from, from + e.edges, n);
     if (outOfRange) problem = neighbourProblem(p, n);
     if (problem === undefined && verify === 'full') problem = weightProblem(p);
     if (problem === undefined && checksum !== e.checksum) {

@@ -62,12 +62,12 @@ export interface DiskStats {
   waitMs: number;
 }
 
-/** Where a page store's pages lie, and a socket actor's slots of its cache (actors/cpu/slots.ts). */
+/** Where a page store's pages lie, and a socket actor's arena of its cache (actors/cpu/slots.ts). */
 export interface StoreLoad {
   file: string;
   source: string;
   cacheBytes: number;
-  slotBytes: number;
+  maxBlob: number;
   /** Page blobs by key: out-pages, then (directed graphs) in-pages. */
   entries: Array<{ index: number; vBegin: number; vEnd: number; split: boolean; edges: number; offset: number; length: number; checksum: number }>;
   /** Side-table indices of each orientation's resident offsets, and where each page's start. */
@@ -77,9 +77,9 @@ export interface StoreLoad {
   offsetsAtIn: Uint32Array;
   /** Pages each thread keeps of those it reads itself. */
   keep: number;
-  /** Socket actors: the slot table (Int32 per key) and the slot buffers. */
-  slotOf?: number;
-  slots?: number[];
+  /** Socket actors: the page table (two Int32 per key, SlotTable) and the arena's chunks. */
+  where?: number;
+  chunks?: number[];
 }
 
 /** What a GPU actor needs besides the graph (TOTEM: a GPU owns a partition for the whole run). */
