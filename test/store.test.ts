@@ -12,7 +12,7 @@ import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import { writeTsr } from '../src/graph/tsr.js';
 import { loadGraph } from '../src/graph/load.js';
-import { openStoredTsr, pageBytesOf, PageSource, slotShares } from '../src/graph/store.js';
+import { arenaBytes, openStoredTsr, pageBytesOf, PageSource, RUN_PAGE, slotShares } from '../src/graph/store.js';
 import { ARENA_CHUNK, SlotPool } from '../actors/cpu/slots.js';
 import { materializeGraph, shareGraph, withSlots } from '../actors/cpu/share.js';
 import { readTsrHeader } from '../src/graph/tsr-read.js';
@@ -69,7 +69,7 @@ test('the arenas of every socket fit the limit beside what each thread reads its
     const shares = slotShares(st, threads, 2);
     const readers = (2 + 2 * threads.reduce((a, b) => a + b, 0)) * st.maxBlob;
     t.true(shares.reduce((a, b) => a + b, 0) + readers <= limit, `${threads}`);
-    t.true(shares.every((s) => s >= 4 * st.maxBlob && s % 8 === 0));
+    t.true(shares.every((s) => s >= 4 * arenaBytes(st.maxBlob) && s % 8 === 0));
   }
 });
 
@@ -149,16 +149,18 @@ test("the addon's dropFileCache lets a file range's cached pages go, and refuses
 test('the arena ring: held pages hold their bytes, never overlap, and the running and next batches stay held', async (t) => {
   const { file, graph, limit } = await directed;
   const maxBlob = (await openStoredTsr(file, limit)).out.stored!.store.maxBlob;
-  for (const [arena, chunk] of [[4 * maxBlob, ARENA_CHUNK], [Math.floor(limit / 3), ARENA_CHUNK], [9 * maxBlob, 2 * maxBlob + 64]] as const) {
+  // The least arena, one of a third of the limit (pages placed as in the file and read in runs, and
+  // not), and one of several chunks (a page never spans two).
+  const page = arenaBytes(maxBlob, 0);
+  for (const [arena, chunk, runPage] of [[4 * page, ARENA_CHUNK, 0], [Math.floor(limit / 3), ARENA_CHUNK, 0], [Math.floor(limit / 3), ARENA_CHUNK, RUN_PAGE], [12 * page, 3 * page + 64, 0]] as const) {
     // Its own pages per pool: a StoredPage keeps the view its source last gave.
     const stored = await openStoredTsr(file, limit);
     const st = stored.out.stored!.store;
     const total = st.entries.length;
-    // The least arena, one of a third of the limit, and one of several chunks (a page never spans two).
     const share = withSlots(shareGraph(stored, 1), arena, chunk);
     if (chunk < ARENA_CHUNK) t.true(share.load.store!.chunks!.length >= 4);
     const chunks = share.load.store!.chunks!.map((i) => share.shared[i]!);
-    const pool = new SlotPool(st, share.shared[share.load.store!.where!]!, chunks, materializeGraph(share));
+    const pool = new SlotPool(st, share.shared[share.load.store!.where!]!, chunks, materializeGraph(share), runPage);
     const source = new PageSource(st, 2, { where: pool.where, chunks });
     let seed = 7;
     const rnd = (k: number): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % k);

@@ -13,7 +13,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { TesseraError } from '../../src/errors.js';
-import { checkedBlob, keyName, type PageStore } from '../../src/graph/store.js';
+import { arenaBytes, checkedBlob, keyName, RUN_PAGE, type PageStore } from '../../src/graph/store.js';
 import { damagedFix } from '../../src/graph/tsr-read.js';
 import type { KernelGraph } from '../../src/engine/kernel.js';
 import type { Task } from '../../src/wire/frames.js';
@@ -23,6 +23,9 @@ const dropCache = nativeDropFileCache();
 
 /** Reads in flight while a batch's pages are fetched. */
 const READS = 8;
+
+/** Runs of pages read with one call (arenaBytes: pages from RUN_PAGE on lie as in the file). */
+const RUN_BYTES = 64 << 20;
 
 /** Largest arena chunk: no buffer near Node's 4 GiB limits. */
 export const ARENA_CHUNK = 1 << 30;
@@ -36,8 +39,6 @@ interface Held {
   end: number;
   key: number;
 }
-
-const align8 = (x: number): number => (x + 7) & ~7;
 
 export class SlotPool {
   /** The page table (SlotTable.where), shared with the actor's threads. */
@@ -56,6 +57,8 @@ export class SlotPool {
     where: SharedArrayBuffer,
     readonly chunks: SharedArrayBuffer[],
     private readonly graph: KernelGraph,
+    /** Pages from this size on lie in the arena as in the file (RUN_PAGE; tests use others). */
+    private readonly runPage = RUN_PAGE,
   ) {
     this.where = new Int32Array(where);
     this.held = chunks.map(() => []);
@@ -63,17 +66,22 @@ export class SlotPool {
   }
 
   /**
-   * Bytes a batch's pages may take: half the arena less a page (the next batch's pages are read
-   * meanwhile, and each batch may leave up to a page unused where the ring passes a chunk's end).
+   * Bytes a batch's pages may take: half the arena (the next batch's pages are read meanwhile),
+   * less a page for each chunk end a batch may pass (the ring may leave that much unused there).
    */
   get batchBytes(): number {
     const arena = this.chunks.reduce((a, c) => a + c.byteLength, 0);
-    return Math.max(this.store.maxBlob, Math.floor(arena / 2) - this.store.maxBlob);
+    const page = arenaBytes(this.store.maxBlob, this.runPage);
+    return Math.max(page, Math.floor(arena / 2) - page * (Math.ceil(this.chunks.length / 2) + 1));
   }
 
-  /** Bytes a page takes in the arena. */
+  /**
+   * Bytes a page takes in the arena: a large page as much as up to the next blob in the file, so
+   * that pages placed one after another in key order lie as they do in the file and one read
+   * fetches a run of them.
+   */
   pageBytes(key: number): number {
-    return align8(this.store.entries[key]!.length);
+    return arenaBytes(this.store.entries[key]!.length, this.runPage);
   }
 
   /**
@@ -87,7 +95,8 @@ export class SlotPool {
     const loads: Loads = [];
     const busy = new Set<number>(keep);
     const wanted = new Set<number>(keys);
-    const queue = [...keys];
+    // In key order: consecutive pages then lie as in the file (fill reads runs of them).
+    const queue = [...keys].sort((a, b) => a - b);
     for (let q = 0; q < queue.length; q++) {
       const k = queue[q]!;
       if (this.where[2 * k]! >= 0 || busy.has(k)) continue;
@@ -150,27 +159,48 @@ export class SlotPool {
       throw new TesseraError(`cannot open: ${e.message}`, { file: st.file, fix: 'check that the file is still there and readable' });
     });
     const fh = this.fh;
+    // Runs: loads that lie in the arena as in the file, read with one call each (up to RUN_BYTES).
+    const runs: Array<[number, number]> = [];
+    for (let i = 0; i < loads.length; ) {
+      let j = i + 1;
+      const [k0, c0, a0] = loads[i]!;
+      const e0 = st.entries[k0]!;
+      while (j < loads.length) {
+        const [k, c, a] = loads[j]!;
+        const e = st.entries[k]!;
+        if (c !== c0 || e0.length < this.runPage || e.length < this.runPage || a - a0 !== e.offset - e0.offset || e.offset + e.length - e0.offset > RUN_BYTES) break;
+        j++;
+      }
+      runs.push([i, j]);
+      i = j;
+    }
     let next = 0;
     const one = async (): Promise<void> => {
-      for (let i = next++; i < loads.length; i = next++) {
-        const [key, chunk, at] = loads[i]!;
-        const e = st.entries[key]!;
-        const bytes = new Uint8Array(this.chunks[chunk]!, at, e.length);
-        for (let off = 0; off < e.length; ) {
-          const { bytesRead } = await fh.read(bytes, off, e.length - off, e.offset + off);
-          if (bytesRead === 0) throw new TesseraError(`the file is truncated (it ends before byte ${e.offset + e.length})`, { file: st.file, fix: damagedFix(st.source) });
+      for (let r = next++; r < runs.length; r = next++) {
+        const [i, j] = runs[r]!;
+        const [k0, chunk, at] = loads[i]!;
+        const first = st.entries[k0]!;
+        const last = st.entries[loads[j - 1]![0]]!;
+        const span = last.offset + last.length - first.offset;
+        const bytes = new Uint8Array(this.chunks[chunk]!, at, span);
+        for (let off = 0; off < span; ) {
+          const { bytesRead } = await fh.read(bytes, off, span - off, first.offset + off);
+          if (bytesRead === 0) throw new TesseraError(`the file is truncated (it ends before byte ${first.offset + span})`, { file: st.file, fix: damagedFix(st.source) });
           off += bytesRead;
         }
-        this.bytesRead += e.length;
-        dropCache?.(fh.fd, e.offset, e.length);
-        if (this.verified[key] === 0) {
+        this.bytesRead += span;
+        dropCache?.(fh.fd, first.offset, span);
+        for (let x = i; x < j; x++) {
+          const [key, , pat] = loads[x]!;
+          if (this.verified[key] === 1) continue;
+          const e = st.entries[key]!;
           const set = key < this.graph.out.pages.length ? this.graph.out : this.graph.in;
-          checkedBlob(this.chunks[chunk]!, e, st, set.pages[e.index]!.offsets, keyName(st, key), at);
+          checkedBlob(this.chunks[chunk]!, e, st, set.pages[e.index]!.offsets, keyName(st, key), pat);
           this.verified[key] = 1;
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(READS, loads.length) }, one));
+    await Promise.all(Array.from({ length: Math.min(READS, runs.length) }, one));
   }
 
   /** Puts filled pages in the table (between batches). */

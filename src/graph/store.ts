@@ -17,7 +17,7 @@ import { open } from 'node:fs/promises';
 import { TesseraError } from '../errors.js';
 import { pageOver } from './pages.js';
 import { damagedFix, offsetsProblem, pageFrom, readTsrArray, readTsrHeader } from './tsr-read.js';
-import type { TsrHeader, TsrPageEntry } from './tsr-format.js';
+import { TSR_ALIGN, type TsrHeader, type TsrPageEntry } from './tsr-format.js';
 import type { Graph, Orientation, Page, PageSet, WeightType } from './types.js';
 import bytes from 'bytes-iec';
 import { checkGraphFits } from './memory.js';
@@ -202,6 +202,14 @@ export function pageBytesOf(header: TsrHeader): number {
 
 const iec = (b: number): string => bytes.format(b, { mode: 'binary', decimalPlaces: 1, unitSeparator: ' ' }) ?? `${b} B`;
 
+/** Pages from this size on lie in an actor's arena as in the file, so runs of them are read at once. */
+export const RUN_PAGE = 1 << 16;
+
+/** Bytes a page blob of `length` takes in an actor's arena (actors/cpu/slots.ts). */
+export function arenaBytes(length: number, runPage = RUN_PAGE): number {
+  return length >= runPage ? Math.ceil(length / TSR_ALIGN) * TSR_ALIGN : (length + 7) & ~7;
+}
+
 /** Pages each reader keeps of those it reads itself (PageSource). */
 export const KEEP = 2;
 
@@ -276,8 +284,9 @@ export function slotShares(store: PageStore, threads: readonly number[], keep: n
   const shares = threads.map((t) => Math.floor(((store.cacheBytes - readers) * t) / total / 8) * 8);
   // An arena holds at least four of the largest page: one batch's, the next one's (read
   // meanwhile) and what the ring may leave unused at a chunk's end in each.
-  if (shares.some((s) => s < 4 * store.maxBlob)) {
-    const least = readers + Math.max(...threads.map((t) => Math.ceil((4 * total) / t))) * store.maxBlob;
+  const page = arenaBytes(store.maxBlob);
+  if (shares.some((s) => s < 4 * page)) {
+    const least = readers + Math.max(...threads.map((t) => Math.ceil((4 * total) / t))) * page;
     throw new TesseraError(`hostMemoryLimit ${iec(store.cacheBytes)} (--host-memory, or the topology's) is too small for pages of up to ${iec(store.maxBlob)} on this topology`, {
       key: 'hostMemoryLimit',
       fix: `raise hostMemoryLimit (--host-memory) to at least ${iec(least)}, or convert the graph with smaller pages (tessera convert --page-edges)`,
