@@ -1,0 +1,185 @@
+/**
+ * Run files of the bounded-memory builder (external.ts): edges as fixed-size records
+ * [src u32, dst u32, weight f32 | pad u32 + weight f64], appended to one file in blocks, each
+ * block belonging to one bucket. Every bucket has a write buffer of its own; the index of the
+ * blocks (offset and count by bucket) stays in memory, so a bucket is read back in the order it
+ * was written with positional reads, and one file (one descriptor) holds any number of buckets.
+ * The file is tracked (tmp-files.ts) from creation to removal.
+ */
+import { closeSync, openSync, readSync, rmSync, statfsSync, writeSync } from 'node:fs';
+import { TesseraError } from '../../errors.js';
+import { trackTemp, untrackTemp } from '../../tmp-files.js';
+import type { WeightType } from '../types.js';
+
+/** u32 words of one record. */
+export function recordWords(wt: WeightType | undefined): number {
+  return wt === undefined ? 2 : wt === 'float32' ? 3 : 4;
+}
+
+/** A block of records viewed three ways (over one ArrayBuffer). */
+export interface RecordBlock {
+  u32: Uint32Array;
+  /** Weights at word 2 (float32) or at float64 index 2i + 1 (float64). */
+  f32: Float32Array | undefined;
+  f64: Float64Array | undefined;
+  words: number;
+}
+
+export function recordBlock(records: number, wt: WeightType | undefined): RecordBlock {
+  const words = recordWords(wt);
+  const buf = new ArrayBuffer(4 * words * Math.max(1, records));
+  return {
+    u32: new Uint32Array(buf),
+    f32: wt === 'float32' ? new Float32Array(buf) : undefined,
+    f64: wt === 'float64' ? new Float64Array(buf) : undefined,
+    words,
+  };
+}
+
+/** Weight of record i of a block. */
+export function weightAt(b: RecordBlock, i: number): number {
+  return b.f64 !== undefined ? b.f64[2 * i + 1]! : b.f32![3 * i + 2]!;
+}
+
+function fileError(e: unknown, file: string, doing: string): TesseraError {
+  return new TesseraError(`cannot ${doing} a temporary run file: ${(e as Error).message}`, {
+    file,
+    fix: 'check free space and permissions there, or choose another directory with --tmp-dir',
+  });
+}
+
+export class RunFile {
+  private fd: number;
+  private pos = 0;
+  private readonly bufs: (RecordBlock | undefined)[];
+  private readonly fill: Uint32Array;
+  /** Blocks by bucket: [offset, records, offset, records, ...]. */
+  private readonly index: number[][];
+  private readonly words: number;
+  /** Records written (flushed or not). */
+  records = 0;
+
+  constructor(
+    readonly file: string,
+    readonly wt: WeightType | undefined,
+    buckets: number,
+    /** Records per block (the write buffer of each bucket). */
+    readonly blockRecords: number,
+  ) {
+    this.words = recordWords(wt);
+    this.bufs = new Array<RecordBlock | undefined>(buckets).fill(undefined);
+    this.fill = new Uint32Array(buckets);
+    this.index = Array.from({ length: buckets }, () => []);
+    trackTemp(file);
+    try {
+      this.fd = openSync(file, 'w+');
+    } catch (e) {
+      untrackTemp(file);
+      throw fileError(e, file, 'create');
+    }
+  }
+
+  /** Appends one record to bucket b. */
+  put(b: number, src: number, dst: number, w: number): void {
+    let blk = this.bufs[b];
+    if (blk === undefined) blk = this.bufs[b] = recordBlock(this.blockRecords, this.wt);
+    const i = this.fill[b]!;
+    const o = i * this.words;
+    blk.u32[o] = src;
+    blk.u32[o + 1] = dst;
+    if (blk.f32 !== undefined) blk.f32[o + 2] = w;
+    else if (blk.f64 !== undefined) blk.f64[2 * i + 1] = w;
+    this.records++;
+    if (i + 1 === this.blockRecords) this.flush(b, i + 1);
+    else this.fill[b] = i + 1;
+  }
+
+  /** Writes every partly filled buffer and drops the buffers (the file is then only read). */
+  finish(): void {
+    for (let b = 0; b < this.bufs.length; b++) if (this.fill[b]! > 0) this.flush(b, this.fill[b]!);
+    this.bufs.fill(undefined);
+  }
+
+  /** Records of bucket b. */
+  count(b: number): number {
+    let n = 0;
+    const ix = this.index[b]!;
+    for (let k = 1; k < ix.length; k += 2) n += ix[k]!;
+    return n;
+  }
+
+  /** Reads bucket b in order through `into`; yields the records of each read. */
+  *blocks(b: number, into: RecordBlock): Generator<number> {
+    const ix = this.index[b]!;
+    const bytes = new Uint8Array(into.u32.buffer);
+    const per = 4 * this.words;
+    const cap = Math.floor(bytes.byteLength / per);
+    for (let k = 0; k < ix.length; k += 2) {
+      let off = ix[k]!;
+      let left = ix[k + 1]!;
+      while (left > 0) {
+        const n = Math.min(left, cap);
+        this.readAt(bytes, n * per, off);
+        yield n;
+        off += n * per;
+        left -= n;
+      }
+    }
+  }
+
+  /** Closes and removes the file (idempotent). */
+  remove(): void {
+    if (this.fd >= 0) {
+      try {
+        closeSync(this.fd);
+      } catch {
+        // already closed
+      }
+      this.fd = -1;
+    }
+    rmSync(this.file, { force: true });
+    untrackTemp(this.file);
+  }
+
+  private flush(b: number, n: number): void {
+    const blk = this.bufs[b]!;
+    const len = n * 4 * this.words;
+    const bytes = new Uint8Array(blk.u32.buffer, 0, len);
+    try {
+      for (let off = 0; off < len; ) off += writeSync(this.fd, bytes, off, len - off, this.pos + off);
+    } catch (e) {
+      throw fileError(e, this.file, 'write');
+    }
+    this.index[b]!.push(this.pos, n);
+    this.pos += len;
+    this.fill[b] = 0;
+  }
+
+  private readAt(bytes: Uint8Array, len: number, position: number): void {
+    try {
+      for (let off = 0; off < len; ) {
+        const got = readSync(this.fd, bytes, off, len - off, position + off);
+        if (got === 0) throw new Error('unexpected end of file');
+        off += got;
+      }
+    } catch (e) {
+      throw fileError(e, this.file, 'read');
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// disk space
+
+/** Free bytes for an unprivileged user in `dir` (fs.statfs). */
+export function freeBytes(dir: string): number {
+  // Tests stand a figure in for the disk's (filling a disk to test the refusal is no option).
+  const fake = process.env.TESSERA_TEST_DISK_FREE;
+  if (fake !== undefined && fake !== '') return Number(fake);
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch (e) {
+    throw new TesseraError(`cannot tell the free space of ${dir}: ${(e as Error).message}`, { fix: 'check that the directory exists (see --tmp-dir and --out)' });
+  }
+}
