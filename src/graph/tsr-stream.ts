@@ -11,6 +11,7 @@
  */
 import { closeSync, fsyncSync, ftruncateSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { trackTemp, untrackTemp } from '../tmp-files.js';
+import { arenaPageBytes } from './build/external-io.js';
 import { IO_MAX, PREAMBLE, TSR_ALIGN, packr, tsrChecksum, type Columns, type OnDiskHeader } from './tsr-format.js';
 import { emptyColumns, pageBytes, tsrHeader, tsrPreamble, writeError, type TsrMeta } from './tsr.js';
 import type { Page, WeightType } from './types.js';
@@ -54,7 +55,7 @@ export class TsrStreamWriter {
 
   /** Appends page `p` to the out or in page table (pages in order). */
   addPage(orientation: 'out' | 'in', p: Page, wt: WeightType | undefined): void {
-    const bytes = pageBytes(p, wt);
+    const bytes = arenaPageBytes(p, wt) ?? pageBytes(p, wt);
     const c = this.tables[orientation];
     c.vBegin.push(p.vBegin);
     c.vEnd.push(p.vEnd);

@@ -40,7 +40,7 @@ import { TesseraError } from '../errors.js';
 import { trackTemp, untrackTemp } from '../tmp-files.js';
 import { pageByteLength, pageOver } from './pages.js';
 import type { Graph, Page, PageSet, WeightType } from './types.js';
-import { IO_MAX, PREAMBLE, TSR_ALIGN, TSR_MAGIC, TSR_VERSION, packr, tsrChecksum, type Columns, type OnDiskHeader, type TsrProgress } from './tsr-format.js';
+import { IO_MAX, PREAMBLE, TSR_ALIGN, TSR_MAGIC, TSR_VERSION, packr, tsrChecksum, type Columns, type OnDiskHeader, type TsrHeader, type TsrProgress } from './tsr-format.js';
 
 export { TSR_ALIGN, TSR_MAGIC, TSR_VERSION, tsrChecksum, type TsrBlob, type TsrHeader, type TsrPageEntry, type TsrProgress } from './tsr-format.js';
 export {
@@ -201,15 +201,7 @@ export async function writeTsr(graph: Graph, path: string, opts: TsrProgress = {
 }
 
 /** What a .tsr header says about the graph, besides where its blobs are. */
-export interface TsrMeta {
-  numVertices: number;
-  numEdges: number;
-  directed: boolean;
-  weightType?: WeightType;
-  pageEdges: number;
-  source: string;
-  build?: { selfLoopsDropped: number; duplicatesDropped: number };
-}
+export type TsrMeta = Pick<TsrHeader, 'numVertices' | 'numEdges' | 'directed' | 'weightType' | 'pageEdges' | 'source' | 'build'>;
 
 export function tsrHeader(g: TsrMeta, created: string, pageTables: OnDiskHeader['pageTables'], arrays: OnDiskHeader['arrays'], fileBytes: number): OnDiskHeader {
   const build = g.build;

@@ -9,7 +9,8 @@
 import { closeSync, openSync, readSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import { TesseraError } from '../../errors.js';
 import { trackTemp, untrackTemp } from '../../tmp-files.js';
-import type { WeightType } from '../types.js';
+import { allocPage, pageByteLength, pageOver, type PageAlloc } from '../pages.js';
+import type { Page, WeightType } from '../types.js';
 
 /** u32 words of one record. */
 export function recordWords(wt: WeightType | undefined): number {
@@ -166,6 +167,54 @@ export class RunFile {
       throw fileError(e, this.file, 'read');
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// pages
+
+const align8 = (x: number): number => (x + 7) & ~7;
+
+/**
+ * Pages carved in turn out of one buffer that is reused once they are written: a bounded build
+ * allocates no page buffers of its own, whose churn the allocator would keep as resident memory
+ * (freed blocks of a few MiB stay in its heap). Sized from the page plan; a page beyond it gets a
+ * buffer of its own.
+ */
+export class PageArena {
+  private readonly buf: SharedArrayBuffer;
+  private at = 0;
+  constructor(bytes: number) {
+    this.buf = new SharedArrayBuffer(Math.max(8, bytes));
+  }
+
+  readonly alloc: PageAlloc = (index, vBegin, vEnd, edges, split, wt) => {
+    const len = pageByteLength(vEnd - vBegin, edges, wt);
+    const base = this.at;
+    if (base + len > this.buf.byteLength) return allocPage(index, vBegin, vEnd, edges, split, wt);
+    // The alignment gaps are stored too: they must read as zero, as in a fresh buffer.
+    new Uint8Array(this.buf, base, len).fill(0);
+    this.at = align8(base + len);
+    return pageOver(this.buf, index, vBegin, vEnd, edges, split, wt, base);
+  };
+
+  /** Every page carved so far is written: start again at the beginning. */
+  reset(): void {
+    this.at = 0;
+  }
+}
+
+/** Bytes the arena needs for planned pages [i0, i1) (a hub's re-cut pages fit the same room). */
+export function arenaBytes(vBegin: number[], vEnd: number[], edges: number[], i0: number, i1: number, wt: WeightType | undefined): number {
+  let b = 0;
+  for (let i = i0; i < i1; i++) b += align8(pageByteLength(vEnd[i]! - vBegin[i]!, edges[i]!, wt)) + 8;
+  return b;
+}
+
+/** A page's bytes as a .tsr stores them, when it lies in an arena (else undefined). */
+export function arenaPageBytes(p: Page, wt: WeightType | undefined): Uint8Array | undefined {
+  const base = p.offsets.byteOffset;
+  if (base === 0) return undefined;
+  return new Uint8Array(p.buffer, base, pageByteLength(p.vEnd - p.vBegin, p.edges, wt));
 }
 
 // ---------------------------------------------------------------------------------------------

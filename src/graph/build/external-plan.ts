@@ -69,7 +69,7 @@ export function size(b: number): string {
 export function memoryPlan(limit: number, base: number, g: GraphShape): MemoryPlan {
   const sparse = g.sparseMax > 0 ? 8 * ((g.sparseMax >>> 5) + 1) + 4 * g.keys : 0;
   const idsPhase = g.keys * ((g.directed ? 10 : 5) + 8 + (g.nv > 0 ? 1 : 0)) + g.n * 24 + 4 * g.nv + sparse;
-  const later = 4 * g.keys + 36 * g.n + sparse;
+  const later = 4 * g.keys + 40 * g.n + sparse;
   const vertexBytes = Math.max(idsPhase, later);
   const e = 4 + wbytes(g.wt);
   const read = READ_RECORDS * (recBytes(g.wt) + 8);

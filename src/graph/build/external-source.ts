@@ -9,7 +9,7 @@ import { CHUNK, type U32List } from '../chunked.js';
 import { createGenerator, formatGeneratorSpec, generatedVertices, type GeneratorSpec } from '../generate/index.js';
 import { emptyError, edgeListParser, readVertexFile, type EdgeListOptions } from '../readers/edgelist.js';
 import { readLineBlocks } from '../readers/lines.js';
-import type { WeightArray } from '../types.js';
+import type { WeightArray, WeightType } from '../types.js';
 
 /** Receives k edges; the arrays are reused once it returns. */
 export type EdgeSink = (src: Uint32Array, dst: Uint32Array, w: WeightArray | undefined, k: number) => void;
@@ -23,6 +23,8 @@ export interface EdgeStream {
   readonly expectedEdges: number | undefined;
   /** Largest vertex id when known before reading (generators). */
   readonly idSpace: number | undefined;
+  /** The input's weights when known before reading ('none': unweighted; undefined: not known). */
+  readonly weights: WeightType | 'none' | undefined;
   /** Explicit vertices (they exist even without edges), read by `vertices()`. */
   vertices(): Promise<U32List | undefined>;
   /** Streams every edge in input order; `progress(done, total)` in the stream's own unit. */
@@ -37,6 +39,7 @@ export function generatorStream(spec: GeneratorSpec): EdgeStream {
     directed: true,
     expectedEdges: g.numEdges,
     idSpace: g.numVertices,
+    weights: spec.weighted ? 'float32' : 'none',
     vertices: () => Promise.resolve(generatedVertices(spec)),
     async run(sink, progress) {
       const src = new Uint32Array(CHUNK);
@@ -62,6 +65,7 @@ export function edgeListStream(file: string, opts: EdgeListOptions & { vertices?
     directed: opts.directed ?? true,
     expectedEdges: opts.expectedEdges,
     idSpace: undefined,
+    weights: opts.weighted === false ? 'none' : opts.weighted === true ? (opts.weightType ?? 'float64') : undefined,
     vertices: () => (opts.vertices === undefined ? Promise.resolve(undefined) : readVertexFile(opts.vertices)),
     async run(sink, progress) {
       const p = edgeListParser(file, opts);

@@ -34,10 +34,10 @@ import type { Page, WeightType } from '../types.js';
 import { DEFAULT_PAGE_EDGES } from '../types.js';
 import { outPagesRange, type PlanRows } from './assemble.js';
 import { collectGarbage } from './gc.js';
-import { recordBlock, RunFile, weightAt, type RecordBlock } from './external-io.js';
+import { arenaBytes, PageArena, recordBlock, RunFile, weightAt, type RecordBlock } from './external-io.js';
 import { checkDisk, diskNeed, memoryPlan, READ_RECORDS, type DiskNeed, type MemoryPlan } from './external-plan.js';
 import type { EdgeStream } from './external-source.js';
-import { keyedIds } from './external-ids.js';
+import { keyedIds, type KeyedIds } from './external-ids.js';
 import type { Staging } from './scatter.js';
 
 /** Buckets from this many edges are followed by a garbage collection. */
@@ -103,7 +103,10 @@ export async function buildTsrExternal(stream: EdgeStream, out: string, opts: Ex
   // Up front: what is known before reading (a generator's counts; a text file's estimate).
   if (stream.expectedEdges !== undefined) {
     const m = stream.expectedEdges;
-    const need = diskNeed(m, stream.idSpace ?? nv, directed, opts.weightType === 'none' ? undefined : (opts.weightType ?? 'float64'), pageEdges);
+    // Weights not known yet (a text file's first line tells): float64, the most they take.
+    const input = stream.weights ?? 'float64';
+    const wt0 = opts.weightType === 'none' || input === 'none' ? undefined : (opts.weightType ?? input);
+    const need = diskNeed(m, stream.idSpace ?? nv, directed, wt0, pageEdges);
     opts.onDiskPlan?.({ ...need, ...dirs });
     checkDisk(need, dirs, false, free);
   }
@@ -163,16 +166,13 @@ export async function buildTsrExternal(stream: EdgeStream, out: string, opts: Ex
     // 3. distribution into out-buckets
     const outCap = Math.max(opts.runEdges ?? mem.outBucketEdges, 1);
     const outCut = cutOutPlan(outPlan, outCap);
-    const outBucketOf = bucketsByVertex(n, outCut.vertexAt);
+    // The pages' index by vertex is not needed here (the .tsr does not store it).
+    outPlan.firstPageOf = new Uint32Array(0);
     const K = outCut.pageAt.length - 1;
     const arcs = directed ? m : 2 * m;
     const outRuns = new RunFile(`${stem}.out`, wt, Math.max(K, 1), opts.blockRecords ?? blockFor(mem.writeBufferBytes, K, wt));
     files.push(outRuns);
-    await ids.forEachEdge(raw, (a, b, x) => {
-      outRuns.put(outBucketOf[a]!, a, b, x);
-      if (!directed) outRuns.put(outBucketOf[b]!, b, a, x);
-    }, (d) => progress('runs', d, m));
-    outRuns.finish();
+    await distribute(ids, raw, outRuns, bucketsByVertex(n, outCut.vertexAt), directed, (d) => progress('runs', d, m));
     raw.remove();
     ids.release();
 
@@ -180,7 +180,6 @@ export async function buildTsrExternal(stream: EdgeStream, out: string, opts: Ex
     const inCap = Math.max(opts.runEdges ?? mem.inBucketEdges, 1);
     const inVertexAt = directed ? cutByDegree(rawIn!, inCap) : [0, n];
     const KI = inVertexAt.length - 1;
-    const inBucketOf = directed ? bucketsByVertex(n, inVertexAt) : undefined;
     const inRuns = directed ? new RunFile(`${stem}.in`, wt, Math.max(KI, 1), opts.blockRecords ?? blockFor(mem.writeBufferBytes, KI, wt)) : undefined;
     if (inRuns) files.push(inRuns);
     writer = new TsrStreamWriter(out, { numVertices: n, directed, weightType: wt, pageEdges, source: stream.source }, {
@@ -189,36 +188,18 @@ export async function buildTsrExternal(stream: EdgeStream, out: string, opts: Ex
     });
     const outDegree = new Uint32Array(new SharedArrayBuffer(4 * n));
     const stats = { selfLoopsDropped: 0, duplicatesDropped: 0 };
-    const { firstPageOf: _, ...rows } = outPlan;
-    let largest = 0;
-    for (let b = 0; b < K; b++) largest = Math.max(largest, outRuns.count(b));
-    const pool = stagingPool(largest, wt);
-    const block = recordBlock(READ_RECORDS, wt);
-    let numEdges = 0;
-    let doneArcs = 0;
-    for (let b = 0; b < K; b++) {
-      const pages = outBucket(outRuns, b, block, pool, outCut.vertexAt[b]!, outCut.vertexAt[b + 1]!, layoutDeg, rows, outCut.pageAt[b]!, outCut.pageAt[b + 1]!, wt, outDegree, rawIn, stats);
-      for (const p of pages) {
-        writer.addPage('out', p, wt);
-        numEdges += p.edges;
-        if (inRuns !== undefined) toInRuns(p, inRuns, inBucketOf!);
-      }
-      const k = outRuns.count(b);
-      doneArcs += k;
-      progress('out-pages', doneArcs, arcs);
-      // The pages just written are garbage: return them before the next bucket allocates its own.
-      if (k >= GC_EDGES) collectGarbage();
-      await yieldTurn();
-    }
+    const numEdges = await outPages(outRuns, outCut, outPlan, layoutDeg, rawIn, wt, outDegree, stats, writer, inRuns, directed ? bucketsByVertex(n, inVertexAt) : undefined, (d) => progress('out-pages', d, arcs));
     outRuns.remove();
-    pool.length = 0;
+    inRuns?.finish();
+    // The staging area, page arena and write buffers are garbage now: gone before the in-pages
+    // allocate theirs.
+    collectGarbage();
 
     // 5. in-pages
     let inDegree: Uint32Array = outDegree;
     if (inRuns !== undefined) {
-      inRuns.finish();
       inDegree = rawIn!;
-      await inPages(inRuns, inVertexAt, inDegree, pageEdges, wt, block, writer, (d) => progress('in-pages', d, numEdges));
+      await inPages(inRuns, inVertexAt, inDegree, pageEdges, wt, writer, (d) => progress('in-pages', d, numEdges));
       inRuns.remove();
     }
     writer.addArray('outDegree', outDegree);
@@ -276,6 +257,68 @@ function cutOutPlan(plan: PagePlan, cap: number): { pageAt: number[]; vertexAt: 
   return { pageAt, vertexAt };
 }
 
+/**
+ * Pass 4: the out-buckets in order, each scattered and assembled into out-pages, written as they
+ * come; directed graphs send every kept edge to its target's in-bucket. Returns the kept edges.
+ */
+async function outPages(
+  runs: RunFile,
+  cut: { pageAt: number[]; vertexAt: number[] },
+  plan: PagePlan,
+  layoutDeg: Uint32Array,
+  rawIn: Uint32Array | undefined,
+  wt: WeightType | undefined,
+  outDegree: Uint32Array,
+  stats: { selfLoopsDropped: number; duplicatesDropped: number },
+  writer: TsrStreamWriter,
+  inRuns: RunFile | undefined,
+  inBucketOf: Uint32Array | undefined,
+  progress: (done: number) => void,
+): Promise<number> {
+  const K = cut.pageAt.length - 1;
+  const { firstPageOf: _, ...rows } = plan;
+  let largest = 0;
+  let arenaSize = 0;
+  for (let b = 0; b < K; b++) {
+    largest = Math.max(largest, runs.count(b));
+    arenaSize = Math.max(arenaSize, arenaBytes(rows.vBegin, rows.vEnd, rows.edges, cut.pageAt[b]!, cut.pageAt[b + 1]!, wt));
+  }
+  const pool = stagingPool(largest, wt);
+  const arena = new PageArena(arenaSize);
+  const block = recordBlock(READ_RECORDS, wt);
+  let numEdges = 0;
+  let done = 0;
+  for (let b = 0; b < K; b++) {
+    arena.reset();
+    const pages = outBucket(runs, b, block, pool, arena, cut.vertexAt[b]!, cut.vertexAt[b + 1]!, layoutDeg, rows, cut.pageAt[b]!, cut.pageAt[b + 1]!, wt, outDegree, rawIn, stats);
+    for (const p of pages) {
+      writer.addPage('out', p, wt);
+      numEdges += p.edges;
+      if (inRuns !== undefined) toInRuns(p, inRuns, inBucketOf!);
+    }
+    const k = runs.count(b);
+    done += k;
+    progress(done);
+    // A hub's own pages and sort scratch are garbage now: returned before the next bucket.
+    if (k >= GC_EDGES) collectGarbage();
+    await yieldTurn();
+  }
+  return numEdges;
+}
+
+/** Pass 3: every raw edge, renumbered, to its source's out-bucket (undirected: both ways). */
+async function distribute(ids: KeyedIds, raw: RunFile, runs: RunFile, bucketOf: Uint32Array, directed: boolean, progress: (done: number) => void): Promise<void> {
+  await ids.forEachEdge(
+    raw,
+    (a, b, x) => {
+      runs.put(bucketOf[a]!, a, b, x);
+      if (!directed) runs.put(bucketOf[b]!, b, a, x);
+    },
+    progress,
+  );
+  runs.finish();
+}
+
 /** Cuts [0, n) into vertex ranges of at most `cap` edges by degree (one vertex at least). */
 function cutByDegree(deg: Uint32Array, cap: number): number[] {
   const at = [0];
@@ -325,6 +368,7 @@ function outBucket(
   b: number,
   block: RecordBlock,
   pool: PoolChunk[],
+  arena: PageArena,
   v0: number,
   v1: number,
   layoutDeg: Uint32Array,
@@ -357,7 +401,7 @@ function outBucket(
     nbrs: pool.map((c) => c.nbrs),
     weights: wt === undefined ? undefined : pool.map((c) => c.weights!),
   };
-  const r = outPagesRange(st, rows, i0, i1, 0, layoutDeg, wt, outDegree, inDeg);
+  const r = outPagesRange(st, rows, i0, i1, 0, layoutDeg, wt, outDegree, inDeg, arena.alloc);
   stats.selfLoopsDropped += r.selfLoops;
   stats.duplicatesDropped += r.duplicates;
   return r.pages;
@@ -385,11 +429,15 @@ async function inPages(
   inDegree: Uint32Array,
   pageEdges: number,
   wt: WeightType | undefined,
-  block: RecordBlock,
   writer: TsrStreamWriter,
   progress: (done: number) => void,
 ): Promise<void> {
+  const block = recordBlock(READ_RECORDS, wt);
   const plan = planPages(inDegree, pageEdges, false);
+  plan.firstPageOf = new Uint32Array(0);
+  let most = 0;
+  for (let i = 0; i < plan.vBegin.length; i++) most = Math.max(most, arenaBytes(plan.vBegin, plan.vEnd, plan.edges, i, i + 1, wt));
+  const arena = new PageArena(most);
   let largest = 0;
   for (let b = 0; b + 1 < vertexAt.length; b++) largest = Math.max(largest, runs.count(b));
   const nb = new Uint32Array(largest);
@@ -398,7 +446,8 @@ async function inPages(
   let page: Page | undefined;
   let fill = 0;
   const open = (): void => {
-    page = i < plan.vBegin.length ? laidOutPage(plan, i, inDegree, wt) : undefined;
+    arena.reset();
+    page = i < plan.vBegin.length ? laidOutPage(plan, i, inDegree, wt, arena.alloc) : undefined;
     fill = 0;
   };
   const close = (): void => {
@@ -413,12 +462,12 @@ async function inPages(
   for (let b = 0; b + 1 < vertexAt.length; b++) {
     const u0 = vertexAt[b]!;
     const u1 = vertexAt[b + 1]!;
-    const cur = new Uint32Array(u1 - u0 + 1);
-    for (let t = u0, acc = 0; t <= u1; t++) {
+    // cur[t - u0]: next slot of t's list; once filled, the end of t's list (the start of t + 1's).
+    const cur = new Uint32Array(u1 - u0);
+    for (let t = u0, acc = 0; t < u1; t++) {
       cur[t - u0] = acc;
-      if (t < u1) acc += inDegree[t]!;
+      acc += inDegree[t]!;
     }
-    const start = cur.slice();
     for (const k of runs.blocks(b, block)) {
       for (let r = 0; r < k; r++) {
         const p = cur[u[r * words + 1]! - u0]!++;
@@ -427,8 +476,8 @@ async function inPages(
       }
     }
     for (let t = u0; t < u1; t++) {
-      let lo = start[t - u0]!;
-      const hi = start[t - u0 + 1]!;
+      let lo = t === u0 ? 0 : cur[t - u0 - 1]!;
+      const hi = cur[t - u0]!;
       while (lo < hi) {
         const k = Math.min(hi - lo, page!.edges - fill);
         page!.nbrs.set(nb.subarray(lo, lo + k), fill);
