@@ -101,6 +101,7 @@ export async function buildTsrExternal(stream: EdgeStream, out: string, opts: Ex
   const nv = vertices?.length ?? 0;
 
   // Up front: what is known before reading (a generator's counts; a text file's estimate).
+  if (stream.idSpace !== undefined) memoryPlan(opts.hostMemory, base, { keys: stream.idSpace, n: stream.idSpace, nv, directed, wt: undefined, pageEdges, longest: pageEdges, sparseMax: 0 });
   if (stream.expectedEdges !== undefined) {
     const m = stream.expectedEdges;
     // Weights not known yet (a text file's first line tells): float64, the most they take.
@@ -110,7 +111,6 @@ export async function buildTsrExternal(stream: EdgeStream, out: string, opts: Ex
     opts.onDiskPlan?.({ ...need, ...dirs });
     checkDisk(need, dirs, false, free);
   }
-  if (stream.idSpace !== undefined) memoryPlan(opts.hostMemory, base, { keys: stream.idSpace, n: stream.idSpace, nv, directed, wt: undefined, pageEdges, longest: pageEdges, sparseMax: 0 });
 
   const files: RunFile[] = [];
   let writer: TsrStreamWriter | undefined;
