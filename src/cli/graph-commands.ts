@@ -221,7 +221,8 @@ async function convertBounded(
         if (p !== phase) {
           bar?.stop();
           phase = p;
-          bar = progressBar(PHASE_LABELS[p][0], total, PHASE_LABELS[p][1]);
+          const [label, unit] = p === 'read' && stream.progressUnit === 'edges' ? ['generate', ' edges'] : PHASE_LABELS[p];
+          bar = progressBar(label, total, unit);
         }
         bar!.update(done);
       },
@@ -257,11 +258,14 @@ async function boundedStream(input: string, f: ConvertFlags): Promise<EdgeStream
       fix: 'convert it to an edge list (src dst [weight] lines) first, or drop --host-memory',
     });
   }
+  // The estimate of the disk needed up front: the edges from the file's size, weights from its first line.
+  const est = await estimateTextEdges(input);
   return edgeListStream(input, {
     directed: f.undirected ? false : undefined,
     vertices: f.vertices,
     ...(f.weights === 'none' ? { weighted: false } : f.weights ? { weightType: f.weights } : {}),
-    expectedEdges: (await estimateTextEdges(input))?.edges,
+    expectedEdges: est?.edges,
+    expectedWeights: est === undefined ? undefined : est.fields >= 3 ? (f.weights === 'float32' ? 'float32' : 'float64') : 'none',
   });
 }
 

@@ -56,8 +56,11 @@ export async function checkTextFits(file: string): Promise<void> {
   });
 }
 
-/** The edges of a plain-text edge list, estimated as checkTextFits does (undefined: not estimated). */
-export async function estimateTextEdges(file: string): Promise<{ edges: number; size: number; lineBytes: number } | undefined> {
+/**
+ * The edges of a plain-text edge list, estimated as checkTextFits does (undefined: not estimated),
+ * and the fields of its first data line.
+ */
+export async function estimateTextEdges(file: string): Promise<{ edges: number; size: number; lineBytes: number; fields: number } | undefined> {
   if (file.toLowerCase().endsWith('.gz')) return undefined;
   let size = 0;
   const buf = Buffer.alloc(SAMPLE_BYTES);
@@ -79,5 +82,6 @@ export async function estimateTextEdges(file: string): Promise<{ edges: number; 
   const data = lines.filter((l) => l.trim() !== '' && !/^\s*[#%]/.test(l));
   if (data.length === 0) return undefined;
   const bytes = lines.reduce((a, l) => a + l.length + 1, 0);
-  return { edges: (size * data.length) / bytes, size, lineBytes: bytes / lines.length };
+  const fields = data[0]!.trim().split(/[\s,]+/).length;
+  return { edges: (size * data.length) / bytes, size, lineBytes: bytes / lines.length, fields };
 }

@@ -27,6 +27,8 @@ export interface EdgeStream {
   readonly weights: WeightType | 'none' | undefined;
   /** Explicit vertices (they exist even without edges), read by `vertices()`. */
   vertices(): Promise<U32List | undefined>;
+  /** What `run` reports progress in: bytes of a file read, or edges generated. */
+  readonly progressUnit: 'bytes' | 'edges';
   /** Streams every edge in input order; `progress(done, total)` in the stream's own unit. */
   run(sink: EdgeSink, progress?: (done: number, total: number) => void): Promise<void>;
 }
@@ -40,6 +42,7 @@ export function generatorStream(spec: GeneratorSpec): EdgeStream {
     expectedEdges: g.numEdges,
     idSpace: g.numVertices,
     weights: spec.weighted ? 'float32' : 'none',
+    progressUnit: 'edges',
     vertices: () => Promise.resolve(generatedVertices(spec)),
     async run(sink, progress) {
       const src = new Uint32Array(CHUNK);
@@ -59,13 +62,17 @@ export function generatorStream(spec: GeneratorSpec): EdgeStream {
 }
 
 /** A plain / SNAP edge list (readEdgeList's parsing and errors), in chunks of 2^20 edges. */
-export function edgeListStream(file: string, opts: EdgeListOptions & { vertices?: string; expectedEdges?: number }): EdgeStream {
+export function edgeListStream(
+  file: string,
+  opts: EdgeListOptions & { vertices?: string; expectedEdges?: number; expectedWeights?: WeightType | 'none' },
+): EdgeStream {
   return {
     source: file,
     directed: opts.directed ?? true,
     expectedEdges: opts.expectedEdges,
     idSpace: undefined,
-    weights: opts.weighted === false ? 'none' : opts.weighted === true ? (opts.weightType ?? 'float64') : undefined,
+    weights: opts.weighted === false ? 'none' : opts.weighted === true ? (opts.weightType ?? 'float64') : opts.expectedWeights,
+    progressUnit: 'bytes',
     vertices: () => (opts.vertices === undefined ? Promise.resolve(undefined) : readVertexFile(opts.vertices)),
     async run(sink, progress) {
       const p = edgeListParser(file, opts);

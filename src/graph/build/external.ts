@@ -27,14 +27,13 @@
 import path from 'node:path';
 import { setImmediate as yieldTurn } from 'node:timers/promises';
 import { TesseraError } from '../../errors.js';
-import { type U32List } from '../chunked.js';
 import { laidOutPage, planPages, type PagePlan } from '../pages.js';
 import { maxPlannedPages, TsrStreamWriter } from '../tsr-stream.js';
 import type { Page, WeightType } from '../types.js';
 import { DEFAULT_PAGE_EDGES } from '../types.js';
 import { outPagesRange, type PlanRows } from './assemble.js';
 import { collectGarbage } from './gc.js';
-import { arenaBytes, PageArena, recordBlock, RunFile, weightAt, type RecordBlock } from './external-io.js';
+import { arenaBytes, PageArena, recordBlock, recordWords, RunFile, weightAt, type RecordBlock } from './external-io.js';
 import { checkDisk, diskNeed, memoryPlan, READ_RECORDS, type DiskNeed, type MemoryPlan } from './external-plan.js';
 import type { EdgeStream } from './external-source.js';
 import { keyedIds, type KeyedIds } from './external-ids.js';
@@ -153,7 +152,7 @@ export async function buildTsrExternal(stream: EdgeStream, out: string, opts: Ex
 
     // 2. ids
     const ids = await keyedIds(raw, vertices, m, max, directed, opts.renumber ?? 'degree', (d) => progress('count', d, m));
-    freeList(vertices);
+    vertices?.clear();
     const { n, plan } = ids;
     if (m === 0 && n === 0) throw new TesseraError('the graph has no vertices and no edges', { file: stream.source, fix: 'check that the input is not empty' });
     const layoutDeg = plan.layoutDeg;
@@ -216,16 +215,9 @@ export async function buildTsrExternal(stream: EdgeStream, out: string, opts: Ex
   }
 }
 
-const rwords = (wt: WeightType | undefined): number => (wt === undefined ? 2 : wt === 'float32' ? 3 : 4);
-
 /** Records per write block: the buffers of all buckets share `bytes`; 64 Ki records at most. */
 function blockFor(bytes: number, buckets: number, wt: WeightType | undefined): number {
-  return Math.max(64, Math.min(1 << 16, Math.floor(bytes / (Math.max(buckets, 1) * 4 * rwords(wt)))));
-}
-
-/** Lets the garbage collector take a list (the caller's last reference goes with it). */
-function freeList(l: U32List | undefined): void {
-  l?.clear();
+  return Math.max(64, Math.min(1 << 16, Math.floor(bytes / (Math.max(buckets, 1) * 4 * recordWords(wt)))));
 }
 
 /**
