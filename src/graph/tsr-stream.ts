@@ -138,21 +138,22 @@ export class TsrStreamWriter {
   }
 }
 
-/** Header bytes at most, with every number at its widest and the given page counts. */
+/**
+ * Header bytes at most: the header with empty page tables and every other number at its widest,
+ * plus each page table column's entries at their widest (9 bytes) and its array's length prefix
+ * grown to the widest (5 bytes).
+ */
 function boundHeaderBytes(meta: Omit<TsrMeta, 'numEdges' | 'build'>, created: string, maxPages: { out: number; in: number }): number {
-  const cols = (k: number): Columns => {
-    const col = (): number[] => new Array<number>(k).fill(NUMBER_MAX);
-    return { vBegin: col(), vEnd: col(), split: col(), edges: col(), offset: col(), length: col(), checksum: col() };
-  };
   const triple: [number, number, number] = [NUMBER_MAX, NUMBER_MAX, NUMBER_MAX];
   const header = tsrHeader(
     { ...meta, numVertices: NUMBER_MAX, numEdges: NUMBER_MAX, pageEdges: NUMBER_MAX, build: { selfLoopsDropped: NUMBER_MAX, duplicatesDropped: NUMBER_MAX } },
     created,
-    { out: cols(maxPages.out), in: cols(maxPages.in) },
+    { out: emptyColumns(), in: emptyColumns() },
     { outDegree: triple, inDegree: triple, toOriginal: triple, byOriginal: triple },
     NUMBER_MAX,
   );
-  return packr.pack(header).byteLength;
+  const columns = Object.keys(emptyColumns()).length;
+  return packr.pack(header).byteLength + 2 * columns * 5 + columns * 9 * (maxPages.out + maxPages.in);
 }
 
 /**

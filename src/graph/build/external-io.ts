@@ -26,16 +26,21 @@ export interface RecordBlock {
   words: number;
 }
 
-export function recordBlock(records: number, wt: WeightType | undefined): RecordBlock {
+/** A block of `records` records, over `buf` from byte `at` (a buffer of its own by default). */
+export function recordBlock(records: number, wt: WeightType | undefined, buf?: ArrayBuffer, at = 0): RecordBlock {
   const words = recordWords(wt);
-  const buf = new ArrayBuffer(4 * words * Math.max(1, records));
+  const n = Math.max(1, records);
+  const b = buf ?? new ArrayBuffer(4 * words * n);
   return {
-    u32: new Uint32Array(buf),
-    f32: wt === 'float32' ? new Float32Array(buf) : undefined,
-    f64: wt === 'float64' ? new Float64Array(buf) : undefined,
+    u32: new Uint32Array(b, at, words * n),
+    f32: wt === 'float32' ? new Float32Array(b, at, words * n) : undefined,
+    f64: wt === 'float64' ? new Float64Array(b, at, (words * n) / 2) : undefined,
     words,
   };
 }
+
+/** The bytes of a block. */
+const bytesOf = (b: RecordBlock): Uint8Array => new Uint8Array(b.u32.buffer, b.u32.byteOffset, b.u32.byteLength);
 
 /** Weight of record i of a block. */
 export function weightAt(b: RecordBlock, i: number): number {
@@ -52,7 +57,7 @@ function fileError(e: unknown, file: string, doing: string): TesseraError {
 export class RunFile {
   private fd: number;
   private pos = 0;
-  private readonly bufs: (RecordBlock | undefined)[];
+  private bufs: RecordBlock[];
   private readonly fill: Uint32Array;
   /** Blocks by bucket: [offset, records, offset, records, ...]. */
   private readonly index: number[][];
@@ -68,7 +73,11 @@ export class RunFile {
     readonly blockRecords: number,
   ) {
     this.words = recordWords(wt);
-    this.bufs = new Array<RecordBlock | undefined>(buckets).fill(undefined);
+    // One buffer for all the write buffers: large enough that the allocator maps it apart and
+    // returns it whole when it is dropped (buffers of a few MiB each would stay resident).
+    const per = 4 * this.words * Math.max(1, blockRecords);
+    const all = new ArrayBuffer(per * buckets);
+    this.bufs = Array.from({ length: buckets }, (_, b) => recordBlock(blockRecords, wt, all, b * per));
     this.fill = new Uint32Array(buckets);
     this.index = Array.from({ length: buckets }, () => []);
     trackTemp(file);
@@ -82,8 +91,7 @@ export class RunFile {
 
   /** Appends one record to bucket b. */
   put(b: number, src: number, dst: number, w: number): void {
-    let blk = this.bufs[b];
-    if (blk === undefined) blk = this.bufs[b] = recordBlock(this.blockRecords, this.wt);
+    const blk = this.bufs[b]!;
     const i = this.fill[b]!;
     const o = i * this.words;
     blk.u32[o] = src;
@@ -98,7 +106,7 @@ export class RunFile {
   /** Writes every partly filled buffer and drops the buffers (the file is then only read). */
   finish(): void {
     for (let b = 0; b < this.bufs.length; b++) if (this.fill[b]! > 0) this.flush(b, this.fill[b]!);
-    this.bufs.fill(undefined);
+    this.bufs = [];
   }
 
   /** Records of bucket b. */
@@ -112,7 +120,7 @@ export class RunFile {
   /** Reads bucket b in order through `into`; yields the records of each read. */
   *blocks(b: number, into: RecordBlock): Generator<number> {
     const ix = this.index[b]!;
-    const bytes = new Uint8Array(into.u32.buffer);
+    const bytes = bytesOf(into);
     const per = 4 * this.words;
     const cap = Math.floor(bytes.byteLength / per);
     for (let k = 0; k < ix.length; k += 2) {
@@ -143,9 +151,8 @@ export class RunFile {
   }
 
   private flush(b: number, n: number): void {
-    const blk = this.bufs[b]!;
     const len = n * 4 * this.words;
-    const bytes = new Uint8Array(blk.u32.buffer, 0, len);
+    const bytes = bytesOf(this.bufs[b]!).subarray(0, len);
     try {
       for (let off = 0; off < len; ) off += writeSync(this.fd, bytes, off, len - off, this.pos + off);
     } catch (e) {

@@ -2,7 +2,8 @@
  * What the bounded-memory builder (external.ts) may hold and needs on disk.
  *
  * Memory: the limit covers the whole process. From it go node as it stands when the build starts
- * (measured), a margin for the JS heap and the allocator, and the per-vertex tables at their
+ * (measured), a margin for the JS heap and the allocator (64 MiB and a tenth of the limit: freed
+ * buffers stay resident in the allocator's heap for a while), and the per-vertex tables at their
  * largest (the counting tables while ids are chosen, then degrees, ids, cursors and bucket maps);
  * the rest is the edge budget. An out-bucket costs twice its edges (staging area and the pages
  * made from it) plus the scratch of its longest list, an in-bucket once; the write buffers of the
@@ -22,8 +23,9 @@ import { freeBytes } from './external-io.js';
 
 /** Records per read of a run file. */
 export const READ_RECORDS = 1 << 16;
-/** Margin for the JS heap, code and the allocator's slack. */
+/** Margin for the JS heap, code and the allocator's slack: a fixed part and a part of the limit. */
 const SLACK = 64 << 20;
+const SLACK_SHARE = 0.1;
 /** Write buffers of the buckets at most, and at least. */
 const WRITE_BUFFERS_MAX = 64 << 20;
 const WRITE_BUFFERS_MIN = 4 << 20;
@@ -75,14 +77,14 @@ export function memoryPlan(limit: number, base: number, g: GraphShape): MemoryPl
   const read = READ_RECORDS * (recBytes(g.wt) + 8);
   const scratch = e * (g.pageEdges + 2 * g.longest);
   const edgeMin = 2 * e * g.longest + scratch + read + WRITE_BUFFERS_MIN;
-  const minimum = Math.ceil((base + SLACK + vertexBytes + edgeMin) / 2 ** 20) * 2 ** 20;
+  const minimum = Math.ceil((base + SLACK + vertexBytes + edgeMin) / (1 - SLACK_SHARE) / 2 ** 20) * 2 ** 20;
   if (limit < minimum) {
     throw new TesseraError(
-      `--host-memory ${size(limit)} is too small for this graph: it needs at least ${size(minimum)} (node ${size(base)}, per-vertex tables ${size(vertexBytes)}, the longest list and buffers ${size(edgeMin + SLACK)})`,
+      `--host-memory ${size(limit)} is too small for this graph: it needs at least ${size(minimum)} (node ${size(base)}, per-vertex tables ${size(vertexBytes)}, the longest list and buffers ${size(minimum - base - vertexBytes)})`,
       { fix: `give --host-memory ${Math.ceil(minimum / 2 ** 20)}MiB or more` },
     );
   }
-  const edgeBytes = limit - base - SLACK - vertexBytes;
+  const edgeBytes = limit * (1 - SLACK_SHARE) - base - SLACK - vertexBytes;
   const writeBufferBytes = Math.max(WRITE_BUFFERS_MIN, Math.min(WRITE_BUFFERS_MAX, Math.floor(edgeBytes / 4)));
   const cap = 2 ** 31;
   const outBucketEdges = Math.min(cap, Math.floor((edgeBytes - writeBufferBytes - read - scratch) / (2 * e)));

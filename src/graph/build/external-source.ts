@@ -83,9 +83,9 @@ export function edgeListStream(
           sink(p.src.chunks[c]!, p.dst.chunks[c]!, p.weights?.chunks[c], Math.min(CHUNK, m - c * CHUNK));
         }
         edges += m;
-        p.src.clear();
-        p.dst.clear();
-        p.weights?.clear();
+        p.src.recycle();
+        p.dst.recycle();
+        p.weights?.recycle();
       };
       await readLineBlocks(
         file,

@@ -343,10 +343,17 @@ const CHUNK_BITS = 20;
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
 
 function stagingPool(largest: number, wt: WeightType | undefined): PoolChunk[] {
+  // Views of one buffer each for ids and weights: the allocator maps a large buffer apart and
+  // returns it whole when it is dropped (chunks of 4 MiB would stay resident in its heap).
+  const ids = new ArrayBuffer(4 * largest);
+  const w = wt === undefined ? undefined : new ArrayBuffer((wt === 'float32' ? 4 : 8) * largest);
   const pool: PoolChunk[] = [];
   for (let at = 0; at < largest; at += 1 << CHUNK_BITS) {
     const k = Math.min(1 << CHUNK_BITS, largest - at);
-    pool.push({ nbrs: new Uint32Array(k), weights: wt === undefined ? undefined : wt === 'float32' ? new Float32Array(k) : new Float64Array(k) });
+    pool.push({
+      nbrs: new Uint32Array(ids, 4 * at, k),
+      weights: w === undefined ? undefined : wt === 'float32' ? new Float32Array(w, 4 * at, k) : new Float64Array(w, 8 * at, k),
+    });
   }
   return pool;
 }
