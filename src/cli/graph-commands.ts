@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import bytes from 'bytes-iec';
 import cliProgress from 'cli-progress';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { TesseraError } from '../errors.js';
 import { compact } from '../format.js';
 import { buildGraph, type BuildOptions } from '../graph/build.js';
@@ -27,7 +27,6 @@ import { buildTsrExternal, type DiskEstimate, type ExternalPhase, type ExternalR
 import { size } from '../graph/build/external-plan.js';
 import { edgeListStream, generatorStream, type EdgeStream } from '../graph/build/external-source.js';
 import { checkGraphFits, checkTextFits, estimateTextEdges } from '../graph/memory.js';
-import { parseSize } from '../topology/schema.js';
 import { F32List, F64List, U32List } from '../graph/chunked.js';
 import {
   checkGeneratorSpec,
@@ -43,7 +42,7 @@ import {
 import { detectFormat, readGraphFile } from '../graph/readers/index.js';
 import { isTsrFile, readTsr, readTsrArray, readTsrHeader, verifyTsr, writeTsr, type TsrHeader } from '../graph/tsr.js';
 import type { Graph, PageSet, RawEdges } from '../graph/types.js';
-import { choiceOption, intOption } from './options.js';
+import { choiceOption, intOption, sizeOption } from './options.js';
 
 // ---------------------------------------------------------------------------------------------
 // progress
@@ -176,15 +175,6 @@ function boundedFallback(refusal: unknown): number | undefined {
   if (!(refusal instanceof TesseraError)) throw refusal;
   note(`${refusal.message.split('. Fix:')[0]}: building in bounded memory`);
   return Math.floor(os.totalmem() / 2);
-}
-
-/** A --host-memory value: a size such as 8GiB or 500MB. */
-function sizeOption(name: string) {
-  return (v: string): number => {
-    const x = parseSize(v);
-    if (!(x > 0) || !Number.isFinite(x)) throw new InvalidArgumentError(`${name} must be a size such as 8GiB or 500MiB, got '${v}'.`);
-    return x;
-  };
 }
 
 const PHASE_LABELS: Record<ExternalPhase, [string, string]> = {
