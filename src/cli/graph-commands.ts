@@ -228,7 +228,8 @@ function diskLine(d: DiskEstimate, hostMemory: number): string {
 }
 
 function boundedNote(r: ExternalResult): string {
-  return ` (bounded memory: ${size(r.memory.limit)}, ${r.buckets.out + r.buckets.in} runs on disk)`;
+  const runs = r.buckets.out + r.buckets.in;
+  return ` (bounded memory: ${size(r.memory.limit)}, ${runs} run${runs === 1 ? '' : 's'} on disk)`;
 }
 
 /** The edge stream of a bounded conversion's input (edge lists and generator specs). */

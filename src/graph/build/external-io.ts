@@ -236,6 +236,7 @@ export function freeBytes(dir: string): number {
     const s = statfsSync(dir);
     return s.bavail * s.bsize;
   } catch (e) {
-    throw new TesseraError(`cannot tell the free space of ${dir}: ${(e as Error).message}`, { fix: 'check that the directory exists (see --tmp-dir and --out)' });
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new TesseraError(`the directory ${dir} does not exist`, { fix: 'create it, or name another one (--out, --tmp-dir)' });
+    throw new TesseraError(`cannot tell the free space of ${dir}: ${(e as Error).message}`, { fix: 'check the directory (--out, --tmp-dir)' });
   }
 }
