@@ -205,6 +205,10 @@ async function convertBounded(
       onDiskPlan: (d) => {
         if (told) return;
         told = true;
+        // A gzipped input is sized only once read: its bar ends before the line.
+        bar?.stop();
+        bar = undefined;
+        phase = undefined;
         process.stderr.write(`${diskLine(d, hostMemory)}\n`);
       },
       onProgress: (p, done, total) => {
@@ -214,7 +218,7 @@ async function convertBounded(
           const [label, unit] = p === 'read' && stream.progressUnit === 'edges' ? ['generate', ' edges'] : PHASE_LABELS[p];
           bar = progressBar(label, total, unit);
         }
-        bar!.update(done);
+        bar?.update(done);
       },
     });
   } finally {
