@@ -99,8 +99,11 @@ export async function buildTsrExternal(stream: EdgeStream, out: string, opts: Ex
   const vertices = await stream.vertices();
   const nv = vertices?.length ?? 0;
 
-  // Up front: what is known before reading (a generator's counts; a text file's estimate).
-  if (stream.idSpace !== undefined) memoryPlan(opts.hostMemory, base, { keys: stream.idSpace, n: stream.idSpace, nv, directed, wt: undefined, pageEdges, longest: pageEdges, sparseMax: 0 });
+  // Up front: what is known before reading (a generator's counts; a text file's estimate). The
+  // memory of a file's vertices is known once it is read: here only the part that does not
+  // depend on them.
+  const ids0 = stream.idSpace ?? nv;
+  memoryPlan(opts.hostMemory, base, { keys: ids0, n: ids0, nv, directed, wt: undefined, pageEdges, longest: pageEdges, sparseMax: 0 });
   if (stream.expectedEdges !== undefined) {
     const m = stream.expectedEdges;
     // Weights not known yet (a text file's first line tells): float64, the most they take.
