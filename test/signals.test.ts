@@ -88,6 +88,17 @@ test.serial('SIGINT while convert writes a .tsr: temp file removed, exit 130', a
   t.deepEqual(r.left, []);
 });
 
+test.serial('SIGINT while a bounded-memory build writes: runs and partial .tsr removed, exit 130', async (t) => {
+  const dir = await tempDir('tessera-sig-');
+  // The partial .tsr appears once the out-runs are written, beside them (and the in-runs).
+  const r = await interruptDuringWrite(['generate', 'rmat', '--scale', '19', '--out', path.join(dir, 'g.tsr'), '--host-memory', '300MiB'], dir, 'SIGINT');
+  t.true(r.sawTemp, `no temporary file appeared (stderr: ${r.stderr})`);
+  t.is(r.signal, null, 'killed by the signal instead of handling it');
+  t.is(r.code, 130, r.stderr);
+  t.regex(r.stderr, /tessera: interrupted; removed 3 partial output files\n$/);
+  t.deepEqual(r.left, [], 'neither a run file nor the partial output may remain');
+});
+
 test.serial('the library listens to no signal unless installSignalCleanup is called', (t) => {
   // This test process never calls installSignalCleanup (only the CLI does).
   const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];

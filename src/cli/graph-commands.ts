@@ -6,6 +6,8 @@
  *       FILE.tsr: built (renumbered, paged) and written as a tessera graph file
  *   tessera convert IN --out OUT.tsr [--undirected] [--page-edges N] [--vertices FILE.v]
  *       IN: an edge list / Graphalytics / Matrix Market file, a .tsr (re-paged), or a generator spec
+ *   both .tsr builds: [--host-memory SIZE] [--tmp-dir DIR]: bounded memory (build/external.ts),
+ *       taken with --host-memory or when the graph's estimate exceeds this machine's memory
  *   tessera info GRAPH [--format json] [--no-verify]
  *       GRAPH: a .tsr (every page, degree array and id map is checked first, and a damaged file
  *       exits 1 naming the page; --no-verify reads only its header and degree arrays), another
@@ -13,6 +15,7 @@
  *
  * Progress bars go to stderr, only when it is a terminal. Every failure is a TesseraError.
  */
+import os from 'node:os';
 import path from 'node:path';
 import bytes from 'bytes-iec';
 import cliProgress from 'cli-progress';
@@ -20,6 +23,10 @@ import type { Command } from 'commander';
 import { TesseraError } from '../errors.js';
 import { compact } from '../format.js';
 import { buildGraph, type BuildOptions } from '../graph/build.js';
+import { buildTsrExternal, type DiskEstimate, type ExternalPhase, type ExternalResult } from '../graph/build/external.js';
+import { size } from '../graph/build/external-plan.js';
+import { edgeListStream, generatorStream, type EdgeStream } from '../graph/build/external-source.js';
+import { checkGraphFits, checkTextFits, estimateTextEdges } from '../graph/memory.js';
 import { F32List, F64List, U32List } from '../graph/chunked.js';
 import {
   checkGeneratorSpec,
@@ -32,10 +39,10 @@ import {
   type GeneratorKind,
   type GeneratorSpec,
 } from '../graph/generate/index.js';
-import { readGraphFile } from '../graph/readers/index.js';
+import { detectFormat, readGraphFile } from '../graph/readers/index.js';
 import { isTsrFile, readTsr, readTsrArray, readTsrHeader, verifyTsr, writeTsr, type TsrHeader } from '../graph/tsr.js';
 import type { Graph, PageSet, RawEdges } from '../graph/types.js';
-import { choiceOption, intOption } from './options.js';
+import { choiceOption, intOption, sizeOption } from './options.js';
 
 // ---------------------------------------------------------------------------------------------
 // progress
@@ -87,6 +94,8 @@ export interface GenerateFlags {
   out: string;
   pageEdges?: number;
   undirected?: boolean;
+  hostMemory?: number;
+  tmpDir?: string;
 }
 
 type OutKind = 'el' | 'tsr';
@@ -131,8 +140,8 @@ export async function generateCommand(kind: string, f: GenerateFlags): Promise<s
   const name = formatGeneratorSpec(spec);
   const t0 = performance.now();
   if (out === 'el') {
-    if (f.undirected || f.pageEdges !== undefined) {
-      throw new TesseraError('--undirected and --page-edges apply to .tsr output only', { file: f.out, fix: 'drop them, or write FILE.tsr' });
+    if (f.undirected || f.pageEdges !== undefined || f.hostMemory !== undefined || f.tmpDir !== undefined) {
+      throw new TesseraError('--undirected, --page-edges, --host-memory and --tmp-dir apply to .tsr output only', { file: f.out, fix: 'drop them, or write FILE.tsr' });
     }
     const bar = progressBar('generate', specEdges(spec), ' edges');
     try {
@@ -143,10 +152,138 @@ export async function generateCommand(kind: string, f: GenerateFlags): Promise<s
       bar.stop();
     }
   }
+  const limit = f.hostMemory ?? boundedFallback(catchOf(() => checkGraphFits(2 ** spec.scale, specEdges(spec), { what: name })));
+  if (limit !== undefined) {
+    const r = await convertBounded(generatorStream(spec), f.out, limit, f);
+    return `wrote ${f.out}: ${name}, ${r.numVertices} vertices, ${r.numEdges} edges${r.directed ? '' : ' (undirected: arcs both ways)'} in ${secs(t0)}${boundedNote(r)}`;
+  }
   const raw = generateWithBar(spec);
   const g = buildWithNote(raw, { pageEdges: f.pageEdges, ...(f.undirected ? { directed: false } : {}) });
   await writeTsrWithBar(g, f.out);
   return `wrote ${f.out}: ${name}, ${g.numVertices} vertices, ${g.numEdges} edges${g.directed ? '' : ' (undirected: arcs both ways)'} in ${secs(t0)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// bounded memory
+
+/**
+ * The host-memory limit of a bounded build when the in-memory estimate was refused (`refusal`,
+ * a thrown error): half of this machine's memory; undefined (no refusal): build in memory.
+ */
+function boundedFallback(refusal: unknown): number | undefined {
+  if (refusal === undefined) return undefined;
+  if (!(refusal instanceof TesseraError)) throw refusal;
+  note(`${refusal.message.split('. Fix:')[0]}: building in bounded memory`);
+  return Math.floor(os.totalmem() / 2);
+}
+
+const PHASE_LABELS: Record<ExternalPhase, [string, string]> = {
+  read: ['read', ' B'],
+  count: ['count', ' edges'],
+  runs: ['runs', ' edges'],
+  'out-pages': ['out-pages', ' edges'],
+  'in-pages': ['in-pages', ' edges'],
+};
+
+/** Builds OUT.tsr from an edge stream in bounded memory, with a bar per phase and the disk estimate. */
+async function convertBounded(
+  stream: EdgeStream,
+  out: string,
+  hostMemory: number,
+  f: { undirected?: boolean; pageEdges?: number; weights?: 'float32' | 'float64' | 'none'; tmpDir?: string },
+): Promise<ExternalResult> {
+  let phase: ExternalPhase | undefined;
+  let bar: Bar | undefined;
+  let told = false;
+  try {
+    return await buildTsrExternal(stream, out, {
+      hostMemory,
+      pageEdges: f.pageEdges,
+      ...(f.undirected ? { directed: false } : {}),
+      ...(f.weights ? { weightType: f.weights } : {}),
+      tmpDir: f.tmpDir,
+      onDiskPlan: (d) => {
+        if (told) return;
+        told = true;
+        // A gzipped input is sized only once read: its bar ends before the line.
+        bar?.stop();
+        bar = undefined;
+        phase = undefined;
+        process.stderr.write(`${diskLine(d, hostMemory)}\n`);
+      },
+      onProgress: (p, done, total) => {
+        if (p !== phase) {
+          bar?.stop();
+          phase = p;
+          const [label, unit] = p === 'read' && stream.progressUnit === 'edges' ? ['generate', ' edges'] : PHASE_LABELS[p];
+          bar = progressBar(label, total, unit);
+        }
+        bar?.update(done);
+      },
+    });
+  } finally {
+    bar?.stop();
+  }
+}
+
+function diskLine(d: DiskEstimate, hostMemory: number): string {
+  const where = d.tmpDir === d.outDir ? `in ${d.tmpDir}` : `(runs in ${d.tmpDir}, output in ${d.outDir})`;
+  return `bounded build in ${size(hostMemory)} of memory: needs about ${size(d.runs)} of temporary runs and ${size(d.output)} of output on disk ${where}`;
+}
+
+function boundedNote(r: ExternalResult): string {
+  const runs = r.buckets.out + r.buckets.in;
+  return ` (bounded memory: ${size(r.memory.limit)}, ${runs} run${runs === 1 ? '' : 's'} on disk)`;
+}
+
+/** The edge stream of a bounded conversion's input (edge lists and generator specs). */
+async function boundedStream(input: string, f: ConvertFlags): Promise<EdgeStream> {
+  if (isGeneratorSpec(input)) {
+    if (f.vertices !== undefined) throw new TesseraError('--vertices applies to edge-list files only', { key: '--vertices' });
+    return generatorStream(parseGeneratorSpec(input));
+  }
+  if (await isTsrFile(input)) {
+    throw new TesseraError('re-paging a .tsr in bounded memory is not supported', { file: input, fix: 'convert the original edge list, or drop --host-memory' });
+  }
+  const format = await detectFormat(input);
+  if (format !== 'edgelist') {
+    const name = format === 'matrixmarket' ? 'a Matrix Market file' : 'a Graphalytics graph';
+    throw new TesseraError(`a bounded-memory conversion reads edge lists and generator specs; this is ${name}`, {
+      file: input,
+      fix: 'convert it to an edge list (src dst [weight] lines) first, or drop --host-memory',
+    });
+  }
+  // The estimate of the disk needed up front: the edges from the file's size, weights from its first line.
+  const est = await estimateTextEdges(input);
+  return edgeListStream(input, {
+    directed: f.undirected ? false : undefined,
+    vertices: f.vertices,
+    ...(f.weights === 'none' ? { weighted: false } : f.weights ? { weightType: f.weights } : {}),
+    expectedEdges: est?.edges,
+    expectedWeights: est === undefined ? undefined : est.fields >= 3 ? (f.weights === 'float32' ? 'float32' : 'float64') : 'none',
+  });
+}
+
+/** Whether convert builds in bounded memory (its limit), by the flag or the input's estimate. */
+async function convertLimit(input: string, f: ConvertFlags): Promise<number | undefined> {
+  if (f.hostMemory !== undefined) return f.hostMemory;
+  let refusal: unknown;
+  if (isGeneratorSpec(input)) {
+    const spec = parseGeneratorSpec(input);
+    refusal = catchOf(() => checkGraphFits(2 ** spec.scale, specEdges(spec), { what: formatGeneratorSpec(spec) }));
+  } else if (!(await isTsrFile(input)) && (await detectFormat(input)) === 'edgelist') {
+    refusal = await checkTextFits(input).then(() => undefined, (e: unknown) => e);
+  }
+  return boundedFallback(refusal);
+}
+
+function catchOf(f: () => void): unknown {
+  try {
+    f();
+    return undefined;
+  } catch (e) {
+    return e;
+  }
 }
 
 function generateWithBar(spec: GeneratorSpec): RawEdges {
@@ -210,6 +347,10 @@ export interface ConvertFlags {
   vertices?: string;
   /** Storage of the weights: float32, float64 (default: the input's; text files: float64) or none. */
   weights?: 'float32' | 'float64' | 'none';
+  /** Bounded memory: the limit (bytes) of the whole process. */
+  hostMemory?: number;
+  /** Bounded memory: where the temporary runs go (default: next to the output). */
+  tmpDir?: string;
 }
 
 /** Raw edges (original ids) of a built graph's out pages: how a .tsr is re-paged. */
@@ -291,6 +432,11 @@ async function loadSource(
 export async function convertCommand(input: string, f: ConvertFlags): Promise<string> {
   outKind(f.out, ['tsr']);
   const t0 = performance.now();
+  const limit = await convertLimit(input, f);
+  if (limit !== undefined) {
+    const r = await convertBounded(await boundedStream(input, f), f.out, limit, f);
+    return `wrote ${f.out}: ${r.numVertices} vertices, ${r.numEdges} edges, ${r.directed ? 'directed' : 'undirected'}, ${r.pages.out} page${r.pages.out === 1 ? '' : 's'} out${r.directed ? `, ${r.pages.in} in` : ''}, in ${secs(t0)}${boundedNote(r)}`;
+  }
   const src = await loadSource(input, f);
   const opts: BuildOptions = { pageEdges: f.pageEdges, ...(f.undirected ? { directed: false } : {}), ...(f.weights ? { weightType: f.weights } : {}) };
   let g: Graph;
@@ -518,6 +664,8 @@ export function registerGraphCommands(program: Command): void {
     .option('--weighted', 'add weights uniform over k/10^6, k = 1..10^6 (float32)')
     .option('--page-edges <n>', '.tsr only: target edges per page', intOption('--page-edges', 1))
     .option('--undirected', '.tsr only: store every edge both ways')
+    .option('--host-memory <size>', '.tsr only: build within this much memory (e.g. 8GiB), through sorted runs on disk', sizeOption('--host-memory'))
+    .option('--tmp-dir <dir>', '.tsr only: where a bounded build puts its temporary runs (default: next to the output)')
     .requiredOption('--out <file>', 'FILE.el (edge-list text, streamed) or FILE.tsr (tessera graph)')
     .action(async (kind: string, f: GenerateFlags) => {
       process.stdout.write((await generateCommand(kind, f)) + '\n');
@@ -532,6 +680,8 @@ export function registerGraphCommands(program: Command): void {
     .option('--page-edges <n>', 'target edges per page (default 1048576)', intOption('--page-edges', 1))
     .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
     .option('--weights <type>', 'store weights as float32 | float64 | none (default: as the input; text: float64)', choiceOption('--weights', ['float32', 'float64', 'none'] as const))
+    .option('--host-memory <size>', 'build within this much memory (e.g. 8GiB), through sorted runs on disk (edge lists, generator specs)', sizeOption('--host-memory'))
+    .option('--tmp-dir <dir>', 'where a bounded build puts its temporary runs (default: next to the output)')
     .action(async (input: string, f: ConvertFlags) => {
       process.stdout.write((await convertCommand(input, f)) + '\n');
     });

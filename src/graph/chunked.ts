@@ -14,11 +14,12 @@ class Chunked<T extends Uint32Array | Float32Array | Float64Array> {
   length = 0;
   private cur: T | undefined;
   private pos = CHUNK;
+  private spare: T[] = [];
   constructor(private readonly ctor: Ctor<T>) {}
 
   push(v: number): void {
     if (this.pos === CHUNK) {
-      this.cur = new this.ctor(CHUNK);
+      this.cur = this.spare.pop() ?? new this.ctor(CHUNK);
       this.chunks.push(this.cur);
       this.pos = 0;
     }
@@ -45,9 +46,20 @@ class Chunked<T extends Uint32Array | Float32Array | Float64Array> {
   /** Releases the storage (the list becomes empty). */
   clear(): void {
     this.chunks = [];
+    this.spare = [];
     this.length = 0;
     this.cur = undefined;
     this.pos = CHUNK;
+  }
+
+  /**
+   * Empties the list but keeps its full-size chunks for the next pushes: a list drained as it is
+   * filled (the bounded builder's reader) then allocates nothing after its first chunks.
+   */
+  recycle(): void {
+    const spare = this.chunks.filter((c) => c.length === CHUNK);
+    this.clear();
+    this.spare = spare;
   }
 }
 

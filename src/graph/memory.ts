@@ -45,7 +45,23 @@ const SAMPLE_BYTES = 1 << 16;
  * known before inflating them), are not estimated.
  */
 export async function checkTextFits(file: string): Promise<void> {
-  if (file.toLowerCase().endsWith('.gz')) return;
+  const est = await estimateTextEdges(file);
+  if (est === undefined) return;
+  const { edges, size, lineBytes } = est;
+  checkGraphFits(edges, edges, {
+    file,
+    what: `at ${lineBytes.toFixed(1)} bytes a line, this ${gib(size)} edge list`,
+    says: `holds about ${Math.round(edges)} edges (and at most as many vertices)`,
+    fix: 'use a machine with more memory, or split the graph',
+  });
+}
+
+/**
+ * The edges of a plain-text edge list, estimated as checkTextFits does (undefined: not estimated),
+ * and the fields of its first data line.
+ */
+export async function estimateTextEdges(file: string): Promise<{ edges: number; size: number; lineBytes: number; fields: number } | undefined> {
+  if (file.toLowerCase().endsWith('.gz')) return undefined;
   let size = 0;
   const buf = Buffer.alloc(SAMPLE_BYTES);
   let got = 0;
@@ -53,24 +69,19 @@ export async function checkTextFits(file: string): Promise<void> {
     const fh = await open(file, 'r');
     try {
       size = (await fh.stat()).size;
-      if (size < 2 * SAMPLE_BYTES) return;
+      if (size < 2 * SAMPLE_BYTES) return undefined;
       got = (await fh.read(buf, 0, SAMPLE_BYTES, 0)).bytesRead;
     } finally {
       await fh.close();
     }
   } catch {
-    return; // the reader says what is wrong with the file
+    return undefined; // the reader says what is wrong with the file
   }
   const text = buf.subarray(0, got).toString('latin1');
   const lines = text.split('\n').slice(0, -1); // the last one may be cut
   const data = lines.filter((l) => l.trim() !== '' && !/^\s*[#%]/.test(l));
-  if (data.length === 0) return;
+  if (data.length === 0) return undefined;
   const bytes = lines.reduce((a, l) => a + l.length + 1, 0);
-  const edges = (size * data.length) / bytes;
-  checkGraphFits(edges, edges, {
-    file,
-    what: `at ${(bytes / lines.length).toFixed(1)} bytes a line, this ${gib(size)} edge list`,
-    says: `holds about ${Math.round(edges)} edges (and at most as many vertices)`,
-    fix: 'use a machine with more memory, or split the graph',
-  });
+  const fields = data[0]!.trim().split(/[\s,]+/).length;
+  return { edges: (size * data.length) / bytes, size, lineBytes: bytes / lines.length, fields };
 }

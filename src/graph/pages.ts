@@ -41,6 +41,9 @@ export function pageOver(
   return { index, vBegin, vEnd, split, edges, offsets, nbrs, weights, buffer };
 }
 
+/** Allocates a page (allocPage, or a builder's own placement). */
+export type PageAlloc = (index: number, vBegin: number, vEnd: number, edges: number, split: boolean, wt: WeightType | undefined) => Page;
+
 export function allocPage(
   index: number,
   vBegin: number,
@@ -121,22 +124,25 @@ export function layoutPages(
 ): PageSet {
   const plan = planPages(degree, pageEdges);
   const pages: Page[] = [];
-  for (let i = 0; i < plan.vBegin.length; i++) {
-    const b = plan.vBegin[i]!;
-    const e = plan.vEnd[i]!;
-    const p = allocPage(i, b, e, plan.edges[i]!, plan.split[i]!, wt);
-    if (plan.split[i]) p.offsets[1] = plan.edges[i]!;
-    else {
-      let acc = 0;
-      for (let v = b; v < e; v++) {
-        p.offsets[v - b] = acc;
-        acc += degree[v]!;
-      }
-      p.offsets[e - b] = acc;
-    }
-    pages.push(p);
-  }
+  for (let i = 0; i < plan.vBegin.length; i++) pages.push(laidOutPage(plan, i, degree, wt));
   return { orientation, pages, firstPageOf: plan.firstPageOf };
+}
+
+/** Page i of a plan, allocated, with its offsets from `degree` (a split page: its one list). */
+export function laidOutPage(plan: Omit<PagePlan, 'firstPageOf'>, i: number, degree: Uint32Array, wt: WeightType | undefined, alloc: PageAlloc = allocPage): Page {
+  const b = plan.vBegin[i]!;
+  const e = plan.vEnd[i]!;
+  const p = alloc(i, b, e, plan.edges[i]!, plan.split[i]!, wt);
+  if (plan.split[i]) p.offsets[1] = plan.edges[i]!;
+  else {
+    let acc = 0;
+    for (let v = b; v < e; v++) {
+      p.offsets[v - b] = acc;
+      acc += degree[v]!;
+    }
+    p.offsets[e - b] = acc;
+  }
+  return p;
 }
 
 /** Calls fn(v, nbr, weight) for every edge of a PageSet, vertices ascending. */

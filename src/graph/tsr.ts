@@ -40,7 +40,7 @@ import { TesseraError } from '../errors.js';
 import { trackTemp, untrackTemp } from '../tmp-files.js';
 import { pageByteLength, pageOver } from './pages.js';
 import type { Graph, Page, PageSet, WeightType } from './types.js';
-import { IO_MAX, PREAMBLE, TSR_ALIGN, TSR_MAGIC, TSR_VERSION, packr, tsrChecksum, type Columns, type OnDiskHeader, type TsrProgress } from './tsr-format.js';
+import { IO_MAX, PREAMBLE, TSR_ALIGN, TSR_MAGIC, TSR_VERSION, packr, tsrChecksum, type Columns, type OnDiskHeader, type TsrHeader, type TsrProgress } from './tsr-format.js';
 
 export { TSR_ALIGN, TSR_MAGIC, TSR_VERSION, tsrChecksum, type TsrBlob, type TsrHeader, type TsrPageEntry, type TsrProgress } from './tsr-format.js';
 export {
@@ -63,7 +63,7 @@ const alignUp = (x: number, a: number): number => Math.ceil(x / a) * a;
 const align8 = (x: number): number => (x + 7) & ~7;
 
 /** The bytes of a page in the canonical layout (its buffer itself when it already is one). */
-function pageBytes(p: Page, wt: WeightType | undefined): Uint8Array {
+export function pageBytes(p: Page, wt: WeightType | undefined): Uint8Array {
   const nv = p.vEnd - p.vBegin;
   const len = pageByteLength(nv, p.edges, wt);
   const nbrOff = align8(4 * (nv + 1));
@@ -165,33 +165,13 @@ export async function writeTsr(graph: Graph, path: string, opts: TsrProgress = {
       arr[name] = [offsets[k]!, allBlobs[k]!.byteLength, checksums[k]!];
       k++;
     }
-    const header: OnDiskHeader = {
-      format: 'tessera-graph',
-      version: TSR_VERSION,
-      numVertices: graph.numVertices,
-      numEdges: graph.numEdges,
-      directed: graph.directed,
-      weightType: wt ?? null,
-      pageEdges: graph.pageEdges,
-      source: graph.source,
-      created,
-      ...(build ? { build: { selfLoopsDropped: build.selfLoopsDropped, duplicatesDropped: build.duplicatesDropped } } : {}),
-      align: TSR_ALIGN,
-      pageTables,
-      arrays: arr,
-      fileBytes,
-    };
-    headerBytes = packr.pack(header);
+    headerBytes = packr.pack(tsrHeader({ ...graph, build }, created, pageTables, arr, fileBytes));
     const need = alignUp(PREAMBLE + headerBytes.byteLength, TSR_ALIGN);
     if (need === dataStart) break;
     dataStart = need;
   }
 
-  const pre = Buffer.alloc(PREAMBLE);
-  pre.write(TSR_MAGIC, 0, 'latin1');
-  pre.writeUInt32LE(TSR_VERSION, 4);
-  pre.writeUInt32LE(headerBytes.byteLength, 8);
-  pre.writeUInt32LE(tsrChecksum(headerBytes), 12);
+  const pre = tsrPreamble(headerBytes);
 
   const tmp = `${path}.tmp-${process.pid}`;
   let fh: FileHandle | undefined;
@@ -214,18 +194,56 @@ export async function writeTsr(graph: Graph, path: string, opts: TsrProgress = {
   } catch (e) {
     await fh?.close().catch(() => undefined);
     await unlink(tmp).catch(() => undefined);
-    if (e instanceof TesseraError) throw e;
-    throw new TesseraError(`cannot write: ${(e as Error).message}`, { file: path, fix: 'check that the directory exists, is writable and has free space' });
+    throw writeError(e, path);
   } finally {
     untrackTemp(tmp);
   }
 }
 
-function emptyColumns(): Columns {
+/** What a .tsr header says about the graph, besides where its blobs are. */
+export type TsrMeta = Pick<TsrHeader, 'numVertices' | 'numEdges' | 'directed' | 'weightType' | 'pageEdges' | 'source' | 'build'>;
+
+export function tsrHeader(g: TsrMeta, created: string, pageTables: OnDiskHeader['pageTables'], arrays: OnDiskHeader['arrays'], fileBytes: number): OnDiskHeader {
+  const build = g.build;
+  return {
+    format: 'tessera-graph',
+    version: TSR_VERSION,
+    numVertices: g.numVertices,
+    numEdges: g.numEdges,
+    directed: g.directed,
+    weightType: g.weightType ?? null,
+    pageEdges: g.pageEdges,
+    source: g.source,
+    created,
+    ...(build ? { build: { selfLoopsDropped: build.selfLoopsDropped, duplicatesDropped: build.duplicatesDropped } } : {}),
+    align: TSR_ALIGN,
+    pageTables,
+    arrays,
+    fileBytes,
+  };
+}
+
+/** Magic, version, header length and header checksum. */
+export function tsrPreamble(headerBytes: Uint8Array): Buffer {
+  const pre = Buffer.alloc(PREAMBLE);
+  pre.write(TSR_MAGIC, 0, 'latin1');
+  pre.writeUInt32LE(TSR_VERSION, 4);
+  pre.writeUInt32LE(headerBytes.byteLength, 8);
+  pre.writeUInt32LE(tsrChecksum(headerBytes), 12);
+  return pre;
+}
+
+/** A failed write of `path` as one line (TesseraErrors pass through). */
+export function writeError(e: unknown, path: string): TesseraError {
+  if (e instanceof TesseraError) return e;
+  return new TesseraError(`cannot write: ${(e as Error).message}`, { file: path, fix: 'check that the directory exists, is writable and has free space' });
+}
+
+export function emptyColumns(): Columns {
   return { vBegin: [], vEnd: [], split: [], edges: [], offset: [], length: [], checksum: [] };
 }
 
-async function writeAt(fh: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+export async function writeAt(fh: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
   let off = 0;
   while (off < bytes.byteLength) {
     const len = Math.min(IO_MAX, bytes.byteLength - off);

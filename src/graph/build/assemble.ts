@@ -9,7 +9,7 @@
  *
  * In-pages (directed graphs) are filled from the out-pages in transpose.ts.
  */
-import { allocPage, type PagePlan } from '../pages.js';
+import { allocPage, type PageAlloc, type PagePlan } from '../pages.js';
 import type { Page, WeightArray, WeightType } from '../types.js';
 import { dropped, releaseScratch, sortUnique } from './lists.js';
 import { firstChunkFrom, gather, releaseUpTo, type Staging } from './scatter.js';
@@ -31,7 +31,7 @@ export interface OutRange {
 /**
  * Builds out-pages for planned pages [i0, i1), whose staging range starts at position pos0
  * (consumed). Writes outDegree of their vertices and, when given, takes every dropped edge off
- * inDeg (raw in-degrees, shared).
+ * inDeg (raw in-degrees, shared). `alloc` places the pages (the bounded builder reuses one area).
  */
 export function outPagesRange(
   st: Staging,
@@ -43,6 +43,7 @@ export function outPagesRange(
   wt: WeightType | undefined,
   outDegree: Uint32Array,
   inDeg: Uint32Array | undefined,
+  alloc: PageAlloc = allocPage,
 ): OutRange {
   const idBits = 32 - Math.clz32(Math.max(1, layoutDeg.length - 1));
   let scratchLen = 0;
@@ -76,7 +77,7 @@ export function outPagesRange(
         lo += d0;
       }
       offs[vEnd - vBegin] = kept;
-      const p = allocPage(pages.length, vBegin, vEnd, kept, false, wt);
+      const p = alloc(pages.length, vBegin, vEnd, kept, false, wt);
       p.offsets.set(offs.subarray(0, vEnd - vBegin + 1));
       p.nbrs.set(nb.subarray(0, kept));
       if (wb !== undefined) p.weights!.set(wb.subarray(0, kept));
@@ -102,13 +103,13 @@ export function outPagesRange(
     const per = Math.ceil(d / (j - i)) || 1;
     for (let at = 0; at < d; at += per) {
       const k = Math.min(per, d - at);
-      const p = allocPage(pages.length, v, v + 1, k, true, wt);
+      const p = alloc(pages.length, v, v + 1, k, true, wt);
       p.offsets[1] = k;
       p.nbrs.set(nbrs.subarray(at, at + k));
       if (weights) p.weights!.set(weights.subarray(at, at + k));
       pages.push(p);
     }
-    if (d === 0) pages.push(allocPage(pages.length, v, v + 1, 0, false, wt));
+    if (d === 0) pages.push(alloc(pages.length, v, v + 1, 0, false, wt));
     i = j;
   }
   releaseScratch();

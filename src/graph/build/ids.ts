@@ -97,6 +97,14 @@ export function scanChunks(src: Uint32Array[], dst: Uint32Array[], w: WeightArra
 }
 
 /**
+ * Whether ids up to `max` are dense enough to count by original id (m edges, nv listed vertices):
+ * the tables by key then stay within a few bytes per edge.
+ */
+export function countsByOriginal(max: number, m: number, nv: number): boolean {
+  return max + 1 <= m + nv + (1 << 16);
+}
+
+/**
  * Chooses the key space; densifies src/dst in place when ids are too sparse to count by.
  * `endsMax`: the largest id of src and dst when already known (scanChunks).
  */
@@ -104,8 +112,7 @@ export function keySpace(src: U32List, dst: U32List, vertices: U32List | undefin
   const m = src.length;
   const nv = vertices?.length ?? 0;
   const max = Math.max(endsMax ?? Math.max(maxOf(src), maxOf(dst)), vertices ? maxOf(vertices) : -1);
-  // Dense enough to count by original id: the tables by key stay within a few bytes per edge.
-  if (max + 1 <= m + nv + (1 << 16)) return { keys: max + 1, direct: true, keyToOriginal: undefined };
+  if (countsByOriginal(max, m, nv)) return { keys: max + 1, direct: true, keyToOriginal: undefined };
   const keyToOriginal = densify(src, dst, vertices, max);
   return { keys: keyToOriginal.length, direct: false, keyToOriginal };
 }
@@ -307,24 +314,9 @@ function densify(src: U32List, dst: U32List, vertices: U32List | undefined, max:
   for (const l of lists) count += l.length;
   if (max + 1 <= 8 * count + (1 << 24)) {
     // Bitmap of present ids + per-word rank: ~0.25 B per id of the range.
-    const words = (max >>> 5) + 1;
-    const bits = new Uint32Array(words);
+    const bits = new Uint32Array((max >>> 5) + 1);
     for (const l of lists) markBits(l, bits);
-    const rank = new Uint32Array(words);
-    let r = 0;
-    for (let w = 0; w < words; w++) {
-      rank[w] = r;
-      r += popcount(bits[w]!);
-    }
-    const distinct = new Uint32Array(r);
-    for (let w = 0, j = 0; w < words; w++) {
-      let b = bits[w]!;
-      while (b !== 0) {
-        const t = b & -b;
-        distinct[j++] = w * 32 + 31 - Math.clz32(t);
-        b ^= t;
-      }
-    }
+    const { rank, distinct } = ranksOf(bits);
     rankInPlace(src, bits, rank);
     rankInPlace(dst, bits, rank);
     return distinct;
@@ -353,26 +345,49 @@ function densify(src: U32List, dst: U32List, vertices: U32List | undefined, max:
   return distinct;
 }
 
-function markBits(l: U32List, bits: Uint32Array): void {
-  for (let c = 0; c < l.chunks.length; c++) {
-    const ch = l.chunks[c]!;
-    const k = Math.min(CHUNK, l.length - c * CHUNK);
-    for (let i = 0; i < k; i++) {
-      const x = ch[i]!;
-      bits[x >>> 5]! |= 1 << (x & 31);
+/** Per-word ranks of a bitmap of present ids (marks before each word), and the marked ids ascending. */
+export function ranksOf(bits: Uint32Array): { rank: Uint32Array; distinct: Uint32Array } {
+  const words = bits.length;
+  const rank = new Uint32Array(words);
+  let r = 0;
+  for (let w = 0; w < words; w++) {
+    rank[w] = r;
+    r += popcount(bits[w]!);
+  }
+  const distinct = new Uint32Array(r);
+  for (let w = 0, j = 0; w < words; w++) {
+    let b = bits[w]!;
+    while (b !== 0) {
+      const t = b & -b;
+      distinct[j++] = w * 32 + 31 - Math.clz32(t);
+      b ^= t;
     }
+  }
+  return { rank, distinct };
+}
+
+function markBits(l: U32List, bits: Uint32Array): void {
+  for (let c = 0; c < l.chunks.length; c++) markChunk(l.chunks[c]!, Math.min(CHUNK, l.length - c * CHUNK), bits);
+}
+
+/** Sets the bit of every id in ch[0..k). */
+export function markChunk(ch: Uint32Array, k: number, bits: Uint32Array): void {
+  for (let i = 0; i < k; i++) {
+    const x = ch[i]!;
+    bits[x >>> 5]! |= 1 << (x & 31);
   }
 }
 
 function rankInPlace(l: U32List, bits: Uint32Array, rank: Uint32Array): void {
-  for (let c = 0; c < l.chunks.length; c++) {
-    const ch = l.chunks[c]!;
-    const k = Math.min(CHUNK, l.length - c * CHUNK);
-    for (let i = 0; i < k; i++) {
-      const x = ch[i]!;
-      const w = x >>> 5;
-      ch[i] = rank[w]! + popcount(bits[w]! & ((1 << (x & 31)) - 1));
-    }
+  for (let c = 0; c < l.chunks.length; c++) rankChunk(l.chunks[c]!, Math.min(CHUNK, l.length - c * CHUNK), bits, rank);
+}
+
+/** Rewrites every id in ch[0..k) to its rank among the marked ids (rank[w]: marks before word w). */
+export function rankChunk(ch: Uint32Array, k: number, bits: Uint32Array, rank: Uint32Array): void {
+  for (let i = 0; i < k; i++) {
+    const x = ch[i]!;
+    const w = x >>> 5;
+    ch[i] = rank[w]! + popcount(bits[w]! & ((1 << (x & 31)) - 1));
   }
 }
 

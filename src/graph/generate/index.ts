@@ -127,8 +127,14 @@ export function generateEdges(spec: GeneratorSpec | string, opts: { onProgress?:
   } finally {
     team?.close();
   }
-  // Every id in [0, 2^scale) is a vertex, with or without edges (Graph500 and GAPBS count them
-  // all), so a source id below 2^scale is always valid and the vertex count is 2^scale.
+  return { src, dst, weights, vertices: generatedVertices(s), directed: true, weightType: weights ? 'float32' : undefined, source: formatGeneratorSpec(s) };
+}
+
+/**
+ * Every id in [0, 2^scale) is a vertex, with or without edges (Graph500 and GAPBS count them
+ * all), so a source id below 2^scale is always valid and the vertex count is 2^scale.
+ */
+export function generatedVertices(s: GeneratorSpec): U32List {
   const vertices = new U32List();
   const nv = 2 ** s.scale;
   for (let v = 0; v < nv; v += CHUNK) {
@@ -141,7 +147,7 @@ export function generateEdges(spec: GeneratorSpec | string, opts: { onProgress?:
       vertices.length += CHUNK;
     }
   }
-  return { src, dst, weights, vertices, directed: true, weightType: weights ? 'float32' : undefined, source: formatGeneratorSpec(s) };
+  return vertices;
 }
 
 /** Calls fn(src, dst, w, count, firstEdge) for each block in order; the arrays are reused. */

@@ -460,10 +460,10 @@ export function emptyError(file: string): TesseraError {
   });
 }
 
-/** Reads a plain / SNAP edge list (see EdgeListOptions). */
-export async function readEdgeList(file: string, opts: EdgeListOptions & { vertices?: string } = {}): Promise<RawEdges> {
+/** The parser of a plain / SNAP edge list's lines (readEdgeList; the bounded builder drains it as it goes). */
+export function edgeListParser(file: string, opts: EdgeListOptions): EdgeParser {
   const weighted = opts.weighted ?? 'auto';
-  const p = new EdgeParser({
+  return new EdgeParser({
     file,
     extra: weighted === 'auto' ? 'auto' : weighted ? 1 : 0,
     maxExtra: weighted === false ? 1 : undefined,
@@ -472,6 +472,11 @@ export async function readEdgeList(file: string, opts: EdgeListOptions & { verti
     allowNegativeWeights: opts.allowNegativeWeights,
     layout: weighted === true ? 'src dst weight' : weighted === false ? 'src dst' : 'src dst [weight]',
   });
+}
+
+/** Reads a plain / SNAP edge list (see EdgeListOptions). */
+export async function readEdgeList(file: string, opts: EdgeListOptions & { vertices?: string } = {}): Promise<RawEdges> {
+  const p = edgeListParser(file, opts);
   await readLineBlocks(file, p.block, { onProgress: opts.onProgress, currentLine: () => p.line });
   const vertices = opts.vertices !== undefined ? await readVertexFile(opts.vertices) : undefined;
   if (p.src.length === 0 && (vertices === undefined || vertices.length === 0)) throw emptyError(file);

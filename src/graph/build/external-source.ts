@@ -1,0 +1,102 @@
+/**
+ * Edge streams for the bounded-memory builder (external.ts): a generator spec block by block, or
+ * a plain / SNAP edge list parsed block by block, the parser's lists drained every 2^20 edges.
+ * Neither holds more than a chunk of edges; what they yield is what generateEdges and
+ * readEdgeList would have put in their lists, in the same order.
+ */
+import { setImmediate as yieldTurn } from 'node:timers/promises';
+import { CHUNK, type U32List } from '../chunked.js';
+import { createGenerator, formatGeneratorSpec, generatedVertices, type GeneratorSpec } from '../generate/index.js';
+import { emptyError, edgeListParser, readVertexFile, type EdgeListOptions } from '../readers/edgelist.js';
+import { readLineBlocks } from '../readers/lines.js';
+import type { WeightArray, WeightType } from '../types.js';
+
+/** Receives k edges; the arrays are reused once it returns. */
+export type EdgeSink = (src: Uint32Array, dst: Uint32Array, w: WeightArray | undefined, k: number) => void;
+
+export interface EdgeStream {
+  /** File path or generator spec, for reports and errors. */
+  readonly source: string;
+  /** Whether the input's edges are directed. */
+  readonly directed: boolean;
+  /** Edges expected (a generator's exact count), for the disk estimate; undefined: not known. */
+  readonly expectedEdges: number | undefined;
+  /** Largest vertex id when known before reading (generators). */
+  readonly idSpace: number | undefined;
+  /** The input's weights when known before reading ('none': unweighted; undefined: not known). */
+  readonly weights: WeightType | 'none' | undefined;
+  /** Explicit vertices (they exist even without edges), read by `vertices()`. */
+  vertices(): Promise<U32List | undefined>;
+  /** What `run` reports progress in: bytes of a file read, or edges generated. */
+  readonly progressUnit: 'bytes' | 'edges';
+  /** Streams every edge in input order; `progress(done, total)` in the stream's own unit. */
+  run(sink: EdgeSink, progress?: (done: number, total: number) => void): Promise<void>;
+}
+
+/** A generator spec's edges, block by block (what generateEdges fills its chunks with). */
+export function generatorStream(spec: GeneratorSpec): EdgeStream {
+  const g = createGenerator(spec);
+  return {
+    source: formatGeneratorSpec(spec),
+    directed: true,
+    expectedEdges: g.numEdges,
+    idSpace: g.numVertices,
+    weights: spec.weighted ? 'float32' : 'none',
+    progressUnit: 'edges',
+    vertices: () => Promise.resolve(generatedVertices(spec)),
+    async run(sink, progress) {
+      const src = new Uint32Array(CHUNK);
+      const dst = new Uint32Array(CHUNK);
+      const w = spec.weighted ? new Float32Array(CHUNK) : undefined;
+      let done = 0;
+      for (let b = 0; b < g.numBlocks; b++) {
+        const k = g.fill(b, src, dst, w);
+        sink(src, dst, w, k);
+        done += k;
+        progress?.(done, g.numEdges);
+        // Let progress bars draw and a Ctrl-C reach its handler.
+        await yieldTurn();
+      }
+    },
+  };
+}
+
+/** A plain / SNAP edge list (readEdgeList's parsing and errors), in chunks of 2^20 edges. */
+export function edgeListStream(
+  file: string,
+  opts: EdgeListOptions & { vertices?: string; expectedEdges?: number; expectedWeights?: WeightType | 'none' },
+): EdgeStream {
+  return {
+    source: file,
+    directed: opts.directed ?? true,
+    expectedEdges: opts.expectedEdges,
+    idSpace: undefined,
+    weights: opts.weighted === false ? 'none' : opts.weighted === true ? (opts.weightType ?? 'float64') : opts.expectedWeights,
+    progressUnit: 'bytes',
+    vertices: () => (opts.vertices === undefined ? Promise.resolve(undefined) : readVertexFile(opts.vertices)),
+    async run(sink, progress) {
+      const p = edgeListParser(file, opts);
+      let edges = 0;
+      const drain = (): void => {
+        const m = p.src.length;
+        for (let c = 0; c < p.src.chunks.length; c++) {
+          sink(p.src.chunks[c]!, p.dst.chunks[c]!, p.weights?.chunks[c], Math.min(CHUNK, m - c * CHUNK));
+        }
+        edges += m;
+        p.src.recycle();
+        p.dst.recycle();
+        p.weights?.recycle();
+      };
+      await readLineBlocks(
+        file,
+        (buf, start, end) => {
+          p.block(buf, start, end);
+          if (p.src.length >= CHUNK) drain();
+        },
+        { onProgress: progress, currentLine: () => p.line },
+      );
+      drain();
+      if (edges === 0 && opts.vertices === undefined) throw emptyError(file);
+    },
+  };
+}
