@@ -23,6 +23,8 @@ import type { Graph } from '../src/graph/types.js';
 import { GPU, ONE, TWO } from './helpers/topologies.js';
 import { tessera } from './helpers/cli.js';
 import { nativeDropFileCache } from '../actors/gpu/native.js';
+import { diskLoad } from '../src/model/disk.js';
+import { predict, type ModelParams } from '../src/model/model.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tessera-store-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
@@ -207,4 +209,36 @@ test('the arena ring: held pages hold their bytes, never overlap, and the runnin
     t.is(scanned, 30, `arena ${arena}: ${scanned} of 30 batches of a walk placed whole`);
     t.true(placed >= 40, `arena ${arena}: ${placed} of 60 batches placed whole`);
   }
+});
+
+test('the model charges a graph on disk its page reads: every page the first pass, the arenas keep the rest later', async (t) => {
+  const { file, limit } = await directed;
+  const { graph } = await loadGraph(file, { hostMemoryLimit: limit });
+  const st = graph.in.stored!;
+  const walked = graph.in.pages.reduce((a, p) => a + st.store.entries[st.base + p.index]!.length, 0);
+  const load = diskLoad(graph, ONE, 'in', 1e8)!;
+  t.is(load.firstPassBytes, walked);
+  t.is(load.passBytes, Math.max(0, walked - (limit - (2 + 2 * 2) * st.store.maxBlob)));
+  t.true(load.passBytes > 0 && load.passBytes < walked);
+  // One socket, compute far below the disk's time: passes x the reads, plus the first pass's extra.
+  const params: ModelParams = { elements: [{ name: 'socket0', kind: 'cpu', rate: 1e12, threads: 2 }], c: Infinity, messageBytes: 12, passes: 10, disk: load };
+  const p = predict(params, [{ edges: graph.numEdges }], { messages: 0 });
+  const want = (load.firstPassBytes - load.passBytes) / 1e8 + 10 * (load.passBytes / 1e8);
+  t.true(Math.abs(p.makespanS - want) < 1e-9 * want, `${p.makespanS} vs ${want}`);
+  t.true(Math.abs(p.cpuOnlyS - want) < 1e-9 * want);
+  t.is(diskLoad((await directed).graph, ONE, 'in', 1e8), undefined, 'a graph in memory reads nothing');
+});
+
+test('tessera model --host-memory measures the disk once, caches it and predicts the reads', async (t) => {
+  if (nativeDropFileCache() === undefined) return t.falsy(process.env.TESSERA_REQUIRE_NATIVE, 'the addon must load');
+  const { file, limit } = await directed;
+  const cache = path.join(dir, 'model-cache');
+  const args = ['model', '--graph', file, '--algo', 'pr', '--topology', 'configs/1S.yaml', '--host-memory', String(limit), '--cache', path.join(cache, 'calibration.json')];
+  const a = await tessera(args);
+  t.is(a.code, 0, a.stderr);
+  t.regex(a.stdout, /disk\s+\S+ bytes\/s read from disk\s+cold read of /);
+  t.regex(a.stdout, /pages from disk: [\d.]+ MiB the first pass, [\d.]+ MiB each later one/);
+  t.regex(a.stdout, /disk reads [\d.]+ ms \(overlapped\)/);
+  const b = await tessera(args);
+  t.regex(b.stdout, /disk\s+\S+ bytes\/s read from disk\s+measured on .* file system \(cached in /);
 });

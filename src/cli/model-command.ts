@@ -14,7 +14,7 @@ import type { Graph } from '../graph/types.js';
 import { loadTopology } from '../topology/load.js';
 import type { Topology } from '../topology/schema.js';
 import { modelSweep, type ModelSweep, type RateValue, type Strategy, type SweepPoint } from '../model/index.js';
-import { choiceOption, intOption } from './options.js';
+import { choiceOption, intOption, sizeOption } from './options.js';
 import { programList } from '../programs/index.js';
 import { internalId } from '../engine/output.js';
 
@@ -36,6 +36,7 @@ interface ModelFlags {
   recalibrate?: boolean;
   streaming: boolean;
   json?: boolean;
+  hostMemory?: number;
 }
 
 function alphaOption(v: string): number | 'auto' {
@@ -65,10 +66,11 @@ export function registerModelCommand(program: Command): void {
     .option('--cache <file>', 'calibration cache file (default: $XDG_CACHE_HOME/tessera/calibration.json)')
     .option('--recalibrate', 'measure the CPU rate again instead of using the cache')
     .option('--no-streaming', 'choose only partitions whose GPU pages all fit in GPU memory')
+    .option('--host-memory <size>', "host memory the graph's edge pages may take (as for run): a larger .tsr is predicted read from disk", sizeOption('--host-memory'))
     .option('--json', 'print the sweep as JSON')
     .action(async (f: ModelFlags) => {
       const topology = await loadTopology(f.topology);
-      const { graph } = await loadGraph(f.graph, { undirected: f.undirected, vertices: f.vertices, pageEdges: f.pageEdges });
+      const { graph } = await loadGraph(f.graph, { undirected: f.undirected, vertices: f.vertices, pageEdges: f.pageEdges, hostMemoryLimit: f.hostMemory ?? topology.hostMemoryLimit });
       const m = await modelSweep(graph, topology, f.algo, {
         steps: f.alphaSteps,
         partition: f.partition,
@@ -94,7 +96,8 @@ export function sweepJson(m: ModelSweep, graph: Graph, topology: Topology): unkn
     levels: m.params.levelPageEdges?.length ?? null,
     graph: { source: graph.source, vertices: graph.numVertices, edges: graph.numEdges, directed: graph.directed },
     topology: { name: topology.name, source: topology.source, sockets: topology.sockets, gpus: topology.gpus },
-    rates: { rCpu: m.rates.rCpu, rGpu: m.rates.rGpu ?? null, c: m.rates.c ?? null, linkBytesPerSec: m.rates.linkBytesPerSec ?? null, peerBytesPerSec: m.rates.peerBytesPerSec ?? null },
+    rates: { rCpu: m.rates.rCpu, rGpu: m.rates.rGpu ?? null, c: m.rates.c ?? null, linkBytesPerSec: m.rates.linkBytesPerSec ?? null, peerBytesPerSec: m.rates.peerBytesPerSec ?? null, diskBytesPerSec: m.rates.diskBytesPerSec ?? null },
+    disk: m.params.disk ?? null,
     points: m.points,
     chosen: m.chosen ?? null,
     minResidentAlpha: m.minResidentAlpha,
@@ -142,6 +145,11 @@ export function formatModelSweep(m: ModelSweep, graph: Graph, topology: Topology
   if (m.rates.c) L.push(rateLine('c', m.rates.c, `messages/s per link (${m.params.messageBytes} B)`));
   if (m.rates.linkBytesPerSec) L.push(rateLine('link', m.rates.linkBytesPerSec, 'bytes/s per link (pages)'));
   if (m.rates.peerBytesPerSec) L.push(rateLine('peer', m.rates.peerBytesPerSec, 'bytes/s GPU to GPU (messages between GPUs)'));
+  if (m.rates.diskBytesPerSec) L.push(rateLine('disk', m.rates.diskBytesPerSec, 'bytes/s read from disk'));
+  const disk = m.params.disk;
+  if (disk !== undefined)
+    L.push(`  pages from disk: ${mib(disk.firstPassBytes)} the first pass, ${mib(disk.passBytes)} each later one (the arenas keep the rest)`);
+  else if (graph.out.stored !== undefined) L.push('  pages from disk: not predicted (the disk is measured with the native addon, which did not load)');
   const once = m.params;
   const gpuOnce =
     topology.gpus.length === 0
@@ -190,7 +198,8 @@ export function formatModelSweep(m: ModelSweep, graph: Graph, topology: Topology
     const cpus = p.elements.filter((e) => e.kind === 'cpu');
     const cpuEdges = cpus.reduce((a, e) => a + e.edges, 0);
     const names = m.params.elements.filter((e) => e.kind === 'cpu').map((e) => `${e.name} ${e.threads}t`);
-    L.push(`  ${'CPU'.padEnd(8)} ${human(cpuEdges).padStart(8)} edges  compute ${ms(cpus[0]?.computeS ?? 0)} ms per pass (${names.join(' + ')})`);
+    const reads = (cpus[0]?.streamS ?? 0) > 0 ? `, disk reads ${ms(cpus[0]!.streamS)} ms (overlapped)` : '';
+    L.push(`  ${'CPU'.padEnd(8)} ${human(cpuEdges).padStart(8)} edges  compute ${ms(cpus[0]?.computeS ?? 0)} ms per pass${reads} (${names.join(' + ')})`);
     for (let i = 0; i < p.elements.length; i++) {
       const e = p.elements[i]!;
       if (e.kind !== 'gpu') continue;

@@ -29,6 +29,8 @@ const entrySchema = z.object({
   c: z.number().positive().optional(),
   linkBytesPerSec: z.number().positive().optional(),
   peerBytesPerSec: z.number().positive().optional(),
+  /** A file system's cold sequential read rate (model/disk.ts; keys disk#...). */
+  diskBytesPerSec: z.number().positive().optional(),
   gpuOn: z.string().optional(),
   measuredAt: z.string().optional(),
   host: z.string().optional(),

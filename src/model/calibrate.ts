@@ -49,6 +49,8 @@ export interface ResolvedRates {
   mode: Mode;
   /** Edges/s per CPU thread. */
   rCpu: RateValue;
+  /** A graph read from disk page by page: its disk's read rate (model/disk.ts). */
+  diskBytesPerSec?: RateValue;
   /**
    * Fixed seconds per pass over the edges besides the edges' own time (frames, task set-up, state
    * copies): the intercept of the two-size calibration fit; 0 when the rates were given.

@@ -12,6 +12,7 @@ import { bestPoint, minResidentAlphaOf, partitionGraph, STRATEGIES, sweep, sweep
 import { programProfile } from './profile.js';
 import { pushLevels } from './levels.js';
 import { warmTwoSideCounts } from './two-side.js';
+import { diskLoad, diskRate } from './disk.js';
 
 export * from './model.js';
 export * from './partition.js';
@@ -21,6 +22,7 @@ export { splitRunTime, type RunTiming } from './run-timing.js';
 export * from './profile.js';
 export * from './report.js';
 export * from './levels.js';
+export * from './disk.js';
 
 export interface ModelSweepOptions {
   /** Alpha steps (grid 0, 1/steps, ..., 1); default 20. */
@@ -76,6 +78,13 @@ export async function modelSweep(graph: Graph, topology: Topology, algo: string,
   // One socket + one GPU: the boundary counts every point reads come from one pass over the
   // edges, made here on the sockets' threads before the synchronous sweep.
   if (params.elements.length === 2) await warmTwoSideCounts(graph, orientation, opts.seed, topology.sockets.reduce((a, s) => a + s.threads, 0));
+  if (graph[orientation].stored !== undefined) {
+    const rate = await diskRate(graph[orientation].stored!.store.file, { cacheFile: opts.calibrate?.cacheFile, refresh: opts.calibrate?.refresh });
+    if (rate !== undefined) {
+      rates.diskBytesPerSec = rate;
+      params.disk = diskLoad(graph, topology, orientation, rate.value);
+    }
+  }
   const points = sweep(graph, params, { strategies, steps: grid, orientation, seed: opts.seed });
   // Without GPUs there is one point (alpha 1, the sockets split by rate): nothing to choose.
   const hasGpu = topology.gpus.length > 0;

@@ -114,6 +114,8 @@ export interface ModelParams {
   pageLoadBytesPerSec?: number;
   /** Resident pages are on the device already (an earlier run of the same engine): not charged. */
   pagesResident?: boolean;
+  /** A graph read from disk page by page: what the sockets read per pass (model/disk.ts). */
+  disk?: import('./disk.js').DiskLoad;
 }
 
 /** What one element is given: edges, and (GPUs) the page bytes kept resident or streamed. */
@@ -234,6 +236,9 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
   }
   const gpus = els.filter((e) => e.kind === 'gpu').length;
   const rc = cpuRate(params);
+  const disk = params.disk;
+  // The first pass over a graph on disk reads every page it walks (later ones find some held).
+  const diskFirstS = disk !== undefined ? (disk.firstPassBytes - disk.passBytes) / disk.bytesPerSec : 0;
   // The sockets' fixed cost per pass (they pay it side by side).
   let cpuOverhead = 0;
   for (const e of els) if (e.kind === 'cpu') cpuOverhead = Math.max(cpuOverhead, e.overheadS ?? 0);
@@ -254,7 +259,8 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
     if (!(e.rate > 0) && l.edges > 0 && (isGpuKind(e) || !(rc > 0))) throw new RangeError(`predict: element ${e.name} has edges but rate ${e.rate}`);
     const isGpu = e.kind === 'gpu';
     const comp = !isGpu ? cpuS : l.edges > 0 ? l.edges / e.rate + (l.vertices ?? 0) * (e.vertexS ?? 0) + (e.overheadS ?? 0) : 0;
-    const streamS = isGpu ? (l.streamedBytes ?? 0) / bps : 0;
+    // Sockets over a graph on disk: their share of a pass's page reads, overlapped with compute.
+    const streamS = isGpu ? (l.streamedBytes ?? 0) / bps : disk !== undefined && total > 0 ? (cpuEdges / total) * (disk.passBytes / disk.bytesPerSec) : 0;
     const pageBytes = params.pagesResident ? 0 : (l.residentBytes ?? 0);
     const start = params.gpuStartS ?? (params.gpuStateBytes ?? 0) / bps;
     const load = isGpu && (l.edges > 0 || (l.residentBytes ?? 0) > 0) ? start + pageBytes / (params.pageLoadBytesPerSec ?? bps) : 0;
@@ -314,9 +320,10 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
   const passS = computeS + commS;
   const setupS = params.setupS ?? 0;
   const cpuStartS = params.cpuStartS ?? 0;
-  if (total > 0) loadS = Math.max(loadS, (cpuStartS * cpuEdges) / total);
+  if (total > 0) loadS = Math.max(loadS, ((cpuStartS + diskFirstS) * cpuEdges) / total);
   const makespanS = setupS + loadS + passes * passS;
-  const cpuOnlyS = rc > 0 ? setupS + (total > 0 ? cpuStartS : 0) + passes * (walked / rc + vertices * cpuVertexS + (total > 0 ? cpuOverhead : 0)) : Infinity;
+  const cpuPassS = walked / rc + vertices * cpuVertexS + (total > 0 ? cpuOverhead : 0);
+  const cpuOnlyS = rc > 0 ? setupS + (total > 0 ? cpuStartS + diskFirstS : 0) + passes * Math.max(cpuPassS, disk !== undefined && total > 0 ? disk.passBytes / disk.bytesPerSec : 0) : Infinity;
   return {
     alpha: total > 0 ? cpuEdges / total : 1,
     beta: total > 0 ? traffic.messages / total : 0,
