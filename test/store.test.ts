@@ -20,7 +20,10 @@ import { PROGRAMS } from '../src/programs/index.js';
 import { run } from '../src/api.js';
 import { isTesseraError } from '../src/errors.js';
 import type { Graph } from '../src/graph/types.js';
-import { GPU, ONE, TWO } from './helpers/topologies.js';
+import { GPU, ONE, topo, TWO, withGpu } from './helpers/topologies.js';
+
+/** An emulated GPU too small for the graph's pages: they stream from the file every pass. */
+const SMALL_GPU = topo([2], [{ device: 0, emulated: true, streams: 2, memoryLimit: 3 << 20 }]);
 import { tessera } from './helpers/cli.js';
 import { nativeDropFileCache } from '../actors/gpu/native.js';
 import { diskLoad } from '../src/model/disk.js';
@@ -44,20 +47,33 @@ const directed = tsrOf('directed', true);
 const undirected = tsrOf('undirected', false);
 
 for (const [label, made] of [['directed', directed], ['undirected', undirected]] as const) {
-  test(`every program on a ${label} graph read from disk at 1/8 of its pages equals the in-memory run`, async (t) => {
+  test(`every program on a ${label} graph read from disk at 1/8 of its pages equals the in-memory run, on sockets and emulated GPUs`, async (t) => {
     const { file, graph, limit } = await made;
     const { graph: stored } = await loadGraph(file, { hostMemoryLimit: limit });
     t.truthy(stored.out.stored, 'read from disk');
     t.true(graph.out.pages.some((p) => p.split), 'split pages');
     for (const p of PROGRAMS) {
       const params = p.demoParams?.(graph) ?? {};
-      const want = await run(graph, p, { ...params, topology: ONE });
-      for (const topology of [ONE, TWO]) {
+      // Louvain has no GPU kernels yet (issue 24).
+      for (const topology of withGpu && p.gpu !== undefined ? [ONE, TWO, GPU, SMALL_GPU] : [ONE, TWO]) {
+        // Against the same topology in memory (a GPU adds floats in another order than sockets),
+        // stealing off as a graph on disk has it (a stolen task is added on the thief's side).
+        const want = await run(graph, p, { ...params, topology, steal: 'off' });
         const got = await run(stored, p, { ...params, topology });
-        t.deepEqual(Array.from(got.values as ArrayLike<number>), Array.from(want.values as ArrayLike<number>), `${p.name} on ${topology.name}`);
+        const a = got.values as ArrayLike<number>;
+        const b = want.values as ArrayLike<number>;
+        let bad = a.length === b.length ? -1 : 0;
+        // Exact, but floats from GPU actors within 1e-12 relative: the emulated device's threads add
+        // a split page's partial sums in the order they finish.
+        const tol = topology.gpus.length > 0 && b instanceof Float64Array ? 1e-12 : 0;
+        for (let v = 0; v < b.length && bad < 0; v++) if (!Object.is(a[v], b[v]) && !(Math.abs(a[v]! - b[v]!) <= tol * Math.abs(b[v]!))) bad = v;
+        t.is(bad, -1, `${p.name} on ${topology.name}: vertex ${bad}: ${a[bad]} vs ${b[bad]}`);
         // PageRank's pulls walk every page each iteration: through the slots, which hold 1/8.
         const disk = got.report.steps.flatMap((s) => s.actors).reduce((a, x) => a + (x.disk?.pages ?? 0), 0);
-        if (p.name === 'pr') t.true(disk >= 10 * (stored.in.pages.length / 2), `${p.name} on ${topology.name}: ${disk} pages read into slots`);
+        if (p.name === 'pr' && topology.gpus.length === 0) t.true(disk >= 10 * (stored.in.pages.length / 2), `${p.name} on ${topology.name}: ${disk} pages read into slots`);
+        // The small GPU loads PageRank's pages from the file again every pass (GTS streaming).
+        const gpu = got.report.steps.flatMap((s) => s.actors).reduce((a, x) => a + (x.gpu?.misses ?? 0), 0);
+        if (p.name === 'pr' && topology === SMALL_GPU) t.true(gpu > 5 * got.report.steps.length, `${p.name} on ${topology.name}: ${gpu} pages loaded`);
       }
     }
   });
@@ -75,14 +91,12 @@ test('the arenas of every socket fit the limit beside what each thread reads its
   }
 });
 
-test('a limit too small, a GPU topology and steal always are refused in one line', async (t) => {
+test('a limit too small and steal always are refused in one line', async (t) => {
   const { file } = await directed;
   const { graph: tiny } = await loadGraph(file, { hostMemoryLimit: 4096 });
   const e1 = await t.throwsAsync(run(tiny, 'pr', { topology: ONE }));
   t.true(isTesseraError(e1) && /hostMemoryLimit .* is too small for pages of up to .*Fix: raise hostMemoryLimit .* to at least/.test(e1.message) && !e1.message.includes('\n'), e1?.message);
   const { graph } = await loadGraph(file, { hostMemoryLimit: (await directed).limit });
-  const e2 = await t.throwsAsync(run(graph, 'pr', { topology: GPU }));
-  t.true(isTesseraError(e2) && /CPU sockets only/.test(e2.message), e2?.message);
   const e3 = await t.throwsAsync(run(graph, 'pr', { topology: TWO, steal: 'always' }));
   t.true(isTesseraError(e3) && /steal 'always'/.test(e3.message), e3?.message);
 });
@@ -99,7 +113,7 @@ test('a page damaged after opening is refused, naming the file and the page', as
   const at = e.offset + Math.ceil((4 * (e.vEnd - e.vBegin + 1)) / 8) * 8 + 4 * Math.floor(e.edges / 2);
   bytes.writeUInt32LE(bytes.readUInt32LE(at) ^ 1, at);
   writeFileSync(file, bytes);
-  for (const topology of [ONE, TWO]) {
+  for (const topology of withGpu ? [ONE, TWO, GPU] : [ONE, TWO]) {
     const err = await t.throwsAsync(run(stored, 'pr', { topology }));
     t.true(isTesseraError(err) && err.message.startsWith(`${file}: `) && /page \d+ .*is corrupt/.test(err.message) && !err.message.includes('\n'), err?.message);
   }

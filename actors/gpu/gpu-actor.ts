@@ -45,7 +45,7 @@ import { lowerBound } from '../../src/graph/pages.js';
 import { materializeGraph } from '../cpu/share.js';
 import { complementRanges, overlapsRanges, rangeVertices, type VertexRanges } from '../../src/engine/partition.js';
 import { faultAt, injectGpuFault } from '../../src/engine/faults.js';
-import { GpuController, nativeAvailable, pageWeightBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
+import { GpuController, nativeAvailable, pageBufferBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
 import { countFlags, inOutPages, unionPages, vertexRuns } from './pages.js';
 import { HostPins } from './pins.js';
 import { operatorHandler } from './operators.js';
@@ -223,7 +223,7 @@ export class GpuActor {
 
   async register(setId: number, pages: Page[]): Promise<void> {
     const ctl = this.ctl!;
-    await Promise.all(pages.map((p) => ctl.registerPage(setId, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, pageWeightBytes(p), p.split)));
+    await Promise.all(pages.map((p) => ctl.registerPageOf(setId, p)));
     this.range.set(setId, pages.map((p) => p.index));
     this.sets.set(setId, pages);
   }
@@ -331,7 +331,7 @@ export class GpuActor {
   private askForWork(step: number, edges: number, busyMs: number, pages: 'in' | 'out'): Promise<Task[]> {
     const g = this.g!;
     let bytes = 0;
-    for (const p of g[pages].pages) bytes += p.buffer.byteLength;
+    for (const p of g[pages].pages) bytes += pageBufferBytes(p);
     return this.requests.ask(() =>
       this.link.send({
         type: 'idle',
@@ -351,7 +351,7 @@ export class GpuActor {
     if (!this.sets.has(SET_ALLIN)) this.sets.set(SET_ALLIN, g.in.pages);
     const pages = g.in.pages.filter((p) => p.vEnd > lo && p.vBegin < hi);
     const fresh = pages.filter((p) => !this.allIn.has(p.index));
-    await Promise.all(fresh.map((p) => this.ctl!.registerPage(SET_ALLIN, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, pageWeightBytes(p), p.split)));
+    await Promise.all(fresh.map((p) => this.ctl!.registerPageOf(SET_ALLIN, p)));
     for (const p of fresh) this.allIn.add(p.index);
     return pages.map((p) => p.index);
   }
@@ -492,7 +492,7 @@ export class GpuActor {
   async pushStolen(kernel: KernelName, s: Step, tasks: Task[], params: Record<string, number>, state: Record<string, string>): Promise<RunStats | undefined> {
     const g = this.g!;
     if (!this.allOut) {
-      await Promise.all(g.out.pages.map((p) => this.ctl!.registerPage(SET_STOLEN_OUT, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, pageWeightBytes(p), p.split)));
+      await Promise.all(g.out.pages.map((p) => this.ctl!.registerPageOf(SET_STOLEN_OUT, p)));
       this.sets.set(SET_STOLEN_OUT, g.out.pages);
       this.allOut = true;
     }

@@ -39,7 +39,7 @@
  * destination, reduced with min or sum) returned as stats.outbox. pr_pull with `owned` applies
  * (next contribution, dangling mass) only to the owned vertices of its pages.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -160,7 +160,7 @@ interface NativeControllerHandle {
   pinHost(view: StateArray): Promise<boolean>;
   unpinHost(view: StateArray): Promise<void>;
   compact(flags: string, state: string, begin: number, end: number, mask?: string, before?: string, delta?: boolean): Promise<{ ids: Uint32Array; values: Float64Array }>;
-  registerPage(setId: number, pageIndex: number, bytes: Uint8Array, vBegin: number, vEnd: number, edges: number, weightBytes: number, split?: boolean): Promise<void>;
+  registerPage(setId: number, pageIndex: number, bytes: Uint8Array | { fd: number; offset: number; length: number }, vBegin: number, vEnd: number, edges: number, weightBytes: number, split?: boolean): Promise<void>;
   unregisterSet(setId: number): Promise<void>;
   run(kernel: string, opts: RunOptions): Promise<RunStats>;
   loadOperators(key: string, path: string, source: string, cubin?: Uint8Array): Promise<Uint8Array | undefined>;
@@ -394,9 +394,21 @@ export function nativePageSet(cpu: NativeCpuKernels, set: PageSet): NativePageSe
   return h;
 }
 
-/** Bytes per weight of a page (0 when unweighted). */
+/** A page read from disk's place in its file (graph/store.ts StoredPage.blob), else undefined. */
+function fileBlob(p: Page): { file: string; offset: number; length: number; weightBytes: number } | undefined {
+  return (p as { blob?: { file: string; offset: number; length: number; weightBytes: number } }).blob;
+}
+
+/** Bytes per weight of a page (0 when unweighted), without reading a page on disk. */
 export function pageWeightBytes(p: Page): number {
+  const blob = fileBlob(p);
+  if (blob !== undefined) return blob.weightBytes;
   return p.weights === undefined ? 0 : p.weights.BYTES_PER_ELEMENT;
+}
+
+/** Bytes of a page's buffer, without reading a page on disk. */
+export function pageBufferBytes(p: Page): number {
+  return fileBlob(p)?.length ?? p.buffer.byteLength;
 }
 
 /** Words of a frontier bitmap for n vertices. */
@@ -536,10 +548,27 @@ export class GpuController {
     return this.h.registerPage(setId, pageIndex, new Uint8Array(buffer), vBegin, vEnd, edges, weightBytes, split);
   }
 
+  /** Files that pages read from disk come from (registerPageOf), open while the controller is. */
+  private readonly files = new Map<string, number>();
+
+  /**
+   * Registers a page: its bytes, or for a page read from disk (graph/store.ts) its place in the
+   * file, which the controller reads whenever it loads the page (disk -> pinned staging -> device).
+   */
+  registerPageOf(setId: number, p: Page): Promise<void> {
+    const blob = fileBlob(p);
+    if (blob === undefined) return this.registerPage(setId, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, pageWeightBytes(p), p.split);
+    // Checked here once (checksum, ids: PageSource's first read); the controller has no checksum.
+    void p.nbrs;
+    let fd = this.files.get(blob.file);
+    if (fd === undefined) this.files.set(blob.file, (fd = openSync(blob.file, 'r')));
+    return this.h.registerPage(setId, p.index, { fd, offset: blob.offset, length: blob.length }, p.vBegin, p.vEnd, p.edges, blob.weightBytes, p.split);
+  }
+
   /** Registers every page of a PageSet under setId. */
   async registerPageSet(setId: number, set: PageSet | readonly Page[]): Promise<void> {
     const pages = Array.isArray(set) ? (set as readonly Page[]) : (set as PageSet).pages;
-    await Promise.all(pages.map((p) => this.registerPage(setId, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, pageWeightBytes(p), p.split)));
+    await Promise.all(pages.map((p) => this.registerPageOf(setId, p)));
   }
 
   unregisterSet(setId: number): Promise<void> {
@@ -559,8 +588,10 @@ export class GpuController {
   }
 
   /** Frees the device memory and stops the controller's thread; later calls reject with TS_CLOSED. */
-  close(): Promise<void> {
-    return this.h.close();
+  async close(): Promise<void> {
+    await this.h.close();
+    for (const fd of this.files.values()) closeSync(fd);
+    this.files.clear();
   }
 }
 

@@ -474,10 +474,17 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     sp.setId = (int)setId;
     sp.index = (uint32_t)uintArg(info, 1, "registerPage: pageIndex", 0, true);
     TA ta;
-    if (info.Length() < 3 || !getTypedArray(env, info[2], &ta) || ta.type != napi_uint8_array)
-      throw codedError(env, "TS_ARG", "registerPage: the page buffer must be given as a Uint8Array view of its SharedArrayBuffer");
-    sp.data = (const uint8_t*)ta.data;
-    sp.dataBytes = ta.length;
+    // { fd, offset, length }: a page read from a file when loaded (a graph larger than host memory).
+    const bool file = info.Length() > 2 && info[2].IsObject() && !info[2].IsTypedArray() && info[2].As<Napi::Object>().Has("fd");
+    if (file) {
+      Napi::Object f = info[2].As<Napi::Object>();
+      sp.fd = f.Get("fd").ToNumber().Int32Value();
+      sp.fileOffset = (uint64_t)f.Get("offset").ToNumber().DoubleValue();
+      sp.dataBytes = (size_t)f.Get("length").ToNumber().DoubleValue();
+    } else if (info.Length() < 3 || !getTypedArray(env, info[2], &ta) || ta.type != napi_uint8_array)
+      throw codedError(env, "TS_ARG", "registerPage: the page buffer must be given as a Uint8Array view of its SharedArrayBuffer, or as { fd, offset, length }");
+    else
+      sp.data = (const uint8_t*)ta.data, sp.dataBytes = ta.length;
     sp.vBegin = (uint32_t)uintArg(info, 3, "registerPage: vBegin", 0, true);
     sp.vEnd = (uint32_t)uintArg(info, 4, "registerPage: vEnd", 0, true);
     sp.edges = (uint32_t)uintArg(info, 5, "registerPage: edges", 0, true);
@@ -676,17 +683,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData<AddonData>(data);
   napi_add_env_cleanup_hook(env, Teardown, (napi_env)env);
   exports.Set("create", Napi::Function::New(env, Create, "create"));
-  exports.Set("cudaDeviceCount", Napi::Function::New(env, DeviceCount, "cudaDeviceCount"));
-  exports.Set("dropFileCache", Napi::Function::New(env, DropFileCache, "dropFileCache"));
-  exports.Set("foldFlags", Napi::Function::New(env, FoldFlags, "foldFlags"));
-  exports.Set("listFlags", Napi::Function::New(env, ListFlags, "listFlags"));
-  exports.Set("fillArray", Napi::Function::New(env, FillArray, "fillArray"));
-  exports.Set("copyArray", Napi::Function::New(env, CopyArray, "copyArray"));
-  exports.Set("nvrtc", Napi::Function::New(env, Nvrtc, "nvrtc"));
-  exports.Set("cpu", CpuKernels(env));
-  exports.Set("flavor", Napi::String::New(env, ts::builtWithCuda() ? "cuda" : "host"));
-  exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
-  exports.Set("abiVersion", Napi::Number::New(env, 1));
+  ExportFunctions(env, exports);
   return exports;
 }
 

@@ -80,6 +80,8 @@ Napi::Value Nvrtc(const Napi::CallbackInfo& info);
 Napi::Value DeviceCount(const Napi::CallbackInfo& info);
 // dropFileCache(fd, offset, length) -> 0 or an errno (addon_info.cpp).
 Napi::Value DropFileCache(const Napi::CallbackInfo& info);
+// The module's functions besides create (addon_info.cpp): the passes, CPU kernels, build facts.
+void ExportFunctions(Napi::Env env, Napi::Object exports);
 // The built-in programs' native CPU kernels (addon_cpu.cpp), exported as `cpu`.
 Napi::Object CpuKernels(Napi::Env env);
 

@@ -67,5 +67,19 @@ Napi::Object controllerInfo(Napi::Env env, const ts::ControllerInfo& info) {
   return o;
 }
 
+void ExportFunctions(Napi::Env env, Napi::Object exports) {
+  exports.Set("cudaDeviceCount", Napi::Function::New(env, DeviceCount, "cudaDeviceCount"));
+  exports.Set("dropFileCache", Napi::Function::New(env, DropFileCache, "dropFileCache"));
+  exports.Set("foldFlags", Napi::Function::New(env, FoldFlags, "foldFlags"));
+  exports.Set("listFlags", Napi::Function::New(env, ListFlags, "listFlags"));
+  exports.Set("fillArray", Napi::Function::New(env, FillArray, "fillArray"));
+  exports.Set("copyArray", Napi::Function::New(env, CopyArray, "copyArray"));
+  exports.Set("nvrtc", Napi::Function::New(env, Nvrtc, "nvrtc"));
+  exports.Set("cpu", CpuKernels(env));
+  exports.Set("flavor", Napi::String::New(env, ts::builtWithCuda() ? "cuda" : "host"));
+  exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
+  exports.Set("abiVersion", Napi::Number::New(env, 1));
+}
+
 }  // namespace addon
 }  // namespace ts

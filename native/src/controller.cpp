@@ -2,6 +2,11 @@
 // ring, vertex state arrays and host page-locking. Pages and run(): controller_pages.cpp.
 #include "controller_internal.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <algorithm>
 #include <cmath>
 #include <condition_variable>
@@ -358,6 +363,25 @@ void Controller::copyChunks(uint8_t* dst, const void* src, size_t n, int s) {
   }
 }
 
+// GTS's disk -> pinned staging -> device: each chunk read straight into a staging buffer, the
+// file's kernel cache let go after (the page store keeps host memory to its limit).
+void Controller::copyFileChunks(uint8_t* dst, int fd, uint64_t at, size_t n, int s) {
+  for (size_t off = 0; off < n; off += chunkBytes_) {
+    Chunk& c = ring_[ringNext_++ % ring_.size()];
+    if (c.pending) be_->sync(c.ev);
+    const size_t len = std::min(chunkBytes_, n - off);
+    for (size_t got = 0; got < len;) {
+      const ssize_t r = pread(fd, (uint8_t*)c.buf + got, len - got, (off_t)(at + off + got));
+      if (r <= 0) throw CodedError("TS_PAGE", std::string("reading a page from its file: ") + (r == 0 ? "the file ends early" : std::strerror(errno)));
+      got += (size_t)r;
+    }
+    posix_fadvise(fd, (off_t)(at + off), (off_t)len, POSIX_FADV_DONTNEED);
+    be_->h2d(dst + off, c.buf, len, s);
+    be_->record(c.ev, s);
+    c.pending = true;
+  }
+}
+
 Event Controller::timingEvent() {
   if (evUsed_ == evPool_.size()) evPool_.push_back(be_->newEvent(true));
   return evPool_[evUsed_++];
@@ -580,6 +604,7 @@ void Controller::releasePin(void* p) {
 }
 
 void Controller::pinPage(HostPage& hp) {
+  if (hp.spec.data == nullptr) return;  // read from a file each load: nothing on the host to lock
   hp.hostPinned = pinHost((void*)hp.spec.data, hp.bytes);
   // The tiles' staged copy would wait on the staging ring (a host-side sync per page) and add a
   // small DMA through it: a pinned copy of them streams as directly as the page.

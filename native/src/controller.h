@@ -35,6 +35,10 @@ struct PageSpec {
   uint32_t index = 0;
   const uint8_t* data = nullptr;
   size_t dataBytes = 0;
+  // A page read from a file when it is loaded (a graph larger than host memory, GTS): data is
+  // null, the blob is dataBytes at fileOffset of fd, read into the staging ring and copied on.
+  int fd = -1;
+  uint64_t fileOffset = 0;
   uint32_t vBegin = 0, vEnd = 0, edges = 0, wbytes = 0;
   int split = -1;  // 1 / 0, or -1: inferred (a one-vertex page next to a page of the same vertex)
   void* owner = nullptr;
@@ -186,6 +190,7 @@ class Controller {
   void addSlots(uint8_t* arena, size_t n);
   void ensureStaging();
   void copyChunks(uint8_t* dst, const void* src, size_t n, int s);
+  void copyFileChunks(uint8_t* dst, int fd, uint64_t at, size_t n, int s);
   /** Whether a state copy of n bytes to/from host goes through stageState (large, pageable, CUDA). */
   bool staged(const void* host, size_t n);
   void stageState(uint8_t* dev, uint8_t* host, size_t n, bool toDevice);

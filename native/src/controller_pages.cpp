@@ -2,6 +2,12 @@
 // LRU cache slot a page is loaded into (acquire), and run(): a call's pages streamed through its Plan.
 #include "controller_internal.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include <algorithm>
 #include <chrono>
 #include <set>
@@ -58,17 +64,30 @@ void* Controller::registerPage(const PageSpec& sp) {
   const size_t nbrOff = align8(4 * ((size_t)nv + 1));
   hp.bytes = nbrOff + align8(4 * (size_t)sp.edges) + (size_t)sp.wbytes * sp.edges;
   const std::string where = "registerPage(set " + std::to_string(sp.setId) + ", page " + std::to_string(sp.index) + ")";
+  // A file-backed page is read once here to be checked and tiled, then only when it is loaded.
+  std::vector<uint8_t> blob;
+  const uint8_t* data = sp.data;
+  if (sp.fd >= 0 && sp.dataBytes >= hp.bytes) {
+    blob.resize(hp.bytes);
+    for (size_t got = 0; got < hp.bytes;) {
+      const ssize_t r = pread(sp.fd, blob.data() + got, hp.bytes - got, (off_t)(sp.fileOffset + got));
+      if (r <= 0) throw CodedError("TS_PAGE", where + ": reading it from its file: " + (r == 0 ? std::string("the file ends early") : std::string(std::strerror(errno))));
+      got += (size_t)r;
+    }
+    posix_fadvise(sp.fd, (off_t)sp.fileOffset, (off_t)hp.bytes, POSIX_FADV_DONTNEED);
+    data = blob.data();
+  }
   if (sp.dataBytes < hp.bytes)
     throw CodedError("TS_PAGE", where + ": the buffer has " + std::to_string(sp.dataBytes) + " bytes but " + std::to_string(nv) +
                                     " vertices and " + std::to_string(sp.edges) + " edges need " + std::to_string(hp.bytes) +
                                     " ([offsets u32 x (vEnd-vBegin+1) | nbrs u32 x edges | weights], 8-byte aligned)");
-  const uint32_t* off = (const uint32_t*)sp.data;
+  const uint32_t* off = (const uint32_t*)data;
   if (off[0] != 0 || off[nv] != sp.edges)
     throw CodedError("TS_PAGE", where + ": offsets must start at 0 and end at edges (" + std::to_string(sp.edges) + "), found " +
                                     std::to_string(off[0]) + " .. " + std::to_string(off[nv]));
   for (uint32_t i = 0; i < nv; i++)
     if (off[i] > off[i + 1]) throw CodedError("TS_PAGE", where + ": offsets decrease at vertex " + std::to_string(sp.vBegin + i));
-  const uint32_t* nbr = (const uint32_t*)(sp.data + nbrOff);
+  const uint32_t* nbr = (const uint32_t*)(data + nbrOff);
   for (uint32_t e = 0; e < sp.edges; e++) hp.maxNbr = std::max(hp.maxNbr, nbr[e]);
   hp.anyNbr = sp.edges > 0;
   hp.R = replicationFactor(sp.edges, nv);
@@ -183,7 +202,9 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
   // A page loaded a second time streams (GTS): page-lock its host bytes once so every later load
   // is one direct DMA at link speed instead of a memcpy into the staging ring plus a DMA.
   if (++hp.loads == 2 && pinPages_) pinPage(hp);
-  if (hp.hostPinned)
+  if (hp.spec.fd >= 0)
+    copyFileChunks(sl.dev, hp.spec.fd, hp.spec.fileOffset, hp.bytes, s);
+  else if (hp.hostPinned)
     be_->h2d(sl.dev, hp.spec.data, hp.bytes, s);
   else
     copyChunks(sl.dev, hp.spec.data, hp.bytes, s);

@@ -6,6 +6,8 @@
  * - a socket actor reads the pages a batch of its tasks walks into its share of the limit (a ring
  *   of shared memory, actors/cpu/slots.ts) ahead of the batch; its threads see them through the
  *   actor's page table;
+ * - a GPU actor's controller reads a page from the file whenever it loads it onto the device
+ *   (through its pinned staging ring: actors/gpu/native.ts registerPageOf);
  * - anything else (the coordinator's own small supersteps, a driver's pass, a task walking past
  *   its batch's pages) reads a page into a buffer of its own and keeps the last few
  *   (`PageSource`); a kernel may hold such a view as long as it likes (nothing reuses it).
@@ -75,7 +77,7 @@ export class StoredPage implements Page {
     readonly edges: number,
     readonly offsets: Uint32Array,
     readonly key: number,
-    private readonly source: PageSource,
+    readonly source: PageSource,
   ) {}
   get nbrs(): Uint32Array {
     return this.source.page(this).nbrs;
@@ -85,6 +87,12 @@ export class StoredPage implements Page {
   }
   get buffer(): SharedArrayBuffer {
     return this.source.page(this).buffer;
+  }
+  /** Where the page lies in its file: a GPU controller reads it from there itself (actors/gpu/native.ts). */
+  get blob(): { file: string; offset: number; length: number; weightBytes: number } {
+    const st = this.source.store;
+    const e = st.entries[this.key]!;
+    return { file: st.file, offset: e.offset, length: e.length, weightBytes: st.weightType === undefined ? 0 : st.weightType === 'float32' ? 4 : 8 };
   }
 }
 
@@ -296,18 +304,13 @@ export function slotShares(store: PageStore, threads: readonly number[], keep: n
 }
 
 /**
- * The arena bytes of each socket of `topology` for a graph read from disk (undefined for one in memory).
- * GPU actors do not read pages from a store yet, and stealing would read a page twice: refused.
+ * The arena bytes of each socket of `topology` for a graph read from disk (undefined for one in
+ * memory); GPU actors read their pages from the file themselves (actors/gpu/native.ts
+ * registerPageOf). Stealing would read a page twice: refused.
  */
-export function storeSlots(graph: Graph, topology: { source: string; sockets: ReadonlyArray<{ threads: number }>; gpus: readonly unknown[] }, steal: string | undefined): number[] | undefined {
+export function storeSlots(graph: Graph, topology: { sockets: ReadonlyArray<{ threads: number }> }, steal: string | undefined): number[] | undefined {
   const store = graph.out.stored?.store;
   if (store === undefined) return undefined;
-  if (topology.gpus.length > 0)
-    throw new TesseraError(`${store.file} is read from disk page by page (hostMemoryLimit), which runs on CPU sockets only for now`, {
-      file: topology.source,
-      key: 'gpus',
-      fix: 'use a topology without gpus (e.g. configs/1S.yaml), or drop hostMemoryLimit / --host-memory so the graph is held in memory',
-    });
   if (steal === 'always')
     throw new TesseraError(`steal 'always' does not apply to a graph read from disk page by page (a stolen page would be read twice)`, { key: 'steal', fix: 'drop --steal always, or drop hostMemoryLimit / --host-memory' });
   return slotShares(store, topology.sockets.map((s) => s.threads), KEEP);

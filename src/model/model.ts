@@ -260,10 +260,12 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
     const isGpu = e.kind === 'gpu';
     const comp = !isGpu ? cpuS : l.edges > 0 ? l.edges / e.rate + (l.vertices ?? 0) * (e.vertexS ?? 0) + (e.overheadS ?? 0) : 0;
     // Sockets over a graph on disk: their share of a pass's page reads, overlapped with compute.
-    const streamS = isGpu ? (l.streamedBytes ?? 0) / bps : disk !== undefined && total > 0 ? (cpuEdges / total) * (disk.passBytes / disk.bytesPerSec) : 0;
+    // A GPU over a graph on disk loads its pages from the file: at the slower of disk and link.
+    const pageBps = disk !== undefined ? Math.min(bps, disk.bytesPerSec) : bps;
+    const streamS = isGpu ? (l.streamedBytes ?? 0) / pageBps : disk !== undefined && total > 0 ? (cpuEdges / total) * (disk.passBytes / disk.bytesPerSec) : 0;
     const pageBytes = params.pagesResident ? 0 : (l.residentBytes ?? 0);
     const start = params.gpuStartS ?? (params.gpuStateBytes ?? 0) / bps;
-    const load = isGpu && (l.edges > 0 || (l.residentBytes ?? 0) > 0) ? start + pageBytes / (params.pageLoadBytesPerSec ?? bps) : 0;
+    const load = isGpu && (l.edges > 0 || (l.residentBytes ?? 0) > 0) ? start + pageBytes / Math.min(params.pageLoadBytesPerSec ?? bps, pageBps) : 0;
     let linkMessages = 0;
     if (isGpu) linkMessages = traffic.perLink ? (traffic.perLink[i] ?? 0) : gpus > 0 ? traffic.messages : 0;
     const peer = isGpu && params.peerBytesPerSec !== undefined ? Math.min(linkMessages, traffic.perPeer?.[i] ?? 0) : 0;

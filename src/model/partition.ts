@@ -21,6 +21,7 @@ import type { Graph, Orientation, Page, PageSet } from '../graph/types.js';
 import type { Topology } from '../topology/schema.js';
 import { alphaGrid, best, predict, splitShares, type ElementKind, type ElementLoad, type ModelElement, type ModelParams, type Prediction, type Traffic } from './model.js';
 import { levelEdgesOf } from './levels.js';
+import { pageBufferBytes } from '../../actors/gpu/native.js';
 import { twoSideCounts, type TwoSideCounts } from './two-side.js';
 import { DEFAULT_PARTITION_SEED, unitOrder, unitsOf } from './units.js';
 
@@ -170,8 +171,8 @@ export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements
     for (const i of list) {
       const p = pages[i]!;
       edges += p.edges;
-      bytes += p.buffer.byteLength;
-      slotBytes = Math.max(slotBytes, p.buffer.byteLength);
+      bytes += pageBufferBytes(p);
+      slotBytes = Math.max(slotBytes, pageBufferBytes(p));
       const last = ranges[ranges.length - 1];
       if (last !== undefined && last[1] === p.vBegin) last[1] = p.vEnd;
       else if (last === undefined || last[1] < p.vEnd) ranges.push([p.vBegin, p.vEnd]);
@@ -188,7 +189,7 @@ export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements
       }
     }
     let residentBytes = 0;
-    for (let k = 0; k < resident; k++) residentBytes += pages[list[k]!]!.buffer.byteLength;
+    for (let k = 0; k < resident; k++) residentBytes += pageBufferBytes(pages[list[k]!]!);
     return {
       name: el.name,
       kind: el.kind,

@@ -80,7 +80,8 @@ export async function warmTwoSideCounts(
   const cache = cacheOf(graph[orientation]);
   if (cache.has(keyOf(seed))) return;
   const workers = Math.min(threads, os.availableParallelism());
-  if (graph.numEdges < (opts.minEdges ?? 8_000_000) || workers < 2) return;
+  // A graph on disk is counted page by page on this thread (its workers would hold every page at once).
+  if (graph.numEdges < (opts.minEdges ?? 8_000_000) || workers < 2 || graph[orientation].stored !== undefined) return;
   const plan = planOf(graph, orientation, seed, true);
   if (plan === null) return void remember(cache, plan, seed, null);
   const chunks = chunksOf(graph[orientation === 'out' ? 'in' : 'out'], opts.chunks ?? workers * 2);
