@@ -17,6 +17,9 @@ namespace ts {
 
 namespace {
 
+// File-backed pages a run asks the kernel to read ahead of the one it loads.
+constexpr size_t kFileAhead = 4;
+
 std::vector<Tile> buildTiles(const uint32_t* off, uint32_t nv, uint32_t R) {
   std::vector<Tile> tiles;
   const uint32_t tileV = std::min<uint32_t>(kTileVMax, kAccDoubles / R);
@@ -293,6 +296,11 @@ RunStats Controller::run(const RunRequest& rq) {
   }
   for (size_t i = 0; i < pages.size(); i++) {
     HostPage& hp = *pages[i];
+    // Pages read from a file: the kernel reads the next ones ahead while this one is read and copied.
+    for (size_t j = i + 1; j < std::min(pages.size(), i + 1 + kFileAhead); j++) {
+      const HostPage& n = *pages[j];
+      if (n.spec.fd >= 0 && n.slot < 0 && (j == i + kFileAhead || i == 0)) posix_fadvise(n.spec.fd, (off_t)n.spec.fileOffset, (off_t)n.bytes, POSIX_FADV_WILLNEED);
+    }
     const int s = (int)(i % (size_t)nstreams_);
     const bool hit = hp.slot >= 0;
     Event c0 = hit ? nullptr : timingEvent();
