@@ -12,7 +12,8 @@ import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import { writeTsr } from '../src/graph/tsr.js';
 import { loadGraph } from '../src/graph/load.js';
-import { arenaBytes, openStoredTsr, pageBytesOf, PageSource, RUN_PAGE, slotShares } from '../src/graph/store.js';
+import { arenaBytes, openStoredTsr, pageBytesOf, PageSource, RUN_PAGE, slotShares, StoredPage } from '../src/graph/store.js';
+import { graphIdentity } from '../src/checkpoint.js';
 import { ARENA_CHUNK, SlotPool } from '../actors/cpu/slots.js';
 import { materializeGraph, shareGraph, withSlots } from '../actors/cpu/share.js';
 import { readTsrHeader } from '../src/graph/tsr-read.js';
@@ -255,4 +256,22 @@ test('tessera model --host-memory measures the disk once, caches it and predicts
   t.regex(a.stdout, /disk reads [\d.]+ ms \(overlapped\)/);
   const b = await tessera(args);
   t.regex(b.stdout, /disk\s+\S+ bytes\/s read from disk\s+measured on .* file system \(cached in /);
+});
+
+test("a graph on disk is known by its file's page table (no page read) as the same graph in memory, and a checkpointed run on it resumes", async (t) => {
+  const { file, limit } = await directed;
+  const { graph: stored } = await loadGraph(file, { hostMemoryLimit: limit });
+  const { graph: held } = await loadGraph(file);
+  t.is(graphIdentity(stored).hash, graphIdentity(held).hash);
+  t.is((stored.out.pages[0] as StoredPage).source.bytesRead, 0, 'no page read for the identity');
+  const ck = path.join(dir, 'ck');
+  const out = path.join(dir, 'pr-resumed');
+  const want = path.join(dir, 'pr-whole');
+  const args = ['run', '--algo', 'pr', '--graph', file, '--topology', 'configs/1S.yaml', '--host-memory', String(limit)];
+  t.is((await tessera([...args, '--out', want, '-q'])).code, 0);
+  const killed = await tessera([...args, '--checkpoint', ck, '--checkpoint-every', '2', '--out', out, '-q'], { env: { TESSERA_FAULT: 'worker-exit@5' } });
+  t.is(killed.code, 1, killed.stderr);
+  const resumed = await tessera(['run', '--resume', ck, '-q']);
+  t.is(resumed.code, 0, resumed.stderr);
+  t.is(readFileSync(out, 'utf8'), readFileSync(want, 'utf8'));
 });
