@@ -1,5 +1,5 @@
 /**
- * Graphs read from disk page by page (src/graph/store.ts, actors/cpu/slots.ts): every built-in
+ * Graphs read from disk page by page (src/graph/store.ts, actors/cpu/arena.ts): every built-in
  * program gives exactly the in-memory results with hostMemoryLimit at 1/8 of the pages' bytes, on
  * one socket of two threads and on two sockets; pages are read, the cache stays within the limit,
  * and damaged files, too small limits and unsupported set-ups are refused in one line.
@@ -12,10 +12,10 @@ import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import { writeTsr } from '../src/graph/tsr.js';
 import { loadGraph } from '../src/graph/load.js';
-import { arenaBytes, openStoredTsr, pageBytesOf, PageSource, RUN_PAGE, slotShares, StoredPage } from '../src/graph/store.js';
+import { arenaBytes, openStoredTsr, pageBytesOf, PageSource, RUN_PAGE, arenaShares, StoredPage } from '../src/graph/store.js';
 import { graphIdentity } from '../src/checkpoint.js';
-import { ARENA_CHUNK, SlotPool } from '../actors/cpu/slots.js';
-import { materializeGraph, shareGraph, withSlots } from '../actors/cpu/share.js';
+import { ARENA_CHUNK, PageArena } from '../actors/cpu/arena.js';
+import { materializeGraph, shareGraph, withArena } from '../actors/cpu/share.js';
 import { readTsrHeader } from '../src/graph/tsr-read.js';
 import { PROGRAMS } from '../src/programs/index.js';
 import { run } from '../src/api.js';
@@ -85,7 +85,7 @@ test('the arenas of every socket fit the limit beside what each thread reads its
   const g = await openStoredTsr(file, limit);
   const st = g.out.stored!.store;
   for (const threads of [[2], [1, 1], [3, 1]]) {
-    const shares = slotShares(st, threads, 2);
+    const shares = arenaShares(st, threads, 2);
     const readers = (2 + 2 * threads.reduce((a, b) => a + b, 0)) * st.maxBlob;
     t.true(shares.reduce((a, b) => a + b, 0) + readers <= limit, `${threads}`);
     t.true(shares.every((s) => s >= 4 * arenaBytes(st.maxBlob) && s % 8 === 0));
@@ -174,10 +174,10 @@ test('the arena ring: held pages hold their bytes, never overlap, and the runnin
     const stored = await openStoredTsr(file, limit);
     const st = stored.out.stored!.store;
     const total = st.entries.length;
-    const share = withSlots(shareGraph(stored, 1), arena, chunk);
+    const share = withArena(shareGraph(stored, 1), arena, chunk);
     if (chunk < ARENA_CHUNK) t.true(share.load.store!.chunks!.length >= 4);
     const chunks = share.load.store!.chunks!.map((i) => share.shared[i]!);
-    const pool = new SlotPool(st, share.shared[share.load.store!.where!]!, chunks, materializeGraph(share), runPage);
+    const pool = new PageArena(st, share.shared[share.load.store!.where!]!, chunks, materializeGraph(share), runPage);
     const source = new PageSource(st, 2, { where: pool.where, chunks });
     let seed = 7;
     const rnd = (k: number): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % k);

@@ -1,14 +1,14 @@
 /**
  * The graph as shared memory: what a load frame names (page buffers + metadata) and how a worker
  * turns it back into pages without copying. A graph read from disk page by page (store.ts) names
- * its file, its resident offsets and, per socket actor, that actor's slots instead of page buffers.
+ * its file, its resident offsets and, per socket actor, that actor's arena instead of page buffers.
  */
 import { pageOver } from '../../src/graph/pages.js';
 import { KEEP, PageSource, storedSet, type PageStore } from '../../src/graph/store.js';
 import type { Graph, PageSet } from '../../src/graph/types.js';
 import type { KernelGraph } from '../../src/engine/kernel.js';
 import type { LoadFrame, PageRef } from '../../src/wire/frames.js';
-import { ARENA_CHUNK } from './slots.js';
+import { ARENA_CHUNK } from './arena.js';
 
 export interface GraphShare {
   load: LoadFrame;
@@ -63,7 +63,7 @@ export function shareGraph(g: Graph, graphId: number): GraphShare {
 }
 
 /** A socket actor's share: the graph's, plus an arena of `bytes` of the page store's cache. */
-export function withSlots(share: GraphShare, bytes: number, chunk = ARENA_CHUNK): GraphShare {
+export function withArena(share: GraphShare, bytes: number, chunk = ARENA_CHUNK): GraphShare {
   const st = share.load.store;
   if (st === undefined) return share;
   const shared = [...share.shared];
@@ -83,8 +83,8 @@ export function materializeGraph({ load, shared }: GraphShare): KernelGraph {
   let store: PageStore | undefined;
   if (st !== undefined) {
     store = { file: st.file, numVertices: load.numVertices, weightType: load.weightType, source: st.source, cacheBytes: st.cacheBytes, maxBlob: st.maxBlob, entries: st.entries };
-    const slots = st.where !== undefined ? { where: new Int32Array(shared[st.where]!), chunks: st.chunks!.map((i) => shared[i]!) } : undefined;
-    source = new PageSource(store, st.keep, slots);
+    const arena = st.where !== undefined ? { where: new Int32Array(shared[st.where]!), chunks: st.chunks!.map((i) => shared[i]!) } : undefined;
+    source = new PageSource(store, st.keep, arena);
   }
   const set = (orientation: 'in' | 'out', refs: PageRef[], first: number): PageSet => {
     const firstPageOf = new Uint32Array(shared[first]!);

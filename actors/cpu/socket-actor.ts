@@ -12,7 +12,7 @@ import { releaseFromTail } from '../../src/engine/steal.js';
 import { faultAt } from '../../src/engine/faults.js';
 import { actorErrorMessage } from '../../src/errors.js';
 import { materializeGraph, type GraphShare } from './share.js';
-import { batches, SlotPool, taskKeys, type Batch } from './slots.js';
+import { batches, PageArena, taskKeys, type Batch } from './arena.js';
 import type { KernelGraph } from '../../src/engine/kernel.js';
 import type { TaskMessage, TaskResult } from './worker.js';
 import { TaskQueue } from './task-queue.js';
@@ -24,9 +24,9 @@ const WORKER = new URL('./worker-entry.cjs', import.meta.url);
 export class CpuSocketActor {
   private pool: Piscina | undefined;
   private gang: Gang | undefined;
-  /** A graph read from disk (store.ts): its pages' metadata and this actor's slots. */
+  /** A graph read from disk (store.ts): its pages' metadata and this actor's arena. */
   private graph: KernelGraph | undefined;
-  private slots: SlotPool | undefined;
+  private arena: PageArena | undefined;
   private passes = 0;
   private closed = false;
 
@@ -72,7 +72,7 @@ export class CpuSocketActor {
         this.gang?.close();
         await this.pool?.destroy();
         this.pool = undefined;
-        await this.slots?.close();
+        await this.arena?.close();
         return;
     }
   }
@@ -80,13 +80,13 @@ export class CpuSocketActor {
   private async load(frame: LoadFrame, shared: SharedArrayBuffer[]): Promise<void> {
     this.gang?.close();
     await this.pool?.destroy();
-    await this.slots?.close();
+    await this.arena?.close();
     const workerData: GraphShare = { load: frame, shared };
     const st = frame.store;
     if (st?.where !== undefined) {
       this.graph = materializeGraph(workerData);
-      this.slots = new SlotPool(this.graph.out.stored!.store, shared[st.where]!, st.chunks!.map((i) => shared[i]!), this.graph);
-    } else this.graph = this.slots = undefined;
+      this.arena = new PageArena(this.graph.out.stored!.store, shared[st.where]!, st.chunks!.map((i) => shared[i]!), this.graph);
+    } else this.graph = this.arena = undefined;
     this.pool = new Piscina({
       filename: WORKER.href,
       minThreads: this.threads,
@@ -140,7 +140,7 @@ export class CpuSocketActor {
     // Stealing: the first thread to find the queue empty asks the coordinator for more work (one
     // request at a time; the others wait for its answer); an empty answer ends the superstep here.
     // An actor reading pages from disk asks for none: they would come from disk twice.
-    let exhausted = f.steal === undefined || this.slots !== undefined;
+    let exhausted = f.steal === undefined || this.arena !== undefined;
     let asking: Promise<void> | undefined;
     // Edges the kernels walked from earlier queues of this superstep (the thief's rate when it asks).
     let walked = 0;
@@ -199,35 +199,35 @@ export class CpuSocketActor {
         await Promise.all(Array.from({ length: this.threads }, runOne));
       }
     };
-    const slots = this.slots;
+    const arena = this.arena;
     let disk: DiskStats | undefined;
-    if (slots === undefined || f.vertexMap === true || f.tasks.length === 0) await dispatch();
+    if (arena === undefined || f.vertexMap === true || f.tasks.length === 0) await dispatch();
     else {
-      // Pages from disk: batches whose pages fit half the slots, the next one's read meanwhile.
+      // Pages from disk: batches whose pages fit half the arena, the next one's read meanwhile.
       const list = f.frontierList === undefined ? undefined : new Uint32Array(shared[f.frontierList]!);
       const how = { vertex: false, mode: f.mode, pullPages: f.pullPages, list };
-      const plan: Batch[] = batches(f.tasks, slots.batchBytes, (t, into) => taskKeys(this.graph!, t, how, into), (k) => slots.pageBytes(k));
+      const plan: Batch[] = batches(f.tasks, arena.batchBytes, (t, into) => taskKeys(this.graph!, t, how, into), (k) => arena.pageBytes(k));
       // Forwards and backwards in turn: a superstep starts on the pages the last one ended with.
       if ((this.passes++ & 1) === 1) plan.reverse();
-      const read0 = slots.bytesRead;
+      const read0 = arena.bytesRead;
       const w0 = performance.now();
-      const first = slots.stage(plan[0]!.keys, new Set());
-      await slots.fill(first);
-      slots.commit(first);
+      const first = arena.stage(plan[0]!.keys, new Set());
+      await arena.fill(first);
+      arena.commit(first);
       disk = { batches: plan.length, pages: first.length, bytes: 0, waitMs: performance.now() - w0 };
       for (let b = 0; b < plan.length; b++) {
         if (b > 0) {
           cur.edgesDone += queue.doneEdges;
           queue = cur.queue = new TaskQueue(plan[b]!.tasks);
         } else if (plan.length > 1) queue = cur.queue = new TaskQueue(plan[0]!.tasks);
-        const ahead = b + 1 < plan.length ? slots.stage(plan[b + 1]!.keys, new Set(plan[b]!.keys)) : [];
+        const ahead = b + 1 < plan.length ? arena.stage(plan[b + 1]!.keys, new Set(plan[b]!.keys)) : [];
         let ran = 0;
-        await Promise.all([dispatch().then(() => (ran = performance.now())), slots.fill(ahead)]);
+        await Promise.all([dispatch().then(() => (ran = performance.now())), arena.fill(ahead)]);
         disk.waitMs += performance.now() - ran;
         disk.pages += ahead.length;
-        slots.commit(ahead);
+        arena.commit(ahead);
       }
-      disk.bytes = slots.bytesRead - read0;
+      disk.bytes = arena.bytesRead - read0;
     }
     this.cur = undefined;
     const ms = performance.now() - t0;

@@ -12,8 +12,8 @@ import type { Topology } from '../topology/schema.js';
 import { Channel } from '../wire/channel.js';
 import type { ActorFrame, CoordinatorFrame, ErrorFrame, IdleFrame, Mode, ReadyFrame, ReleasedFrame, StateRef, Task, VoteFrame } from '../wire/frames.js';
 import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
-import { shareGraph, withSlots } from '../../actors/cpu/share.js';
-import { storeSlots } from '../graph/store.js';
+import { shareGraph, withArena } from '../../actors/cpu/share.js';
+import { storeArenas } from '../graph/store.js';
 import { GpuGroup } from '../../actors/gpu/group.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
 import { nativeFoldFlags } from '../../actors/gpu/native.js';
@@ -185,14 +185,14 @@ export class Engine {
         for (const [b, en] of list) e.ownerMap!.fill(i + 1, b, en);
       });
     }
-    const slots = storeSlots(graph, topology, opts.steal);
+    const slots = storeArenas(graph, topology, opts.steal);
     const share = shareGraph(graph, nextGraphId++);
     for (const [k, s] of topology.sockets.entries()) {
       const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
       const name = `socket${s.id}`;
       const actor = new CpuSocketActor(name, s.threads, actorEnd);
       coord.on((f, shared) => e.onActorFrame(f, shared));
-      const mine = slots === undefined ? share : withSlots(share, slots[k]!);
+      const mine = slots === undefined ? share : withArena(share, slots[k]!);
       coord.send(mine.load, mine.shared);
       e.actors.push({ name, kind: 'cpu', threads: s.threads, link: coord, actor, bytesAtStepStart: 0 });
     }

@@ -4,7 +4,7 @@
  * vertex-indexed array stays in RAM (degrees, id maps, each page's CSR offsets, program state);
  * the pages' edges (neighbour ids, weights) stay in the file:
  * - a socket actor reads the pages a batch of its tasks walks into its share of the limit (a ring
- *   of shared memory, actors/cpu/slots.ts) ahead of the batch; its threads see them through the
+ *   of shared memory, actors/cpu/arena.ts) ahead of the batch; its threads see them through the
  *   actor's page table;
  * - a GPU actor's controller reads a page from the file whenever it loads it onto the device
  *   (through its pinned staging ring: actors/gpu/native.ts registerPageOf);
@@ -58,14 +58,14 @@ export interface StoredSet {
  * Where a socket actor's arena holds pages: `where[2 key]` the chunk holding page `key` (-1: not
  * held), `where[2 key + 1]` its byte offset there / 8.
  */
-export interface SlotTable {
+export interface ArenaTable {
   readonly where: Int32Array;
   readonly chunks: readonly SharedArrayBuffer[];
 }
 
 /** A page of a store: offsets resident, edges read when first asked for (see PageSource). */
 export class StoredPage implements Page {
-  /** Where `view` lies (chunk, byte offset; -1: none), for sources with a slot table. */
+  /** Where `view` lies (chunk, byte offset; -1: none), for sources with an arena table. */
   chunk = -1;
   at = 0;
   view: Page | undefined;
@@ -97,7 +97,7 @@ export class StoredPage implements Page {
 }
 
 /**
- * Where one thread's stored pages come from: the slot table (a socket's threads), else the file,
+ * Where one thread's stored pages come from: its socket actor's arena, else the file,
  * each read into a fresh buffer; the last `keep` read stay held (a kernel reads `p.nbrs` once a
  * page, a driver walks pages in order).
  */
@@ -110,13 +110,13 @@ export class PageSource {
   constructor(
     readonly store: PageStore,
     private readonly keep: number,
-    readonly slots?: SlotTable,
+    readonly arena?: ArenaTable,
   ) {
     this.verified = new Uint8Array(store.entries.length);
   }
 
   page(p: StoredPage): Page {
-    const t = this.slots;
+    const t = this.arena;
     const c = t === undefined ? -1 : t.where[2 * p.key]!;
     if (c >= 0) {
       const at = 8 * t!.where[2 * p.key + 1]!;
@@ -213,7 +213,7 @@ const iec = (b: number): string => bytes.format(b, { mode: 'binary', decimalPlac
 /** Pages from this size on lie in an actor's arena as in the file, so runs of them are read at once. */
 export const RUN_PAGE = 1 << 16;
 
-/** Bytes a page blob of `length` takes in an actor's arena (actors/cpu/slots.ts). */
+/** Bytes a page blob of `length` takes in an actor's arena (actors/cpu/arena.ts). */
 export function arenaBytes(length: number, runPage = RUN_PAGE): number {
   return length >= runPage ? Math.ceil(length / TSR_ALIGN) * TSR_ALIGN : (length + 7) & ~7;
 }
@@ -227,7 +227,7 @@ const OFFSET_READS = 16;
 /**
  * Opens a .tsr as a page store: reads its header, vertex arrays and every page's offsets (4 bytes
  * a vertex and orientation), and leaves the edges in the file. `cacheBytes`: the host memory the
- * edges may take at once (the engine splits it between its socket actors' slots).
+ * edges may take at once (the engine splits it between its socket actors' arenas).
  */
 export async function openStoredTsr(path: string, cacheBytes: number): Promise<Graph> {
   const header = await readTsrHeader(path);
@@ -286,7 +286,7 @@ export async function openStoredTsr(path: string, cacheBytes: number): Promise<G
  * and two for the coordinator, each as large as the largest). Too small a limit is refused,
  * naming the least that works.
  */
-export function slotShares(store: PageStore, threads: readonly number[], keep: number): number[] {
+export function arenaShares(store: PageStore, threads: readonly number[], keep: number): number[] {
   const readers = (2 + keep * threads.reduce((a, b) => a + b, 0)) * store.maxBlob;
   const total = threads.reduce((a, b) => a + b, 0);
   const shares = threads.map((t) => Math.floor(((store.cacheBytes - readers) * t) / total / 8) * 8);
@@ -308,10 +308,10 @@ export function slotShares(store: PageStore, threads: readonly number[], keep: n
  * memory); GPU actors read their pages from the file themselves (actors/gpu/native.ts
  * registerPageOf). Stealing would read a page twice: refused.
  */
-export function storeSlots(graph: Graph, topology: { sockets: ReadonlyArray<{ threads: number }> }, steal: string | undefined): number[] | undefined {
+export function storeArenas(graph: Graph, topology: { sockets: ReadonlyArray<{ threads: number }> }, steal: string | undefined): number[] | undefined {
   const store = graph.out.stored?.store;
   if (store === undefined) return undefined;
   if (steal === 'always')
     throw new TesseraError(`steal 'always' does not apply to a graph read from disk page by page (a stolen page would be read twice)`, { key: 'steal', fix: 'drop --steal always, or drop hostMemoryLimit / --host-memory' });
-  return slotShares(store, topology.sockets.map((s) => s.threads), KEEP);
+  return arenaShares(store, topology.sockets.map((s) => s.threads), KEEP);
 }

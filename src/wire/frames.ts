@@ -54,7 +54,7 @@ export interface LoadFrame {
 
 /** A socket actor's page reads in a superstep (graph/store.ts). */
 export interface DiskStats {
-  /** Batches the tasks ran in, pages read into slots, and their bytes. */
+  /** Batches the tasks ran in, pages read into its arena, and their bytes. */
   batches: number;
   pages: number;
   bytes: number;
@@ -62,7 +62,7 @@ export interface DiskStats {
   waitMs: number;
 }
 
-/** Where a page store's pages lie, and a socket actor's arena of its cache (actors/cpu/slots.ts). */
+/** Where a page store's pages lie, and a socket actor's arena of its cache (actors/cpu/arena.ts). */
 export interface StoreLoad {
   file: string;
   source: string;
@@ -77,7 +77,7 @@ export interface StoreLoad {
   offsetsAtIn: Uint32Array;
   /** Pages each thread keeps of those it reads itself. */
   keep: number;
-  /** Socket actors: the page table (two Int32 per key, SlotTable) and the arena's chunks. */
+  /** Socket actors: the page table (two Int32 per key, ArenaTable) and the arena's chunks. */
   where?: number;
   chunks?: number[];
 }
@@ -240,7 +240,7 @@ export interface VoteFrame {
   busyMs?: number;
   /** With countNext: the out-degrees of the vertices this actor activated, summed. */
   nextEdges?: number;
-  /** Socket actors over a page store: what they read from disk into their slots (DiskStats). */
+  /** Socket actors over a page store: what they read from disk into their arenas (DiskStats). */
   disk?: DiskStats;
   /** Newly active vertices discovered by push tasks, when the kernel lists them. */
   discovered?: Uint32Array;

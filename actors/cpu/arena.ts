@@ -40,8 +40,8 @@ interface Held {
   key: number;
 }
 
-export class SlotPool {
-  /** The page table (SlotTable.where), shared with the actor's threads. */
+export class PageArena {
+  /** The page table (ArenaTable.where), shared with the actor's threads. */
   readonly where: Int32Array;
   /** Per chunk, what it holds in offset order. */
   private readonly held: Held[][];
