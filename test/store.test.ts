@@ -14,6 +14,7 @@ import { writeTsr } from '../src/graph/tsr.js';
 import { loadGraph } from '../src/graph/load.js';
 import { arenaBytes, openStoredTsr, pageBytesOf, PageSource, RUN_PAGE, arenaShares, StoredPage } from '../src/graph/store.js';
 import { graphIdentity } from '../src/checkpoint.js';
+import { activeShares } from '../src/engine/tasks.js';
 import { ARENA_CHUNK, PageArena } from '../actors/cpu/arena.js';
 import { materializeGraph, shareGraph, withArena } from '../actors/cpu/share.js';
 import { readTsrHeader } from '../src/graph/tsr-read.js';
@@ -274,4 +275,26 @@ test("a graph on disk is known by its file's page table (no page read) as the sa
   const resumed = await tessera(['run', '--resume', ck, '-q']);
   t.is(resumed.code, 0, resumed.stderr);
   t.is(readFileSync(out, 'utf8'), readFileSync(want, 'utf8'));
+});
+
+test("pullIf drops the sockets' pull tasks without an active vertex (their pages are not read), not the GPUs'", async (t) => {
+  const { graph } = await directed;
+  const pages = graph.in.pages;
+  const tasks = pages.filter((p) => !p.split).map((p) => ({ page: p.index, count: 1, lo: 0, hi: p.vEnd - p.vBegin, edges: p.edges }));
+  const state = new Int32Array(graph.numVertices);
+  const target = pages.find((p) => !p.split && p.vEnd - p.vBegin > 1)!;
+  state[target.vBegin + 1] = -1;
+  const [cpu, gpu] = activeShares([tasks, tasks], 1, pages, state, -1);
+  t.deepEqual(cpu!.map((x) => x.page), [target.index]);
+  t.is(gpu, tasks);
+  // BFS over a graph on disk: its later pull levels leave out the tasks whose vertices are all
+  // reached (in memory every level has them all), and give the same depths.
+  const { graph: stored } = await loadGraph((await directed).file, { hostMemoryLimit: (await directed).limit });
+  const source = graph.ids.toOriginal[0]!;
+  const r = await run(stored, 'bfs', { source, topology: ONE, forceMode: 'pull' });
+  const m = await run(graph, 'bfs', { source, topology: ONE, forceMode: 'pull' });
+  const perLevel = (x: typeof r): number[] => x.report.steps.map((s) => s.actors.reduce((a, y) => a + y.tasks, 0));
+  t.true(perLevel(r).at(-1)! < perLevel(r)[0]!, `tasks per level ${perLevel(r)}`);
+  t.is(new Set(perLevel(m)).size, 1, `in memory: ${perLevel(m)}`);
+  t.deepEqual(Array.from(r.values as Int32Array), Array.from(m.values as Int32Array));
 });

@@ -47,6 +47,12 @@ export interface EdgeMapOptions {
    * topologies (GPU pulls count those out-edges on the device: Ligra's switch both ways there).
    */
   direction?: { alpha?: number; beta?: number };
+  /**
+   * A pull touches only the vertices whose `state` entry equals `value` (Ligra's C(v); BFS: depth
+   * -1, not reached yet). Over a graph read from disk page by page, the sockets' pull tasks with
+   * no such vertex are dropped, so their pages are not read (Graphie reads only active pages).
+   */
+  pullIf?: { state: string; value: number };
 }
 
 export interface StepResult {

@@ -10,6 +10,7 @@ import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult } from './
 import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './checkpoint.js';
 import { faultAt, reachedStep } from './faults.js';
 import { runShareInline } from './run-tasks.js';
+import { activeShares } from './tasks.js';
 import type { AnyProgram } from './define.js';
 import type { ProgramOperators } from './operators.js';
 import type { KernelTable } from './kernel-modules.js';
@@ -394,7 +395,11 @@ export class Run implements RunContext {
     }
     let shares: Task[][];
     const pullPages = opts.pullPages ?? 'in';
-    if (mode === 'pull') shares = this.engine.denseShares(pullPages, cpuOnly);
+    if (mode === 'pull') {
+      shares = this.engine.denseShares(pullPages, cpuOnly);
+      const only = opts.pullIf;
+      if (only !== undefined && g[pullPages].stored !== undefined) shares = activeShares(shares, this.engine.cpuCount, g[pullPages].pages, state[only.state]!, only.value);
+    }
     else {
       if (list === undefined) list = made = listOf(frontier, (k) => this.listArray(k)).list;
       if (!(list.buffer instanceof SharedArrayBuffer)) list = toShared(list);

@@ -1,5 +1,5 @@
 /** Cutting a superstep's work into tasks and handing each actor its share (dense pages, push frontier lists). */
-import type { Graph } from '../graph/types.js';
+import type { Graph, Page } from '../graph/types.js';
 import { lowerBound } from '../graph/pages.js';
 import type { Task } from '../wire/frames.js';
 import { overlapsRanges, rangeEdges, rangeVertices, type VertexRanges } from './partition.js';
@@ -205,4 +205,21 @@ export function pushTaskShares(l: TaskLayout, list: Uint32Array, outEdges?: numb
   const shares = share(l, tasks);
   for (const t of gpuSlices) shares.push(t.hi > t.lo ? [t] : []);
   return { shares, list };
+}
+
+/**
+ * The sockets' pull tasks (shares [0, sockets)) that hold a vertex whose `state` entry equals
+ * `value`; the others touch nothing (EdgeMapOptions.pullIf) and are dropped. A pass over the
+ * tasks' vertices: worth it where a task costs a read from disk.
+ */
+export function activeShares(shares: Task[][], sockets: number, pages: readonly Page[], state: ArrayLike<number>, value: number): Task[][] {
+  return shares.map((list, i) =>
+    i >= sockets
+      ? list
+      : list.filter((t) => {
+          const b = pages[t.page]!.vBegin;
+          for (let v = b + t.lo; v < b + t.hi; v++) if (state[v] === value) return true;
+          return false;
+        }),
+  );
 }

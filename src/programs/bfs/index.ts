@@ -39,7 +39,7 @@ export const bfs = defineProgram({
     let { level, frontier } = c;
     for (; frontier.size > 0; level++) {
       await ctx.checkpoint({ level, frontier });
-      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, { level }, { readsFrontier: true, direction: { beta: 18 } }));
+      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, { level }, { readsFrontier: true, direction: { beta: 18 }, pullIf: { state: 'depth', value: -1 } }));
     }
     return depth;
   },
