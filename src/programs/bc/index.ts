@@ -86,7 +86,7 @@ export const bc = defineProgram({
       const levels: Uint32Array[] = [Uint32Array.of(s)];
       let frontier = ctx.frontierOf(levels[0]!);
       for (let level = 0; ; level++) {
-        ({ next: frontier } = await ctx.edgeMap('bcFwd', frontier, { dist, sigma, lock }, { level }, { readsFrontier: true }));
+        ({ next: frontier } = await ctx.edgeMap('bcFwd', frontier, { dist, sigma, lock }, { level }, { readsFrontier: true, pullIf: { state: 'dist', value: -1 } }));
         if (frontier.size === 0) break;
         if (frontier.list !== undefined) levels.push(frontier.list.slice());
         else {

@@ -54,14 +54,14 @@ export const scc = defineProgram({
       if (at?.phase !== 'backward') {
         while (f.size > 0) {
           await ctx.checkpoint({ rounds, phase: 'forward', f });
-          ({ next: f } = await ctx.edgeMap('sccForward', f, { scc, color }, {}, { readsFrontier: true }));
+          ({ next: f } = await ctx.edgeMap('sccForward', f, { scc, color }, {}, { readsFrontier: true, pullIf: { state: 'scc', value: -1 } }));
         }
       }
       let b: Frontier = at?.phase === 'backward' ? at.f : await ctx.vertexFilter('sccRoots', { scc, color });
       at = undefined;
       while (b.size > 0) {
         await ctx.checkpoint({ rounds, phase: 'backward', f: b });
-        ({ next: b } = await ctx.edgeMap('sccBackward', b, { scc, color }, {}, { modes: ['pull'], pullPages: 'out', readsFrontier: true }));
+        ({ next: b } = await ctx.edgeMap('sccBackward', b, { scc, color }, {}, { modes: ['pull'], pullPages: 'out', readsFrontier: true, pullIf: { state: 'scc', value: -1 } }));
       }
     }
     ctx.note('rounds', rounds);
