@@ -2,11 +2,6 @@
 // ring, vertex state arrays and host page-locking. Pages and run(): controller_pages.cpp.
 #include "controller_internal.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-
 #include <algorithm>
 #include <cmath>
 #include <condition_variable>
@@ -347,39 +342,28 @@ void Controller::ensureStaging() {
   ringNext_ = 0;
 }
 
-void Controller::copyChunks(uint8_t* dst, const void* src, size_t n, int s) {
-  const uint8_t* from = (const uint8_t*)src;
+// Host bytes to the device through the pinned staging ring: `fill` puts each chunk's bytes in its
+// buffer (a copy from host memory, or a read from a file), the DMA goes on stream s.
+void Controller::stageChunks(uint8_t* dst, size_t n, int s, const std::function<void(uint8_t*, size_t, size_t)>& fill) {
   for (size_t off = 0; off < n; off += chunkBytes_) {
     Chunk& c = ring_[ringNext_++ % ring_.size()];
     if (c.pending) be_->sync(c.ev);  // the previous copy out of this buffer is done
     const size_t len = std::min(chunkBytes_, n - off);
-    if (copyPool_)
-      copyPool_->copy(c.buf, from + off, len);
-    else
-      std::memcpy(c.buf, from + off, len);
+    fill(c.buf, off, len);
     be_->h2d(dst + off, c.buf, len, s);
     be_->record(c.ev, s);
     c.pending = true;
   }
 }
 
-// GTS's disk -> pinned staging -> device: each chunk read straight into a staging buffer, the
-// file's kernel cache let go after (the page store keeps host memory to its limit).
-void Controller::copyFileChunks(uint8_t* dst, int fd, uint64_t at, size_t n, int s) {
-  for (size_t off = 0; off < n; off += chunkBytes_) {
-    Chunk& c = ring_[ringNext_++ % ring_.size()];
-    if (c.pending) be_->sync(c.ev);
-    const size_t len = std::min(chunkBytes_, n - off);
-    for (size_t got = 0; got < len;) {
-      const ssize_t r = pread(fd, (uint8_t*)c.buf + got, len - got, (off_t)(at + off + got));
-      if (r <= 0) throw CodedError("TS_PAGE", std::string("reading a page from its file: ") + (r == 0 ? "the file ends early" : std::strerror(errno)));
-      got += (size_t)r;
-    }
-    posix_fadvise(fd, (off_t)(at + off), (off_t)len, POSIX_FADV_DONTNEED);
-    be_->h2d(dst + off, c.buf, len, s);
-    be_->record(c.ev, s);
-    c.pending = true;
-  }
+void Controller::copyChunks(uint8_t* dst, const void* src, size_t n, int s) {
+  const uint8_t* from = (const uint8_t*)src;
+  stageChunks(dst, n, s, [&](uint8_t* buf, size_t off, size_t len) {
+    if (copyPool_)
+      copyPool_->copy(buf, from + off, len);
+    else
+      std::memcpy(buf, from + off, len);
+  });
 }
 
 Event Controller::timingEvent() {

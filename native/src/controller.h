@@ -189,6 +189,7 @@ class Controller {
   void ensureCache();
   void addSlots(uint8_t* arena, size_t n);
   void ensureStaging();
+  void stageChunks(uint8_t* dst, size_t n, int s, const std::function<void(uint8_t*, size_t, size_t)>& fill);
   void copyChunks(uint8_t* dst, const void* src, size_t n, int s);
   void copyFileChunks(uint8_t* dst, int fd, uint64_t at, size_t n, int s);
   /** Whether a state copy of n bytes to/from host goes through stageState (large, pageable, CUDA). */

@@ -20,6 +20,17 @@ namespace {
 // File-backed pages a run asks the kernel to read ahead of the one it loads.
 constexpr size_t kFileAhead = 4;
 
+// n bytes at `at` of fd into buf, whole or a TS_PAGE error naming `what`; the kernel's cache of the
+// range is let go after (the page store keeps host memory to its limit).
+void readRange(int fd, uint8_t* buf, size_t n, uint64_t at, const std::string& what) {
+  for (size_t got = 0; got < n;) {
+    const ssize_t r = pread(fd, buf + got, n - got, (off_t)(at + got));
+    if (r <= 0) throw CodedError("TS_PAGE", what + ": reading it from its file: " + (r == 0 ? std::string("the file ends early") : std::string(std::strerror(errno))));
+    got += (size_t)r;
+  }
+  posix_fadvise(fd, (off_t)at, (off_t)n, POSIX_FADV_DONTNEED);
+}
+
 std::vector<Tile> buildTiles(const uint32_t* off, uint32_t nv, uint32_t R) {
   std::vector<Tile> tiles;
   const uint32_t tileV = std::min<uint32_t>(kTileVMax, kAccDoubles / R);
@@ -72,12 +83,7 @@ void* Controller::registerPage(const PageSpec& sp) {
   const uint8_t* data = sp.data;
   if (sp.fd >= 0 && sp.dataBytes >= hp.bytes) {
     blob.resize(hp.bytes);
-    for (size_t got = 0; got < hp.bytes;) {
-      const ssize_t r = pread(sp.fd, blob.data() + got, hp.bytes - got, (off_t)(sp.fileOffset + got));
-      if (r <= 0) throw CodedError("TS_PAGE", where + ": reading it from its file: " + (r == 0 ? std::string("the file ends early") : std::string(std::strerror(errno))));
-      got += (size_t)r;
-    }
-    posix_fadvise(sp.fd, (off_t)sp.fileOffset, (off_t)hp.bytes, POSIX_FADV_DONTNEED);
+    readRange(sp.fd, blob.data(), hp.bytes, sp.fileOffset, where);
     data = blob.data();
   }
   if (sp.dataBytes < hp.bytes)
@@ -167,6 +173,11 @@ PageDev Controller::pageDev(const HostPage& hp) const {
   pd.ntiles = (uint32_t)hp.tiles.size();
   pd.R = hp.R;
   return pd;
+}
+
+// GTS's disk -> pinned staging -> device: each chunk read straight into a staging buffer.
+void Controller::copyFileChunks(uint8_t* dst, int fd, uint64_t at, size_t n, int s) {
+  stageChunks(dst, n, s, [&](uint8_t* buf, size_t off, size_t len) { readRange(fd, buf, len, at + off, "a page"); });
 }
 
 int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
