@@ -15,18 +15,14 @@
  *
  * Progress bars go to stderr, only when it is a terminal. Every failure is a TesseraError.
  */
-import os from 'node:os';
 import path from 'node:path';
 import bytes from 'bytes-iec';
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { TesseraError } from '../errors.js';
 import { compact } from '../format.js';
 import { buildGraph, type BuildOptions } from '../graph/build.js';
-import { buildTsrExternal, type DiskEstimate, type ExternalPhase, type ExternalResult } from '../graph/build/external.js';
-import { size } from '../graph/build/external-plan.js';
-import { edgeListStream, generatorStream, type EdgeStream } from '../graph/build/external-source.js';
-import { checkGraphFits, checkTextFits, estimateTextEdges } from '../graph/memory.js';
+import { generatorStream } from '../graph/build/external-source.js';
+import { checkGraphFits } from '../graph/memory.js';
 import { F32List, F64List, U32List } from '../graph/chunked.js';
 import {
   checkGeneratorSpec,
@@ -43,40 +39,10 @@ import { detectFormat, readGraphFile } from '../graph/readers/index.js';
 import { isTsrFile, readTsr, readTsrArray, readTsrHeader, verifyTsr, writeTsr, type TsrHeader } from '../graph/tsr.js';
 import type { Graph, PageSet, RawEdges } from '../graph/types.js';
 import { choiceOption, intOption, sizeOption } from './options.js';
+import { note, progressBar, type Bar } from './progress.js';
+import { boundedFallback, boundedNote, boundedStream, catchOf, convertBounded, convertLimit, type ConvertFlags } from './convert-bounded.js';
 
-// ---------------------------------------------------------------------------------------------
-// progress
-
-export interface Bar {
-  update(done: number): void;
-  stop(): void;
-}
-
-/** A cli-progress bar on stderr when it is a TTY; otherwise nothing. */
-export function progressBar(label: string, total: number, unit = ''): Bar {
-  if (!process.stderr.isTTY || total <= 0) return { update: () => undefined, stop: () => undefined };
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: process.stderr,
-      format: `${label.padEnd(10)} [{bar}] {percentage}% | {value}/{total}${unit} | {duration_formatted} (ETA {eta_formatted})`,
-      hideCursor: true,
-      clearOnComplete: false,
-      fps: 5,
-      formatValue: (v, _o, type) => (type === 'value' || type === 'total' ? compact(v) : String(v)),
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  bar.start(total, 0);
-  return {
-    update: (done) => bar.update(Math.min(done, total)),
-    stop: () => bar.stop(),
-  };
-}
-
-/** A one-line phase note on stderr (TTY only) for steps without progress hooks. */
-function note(text: string): void {
-  if (process.stderr.isTTY) process.stderr.write(`${text}\n`);
-}
+export type { ConvertFlags } from './convert-bounded.js';
 
 /** A byte count in IEC units ('3.25 GiB'), by bytes-iec. */
 function bytesText(b: number): string {
@@ -163,129 +129,6 @@ export async function generateCommand(kind: string, f: GenerateFlags): Promise<s
   return `wrote ${f.out}: ${name}, ${g.numVertices} vertices, ${g.numEdges} edges${g.directed ? '' : ' (undirected: arcs both ways)'} in ${secs(t0)}`;
 }
 
-// ---------------------------------------------------------------------------------------------
-// bounded memory
-
-/**
- * The host-memory limit of a bounded build when the in-memory estimate was refused (`refusal`,
- * a thrown error): half of this machine's memory; undefined (no refusal): build in memory.
- */
-function boundedFallback(refusal: unknown): number | undefined {
-  if (refusal === undefined) return undefined;
-  if (!(refusal instanceof TesseraError)) throw refusal;
-  note(`${refusal.message.split('. Fix:')[0]}: building in bounded memory`);
-  return Math.floor(os.totalmem() / 2);
-}
-
-const PHASE_LABELS: Record<ExternalPhase, [string, string]> = {
-  read: ['read', ' B'],
-  count: ['count', ' edges'],
-  runs: ['runs', ' edges'],
-  'out-pages': ['out-pages', ' edges'],
-  'in-pages': ['in-pages', ' edges'],
-};
-
-/** Builds OUT.tsr from an edge stream in bounded memory, with a bar per phase and the disk estimate. */
-async function convertBounded(
-  stream: EdgeStream,
-  out: string,
-  hostMemory: number,
-  f: { undirected?: boolean; pageEdges?: number; weights?: 'float32' | 'float64' | 'none'; tmpDir?: string },
-): Promise<ExternalResult> {
-  let phase: ExternalPhase | undefined;
-  let bar: Bar | undefined;
-  let told = false;
-  try {
-    return await buildTsrExternal(stream, out, {
-      hostMemory,
-      pageEdges: f.pageEdges,
-      ...(f.undirected ? { directed: false } : {}),
-      ...(f.weights ? { weightType: f.weights } : {}),
-      tmpDir: f.tmpDir,
-      onDiskPlan: (d) => {
-        if (told) return;
-        told = true;
-        // A gzipped input is sized only once read: its bar ends before the line.
-        bar?.stop();
-        bar = undefined;
-        phase = undefined;
-        process.stderr.write(`${diskLine(d, hostMemory)}\n`);
-      },
-      onProgress: (p, done, total) => {
-        if (p !== phase) {
-          bar?.stop();
-          phase = p;
-          const [label, unit] = p === 'read' && stream.progressUnit === 'edges' ? ['generate', ' edges'] : PHASE_LABELS[p];
-          bar = progressBar(label, total, unit);
-        }
-        bar?.update(done);
-      },
-    });
-  } finally {
-    bar?.stop();
-  }
-}
-
-function diskLine(d: DiskEstimate, hostMemory: number): string {
-  const where = d.tmpDir === d.outDir ? `in ${d.tmpDir}` : `(runs in ${d.tmpDir}, output in ${d.outDir})`;
-  return `bounded build in ${size(hostMemory)} of memory: needs about ${size(d.runs)} of temporary runs and ${size(d.output)} of output on disk ${where}`;
-}
-
-function boundedNote(r: ExternalResult): string {
-  const runs = r.buckets.out + r.buckets.in;
-  return ` (bounded memory: ${size(r.memory.limit)}, ${runs} run${runs === 1 ? '' : 's'} on disk)`;
-}
-
-/** The edge stream of a bounded conversion's input (edge lists and generator specs). */
-async function boundedStream(input: string, f: ConvertFlags): Promise<EdgeStream> {
-  if (isGeneratorSpec(input)) {
-    if (f.vertices !== undefined) throw new TesseraError('--vertices applies to edge-list files only', { key: '--vertices' });
-    return generatorStream(parseGeneratorSpec(input));
-  }
-  if (await isTsrFile(input)) {
-    throw new TesseraError('re-paging a .tsr in bounded memory is not supported', { file: input, fix: 'convert the original edge list, or drop --host-memory' });
-  }
-  const format = await detectFormat(input);
-  if (format !== 'edgelist') {
-    const name = format === 'matrixmarket' ? 'a Matrix Market file' : 'a Graphalytics graph';
-    throw new TesseraError(`a bounded-memory conversion reads edge lists and generator specs; this is ${name}`, {
-      file: input,
-      fix: 'convert it to an edge list (src dst [weight] lines) first, or drop --host-memory',
-    });
-  }
-  // The estimate of the disk needed up front: the edges from the file's size, weights from its first line.
-  const est = await estimateTextEdges(input);
-  return edgeListStream(input, {
-    directed: f.undirected ? false : undefined,
-    vertices: f.vertices,
-    ...(f.weights === 'none' ? { weighted: false } : f.weights ? { weightType: f.weights } : {}),
-    expectedEdges: est?.edges,
-    expectedWeights: est === undefined ? undefined : est.fields >= 3 ? (f.weights === 'float32' ? 'float32' : 'float64') : 'none',
-  });
-}
-
-/** Whether convert builds in bounded memory (its limit), by the flag or the input's estimate. */
-async function convertLimit(input: string, f: ConvertFlags): Promise<number | undefined> {
-  if (f.hostMemory !== undefined) return f.hostMemory;
-  let refusal: unknown;
-  if (isGeneratorSpec(input)) {
-    const spec = parseGeneratorSpec(input);
-    refusal = catchOf(() => checkGraphFits(2 ** spec.scale, specEdges(spec), { what: formatGeneratorSpec(spec) }));
-  } else if (!(await isTsrFile(input)) && (await detectFormat(input)) === 'edgelist') {
-    refusal = await checkTextFits(input).then(() => undefined, (e: unknown) => e);
-  }
-  return boundedFallback(refusal);
-}
-
-function catchOf(f: () => void): unknown {
-  try {
-    f();
-    return undefined;
-  } catch (e) {
-    return e;
-  }
-}
-
 function generateWithBar(spec: GeneratorSpec): RawEdges {
   const bar = progressBar('generate', specEdges(spec), ' edges');
   try {
@@ -340,18 +183,6 @@ function secs(t0: number): string {
 // ---------------------------------------------------------------------------------------------
 // convert
 
-export interface ConvertFlags {
-  out: string;
-  undirected?: boolean;
-  pageEdges?: number;
-  vertices?: string;
-  /** Storage of the weights: float32, float64 (default: the input's; text files: float64) or none. */
-  weights?: 'float32' | 'float64' | 'none';
-  /** Bounded memory: the limit (bytes) of the whole process. */
-  hostMemory?: number;
-  /** Bounded memory: where the temporary runs go (default: next to the output). */
-  tmpDir?: string;
-}
 
 /** Raw edges (original ids) of a built graph's out pages: how a .tsr is re-paged. */
 export function rawFromGraph(g: Graph): RawEdges {

@@ -1,5 +1,6 @@
 import cliProgress from 'cli-progress';
 import type { EventEmitter } from 'eventemitter3';
+import { compact } from '../format.js';
 import type { EngineEvents } from '../engine/coordinator.js';
 
 /**
@@ -32,4 +33,35 @@ export function superstepProgress(events: EventEmitter<EngineEvents>, delayMs = 
   return () => {
     if (started) bar.stop();
   };
+}
+
+export interface Bar {
+  update(done: number): void;
+  stop(): void;
+}
+
+/** A cli-progress bar on stderr when it is a TTY; otherwise nothing. */
+export function progressBar(label: string, total: number, unit = ''): Bar {
+  if (!process.stderr.isTTY || total <= 0) return { update: () => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format: `${label.padEnd(10)} [{bar}] {percentage}% | {value}/{total}${unit} | {duration_formatted} (ETA {eta_formatted})`,
+      hideCursor: true,
+      clearOnComplete: false,
+      fps: 5,
+      formatValue: (v, _o, type) => (type === 'value' || type === 'total' ? compact(v) : String(v)),
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  return {
+    update: (done) => bar.update(Math.min(done, total)),
+    stop: () => bar.stop(),
+  };
+}
+
+/** A one-line phase note on stderr (TTY only) for steps without progress hooks. */
+export function note(text: string): void {
+  if (process.stderr.isTTY) process.stderr.write(`${text}\n`);
 }
