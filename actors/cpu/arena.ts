@@ -14,7 +14,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { TesseraError } from '../../src/errors.js';
 import { arenaBytes, checkedBlob, keyName, RUN_PAGE, type PageStore } from '../../src/graph/store.js';
-import { damagedFix } from '../../src/graph/tsr-read.js';
+import { readAt } from '../../src/graph/tsr-read.js';
 import type { KernelGraph } from '../../src/engine/kernel.js';
 import type { Task } from '../../src/wire/frames.js';
 import { nativeDropFileCache } from '../gpu/native.js';
@@ -182,12 +182,7 @@ export class PageArena {
         const first = st.entries[k0]!;
         const last = st.entries[loads[j - 1]![0]]!;
         const span = last.offset + last.length - first.offset;
-        const bytes = new Uint8Array(this.chunks[chunk]!, at, span);
-        for (let off = 0; off < span; ) {
-          const { bytesRead } = await fh.read(bytes, off, span - off, first.offset + off);
-          if (bytesRead === 0) throw new TesseraError(`the file is truncated (it ends before byte ${first.offset + span})`, { file: st.file, fix: damagedFix(st.source) });
-          off += bytesRead;
-        }
+        await readAt(fh, new Uint8Array(this.chunks[chunk]!, at, span), first.offset, st.file, st.source);
         this.bytesRead += span;
         dropCache?.(fh.fd, first.offset, span);
         for (let x = i; x < j; x++) {
@@ -224,8 +219,7 @@ export interface Batch {
 }
 
 /** The page keys a task walks: its pages (pull), or the out-pages of its frontier slice's vertices (push). */
-export function taskKeys(g: KernelGraph, t: Task, how: { vertex: boolean; mode: 'push' | 'pull'; pullPages: 'in' | 'out'; list: Uint32Array | undefined }, into: Set<number>): void {
-  if (how.vertex) return;
+export function taskKeys(g: KernelGraph, t: Task, how: { mode: 'push' | 'pull'; pullPages: 'in' | 'out'; list: Uint32Array | undefined }, into: Set<number>): void {
   if (how.mode === 'pull') {
     const set = how.pullPages === 'out' ? g.out : g.in;
     const base = set.stored?.base ?? 0;

@@ -46,15 +46,16 @@ export function shareGraph(g: Graph, graphId: number): GraphShare {
   const si = g.in.stored;
   if (so !== undefined && si !== undefined) {
     const st = so.store;
+    const offsetsOut = add(so.offsets.buffer);
     load.store = {
       file: st.file,
       source: st.source,
       cacheBytes: st.cacheBytes,
       maxBlob: st.maxBlob,
       entries: st.entries.map((e) => ({ index: e.index, vBegin: e.vBegin, vEnd: e.vEnd, split: e.split, edges: e.edges, offset: e.offset, length: e.length, checksum: e.checksum })),
-      offsetsOut: add(so.offsets.buffer),
+      offsetsOut,
       offsetsAtOut: so.offsetsAt,
-      offsetsIn: si === so ? shared.length - 1 : add(si.offsets.buffer),
+      offsetsIn: si === so ? offsetsOut : add(si.offsets.buffer),
       offsetsAtIn: si.offsetsAt,
       keep: KEEP,
     };

@@ -205,7 +205,7 @@ export class CpuSocketActor {
     else {
       // Pages from disk: batches whose pages fit half the arena, the next one's read meanwhile.
       const list = f.frontierList === undefined ? undefined : new Uint32Array(shared[f.frontierList]!);
-      const how = { vertex: false, mode: f.mode, pullPages: f.pullPages, list };
+      const how = { mode: f.mode, pullPages: f.pullPages, list };
       const plan: Batch[] = batches(f.tasks, arena.batchBytes, (t, into) => taskKeys(this.graph!, t, how, into), (k) => arena.pageBytes(k));
       // Forwards and backwards in turn: a superstep starts on the pages the last one ended with.
       if ((this.passes++ & 1) === 1) plan.reverse();

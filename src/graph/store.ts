@@ -17,8 +17,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { TesseraError } from '../errors.js';
-import { pageOver } from './pages.js';
-import { damagedFix, offsetsProblem, pageFrom, readTsrArray, readTsrHeader } from './tsr-read.js';
+import { pageOver, weightBytes } from './pages.js';
+import { damagedFix, offsetsProblem, pageFrom, readAt, readTsrArray, readTsrHeader } from './tsr-read.js';
 import { TSR_ALIGN, type TsrHeader, type TsrPageEntry } from './tsr-format.js';
 import type { Graph, Orientation, Page, PageSet, WeightType } from './types.js';
 import bytes from 'bytes-iec';
@@ -92,7 +92,7 @@ export class StoredPage implements Page {
   get blob(): { file: string; offset: number; length: number; weightBytes: number } {
     const st = this.source.store;
     const e = st.entries[this.key]!;
-    return { file: st.file, offset: e.offset, length: e.length, weightBytes: st.weightType === undefined ? 0 : st.weightType === 'float32' ? 4 : 8 };
+    return { file: st.file, offset: e.offset, length: e.length, weightBytes: weightBytes(st.weightType) };
   }
 }
 
@@ -253,11 +253,7 @@ export async function openStoredTsr(path: string, cacheBytes: number): Promise<G
         const e = table[i]!;
         const len = 4 * (e.vEnd - e.vBegin + 1);
         const at = 4 * offsetsAt[i]!;
-        for (let off = 0; off < len; ) {
-          const { bytesRead } = await fh.read(bytes, at + off, len - off, e.offset + off);
-          if (bytesRead === 0) throw new TesseraError(`the file is truncated (it ends before byte ${e.offset + len})`, { file: path, fix: damagedFix(header.source) });
-          off += bytesRead;
-        }
+        await readAt(fh, bytes.subarray(at, at + len), e.offset, path, header.source);
         const problem = offsetsProblem({ offsets: offsets.subarray(offsetsAt[i]!, offsetsAt[i]! + len / 4), vBegin: e.vBegin, vEnd: e.vEnd, edges: e.edges }, true);
         if (problem !== undefined) throw new TesseraError(`${o} page ${i} is corrupt: ${problem}`, { file: path, fix: damagedFix(header.source) });
       }

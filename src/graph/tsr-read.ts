@@ -23,8 +23,8 @@ function readFd(fd: number, buf: Uint8Array, off: number, len: number, pos: numb
   return new Promise((resolve, reject) => readCb(fd, buf, off, len, pos, (err, n) => (err ? reject(err) : resolve(n))));
 }
 
-/** Reads exactly buf.byteLength bytes at `position`, or fails with a truncation error. */
-async function readAt(h: FileHandle | number, buf: Uint8Array, position: number, file: string): Promise<void> {
+/** Reads exactly buf.byteLength bytes at `position`, or fails with a truncation error (`source`: what the file was made from). */
+export async function readAt(h: FileHandle | number, buf: Uint8Array, position: number, file: string, source?: string): Promise<void> {
   let off = 0;
   while (off < buf.byteLength) {
     const len = Math.min(IO_MAX, buf.byteLength - off);
@@ -32,7 +32,7 @@ async function readAt(h: FileHandle | number, buf: Uint8Array, position: number,
     if (n === 0) {
       throw new TesseraError(`the file is truncated (it ends before byte ${position + buf.byteLength})`, {
         file,
-        fix: damagedFix(),
+        fix: damagedFix(source),
       });
     }
     off += n;
