@@ -12,7 +12,7 @@ import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import { writeTsr } from '../src/graph/tsr.js';
 import { loadGraph } from '../src/graph/load.js';
-import { arenaBytes, openStoredTsr, pageBytesOf, PageSource, RUN_PAGE, arenaShares, StoredPage } from '../src/graph/store.js';
+import { arenaBytes, openStoredTsr, pageBytesOf, PageSource, RUN_PAGE, arenaShares, StoredPage, storeArenas } from '../src/graph/store.js';
 import { graphIdentity } from '../src/checkpoint.js';
 import { activeShares } from '../src/engine/tasks.js';
 import { ARENA_CHUNK, PageArena } from '../actors/cpu/arena.js';
@@ -24,10 +24,12 @@ import { isTesseraError } from '../src/errors.js';
 import type { Graph } from '../src/graph/types.js';
 import { GPU, ONE, topo, TWO, withGpu } from './helpers/topologies.js';
 
-/** An emulated GPU too small for the graph's pages: they stream from the file every pass. */
+/** An emulated GPU with little memory: its pages come from the file as it loads them. */
 const SMALL_GPU = topo([2], [{ device: 0, emulated: true, streams: 2, memoryLimit: 3 << 20 }]);
+/** One too small for PageRank's pages: they stream every pass, from the file or the host buffer. */
+const TINY_GPU = topo([2], [{ device: 0, emulated: true, streams: 2, memoryLimit: 1 << 19 }]);
 import { tessera } from './helpers/cli.js';
-import { nativeDropFileCache } from '../actors/gpu/native.js';
+import { GpuController, nativeDropFileCache, pageWeightBytes, type RunStats } from '../actors/gpu/native.js';
 import { diskLoad } from '../src/model/disk.js';
 import { predict, type ModelParams } from '../src/model/model.js';
 
@@ -57,7 +59,7 @@ for (const [label, made] of [['directed', directed], ['undirected', undirected]]
     for (const p of PROGRAMS) {
       const params = p.demoParams?.(graph) ?? {};
       // Louvain has no GPU kernels yet (issue 24).
-      for (const topology of withGpu && p.gpu !== undefined ? [ONE, TWO, GPU, SMALL_GPU] : [ONE, TWO]) {
+      for (const topology of withGpu && p.gpu !== undefined ? [ONE, TWO, GPU, SMALL_GPU, ...(p.name === 'pr' ? [TINY_GPU] : [])] : [ONE, TWO]) {
         // Against the same topology in memory (a GPU adds floats in another order than sockets),
         // stealing off as a graph on disk has it (a stolen task is added on the thief's side).
         const want = await run(graph, p, { ...params, topology, steal: 'off' });
@@ -73,9 +75,13 @@ for (const [label, made] of [['directed', directed], ['undirected', undirected]]
         // PageRank's pulls walk every page each iteration: through the slots, which hold 1/8.
         const disk = got.report.steps.flatMap((s) => s.actors).reduce((a, x) => a + (x.disk?.pages ?? 0), 0);
         if (p.name === 'pr' && topology.gpus.length === 0) t.true(disk >= 10 * (stored.in.pages.length / 2), `${p.name} on ${topology.name}: ${disk} pages read into slots`);
-        // The small GPU loads PageRank's pages from the file again every pass (GTS streaming).
-        const gpu = got.report.steps.flatMap((s) => s.actors).reduce((a, x) => a + (x.gpu?.misses ?? 0), 0);
-        if (p.name === 'pr' && topology === SMALL_GPU) t.true(gpu > 5 * got.report.steps.length, `${p.name} on ${topology.name}: ${gpu} pages loaded`);
+        // The tiny GPU loads PageRank's pages again every pass (GTS streaming): from the file, and
+        // from its share of hostMemoryLimit (the host buffer) once read.
+        const gpu = (k: 'misses' | 'fileBytes' | 'bufferHits'): number[] => got.report.steps.map((s) => s.actors.reduce((a, x) => a + (x.gpu?.[k] ?? 0), 0));
+        if (topology === TINY_GPU) {
+          t.true(gpu('misses').slice(1).every((m) => m > 5), `${p.name} on ${topology.name}: ${gpu('misses')} pages loaded`);
+          t.true(gpu('fileBytes').slice(1).every((b) => b > 0) && gpu('bufferHits').slice(1).every((h) => h > 0), `${gpu('fileBytes')} bytes read, ${gpu('bufferHits')} buffer hits`);
+        }
       }
     }
   });
@@ -297,4 +303,56 @@ test("pullIf drops the sockets' pull tasks without an active vertex (their pages
   t.true(perLevel(r).at(-1)! < perLevel(r)[0]!, `tasks per level ${perLevel(r)}`);
   t.is(new Set(perLevel(m)).size, 1, `in memory: ${perLevel(m)}`);
   t.deepEqual(Array.from(r.values as Int32Array), Array.from(m.values as Int32Array));
+});
+
+test("a GPU actor keeps the pages it reads from disk in its host buffer (GTS's MMBuf): later loads skip the file", async (t) => {
+  if (!withGpu) return t.pass('no native addon');
+  const { file, limit } = await directed;
+  const stored = await openStoredTsr(file, limit);
+  const pages = stored.in.pages;
+  // The controller's page bytes: [offsets u32 x (nv + 1) | nbrs u32 | weights], 8-byte aligned.
+  const a8 = (x: number): number => Math.ceil(x / 8) * 8;
+  const bytes = pages.reduce((a, p) => a + a8(4 * (p.vEnd - p.vBegin + 1)) + a8(4 * p.edges) + pageWeightBytes(p) * p.edges, 0);
+  const n = stored.numVertices;
+  // A device that holds two pages at most: every call streams; the host buffer holds them all,
+  // none, or some.
+  for (const hostBuffer of [4 * bytes, 0, Math.floor(bytes / 3)]) {
+    const c = await GpuController.create({ device: 0, emulated: true, memoryLimit: 2 * n * 8 + 40 * 1024, streams: 2, hostBuffer });
+    try {
+      await c.registerPageSet(1, pages);
+      await c.allocState('contrib', 'f64', n);
+      await c.allocState('rank', 'f64', n);
+      await c.fillState('contrib', 1);
+      const call = (): Promise<RunStats> => c.run('pr_pull', { setId: 1, pages: pages.map((p) => p.index), params: { base: 0, d: 1 }, state: { next: 'rank' } });
+      const first = await call();
+      const second = await call();
+      const info = await c.info();
+      t.true(info.hostBufferBytes <= hostBuffer, `${info.hostBufferBytes} of ${hostBuffer}`);
+      t.true(second.misses > pages.length / 2, `${second.misses} pages loaded again`);
+      // Every load of a page not resident on the device reads the file or the buffer, once.
+      t.is(first.fileBytes, bytes, `${hostBuffer}: the first call reads every page once`);
+      if (hostBuffer >= bytes) {
+        t.is(second.fileBytes, 0);
+        t.is(second.bufferHits, second.misses);
+        t.is(info.bufferedPages, pages.length);
+      } else if (hostBuffer === 0) {
+        t.is(second.bufferHits, 0);
+        t.is(info.bufferedPages, 0);
+      } else {
+        t.true(second.bufferHits > 0 && second.bufferHits < second.misses, `${second.bufferHits} of ${second.misses}`);
+        t.true(second.fileBytes > 0 && second.fileBytes < bytes);
+      }
+      const rank = await c.readState('rank', new Float64Array(n));
+      let bad = -1;
+      for (let v = 0; v < n && bad < 0; v++) if (rank[v] !== stored.inDegree[v]) bad = v;
+      t.is(bad, -1, `${hostBuffer}: vertex ${bad}`);
+    } finally {
+      await c.close();
+    }
+  }
+  // On a topology, the GPU actor's buffer is its share of hostMemoryLimit; the rest the sockets'.
+  const shares = storeArenas(stored, ONE, undefined, [[[0, n]]])!;
+  t.true(shares.gpus[0]! > 0 && shares.sockets[0]! > 0);
+  t.true(shares.gpus[0]! + shares.sockets[0]! + (2 + 2 * 2) * stored.out.stored!.store.maxBlob <= limit);
+  t.is(storeArenas(stored, ONE, undefined, [])!.gpus.length, 0);
 });

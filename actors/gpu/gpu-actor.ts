@@ -192,7 +192,7 @@ export class GpuActor {
     this.g = materializeGraph({ load: frame, shared });
     this.othersRanges = complementRanges([cfg.owned], this.g.numVertices);
     this.stats = GpuActor.zero(cfg.emulated);
-    this.ctl = await GpuController.create({ device: cfg.device, emulated: cfg.emulated, memoryLimit: cfg.memoryLimit, streams: cfg.streams });
+    this.ctl = await GpuController.create({ device: cfg.device, emulated: cfg.emulated, memoryLimit: cfg.memoryLimit, streams: cfg.streams, hostBuffer: cfg.hostBuffer });
     const g = this.g;
     const overlap = (pages: Page[]): Page[] => pages.filter((p) => overlapsRanges(cfg.owned, p.vBegin, p.vEnd));
     if (!this.single) {
@@ -542,6 +542,10 @@ export class GpuActor {
     s.misses += st.misses;
     s.evictions += st.evictions;
     s.pageBytes += st.bytesCopied;
+    if (st.fileBytes > 0 || st.bufferHits > 0) {
+      s.fileBytes = (s.fileBytes ?? 0) + st.fileBytes;
+      s.bufferHits = (s.bufferHits ?? 0) + st.bufferHits;
+    }
     s.kernelMs += st.kernelMs;
     s.copyMs += st.copyMs;
     s.runMs = (s.runMs ?? 0) + st.wallMs;

@@ -73,6 +73,12 @@ export interface GpuCreateOptions {
   memoryLimit?: number;
   /** Streams for overlapping page copies with kernels (default 4). */
   streams?: number;
+  /**
+   * Page-locked host bytes the controller may keep pages read from disk in (GTS's main-memory
+   * buffer, MMBuf): a page loaded from its file with room left stays there and later loads are one
+   * DMA from it. Default 0: every load reads the file.
+   */
+  hostBuffer?: number;
 }
 
 export interface GpuTotals {
@@ -81,6 +87,9 @@ export interface GpuTotals {
   misses: number;
   evictions: number;
   bytesCopied: number;
+  /** Page bytes read from files, and file-backed pages loaded from the host buffer instead. */
+  fileBytes: number;
+  bufferHits: number;
   /** Times the page cache was dropped to make room (state or scratch grew) or resized. */
   cacheResets: number;
   copyMs: number;
@@ -111,6 +120,10 @@ export interface GpuDeviceInfo {
   pinnedPages: number;
   /** Host bytes page-locked (pages and pinHost views). */
   pinnedHostBytes: number;
+  /** The host buffer of pages read from disk: page-locked bytes, its limit, the pages it holds. */
+  hostBufferBytes: number;
+  hostBufferLimit: number;
+  bufferedPages: number;
   streams: number;
   totals: GpuTotals;
 }
@@ -132,6 +145,9 @@ export interface RunStats {
   misses: number;
   evictions: number;
   bytesCopied: number;
+  /** Page bytes read from files (disk), and file-backed pages loaded from the host buffer instead. */
+  fileBytes: number;
+  bufferHits: number;
   /** Sum over page copies (they overlap kernels on other streams). */
   copyMs: number;
   /** Sum over kernels (pages on different streams overlap). */

@@ -95,13 +95,15 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
       throw codedError(env, "TS_BAD_DEVICE", "GPU device " + std::to_string(d) + " does not exist: the device index must be an integer");
     Napi::Value em = o.Get("emulated");
     if (!em.IsBoolean()) throw codedError(env, "TS_ARG", "create: options.emulated must be true or false");
-    double limit = 0;
-    Napi::Value ml = o.Get("memoryLimit");
-    if (!ml.IsUndefined()) {
-      if (!ml.IsNumber() || !(ml.As<Napi::Number>().DoubleValue() > 0))
-        throw codedError(env, "TS_ARG", "create: options.memoryLimit must be a positive number of bytes");
-      limit = ml.As<Napi::Number>().DoubleValue();
-    }
+    auto bytes = [&](const char* key, bool zero) -> double {
+      Napi::Value v = o.Get(key);
+      if (v.IsUndefined()) return 0;
+      const double b = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
+      if (!(b > 0 || (zero && b == 0)))
+        throw codedError(env, "TS_ARG", std::string("create: options.") + key + " must be a " + (zero ? "non-negative" : "positive") + " number of bytes");
+      return b;
+    };
+    const double limit = bytes("memoryLimit", false), hostBuffer = bytes("hostBuffer", true);
     int streams = 4;
     Napi::Value st = o.Get("streams");
     if (!st.IsUndefined()) {
@@ -110,7 +112,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
       streams = (int)s;
     }
     device_ = (int)d;
-    ctl_ = std::make_unique<ts::Controller>((int)d, em.As<Napi::Boolean>().Value(), limit, streams);
+    ctl_ = std::make_unique<ts::Controller>((int)d, em.As<Napi::Boolean>().Value(), limit, streams, hostBuffer);
     tsfn_ = Tsfn::New(env, "tessera-gpu", 0, 1, this);
     tsfn_.Unref(env);
     worker_ = std::thread([this] { loop(); });
@@ -575,26 +577,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     auto st = std::make_shared<ts::RunStats>();
     j->work = [this, rq, st] { *st = ctl_->run(rq); };
     j->settle = [st](Napi::Env env) -> Napi::Value {
-      Napi::Object r = Napi::Object::New(env);
-      r.Set("kernel", st->kernel);
-      r.Set("pages", st->pages);
-      r.Set("hits", st->hits);
-      r.Set("misses", st->misses);
-      r.Set("evictions", st->evictions);
-      r.Set("bytesCopied", (double)st->bytesCopied);
-      r.Set("copyMs", st->copyMs);
-      r.Set("kernelMs", st->kernelMs);
-      r.Set("wallMs", st->wallMs);
-      r.Set("activated", (double)st->activated);
-      if (st->hasSum) r.Set("sum", st->sum);
-      r.Set("cacheSlots", st->cacheSlots);
-      r.Set("slotBytes", (double)st->slotBytes);
-      if (st->hasOutbox) {
-        Napi::Object ob = idsValues(env, st->outIds.data(), st->outVals.data(), st->outIds.size());
-        ob.Set("sent", (double)st->outboxSent);
-        r.Set("outbox", ob);
-      }
-      return r;
+      return runStatsObject(env, *st);
     };
     return enqueue(env, j);
   }

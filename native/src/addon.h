@@ -10,10 +10,13 @@
 
 namespace ts {
 struct ControllerInfo;
+struct RunStats;
 namespace addon {
 
 /** What a controller's info() resolves with (addon_info.cpp). */
 Napi::Object controllerInfo(Napi::Env env, const ts::ControllerInfo& info);
+/** A run's statistics (RunStats in actors/gpu/native.ts). */
+Napi::Object runStatsObject(Napi::Env env, const ts::RunStats& st);
 
 inline Napi::Error codedError(Napi::Env env, const std::string& code, const std::string& msg) {
   Napi::Error e = Napi::Error::New(env, msg);

@@ -52,6 +52,9 @@ Napi::Object controllerInfo(Napi::Env env, const ts::ControllerInfo& info) {
   o.Set("registeredPages", info.registeredPages);
   o.Set("pinnedPages", info.pinnedPages);
   o.Set("pinnedHostBytes", (double)info.pinnedHostBytes);
+  o.Set("hostBufferBytes", (double)info.hostBufferBytes);
+  o.Set("hostBufferLimit", (double)info.hostBufferLimit);
+  o.Set("bufferedPages", info.bufferedPages);
   o.Set("streams", info.streams);
   Napi::Object t = Napi::Object::New(env);
   t.Set("calls", (double)info.totals.calls);
@@ -60,11 +63,38 @@ Napi::Object controllerInfo(Napi::Env env, const ts::ControllerInfo& info) {
   t.Set("evictions", (double)info.totals.evictions);
   t.Set("bytesCopied", (double)info.totals.bytesCopied);
   t.Set("cacheResets", (double)info.totals.cacheResets);
+  t.Set("fileBytes", (double)info.totals.fileBytes);
+  t.Set("bufferHits", (double)info.totals.bufferHits);
   t.Set("copyMs", info.totals.copyMs);
   t.Set("kernelMs", info.totals.kernelMs);
   t.Set("wallMs", info.totals.wallMs);
   o.Set("totals", t);
   return o;
+}
+
+Napi::Object runStatsObject(Napi::Env env, const ts::RunStats& st) {
+  Napi::Object r = Napi::Object::New(env);
+  r.Set("kernel", st.kernel);
+  r.Set("pages", st.pages);
+  r.Set("hits", st.hits);
+  r.Set("misses", st.misses);
+  r.Set("evictions", st.evictions);
+  r.Set("bytesCopied", (double)st.bytesCopied);
+  r.Set("fileBytes", (double)st.fileBytes);
+  r.Set("bufferHits", st.bufferHits);
+  r.Set("copyMs", st.copyMs);
+  r.Set("kernelMs", st.kernelMs);
+  r.Set("wallMs", st.wallMs);
+  r.Set("activated", (double)st.activated);
+  if (st.hasSum) r.Set("sum", st.sum);
+  r.Set("cacheSlots", st.cacheSlots);
+  r.Set("slotBytes", (double)st.slotBytes);
+  if (st.hasOutbox) {
+    Napi::Object ob = idsValues(env, st.outIds.data(), st.outVals.data(), st.outIds.size());
+    ob.Set("sent", (double)st.outboxSent);
+    r.Set("outbox", ob);
+  }
+  return r;
 }
 
 void ExportFunctions(Napi::Env env, Napi::Object exports) {

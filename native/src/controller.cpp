@@ -116,8 +116,8 @@ bool parseSType(const std::string& s, SType* out) {
 
 // ---- lifecycle ------------------------------------------------------------------------------
 
-Controller::Controller(int device, bool emulated, double memoryLimit, int streams)
-    : device_(device), emulated_(emulated), requestedLimit_(memoryLimit), nstreams_(streams) {
+Controller::Controller(int device, bool emulated, double memoryLimit, int streams, double hostBuffer)
+    : device_(device), emulated_(emulated), requestedLimit_(memoryLimit), nstreams_(streams), hostBufLimit_((size_t)hostBuffer) {
   if (const char* e = std::getenv("TESSERA_PIN_PAGES")) pinPages_ = std::string(e) != "0";
 }
 
@@ -179,7 +179,7 @@ void Controller::shutdown() {
   scratch_.clear();
   for (auto e : evPool_) be_->freeEvent(e);
   evPool_.clear();
-  for (auto& kv : pages_) unpinPage(kv.second);
+  for (auto& kv : pages_) unpinPage(kv.second), releaseBuffered(kv.second);
   for (auto& kv : pins_) releasePin(kv.first);
   pins_.clear();
   be_.reset();
@@ -209,6 +209,9 @@ ControllerInfo Controller::info() {
   in.registeredPages = (uint32_t)pages_.size();
   for (auto& kv : pages_) in.pinnedPages += kv.second.hostPinned ? 1 : 0;
   for (auto& kv : pins_) in.pinnedHostBytes += kv.second.bytes;
+  for (auto& kv : pages_) in.bufferedPages += kv.second.buffered ? 1 : 0;
+  in.hostBufferBytes = hostBufBytes_;
+  in.hostBufferLimit = hostBufLimit_;
   in.streams = nstreams_;
   in.totals = totals_;
   return in;

@@ -56,6 +56,8 @@ struct HostPage {
   uint32_t loads = 0;       // times copied into a cache slot
   bool hostPinned = false;  // its host bytes are page-locked (registered once it streams)
   Tile* tilesPinned = nullptr;  // a page-locked copy of tiles once it streams (one DMA, no staging)
+  uint8_t* buffered = nullptr;  // file-backed: its image (bytes, tiles) in the host buffer (GTS's MMBuf)
+  int bufChunk = -1;
   uint32_t nv() const { return spec.vEnd - spec.vBegin; }
 };
 
@@ -71,6 +73,8 @@ struct RunStats {
   std::string kernel;
   uint32_t pages = 0, hits = 0, misses = 0, evictions = 0;
   uint64_t bytesCopied = 0;
+  uint64_t fileBytes = 0;    // page bytes read from files (disk)
+  uint32_t bufferHits = 0;   // file-backed pages loaded from the host buffer instead
   double copyMs = 0, kernelMs = 0, wallMs = 0;
   uint64_t activated = 0;
   uint32_t cacheSlots = 0;
@@ -84,7 +88,7 @@ struct RunStats {
 };
 
 struct Totals {
-  uint64_t calls = 0, hits = 0, misses = 0, evictions = 0, bytesCopied = 0, cacheResets = 0;
+  uint64_t calls = 0, hits = 0, misses = 0, evictions = 0, bytesCopied = 0, cacheResets = 0, fileBytes = 0, bufferHits = 0;
   double copyMs = 0, kernelMs = 0, wallMs = 0;
 };
 
@@ -95,6 +99,8 @@ struct ControllerInfo {
   size_t memoryLimit = 0, used = 0, stateBytes = 0, scratchBytes = 0, cacheBytes = 0, slotBytes = 0;
   uint32_t cacheSlots = 0, residentPages = 0, registeredPages = 0, pinnedPages = 0;
   size_t pinnedHostBytes = 0;
+  size_t hostBufferBytes = 0, hostBufferLimit = 0;  // the host buffer's page-locked bytes, and its limit
+  uint32_t bufferedPages = 0;
   int streams = 0;
   Totals totals;
 };
@@ -104,7 +110,8 @@ class CopyPool;
 
 class Controller {
  public:
-  Controller(int device, bool emulated, double memoryLimit, int streams);
+  /** hostBuffer: page-locked host bytes it may keep file-backed pages in (GTS's MMBuf; 0: none). */
+  Controller(int device, bool emulated, double memoryLimit, int streams, double hostBuffer = 0);
   ~Controller();
   /** Creates the backend (on the worker thread). Throws CodedError for a missing device. */
   void init();
@@ -168,6 +175,7 @@ class Controller {
     Event ready = nullptr, used = nullptr;
     bool readyRecorded = false, usedRecorded = false;
     bool pinned = false;  // held for the whole call (pages a kernel reads at random)
+    bool buffered = false;  // its page is in the host buffer too
   };
   struct Chunk {
     uint8_t* buf = nullptr;
@@ -257,6 +265,19 @@ class Controller {
   /** Drops this controller's hold on a page-locked range (unregistered when no controller holds it). */
   void releasePin(void* p);
   bool pinPages_ = true;  // TESSERA_PIN_PAGES=0: stream every page through the staging ring
+  // GTS's main-memory buffer (MMBuf, Algorithm 1 lines 18-25) of file-backed pages: page-locked
+  // chunks filled as pages first load from disk and kept while their set is registered; a cyclic
+  // scan (PageRank) then reads from disk only what neither the device cache nor it holds.
+  struct BufChunk {
+    uint8_t* p = nullptr;
+    size_t size = 0, used = 0;
+    uint32_t live = 0;
+  };
+  std::vector<BufChunk> bufChunks_;
+  size_t hostBufLimit_ = 0, hostBufBytes_ = 0;  // allowed, allocated
+  /** Room for n bytes in the host buffer, or nullptr when it is full. */
+  uint8_t* bufferAlloc(size_t n, int* chunk);
+  void releaseBuffered(HostPage& hp);
   // staging
   std::unique_ptr<CopyPool> copyPool_;
   std::vector<Chunk> ring_;

@@ -19,6 +19,8 @@ namespace {
 
 // File-backed pages a run asks the kernel to read ahead of the one it loads.
 constexpr size_t kFileAhead = 4;
+// The host buffer is page-locked in chunks of this size as pages fill it.
+constexpr size_t kBufferChunk = (size_t)64 << 20;
 
 // n bytes at `at` of fd into buf, whole or a TS_PAGE error naming `what`; the kernel's cache of the
 // range is let go after (the page store keeps host memory to its limit).
@@ -114,6 +116,7 @@ void* Controller::registerPage(const PageSpec& sp) {
       slots_[it->second.slot].key = -1;
     }
     unpinPage(it->second);
+    releaseBuffered(it->second);
     it->second = std::move(hp);
   } else {
     pages_.emplace(k, std::move(hp));
@@ -128,6 +131,7 @@ std::vector<void*> Controller::unregisterSet(int setId) {
     if (it->second.spec.setId == setId) {
       if (it->second.slot >= 0) slots_[it->second.slot].key = -1;
       unpinPage(it->second);
+      releaseBuffered(it->second);
       owners.push_back(it->second.spec.owner);
       it = pages_.erase(it);
     } else {
@@ -180,6 +184,43 @@ void Controller::copyFileChunks(uint8_t* dst, int fd, uint64_t at, size_t n, int
   stageChunks(dst, n, s, [&](uint8_t* buf, size_t off, size_t len) { readRange(fd, buf, len, at + off, "a page"); });
 }
 
+uint8_t* Controller::bufferAlloc(size_t n, int* chunk) {
+  n = align16(n);
+  if (bufChunks_.empty() || !bufChunks_.back().p || bufChunks_.back().size - bufChunks_.back().used < n) {
+    const size_t size = std::max(n, std::min(kBufferChunk, hostBufLimit_ - std::min(hostBufLimit_, hostBufBytes_)));
+    if (hostBufBytes_ + size > hostBufLimit_) return nullptr;
+    uint8_t* p = nullptr;
+    try {
+      p = (uint8_t*)be_->pinnedAlloc(size);
+    } catch (const std::exception&) {
+    }
+    if (!p) {
+      hostBufLimit_ = hostBufBytes_;  // out of page-locked memory: buffer no more
+      return nullptr;
+    }
+    bufChunks_.push_back({p, size, 0, 0});
+    hostBufBytes_ += size;
+  }
+  BufChunk& c = bufChunks_.back();
+  uint8_t* p = c.p + c.used;
+  c.used += n;
+  c.live++;
+  *chunk = (int)bufChunks_.size() - 1;
+  return p;
+}
+
+void Controller::releaseBuffered(HostPage& hp) {
+  if (!hp.buffered) return;
+  BufChunk& c = bufChunks_[hp.bufChunk];
+  hp.buffered = nullptr;
+  if (--c.live == 0) {
+    be_->syncAll();  // no copy out of it still runs
+    be_->pinnedFree(c.p);
+    hostBufBytes_ -= c.size;
+    c = BufChunk{};
+  }
+}
+
 int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
   if (hp.slot >= 0) {
     Slot& sl = slots_[hp.slot];
@@ -191,15 +232,20 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
   st.misses++;
   int victim = -1;
   uint64_t oldest = UINT64_MAX;
+  bool cheap = false;
   for (size_t i = 0; i < slots_.size(); i++) {
     if (slots_[i].pinned) continue;
     if (slots_[i].key < 0) {
       victim = (int)i;
       break;
     }
-    if (slots_[i].lastUse < oldest) {
+    // LRU, but a page the host buffer holds first (reloading it reads no disk), once the kernels of
+    // the last few loads (one per stream) have moved on from it.
+    const bool c = slots_[i].buffered && tick_ - slots_[i].lastUse >= (uint64_t)nstreams_;
+    if ((c && !cheap) || (c == cheap && slots_[i].lastUse < oldest)) {
       oldest = slots_[i].lastUse;
       victim = (int)i;
+      cheap = c;
     }
   }
   if (victim < 0)
@@ -213,23 +259,35 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
   }
   if (sl.usedRecorded) be_->wait(s, sl.used);  // kernels still reading the old page finish first
   if (copyStart) be_->record(copyStart, s);
-  // A page loaded a second time streams (GTS): page-lock its host bytes once so every later load
-  // is one direct DMA at link speed instead of a memcpy into the staging ring plus a DMA.
-  if (++hp.loads == 2 && pinPages_) pinPage(hp);
-  if (hp.spec.fd >= 0)
-    copyFileChunks(sl.dev, hp.spec.fd, hp.spec.fileOffset, hp.bytes, s);
-  else if (hp.hostPinned)
-    be_->h2d(sl.dev, hp.spec.data, hp.bytes, s);
-  else
-    copyChunks(sl.dev, hp.spec.data, hp.bytes, s);
   const size_t tileBytes = hp.tiles.size() * sizeof(Tile);
-  if (hp.tilesPinned)
-    be_->h2d(sl.dev + align16(hp.bytes), hp.tilesPinned, tileBytes, s);
-  else if (tileBytes > 0)
-    copyChunks(sl.dev + align16(hp.bytes), hp.tiles.data(), tileBytes, s);
+  if (hp.spec.fd >= 0 && !hp.buffered && (hp.buffered = bufferAlloc(hp.imageBytes, &hp.bufChunk))) {
+    // First load from disk with room in the host buffer: read it there, tiles beside (one DMA).
+    readRange(hp.spec.fd, hp.buffered, hp.bytes, hp.spec.fileOffset, "a page");
+    std::memcpy(hp.buffered + align16(hp.bytes), hp.tiles.data(), tileBytes);
+    st.fileBytes += hp.bytes;
+    be_->h2d(sl.dev, hp.buffered, hp.imageBytes, s);
+  } else if (hp.buffered) {
+    st.bufferHits++;
+    be_->h2d(sl.dev, hp.buffered, hp.imageBytes, s);
+  } else {
+    // A page loaded a second time streams (GTS): page-lock its host bytes once so every later load
+    // is one direct DMA at link speed instead of a memcpy into the staging ring plus a DMA.
+    if (++hp.loads == 2 && pinPages_ && hp.spec.fd < 0) pinPage(hp);
+    if (hp.spec.fd >= 0)
+      copyFileChunks(sl.dev, hp.spec.fd, hp.spec.fileOffset, hp.bytes, s), st.fileBytes += hp.bytes;
+    else if (hp.hostPinned)
+      be_->h2d(sl.dev, hp.spec.data, hp.bytes, s);
+    else
+      copyChunks(sl.dev, hp.spec.data, hp.bytes, s);
+    if (hp.tilesPinned)
+      be_->h2d(sl.dev + align16(hp.bytes), hp.tilesPinned, tileBytes, s);
+    else if (tileBytes > 0)
+      copyChunks(sl.dev + align16(hp.bytes), hp.tiles.data(), tileBytes, s);
+  }
   be_->record(sl.ready, s);
   sl.readyRecorded = true;
   sl.key = key(hp.spec.setId, hp.spec.index);
+  sl.buffered = hp.buffered != nullptr;
   sl.lastUse = ++tick_;
   hp.slot = victim;
   st.bytesCopied += hp.imageBytes;
@@ -310,7 +368,7 @@ RunStats Controller::run(const RunRequest& rq) {
     // Pages read from a file: the kernel reads the next ones ahead while this one is read and copied.
     for (size_t j = i + 1; j < std::min(pages.size(), i + 1 + kFileAhead); j++) {
       const HostPage& n = *pages[j];
-      if (n.spec.fd >= 0 && n.slot < 0 && (j == i + kFileAhead || i == 0)) posix_fadvise(n.spec.fd, (off_t)n.spec.fileOffset, (off_t)n.bytes, POSIX_FADV_WILLNEED);
+      if (n.spec.fd >= 0 && n.slot < 0 && !n.buffered && (j == i + kFileAhead || i == 0)) posix_fadvise(n.spec.fd, (off_t)n.spec.fileOffset, (off_t)n.bytes, POSIX_FADV_WILLNEED);
     }
     const int s = (int)(i % (size_t)nstreams_);
     const bool hit = hp.slot >= 0;
@@ -371,6 +429,8 @@ RunStats Controller::run(const RunRequest& rq) {
   totals_.misses += st.misses;
   totals_.evictions += st.evictions;
   totals_.bytesCopied += st.bytesCopied;
+  totals_.fileBytes += st.fileBytes;
+  totals_.bufferHits += st.bufferHits;
   totals_.copyMs += st.copyMs;
   totals_.kernelMs += st.kernelMs;
   totals_.wallMs += st.wallMs;

@@ -185,14 +185,14 @@ export class Engine {
         for (const [b, en] of list) e.ownerMap!.fill(i + 1, b, en);
       });
     }
-    const slots = storeArenas(graph, topology, opts.steal);
+    const slots = storeArenas(graph, topology, opts.steal, owned);
     const share = shareGraph(graph, nextGraphId++);
     for (const [k, s] of topology.sockets.entries()) {
       const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
       const name = `socket${s.id}`;
       const actor = new CpuSocketActor(name, s.threads, actorEnd);
       coord.on((f, shared) => e.onActorFrame(f, shared));
-      const mine = slots === undefined ? share : withArena(share, slots[k]!);
+      const mine = slots === undefined ? share : withArena(share, slots.sockets[k]!);
       coord.send(mine.load, mine.shared);
       e.actors.push({ name, kind: 'cpu', threads: s.threads, link: coord, actor, bytesAtStepStart: 0 });
     }
@@ -210,7 +210,7 @@ export class Engine {
           throw gpuOpenError(topology, i, f);
         }),
       );
-      coord.send({ ...share.load, gpu: { device: gpu.device, emulated: gpu.emulated, memoryLimit: gpu.memoryLimit, streams: gpu.streams, owned: mine } }, share.shared);
+      coord.send({ ...share.load, gpu: { device: gpu.device, emulated: gpu.emulated, memoryLimit: gpu.memoryLimit, streams: gpu.streams, owned: mine, ...(slots?.gpus[i] ? { hostBuffer: slots.gpus[i] } : {}) } }, share.shared);
       e.actors.push({ name, kind: 'gpu', threads: 0, link: coord, actor, bytesAtStepStart: 0, owned: mine });
     });
     e.layout = { graph, threads: e.threads, cpuThreads: e.actors.slice(0, e.cpuCount).map((a) => a.threads), cpuRanges: e.cpuRanges, gpuOwned: e.actors.slice(e.cpuCount).map((a) => a.owned!), ownerMap: e.ownerMap };

@@ -277,37 +277,68 @@ export async function openStoredTsr(path: string, cacheBytes: number): Promise<G
 }
 
 /**
- * How a store's page cache is shared out on a topology: each socket actor's arena bytes in
- * proportion to its threads, after what every reader of single pages keeps (`keep` pages a thread
- * and two for the coordinator, each as large as the largest). Too small a limit is refused,
- * naming the least that works.
+ * How the sockets' part of a store's page cache (`bytes`, default all of it) is shared out: each
+ * socket actor's arena bytes in proportion to its threads, after what every reader of single
+ * pages keeps (`keep` pages a thread and two for the coordinator, each as large as the largest).
+ * Too small a limit is refused, naming the least that works.
  */
-export function arenaShares(store: PageStore, threads: readonly number[], keep: number): number[] {
+export function arenaShares(store: PageStore, threads: readonly number[], keep: number, bytes = store.cacheBytes): number[] {
   const readers = (2 + keep * threads.reduce((a, b) => a + b, 0)) * store.maxBlob;
   const total = threads.reduce((a, b) => a + b, 0);
-  const shares = threads.map((t) => Math.floor(((store.cacheBytes - readers) * t) / total / 8) * 8);
+  const shares = threads.map((t) => Math.floor(((bytes - readers) * t) / total / 8) * 8);
   // An arena holds at least four of the largest page: one batch's, the next one's (read
   // meanwhile) and what the ring may leave unused at a chunk's end in each.
   const page = arenaBytes(store.maxBlob);
   if (shares.some((s) => s < 4 * page)) {
-    const least = readers + Math.max(...threads.map((t) => Math.ceil((4 * total) / t))) * page;
     throw new TesseraError(`hostMemoryLimit ${iec(store.cacheBytes)} (--host-memory, or the topology's) is too small for pages of up to ${iec(store.maxBlob)} on this topology`, {
       key: 'hostMemoryLimit',
-      fix: `raise hostMemoryLimit (--host-memory) to at least ${iec(least)}, or convert the graph with smaller pages (tessera convert --page-edges)`,
+      fix: `raise hostMemoryLimit (--host-memory) to at least ${iec(leastForSockets(store, threads, keep))}, or convert the graph with smaller pages (tessera convert --page-edges)`,
     });
   }
   return shares;
 }
 
+/** The least host memory arenaShares accepts for these sockets. */
+export function leastForSockets(store: PageStore, threads: readonly number[], keep: number): number {
+  const total = threads.reduce((a, b) => a + b, 0);
+  const readers = (2 + keep * total) * store.maxBlob;
+  return readers + Math.max(...threads.map((t) => Math.ceil((4 * total) / t))) * arenaBytes(store.maxBlob);
+}
+
+/** Bytes of a store's pages (both orientations) that overlap the vertex ranges. */
+function rangePageBytes(store: PageStore, ranges: ReadonlyArray<readonly [number, number]>): number {
+  let bytes = 0;
+  for (const e of store.entries) if (ranges.some(([b, en]) => e.vEnd > b && e.vBegin < en)) bytes += e.length;
+  return bytes;
+}
+
 /**
- * The arena bytes of each socket of `topology` for a graph read from disk (undefined for one in
- * memory); GPU actors read their pages from the file themselves (actors/gpu/native.ts
- * registerPageOf). Stealing would read a page twice: refused.
+ * How hostMemoryLimit is shared on a topology for a graph read from disk (undefined for one in
+ * memory): each actor in proportion to the page bytes of the vertices it owns, the sockets at least
+ * what arenaShares needs. Sockets get arenas (actors/cpu/arena.ts); GPU actors a host buffer of
+ * the pages they read from the file (the controller's, GTS's MMBuf; none below a page). Stealing
+ * would read a page twice: refused.
  */
-export function storeArenas(graph: Graph, topology: { sockets: ReadonlyArray<{ threads: number }> }, steal: string | undefined): number[] | undefined {
+export function storeArenas(
+  graph: Graph,
+  topology: { sockets: ReadonlyArray<{ threads: number }> },
+  steal: string | undefined,
+  gpuOwned: ReadonlyArray<ReadonlyArray<readonly [number, number]>> = [],
+): { sockets: number[]; gpus: number[] } | undefined {
   const store = graph.out.stored?.store;
   if (store === undefined) return undefined;
   if (steal === 'always')
     throw new TesseraError(`steal 'always' does not apply to a graph read from disk page by page (a stolen page would be read twice)`, { key: 'steal', fix: 'drop --steal always, or drop hostMemoryLimit / --host-memory' });
-  return arenaShares(store, topology.sockets.map((s) => s.threads), KEEP);
+  const threads = topology.sockets.map((s) => s.threads);
+  const all = store.entries.reduce((a, e) => a + e.length, 0);
+  const gpuBytes = gpuOwned.map((r) => rangePageBytes(store, r));
+  const gpuAll = gpuBytes.reduce((a, b) => a + b, 0);
+  const cpuPart = all > 0 ? Math.max(0, all - gpuAll) / all : 1;
+  const socketBytes = gpuAll === 0 ? store.cacheBytes : Math.min(store.cacheBytes, Math.max(leastForSockets(store, threads, KEEP), Math.floor(store.cacheBytes * cpuPart)));
+  const left = store.cacheBytes - socketBytes;
+  const gpus = gpuBytes.map((b) => {
+    const share = gpuAll > 0 ? Math.floor((left * b) / gpuAll / 8) * 8 : 0;
+    return share >= store.maxBlob ? share : 0;
+  });
+  return { sockets: arenaShares(store, threads, KEEP, socketBytes), gpus };
 }

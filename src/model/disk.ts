@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import os from 'node:os';
 import type { Graph } from '../graph/types.js';
-import { KEEP } from '../graph/store.js';
+import { KEEP, leastForSockets } from '../graph/store.js';
 import type { Topology } from '../topology/schema.js';
 import { nativeDropFileCache } from '../../actors/gpu/native.js';
 import { defaultCacheFile, readCache, writeCacheEntry } from './cache.js';
@@ -22,8 +22,12 @@ export interface DiskLoad {
   bytesPerSec: number;
   /** Bytes of pages the first pass reads (every page the sockets walk). */
   firstPassBytes: number;
-  /** Bytes a later pass reads: the pages walked, less what the arenas keep from the last pass. */
+  /** Bytes a later pass reads on sockets alone: the pages walked, less what the arenas keep from the last pass. */
   passBytes: number;
+  /** hostMemoryLimit, what the sockets' single-page readers keep, and the least the sockets take of it (graph/store.ts storeArenas). */
+  cacheBytes?: number;
+  readersBytes?: number;
+  socketLeastBytes?: number;
 }
 
 /** Bytes read to measure the disk (or the whole file when smaller). */
@@ -77,7 +81,9 @@ export function diskLoad(graph: Graph, topology: Topology, orientation: 'in' | '
   if (st === undefined) return undefined;
   let walked = 0;
   for (let i = 0; i < set.pages.length; i++) walked += st.store.entries[st.base + i]!.length;
-  const threads = topology.sockets.reduce((a, s) => a + s.threads, 0);
-  const arenas = Math.max(0, st.store.cacheBytes - (2 + KEEP * threads) * st.store.maxBlob);
-  return { bytesPerSec, firstPassBytes: walked, passBytes: Math.max(0, walked - arenas) };
+  const threads = topology.sockets.map((s) => s.threads);
+  const readersBytes = (2 + KEEP * threads.reduce((a, b) => a + b, 0)) * st.store.maxBlob;
+  const arenas = Math.max(0, st.store.cacheBytes - readersBytes);
+  const socketLeastBytes = threads.length > 0 ? leastForSockets(st.store, threads, KEEP) : 0;
+  return { bytesPerSec, firstPassBytes: walked, passBytes: Math.max(0, walked - arenas), cacheBytes: st.store.cacheBytes, readersBytes, socketLeastBytes };
 }

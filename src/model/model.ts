@@ -239,6 +239,14 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
   const disk = params.disk;
   // The first pass over a graph on disk reads every page it walks (later ones find some held).
   const diskFirstS = disk !== undefined ? (disk.firstPassBytes - disk.passBytes) / disk.bytesPerSec : 0;
+  // hostMemoryLimit shared as graph/store.ts storeArenas does: the sockets by their share of the
+  // edges (at least what they need), the GPUs' host buffers the rest by theirs.
+  const cpuPart = total > 0 ? cpuEdges / total : 1;
+  const cache = disk?.cacheBytes ?? 0;
+  const socketBytes = disk === undefined || cpuPart === 1 ? cache : Math.min(cache, Math.max(disk.socketLeastBytes ?? 0, cache * cpuPart));
+  const gpuBuffers = cache - socketBytes;
+  const cpuDiskPass = disk === undefined ? 0 : disk.cacheBytes === undefined ? cpuPart * disk.passBytes : Math.max(0, cpuPart * disk.firstPassBytes - Math.max(0, socketBytes - (disk.readersBytes ?? 0)));
+  const cpuDiskFirstS = disk === undefined ? 0 : (cpuPart * disk.firstPassBytes - cpuDiskPass) / disk.bytesPerSec;
   // The sockets' fixed cost per pass (they pay it side by side).
   let cpuOverhead = 0;
   for (const e of els) if (e.kind === 'cpu') cpuOverhead = Math.max(cpuOverhead, e.overheadS ?? 0);
@@ -260,12 +268,14 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
     const isGpu = e.kind === 'gpu';
     const comp = !isGpu ? cpuS : l.edges > 0 ? l.edges / e.rate + (l.vertices ?? 0) * (e.vertexS ?? 0) + (e.overheadS ?? 0) : 0;
     // Sockets over a graph on disk: their share of a pass's page reads, overlapped with compute.
-    // A GPU over a graph on disk loads its pages from the file: at the slower of disk and link.
+    // A GPU over a graph on disk loads its pages from the file at the slower of disk and link, but
+    // those its host buffer holds (after the first pass) at link speed.
     const pageBps = disk !== undefined ? Math.min(bps, disk.bytesPerSec) : bps;
-    const streamS = isGpu ? (l.streamedBytes ?? 0) / pageBps : disk !== undefined && total > 0 ? (cpuEdges / total) * (disk.passBytes / disk.bytesPerSec) : 0;
+    const buffered = isGpu && disk !== undefined && total > cpuEdges ? Math.min(l.streamedBytes ?? 0, (gpuBuffers * l.edges) / (total - cpuEdges)) : 0;
+    const streamS = isGpu ? ((l.streamedBytes ?? 0) - buffered) / pageBps + buffered / bps : disk !== undefined && total > 0 ? cpuDiskPass / disk.bytesPerSec : 0;
     const pageBytes = params.pagesResident ? 0 : (l.residentBytes ?? 0);
     const start = params.gpuStartS ?? (params.gpuStateBytes ?? 0) / bps;
-    const load = isGpu && (l.edges > 0 || (l.residentBytes ?? 0) > 0) ? start + pageBytes / Math.min(params.pageLoadBytesPerSec ?? bps, pageBps) : 0;
+    const load = isGpu && (l.edges > 0 || (l.residentBytes ?? 0) > 0) ? start + pageBytes / Math.min(params.pageLoadBytesPerSec ?? bps, pageBps) + (buffered > 0 ? buffered / pageBps - buffered / bps : 0) : 0;
     let linkMessages = 0;
     if (isGpu) linkMessages = traffic.perLink ? (traffic.perLink[i] ?? 0) : gpus > 0 ? traffic.messages : 0;
     const peer = isGpu && params.peerBytesPerSec !== undefined ? Math.min(linkMessages, traffic.perPeer?.[i] ?? 0) : 0;
@@ -322,7 +332,7 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
   const passS = computeS + commS;
   const setupS = params.setupS ?? 0;
   const cpuStartS = params.cpuStartS ?? 0;
-  if (total > 0) loadS = Math.max(loadS, ((cpuStartS + diskFirstS) * cpuEdges) / total);
+  if (total > 0) loadS = Math.max(loadS, (cpuStartS * cpuEdges) / total + cpuDiskFirstS);
   const makespanS = setupS + loadS + passes * passS;
   const cpuPassS = walked / rc + vertices * cpuVertexS + (total > 0 ? cpuOverhead : 0);
   const cpuOnlyS = rc > 0 ? setupS + (total > 0 ? cpuStartS + diskFirstS : 0) + passes * Math.max(cpuPassS, disk !== undefined && total > 0 ? disk.passBytes / disk.bytesPerSec : 0) : Infinity;

@@ -88,6 +88,8 @@ export interface GpuLoad {
   emulated: boolean;
   memoryLimit?: number;
   streams: number;
+  /** Host bytes for pages read from disk (its share of hostMemoryLimit; graph/store.ts storeArenas). */
+  hostBuffer?: number;
   /**
    * Internal ids whose state the actor's device replica owns: sorted, disjoint [begin, end)
    * ranges (one for HIGH/LOW, the merged ranges of its pages for RAND; none: it owns nothing).
@@ -321,6 +323,9 @@ export interface GpuStepStats {
   pageBytes: number;
   stateBytesIn: number;
   stateBytesOut: number;
+  /** Pages read from disk: bytes read from the file, and loads served by the host buffer instead. */
+  fileBytes?: number;
+  bufferHits?: number;
   kernelMs: number;
   copyMs: number;
   /** Wall ms of its native kernel calls (pages, launches and kernels, on the device's thread). */
