@@ -178,6 +178,16 @@ export class Gang {
     this.retiring = [];
   }
 
+  /**
+   * Has every thread import the worker's modules (piscina imports a worker's file with its first
+   * task: ~100 ms a thread, with the addon) and `modules`, then lets the threads go, so that an
+   * engine's first superstep does not pay it.
+   */
+  async warm(modules: string[] = []): Promise<void> {
+    await this.start(modules);
+    this.close();
+  }
+
   /** Ends the gang (the actor's stop): its threads leave at once. */
   close(): void {
     Atomics.store(this.ctl, 0, CLOSED);

@@ -187,12 +187,15 @@ export class Engine {
     }
     const slots = storeArenas(graph, topology, opts.steal, owned);
     const share = shareGraph(graph, nextGraphId++);
+    // Socket actors say ready once their threads have loaded their modules (socket-actor.ts).
+    const cpuReady: Array<Promise<unknown>> = [];
     for (const [k, s] of topology.sockets.entries()) {
       const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
       const name = `socket${s.id}`;
       const actor = new CpuSocketActor(name, s.threads, actorEnd);
       coord.on((f, shared) => e.onActorFrame(f, shared));
       const mine = slots === undefined ? share : withArena(share, slots.sockets[k]!);
+      cpuReady.push(new Promise<ReadyFrame>((resolve, reject) => e.readyWait.set(name, { resolve, reject })).catch((f: ErrorFrame) => Promise.reject(new Error(`${name}: ${f.message}`))));
       coord.send(mine.load, mine.shared);
       e.actors.push({ name, kind: 'cpu', threads: s.threads, link: coord, actor, bytesAtStepStart: 0 });
     }
@@ -215,7 +218,7 @@ export class Engine {
     });
     e.layout = { graph, threads: e.threads, cpuThreads: e.actors.slice(0, e.cpuCount).map((a) => a.threads), cpuRanges: e.cpuRanges, gpuOwned: e.actors.slice(e.cpuCount).map((a) => a.owned!), ownerMap: e.ownerMap };
     const results = await Promise.allSettled(ready);
-    const failed = results.find((r) => r.status === 'rejected');
+    const failed = [...results, ...(await Promise.allSettled(cpuReady))].find((r) => r.status === 'rejected');
     if (failed !== undefined) {
       await e.close();
       throw (failed as PromiseRejectedResult).reason;
