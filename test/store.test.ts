@@ -303,6 +303,29 @@ test("pullIf drops the sockets' pull tasks without an active vertex (their pages
   t.true(perLevel(r).at(-1)! < perLevel(r)[0]!, `tasks per level ${perLevel(r)}`);
   t.is(new Set(perLevel(m)).size, 1, `in memory: ${perLevel(m)}`);
   t.deepEqual(Array.from(r.values as Int32Array), Array.from(m.values as Int32Array));
+  if (!withGpu) return;
+  // GPU actors walk only the pages holding an unreached vertex too (the controller's activePages),
+  // in memory as on disk: BFS's later pull levels name fewer pages, with the same depths.
+  const GPU_ONLY = { ...GPU, model: { gpuShare: 1 } };
+  for (const g of [graph, stored]) {
+    const x = await run(g, 'bfs', { source, topology: GPU_ONLY, forceMode: 'pull' });
+    const pages = x.report.steps.map((s) => s.actors.reduce((a, y) => a + (y.gpu?.pages ?? 0), 0));
+    t.true(pages.at(-1)! < pages[0]!, `GPU pages per level ${pages}`);
+    t.deepEqual(Array.from(x.values as Int32Array), Array.from(m.values as Int32Array));
+  }
+  // The native call itself: pages with a vertex whose i32 state is the value.
+  const c = await GpuController.create({ device: 0, emulated: true, streams: 1 });
+  try {
+    await c.registerPageSet(3, graph.in.pages);
+    await c.allocState('depth', 'i32', graph.numVertices);
+    await c.writeState('depth', state);
+    const want = graph.in.pages.filter((p) => { for (let v = p.vBegin; v < p.vEnd; v++) if (state[v] === -1) return true; return false; }).map((p) => p.index);
+    t.deepEqual(Array.from(await c.activePages(3, Uint32Array.from(graph.in.pages, (p) => p.index), 'depth', -1)), want);
+    t.true(want.length > 0 && want.length < graph.in.pages.length);
+    await t.throwsAsync(c.activePages(3, Uint32Array.of(0), 'nope', -1), { code: 'TS_NO_STATE' });
+  } finally {
+    await c.close();
+  }
 });
 
 test("a GPU actor keeps the pages it reads from disk in its host buffer (GTS's MMBuf): later loads skip the file", async (t) => {

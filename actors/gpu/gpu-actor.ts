@@ -513,6 +513,13 @@ export class GpuActor {
     return this.range.get(setId)!;
   }
 
+  /** rangePages for a pull, less those without a vertex in the frame's pullIf state (i32 device array `name`; Graphie's active pages). */
+  async pullPages(setId: number, s: Step, name = s.f.pullIf?.state): Promise<number[]> {
+    const all = this.rangePages(setId), only = s.f.pullIf;
+    if (only === undefined || name === undefined || this.device.get(name)?.kind !== 'i32') return all;
+    return Array.from(await this.ctl!.activePages(setId === SET_IN && !this.directed ? SET_OUT : setId, Uint32Array.from(all), name, only.value));
+  }
+
   /** Runs a native kernel (nothing when no page is named) and adds its counters to the step's. */
   async run(kernel: KernelName, opts: RunOptions): Promise<RunStats | undefined> {
     if (opts.pages.length === 0) return undefined;

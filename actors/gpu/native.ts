@@ -173,6 +173,7 @@ interface NativeControllerHandle {
   copyFromPeer(peer: NativeControllerHandle, src: string, dst: string, ranges: Float64Array): Promise<number>;
   enablePeer(peer: NativeControllerHandle): Promise<boolean>;
   flaggedDegrees(flags: string, deg: string, begin: number, end: number): Promise<number>;
+  activePages(setId: number, pages: Uint32Array, state: string, value: number): Promise<Uint32Array>;
   pinHost(view: StateArray): Promise<boolean>;
   unpinHost(view: StateArray): Promise<void>;
   compact(flags: string, state: string, begin: number, end: number, mask?: string, before?: string, delta?: boolean): Promise<{ ids: Uint32Array; values: Float64Array }>;
@@ -517,6 +518,14 @@ export class GpuController {
   /** Sum of deg[v] (a u32 array) over the v in [begin, end) whose u8 flag is set, on the device. */
   flaggedDegrees(flags: string, deg: string, begin: number, end: number): Promise<number> {
     return this.h.flaggedDegrees(flags, deg, begin, end);
+  }
+
+  /**
+   * The pages of `pages` (set setId) holding a vertex v whose i32 array state[v] equals `value`
+   * (EdgeMapOptions.pullIf: a pull need walk no other); all of them for an array of another type.
+   */
+  activePages(setId: number, pages: Uint32Array, state: string, value: number): Promise<Uint32Array> {
+    return this.h.activePages(setId, pages, state, value);
   }
 
   /** Lets this device read the peer's memory directly (NVLink, PCIe P2P); false where it cannot. */

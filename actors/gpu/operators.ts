@@ -217,7 +217,7 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
   if (push) await a.frontierOwned(s);
   else await a.frontierAll(s);
   const set = op.view === 'undirected' && a.directed ? await a.ensureUnion() : push || f.pullPages === 'out' ? SET_OUT : SET_IN;
-  const pages = push && set === SET_OUT ? a.pushPages(SET_OUT, s) : a.rangePages(set);
+  const pages = push && set === SET_OUT ? a.pushPages(SET_OUT, s) : await a.pullPages(set, s, f.pullIf && slots.get(f.pullIf.state));
   const st = await a.run(`user:${key}:${kernel}:${f.mode}`, { setId: set, pages, params, state: roles });
   const merges: StateMerge[] = [];
   const sync: StateSync[] = [];

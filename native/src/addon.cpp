@@ -73,6 +73,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("copyFromPeer", &NativeController::CopyFromPeer),
                            InstanceMethod("enablePeer", &NativeController::EnablePeer),
                            InstanceMethod("flaggedDegrees", &NativeController::FlaggedDegrees),
+                           InstanceMethod("activePages", &NativeController::ActivePages),
                            InstanceMethod("pinHost", &NativeController::PinHost),
                            InstanceMethod("compact", &NativeController::Compact),
                            InstanceMethod("unpinHost", &NativeController::UnpinHost),
@@ -455,6 +456,25 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     j->work = [this, flags, deg, b, e, sum] { *sum = ctl_->flaggedDegrees(flags, deg, b, e); };
     j->settle = [sum](Napi::Env env) -> Napi::Value { return Napi::Number::New(env, *sum); };
     return enqueue(info.Env(), j);
+  }
+
+  /** activePages(setId, pages, state, value) -> Promise<Uint32Array>: those with a vertex whose i32 state is value. */
+  Napi::Value ActivePages(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const int setId = (int)uintArg(info, 0, "activePages: setId", 0, true);
+    TA pa;
+    if (info.Length() < 2 || !getTypedArray(env, info[1], &pa) || pa.type != napi_uint32_array) throw codedError(env, "TS_ARG", "activePages: pages must be a Uint32Array");
+    auto pages = std::make_shared<std::vector<uint32_t>>((const uint32_t*)pa.data, (const uint32_t*)pa.data + pa.length);
+    const std::string state = stringArg(info, 2, "activePages: state");
+    const double value = numberArg(info, 3, "activePages: value", 0, true);
+    Job* j = newJob(env);
+    j->work = [this, setId, pages, state, value] { *pages = ctl_->activePages(setId, *pages, state, value); };
+    j->settle = [pages](Napi::Env env) -> Napi::Value {
+      Napi::Uint32Array r = Napi::Uint32Array::New(env, pages->size());
+      if (!pages->empty()) std::memcpy(r.Data(), pages->data(), pages->size() * 4);
+      return r;
+    };
+    return enqueue(env, j);
   }
 
   /** enablePeer(peer) -> Promise<boolean>: whether this device reads the peer's memory directly. */

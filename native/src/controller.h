@@ -132,6 +132,11 @@ class Controller {
   size_t copyFromPeer(Controller& peer, const std::string& src, const std::string& dst, const std::vector<std::pair<size_t, size_t>>& ranges);
   /** Sum of deg[v] (u32) over v in [begin, end) with flags[v] (u8) set. */
   double flaggedDegrees(const std::string& flags, const std::string& deg, size_t begin, size_t end);
+  /**
+   * The pages of `pages` (set setId) with a vertex whose i32 state[v] == value (a pull's pullIf:
+   * only they need a walk); every page for a state of another type.
+   */
+  std::vector<uint32_t> activePages(int setId, const std::vector<uint32_t>& pages, const std::string& state, double value);
   /** Direct access to the peer's memory (NVLink/PCIe P2P); false: copies go through the host. */
   bool enablePeer(Controller& peer);
   int device() const { return device_; }

@@ -294,6 +294,32 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
   return victim;
 }
 
+// Graphie's active pages: a pull with pullIf walks only the pages holding a vertex in that state.
+std::vector<uint32_t> Controller::activePages(int setId, const std::vector<uint32_t>& pages, const std::string& state, double value) {
+  auto st = state_.find(state);
+  if (st == state_.end()) throw CodedError("TS_NO_STATE", "activePages: no state array named '" + state + "' (allocState it first)");
+  StateArr& s = st->second;
+  if (s.type != SType::I32 || pages.empty()) return pages;
+  std::vector<u32> ranges(2 * pages.size());
+  for (size_t i = 0; i < pages.size(); i++) {
+    auto it = pages_.find(key(setId, pages[i]));
+    if (it == pages_.end()) throw CodedError("TS_BAD_PAGE", "activePages: page " + std::to_string(pages[i]) + " of set " + std::to_string(setId) + " is not registered");
+    ranges[2 * i] = it->second.spec.vBegin, ranges[2 * i + 1] = std::min<u32>(it->second.spec.vEnd, (u32)s.n);
+  }
+  u32* dr = (u32*)scratch("@active.ranges", ranges.size() * 4);
+  u8* flags = (u8*)scratch("@active.flags", pages.size());
+  be_->h2d(dr, ranges.data(), ranges.size() * 4, 0);
+  be_->memset(flags, 0, pages.size(), 0);
+  launch<KPageActive>((u32)std::min<size_t>(pages.size(), 65535), 0, 0, PageActiveArgs{(const i32*)s.dev, dr, (u32)pages.size(), (i32)value, flags});
+  std::vector<u8> f(pages.size());
+  be_->d2h(f.data(), flags, f.size(), 0);
+  be_->syncStream(0);
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < pages.size(); i++)
+    if (f[i]) out.push_back(pages[i]);
+  return out;
+}
+
 // ---- run ------------------------------------------------------------------------------------
 
 RunStats Controller::run(const RunRequest& rq) {

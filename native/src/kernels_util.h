@@ -52,6 +52,32 @@ struct KFlagDeg {
   }
 };
 
+/**
+ * flags[p] = 1 when some v in [ranges[2p], ranges[2p + 1]) has state[v] == value: the pages a
+ * pull with EdgeMapOptions.pullIf must walk (Graphie's active pages; GTS's nextPIDSet).
+ */
+struct PageActiveArgs {
+  const i32* state;
+  const u32* ranges;
+  u32 npages;
+  i32 value;
+  u8* flags;
+};
+struct KPageActive {
+  using Args = PageActiveArgs;
+  static constexpr int phases = 1;
+  TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
+    for (u32 p = c.bid; p < a.npages; p += c.gdim) {
+      const u32 e = a.ranges[2 * p + 1];
+      for (u32 v = a.ranges[2 * p] + c.tid; v < e; v += c.bdim)
+        if (a.state[v] == a.value) {
+          a.flags[p] = 1;
+          break;
+        }
+    }
+  }
+};
+
 /** Frontier list -> bitmap or bytes. */
 struct ScatterArgs {
   const u32* list;

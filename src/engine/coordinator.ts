@@ -557,6 +557,7 @@ export class Engine {
           ...(first ? { first } : {}),
           ...(countNext ? { countNext } : {}),
           ...(kernel.resident !== undefined && i >= this.cpuCount ? { resident: kernel.resident } : {}),
+          ...(kernel.pullIf !== undefined && i >= this.cpuCount ? { pullIf: kernel.pullIf } : {}),
         },
         shared,
       );

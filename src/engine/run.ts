@@ -35,6 +35,8 @@ export interface KernelRef {
   ops?: ProgramOperators;
   /** GPU actors may keep these arrays of the call on the device (SuperstepFrame.resident). */
   resident?: string[];
+  /** A pull's EdgeMapOptions.pullIf, for GPU actors (SuperstepFrame.pullIf). */
+  pullIf?: { state: string; value: number };
 }
 
 /**
@@ -438,7 +440,7 @@ export class Run implements RunContext {
           const m = { kernel, mode, pullPages, vertex: false, wantList, listCap: this.engine.listCap, countNext };
           return runShareInline(k, ctx, m, actor, step, shares[i]!);
         })
-      : await this.engine.superstep(step, { ...this.ref(kernel), ...(resident !== undefined ? { resident } : {}) }, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext, cpuOnly);
+      : await this.engine.superstep(step, { ...this.ref(kernel), ...(resident !== undefined ? { resident } : {}), ...(mode === 'pull' && opts.pullIf !== undefined ? { pullIf: opts.pullIf } : {}) }, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext, cpuOnly);
     let active = 0;
     let sum = 0;
     let edges = 0;

@@ -133,6 +133,11 @@ export interface SuperstepFrame {
    * vertexMap since): a device copy equal to the host's after that superstep may be kept.
    */
   resident?: string[];
+  /**
+   * GPU actors, a pull: only vertices whose state `state` equals `value` change (EdgeMapOptions.
+   * pullIf); a page without one need not be walked (GpuActor.pullPages).
+   */
+  pullIf?: { state: string; value: number };
   mode: Mode;
   args: Record<string, number>;
   state: StateRef[];

@@ -12,7 +12,7 @@ export const bfs: GpuHandler = {
     await (push ? a.frontierOwned(s) : a.frontierAll(s));
     const st = push
       ? await a.run('bfs_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: { level, ...a.ownedParams() }, state: { depth: 'depth', frontier: FR, next: NX, ...a.ownedState() } })
-      : await a.run('bfs_pull', { setId: SET_IN, pages: a.rangePages(SET_IN), params: { level }, state: { depth: 'depth', frontier: FR, next: NX } });
+      : await a.run('bfs_pull', { setId: SET_IN, pages: await a.pullPages(SET_IN, s), params: { level }, state: { depth: 'depth', frontier: FR, next: NX } });
     // A pull level writes only the owned vertices (one writer each), as an 'owner' array: its
     // owned ranges stay valid beside other actors, and GPU peers copy theirs in (residency.ts).
     keep(a, s, 'depth', push ? 'claim' : 'owner');
