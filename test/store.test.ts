@@ -373,6 +373,20 @@ test("a GPU actor keeps the pages it reads from disk in its host buffer (GTS's M
       await c.close();
     }
   }
+  // A device that holds every page reads each once and buffers none (no page is loaded twice).
+  const big = await GpuController.create({ device: 0, emulated: true, streams: 2, hostBuffer: 4 * bytes });
+  try {
+    await big.registerPageSet(1, pages);
+    await big.allocState('contrib', 'f64', n);
+    await big.allocState('rank', 'f64', n);
+    const call = (): Promise<RunStats> => big.run('pr_pull', { setId: 1, pages: pages.map((p) => p.index), params: { base: 0, d: 1 }, state: { next: 'rank' } });
+    t.is((await call()).fileBytes, bytes);
+    const again = await call();
+    t.is(again.fileBytes + again.misses, 0);
+    t.is((await big.info()).bufferedPages, 0);
+  } finally {
+    await big.close();
+  }
   // On a topology, the GPU actor's buffer is its share of hostMemoryLimit; the rest the sockets'.
   const shares = storeArenas(stored, ONE, undefined, [[[0, n]]])!;
   t.true(shares.gpus[0]! > 0 && shares.sockets[0]! > 0);

@@ -260,7 +260,9 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
   if (sl.usedRecorded) be_->wait(s, sl.used);  // kernels still reading the old page finish first
   if (copyStart) be_->record(copyStart, s);
   const size_t tileBytes = hp.tiles.size() * sizeof(Tile);
-  if (hp.spec.fd >= 0 && !hp.buffered && (hp.buffered = bufferAlloc(hp.imageBytes, &hp.bufChunk))) {
+  // A page read from disk goes to the host buffer while it has room, unless the device cache holds
+  // every registered page (no page will be loaded twice: page-locked memory for nothing).
+  if (hp.spec.fd >= 0 && !hp.buffered && slots_.size() < pages_.size() && (hp.buffered = bufferAlloc(hp.imageBytes, &hp.bufChunk))) {
     // First load from disk with room in the host buffer: read it there, tiles beside (one DMA).
     readRange(hp.spec.fd, hp.buffered, hp.bytes, hp.spec.fileOffset, "a page");
     std::memcpy(hp.buffered + align16(hp.bytes), hp.tiles.data(), tileBytes);
