@@ -64,8 +64,8 @@ async function refused(t: ExecutionContext, stream: () => Promise<EdgeStream>, m
 function edges(count: number, seed: number): Array<[number, number, number]> {
   let x = seed;
   const rnd = (k: number): number => {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    return x % k;
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return (x >>> 8) % k;
   };
   const out: Array<[number, number, number]> = [];
   for (let i = 0; i < count; i++) {
