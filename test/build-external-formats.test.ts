@@ -9,6 +9,7 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { rawFromGraph } from '../src/cli/graph-commands.js';
 import { TesseraError } from '../src/errors.js';
 import { buildGraph, type BuildOptions } from '../src/graph/build.js';
@@ -115,6 +116,13 @@ for (const [field, symmetry, weightType, directed] of [
     t.true(g.out.pages.some((p) => p.split), "the hub's list is split");
   });
 }
+
+test('bounded Matrix Market, gzipped: same .tsr as in memory', async (t) => {
+  const plain = await mtxFile('real', 'symmetric');
+  const file = `${plain}.gz`;
+  await writeFile(file, gzipSync(await readFile(plain)));
+  await compare(t, () => readMatrixMarket(file), () => matrixMarketStream(file), RUNS);
+});
 
 test('bounded Matrix Market: more entries than the size line says, an index past it, or fewer: the reader\'s error', async (t) => {
   const file = await mtxFile('real', 'general');

@@ -512,10 +512,10 @@ export function registerGraphCommands(program: Command): void {
     .argument('<input>', 'graph file or generator spec')
     .requiredOption('--out <file.tsr>', 'output .tsr file (written atomically)')
     .option('--undirected', 'treat every edge as undirected (stored both ways)')
-    .option('--page-edges <n>', 'target edges per page (default 1048576)', intOption('--page-edges', 1))
+    .option('--page-edges <n>', 'target edges per page (default 1048576; a .tsr: its own)', intOption('--page-edges', 1))
     .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
     .option('--weights <type>', 'store weights as float32 | float64 | none (default: as the input; text: float64)', choiceOption('--weights', ['float32', 'float64', 'none'] as const))
-    .option('--host-memory <size>', 'build within this much memory (e.g. 8GiB), through sorted runs on disk (edge lists, generator specs)', sizeOption('--host-memory'))
+    .option('--host-memory <size>', 'build within this much memory (e.g. 8GiB), through sorted runs on disk', sizeOption('--host-memory'))
     .option('--tmp-dir <dir>', 'where a bounded build puts its temporary runs (default: next to the output)')
     .action(async (input: string, f: ConvertFlags) => {
       process.stdout.write((await convertCommand(input, f)) + '\n');
