@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { rawFromGraph } from '../src/cli/graph-commands.js';
 import { TesseraError } from '../src/errors.js';
 import { buildGraph, type BuildOptions } from '../src/graph/build.js';
+import { CHUNK } from '../src/graph/chunked.js';
 import { buildTsrExternal, type ExternalOptions } from '../src/graph/build/external.js';
 import { graphalyticsStream, matrixMarketStream, tsrStream } from '../src/graph/build/external-formats.js';
 import type { EdgeStream } from '../src/graph/build/external-source.js';
@@ -136,6 +137,37 @@ test('bounded Matrix Market: more entries than the size line says, an index past
   const fewer = path.join(path.dirname(file), 'fewer.mtx');
   await writeFile(fewer, text.replace('400 400 3040', '400 400 3041'));
   await refused(t, () => matrixMarketStream(fewer), /fewer\.mtx:\d+: the size line \(line 4\) announces 3041 entries but the file has 3040 \(truncated\?\)\. Fix: /);
+});
+
+test('Matrix Market stream: the edges pass in chunks of at most 2^20, and a file past its count stops at the chunk that passes it', async (t) => {
+  const total = 3 * CHUNK;
+  const lines = ['%%MatrixMarket matrix coordinate pattern general', `1000 1000 ${CHUNK - 5}`];
+  for (let i = 0; i < total; i++) lines.push(`${(i % 1000) + 1} ${((i * 7) % 1000) + 1}`);
+  const file = path.join(await tmp(), 'long.mtx');
+  await writeFile(file, lines.join('\n') + '\n');
+  const stream = await matrixMarketStream(file);
+  let seen = 0;
+  let largest = 0;
+  let read = 0;
+  let size = 0;
+  const e = await t.throwsAsync(
+    stream.run(
+      (_s, _d, w, k) => {
+        t.is(w, undefined);
+        seen += k;
+        largest = Math.max(largest, k);
+      },
+      (done, all) => {
+        read = done;
+        size = all;
+      },
+    ),
+    { instanceOf: TesseraError },
+  );
+  t.regex(e!.message, new RegExp(`long\\.mtx:${CHUNK - 2}: more entries than the ${CHUNK - 5} the size line \\(line 2\\) announces: entry ${CHUNK - 4} is here\\.`));
+  t.true(largest <= CHUNK, `chunks of ${largest}`);
+  t.true(seen >= CHUNK && seen < total, `edges passed before stopping: ${seen}`);
+  t.true(read < size, `read ${read} of ${size} bytes`);
 });
 
 // ---------------------------------------------------------------------------------------------
