@@ -15,8 +15,9 @@ import { edgeListStream, generatorStream, type EdgeStream } from '../src/graph/b
 import { generateEdges, parseGeneratorSpec } from '../src/graph/generate/index.js';
 import { readEdgeList } from '../src/graph/readers/edgelist.js';
 import { readTsr, writeTsr } from '../src/graph/tsr.js';
-import type { Graph, PageSet, RawEdges } from '../src/graph/types.js';
+import type { Graph, RawEdges } from '../src/graph/types.js';
 import { trackedTemps } from '../src/tmp-files.js';
+import { sameGraph } from './helpers/same-graph.js';
 
 const dirs: string[] = [];
 async function tmp(): Promise<string> {
@@ -29,29 +30,6 @@ test.after.always(async () => {
 });
 
 const BIG = 2 ** 40;
-
-function samePages(t: ExecutionContext, a: PageSet, b: PageSet, what: string): void {
-  t.is(a.pages.length, b.pages.length, `${what}: page count`);
-  for (let i = 0; i < a.pages.length; i++) {
-    const p = a.pages[i]!;
-    const q = b.pages[i]!;
-    const head = (x: typeof p): string => `${x.vBegin}-${x.vEnd} ${x.split} ${x.edges}`;
-    t.is(head(q), head(p), `${what} page ${i}`);
-    t.true(Buffer.from(new Uint8Array(p.buffer)).equals(Buffer.from(new Uint8Array(q.buffer))), `${what} page ${i}: bytes`);
-  }
-}
-
-function sameGraph(t: ExecutionContext, want: Graph, got: Graph): void {
-  for (const k of ['numVertices', 'numEdges', 'directed', 'weightType', 'pageEdges'] as const) t.is(got[k], want[k], k);
-  samePages(t, want.out, got.out, 'out');
-  samePages(t, want.in, got.in, 'in');
-  t.deepEqual(got.outDegree, want.outDegree, 'outDegree');
-  t.deepEqual(got.inDegree, want.inDegree, 'inDegree');
-  t.deepEqual(got.ids.toOriginal, want.ids.toOriginal, 'toOriginal');
-  t.deepEqual(got.ids.byOriginal, want.ids.byOriginal, 'byOriginal');
-  const build = (g: Graph): unknown => (g as { build?: unknown }).build;
-  t.deepEqual(build(got), build(want), 'dropped counts');
-}
 
 /** In-memory build + writeTsr, bounded build; both read back and compared. */
 async function compare(t: ExecutionContext, raw: () => Promise<RawEdges> | RawEdges, stream: EdgeStream, opts: Omit<ExternalOptions, 'hostMemory'> & BuildOptions): Promise<Graph> {

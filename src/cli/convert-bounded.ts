@@ -6,11 +6,14 @@ import os from 'node:os';
 import { TesseraError } from '../errors.js';
 import { buildTsrExternal, type DiskEstimate, type ExternalPhase, type ExternalResult } from '../graph/build/external.js';
 import { size } from '../graph/build/external-plan.js';
+import { graphalyticsStream, matrixMarketStream, tsrStream } from '../graph/build/external-formats.js';
 import { edgeListStream, generatorStream, type EdgeStream } from '../graph/build/external-source.js';
-import { checkGraphFits, checkTextFits, estimateTextEdges } from '../graph/memory.js';
+import { checkGraphFits, checkTextFits, estimateTextEdges, gib } from '../graph/memory.js';
 import { formatGeneratorSpec, isGeneratorSpec, parseGeneratorSpec, specEdges } from '../graph/generate/index.js';
-import { detectFormat } from '../graph/readers/index.js';
-import { isTsrFile } from '../graph/tsr.js';
+import { checkGraphalyticsFits, graphalyticsInput } from '../graph/readers/graphalytics.js';
+import { detectFormat, vertexListError } from '../graph/readers/index.js';
+import { checkMatrixFits, readMatrixMarketHeader } from '../graph/readers/matrixmarket.js';
+import { isTsrFile, readTsrHeader } from '../graph/tsr.js';
 import { note, progressBar, type Bar } from './progress.js';
 
 export interface ConvertFlags {
@@ -62,6 +65,8 @@ export async function convertBounded(
       ...(f.undirected ? { directed: false } : {}),
       ...(f.weights ? { weightType: f.weights } : {}),
       tmpDir: f.tmpDir,
+      // Tests stand a small bucket in for a graph many times the limit (too big to make in a test).
+      runEdges: testRunEdges(),
       onDiskPlan: (d) => {
         if (told) return;
         told = true;
@@ -86,6 +91,11 @@ export async function convertBounded(
   }
 }
 
+function testRunEdges(): number | undefined {
+  const v = Number(process.env.TESSERA_TEST_RUN_EDGES);
+  return Number.isInteger(v) && v > 0 ? v : undefined;
+}
+
 function diskLine(d: DiskEstimate, hostMemory: number): string {
   const where = d.tmpDir === d.outDir ? `in ${d.tmpDir}` : `(runs in ${d.tmpDir}, output in ${d.outDir})`;
   return `bounded build in ${size(hostMemory)} of memory: needs about ${size(d.runs)} of temporary runs and ${size(d.output)} of output on disk ${where}`;
@@ -96,45 +106,61 @@ export function boundedNote(r: ExternalResult): string {
   return ` (bounded memory: ${size(r.memory.limit)}, ${runs} run${runs === 1 ? '' : 's'} on disk)`;
 }
 
-/** The edge stream of a bounded conversion's input (edge lists and generator specs). */
+/** The edge stream of a bounded conversion's input (edge lists, Matrix Market, Graphalytics, .tsr, generator specs). */
 export async function boundedStream(input: string, f: ConvertFlags): Promise<EdgeStream> {
   if (isGeneratorSpec(input)) {
     if (f.vertices !== undefined) throw new TesseraError('--vertices applies to edge-list files only', { key: '--vertices' });
     return generatorStream(parseGeneratorSpec(input));
   }
   if (await isTsrFile(input)) {
-    throw new TesseraError('re-paging a .tsr in bounded memory is not supported', { file: input, fix: 'convert the original edge list, or drop --host-memory' });
+    if (f.vertices !== undefined) throw new TesseraError('--vertices applies to edge-list files only', { key: '--vertices' });
+    return tsrStream(input);
   }
+  // What the in-memory readers are given (readGraphFile's options from loadSource).
+  const read = {
+    directed: f.undirected ? false : undefined,
+    ...(f.weights === 'none' ? { weighted: false } : f.weights ? { weightType: f.weights } : {}),
+  };
   const format = await detectFormat(input);
   if (format !== 'edgelist') {
-    const name = format === 'matrixmarket' ? 'a Matrix Market file' : 'a Graphalytics graph';
-    throw new TesseraError(`a bounded-memory conversion reads edge lists and generator specs; this is ${name}`, {
-      file: input,
-      fix: 'convert it to an edge list (src dst [weight] lines) first, or drop --host-memory',
-    });
+    if (f.vertices !== undefined) throw vertexListError(input, format);
+    return format === 'matrixmarket' ? matrixMarketStream(input, read) : graphalyticsStream(input, read);
   }
   // The estimate of the disk needed up front: the edges from the file's size, weights from its first line.
   const est = await estimateTextEdges(input);
   return edgeListStream(input, {
-    directed: f.undirected ? false : undefined,
+    ...read,
     vertices: f.vertices,
-    ...(f.weights === 'none' ? { weighted: false } : f.weights ? { weightType: f.weights } : {}),
     expectedEdges: est?.edges,
     expectedWeights: est === undefined ? undefined : est.fields >= 3 ? (f.weights === 'float32' ? 'float32' : 'float64') : 'none',
   });
 }
 
-/** Whether convert builds in bounded memory (its limit), by the flag or the input's estimate. */
+/**
+ * Whether convert builds in bounded memory (its limit), by the flag or the input's estimate: the
+ * one the in-memory reader would refuse the input with (a spec's counts, a size line, a
+ * .properties' counts or a text file's size; a .tsr read whole, its edges listed again to rebuild).
+ */
 export async function convertLimit(input: string, f: ConvertFlags): Promise<number | undefined> {
   if (f.hostMemory !== undefined) return f.hostMemory;
-  let refusal: unknown;
+  let refused: unknown;
   if (isGeneratorSpec(input)) {
     const spec = parseGeneratorSpec(input);
-    refusal = catchOf(() => checkGraphFits(2 ** spec.scale, specEdges(spec), { what: formatGeneratorSpec(spec) }));
-  } else if (!(await isTsrFile(input)) && (await detectFormat(input)) === 'edgelist') {
-    refusal = await checkTextFits(input).then(() => undefined, (e: unknown) => e);
+    refused = catchOf(() => checkGraphFits(2 ** spec.scale, specEdges(spec), { what: formatGeneratorSpec(spec) }));
+  } else if (await isTsrFile(input)) {
+    const h = await readTsrHeader(input);
+    const says = `holds ${h.numVertices} vertices and ${h.numEdges} edges in ${gib(h.fileBytes)}`;
+    refused = catchOf(() => checkGraphFits(h.numVertices, h.numEdges, { file: input, what: 'this .tsr', says, held: h.fileBytes }));
+  } else {
+    // The reader's own checks up to its estimate come first: a bad header is its error, not a fallback.
+    const format = await detectFormat(input);
+    if (format === 'edgelist') refused = await checkTextFits(input).then(() => undefined, (e: unknown) => e);
+    else if (format === 'matrixmarket') {
+      const h = await readMatrixMarketHeader(input);
+      refused = catchOf(() => checkMatrixFits(input, h));
+    } else refused = await checkGraphalyticsFits(await graphalyticsInput(input)).then(() => undefined, (e: unknown) => e);
   }
-  return boundedFallback(refusal);
+  return boundedFallback(refused);
 }
 
 export function catchOf(f: () => void): unknown {

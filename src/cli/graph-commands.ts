@@ -37,6 +37,7 @@ import {
 } from '../graph/generate/index.js';
 import { detectFormat, readGraphFile } from '../graph/readers/index.js';
 import { isTsrFile, readTsr, readTsrArray, readTsrHeader, verifyTsr, writeTsr, type TsrHeader } from '../graph/tsr.js';
+import { copyTsr } from '../graph/tsr-stream.js';
 import type { Graph, PageSet, RawEdges } from '../graph/types.js';
 import { choiceOption, intOption, sizeOption } from './options.js';
 import { note, progressBar, type Bar } from './progress.js';
@@ -263,6 +264,17 @@ async function loadSource(
 export async function convertCommand(input: string, f: ConvertFlags): Promise<string> {
   outKind(f.out, ['tsr']);
   const t0 = performance.now();
+  if (await isTsrFile(input)) {
+    if (f.vertices !== undefined) throw new TesseraError('--vertices applies to edge-list files only', { key: '--vertices' });
+    const h = await readTsrHeader(input);
+    // A .tsr keeps its page size unless --page-edges names another.
+    f = { ...f, pageEdges: f.pageEdges ?? h.pageEdges };
+    if (f.pageEdges === h.pageEdges && !(f.undirected && h.directed) && (f.weights === undefined || f.weights === (h.weightType ?? 'none'))) {
+      // Nothing to change: copied page by page, whatever its size.
+      await withBar('copy', (onProgress) => copyTsr(input, f.out, onProgress));
+      return `wrote ${f.out}: ${h.numVertices} vertices, ${h.numEdges} edges, ${h.directed ? 'directed' : 'undirected'}, ${h.pages.out.length} page${h.pages.out.length === 1 ? '' : 's'} per orientation, in ${secs(t0)}`;
+    }
+  }
   const limit = await convertLimit(input, f);
   if (limit !== undefined) {
     const r = await convertBounded(await boundedStream(input, f), f.out, limit, f);
@@ -270,16 +282,8 @@ export async function convertCommand(input: string, f: ConvertFlags): Promise<st
   }
   const src = await loadSource(input, f);
   const opts: BuildOptions = { pageEdges: f.pageEdges, ...(f.undirected ? { directed: false } : {}), ...(f.weights ? { weightType: f.weights } : {}) };
-  let g: Graph;
-  if (src.graph !== undefined) {
-    const same =
-      (f.pageEdges === undefined || f.pageEdges === src.graph.pageEdges) &&
-      !(f.undirected && src.graph.directed) &&
-      (f.weights === undefined || f.weights === (src.graph.weightType ?? 'none'));
-    g = same ? src.graph : buildWithNote(rawFromGraph(src.graph), { pageEdges: f.pageEdges ?? src.graph.pageEdges, ...opts });
-  } else {
-    g = buildWithNote(src.raw!, opts);
-  }
+  // A .tsr unchanged was copied above: here it is rebuilt (pageEdges: its own unless given).
+  const g = buildWithNote(src.graph !== undefined ? rawFromGraph(src.graph) : src.raw!, opts);
   await writeTsrWithBar(g, f.out);
   return `wrote ${f.out}: ${g.numVertices} vertices, ${g.numEdges} edges, ${g.directed ? 'directed' : 'undirected'}, ${g.out.pages.length} page${g.out.pages.length === 1 ? '' : 's'} per orientation, in ${secs(t0)}`;
 }
@@ -508,10 +512,10 @@ export function registerGraphCommands(program: Command): void {
     .argument('<input>', 'graph file or generator spec')
     .requiredOption('--out <file.tsr>', 'output .tsr file (written atomically)')
     .option('--undirected', 'treat every edge as undirected (stored both ways)')
-    .option('--page-edges <n>', 'target edges per page (default 1048576)', intOption('--page-edges', 1))
+    .option('--page-edges <n>', 'target edges per page (default 1048576; a .tsr: its own)', intOption('--page-edges', 1))
     .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
     .option('--weights <type>', 'store weights as float32 | float64 | none (default: as the input; text: float64)', choiceOption('--weights', ['float32', 'float64', 'none'] as const))
-    .option('--host-memory <size>', 'build within this much memory (e.g. 8GiB), through sorted runs on disk (edge lists, generator specs)', sizeOption('--host-memory'))
+    .option('--host-memory <size>', 'build within this much memory (e.g. 8GiB), through sorted runs on disk', sizeOption('--host-memory'))
     .option('--tmp-dir <dir>', 'where a bounded build puts its temporary runs (default: next to the output)')
     .action(async (input: string, f: ConvertFlags) => {
       process.stdout.write((await convertCommand(input, f)) + '\n');

@@ -14,6 +14,8 @@ import { trackTemp, untrackTemp } from '../tmp-files.js';
 import { arenaPageBytes } from './build/external-io.js';
 import { IO_MAX, PREAMBLE, TSR_ALIGN, packr, tsrChecksum, type Columns, type OnDiskHeader } from './tsr-format.js';
 import { emptyColumns, pageBytes, tsrHeader, tsrPreamble, writeError, type TsrMeta } from './tsr.js';
+import { readTsrArray, readTsrHeader, readTsrPage } from './tsr-read.js';
+import type { TsrHeader } from './tsr-format.js';
 import type { Page, WeightType } from './types.js';
 
 const alignUp = (x: number, a: number): number => Math.ceil(x / a) * a;
@@ -78,8 +80,8 @@ export class TsrStreamWriter {
     this.blob(bytes);
   }
 
-  /** Writes the header, syncs and renames the file into place. */
-  finish(numEdges: number, build: { selfLoopsDropped: number; duplicatesDropped: number }): void {
+  /** Writes the header, syncs and renames the file into place (`build`: the drop counts, when known). */
+  finish(numEdges: number, build: { selfLoopsDropped: number; duplicatesDropped: number } | undefined): void {
     const pageTables: OnDiskHeader['pageTables'] = { out: this.tables.out };
     if (this.meta.directed) pageTables.in = this.tables.in;
     const fileBytes = this.end;
@@ -164,4 +166,36 @@ function boundHeaderBytes(meta: Omit<TsrMeta, 'numEdges' | 'build'>, created: st
  */
 export function maxPlannedPages(vertices: number, edges: number, pageEdges: number): number {
   return Math.floor((4 * edges) / pageEdges) + Math.floor(vertices / pageEdges) + 2;
+}
+
+/**
+ * Copies a .tsr page by page, each checked as readTsr checks it (a .tsr converted with nothing to
+ * change: its pages, degrees, id maps and drop counts as they are, one page in memory at a time).
+ * `onProgress`: bytes of blobs copied, of all.
+ */
+export async function copyTsr(input: string, out: string, onProgress?: (done: number, total: number) => void): Promise<TsrHeader> {
+  const h = await readTsrHeader(input);
+  const sets = h.directed ? (['out', 'in'] as const) : (['out'] as const);
+  const arrays = h.directed ? (['outDegree', 'inDegree', 'toOriginal', 'byOriginal'] as const) : (['outDegree', 'toOriginal', 'byOriginal'] as const);
+  let total = arrays.length * 4 * h.numVertices;
+  for (const o of sets) for (const e of h.pages[o]) total += e.length;
+  const w = new TsrStreamWriter(out, h, { out: h.pages.out.length, in: h.directed ? h.pages.in.length : 0 });
+  try {
+    // Read by path, so that an error names the file.
+    for (const o of sets) {
+      for (const e of h.pages[o]) {
+        w.addPage(o, await readTsrPage(input, h, o, e.index), h.weightType);
+        onProgress?.(w.written, total);
+      }
+    }
+    for (const a of arrays) {
+      w.addArray(a, await readTsrArray(input, h, a));
+      onProgress?.(w.written, total);
+    }
+    w.finish(h.numEdges, h.build);
+    return h;
+  } catch (e) {
+    w.abort();
+    throw e;
+  }
 }

@@ -7,7 +7,7 @@
 import { setImmediate as yieldTurn } from 'node:timers/promises';
 import { CHUNK, type U32List } from '../chunked.js';
 import { createGenerator, formatGeneratorSpec, generatedVertices, type GeneratorSpec } from '../generate/index.js';
-import { emptyError, edgeListParser, readVertexFile, type EdgeListOptions } from '../readers/edgelist.js';
+import { emptyError, edgeListParser, readVertexFile, type EdgeListOptions, type EdgeParser } from '../readers/edgelist.js';
 import { readLineBlocks } from '../readers/lines.js';
 import type { WeightArray, WeightType } from '../types.js';
 
@@ -77,26 +77,28 @@ export function edgeListStream(
     async run(sink, progress) {
       const p = edgeListParser(file, opts);
       let edges = 0;
-      const drain = (): void => {
-        const m = p.src.length;
-        for (let c = 0; c < p.src.chunks.length; c++) {
-          sink(p.src.chunks[c]!, p.dst.chunks[c]!, p.weights?.chunks[c], Math.min(CHUNK, m - c * CHUNK));
-        }
-        edges += m;
-        p.src.recycle();
-        p.dst.recycle();
-        p.weights?.recycle();
-      };
       await readLineBlocks(
         file,
         (buf, start, end) => {
           p.block(buf, start, end);
-          if (p.src.length >= CHUNK) drain();
+          if (p.src.length >= CHUNK) edges += drainParser(p, sink);
         },
         { onProgress: progress, currentLine: () => p.line },
       );
-      drain();
+      edges += drainParser(p, sink);
       if (edges === 0 && opts.vertices === undefined) throw emptyError(file);
     },
   };
+}
+
+/** Hands the parser's edges so far to `sink` and empties its lists (chunks kept for reuse); returns their count. */
+export function drainParser(p: EdgeParser, sink: EdgeSink): number {
+  const m = p.src.length;
+  for (let c = 0; c < p.src.chunks.length; c++) {
+    sink(p.src.chunks[c]!, p.dst.chunks[c]!, p.weights?.chunks[c], Math.min(CHUNK, m - c * CHUNK));
+  }
+  p.src.recycle();
+  p.dst.recycle();
+  p.weights?.recycle();
+  return m;
 }

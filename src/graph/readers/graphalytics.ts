@@ -11,7 +11,7 @@ import { checkGraphFits, checkTextFits } from '../memory.js';
 import { TesseraError } from '../../errors.js';
 import { CHUNK, type U32List } from '../chunked.js';
 import type { RawEdges } from '../types.js';
-import { EdgeParser, emptyError, lineOfRecord, readVertexFile, type EdgeListOptions } from './edgelist.js';
+import { EdgeParser, emptyError, lineOfRecord, readVertexFile, type EdgeListOptions, type EdgeParserConfig } from './edgelist.js';
 import { fsError, readLineBlocks, readLines } from './lines.js';
 
 export type GraphalyticsOptions = Pick<EdgeListOptions, 'directed' | 'weighted' | 'weightType' | 'allowNegativeWeights' | 'onProgress'>;
@@ -262,7 +262,7 @@ function typedProperties(file: string, props: Map<string, PropEntry>, name: stri
 // ---------------------------------------------------------------------------------------------
 // membership of edge endpoints in the vertex list
 
-interface IdSet {
+export interface IdSet {
   has(id: number): boolean;
 }
 
@@ -280,7 +280,7 @@ function toSortedArray(l: U32List): Uint32Array {
   return a;
 }
 
-function idSet(sorted: Uint32Array): IdSet {
+export function idSet(sorted: Uint32Array): IdSet {
   const n = sorted.length;
   const max = n > 0 ? sorted[n - 1]! : -1;
   if (max + 1 <= 8 * n + (1 << 24)) {
@@ -302,29 +302,47 @@ function idSet(sorted: Uint32Array): IdSet {
   };
 }
 
+/** Index among the first k edges of the first one with an endpoint outside `set` (-1: none). */
+export function foreignIn(s: Uint32Array, d: Uint32Array, k: number, set: IdSet): number {
+  for (let i = 0; i < k; i++) if (!set.has(s[i]!) || !set.has(d[i]!)) return i;
+  return -1;
+}
+
 /** Index of the first edge with an endpoint outside `set`, and that endpoint; undefined if none. */
 function firstForeignEndpoint(src: U32List, dst: U32List, set: IdSet): { edge: number; id: number } | undefined {
   for (let c = 0; c < src.chunks.length; c++) {
     const s = src.chunks[c]!;
     const d = dst.chunks[c]!;
-    const k = Math.min(CHUNK, src.length - c * CHUNK);
-    for (let i = 0; i < k; i++) {
-      if (!set.has(s[i]!)) return { edge: c * CHUNK + i, id: s[i]! };
-      if (!set.has(d[i]!)) return { edge: c * CHUNK + i, id: d[i]! };
-    }
+    const i = foreignIn(s, d, Math.min(CHUNK, src.length - c * CHUNK), set);
+    if (i >= 0) return { edge: c * CHUNK + i, id: set.has(s[i]!) ? d[i]! : s[i]! };
   }
   return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
 
+type Props = Omit<GraphalyticsProperties, 'vertexFile' | 'edgeFile'> & { lines: Record<string, number> };
+
 /**
- * Reads a Graphalytics graph. `p` may be the `.e`, the `.v`, the `.properties` file or the
- * directory holding them (files may be gzipped: `.e.gz`, `.v.gz`).
+ * A Graphalytics graph located and its .properties read, before its vertices and edges are:
+ * what readGraphalytics and the bounded-memory stream (build/external-formats.ts) share.
  */
-export async function readGraphalytics(p: string, opts: GraphalyticsOptions = {}): Promise<GraphalyticsResult> {
+export interface GraphalyticsInput {
+  propertiesFile?: string;
+  base: string;
+  props?: Props;
+  edgeFile: string;
+  vertexFile: string;
+  /** The edge parser's configuration (a fresh parser per read). */
+  parser: EdgeParserConfig;
+  /** Whether the .v file may carry vertex properties after the id. */
+  vertexColumns: boolean;
+}
+
+/** Locates the graph's files and reads its .properties (see readGraphalytics for `p`). */
+export async function graphalyticsInput(p: string, opts: GraphalyticsOptions = {}): Promise<GraphalyticsInput> {
   const loc = await locate(p);
-  let props: (Omit<GraphalyticsProperties, 'vertexFile' | 'edgeFile'> & { lines: Record<string, number> }) | undefined;
+  let props: Props | undefined;
   if (loc.propertiesFile !== undefined) {
     const map = await parseJavaProperties(loc.propertiesFile);
     props = typedProperties(loc.propertiesFile, map, graphName(map, loc.base));
@@ -399,7 +417,7 @@ export async function readGraphalytics(p: string, opts: GraphalyticsOptions = {}
   // With a properties file the columns are known; without one, a third column means a weight.
   const declared = names !== undefined;
   const layout = names && names.length > 0 ? `src dst ${names.join(' ')}` : declared ? 'src dst' : 'src dst [weight]';
-  const parser = new EdgeParser(
+  const parser: EdgeParserConfig =
     declared || opts.weighted === true || opts.weighted === false
       ? {
           file: edgeFile,
@@ -410,18 +428,28 @@ export async function readGraphalytics(p: string, opts: GraphalyticsOptions = {}
           allowNegativeWeights: opts.allowNegativeWeights,
           layout,
         }
-      : { file: edgeFile, extra: 'auto', weightType: opts.weightType, allowNegativeWeights: opts.allowNegativeWeights, layout },
-  );
-  // The counts the .properties declares, or the edge file's size, against memory before reading.
+      : { file: edgeFile, extra: 'auto', weightType: opts.weightType, allowNegativeWeights: opts.allowNegativeWeights, layout };
+  return {
+    propertiesFile: loc.propertiesFile,
+    base: loc.base,
+    props,
+    edgeFile,
+    vertexFile,
+    parser,
+    vertexColumns: props?.values['vertex-properties.names'] !== undefined,
+  };
+}
+
+/** The counts the .properties declares, or the edge file's size, against memory before reading. */
+export async function checkGraphalyticsFits(g: GraphalyticsInput): Promise<void> {
+  const props = g.props;
   if (props?.metaVertices !== undefined && props.metaEdges !== undefined)
-    checkGraphFits(props.metaVertices, props.metaEdges, { file: loc.propertiesFile, line: props.lines['meta.vertices'], what: `graph.${props.name}.meta.vertices/meta.edges` });
-  else await checkTextFits(edgeFile);
-  const vertices = await readVertexFile(vertexFile, { extraColumns: props?.values['vertex-properties.names'] !== undefined });
-  await readLineBlocks(edgeFile, parser.block, { onProgress: opts.onProgress, currentLine: () => parser.line });
+    checkGraphFits(props.metaVertices, props.metaEdges, { file: g.propertiesFile, line: props.lines['meta.vertices'], what: `graph.${props.name}.meta.vertices/meta.edges` });
+  else await checkTextFits(g.edgeFile);
+}
 
-  if (parser.src.length === 0 && vertices.length === 0) throw emptyError(edgeFile);
-
-  // Vertex ids: unique, and every edge endpoint among them.
+/** The .v file's vertices, sorted; refuses a vertex listed twice (naming its second line). */
+export async function uniqueVertices(g: GraphalyticsInput, vertices: U32List): Promise<Uint32Array> {
   const sorted = toSortedArray(vertices);
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i] === sorted[i - 1]) {
@@ -434,70 +462,99 @@ export async function readGraphalytics(p: string, opts: GraphalyticsOptions = {}
           break;
         }
       }
-      throw new TesseraError(`vertex ${id} is listed twice`, { file: vertexFile, line: await lineOfRecord(vertexFile, at), fix: 'list each vertex once' });
+      throw new TesseraError(`vertex ${id} is listed twice`, { file: g.vertexFile, line: await lineOfRecord(g.vertexFile, at), fix: 'list each vertex once' });
     }
   }
-  const foreign = firstForeignEndpoint(parser.src, parser.dst, idSet(sorted));
-  if (foreign !== undefined) {
-    throw new TesseraError(`edge endpoint ${foreign.id} is not a vertex of ${path.basename(vertexFile)}`, {
-      file: edgeFile,
-      line: await lineOfRecord(edgeFile, foreign.edge),
-      fix: `add vertex ${foreign.id} to ${vertexFile}, or remove the edge`,
+  return sorted;
+}
+
+/** The error of edge `edge` (0-based), whose endpoint `id` the .v file does not list. */
+export async function foreignError(g: GraphalyticsInput, edge: number, id: number): Promise<TesseraError> {
+  return new TesseraError(`edge endpoint ${id} is not a vertex of ${path.basename(g.vertexFile)}`, {
+    file: g.edgeFile,
+    line: await lineOfRecord(g.edgeFile, edge),
+    fix: `add vertex ${id} to ${g.vertexFile}, or remove the edge`,
+  });
+}
+
+/** The counts the .properties announces against those read, and its source vertices against the .v file. */
+export function checkAnnounced(g: GraphalyticsInput, vertices: number, edges: number, set: IdSet): void {
+  const props = g.props;
+  if (props === undefined) return;
+  const prefix = `graph.${props.name}.`;
+  if (props.metaVertices !== undefined && props.metaVertices !== vertices) {
+    throw new TesseraError(`meta.vertices = ${props.metaVertices} but ${path.basename(g.vertexFile)} lists ${vertices} vertices`, {
+      file: g.propertiesFile,
+      line: props.lines['meta.vertices'],
+      key: `${prefix}meta.vertices`,
+      fix: 'the vertex file looks incomplete: re-download the graph (or correct meta.vertices)',
     });
   }
-
-  // Counts announced by the properties file.
-  if (props !== undefined) {
-    const prefix = `graph.${props.name}.`;
-    if (props.metaVertices !== undefined && props.metaVertices !== sorted.length) {
-      throw new TesseraError(`meta.vertices = ${props.metaVertices} but ${path.basename(vertexFile)} lists ${sorted.length} vertices`, {
-        file: loc.propertiesFile,
-        line: props.lines['meta.vertices'],
-        key: `${prefix}meta.vertices`,
-        fix: 'the vertex file looks incomplete: re-download the graph (or correct meta.vertices)',
+  if (props.metaEdges !== undefined && props.metaEdges !== edges) {
+    throw new TesseraError(`meta.edges = ${props.metaEdges} but ${path.basename(g.edgeFile)} has ${edges} edges`, {
+      file: g.propertiesFile,
+      line: props.lines['meta.edges'],
+      key: `${prefix}meta.edges`,
+      fix: 'the edge file looks incomplete: re-download the graph (or correct meta.edges)',
+    });
+  }
+  for (const key of ['bfs.source-vertex', 'sssp.source-vertex'] as const) {
+    const v = key === 'bfs.source-vertex' ? props.bfsSourceVertex : props.ssspSourceVertex;
+    if (v !== undefined && !set.has(v)) {
+      throw new TesseraError(`${key} ${v} is not a vertex of the graph`, {
+        file: g.propertiesFile,
+        line: props.lines[key],
+        key: prefix + key,
+        fix: 'name a vertex listed in the .v file',
       });
-    }
-    if (props.metaEdges !== undefined && props.metaEdges !== parser.src.length) {
-      throw new TesseraError(`meta.edges = ${props.metaEdges} but ${path.basename(edgeFile)} has ${parser.src.length} edges`, {
-        file: loc.propertiesFile,
-        line: props.lines['meta.edges'],
-        key: `${prefix}meta.edges`,
-        fix: 'the edge file looks incomplete: re-download the graph (or correct meta.edges)',
-      });
-    }
-    const set = idSet(sorted);
-    for (const key of ['bfs.source-vertex', 'sssp.source-vertex'] as const) {
-      const v = key === 'bfs.source-vertex' ? props.bfsSourceVertex : props.ssspSourceVertex;
-      if (v !== undefined && !set.has(v)) {
-        throw new TesseraError(`${key} ${v} is not a vertex of the graph`, {
-          file: loc.propertiesFile,
-          line: props.lines[key],
-          key: prefix + key,
-          fix: 'name a vertex listed in the .v file',
-        });
-      }
     }
   }
+}
 
-  const fileDirected = props?.directed;
-  if (fileDirected === false && opts.directed === true) {
+/** The graph's directedness: the .properties', unless overridden; refuses reading an undirected graph as directed. */
+export function graphalyticsDirected(g: GraphalyticsInput, directed: boolean | undefined): boolean {
+  const fileDirected = g.props?.directed;
+  if (fileDirected === false && directed === true) {
     throw new TesseraError('the graph is undirected; reading it as directed would keep one direction of each edge', {
-      file: loc.propertiesFile,
+      file: g.propertiesFile,
       fix: 'drop the directed option',
     });
   }
+  return directed === false ? false : (fileDirected ?? directed ?? true);
+}
+
+/**
+ * Reads a Graphalytics graph. `p` may be the `.e`, the `.v`, the `.properties` file or the
+ * directory holding them (files may be gzipped: `.e.gz`, `.v.gz`).
+ */
+export async function readGraphalytics(p: string, opts: GraphalyticsOptions = {}): Promise<GraphalyticsResult> {
+  const g = await graphalyticsInput(p, opts);
+  const parser = new EdgeParser(g.parser);
+  await checkGraphalyticsFits(g);
+  const vertices = await readVertexFile(g.vertexFile, { extraColumns: g.vertexColumns });
+  await readLineBlocks(g.edgeFile, parser.block, { onProgress: opts.onProgress, currentLine: () => parser.line });
+
+  if (parser.src.length === 0 && vertices.length === 0) throw emptyError(g.edgeFile);
+
+  // Vertex ids: unique, and every edge endpoint among them.
+  const sorted = await uniqueVertices(g, vertices);
+  const set = idSet(sorted);
+  const foreign = firstForeignEndpoint(parser.src, parser.dst, set);
+  if (foreign !== undefined) throw await foreignError(g, foreign.edge, foreign.id);
+  checkAnnounced(g, sorted.length, parser.src.length, set);
+
   const raw: RawEdges = {
     src: parser.src,
     dst: parser.dst,
     vertices,
-    directed: opts.directed === false ? false : (fileDirected ?? opts.directed ?? true),
-    source: edgeFile,
+    directed: graphalyticsDirected(g, opts.directed),
+    source: g.edgeFile,
   };
   if (parser.weights) {
     raw.weights = parser.weights;
     raw.weightType = opts.weightType ?? 'float64';
   }
-  const { lines: _lines, ...rest } = props ?? { name: path.basename(loc.base), edgePropertyNames: [], edgePropertyTypes: [], values: {}, lines: {} };
-  const properties: GraphalyticsProperties = { ...rest, vertexFile, edgeFile };
+  const { lines: _lines, ...rest } = g.props ?? { name: path.basename(g.base), edgePropertyNames: [], edgePropertyTypes: [], values: {}, lines: {} };
+  const properties: GraphalyticsProperties = { ...rest, vertexFile: g.vertexFile, edgeFile: g.edgeFile };
   return { raw, properties };
 }

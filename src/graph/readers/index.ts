@@ -60,18 +60,21 @@ export async function detectFormat(file: string): Promise<GraphFormat> {
   return 'edgelist';
 }
 
+/** The refusal of a vertex list for a format that lists its vertices itself. */
+export function vertexListError(file: string, format: Exclude<GraphFormat, 'edgelist'>): TesseraError {
+  return new TesseraError(`a vertex list applies to edge-list files only (this is a ${format === 'matrixmarket' ? 'Matrix Market' : 'Graphalytics'} graph, which lists its vertices itself)`, {
+    file,
+    key: 'vertices',
+    fix: 'drop the vertices option',
+  });
+}
+
 /** Reads a graph text file (format by extension, see the module comment). */
 export async function readGraphFile(file: string, opts: ReadGraphOptions = {}): Promise<ReadGraphResult> {
   const format = opts.format ?? (await detectFormat(file));
   if (format === 'edgelist') await checkTextFits(file);
   const { vertices, format: _f, ...rest } = opts;
-  if (vertices !== undefined && format !== 'edgelist') {
-    throw new TesseraError(`a vertex list applies to edge-list files only (this is a ${format === 'matrixmarket' ? 'Matrix Market' : 'Graphalytics'} graph, which lists its vertices itself)`, {
-      file,
-      key: 'vertices',
-      fix: 'drop the vertices option',
-    });
-  }
+  if (vertices !== undefined && format !== 'edgelist') throw vertexListError(file, format);
   if (format === 'matrixmarket') return { raw: await readMatrixMarket(file, rest) };
   if (format === 'graphalytics') return readGraphalytics(file, rest);
   return { raw: await readEdgeList(file, { ...rest, vertices }) };
