@@ -11,10 +11,6 @@ import { TSR_ALIGN, isTsrFile, readTsr, readTsrArray, readTsrHeader, readTsrPage
 import type { Graph, Page, PageSet, WeightType } from '../src/graph/types.js';
 import { tessera } from './helpers/cli.js';
 import { rawFrom } from './helpers/raw.js';
-import fc from 'fast-check';
-import * as tsrRead from '../src/graph/tsr-read.js';
-import { checksumAndRangeTs } from '../src/graph/tsr-read.js';
-import { nativeCpuKernels } from '../actors/gpu/native.js';
 
 let dir = '';
 test.before(async () => {
@@ -548,28 +544,4 @@ test('convert: a .tsr re-paged or made undirected keeps its edges', async (t) =>
     t.true(both.has(`${a}>${b}`) && both.has(`${b}>${a}`));
   }
   await t.throwsAsync(convertCommand(file, { out: path.join(dir, 'x.el') }), { instanceOf: TesseraError, message: /FILE\.tsr/ });
-});
-
-test("the addon's page check gives checksumAndRange's bits: the checksum and whether an id may be out of range", (t) => {
-  const cpu = nativeCpuKernels();
-  if (cpu === undefined) return t.pass('no native addon');
-  const flag = new Float64Array(1);
-  fc.assert(
-    fc.property(fc.uint8Array({ maxLength: 400 }), fc.nat(), fc.nat(), fc.integer({ min: 1, max: 2 ** 31 }), fc.boolean(), (data, a, b, n, small) => {
-      // 4-aligned in a shared buffer, as pages are; ids below n or not, as the words fall.
-      const bytes = new Uint8Array(new SharedArrayBuffer(data.length + 4), 4, data.length);
-      bytes.set(data);
-      const words = bytes.length >>> 2;
-      const from = 2 * (a % (Math.floor(words / 2) + 1));
-      const to = Math.min(words, from + (b % (words + 1)));
-      // (The word after an odd count is checked too: a page's zero padding.)
-      if (small) for (let i = from; i < Math.min(words, to + (to & 1)); i++) new Uint32Array(bytes.buffer, 4, words)[i] = (a + i) % n;
-      const want = checksumAndRangeTs(bytes, from, to, n);
-      const wantFlag = tsrRead.outOfRange;
-      const got = cpu.tsrCheck(bytes, from, to, n, flag);
-      // Ids all below n are never flagged (the flag may only err towards a rescan).
-      return got === want && (flag[0] === 1) === wantFlag && !(small && wantFlag);
-    }),
-  );
-  t.throws(() => cpu.tsrCheck(new Uint8Array(new SharedArrayBuffer(8)), 0, 3, 5, flag), { message: /from <= to <= their words/ });
 });

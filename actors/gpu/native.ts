@@ -216,8 +216,6 @@ export type NativePageSet = { readonly __nativePageSet: true };
 export interface NativeCpuKernels {
   pageSet(pages: readonly Page[], firstPageOf: Uint32Array): NativePageSet;
   bfsPull(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, depth: Int32Array, frontier: Uint8Array, next: Uint8Array, level: number, stats: Float64Array): void;
-  /** A .tsr blob's checksum (src/graph/tsr-read.ts checksumAndRange); flag[0] = 1 when a word of [from, to) may be >= n. */
-  tsrCheck(bytes: Uint8Array, from: number, to: number, n: number, flag: Float64Array): number;
   /** list[lo, hi) (edgeLo < 0) or list[lo]'s out-edges [edgeLo, edgeHi); claimed ids into found (room for the task's edges), stats[1] of them. */
   bfsPush(out: NativePageSet, list: Uint32Array, lo: number, hi: number, edgeLo: number, edgeHi: number, depth: Int32Array, seen: Int32Array, next: Uint8Array, level: number, found: Uint32Array, stats: Float64Array): void;
   affSample(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, comp: Int32Array, rounds: number, stats: Float64Array): void;

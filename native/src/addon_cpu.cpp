@@ -16,8 +16,6 @@
 //   affFinal(out, in | null, lo, hi, comp, skip, from, stats)   (vertex ids lo..hi, page sets)
 //   affInit(comp, lo, hi), affCompress(comp, lo, hi), affCompressMin(comp, label, lo, hi),
 //   affSpread(comp, label, lo, hi)
-//   tsrCheck(bytes, from, to, n, flag) -> checksum   a .tsr blob's tsrChecksum, flag[0] = 1 when a
-//       word of [from, to) may be >= n (src/graph/tsr-read.ts checksumAndRange, the same bits)
 // stats (Float64Array): [0] += edges examined, [1] += vertices activated.
 #include "addon.h"
 
@@ -287,44 +285,6 @@ Napi::Value AffVertex(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-// checksumAndRange of src/graph/tsr-read.ts in C++ (it bounds a .tsr load on one thread at ~2.4
-// GB/s as TypeScript): two multiply chains over the u32 words, the id bound check beside them.
-Napi::Value TsrCheck(const Napi::CallbackInfo& info) {
-  size_t len = 0;
-  const uint8_t* bytes = arrayArg<uint8_t>(info, 0, napi_uint8_array, "tsrCheck: bytes", &len);
-  const size_t from = (size_t)uintArg(info, 1, "tsrCheck: from", 0, true), to = (size_t)uintArg(info, 2, "tsrCheck: to", 0, true);
-  const uint32_t nm1 = (uint32_t)uintArg(info, 3, "tsrCheck: n", 0, true) - 1u;
-  double* flag = arrayArg<double>(info, 4, napi_float64_array, "tsrCheck: flag");
-  const size_t n4 = len >> 2, end = std::min(to + (to & 1), n4 & ~(size_t)1);
-  if ((((uintptr_t)bytes) & 3) != 0 || (from & 1) != 0 || from > to || to > n4)
-    throw codedError(info.Env(), "TS_ARG", "tsrCheck: the bytes must be 4-aligned, from even and from <= to <= their words");
-  const uint32_t* w = (const uint32_t*)bytes;
-  const uint32_t k1 = 0x9e3779b1u, k2 = 0x85ebca77u;
-  uint32_t h1 = 0x811c9dc5u ^ (uint32_t)len, h2 = 0x01000193u, bad = 0;
-  size_t i = 0;
-  for (; i + 1 < from; i += 2) h1 = (h1 ^ w[i]) * k1, h2 = (h2 ^ w[i + 1]) * k2;
-  for (; i + 3 < end; i += 4) {
-    const uint32_t a = w[i], b = w[i + 1], c = w[i + 2], d = w[i + 3];
-    h1 = (((h1 ^ a) * k1) ^ c) * k1;
-    h2 = (((h2 ^ b) * k2) ^ d) * k2;
-    bad |= a | b | c | d | (nm1 - a) | (nm1 - b) | (nm1 - c) | (nm1 - d);
-  }
-  for (; i < end; i += 2) {
-    const uint32_t a = w[i], b = w[i + 1];
-    h1 = (h1 ^ a) * k1, h2 = (h2 ^ b) * k2;
-    bad |= a | b | (nm1 - a) | (nm1 - b);
-  }
-  for (; i + 1 < n4; i += 2) h1 = (h1 ^ w[i]) * k1, h2 = (h2 ^ w[i + 1]) * k2;
-  if (i < n4) h1 = (h1 ^ w[i]) * k1;
-  for (size_t b = n4 * 4; b < len; b++) h1 = (h1 ^ bytes[b]) * k1;
-  flag[0] = (bad >> 31) != 0 ? 1 : 0;
-  uint32_t h = h1 ^ (h2 * 0xc2b2ae35u);
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  return Napi::Number::New(info.Env(), (double)h);
-}
-
 }  // namespace
 
 Napi::Object CpuKernels(Napi::Env env) {
@@ -335,7 +295,6 @@ Napi::Object CpuKernels(Napi::Env env) {
   o.Set("affSample", Napi::Function::New(env, AffSample, "affSample"));
   o.Set("affFinal", Napi::Function::New(env, AffFinal, "affFinal"));
   o.Set("affVertex", Napi::Function::New(env, AffVertex, "affVertex"));
-  o.Set("tsrCheck", Napi::Function::New(env, TsrCheck, "tsrCheck"));
   return o;
 }
 

@@ -5,7 +5,6 @@ import { TesseraError } from '../errors.js';
 import { checkGraphFits, gib } from './memory.js';
 import { pageByteLength, pageOver } from './pages.js';
 import type { Graph, Orientation, Page, PageSet, WeightType } from './types.js';
-import { nativeCpuKernels } from '../../actors/gpu/native.js';
 import { IO_MAX, PREAMBLE, TSR_ALIGN, TSR_MAGIC, TSR_VERSION, packr, tsrChecksum, type TsrBlob, type TsrHeader, type TsrPageEntry, type TsrProgress } from './tsr-format.js';
 
 /**
@@ -313,8 +312,8 @@ export function tsrPageProblem(p: Page, n: number, level: 'ends' | 'read' | 'ful
   );
 }
 
-/** Set by checksumAndRange(Ts): whether a word of its range may be >= its bound (false: none is). */
-export let outOfRange = false;
+/** Set by checksumAndRange: whether a word of its range may be >= its bound (false: none is). */
+let outOfRange = false;
 
 /**
  * tsrChecksum of a byte range, and (into outOfRange) whether any u32 word among words [from, to)
@@ -324,26 +323,12 @@ export let outOfRange = false;
  * included (it is zero in files this module writes); a caller rescans before blaming an id.
  */
 function checksumAndRange(bytes: Uint8Array, from: number, to: number, n: number): number {
-  if ((bytes.byteOffset & 3) !== 0 || (from & 1) !== 0 || n > 2 ** 31 || n < 1) {
+  const n4 = bytes.byteLength >>> 2;
+  if ((bytes.byteOffset & 3) !== 0 || (from & 1) !== 0 || n > 2 ** 31) {
     // Not a layout this module makes, or a huge n: the plain checksum, and the caller rescans.
     outOfRange = true;
     return tsrChecksum(bytes);
   }
-  // The addon's copy of the loop below: ~3x its speed (a .tsr load checks every page).
-  if (cpu !== undefined && from <= to && to <= bytes.byteLength >>> 2) {
-    const h = cpu.tsrCheck(bytes, from, to, n, flag);
-    outOfRange = flag[0] === 1;
-    return h;
-  }
-  return checksumAndRangeTs(bytes, from, to, n);
-}
-
-const cpu = nativeCpuKernels();
-const flag = new Float64Array(1);
-
-/** checksumAndRange in TypeScript (4-aligned bytes, `from` even, 1 <= n <= 2^31); exported for its test against the addon's. */
-export function checksumAndRangeTs(bytes: Uint8Array, from: number, to: number, n: number): number {
-  const n4 = bytes.byteLength >>> 2;
   const w = new Int32Array(bytes.buffer, bytes.byteOffset, n4);
   const end = Math.min(to + (to & 1), n4 & ~1);
   const nm1 = n - 1;
