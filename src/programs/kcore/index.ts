@@ -66,7 +66,8 @@ export const kcore = defineProgram({
       r = undefined;
       while (next.size > 0) {
         await ctx.checkpoint({ levels, c, next });
-        ({ next } = await ctx.edgeMap('kcorePeel', next, { deg, core }, { c }, { readsFrontier: true }));
+        // Pulls touch only unpeeled vertices: GPUs (and sockets over a graph on disk) skip the rest's pages.
+        ({ next } = await ctx.edgeMap('kcorePeel', next, { deg, core }, { c }, { readsFrontier: true, pullIf: { state: 'core', value: -1 } }));
       }
       ctx.release(next);
     }
