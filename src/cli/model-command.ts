@@ -148,7 +148,10 @@ export function formatModelSweep(m: ModelSweep, graph: Graph, topology: Topology
   if (m.rates.diskBytesPerSec) L.push(rateLine('disk', m.rates.diskBytesPerSec, 'bytes/s read from disk'));
   const disk = m.params.disk;
   if (disk !== undefined)
-    L.push(`  pages from disk: ${mib(disk.firstPassBytes)} the first pass, ${mib(disk.passBytes)} each later one (the arenas keep the rest)`);
+    L.push(
+      `  pages from disk: ${mib(disk.firstPassBytes)} the first pass, ${mib(disk.passBytes)} each later one on the sockets alone (the arenas keep the rest)` +
+        (topology.gpus.length > 0 ? '; with GPUs the limit is shared by the page bytes each actor owns, a GPU\'s part its host buffer' : ''),
+    );
   else if (graph.out.stored !== undefined) L.push('  pages from disk: not predicted (the disk is measured with the native addon, which did not load)');
   const once = m.params;
   const gpuOnce =
