@@ -66,9 +66,11 @@ async function compareAll(t: import('ava').ExecutionContext, g: Graph, want: Cpu
       const rows = gpuRows(r.report);
       // CPU-only supersteps (EdgeMapOptions.cpuOnly: lcc's and tc's count and fill) have no GPU rows.
       const gpuSteps = r.report.steps.filter((s) => s.actors.some((x) => x.kind === 'gpu')).length;
-      t.true(gpuSteps > 0 && rows.length === gpuSteps * topo.gpus.length && rows.every((x) => x.emulated), `${name} ${label}: a row per GPU and superstep, labelled emulated`);
+      // kcore's peel rounds below Ligra's m/20 run on the sockets alone (cpuOnly), on these small
+      // graphs all of them; kcore.test.ts checks its GPU operator with pull forced.
+      t.true((gpuSteps > 0 || name === 'kcore') && rows.length === gpuSteps * topo.gpus.length && rows.every((x) => x.emulated), `${name} ${label}: a row per GPU and superstep, labelled emulated`);
       const share = opts.gpuShare ?? 0.5;
-      if (share > 0) t.true(rows.some((x) => x.calls > 0), `${name} ${label}: the GPU ran kernels`);
+      if (share > 0 && name !== 'kcore') t.true(rows.some((x) => x.calls > 0), `${name} ${label}: the GPU ran kernels`);
     }
   } finally {
     await e.close();
@@ -287,7 +289,8 @@ gpuTest('npm run gpu-check runs in emulated mode: every program matches, the ben
   t.regex(r.stdout, new RegExp(`OK: ${names.length} program runs match the CPU results`));
   const out = JSON.parse((await import('node:fs')).readFileSync(json, 'utf8')) as { rows: Array<{ program: string; ok: boolean; gpuEdges: number }>; bench: { bfsCorrect: boolean }; failures: number };
   t.deepEqual(out.rows.map((x) => x.program), names);
-  t.true(out.rows.every((x) => x.ok && x.gpuEdges > 0), 'every program matched and the GPU walked edges');
+  // (kcore's sparse peel rounds run on the sockets alone: at scale 10, every one.)
+  t.true(out.rows.every((x) => x.ok && (x.gpuEdges > 0 || x.program === 'kcore')), 'every program matched and the GPU walked edges');
   t.true(out.bench.bfsCorrect);
   t.is(out.failures, 0);
   // --gpus 2: two GPU actors share the GPUs' edges and exchange with each other and the socket.
@@ -297,7 +300,7 @@ gpuTest('npm run gpu-check runs in emulated mode: every program matches, the ben
   const two = JSON.parse((await import('node:fs')).readFileSync(json, 'utf8')) as { gpus: number; rows: Array<{ program: string; ok: boolean; gpuActors: number }>; failures: number };
   t.is(two.gpus, 2);
   t.deepEqual(two.rows.map((x) => x.program), BUILTINS.map((p) => p.name));
-  t.true(two.rows.every((x) => x.ok && x.gpuActors === 2), JSON.stringify(two.rows.map((x) => [x.program, x.ok, x.gpuActors])));
+  t.true(two.rows.every((x) => x.ok && (x.gpuActors === 2 || x.program === 'kcore')), JSON.stringify(two.rows.map((x) => [x.program, x.ok, x.gpuActors])));
   // Without --emulated on a machine with no CUDA device: one clear line and exit 1.
   if (avail.ok && avail.cudaDevices === 0) {
     const r2 = spawnSync(process.execPath, [script, '--scale', '4', '--no-snap', '--no-bench'], { encoding: 'utf8' });

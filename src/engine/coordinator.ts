@@ -195,7 +195,7 @@ export class Engine {
       const actor = new CpuSocketActor(name, s.threads, actorEnd);
       coord.on((f, shared) => e.onActorFrame(f, shared));
       const mine = slots === undefined ? share : withArena(share, slots.sockets[k]!);
-      cpuReady.push(new Promise<ReadyFrame>((resolve, reject) => e.readyWait.set(name, { resolve, reject })).catch((f: ErrorFrame) => Promise.reject(new Error(`${name}: ${f.message}`))));
+      cpuReady.push(new Promise<ReadyFrame>((resolve, reject) => e.readyWait.set(name, { resolve, reject })).catch((f: ErrorFrame) => Promise.reject(f.code === 'TS_INPUT' ? new TesseraError(f.message) : new TesseraError(`actor ${name} failed to start: ${f.message.replace(/\.$/, '')}`, { fix: 'check that the package is installed whole (npm ci), or rerun with fewer threads' }))));
       coord.send(mine.load, mine.shared);
       e.actors.push({ name, kind: 'cpu', threads: s.threads, link: coord, actor, bytesAtStepStart: 0 });
     }
