@@ -101,18 +101,13 @@ export class CpuSocketActor {
       if (!this.closed) this.link.send({ type: 'error', actor: this.name, message: e instanceof Error ? e.message : String(e) });
     });
     this.gang = process.env.TESSERA_GANG === '0' ? undefined : new Gang(this.pool, this.threads);
-    // The threads load their modules now (the engine waits for this actor's ready), not in the
-    // first superstep: a fresh engine's first run took 3-5x the warm time.
-    this.warmed = new Gang(this.pool, this.threads).warm();
-    await this.warmed;
+    // The threads load their modules now, not in the first superstep (a fresh engine's first run
+    // took 3-5x the warm time); Engine.create sends no superstep before this ready.
+    await new Gang(this.pool, this.threads).warm();
     this.link.send({ type: 'ready', actor: this.name, device: 'cpu', emulated: false, memoryLimit: 0 });
   }
 
-  /** The load's warm-up of the threads (a superstep waits for it). */
-  private warmed: Promise<void> = Promise.resolve();
-
   private async superstep(f: SuperstepFrame, shared: SharedArrayBuffer[]): Promise<void> {
-    await this.warmed;
     const pool = this.pool;
     if (pool === undefined) throw new Error('superstep before load');
     const t0 = performance.now();

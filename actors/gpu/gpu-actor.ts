@@ -48,6 +48,7 @@ import { faultAt, injectGpuFault } from '../../src/engine/faults.js';
 import { GpuController, nativeAvailable, pageBufferBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
 import { countFlags, inOutPages, unionPages, vertexRuns } from './pages.js';
 import { HostPins } from './pins.js';
+import { addRunStats, zeroStats } from './stats.js';
 import { operatorHandler } from './operators.js';
 import type { GpuGroup } from './group.js';
 import { ACTIVATE, FR, loadGpuHandlers, NX, OUTDEG, OWNED, SET_ALLIN, SET_IN, SET_INOUT, SET_OUT, SET_STOLEN_OUT, SET_UNION, stepOf, type GpuStep as Step, type StepOut } from './handler.js';
@@ -64,7 +65,7 @@ export class GpuActor {
   /** Pages of each registered set that overlap the owned ranges. */
   private readonly range = new Map<number, number[]>();
   private readonly sets = new Map<number, Page[]>();
-  stats: GpuStepStats = GpuActor.zero(false); // this superstep's counters (the vote's gpu)
+  stats: GpuStepStats = zeroStats(false); // this superstep's counters (the vote's gpu)
   /** Edges walked this superstep; pushEdges: those of the last pushPages list. */
   private edges = 0;
   private pushEdges = 0;
@@ -108,10 +109,6 @@ export class GpuActor {
         link.send({ type: 'error', actor: this.name, message: e instanceof Error ? e.message : String(e), code: codeOf(e) }),
       );
     });
-  }
-
-  private static zero(emulated: boolean): GpuStepStats {
-    return { emulated, calls: 0, pages: 0, hits: 0, misses: 0, evictions: 0, pageBytes: 0, stateBytesIn: 0, stateBytesOut: 0, kernelMs: 0, copyMs: 0 };
   }
 
   get graph(): KernelGraph {
@@ -191,7 +188,7 @@ export class GpuActor {
     this.cfg = cfg;
     this.g = materializeGraph({ load: frame, shared });
     this.othersRanges = complementRanges([cfg.owned], this.g.numVertices);
-    this.stats = GpuActor.zero(cfg.emulated);
+    this.stats = zeroStats(cfg.emulated);
     this.ctl = await GpuController.create({ device: cfg.device, emulated: cfg.emulated, memoryLimit: cfg.memoryLimit, streams: cfg.streams, hostBuffer: cfg.hostBuffer });
     const g = this.g;
     const overlap = (pages: Page[]): Page[] => pages.filter((p) => overlapsRanges(cfg.owned, p.vBegin, p.vEnd));
@@ -223,7 +220,7 @@ export class GpuActor {
 
   async register(setId: number, pages: Page[]): Promise<void> {
     const ctl = this.ctl!;
-    await Promise.all(pages.map((p) => ctl.registerPageOf(setId, p)));
+    await ctl.registerPageSet(setId, pages);
     this.range.set(setId, pages.map((p) => p.index));
     this.sets.set(setId, pages);
   }
@@ -264,7 +261,7 @@ export class GpuActor {
       await this.unpinAll();
       this.family = family;
     }
-    this.stats = GpuActor.zero(this.cfg!.emulated);
+    this.stats = zeroStats(this.cfg!.emulated);
     const spent = { ...this.ctl!.spent };
     this.voteShared = [];
     this.edges = this.outboxSent = 0;
@@ -351,7 +348,7 @@ export class GpuActor {
     if (!this.sets.has(SET_ALLIN)) this.sets.set(SET_ALLIN, g.in.pages);
     const pages = g.in.pages.filter((p) => p.vEnd > lo && p.vBegin < hi);
     const fresh = pages.filter((p) => !this.allIn.has(p.index));
-    await Promise.all(fresh.map((p) => this.ctl!.registerPageOf(SET_ALLIN, p)));
+    await this.ctl!.registerPageSet(SET_ALLIN, fresh);
     for (const p of fresh) this.allIn.add(p.index);
     return pages.map((p) => p.index);
   }
@@ -492,7 +489,7 @@ export class GpuActor {
   async pushStolen(kernel: KernelName, s: Step, tasks: Task[], params: Record<string, number>, state: Record<string, string>): Promise<RunStats | undefined> {
     const g = this.g!;
     if (!this.allOut) {
-      await Promise.all(g.out.pages.map((p) => this.ctl!.registerPageOf(SET_STOLEN_OUT, p)));
+      await this.ctl!.registerPageSet(SET_STOLEN_OUT, g.out.pages);
       this.sets.set(SET_STOLEN_OUT, g.out.pages);
       this.allOut = true;
     }
@@ -542,20 +539,7 @@ export class GpuActor {
 
   /** Adds a native call's counters to the superstep's. */
   private counted(st: RunStats): RunStats {
-    const s = this.stats;
-    s.calls++;
-    s.pages += st.pages;
-    s.hits += st.hits;
-    s.misses += st.misses;
-    s.evictions += st.evictions;
-    s.pageBytes += st.bytesCopied;
-    if (st.fileBytes > 0 || st.bufferHits > 0) {
-      s.fileBytes = (s.fileBytes ?? 0) + st.fileBytes;
-      s.bufferHits = (s.bufferHits ?? 0) + st.bufferHits;
-    }
-    s.kernelMs += st.kernelMs;
-    s.copyMs += st.copyMs;
-    s.runMs = (s.runMs ?? 0) + st.wallMs;
+    addRunStats(this.stats, st);
     // Older addons do not count messages before aggregation: the entries are then the floor.
     if (st.outbox !== undefined) this.outboxSent += st.outbox.sent ?? st.outbox.ids.length;
     return st;

@@ -267,14 +267,15 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
     readRange(hp.spec.fd, hp.buffered, hp.bytes, hp.spec.fileOffset, "a page");
     std::memcpy(hp.buffered + align16(hp.bytes), hp.tiles.data(), tileBytes);
     st.fileBytes += hp.bytes;
-    be_->h2d(sl.dev, hp.buffered, hp.imageBytes, s);
   } else if (hp.buffered) {
     st.bufferHits++;
+  }
+  if (hp.buffered) {
     be_->h2d(sl.dev, hp.buffered, hp.imageBytes, s);
   } else {
     // A page loaded a second time streams (GTS): page-lock its host bytes once so every later load
     // is one direct DMA at link speed instead of a memcpy into the staging ring plus a DMA.
-    if (++hp.loads == 2 && pinPages_ && hp.spec.fd < 0) pinPage(hp);
+    if (++hp.loads == 2 && pinPages_) pinPage(hp);
     if (hp.spec.fd >= 0)
       copyFileChunks(sl.dev, hp.spec.fd, hp.spec.fileOffset, hp.bytes, s), st.fileBytes += hp.bytes;
     else if (hp.hostPinned)

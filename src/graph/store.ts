@@ -283,7 +283,7 @@ export async function openStoredTsr(path: string, cacheBytes: number): Promise<G
  * Too small a limit is refused, naming the least that works.
  */
 export function arenaShares(store: PageStore, threads: readonly number[], keep: number, bytes = store.cacheBytes): number[] {
-  const readers = (2 + keep * threads.reduce((a, b) => a + b, 0)) * store.maxBlob;
+  const readers = readersBytes(store, threads, keep);
   const total = threads.reduce((a, b) => a + b, 0);
   const shares = threads.map((t) => Math.floor(((bytes - readers) * t) / total / 8) * 8);
   // An arena holds at least four of the largest page: one batch's, the next one's (read
@@ -298,11 +298,15 @@ export function arenaShares(store: PageStore, threads: readonly number[], keep: 
   return shares;
 }
 
+/** What the readers of single pages keep: `keep` pages a thread and two for the coordinator, each as large as the largest. */
+export function readersBytes(store: PageStore, threads: readonly number[], keep: number): number {
+  return (2 + keep * threads.reduce((a, b) => a + b, 0)) * store.maxBlob;
+}
+
 /** The least host memory arenaShares accepts for these sockets. */
 export function leastForSockets(store: PageStore, threads: readonly number[], keep: number): number {
   const total = threads.reduce((a, b) => a + b, 0);
-  const readers = (2 + keep * total) * store.maxBlob;
-  return readers + Math.max(...threads.map((t) => Math.ceil((4 * total) / t))) * arenaBytes(store.maxBlob);
+  return readersBytes(store, threads, keep) + Math.max(...threads.map((t) => Math.ceil((4 * total) / t))) * arenaBytes(store.maxBlob);
 }
 
 /** Bytes of a store's pages (both orientations) that overlap the vertex ranges. */

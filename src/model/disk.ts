@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import os from 'node:os';
 import type { Graph } from '../graph/types.js';
-import { KEEP, leastForSockets } from '../graph/store.js';
+import { KEEP, leastForSockets, readersBytes } from '../graph/store.js';
 import type { Topology } from '../topology/schema.js';
 import { nativeDropFileCache } from '../../actors/gpu/native.js';
 import { defaultCacheFile, readCache, writeCacheEntry } from './cache.js';
@@ -82,8 +82,8 @@ export function diskLoad(graph: Graph, topology: Topology, orientation: 'in' | '
   let walked = 0;
   for (let i = 0; i < set.pages.length; i++) walked += st.store.entries[st.base + i]!.length;
   const threads = topology.sockets.map((s) => s.threads);
-  const readersBytes = (2 + KEEP * threads.reduce((a, b) => a + b, 0)) * st.store.maxBlob;
-  const arenas = Math.max(0, st.store.cacheBytes - readersBytes);
+  const readers = readersBytes(st.store, threads, KEEP);
+  const arenas = Math.max(0, st.store.cacheBytes - readers);
   const socketLeastBytes = threads.length > 0 ? leastForSockets(st.store, threads, KEEP) : 0;
-  return { bytesPerSec, firstPassBytes: walked, passBytes: Math.max(0, walked - arenas), cacheBytes: st.store.cacheBytes, readersBytes, socketLeastBytes };
+  return { bytesPerSec, firstPassBytes: walked, passBytes: Math.max(0, walked - arenas), cacheBytes: st.store.cacheBytes, readersBytes: readers, socketLeastBytes };
 }
