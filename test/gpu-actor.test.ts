@@ -30,7 +30,7 @@ import { GRAPHALYTICS, REPO_ROOT } from './helpers/paths.js';
 import { cpuResults, firstMismatch, makeGraph, paramsFor, rmat, PROGRAMS, type Cpu } from './helpers/gpu-compare.js';
 import { PROGRAMS as ALL_BUILTINS } from '../src/programs/index.js';
 
-/** The built-ins gpu-check runs by default: those with GPU kernels (louvain has CPU kernels only). */
+/** The built-ins gpu-check runs by default: those with GPU kernels (all of them). */
 const BUILTINS = ALL_BUILTINS.filter((p) => p.gpu !== undefined || p.operators !== undefined);
 
 const avail = nativeAvailable();

@@ -5,15 +5,16 @@
  * is the modularity of its labels computed here from the edge list (networkx's formula); its
  * modularity reaches the classic sequential Louvain's and graphology-communities-louvain's on
  * random graphs, and networkx louvain_communities' (test/data/oracles/networkx.json) on the
- * Graphalytics and SNAP graphs; bad parameters and weights are one-line errors; a topology with
- * GPUs is refused (no GPU operators yet).
+ * Graphalytics and SNAP graphs; bad parameters and weights are one-line errors; beside an emulated
+ * GPU (a share, all of it, RAND ranges, two sockets) the synchronous path gives the same labels.
  */
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildGraph, generate, loadGraph, run, type Graph, type Topology } from '../src/index.js';
+import { buildGraph, generate, loadGraph, run, type Graph, type RunOptions, type RunReport, type Topology } from '../src/index.js';
+import { nativeAvailable } from '../actors/gpu/native.js';
 import { TesseraError } from '../src/errors.js';
 import { louvain } from '../src/programs/index.js';
 import { referenceLouvain, sequentialLouvain } from '../src/programs/louvain/reference.js';
@@ -23,6 +24,18 @@ import { rawFrom } from './helpers/raw.js';
 const topo = (threads: number[], gpus: Topology['gpus'] = []): Topology => ({ name: `${threads.length}S${gpus.length}G`, source: 'test', sockets: threads.map((t, id) => ({ id, threads: t })), gpus, interconnect: {}, model: {} });
 const TOPOLOGIES = [topo([1]), topo([2]), topo([1, 1])];
 const ONE = topo([2]);
+const EMULATED = { device: 0, emulated: true, streams: 2 };
+const GPU_RUNS: ReadonlyArray<readonly [Topology, RunOptions]> = [
+  [topo([1], [EMULATED]), { gpuShare: 0.5 }],
+  [topo([1], [EMULATED]), { gpuShare: 1 }],
+  [topo([1, 1], [EMULATED]), { gpuShare: 0.4, partition: 'rand' }],
+];
+const native = nativeAvailable().ok;
+
+/** Edges the GPU actors walked over a run. */
+function gpuEdges(r: RunReport): number {
+  return r.steps.reduce((a, s) => a + s.actors.filter((x) => x.kind === 'gpu').reduce((b, x) => b + x.edges, 0), 0);
+}
 const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/data');
 
 /**
@@ -87,9 +100,12 @@ for (const kind of ['skewed', 'uniform'] as const) {
           const want = referenceLouvain(g, 1, inlineEdges);
           const q = modularityOf(g, want);
           t.true(q > 0.2, `modularity ${q}`);
-          for (const topology of TOPOLOGIES) {
-            const r = await run(g, louvain, { topology, ...(inlineEdges !== undefined ? { inlineEdges } : {}) });
-            const name = `${topology.name}, inlineEdges ${inlineEdges}`;
+          // The synchronous path also beside an emulated GPU (a share, all of it, RAND ranges).
+          const gpuRuns = inlineEdges === 0 && native ? GPU_RUNS : [];
+          for (const [topology, extra] of [...TOPOLOGIES.map((x) => [x, {}] as const), ...gpuRuns]) {
+            const r = await run(g, louvain, { topology, ...extra, ...(inlineEdges !== undefined ? { inlineEdges } : {}) });
+            const name = `${topology.name} ${JSON.stringify(extra)}, inlineEdges ${inlineEdges}`;
+            if (topology.gpus.length > 0) t.true(gpuEdges(r.report) > 0, `${name}: the GPU evaluated vertices`);
             t.deepEqual([...r.values], [...want], name);
             t.true(Math.abs((r.report.notes.modularity as number) - q) < 1e-12, `${name}: note ${r.report.notes.modularity} vs ${q}`);
             t.true((r.report.notes.levels as number) >= 1);
@@ -162,7 +178,7 @@ test('graphs without edges: every vertex its own community, modularity 0', async
   t.is(r.report.notes.levels, 0);
 });
 
-test('bad resolution and negative weights: one-line errors with the fix; a topology with GPUs is refused', async (t) => {
+test('bad resolution and negative weights: one-line errors with the fix', async (t) => {
   const g = generate('rmat:8');
   for (const resolution of [0, -1, NaN, Infinity]) {
     const e = await t.throwsAsync(run(g, louvain, { topology: ONE, resolution }));
@@ -173,6 +189,18 @@ test('bad resolution and negative weights: one-line errors with the fix; a topol
   const neg = buildGraph(rawFrom([[1, 2, 1], [2, 3, -1]], { weighted: true }));
   const e = await t.throwsAsync(run(neg, louvain, { topology: ONE }));
   t.regex(e!.message, /louvain: 2 edge weights are negative or NaN .*Fix: give non-negative weights/);
-  const gpu = await t.throwsAsync(run(g, louvain, { topology: topo([2], [{ device: 0, emulated: true, streams: 2 }]) }));
-  t.regex(gpu!.message, /program 'louvain' cannot run on topology .* its kernels have no GPU implementation.*Fix: run it on a CPU-only topology/);
+});
+
+(native ? test : test.skip)('beside a GPU: a directed graph whose view is merged in a superstep (CPU-only), both actors moving vertices, labels equal to the CPU\'s', async (t) => {
+  const g = generate('rmat:14:weighted');
+  t.true(g.numEdges * 2 > 1 << 18, 'above the inline merge');
+  const want = await run(g, louvain, { topology: ONE, inlineEdges: 0 });
+  const r = await run(g, louvain, { topology: topo([1], [EMULATED]), gpuShare: 0.5, inlineEdges: 0 });
+  t.deepEqual([...r.values], [...want.values]);
+  t.is(r.report.notes.modularity, want.report.notes.modularity);
+  const moves = r.report.steps.filter((s) => s.kernel === 'louvainMove');
+  t.true(moves.length > 2 && moves.every((s) => s.actors.some((x) => x.kind === 'gpu')));
+  t.true(moves.some((s) => s.actors.some((x) => x.kind === 'cpu' && x.edges > 0)) && gpuEdges(r.report) > 0, 'both actors evaluated vertices');
+  // The merge and the modularity pass ran on the socket alone.
+  for (const k of ['louvainFill', 'louvainIntra']) t.true(r.report.steps.filter((s) => s.kernel === k).every((s) => s.actors.every((x) => x.kind !== 'gpu')), k);
 });

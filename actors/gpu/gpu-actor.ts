@@ -353,9 +353,8 @@ export class GpuActor {
     return pages.map((p) => p.index);
   }
 
-  /** Allocates (or keeps) a device array of n entries. */
-  async ensure(name: string, kind: StateKind): Promise<void> {
-    const n = this.g!.numVertices;
+  /** Allocates (or keeps) a device array of `n` entries (default: one per vertex); freed when another program runs. */
+  async ensure(name: string, kind: StateKind, n = this.g!.numVertices): Promise<void> {
     const d = this.device.get(name);
     if (d !== undefined && d.kind === kind && d.length === n) return;
     await this.ctl!.allocState(name, kind, n);

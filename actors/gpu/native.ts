@@ -60,6 +60,8 @@ export type KernelName =
   | 'bc_backward'
   /** Forward triangle enumeration over N+ lists in state arrays (native/src/controller_tri.cpp); no pages. */
   | 'lcc_tri'
+  /** A synchronous sub-round of Louvain's local moving over its view in state arrays (native/src/controller_louvain.cpp); no pages. */
+  | 'louvain_move'
   /** A program's GPU operator (operators.ts): user:<module key>:<operator>:<push|pull>. */
   | `user:${string}`;
 export type NativeFlavor = 'cuda' | 'host';

@@ -85,6 +85,14 @@ class Backend {
    */
   virtual uint32_t* sortSegments(uint32_t* keys, uint32_t* alt, size_t n, const uint32_t* dOff, uint32_t segs, void* temp,
                                  size_t tempBytes, int stream) = 0;
+  /** Temporary bytes that sortSegmentPairs needs for n pairs in segs segments. */
+  virtual size_t sortPairsTempBytes(size_t n, uint32_t segs) = 0;
+  /**
+   * Sorts the pairs (keys[i], vals[i]) of each segment [off[i], off[i+1]) by key, stably (equal keys
+   * keep their order), into keysOut and valsOut (n entries each; temp is scratch).
+   */
+  virtual void sortSegmentPairs(const uint32_t* keys, uint32_t* keysOut, const uint32_t* vals, uint32_t* valsOut, size_t n,
+                                const uint32_t* dOff, uint32_t segs, void* temp, size_t tempBytes, int stream) = 0;
 };
 
 std::unique_ptr<Backend> makeHostBackend(int streams);

@@ -301,6 +301,21 @@ class CudaBackend final : public Backend {
           "cub::DeviceSegmentedSort");
     return alt;
   }
+  size_t sortPairsTempBytes(size_t n, uint32_t segs) override {
+    size_t bytes = 0;
+    check(cub::DeviceSegmentedSort::StableSortPairs(nullptr, bytes, (const uint32_t*)nullptr, (uint32_t*)nullptr,
+                                                    (const uint32_t*)nullptr, (uint32_t*)nullptr, (int64_t)n, (int64_t)segs,
+                                                    (const uint32_t*)nullptr, (const uint32_t*)nullptr),
+          "cub::DeviceSegmentedSort pairs (size)");
+    return bytes;
+  }
+  void sortSegmentPairs(const uint32_t* keys, uint32_t* keysOut, const uint32_t* vals, uint32_t* valsOut, size_t n,
+                        const uint32_t* off, uint32_t segs, void* temp, size_t tempBytes, int s) override {
+    if (n == 0 || segs == 0) return;
+    check(cub::DeviceSegmentedSort::StableSortPairs(temp, tempBytes, keys, keysOut, vals, valsOut, (int64_t)n, (int64_t)segs,
+                                                    off, off + 1, streams_[s]),
+          "cub::DeviceSegmentedSort pairs");
+  }
 
  private:
   int device_;

@@ -189,6 +189,18 @@ class HostBackend final : public Backend {
     for (uint32_t i = 0; i < segs; i++) std::sort(keys + off[i], keys + off[i + 1]);
     return keys;
   }
+  size_t sortPairsTempBytes(size_t, uint32_t) override { return 0; }
+  void sortSegmentPairs(const uint32_t* keys, uint32_t* keysOut, const uint32_t* vals, uint32_t* valsOut, size_t,
+                        const uint32_t* off, uint32_t segs, void*, size_t, int) override {
+    std::vector<uint32_t> idx;
+    for (uint32_t i = 0; i < segs; i++) {
+      const uint32_t a = off[i], b = off[i + 1];
+      idx.resize(b - a);
+      for (uint32_t j = a; j < b; j++) idx[j - a] = j;
+      std::stable_sort(idx.begin(), idx.end(), [&](uint32_t x, uint32_t y) { return keys[x] < keys[y]; });
+      for (uint32_t j = a; j < b; j++) keysOut[j] = keys[idx[j - a]], valsOut[j] = vals[idx[j - a]];
+    }
+  }
 
  private:
   int streams_;

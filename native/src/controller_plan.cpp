@@ -1,5 +1,5 @@
 // Per-kernel plans: a call's state roles bound and checked (role), and buildPlan's Plan (pre, per-page
-// and post launches) for each kernel family: pr_pull, push (TWC), vertex-group pull, cdlp (lcc_tri: controller_tri.cpp).
+// and post launches) for each kernel family: pr_pull, push (TWC), vertex-group pull, cdlp (lcc_tri: controller_tri.cpp, louvain_move: controller_louvain.cpp).
 #include "controller_internal.h"
 
 #include <algorithm>
@@ -77,6 +77,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
   const std::string& k = rq.kernel;
   if (k.rfind("user:", 0) == 0) return buildUserPlan(rq, pages, pl);
   if (k == "lcc_tri") return buildTriPlan(rq, pl);
+  if (k == "louvain_move") return buildLouvainPlan(rq, pl);
   auto param = [&](const char* name, double dflt) {
     auto it = rq.params.find(name);
     return it == rq.params.end() ? dflt : it->second;
@@ -416,7 +417,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
 
   throw CodedError("TS_KERNEL", "unknown kernel '" + k +
                                     "': one of pr_pull, pr_push, bfs_push, bfs_pull, sssp_push, wcc_pull, wcc_push, cdlp_pull, "
-                                    "bc_forward, bc_backward, lcc_tri");
+                                    "bc_forward, bc_backward, lcc_tri, louvain_move");
 }
 
 }  // namespace ts

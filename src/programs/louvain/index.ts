@@ -10,9 +10,9 @@
  *     `modularity` (Q of the output, computed afresh from the labels by a last pass over the
  *     view, not from the optimiser's running totals), `levels` (levels that merged communities),
  *     `communities`, `rounds` and `sweeps` (level 0's).
- *   - deterministic, and the same on any number of threads or sockets: the labels depend on the
- *     graph, `resolution` and `inlineEdges` only (below). CPU sockets only: the kernels have no
- *     GPU operators yet, so the engine refuses a topology with GPUs before any work.
+ *   - deterministic, and the same on any number of threads, sockets or GPUs: the labels depend on
+ *     the graph, `resolution` and `inlineEdges` only (below). The GPU runs level 0's synchronous
+ *     sub-rounds (gpu.ts), computing every gain as the CPU kernel does to the last bit.
  *
  * Algorithm (Blondel et al. 2008, levels of local moving and aggregation). The view is built as a
  * CSR: copied from the out-pages of an undirected graph, merged from in- and out-lists on a
@@ -48,7 +48,8 @@
  *   then the coarse levels, while a round gains (at most MAX_ROUNDS; the sequential path also
  *   stops once the coarse levels merge nothing): a vertex can be better off outside the
  *   community its coarse vertex joined (RMAT 12: Q 0.112 -> 0.118 on the synchronous path).
- * CPU kernels: kernels.ts. Serial reference (the same algorithm in plain loops): reference.ts.
+ * CPU kernels: kernels.ts; GPU: gpu.ts (louvainMove; the view's merge and the modularity pass
+ * are CPU-only supersteps). Serial reference (the same algorithm in plain loops): reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
 import { TesseraError } from '../../errors.js';
@@ -68,6 +69,7 @@ export const louvain = defineProgram({
   state: { label: { type: 'u32', init: 0, reduce: 'owner' } },
   output: 'label',
   kernels: new URL('./kernels.js', import.meta.url),
+  gpu: new URL('./gpu.js', import.meta.url),
   peers,
   // CSR of the view (u32 + f64 weights per edge: counted per vertex at ~16 average degree is
   // beyond this figure; it is the per-vertex arrays): offsets, k, comm, tot, size, next, kin, label.
@@ -116,7 +118,7 @@ export const louvain = defineProgram({
         const fill = { deg, off, adj: a1, ...(w1 !== undefined ? { wt: w1 } : {}), k };
         // A small graph's merge costs less here than a superstep's round trip (wiki-Vote: 3 ms against 5).
         if (slot[n]! <= INLINE_FILL) bad = fillVertices(g, fill, 0, n);
-        else ({ sum: bad } = await ctx.edgeMap('louvainFill', all, fill, {}, { modes: ['pull'] }));
+        else ({ sum: bad } = await ctx.edgeMap('louvainFill', all, fill, {}, { modes: ['pull'], cpuOnly: true }));
         for (let v = 0; v < n; v++) off[v + 1] = off[v]! + deg[v]!;
         adj = ctx.alloc('u32', 0, off[n]) as Uint32Array;
         wt = weighted ? (ctx.alloc('f64', 0, off[n]) as Float64Array) : undefined;
@@ -190,7 +192,7 @@ export const louvain = defineProgram({
     } else {
       // The safe point before the last superstep.
       await ctx.checkpoint({ ...s });
-      ({ sum: inside } = await ctx.edgeMap('louvainIntra', all, { off, adj, ...(wt !== undefined ? { wt } : {}), label }, {}, { modes: ['pull'] }));
+      ({ sum: inside } = await ctx.edgeMap('louvainIntra', all, { off, adj, ...(wt !== undefined ? { wt } : {}), label }, {}, { modes: ['pull'], cpuOnly: true }));
     }
     const totals = new Float64Array(n);
     for (let v = 0; v < n; v++) totals[dense[v]!]! += k[v]!;

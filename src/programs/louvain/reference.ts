@@ -91,6 +91,6 @@ export function referenceLouvain(graph: Graph, resolution: number, inlineEdges =
 export function sequentialLouvain(graph: Graph, resolution: number): Uint32Array {
   const g = undirectedView(graph);
   const m2 = g.k.reduce((a, b) => a + b, 0);
-  const comm = m2 > 0 ? serialLevels(g, resolution, m2, TOL).comm : new Uint32Array(g.n).map((_, i) => i);
+  const comm = m2 > 0 ? serialLevels(g, resolution, m2, TOL, true).comm : new Uint32Array(g.n).map((_, i) => i);
   return smallestOriginal(comm, graph.ids.toOriginal, new Uint32Array(g.n));
 }
