@@ -14,7 +14,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildGraph, generate, loadGraph, run, type Graph, type RunOptions, type RunReport, type Topology } from '../src/index.js';
-import { nativeAvailable } from '../actors/gpu/native.js';
+import { nativeAvailable, nativeCpuKernels } from '../actors/gpu/native.js';
+import { aggregateSerial, classOrder, moveOrdered, moveOrderedSerial, relabel, undirectedView } from '../src/programs/louvain/serial.js';
 import { TesseraError } from '../src/errors.js';
 import { louvain } from '../src/programs/index.js';
 import { referenceLouvain, sequentialLouvain } from '../src/programs/louvain/reference.js';
@@ -189,6 +190,29 @@ test('bad resolution and negative weights: one-line errors with the fix', async 
   const neg = buildGraph(rawFrom([[1, 2, 1], [2, 3, -1]], { weighted: true }));
   const e = await t.throwsAsync(run(neg, louvain, { topology: ONE }));
   t.regex(e!.message, /louvain: 2 edge weights are negative or NaN .*Fix: give non-negative weights/);
+});
+
+(native ? test : test.skip)("the addon's serial passes (aggregate, moveOrdered) leave the TypeScript's arrays to the bit, on every level", (t) => {
+  t.truthy(nativeCpuKernels()?.louvainAggregate && nativeCpuKernels()?.louvainMoveOrdered);
+  for (const g0 of [generate('rmat:12'), generate('rmat:12:weighted'), graphOf('skewed', true, true), graphOf('uniform', false, false)]) {
+    let g = undirectedView(g0);
+    const m2 = g.k.reduce((a, b) => a + b, 0);
+    for (let level = 0; g.n > 1; level++) {
+      const init = (): { comm: Uint32Array; tot: Float64Array; size: Uint32Array } => ({ comm: new Uint32Array(g.n).map((_, i) => i), tot: g.k.slice(), size: new Uint32Array(g.n).fill(1) });
+      const order = level === 0 ? classOrder(g.n) : new Uint32Array(g.n).map((_, i) => i);
+      const [a, b] = [init(), init()];
+      const ra = moveOrderedSerial(g, a.comm, a.tot, a.size, order, 1.3, m2);
+      const rb = moveOrdered(g, b.comm, b.tot, b.size, order, 1.3, m2);
+      t.deepEqual([b.comm, b.tot, b.size, rb], [a.comm, a.tot, a.size, ra], `level ${level}: moves`);
+      const C = relabel(a.comm);
+      if (C === g.n) break;
+      // Above the native threshold on the first level only: force both ways through the two functions.
+      const want = aggregateSerial(g, a.comm, C);
+      const got = nativeCpuKernels()!.louvainAggregate!(g.off, g.adj, g.wt ?? null, g.k, g.loop, a.comm, C);
+      t.deepEqual([got.off, got.adj, got.wt, got.k, got.loop], [want.off, want.adj, want.wt, want.k, want.loop], `level ${level}: coarse graph`);
+      g = want;
+    }
+  }
 });
 
 (native ? test : test.skip)('beside a GPU: a directed graph whose view is merged in a superstep (CPU-only), both actors moving vertices, labels equal to the CPU\'s', async (t) => {

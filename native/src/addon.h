@@ -87,6 +87,8 @@ Napi::Value DropFileCache(const Napi::CallbackInfo& info);
 void ExportFunctions(Napi::Env env, Napi::Object exports);
 // The built-in programs' native CPU kernels (addon_cpu.cpp), exported as `cpu`.
 Napi::Object CpuKernels(Napi::Env env);
+// louvainAggregate (addon_louvain.cpp), added to `cpu`.
+void ExportLouvain(Napi::Object cpu);
 
 }  // namespace addon
 }  // namespace ts

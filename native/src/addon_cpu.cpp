@@ -295,6 +295,7 @@ Napi::Object CpuKernels(Napi::Env env) {
   o.Set("affSample", Napi::Function::New(env, AffSample, "affSample"));
   o.Set("affFinal", Napi::Function::New(env, AffFinal, "affFinal"));
   o.Set("affVertex", Napi::Function::New(env, AffVertex, "affVertex"));
+  ExportLouvain(o);
   return o;
 }
 

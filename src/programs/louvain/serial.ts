@@ -12,6 +12,7 @@
 import type { Graph } from '../../graph/types.js';
 import { inCsr, outCsr } from '../adjacency.js';
 import { classOf } from './kernels.js';
+import { nativeCpuKernels } from '../../../actors/gpu/native.js';
 
 export interface WCsr {
   readonly n: number;
@@ -120,6 +121,14 @@ export function moveSerial(g: WCsr, comm: Uint32Array, tot: Float64Array, resolu
  * date. Returns the sweeps and the modularity gained (exact: every gain is taken on live totals).
  */
 export function moveOrdered(g: WCsr, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number): { sweeps: number; gain: number } {
+  // The addon's louvainMoveOrdered: the same operations in the same order, 2x faster (RMAT 20's first coarse level).
+  const native = nativeCpuKernels()?.louvainMoveOrdered;
+  if (native !== undefined) return native(g.off, g.adj, g.wt ?? null, g.k, comm, tot, size, order, resolution, m2, MAX_SWEEPS, TOL);
+  return moveOrderedSerial(g, comm, tot, size, order, resolution, m2);
+}
+
+/** moveOrdered in TypeScript (without the addon; the native pass's oracle in tests). */
+export function moveOrderedSerial(g: WCsr, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number): { sweeps: number; gain: number } {
   const { n, off, adj, wt, k } = g;
   const acc = new Float64Array(n);
   // stamp[c] === v: acc[c] holds v's weight to c (no clearing between vertices).
@@ -253,8 +262,22 @@ export function relabel(comm: Uint32Array): number {
   return c;
 }
 
-/** The coarse graph of a partition with dense ids 0..C-1 (Blondel's phase 2). */
+/**
+ * The coarse graph of a partition with dense ids 0..C-1 (Blondel's phase 2): the addon's
+ * louvainAggregate on one thread per core from NATIVE_AGGREGATE view entries (the same arrays to
+ * the bit), else aggregateSerial.
+ */
 export function aggregate(g: WCsr, comm: Uint32Array, C: number): WCsr {
+  const native = g.adj.length >= NATIVE_AGGREGATE ? nativeCpuKernels()?.louvainAggregate : undefined;
+  if (native === undefined) return aggregateSerial(g, comm, C);
+  return { n: C, ...native(g.off, g.adj, g.wt ?? null, g.k, g.loop, comm, C) };
+}
+
+/** Views of at least this many entries aggregate natively (below, the threads cost more than they save). */
+export const NATIVE_AGGREGATE = 1 << 16;
+
+/** aggregate in TypeScript on this thread (without the addon; the native pass's oracle in tests). */
+export function aggregateSerial(g: WCsr, comm: Uint32Array, C: number): WCsr {
   const { n, off: goff, adj: gadj, wt: gwt, k: gk, loop: gloop } = g;
   // Members of each community, in vertex order (a counting sort).
   const start = new Float64Array(C + 1);
