@@ -10,14 +10,15 @@
 //   community ids 0..C-1). Coarse vertex c's list: the communities its members' lists reach, other
 //   than c, in the order the members (ascending) and their lists first reach them, each with the
 //   summed weight (in list order, as serial.ts adds them); k[c] the members' k summed, loop[c]
-//   their loops and the weights inside c, in that order. Two passes over the communities (count,
-//   then fill), each community on one thread, chunks handed out by an atomic counter (community
-//   sizes are skewed: a hub's community holds most edges).
+//   their loops and the weights inside c, in that order. Each community on one thread, chunks
+//   handed out by an atomic counter (community sizes are skewed: a hub's community holds most
+//   edges), its list into the thread's buffer, then copied into place.
 #include "addon.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -36,38 +37,61 @@ struct Csr {
   const uint64_t* start;
 };
 
-/** One thread's table: community -> summed weight, the keys in order of first touch. */
+/**
+ * One thread's table: community -> summed weight, the keys in order of first touch. Open
+ * addressing sized to the community's entries; for a community with more than C / 8 entries (a
+ * hub's holds most of RMAT's edges), a dense array over the C communities (stamped, allocated on
+ * the thread's first such community), whose locality the large hash table lacks.
+ */
 struct Table {
   std::vector<int64_t> keys;
   std::vector<double> vals;
-  std::vector<uint32_t> slot;  // the used slots, in order of first touch
+  std::vector<uint32_t> slot;  // the used slots (hash) or the communities (dense), in order of first touch
+  std::vector<double> dense;
+  std::vector<int64_t> stamp;
   size_t used = 0;
-  void fit(size_t entries) {
+  bool isDense = false;
+  int64_t owner = -1;
+  void start(size_t entries, uint32_t C, uint32_t c) {
+    isDense = entries > C / 8;
+    if (isDense) {
+      if (dense.size() < C) dense.resize(C), stamp.assign(C, -1), slot.resize(std::max<size_t>(slot.size(), C));
+      owner = c;
+      return;
+    }
     size_t cap = 1024;
     while (cap < 2 * entries) cap *= 2;
-    if (cap > keys.size()) keys.assign(cap, -1), vals.resize(cap), slot.resize(cap);
+    if (cap > keys.size()) keys.assign(cap, -1), vals.resize(cap), slot.resize(std::max<size_t>(slot.size(), cap));
   }
   void add(uint32_t c, double w) {
+    if (isDense) {
+      if (stamp[c] != owner) stamp[c] = owner, dense[c] = w, slot[used++] = c;
+      else dense[c] += w;
+      return;
+    }
     const size_t mask = keys.size() - 1;
     size_t s = (size_t)((uint32_t)(c * 0x9e3779b1u)) & mask;
     while (keys[s] != -1 && keys[s] != (int64_t)c) s = (s + 1) & mask;
     if (keys[s] == -1) keys[s] = c, vals[s] = w, slot[used++] = (uint32_t)s;
     else vals[s] += w;
   }
+  uint32_t key(size_t i) const { return isDense ? slot[i] : (uint32_t)keys[slot[i]]; }
+  double value(size_t i) const { return isDense ? dense[slot[i]] : vals[slot[i]]; }
   void clear() {
-    for (size_t i = 0; i < used; i++) keys[slot[i]] = -1;
+    if (!isDense)
+      for (size_t i = 0; i < used; i++) keys[slot[i]] = -1;
     used = 0;
   }
 };
 
-/** Community c's neighbours into t (first-touch order); returns its k and loop sums. */
-inline void gather(const Csr& g, uint32_t c, Table& t, double* kc, double* loopc) {
+/** Community c's neighbours into t (first-touch order); its k and loop sums into kc, loopc. */
+inline void gather(const Csr& g, uint32_t C, uint32_t c, Table& t, double* kc, double* loopc) {
   size_t edges = 0;
   for (uint64_t i = g.start[c]; i < g.start[c + 1]; i++) {
     const uint32_t v = g.members[i];
     edges += (size_t)(g.off[v + 1] - g.off[v]);
   }
-  t.fit(edges);
+  t.start(edges, C, c);
   double k = 0, inside = 0;
   for (uint64_t i = g.start[c]; i < g.start[c + 1]; i++) {
     const uint32_t v = g.members[i];
@@ -85,24 +109,13 @@ inline void gather(const Csr& g, uint32_t c, Table& t, double* kc, double* loopc
   *loopc = inside;
 }
 
-/** fn(c, table) for every community, on one thread per core, chunks of communities by an atomic counter. */
+/** Runs work(thread) on one thread per core (at most `most`), the last on this one. */
 template <typename F>
-void forCommunities(uint32_t C, F fn) {
-  const size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), C / 64 + 1));
-  std::atomic<uint32_t> nextChunk{0};
-  const uint32_t chunk = 64;
-  auto work = [&] {
-    Table t;
-    for (;;) {
-      const uint32_t lo = nextChunk.fetch_add(chunk);
-      if (lo >= C) return;
-      const uint32_t hi = std::min<uint32_t>(C, lo + chunk);
-      for (uint32_t c = lo; c < hi; c++) fn(c, t);
-    }
-  };
+void onThreads(size_t most, F work) {
+  const size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), most));
   std::vector<std::thread> pool;
-  for (size_t i = 1; i < threads; i++) pool.emplace_back(work);
-  work();
+  for (size_t i = 1; i < threads; i++) pool.emplace_back(work, i);
+  work(0);
   for (auto& th : pool) th.join();
 }
 
@@ -144,11 +157,30 @@ Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
   double* kc = (double*)kb.Data();
   double* loopc = (double*)lb.Data();
   double* offc = (double*)ob.Data();
-  std::vector<uint32_t> count(C);
-  forCommunities(C, [&](uint32_t c, Table& t) {
-    gather(g, c, t, kc + c, loopc + c);
-    count[c] = (uint32_t)t.used;
-    t.clear();
+  // One pass: each thread appends its communities' lists to its own buffers (communities handed
+  // out in chunks by an atomic counter: their sizes are skewed), then they are copied into place.
+  const size_t most = C / 64 + 1;
+  const size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), most));
+  std::vector<std::vector<uint32_t>> bufAdj(threads);
+  std::vector<std::vector<double>> bufWt(threads);
+  std::vector<uint32_t> count(C), owner(C);
+  std::vector<uint64_t> at(C);
+  std::atomic<uint32_t> nextChunk{0};
+  const uint32_t chunk = 64;
+  onThreads(most, [&](size_t th) {
+    Table t;
+    auto& ba = bufAdj[th];
+    auto& bw = bufWt[th];
+    for (;;) {
+      const uint32_t lo = nextChunk.fetch_add(chunk);
+      if (lo >= C) return;
+      for (uint32_t c = lo; c < std::min<uint32_t>(C, lo + chunk); c++) {
+        gather(g, C, c, t, kc + c, loopc + c);
+        count[c] = (uint32_t)t.used, owner[c] = (uint32_t)th, at[c] = ba.size();
+        for (size_t i = 0; i < t.used; i++) ba.push_back(t.key(i)), bw.push_back(t.value(i));
+        t.clear();
+      }
+    }
   });
   offc[0] = 0;
   uint64_t m = 0;
@@ -156,12 +188,18 @@ Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
   Napi::ArrayBuffer ab = Napi::ArrayBuffer::New(env, std::max<size_t>(m, 1) * 4), wb = Napi::ArrayBuffer::New(env, std::max<size_t>(m, 1) * 8);
   uint32_t* adjc = (uint32_t*)ab.Data();
   double* wtc = (double*)wb.Data();
-  forCommunities(C, [&](uint32_t c, Table& t) {
-    double kk, ll;
-    gather(g, c, t, &kk, &ll);
-    const uint64_t at = (uint64_t)offc[c];
-    for (size_t i = 0; i < t.used; i++) adjc[at + i] = (uint32_t)t.keys[t.slot[i]], wtc[at + i] = t.vals[t.slot[i]];
-    t.clear();
+  std::atomic<uint32_t> nextCopy{0};
+  onThreads(most, [&](size_t) {
+    for (;;) {
+      const uint32_t lo = nextCopy.fetch_add(4096);
+      if (lo >= C) return;
+      for (uint32_t c = lo; c < std::min<uint32_t>(C, lo + 4096); c++) {
+        if (count[c] == 0) continue;
+        const uint64_t to = (uint64_t)offc[c];
+        std::memcpy(adjc + to, bufAdj[owner[c]].data() + at[c], (size_t)count[c] * 4);
+        std::memcpy(wtc + to, bufWt[owner[c]].data() + at[c], (size_t)count[c] * 8);
+      }
+    }
   });
   Napi::Object o = Napi::Object::New(env);
   o.Set("off", Napi::Float64Array::New(env, (size_t)C + 1, ob, 0));
