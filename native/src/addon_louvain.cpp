@@ -119,20 +119,32 @@ void onThreads(size_t most, F work) {
   for (auto& th : pool) th.join();
 }
 
+/** A call's typed-array arguments, each checked for its type (errors name the function). */
+struct Args {
+  const Napi::CallbackInfo& info;
+  const char* fn;
+  void get(size_t i, TA* a, napi_typedarray_type type, const char* what) const {
+    if (i >= info.Length() || !getTypedArray(info.Env(), info[i], a) || a->type != type)
+      throw codedError(info.Env(), "TS_ARG", std::string(fn) + ": " + what + " has the wrong type");
+  }
+  /** The view at 0-3: off (f64), adj (u32), wt (f64, or null: every weight 1), k (f64); whether weighted. */
+  bool view(TA* off, TA* adj, TA* wt, TA* k) const {
+    get(0, off, napi_float64_array, "off");
+    get(1, adj, napi_uint32_array, "adj");
+    const bool weighted = info.Length() > 2 && !info[2].IsNull() && !info[2].IsUndefined();
+    if (weighted) get(2, wt, napi_float64_array, "wt");
+    get(3, k, napi_float64_array, "k");
+    return weighted;
+  }
+};
+
 Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   TA off, adj, wt, k, loop, comm;
-  auto arg = [&](size_t i, TA* a, napi_typedarray_type type, const char* what) {
-    if (i >= info.Length() || !getTypedArray(env, info[i], a) || a->type != type)
-      throw codedError(env, "TS_ARG", std::string("louvainAggregate: ") + what + " has the wrong type");
-  };
-  arg(0, &off, napi_float64_array, "off");
-  arg(1, &adj, napi_uint32_array, "adj");
-  const bool weighted = info.Length() > 2 && !info[2].IsNull() && !info[2].IsUndefined();
-  if (weighted) arg(2, &wt, napi_float64_array, "wt");
-  arg(3, &k, napi_float64_array, "k");
-  arg(4, &loop, napi_float64_array, "loop");
-  arg(5, &comm, napi_uint32_array, "comm");
+  const Args args{info, "louvainAggregate"};
+  const bool weighted = args.view(&off, &adj, &wt, &k);
+  args.get(4, &loop, napi_float64_array, "loop");
+  args.get(5, &comm, napi_uint32_array, "comm");
   const double Cd = numberArg(info, 6, "louvainAggregate: C", 0, true);
   const size_t n = comm.length;
   const uint32_t C = (uint32_t)Cd;
@@ -217,19 +229,12 @@ Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
 Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   TA off, adj, wt, k, comm, tot, size, order;
-  auto arg = [&](size_t i, TA* a, napi_typedarray_type type, const char* what) {
-    if (i >= info.Length() || !getTypedArray(env, info[i], a) || a->type != type)
-      throw codedError(env, "TS_ARG", std::string("louvainMoveOrdered: ") + what + " has the wrong type");
-  };
-  arg(0, &off, napi_float64_array, "off");
-  arg(1, &adj, napi_uint32_array, "adj");
-  const bool weighted = info.Length() > 2 && !info[2].IsNull() && !info[2].IsUndefined();
-  if (weighted) arg(2, &wt, napi_float64_array, "wt");
-  arg(3, &k, napi_float64_array, "k");
-  arg(4, &comm, napi_uint32_array, "comm");
-  arg(5, &tot, napi_float64_array, "tot");
-  arg(6, &size, napi_uint32_array, "size");
-  arg(7, &order, napi_uint32_array, "order");
+  const Args args{info, "louvainMoveOrdered"};
+  const bool weighted = args.view(&off, &adj, &wt, &k);
+  args.get(4, &comm, napi_uint32_array, "comm");
+  args.get(5, &tot, napi_float64_array, "tot");
+  args.get(6, &size, napi_uint32_array, "size");
+  args.get(7, &order, napi_uint32_array, "order");
   const double resolution = numberArg(info, 8, "louvainMoveOrdered: resolution", 0, true);
   const double m2 = numberArg(info, 9, "louvainMoveOrdered: m2", 0, true);
   const double maxSweeps = numberArg(info, 10, "louvainMoveOrdered: maxSweeps", 0, true);
