@@ -9,7 +9,8 @@
  *   - output per vertex: its community's label, the smallest original id in it. Notes:
  *     `modularity` (Q of the output, computed afresh from the labels by a last pass over the
  *     view, not from the optimiser's running totals), `levels` (levels that merged communities),
- *     `communities`, `rounds` and `sweeps` (level 0's).
+ *     `communities`, `rounds` and `sweeps` (level 0's), and on the synchronous path `coarseMs`
+ *     (the serial coarse levels' time).
  *   - deterministic, and the same on any number of threads, sockets or GPUs: the labels depend on
  *     the graph, `resolution` and `inlineEdges` only (below). The GPU runs level 0's synchronous
  *     sub-rounds (gpu.ts), computing every gain as the CPU kernel does to the last bit.
@@ -83,7 +84,7 @@ export const louvain = defineProgram({
     const g = ctx.graph;
     const n = g.numVertices;
     const all = ctx.all();
-    type Carry = SweepState & LevelZero & { off: Float64Array; adj: Uint32Array; wt: Float64Array | undefined; k: Float64Array; m2: number; kin: Float64Array; final: Uint32Array; done: boolean; sweeps: number };
+    type Carry = SweepState & LevelZero & { off: Float64Array; adj: Uint32Array; wt: Float64Array | undefined; k: Float64Array; m2: number; kin: Float64Array; final: Uint32Array; done: boolean; sweeps: number; coarseMs: number };
     let c = ctx.resume<Carry>();
     if (c === undefined) {
       const weighted = g.weightType !== undefined;
@@ -140,7 +141,7 @@ export const louvain = defineProgram({
       const [act, dirty, mark] = [0, 1, 2].map(() => ctx.alloc('u8', 0, len) as Uint8Array) as [Uint8Array, Uint8Array, Uint8Array];
       const final = ctx.alloc('u32') as Uint32Array;
       final.set(identity(n));
-      c = { off, adj, wt, k, m2, kin: ctx.alloc('f64', 0, len) as Float64Array, comm, next, tot: ctx.alloc('f64', 0, len) as Float64Array, size, best, act, dirty, mark, final, done: m2 === 0, sweeps: 0, rounds: 0, levels: 0, sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 };
+      c = { off, adj, wt, k, m2, kin: ctx.alloc('f64', 0, len) as Float64Array, comm, next, tot: ctx.alloc('f64', 0, len) as Float64Array, size, best, act, dirty, mark, final, done: m2 === 0, sweeps: 0, coarseMs: 0, rounds: 0, levels: 0, sweep: 0, round: 0, startQ: 0, bestQ: 0, prevQ: 0 };
       if (!inline) startRound(c, final, k, c);
     }
     const s = c;
@@ -166,7 +167,9 @@ export const louvain = defineProgram({
         if (measure === 1 && measured(s, sweepQ(kin, tot, m2, resolution), comm, best)) {
           s.sweeps += s.sweep + 1;
           // The coarse levels: serial on the coordinator (see the header).
+          const t0 = performance.now();
           const end = endRound(view, s, s, resolution, m2);
+          s.coarseMs += performance.now() - t0;
           if (end === undefined) {
             s.final.set(best);
             break;
@@ -183,6 +186,8 @@ export const louvain = defineProgram({
     }
     ctx.note('sweeps', s.sweeps);
     ctx.note('rounds', s.rounds);
+    // Where a large run's time goes besides the supersteps (the header: the serial coarse levels).
+    if (s.coarseMs > 0) ctx.note('coarseMs', Math.round(s.coarseMs));
     const dense = s.final.slice();
     const communities = relabel(dense);
     const label = smallestOriginal(dense, g.ids.toOriginal, ctx.state.label);
