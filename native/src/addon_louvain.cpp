@@ -2,8 +2,8 @@
 //
 // louvainAggregate: Louvain's coarse graph (Blondel's phase 2; src/programs/louvain/serial.ts
 // aggregate, whose result this equals bit for bit) on one thread per core. The coordinator runs it
-// between levels; on RMAT the first coarse level is about as large as level 0, and aggregating
-// RMAT 20's 32 M-entry view took 2.4 s of a run's 8 s of serial work as TypeScript on one thread.
+// between levels, on views as large as level 0's (RMAT's first coarse level is about that large):
+// a large share of a run's serial work as TypeScript on one thread.
 //
 // louvainAggregate(off, adj, wt | null, k, loop, comm, C) -> { off, adj, wt, k, loop }
 //   off f64 (n + 1), adj u32, wt f64 (null: every weight 1), k and loop f64 (n), comm u32 (n: dense

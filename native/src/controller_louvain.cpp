@@ -31,7 +31,8 @@ void Controller::buildLouvainPlan(const RunRequest& rq, Plan& pl) {
   };
   const uint32_t n = (uint32_t)comm->n;
   const uint32_t L = (uint32_t)param("count", 0);
-  const uint32_t heavy = (uint32_t)std::min<double>(param("heavyFrom", L), L);
+  // The listed vertices before heavyFrom are light (G threads each), those from it heavy (a block each).
+  const uint32_t light = (uint32_t)std::min<double>(param("heavyFrom", L), L);
   const double resolution = param("resolution", 1), m2 = param("m2", 0);
   if (off->n != (size_t)n + 1) throw CodedError("TS_RANGE", k + ": off must have n + 1 = " + std::to_string(n + 1) + " entries");
   if (kk->n < n || tot->n < n || size->n < n || mark->n < n) throw CodedError("TS_RANGE", k + ": k, tot, size and mark need an entry per vertex");
@@ -69,6 +70,9 @@ void Controller::buildLouvainPlan(const RunRequest& rq, Plan& pl) {
     const LvListArgs la{a.off, a.list, work, seg, L, 0};
     launch<KLvDeg>(gridFor((size_t)L + 1), 0, 0, la);
     scanU64(work, (uint64_t)L + 1, 0);
+    // The scan at `light` and at L: the light vertices' entries and all of them.
+    u64 lightEdges = 0;
+    be_->d2h(&lightEdges, work + light, 8, 0);
     be_->d2h(total.get(), work + L, 8, 0);
     be_->syncStream(0);
     const uint64_t T = *total;
@@ -82,13 +86,12 @@ void Controller::buildLouvainPlan(const RunRequest& rq, Plan& pl) {
     a.keys = (u32*)(buf + 2 * eb);
     a.vals = (u32*)(buf + 3 * eb);
     a.seg = seg;
-    // Light vertices: threads per vertex by their mean degree (as the vertex-group pulls); heavy ones a block each.
-    const double lightEdges = heavy == 0 ? 0 : (double)T * heavy / L;
-    const double avg = heavy == 0 ? 0 : lightEdges / heavy;
+    // Light vertices: threads per vertex by their mean degree (as the vertex-group pulls).
+    const double avg = light == 0 ? 0 : (double)lightEdges / light;
     const uint32_t G = avg < 3 ? 1 : avg < 24 ? 4 : avg < 192 ? 32 : kBlock;
     auto parts = [&](auto&& fn) {
-      if (heavy > 0) fn(0u, heavy, G);
-      if (L > heavy) fn(heavy, L, kBlock);
+      if (light > 0) fn(0u, light, G);
+      if (L > light) fn(light, L, kBlock);
     };
     parts([&](uint32_t b, uint32_t e, uint32_t g) {
       LvArgs x = a;

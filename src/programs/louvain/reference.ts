@@ -9,7 +9,7 @@
  */
 import type { Graph } from '../../graph/types.js';
 import { classOf } from './kernels.js';
-import { applyMoves, CLASSES, endRound, INLINE_EDGES, measured, sequentialRounds, serialLevels, smallestOriginal, startRound, sweepQ, TOL, undirectedView, type LevelZero, type SweepState, type WCsr } from './serial.js';
+import { applyMoves, CLASSES, endRound, INLINE_EDGES, measured, sequentialRounds, serialLevels, smallestOriginal, startRound, sweepQ, undirectedView, type LevelZero, type SweepState, type WCsr } from './serial.js';
 
 /** One round of index.ts's level-0 moving, from z's state: synchronous sub-rounds until Q gains < TOL. */
 function moveRound(g: WCsr, z: LevelZero, s: SweepState, resolution: number, m2: number): void {
@@ -91,6 +91,6 @@ export function referenceLouvain(graph: Graph, resolution: number, inlineEdges =
 export function sequentialLouvain(graph: Graph, resolution: number): Uint32Array {
   const g = undirectedView(graph);
   const m2 = g.k.reduce((a, b) => a + b, 0);
-  const comm = m2 > 0 ? serialLevels(g, resolution, m2, TOL, true).comm : new Uint32Array(g.n).map((_, i) => i);
+  const comm = m2 > 0 ? serialLevels(g, resolution, m2, true).comm : new Uint32Array(g.n).map((_, i) => i);
   return smallestOriginal(comm, graph.ids.toOriginal, new Uint32Array(g.n));
 }

@@ -121,7 +121,7 @@ export function moveSerial(g: WCsr, comm: Uint32Array, tot: Float64Array, resolu
  * date. Returns the sweeps and the modularity gained (exact: every gain is taken on live totals).
  */
 export function moveOrdered(g: WCsr, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number): { sweeps: number; gain: number } {
-  // The addon's louvainMoveOrdered: the same operations in the same order, 2x faster (RMAT 20's first coarse level).
+  // The addon's louvainMoveOrdered: the same operations in the same order, natively (a large run's serial part).
   const native = nativeCpuKernels()?.louvainMoveOrdered;
   if (native !== undefined) return native(g.off, g.adj, g.wt ?? null, g.k, comm, tot, size, order, resolution, m2, MAX_SWEEPS, TOL);
   return moveOrderedSerial(g, comm, tot, size, order, resolution, m2);
@@ -237,7 +237,7 @@ export function sequentialRounds(g: WCsr, resolution: number, m2: number): { com
     const C = relabel(comm);
     let merged = 0;
     if (C < n) {
-      const top = serialLevels(aggregate(g, comm, C), resolution, m2, TOL);
+      const top = serialLevels(aggregate(g, comm, C), resolution, m2);
       merged = 1 + top.levels;
       for (let v = 0; v < n; v++) comm[v] = top.comm[comm[v]!]!;
     }
@@ -330,8 +330,8 @@ export function aggregateSerial(g: WCsr, comm: Uint32Array, C: number): WCsr {
       w2.set(wt.subarray(0, m));
       (adj = a2), (wt = w2);
     }
-    // Neighbours in the order the members' lists first reach them: deterministic, and no sort
-    // (sorting each list took half of aggregating RMAT 20's view); the moves' ties do not depend on it.
+    // Neighbours in the order the members' lists first reach them: deterministic, with no sort of
+    // each list (a large share of the aggregation); the moves' ties do not depend on the order.
     for (let i = 0; i < t; i++) {
       const d = touched[i]!;
       seen[d] = 0;
@@ -346,17 +346,17 @@ export function aggregateSerial(g: WCsr, comm: Uint32Array, C: number): WCsr {
 /**
  * Serial Louvain levels from `g` (each vertex its own community), until a level merges nothing:
  * returns each vertex's final community (dense ids) and the levels that merged. Each level moves
- * with moveOrdered in vertex order (pruned: the first coarse level of a large graph is about as
- * large as level 0, and classic sweeps over all of it took most of a run: RMAT 21, 16 cores), or
- * with `classic`, moveSerial's full sweeps (Blondel's algorithm as published, a test's baseline).
+ * with moveOrdered in vertex order (pruned: on RMAT the first coarse level is about as large as
+ * level 0, and classic sweeps over all of it took most of a large run), or with `classic`,
+ * moveSerial's full sweeps to TOL (Blondel's algorithm as published, a test's baseline).
  */
-export function serialLevels(g: WCsr, resolution: number, m2: number, tol: number, classic = false): { comm: Uint32Array; levels: number } {
+export function serialLevels(g: WCsr, resolution: number, m2: number, classic = false): { comm: Uint32Array; levels: number } {
   const top = new Uint32Array(g.n).map((_, i) => i);
   let levels = 0;
   for (;;) {
     const comm = new Uint32Array(g.n).map((_, i) => i);
     const tot = g.k.slice();
-    if (classic) moveSerial(g, comm, tot, resolution, m2, tol);
+    if (classic) moveSerial(g, comm, tot, resolution, m2, TOL);
     else moveOrdered(g, comm, tot, new Uint32Array(g.n).fill(1), comm.slice(), resolution, m2);
     const C = relabel(comm);
     if (C === g.n) break;
@@ -440,7 +440,7 @@ export function endRound(g: WCsr, z: LevelZero, s: SweepState, resolution: numbe
   const C = relabel(dense);
   let levels = 0;
   if (C < g.n) {
-    const top = serialLevels(aggregate(g, dense, C), resolution, m2, TOL);
+    const top = serialLevels(aggregate(g, dense, C), resolution, m2);
     levels = 1 + top.levels;
     for (let v = 0; v < g.n; v++) dense[v] = top.comm[dense[v]!]!;
   }
