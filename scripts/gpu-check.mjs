@@ -8,12 +8,13 @@
  *   npm run gpu-check [-- --scale 20] [--emulated] [--device 0] [--gpu-share 0.5]
  *                     [--partition high|low|rand] [--partition-seed 1] [--snap DIR | --no-snap] [--programs bfs,pr,...] [--bc-sources 4]
  *                     [--bench-scale S | --no-bench] [--memory-limit 8GiB] [--page-edges N] [--json FILE]
- *                     [--module FILE.js ...] [--gpus N]
+ *                     [--module FILE.js ...] [--gpus N] [--multi-gpu p|s]
  *
  * --module adds every program a module exports (defineProgram's): a user's programs, their GPU
  * operators compiled at run time, checked like the built-ins (each needs demoParams).
  * --gpus N puts N GPU actors (devices --device .. --device+N-1) in the topology, each owning its
  * share of the GPUs' edges (TOTEM's multi-GPU placement): the exchange between GPUs is checked too.
+ * --multi-gpu s deals the GPUs' pages round-robin instead (each owns many ranges; partition.ts MultiGpu).
  * --emulated runs the GPU actor on the host (no GPU needed; tests use it at a small scale).
  * --partition rand gives the GPU actor the model's random pages (several vertex ranges: the
  * kernels' owned byte map), shuffling the page set the model does for each program.
@@ -64,6 +65,9 @@ if (pageEdges !== undefined && !(Number.isSafeInteger(pageEdges) && pageEdges >=
 const partition = opt('partition', 'high');
 const partitionSeed = Number(opt('partition-seed', 1));
 if (!['high', 'low', 'rand'].includes(partition)) fail(`--partition ${partition} must be high, low or rand`);
+const multiGpu = opt('multi-gpu', undefined);
+if (multiGpu !== undefined && !['p', 's'].includes(multiGpu)) fail(`--multi-gpu ${multiGpu} must be p or s`);
+if (multiGpu !== undefined && gpuCount < 2) fail('--multi-gpu needs --gpus 2 or more');
 if (!Number.isSafeInteger(partitionSeed) || partitionSeed < 0) fail(`--partition-seed ${opt('partition-seed')} must be an integer >= 0`);
 const jsonOut = opt('json', undefined);
 if (!(scale >= 1 && scale <= 30)) fail(`--scale ${opt('scale')} must be an integer from 1 to 30`);
@@ -131,7 +135,7 @@ for (const gs of graphs) {
       const p = params(g, program);
       const a = await cpu.run(program, p);
       const partitionPages = program.profile.mode === 'push' ? 'out' : 'in';
-      const gpuEngine = await Engine.create(g, gpuTopo, await withOwnership(g, gpuTopo, { gpuShare, partition, partitionSeed, partitionPages }));
+      const gpuEngine = await Engine.create(g, gpuTopo, await withOwnership(g, gpuTopo, { gpuShare, partition, partitionSeed, partitionPages, multiGpu }));
       let b;
       try {
         b = await gpuEngine.run(program, p);
@@ -182,7 +186,7 @@ const pad = (s, n) => String(s).padEnd(n);
 const lines = [];
 lines.push(
   `tessera gpu-check: ${emulated ? `EMULATED GPU${gpuCount > 1 ? `S x${gpuCount}` : ''} (host backend; timings say nothing about a real GPU)` : gpuCount > 1 ? `CUDA devices ${device}..${device + gpuCount - 1}` : `CUDA device ${device}`}, ${threads} CPU threads, ` +
-    `partition ${partition.toUpperCase()}${partition === 'rand' ? ` seed ${partitionSeed}` : ''}, ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `partition ${partition.toUpperCase()}${partition === 'rand' ? ` seed ${partitionSeed}` : ''}${multiGpu !== undefined ? `, multi-GPU ${multiGpu.toUpperCase()}` : ''}, ${((performance.now() - t0) / 1000).toFixed(1)} s`,
 );
 lines.push(`${pad('graph', 20)}${pad('program', 11)}${pad('result', 9)}${pad('CPU ms', 10)}${pad('CPU+GPU ms', 12)}${pad('GPU edges', 12)}${pad('pages sent', 12)}${pad('cache hits', 12)}outbox`);
 for (const r of rows)
@@ -201,5 +205,5 @@ if (bench !== undefined) {
 }
 lines.push(failures === 0 ? `OK: ${rows.length} program runs match the CPU results` : `FAILED: ${failures} check(s) failed`);
 console.log(lines.join('\n'));
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ emulated, device, gpus: gpuCount, scale, partition, partitionSeed, rows, bench, failures }, null, 2));
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ emulated, device, gpus: gpuCount, scale, partition, partitionSeed, multiGpu, rows, bench, failures }, null, 2));
 process.exit(failures === 0 ? 0 : 1);

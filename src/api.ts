@@ -68,7 +68,7 @@ export type PlainGraph = Graph & { readonly keys?: never };
  * taken for a parameter and refused).
  */
 const SETUP_KEY_SET: Record<keyof RunSetup | 'defaults', true> = {
-  topology: true, defaults: true, events: true, pullDivisor: true, forceMode: true, gpuShare: true, steal: true, partition: true, partitionSeed: true, partitionPages: true, ownership: true,
+  topology: true, defaults: true, events: true, pullDivisor: true, forceMode: true, gpuShare: true, steal: true, partition: true, multiGpu: true, partitionSeed: true, partitionPages: true, ownership: true,
 };
 const SETUP_KEYS = new Set<string>(Object.keys(SETUP_KEY_SET));
 /** Keys of RunControl: per run, on sessions too. */
@@ -104,14 +104,24 @@ async function resumeFrom(control: RunControl, graph: Graph, prepared: { program
 }
 
 /**
- * The set-up with RAND's ranges filled in (the engine takes them as `ownership`; the model's page
- * choice decides them, so `tessera model --partition rand` predicts what runs).
+ * The set-up with RAND's ranges, or the dealt pages of several GPUs (multiGpu 's'), filled in (the
+ * engine takes them as `ownership`; the model's page choice decides them, so `tessera model`
+ * predicts what runs).
  */
 export async function withOwnership(graph: Graph, topology: Topology, setup: RunSetup): Promise<RunSetup> {
-  if (setup.partition !== 'rand' || setup.ownership !== undefined || topology.gpus.length === 0) return setup;
-  const { randOwnership } = await import('./model/partition.js');
+  const dealt = setup.multiGpu === 's' && topology.gpus.length > 1;
+  if ((setup.partition !== 'rand' && !dealt) || setup.ownership !== undefined || topology.gpus.length === 0) return setup;
+  const { modelOwnership } = await import('./model/partition.js');
   const share = gpuShareFor(graph, topology, setup.gpuShare);
-  return { ...setup, ownership: randOwnership(graph, topology, share, { orientation: setup.partitionPages ?? 'in', seed: setup.partitionSeed ?? DEFAULT_PARTITION_SEED }) };
+  return {
+    ...setup,
+    ownership: modelOwnership(graph, topology, share, {
+      strategy: setup.partition ?? 'high',
+      multiGpu: dealt ? 's' : 'p',
+      orientation: setup.partitionPages ?? 'in',
+      seed: setup.partitionSeed ?? DEFAULT_PARTITION_SEED,
+    }),
+  };
 }
 
 /** Resolves a program reference and its parameters against a graph (original ids or node keys in). */
@@ -357,7 +367,7 @@ export async function runOnce(
     if (resumed === undefined || key === undefined || !key.startsWith('gpus') || topology.gpus.length === 0) throw e;
     notice(`${(e as Error).message.replace(/ Fix: .*$/, '').replace(/ \(at [^)]*\)\.$/, '').replace(/\.$/, '')}; resuming on the CPU sockets only`);
     topology = { ...topology, gpus: [] };
-    engine = await Engine.create(graph, topology, { ...setup, partitionPages, ownership: undefined, gpuShare: undefined });
+    engine = await Engine.create(graph, topology, { ...setup, partitionPages, ownership: undefined, gpuShare: undefined, multiGpu: undefined });
   }
   if (resumed !== undefined) {
     const moved = checkIdentity(resumed, graph, prepared.program, prepared.params, topology);

@@ -58,6 +58,8 @@ for (const [label, make] of [
       [oneSocket(2), { gpuShare: 0.6 }],
       [oneSocket(3), { gpuShare: 1, partition: 'low' }],
       [twoTwo, { gpuShare: 0.5, partition: 'rand' }],
+      [oneSocket(2), { gpuShare: 1, multiGpu: 's' }],
+      [twoTwo, { gpuShare: 0.6, multiGpu: 's' }],
     ];
     for (const [topo, opts] of cases)
       await withEngine(g, topo, opts, async (e) => {

@@ -351,7 +351,7 @@ function handPartition(g: Graph, orientation: Orientation, owner: number[], kind
     const list = pages.filter((p) => owner[p.vBegin] === i).map((p) => p.index);
     return { name: `${kind}${i}`, kind, pages: Uint32Array.from(list), ranges: [], edges: 0, vertices: 0, bytes: 0, residentPages: 0, streamedPages: 0, residentBytes: 0, streamedBytes: 0 };
   });
-  return { strategy: 'high', alphaRequested: 0, alpha: 0, orientation, seed: 1, totalEdges: g.numEdges, elements, owner: Uint8Array.from(owner), feasible: true };
+  return { strategy: 'high', multiGpu: 'p', alphaRequested: 0, alpha: 0, orientation, seed: 1, totalEdges: g.numEdges, elements, owner: Uint8Array.from(owner), feasible: true };
 }
 
 test('beta after aggregation counted by hand on a tiny graph (pull and push, 2 and 3 elements)', (t) => {

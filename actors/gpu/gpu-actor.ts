@@ -647,14 +647,14 @@ export class GpuActor {
     const flagsBuffer = this.voteShared.push(flags.buffer as SharedArrayBuffer) - 1;
     const values = op === 'min' ? this.reused(`flagged:${name}`, s.f.state.find((r) => r.name === name)!.kind, n) : undefined;
     const valuesBuffer = values === undefined ? undefined : this.voteShared.push(values.buffer as SharedArrayBuffer) - 1;
-    // One entry per owned range over the same buffers (indexed by vertex id).
-    const flagged: FlagMerge[] = [];
+    // Each range read into its own part of buffers indexed by vertex id; one entry over their
+    // span: nothing else ever writes these flags, so they stay 0 between the ranges (a fold per
+    // range costs a native call and its threads each).
     for (const [lo, hi] of this.owned) {
       await this.readInto(NX, flags, lo, hi);
       if (values !== undefined) await this.readInto(name, values, lo, hi);
-      flagged.push({ state: name, op, begin: lo, end: hi, flagsBuffer, ...(op === 'claim' ? { value } : { valuesBuffer }) });
     }
-    return { merges: [], flagged };
+    return { merges: [], flagged: [{ state: name, op, begin: this.begin, end: this.end, flagsBuffer, ...(op === 'claim' ? { value } : { valuesBuffer }) }] };
   }
 
   /**

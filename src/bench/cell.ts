@@ -9,7 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { Engine, type EngineOptions } from '../engine/coordinator.js';
-import { DEFAULT_PARTITION_SEED } from '../engine/partition.js';
+import { DEFAULT_PARTITION_SEED, gpuShareFor } from '../engine/partition.js';
 import { internalId } from '../engine/output.js';
 import type { RunReport } from '../engine/report.js';
 import { isTesseraError } from '../errors.js';
@@ -46,6 +46,8 @@ export type Job =
       steal?: 'auto' | 'off' | 'always';
       /** Partition strategy of a numeric alpha (absent: high). */
       partition?: 'high' | 'low' | 'rand';
+      /** Topologies with two GPUs or more: how they share their side (absent: p). */
+      multiGpu?: 'p' | 's' | 'auto';
     }
   | { type: 'graphology'; tsr: string; program: ProgramPlan; source: number; warmup: number; reps: number }
   | { type: 'model'; tsr: string; topologyFile: string; program: ProgramPlan; steps: number; alphas: number[]; sourceInternal?: number };
@@ -207,17 +209,22 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   const opts: EngineOptions & { gpuShare?: number } = typeof job.alpha === 'number' ? { gpuShare: 1 - job.alpha, partition: job.partition ?? 'high' } : {};
   let split: ModelSplit | undefined;
   let auto: CellResult['auto'];
-  if (job.alpha === 'auto') {
+  const multiGpu = topology.gpus.length > 1 ? (job.multiGpu ?? 'p') : undefined;
+  if (multiGpu === 'p' || multiGpu === 's') opts.multiGpu = multiGpu;
+  if (job.alpha === 'auto' || multiGpu === 'auto') {
     // As `tessera run --alpha auto`: the model's best strategy and alpha for this program, its
     // forced mode and (BFS) its source; the pages resident, as in the measured (warm) runs and the
     // sweep's model curve.
     const m0 = performance.now();
     const { modelSplit } = await import('../model/split.js');
     const source = program.profile.levels === true ? internalId(graph, job.source) : undefined;
-    split = await modelSplit(graph, topology, job.program.name, { partition: 'auto', alpha: 'auto', seed: DEFAULT_PARTITION_SEED, mode, source, pagesResident: true });
-    const { gpuShare, partition, partitionSeed, partitionPages, ownership } = split;
-    Object.assign(opts, { gpuShare, partition, partitionSeed, partitionPages, ownership });
-    auto = { strategy: split.chosen.strategy, alpha: split.chosen.prediction.alpha, predictedMs: split.chosen.prediction.makespanS * 1000, modelS: (performance.now() - m0) / 1000 };
+    // multiGpu 'auto' at a given alpha: the model picks P or S (and nothing else) there.
+    const alpha = job.alpha === 'auto' ? 'auto' : typeof job.alpha === 'number' ? job.alpha : 1 - gpuShareFor(graph, topology, undefined);
+    const partition = job.alpha === 'auto' ? 'auto' : (job.partition ?? 'high');
+    split = await modelSplit(graph, topology, job.program.name, { partition, alpha, seed: DEFAULT_PARTITION_SEED, mode, source, pagesResident: true, multiGpu: multiGpu ?? 'p' });
+    const { gpuShare, partition: chosen, partitionSeed, partitionPages, ownership } = split;
+    Object.assign(opts, { gpuShare, partition: chosen, partitionSeed, partitionPages, ownership, multiGpu: split.multiGpu });
+    auto = { strategy: split.chosen.strategy + (split.multiGpu !== undefined ? `-${split.multiGpu}` : ''), alpha: split.chosen.prediction.alpha, predictedMs: split.chosen.prediction.makespanS * 1000, modelS: (performance.now() - m0) / 1000 };
     t = performance.now();
   }
   if (job.steal !== undefined) opts.steal = job.steal;

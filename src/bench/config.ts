@@ -65,6 +65,11 @@ const configSchema = z
      * the CPU, TOTEM's HIGH), low (hubs on the GPUs) or rand. One strategy per sweep.
      */
     partition: z.enum(['high', 'low', 'rand']).default('high'),
+    /**
+     * On topologies with two GPUs or more: how they share the GPU side (the engine's --multi-gpu):
+     * p (one range each), s (pages dealt round-robin) or auto (the performance model picks).
+     */
+    multiGpu: z.enum(['p', 's', 'auto']).default('p'),
     peers: z
       .object({
         graphology: z.union([z.literal(false), z.object({ maxEdges: z.number().int().positive().default(2_000_000) }).strict()]).default({ maxEdges: 2_000_000 }),
@@ -111,6 +116,7 @@ export interface BenchConfig {
   alphas: Array<number | 'auto'>;
   steal: 'auto' | 'off' | 'always';
   partition: 'high' | 'low' | 'rand';
+  multiGpu: 'p' | 's' | 'auto';
   peers: { graphology: false | { maxEdges: number }; gapbs: string | null };
 }
 
@@ -201,6 +207,7 @@ export function parseBenchConfig(text: string, file: string): BenchConfig {
     alphas: c.alphas,
     steal: c.steal,
     partition: c.partition,
+    multiGpu: c.multiGpu,
     peers: { graphology: c.peers.graphology, gapbs: c.peers.gapbs === null ? null : path.resolve(dir, c.peers.gapbs) },
   };
 }

@@ -154,7 +154,7 @@ export const resultsSchema = z
     status: z.enum(['running', 'complete', 'interrupted']),
     startedAt: z.string(),
     finishedAt: z.string().nullable(),
-    config: z.object({ file: z.string(), name: z.string(), repetitions: z.number().int(), warmup: z.number().int(), alphas: z.array(z.union([z.number(), z.literal('auto')])), steal: z.enum(['auto', 'off', 'always']).optional(), partition: z.enum(['high', 'low', 'rand']).optional() }).strict(),
+    config: z.object({ file: z.string(), name: z.string(), repetitions: z.number().int(), warmup: z.number().int(), alphas: z.array(z.union([z.number(), z.literal('auto')])), steal: z.enum(['auto', 'off', 'always']).optional(), partition: z.enum(['high', 'low', 'rand']).optional(), multiGpu: z.enum(['p', 's', 'auto']).optional() }).strict(),
     machine,
     peers: z.array(peerStatus),
     graphs: z.array(graph),

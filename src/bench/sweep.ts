@@ -181,7 +181,7 @@ export async function runSweep(o: SweepOptions): Promise<{ dir: string; results:
     status: 'running',
     startedAt: new Date().toISOString(),
     finishedAt: null,
-    config: { file: cfg.file, name: cfg.name, repetitions: cfg.repetitions, warmup: cfg.warmup, alphas: cfg.alphas, steal: cfg.steal, partition: cfg.partition },
+    config: { file: cfg.file, name: cfg.name, repetitions: cfg.repetitions, warmup: cfg.warmup, alphas: cfg.alphas, steal: cfg.steal, partition: cfg.partition, multiGpu: cfg.multiGpu },
     machine: machineInfo(),
     peers,
     graphs: [],
@@ -383,7 +383,7 @@ async function runCell(
     return { ...fromResult(base, m.result, CHILD_RSS + '; load = read .tsr + build the graphology graph', false), note: GRAPHOLOGY_PROGRAMS[c.program.name]! };
   }
   if (c.alpha !== null && c.gpus === 0) return { ...base, status: 'skipped', note: 'alpha applies to topologies with GPUs' };
-  const m = await runChild({ type: 'tessera', ...common, topologyFile: c.topologyFile!, alpha: c.alpha, cpuOnly: c.cpuOnly, steal: cfg.steal, partition: cfg.partition }, cfg.cellTimeoutMs, onProgress, track);
+  const m = await runChild({ type: 'tessera', ...common, topologyFile: c.topologyFile!, alpha: c.alpha, cpuOnly: c.cpuOnly, steal: cfg.steal, partition: cfg.partition, multiGpu: cfg.multiGpu }, cfg.cellTimeoutMs, onProgress, track);
   if (m.type !== 'cell') {
     // A TesseraError is a topology or program the engine refuses (e.g. GPUs before the GPU actor): skipped, not failed.
     return { ...base, status: m.type === 'error' && m.user ? 'skipped' : 'failed', note: m.type === 'error' ? m.message : 'unexpected answer' };

@@ -24,6 +24,7 @@ interface ModelFlags {
   topology: string;
   alphaSteps: number;
   partition: Strategy | 'auto';
+  multiGpu: 'p' | 's' | 'auto';
   alpha: number | 'auto';
   mode?: 'push' | 'pull';
   passes?: number;
@@ -55,6 +56,7 @@ export function registerModelCommand(program: Command): void {
     .option('--topology <file|auto>', 'topology YAML, or auto to detect this machine', 'auto')
     .option('--alpha-steps <n>', 'alpha grid: 0, 1/n, ..., 1', intOption('--alpha-steps', 1), 20)
     .option('--partition <high|low|rand|auto>', 'strategy to sweep (auto: all three, best chosen)', choiceOption('--partition', ['high', 'low', 'rand', 'auto'] as const), 'auto')
+    .option('--multi-gpu <p|s|auto>', 'several GPUs: one range each (p), pages dealt round-robin (s), or both predicted (auto)', choiceOption('--multi-gpu', ['p', 's', 'auto'] as const), 'auto')
     .option('--alpha <x|auto>', 'alpha for the choice (auto: the best of the grid)', alphaOption, 'auto')
     .option('--mode <push|pull>', "mode the rates and pages follow (default: the program's main mode)", choiceOption('--mode', ['push', 'pull'] as const))
     .option('--passes <n>', 'full passes over the edges the run makes (default: per program, pr/cdlp 10)', intOption('--passes', 1))
@@ -74,6 +76,7 @@ export function registerModelCommand(program: Command): void {
       const m = await modelSweep(graph, topology, f.algo, {
         steps: f.alphaSteps,
         partition: f.partition,
+        multiGpu: f.multiGpu,
         alpha: f.alpha,
         mode: f.mode,
         passes: f.passes,
@@ -167,14 +170,18 @@ export function formatModelSweep(m: ModelSweep, graph: Graph, topology: Topology
     L.push('no GPUs: alpha is 1; the sockets share the edges (tasks spread by threads)');
   } else {
     const strategies = [...new Set(m.points.map((p) => p.strategy))];
+    const modes = [...new Set(m.points.map((p) => p.multiGpu))];
+    // Several GPUs sharing their side two ways: a column per strategy and way (HIGH-P, HIGH-S, ...).
+    const cols = modes.flatMap((mg) => strategies.map((s) => ({ s, mg, label: modes.length > 1 || topology.gpus.length > 1 ? `${s.toUpperCase()}-${mg.toUpperCase()}` : s.toUpperCase() })));
     const alphas = [...new Set(m.points.map((p) => p.alphaRequested))].sort((a, b) => b - a);
     L.push('');
-    L.push(`alpha ` + strategies.map((s) => `| ${`${s.toUpperCase()} ms`.padStart(10)} ${'x'.padStart(6)} ${'beta'.padStart(6)} `).join(''));
+    L.push(`alpha ` + cols.map((c) => `| ${`${c.label} ms`.padStart(10)} ${'x'.padStart(6)} ${'beta'.padStart(6)} `).join(''));
     for (const a of alphas) {
-      const row = strategies.map((s) => `| ${cell(m.points.find((p) => p.strategy === s && p.alphaRequested === a))} `);
+      const row = cols.map((c) => `| ${cell(m.points.find((p) => p.strategy === c.s && p.multiGpu === c.mg && p.alphaRequested === a))} `);
       L.push(`${a.toFixed(3)} ${row.join('')}`);
     }
     L.push('(ms: predicted makespan; * = some GPU pages streamed every pass; beta after aggregation)');
+    if (topology.gpus.length > 1) L.push('(-P: each GPU owns one range of about equal edges; -S: the GPU side\'s pages dealt round-robin, each owned range charged per pass)');
     for (const s of strategies) {
       const a = m.minResidentAlpha[s];
       L.push(`  ${s.toUpperCase()}: ${a === undefined ? 'GPU pages never all fit' : `all GPU pages resident from alpha ${a.toFixed(3)}`}`);
@@ -189,7 +196,7 @@ export function formatModelSweep(m: ModelSweep, graph: Graph, topology: Topology
     if (topology.gpus.length === 0) L.push(`prediction: ${ms(p.makespanS)} ms on the CPU sockets`);
     else
       L.push(
-        `chosen: ${c.strategy.toUpperCase()}, alpha ${c.alphaRequested.toFixed(3)} (${p.alpha.toFixed(3)} as cut into pages): ` +
+        `chosen: ${c.strategy.toUpperCase()}${topology.gpus.length > 1 ? `, multi-GPU ${c.multiGpu.toUpperCase()}` : ''}, alpha ${c.alphaRequested.toFixed(3)} (${p.alpha.toFixed(3)} as cut into pages): ` +
           `${ms(p.makespanS)} ms predicted, ${p.speedup.toFixed(2)}x over the CPU sockets alone`,
       );
     if (topology.gpus.length > 0)

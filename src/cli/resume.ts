@@ -11,7 +11,7 @@ import type { Json } from '../engine/checkpoint.js';
 /** The run flags a checkpoint records (not the checkpoint flags themselves, nor --topology: the topology is recorded resolved). */
 const RECORDED = [
   'algo', 'graph', 'vertices', 'undirected', 'names', 'header', 'allowNegativeWeights', 'pageEdges', 'source', 'iterations', 'damping', 'window',
-  'sources', 'sourceList', 'seed', 'param', 'out', 'report', 'parents', 'mode', 'alpha', 'partition', 'partitionSeed', 'steal',
+  'sources', 'sourceList', 'seed', 'param', 'out', 'report', 'parents', 'mode', 'alpha', 'partition', 'multiGpu', 'partitionSeed', 'steal',
 ] as const;
 /** Flags that name files: recorded absolute, so a resume from another folder finds them. */
 const PATHS = new Set<string>(['vertices', 'sourceList', 'out', 'report']);

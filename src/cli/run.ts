@@ -25,7 +25,7 @@ import { loadTopology } from '../topology/load.js';
 import { choiceOption, floatOption, intOption, positiveOption, sizeOption } from './options.js';
 import { runDemo } from './demo.js';
 import { superstepProgress } from './progress.js';
-import { DEFAULT_PARTITION_SEED, type RunnableStrategy } from '../engine/partition.js';
+import { DEFAULT_PARTITION_SEED, gpuShareFor, type MultiGpu, type RunnableStrategy } from '../engine/partition.js';
 import { TesseraError } from '../errors.js';
 import { writeResultToStdout } from '../engine/output.js';
 import { hasPaths } from '../engine/paths.js';
@@ -56,6 +56,7 @@ interface RunFlags {
   param: Record<string, ParamValue>;
   alpha?: number | 'auto';
   partition?: 'high' | 'low' | 'rand' | 'auto';
+  multiGpu?: 'p' | 's' | 'auto';
   partitionSeed?: number;
   steal: 'auto' | 'off' | 'always';
   quiet?: boolean;
@@ -75,6 +76,7 @@ interface Split {
   partitionSeed?: number;
   partitionPages?: 'in' | 'out';
   ownership?: Array<Array<[number, number]>>;
+  multiGpu?: MultiGpu;
   summarize?: (r: RunReport) => ModelSummary;
 }
 
@@ -87,7 +89,18 @@ interface Split {
  * smallest predicted makespan. Returns undefined when the topology (or the defaults) decide.
  */
 async function chooseSplit(f: ReadyFlags, graph: Graph, topology: Topology): Promise<Split | undefined> {
-  if (f.alpha === undefined && f.partition === undefined) return undefined;
+  if (f.multiGpu !== undefined && topology.gpus.length < 2) {
+    throw new TesseraError(`--multi-gpu shares work between GPUs, and this topology has ${topology.gpus.length === 0 ? 'none' : 'one'}`, {
+      key: '--multi-gpu',
+      fix: 'drop the flag, or use a topology with two GPUs or more (e.g. configs/1S2G.yaml or configs/1S2G-emulated.yaml)',
+    });
+  }
+  // --multi-gpu p|s alone: the topology's split, the GPUs' side shared that way (s: run() deals the pages).
+  if (f.multiGpu !== undefined && f.multiGpu !== 'auto' && f.alpha !== 'auto' && f.partition !== 'auto') {
+    const base = await chooseSplit({ ...f, multiGpu: undefined }, graph, topology);
+    return { ...(base ?? { partition: 'high' }), multiGpu: f.multiGpu };
+  }
+  if (f.alpha === undefined && f.partition === undefined && f.multiGpu === undefined) return undefined;
   if (topology.gpus.length === 0) {
     throw new TesseraError('--alpha and --partition split the work between CPU sockets and GPUs, and this topology has no GPU', {
       key: f.alpha !== undefined ? '--alpha' : '--partition',
@@ -97,15 +110,20 @@ async function chooseSplit(f: ReadyFlags, graph: Graph, topology: Topology): Pro
   const seed = f.partitionSeed ?? DEFAULT_PARTITION_SEED;
   const fixed: RunnableStrategy | undefined = f.partition === 'auto' ? undefined : f.partition;
   const rand = { partitionSeed: seed };
-  if (typeof f.alpha === 'number' && fixed !== undefined) return { gpuShare: 1 - f.alpha, partition: fixed, ...(fixed === 'rand' ? rand : {}) };
-  if (f.alpha === undefined && fixed !== undefined) return { partition: fixed, ...(fixed === 'rand' ? rand : {}) };
-  if (typeof f.alpha === 'number' && f.partition === undefined) return { gpuShare: 1 - f.alpha, partition: 'high' };
+  const auto = f.multiGpu === 'auto' || f.alpha === 'auto' || f.partition === 'auto';
+  if (typeof f.alpha === 'number' && fixed !== undefined && !auto) return { gpuShare: 1 - f.alpha, partition: fixed, ...(fixed === 'rand' ? rand : {}) };
+  if (f.alpha === undefined && fixed !== undefined && !auto) return { partition: fixed, ...(fixed === 'rand' ? rand : {}) };
+  if (typeof f.alpha === 'number' && f.partition === undefined && !auto) return { gpuShare: 1 - f.alpha, partition: 'high' };
   // The model (and its calibration) loads only when asked for: other runs start without it.
   const { modelSplit } = await import('../model/split.js');
   // The rates of the mode the run is forced to (else the program's own), and the source (a
   // top-down BFS is predicted level by level).
   const source = f.source === undefined ? undefined : vertexIdOf(graph, f.source, '--source');
-  return modelSplit(graph, topology, f.algo, { partition: fixed ?? 'auto', alpha: f.alpha ?? 'auto', seed, mode: f.mode, source });
+  // --multi-gpu auto alone keeps the topology's split (and HIGH) and lets the model pick P or S.
+  const alpha = f.alpha ?? (f.multiGpu === 'auto' && f.partition === undefined ? 1 - gpuShareFor(graph, topology, undefined) : 'auto');
+  const partition = fixed ?? (f.multiGpu === 'auto' && f.partition === undefined ? 'high' : 'auto');
+  const multiGpu = f.multiGpu ?? (topology.gpus.length > 1 ? 'auto' : 'p');
+  return modelSplit(graph, topology, f.algo, { partition, alpha, seed, mode: f.mode, source, multiGpu });
 }
 
 /** `--param key=value` (repeatable) into one record. */
@@ -210,6 +228,7 @@ export function registerRunCommands(program: Command): void {
     .option('--mode <push|pull>', 'force the mode of every superstep (default: chosen per superstep)', choiceOption('--mode', ['push', 'pull'] as const))
     .option('--alpha <x|auto>', "GPU topologies: the CPU sockets' fraction of the edges (0..1), or auto (the performance model picks)", alphaOption)
     .option('--partition <high|low|rand|auto>', 'GPU topologies: which vertices the CPU keeps (high: the hubs; low: the GPUs take them; rand: pages at random, as tessera model predicts)', choiceOption('--partition', ['high', 'low', 'rand', 'auto'] as const))
+    .option('--multi-gpu <p|s|auto>', 'several GPUs: p (each owns one range of about equal edges), s (their pages dealt round-robin, state merged device to device) or auto (the performance model picks)', choiceOption('--multi-gpu', ['p', 's', 'auto'] as const))
     .option('--partition-seed <n>', 'seed of the rand partition (tessera model --seed; default 1)', intOption('--partition-seed'))
     .option('--steal <auto|off|always>', 'page stealing between actors (auto: when the model says the move pays)', choiceOption('--steal', ['auto', 'off', 'always'] as const), 'auto')
     .option('--checkpoint <dir>', 'write checkpoints of the run into DIR (atomically; removed when the run succeeds)')
@@ -275,6 +294,7 @@ export function registerRunCommands(program: Command): void {
         partitionSeed: split?.partitionSeed,
         partitionPages: split?.partitionPages,
         ownership: split?.ownership,
+        multiGpu: split?.multiGpu,
       };
       // Errors name a parameter by its flag where `run` has one, else as --param KEY.
       const label = (k: string): string => (k in byFlag && !(k in f.param) ? flagOf(k) : `--param ${k}`);

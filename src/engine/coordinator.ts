@@ -17,7 +17,7 @@ import { storeArenas } from '../graph/store.js';
 import { GpuGroup } from '../../actors/gpu/group.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
 import { nativeFoldFlags } from '../../actors/gpu/native.js';
-import { checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, rangeEdges, rangeVertices, type RunnableStrategy, type VertexRanges } from './partition.js';
+import { checkMultiGpu, checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, rangeEdges, rangeVertices, type MultiGpu, type RunnableStrategy, type VertexRanges } from './partition.js';
 import { STATE_CTORS, type StateArray } from './kernel.js';
 import type { IdList } from './ids.js';
 import type { Frontier } from './program.js';
@@ -81,6 +81,8 @@ export interface EngineOptions {
    * 'low' (the hubs) or 'rand' (the model's RAND choice of pages for the share; partition.ts).
    */
   partition?: RunnableStrategy;
+  /** Two GPUs or more: one range each ('p', default) or dealt pages ('s'; partition.ts MultiGpu). */
+  multiGpu?: MultiGpu;
   /** RAND: the shuffle's seed (default 1, the model's). */
   partitionSeed?: number;
   /** RAND: the page set shuffled, as the model's for the program ('in' for pull programs, default; 'out' for push). */
@@ -168,11 +170,13 @@ export class Engine {
 
   static async create(graph: Graph, topology: Topology, opts: EngineOptions = {}): Promise<Engine> {
     const n = graph.numVertices;
+    checkMultiGpu(opts.multiGpu, topology);
     const owned =
       opts.ownership !== undefined
         ? checkOwnership(opts.ownership, topology.gpus.length, n)
         : gpuOwnership(graph, topology, gpuShareFor(graph, topology, opts.gpuShare), {
             strategy: opts.partition ?? 'high',
+            multiGpu: opts.multiGpu,
             orientation: opts.partitionPages ?? 'in',
             seed: opts.partitionSeed ?? DEFAULT_PARTITION_SEED,
           });
@@ -469,9 +473,10 @@ export class Engine {
     const deg = pages === 'in' ? this.graph.inDegree : this.graph.outDegree;
     return (this.partitionSummary = {
       strategy,
+      ...(this.topology.gpus.length > 1 ? { multiGpu: o.multiGpu ?? 'p' } : {}),
       ...(rand ? { seed: o.partitionSeed ?? DEFAULT_PARTITION_SEED } : {}),
-      // RAND's ranges come as ownership too (run() computes them from the model): not explicit.
-      explicit: o.ownership !== undefined && strategy !== 'rand',
+      // RAND's and dealt pages' ranges come as ownership too (run() computes them from the model): not explicit.
+      explicit: o.ownership !== undefined && strategy !== 'rand' && o.multiGpu !== 's',
       pages,
       gpus: this.actors.slice(this.cpuCount).map((a) => ({ actor: a.name, ranges: a.owned!.length, vertices: rangeVertices(a.owned!), edges: rangeEdges(a.owned!, deg) })),
     });

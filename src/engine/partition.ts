@@ -5,7 +5,7 @@
  * range of the tail of the id space — the many low-degree vertices — and the CPU sockets the hubs
  * (TOTEM's placement of high-degree vertices on the CPU); with LOW the GPUs take the head (the
  * hubs). RAND (TOTEM's random baseline) is the model's page choice (src/model/partition.ts
- * randOwnership): page units shuffled with a seeded xoshiro128** and cut by edges, so a GPU owns
+ * modelOwnership): page units shuffled with a seeded xoshiro128** and cut by edges, so a GPU owns
  * the vertex ranges of its pages, merged where adjacent — `tessera model --partition rand`
  * predicts what runs. The engine does not import the model: run() and openSession (src/api.ts)
  * compute those ranges and hand them over as EngineOptions.ownership.
@@ -43,6 +43,28 @@ export function gpuShareFor(_graph: Graph, topology: Topology, option: number | 
 }
 
 export type RunnableStrategy = 'high' | 'low' | 'rand';
+
+/**
+ * How several GPU actors share the GPUs' vertices (issue 26's names, after GTS §4):
+ *   'p'  each GPU owns one range of about equal in-edges and walks only its own pages (a vertex
+ *        partition; GTS's strategy for scalability also gives each GPU its own part of the state);
+ *   's'  the GPU side's pages dealt round-robin (GTS §4.1's h(j) = j mod N, in stripes: dealStripe),
+ *        so each GPU owns many ranges, hubs and tail alike; every GPU holds the whole state and
+ *        the owned ranges are merged device to device each superstep (GTS's strategy for
+ *        performance). Balances vertices as well as edges, at a cost per owned range.
+ */
+export type MultiGpu = 'p' | 's';
+
+/**
+ * The most ranges one GPU owns under 's': each owned range costs copies every superstep (peer
+ * copies, readbacks, frontier slices), so the units are dealt in stripes of consecutive units.
+ */
+export const MAX_DEALT_RANGES = 32;
+
+/** Units per stripe when `units` units are dealt round-robin to `gpus` GPUs (at most MAX_DEALT_RANGES each). */
+export function dealStripe(units: number, gpus: number): number {
+  return Math.max(1, Math.ceil(units / (gpus * MAX_DEALT_RANGES)));
+}
 
 /** Sorted, disjoint, non-empty [begin, end) ranges of internal vertex ids. */
 export type VertexRanges = Array<[number, number]>;
@@ -96,10 +118,25 @@ export function gpuRanges(graph: Graph, gpus: number, share: number, strategy: '
 
 export interface OwnershipOptions {
   strategy?: RunnableStrategy;
+  /** Several GPUs: 'p' (default) or 's' (the model's dealt pages: MultiGpu). */
+  multiGpu?: MultiGpu;
   /** RAND: the page set whose units are shuffled, as the model's ('in' for pull programs, 'out' for push). */
   orientation?: Orientation;
   /** RAND seed (default DEFAULT_PARTITION_SEED, the model's). */
   seed?: number;
+}
+
+/** A multiGpu option for a topology: 'p' or 's', and only with two GPU actors or more (never ignored). */
+export function checkMultiGpu(multiGpu: unknown, topology: Topology): void {
+  if (multiGpu === undefined) return;
+  if (multiGpu !== 'p' && multiGpu !== 's')
+    throw new TesseraError(`multiGpu '${String(multiGpu)}' is not a strategy`, { key: 'multiGpu', fix: "use 'p' (one range per GPU) or 's' (pages dealt round-robin)" });
+  if (topology.gpus.length < 2)
+    throw new TesseraError(`multiGpu '${multiGpu}' shares work between GPUs, and this topology has ${topology.gpus.length === 0 ? 'none' : 'one'}`, {
+      file: topology.source,
+      key: 'multiGpu',
+      fix: 'drop it, or use a topology with two GPUs or more (e.g. configs/1S2G.yaml or configs/1S2G-emulated.yaml)',
+    });
 }
 
 /** The owned ranges of each GPU of the topology for a GPU share of the edges (file header). */
@@ -107,10 +144,16 @@ export function gpuOwnership(graph: Graph, topology: Topology, share: number, op
   const gpus = topology.gpus.length;
   if (gpus === 0) return [];
   const strategy = opts.strategy ?? 'high';
+  if (opts.multiGpu === 's' && gpus > 1) {
+    throw new TesseraError("multiGpu 's' takes its ranges from the performance model's dealt pages", {
+      key: 'multiGpu',
+      fix: "run it through run() or openSession (they compute the ranges), or pass ownership: modelOwnership(...) from the model",
+    });
+  }
   if (strategy === 'rand') {
     throw new TesseraError("partition 'rand' takes its ranges from the performance model", {
       key: 'partition',
-      fix: 'run it through run() or openSession (they compute the ranges), or pass ownership: randOwnership(...) from the model',
+      fix: 'run it through run() or openSession (they compute the ranges), or pass ownership: modelOwnership(...) from the model',
     });
   }
   return gpuRanges(graph, gpus, share, strategy).map(([b, e]): VertexRanges => (e > b ? [[b, e]] : []));

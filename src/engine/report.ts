@@ -104,6 +104,8 @@ export interface RunReport {
    */
   partition?: {
     strategy: 'high' | 'low' | 'rand';
+    /** Several GPUs: one range each ('p') or dealt pages ('s'; partition.ts MultiGpu). */
+    multiGpu?: 'p' | 's';
     seed?: number;
     explicit: boolean;
     pages: 'in' | 'out';
@@ -189,14 +191,14 @@ export function summarize(r: RunReport): string {
   if (r.partition !== undefined) {
     const p = r.partition;
     lines.push(
-      `partition ${p.strategy.toUpperCase()}${p.seed !== undefined ? ` seed ${p.seed}` : ''}: ` +
+      `partition ${p.strategy.toUpperCase()}${p.seed !== undefined ? ` seed ${p.seed}` : ''}${p.multiGpu !== undefined ? `, multi-GPU ${p.multiGpu.toUpperCase()}` : ''}: ` +
         p.gpus.map((g) => `${g.actor} owns ${fmt(g.vertices)}vertices (${g.ranges} range${g.ranges === 1 ? '' : 's'}, ${fmt(g.edges)}${p.pages}-edges)`).join(', '),
     );
   }
   if (r.model !== undefined) {
     const m = r.model;
     lines.push(
-      `model: ${m.strategy.toUpperCase()} alpha ${m.alpha.toFixed(3)} (CPU share of edges), beta ${m.beta.toFixed(4)}, ` +
+      `model: ${m.strategy.toUpperCase()}${r.partition?.multiGpu !== undefined ? `-${m.multiGpu.toUpperCase()}` : ''} alpha ${m.alpha.toFixed(3)} (CPU share of edges), beta ${m.beta.toFixed(4)}, ` +
         `predicted ${m.predictedMs.toFixed(1)} ms (x${m.predictedSpeedup.toFixed(2)} vs CPU only)` +
         (m.measuredMs !== undefined ? `, measured ${m.measuredMs.toFixed(1)} ms` : '') +
         ` [${m.rates.sources}]`,

@@ -125,9 +125,9 @@ export function pushTaskShares(l: TaskLayout, list: Uint32Array, outEdges?: numb
   let cpuLo = 0;
   let cpuHi = list.length;
   const gpuSlices: Task[] = [];
-  const edgesOf = (lo: number, hi: number): number => {
+  const edgesOf = (lo: number, hi: number, of = list): number => {
     let edges = 0;
-    for (let i = lo; i < hi; i++) edges += deg[list[i]!]!;
+    for (let i = lo; i < hi; i++) edges += deg[of[i]!]!;
     return edges;
   };
   if (l.gpuOwned.length > 0) {
@@ -151,26 +151,26 @@ export function pushTaskShares(l: TaskLayout, list: Uint32Array, outEdges?: numb
       });
       outEdges = cpuEdges;
     } else {
+      // Several ranges (RAND, dealt pages): the list is in vertex order, so each range's vertices
+      // are one run of it (two binary searches); the runs are copied owner by owner, with no
+      // per-vertex lookup of the owner map.
       const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * list.length)), 0, list.length);
-      // Several ranges (RAND): a counting sort of the list by owner through the owner map.
-      const owners = l.gpuOwned.length + 1;
-      const at = new Float64Array(owners + 1);
-      const edges = new Float64Array(owners);
-      for (let i = 0; i < list.length; i++) {
-        const v = list[i]!;
-        const o = map[v]!;
-        at[o + 1]!++;
-        edges[o]! += deg[v]!;
-      }
-      for (let o = 1; o <= owners; o++) at[o]! += at[o - 1]!;
-      const start = at.slice();
-      for (let i = 0; i < list.length; i++) {
-        const v = list[i]!;
-        out[at[map[v]!]!++] = v;
-      }
-      cpuHi = start[1]!;
-      outEdges = edges[0]!;
-      for (let o = 1; o < owners; o++) gpuSlices.push({ page: 0, count: 0, lo: start[o]!, hi: start[o + 1]!, edges: edges[o]! });
+      const src = list;
+      let at = 0;
+      const take = (ranges: VertexRanges): { lo: number; hi: number; edges: number } => {
+        const lo = at;
+        for (const [b, e] of ranges) {
+          const x = lowerBound(src, b);
+          const y = Math.max(x, lowerBound(src, e));
+          out.set(src.subarray(x, y), at);
+          at += y - x;
+        }
+        return { lo, hi: at, edges: edgesOf(lo, at, out) };
+      };
+      const cpu = take(l.cpuRanges);
+      cpuHi = cpu.hi;
+      outEdges = cpu.edges;
+      for (const owned of l.gpuOwned) gpuSlices.push({ page: 0, count: 0, ...take(owned) });
       list = out;
     }
   }

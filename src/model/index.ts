@@ -8,7 +8,7 @@ import type { Topology } from '../topology/schema.js';
 import type { Mode } from '../wire/frames.js';
 import { calibrate, modelParamsFor, type CalibrateOptions, type ResolvedRates } from './calibrate.js';
 import type { ModelParams } from './model.js';
-import { bestPoint, minResidentAlphaOf, partitionGraph, STRATEGIES, sweep, sweepPoint, type Strategy, type SweepPoint } from './partition.js';
+import { bestPoint, minResidentAlphaOf, MULTI_GPU, multiGpuModes, partitionGraph, STRATEGIES, sweep, sweepPoint, type MultiGpu, type Strategy, type SweepPoint } from './partition.js';
 import { programProfile } from './profile.js';
 import { pushLevels } from './levels.js';
 import { warmTwoSideCounts } from './two-side.js';
@@ -39,6 +39,8 @@ export interface ModelSweepOptions {
   passes?: number;
   /** RAND seed (default 1). */
   seed?: number;
+  /** Several GPUs: one range each ('p', default), dealt pages ('s'), or both predicted and the faster chosen ('auto'). */
+  multiGpu?: MultiGpu | 'auto';
   /**
    * BFS: the source (internal id). A top-down (push) BFS is then predicted level by level
    * (levels.ts: one serial BFS over the graph first).
@@ -85,14 +87,16 @@ export async function modelSweep(graph: Graph, topology: Topology, algo: string,
       params.disk = diskLoad(graph, topology, orientation, rate.value);
     }
   }
-  const points = sweep(graph, params, { strategies, steps: grid, orientation, seed: opts.seed });
+  const modes = multiGpuModes(params, opts.multiGpu === 'auto' ? MULTI_GPU : [opts.multiGpu ?? 'p']);
+  const points = sweep(graph, params, { strategies, multiGpu: modes, steps: grid, orientation, seed: opts.seed });
   // Without GPUs there is one point (alpha 1, the sockets split by rate): nothing to choose.
   const hasGpu = topology.gpus.length > 0;
   // A fixed alpha off the grid, and the extra alphas asked for, get their own points.
   const extra = [...(typeof opts.alpha === 'number' ? [opts.alpha] : []), ...(opts.alphas ?? [])];
   for (const alpha of hasGpu ? new Set(extra) : [])
     if (!points.some((p) => p.alphaRequested === alpha))
-      for (const strategy of strategies) points.push(sweepPoint(graph, params, partitionGraph(graph, params, { strategy, alpha, orientation, seed: opts.seed })));
+      for (const multiGpu of modes)
+        for (const strategy of strategies) points.push(sweepPoint(graph, params, partitionGraph(graph, params, { strategy, multiGpu, alpha, orientation, seed: opts.seed })));
   const chosen = hasGpu ? bestPoint(points, { partition: opts.partition, alpha: opts.alpha, allowStreaming: opts.allowStreaming }) : points[0];
   const minResidentAlpha: Partial<Record<Strategy, number>> = {};
   for (const s of strategies) {

@@ -46,6 +46,9 @@
 
 export type ElementKind = 'cpu' | 'gpu';
 
+/** ModelParams.rangeS's default: seconds per extra owned range per pass on a GPU. */
+export const RANGE_S = 50e-6;
+
 /** One processing element (TOTEM's p): a CPU socket actor or a GPU. */
 export interface ModelElement {
   /** 'socket0', 'gpu1' — the engine's actor names. */
@@ -114,6 +117,11 @@ export interface ModelParams {
   pageLoadBytesPerSec?: number;
   /** Resident pages are on the device already (an earlier run of the same engine): not charged. */
   pagesResident?: boolean;
+  /**
+   * Seconds a GPU pays per pass for each owned range beyond the first (its copies are made per
+   * range: peer copies, readbacks, frontier slices); default RANGE_S.
+   */
+  rangeS?: number;
   /** A graph read from disk page by page: what the sockets read per pass (model/disk.ts). */
   disk?: import('./disk.js').DiskLoad;
 }
@@ -129,6 +137,8 @@ export interface ElementLoad {
    * slowest element's total.
    */
   levels?: number[];
+  /** Owned vertex ranges (GPUs; several with RAND or dealt pages): each costs ModelParams.rangeS a pass. */
+  ranges?: number;
   /** Page bytes copied to the device once, before the first superstep. */
   residentBytes?: number;
   /** Page bytes that do not fit and cross the link every superstep. */
@@ -266,7 +276,8 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
     const l = loads[i]!;
     if (!(e.rate > 0) && l.edges > 0 && (isGpuKind(e) || !(rc > 0))) throw new RangeError(`predict: element ${e.name} has edges but rate ${e.rate}`);
     const isGpu = e.kind === 'gpu';
-    const comp = !isGpu ? cpuS : l.edges > 0 ? l.edges / e.rate + (l.vertices ?? 0) * (e.vertexS ?? 0) + (e.overheadS ?? 0) : 0;
+    const rangesS = Math.max(0, (l.ranges ?? 1) - 1) * (params.rangeS ?? RANGE_S);
+    const comp = !isGpu ? cpuS : l.edges > 0 ? l.edges / e.rate + (l.vertices ?? 0) * (e.vertexS ?? 0) + (e.overheadS ?? 0) + rangesS : 0;
     // Sockets over a graph on disk: their share of a pass's page reads, overlapped with compute.
     // A GPU over a graph on disk loads its pages from the file at the slower of disk and link, but
     // those its host buffer holds (after the first pass) at link speed.

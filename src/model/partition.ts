@@ -24,11 +24,15 @@ import { levelEdgesOf } from './levels.js';
 import { pageBufferBytes } from '../../actors/gpu/native.js';
 import { twoSideCounts, type TwoSideCounts } from './two-side.js';
 import { DEFAULT_PARTITION_SEED, unitOrder, unitsOf } from './units.js';
+import { dealStripe, type MultiGpu } from '../engine/partition.js';
 
 export { DEFAULT_PARTITION_SEED } from './units.js';
 
 export type Strategy = 'high' | 'low' | 'rand';
 export const STRATEGIES: readonly Strategy[] = ['high', 'low', 'rand'];
+/** How several GPUs share the GPU side: `MultiGpu` in engine/partition.ts. */
+export type { MultiGpu } from '../engine/partition.js';
+export const MULTI_GPU: readonly MultiGpu[] = ['p', 's'];
 
 export interface PartitionOptions {
   strategy: Strategy;
@@ -38,6 +42,8 @@ export interface PartitionOptions {
   orientation?: Orientation;
   /** RAND seed (default 1). */
   seed?: number;
+  /** Several GPUs: one range each ('p', default) or the GPU side's units dealt round-robin ('s'). */
+  multiGpu?: MultiGpu;
 }
 
 export interface ElementPart {
@@ -60,6 +66,8 @@ export interface ElementPart {
 
 export interface Partition {
   strategy: Strategy;
+  /** How the GPU side was shared among several GPUs ('p' with fewer than two). */
+  multiGpu: MultiGpu;
   /** The alpha asked for. */
   alphaRequested: number;
   /** CPU edges / all edges as cut (page granularity moves it off the request). */
@@ -148,6 +156,15 @@ export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements
     for (let i = lo; i < hi; i++) unitOwner[order[i]!] = e;
     lo = hi;
   }
+  const multiGpu: MultiGpu = gpuIdx.length > 1 ? (opts.multiGpu ?? 'p') : 'p';
+  if (multiGpu === 's') {
+    // GTS §4.1: the GPU side's units dealt round-robin (h(j) = j mod N), in stripes of
+    // consecutive units so that no GPU owns more than MAX_DEALT_RANGES ranges (dealStripe).
+    const side: number[] = [];
+    for (let i = 0; i < U; i++) if (els[unitOwner[order[i]!]!]!.kind === 'gpu') side.push(order[i]!);
+    const stripe = dealStripe(side.length, gpuIdx.length);
+    side.forEach((u, i) => (unitOwner[u] = gpuIdx[Math.floor(i / stripe) % gpuIdx.length]!));
+  }
 
   // Per element: pages (ascending), ranges, counts.
   const owner = new Uint8Array(graph.numVertices);
@@ -156,8 +173,8 @@ export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements
     const e = unitOwner[u]!;
     for (let i = units.first[u]!; i < units.first[u + 1]!; i++) pageLists[e]!.push(i);
   }
-  // RAND: a GPU owning several ranges also keeps a byte per vertex saying which are its own.
-  const stateBytes = (params.gpuStateBytes ?? 0) + (opts.strategy === 'rand' ? graph.numVertices : 0);
+  // RAND and dealt units: a GPU owning several ranges also keeps a byte per vertex saying which are its own.
+  const stateBytes = (params.gpuStateBytes ?? 0) + (opts.strategy === 'rand' || multiGpu === 's' ? graph.numVertices : 0);
   let feasible = true;
   let problem: string | undefined;
   let cpuEdges = 0;
@@ -206,6 +223,7 @@ export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements
   });
   return {
     strategy: opts.strategy,
+    multiGpu,
     alphaRequested: opts.alpha,
     alpha: total > 0 ? cpuEdges / total : 1,
     orientation,
@@ -379,6 +397,7 @@ export function loadsOf(part: Partition, levels?: Float64Array[]): ElementLoad[]
   return part.elements.map((e) => ({
     edges: e.edges,
     vertices: e.vertices,
+    ranges: e.ranges.length,
     residentBytes: e.kind === 'gpu' ? e.residentBytes : 0,
     streamedBytes: e.kind === 'gpu' ? e.streamedBytes : 0,
     ...(perLevel ? { levels: levelEdgesOf(levels, e.pages) } : {}),
@@ -394,6 +413,7 @@ export function predictPartition(graph: Graph, params: ModelParams, part: Partit
 /** One point of a sweep: what the partition looks like and what the model predicts. */
 export interface SweepPoint {
   strategy: Strategy;
+  multiGpu: MultiGpu;
   alphaRequested: number;
   feasible: boolean;
   problem?: string;
@@ -408,6 +428,8 @@ export interface SweepPoint {
 
 export interface SweepOptions {
   strategies?: readonly Strategy[];
+  /** Several GPUs: the ways to share the GPU side (default ['p']). */
+  multiGpu?: readonly MultiGpu[];
   /** Alpha steps (the grid is 0, 1/steps, ..., 1); default 20. */
   steps?: number;
   orientation?: Orientation;
@@ -424,6 +446,7 @@ export function sweepPoint(graph: Graph, params: ModelParams, part: Partition): 
   }
   return {
     strategy: part.strategy,
+    multiGpu: part.multiGpu,
     alphaRequested: part.alphaRequested,
     feasible: part.feasible,
     ...(part.problem !== undefined ? { problem: part.problem } : {}),
@@ -440,10 +463,16 @@ export function sweep(graph: Graph, params: ModelParams, opts: SweepOptions = {}
   const hasGpu = params.elements.some((e) => e.kind === 'gpu');
   const strategies = hasGpu ? (opts.strategies ?? STRATEGIES) : (['high'] as const);
   const points: SweepPoint[] = [];
-  for (const strategy of strategies)
-    for (const alpha of alphaGrid(opts.steps ?? 20, hasGpu))
-      points.push(sweepPoint(graph, params, partitionGraph(graph, params, { strategy, alpha, orientation: opts.orientation, seed: opts.seed })));
+  for (const multiGpu of multiGpuModes(params, opts.multiGpu))
+    for (const strategy of strategies)
+      for (const alpha of alphaGrid(opts.steps ?? 20, hasGpu))
+        points.push(sweepPoint(graph, params, partitionGraph(graph, params, { strategy, multiGpu, alpha, orientation: opts.orientation, seed: opts.seed })));
   return points;
+}
+
+/** The multi-GPU ways worth predicting: those asked for with two GPUs or more, else 'p' alone (the same partition). */
+export function multiGpuModes(params: Pick<ModelParams, 'elements'>, asked: readonly MultiGpu[] | undefined): readonly MultiGpu[] {
+  return params.elements.filter((e) => e.kind === 'gpu').length > 1 ? (asked ?? ['p']) : ['p'];
 }
 
 /**
@@ -462,6 +491,8 @@ export function minResidentAlpha(graph: Graph, params: ModelParams, strategy: St
 export interface ChooseOptions extends SweepOptions {
   /** 'auto': the strategy with the smallest predicted makespan. */
   partition?: Strategy | 'auto';
+  /** Several GPUs: 'p', 's', or 'auto' (the faster predicted); absent: any point given. */
+  multiGpuChoice?: MultiGpu | 'auto';
   /** 'auto': the best alpha of the grid; a number: that alpha. */
   alpha?: number | 'auto';
   /** Allow GPU pages that do not fit to be streamed (default true); false pushes alpha up until they fit. */
@@ -482,11 +513,12 @@ export interface Choice {
  * is not allowed (which pushes alpha up until the GPUs' pages fit); then the smallest predicted
  * makespan. Undefined when no point qualifies.
  */
-export function bestPoint(points: SweepPoint[], opts: Pick<ChooseOptions, 'partition' | 'alpha' | 'allowStreaming'> = {}): SweepPoint | undefined {
+export function bestPoint(points: SweepPoint[], opts: Pick<ChooseOptions, 'partition' | 'alpha' | 'allowStreaming' | 'multiGpuChoice'> = {}): SweepPoint | undefined {
   const qualify = points.filter(
     (p) =>
       p.feasible &&
       (opts.allowStreaming !== false || p.streamedPages === 0) &&
+      (opts.multiGpuChoice === undefined || opts.multiGpuChoice === 'auto' || p.multiGpu === opts.multiGpuChoice) &&
       (opts.partition === undefined || opts.partition === 'auto' || p.strategy === opts.partition) &&
       (typeof opts.alpha !== 'number' || p.alphaRequested === opts.alpha),
   );
@@ -494,7 +526,7 @@ export function bestPoint(points: SweepPoint[], opts: Pick<ChooseOptions, 'parti
   // All on the GPUs or all on the CPU, the strategies split nothing: name the default (HIGH)
   // rather than whichever one rounding made a nanosecond faster.
   if (b !== undefined && b.strategy !== 'high' && (b.prediction.alpha === 0 || b.prediction.alpha === 1)) {
-    const high = qualify.find((p) => p.strategy === 'high' && p.prediction.alpha === b.prediction.alpha && p.prediction.makespanS <= b.prediction.makespanS * 1.001);
+    const high = qualify.find((p) => p.strategy === 'high' && p.multiGpu === b.multiGpu && p.prediction.alpha === b.prediction.alpha && p.prediction.makespanS <= b.prediction.makespanS * 1.001);
     if (high !== undefined) return high;
   }
   return b;
@@ -519,26 +551,44 @@ export function choosePartition(graph: Graph, params: ModelParams, opts: ChooseO
   const strategies = !hasGpu ? (['high'] as const) : opts.partition === undefined || opts.partition === 'auto' ? (opts.strategies ?? STRATEGIES) : [opts.partition];
   const alphas = typeof opts.alpha === 'number' ? [opts.alpha] : alphaGrid(opts.steps ?? 20, hasGpu);
   const points: SweepPoint[] = [];
-  for (const strategy of strategies)
-    for (const alpha of alphas)
-      points.push(sweepPoint(graph, params, partitionGraph(graph, params, { strategy, alpha, orientation: opts.orientation, seed: opts.seed })));
+  for (const multiGpu of multiGpuModes(params, opts.multiGpu))
+    for (const strategy of strategies)
+      for (const alpha of alphas)
+        points.push(sweepPoint(graph, params, partitionGraph(graph, params, { strategy, multiGpu, alpha, orientation: opts.orientation, seed: opts.seed })));
   const b = bestPoint(points, { allowStreaming: opts.allowStreaming });
   if (b === undefined) return undefined;
-  const partition = partitionGraph(graph, params, { strategy: b.strategy, alpha: b.alphaRequested, orientation: opts.orientation, seed: opts.seed });
+  const partition = partitionGraph(graph, params, { strategy: b.strategy, multiGpu: b.multiGpu, alpha: b.alphaRequested, orientation: opts.orientation, seed: opts.seed });
   return { partition, point: b, points };
 }
 
 /**
- * The vertex ranges each GPU of the topology owns under RAND for a GPU share of the edges: the
- * model's partition with the engine's split of each side (sockets by threads, GPUs equally), so
- * what runs is what `tessera model --partition rand` predicted (EngineOptions.ownership).
+ * The vertex ranges each GPU of the topology owns under RAND, or with several GPUs sharing dealt
+ * pages (multiGpu 's'), for a GPU share of the edges: the model's partition with the engine's
+ * split of each side (sockets by threads, GPUs equally), so what runs is what `tessera model`
+ * predicted (EngineOptions.ownership).
  */
-export function randOwnership(graph: Graph, topology: Topology, share: number, opts: { orientation?: Orientation; seed?: number } = {}): Array<Array<[number, number]>> {
+export function modelOwnership(
+  graph: Graph,
+  topology: Topology,
+  share: number,
+  opts: { strategy?: Strategy; multiGpu?: MultiGpu; orientation?: Orientation; seed?: number } = {},
+): Array<Array<[number, number]>> {
   if (topology.gpus.length === 0) return [];
   const elements: ModelElement[] = [
     ...topology.sockets.map((s): ModelElement => ({ name: `socket${s.id}`, kind: 'cpu', rate: s.threads, threads: s.threads })),
     ...topology.gpus.map((g): ModelElement => ({ name: `gpu${g.device}`, kind: 'gpu', rate: 1 })),
   ];
-  const part = partitionGraph(graph, { elements }, { strategy: 'rand', alpha: 1 - share, orientation: opts.orientation ?? 'in', seed: opts.seed ?? DEFAULT_PARTITION_SEED });
+  const part = partitionGraph(graph, { elements }, {
+    strategy: opts.strategy ?? 'rand',
+    multiGpu: opts.multiGpu,
+    alpha: 1 - share,
+    orientation: opts.orientation ?? 'in',
+    seed: opts.seed ?? DEFAULT_PARTITION_SEED,
+  });
   return part.elements.filter((e) => e.kind === 'gpu').map((e) => e.ranges);
+}
+
+/** RAND's ranges (modelOwnership with strategy 'rand'). */
+export function randOwnership(graph: Graph, topology: Topology, share: number, opts: { orientation?: Orientation; seed?: number } = {}): Array<Array<[number, number]>> {
+  return modelOwnership(graph, topology, share, { ...opts, strategy: 'rand' });
 }

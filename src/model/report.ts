@@ -6,7 +6,7 @@
  */
 import type { RunReport } from '../engine/report.js';
 import type { ResolvedRates } from './calibrate.js';
-import type { Strategy, SweepPoint } from './partition.js';
+import type { MultiGpu, Strategy, SweepPoint } from './partition.js';
 
 export interface ModelActorLine {
   actor: string;
@@ -22,6 +22,8 @@ export interface ModelActorLine {
 
 export interface ModelSummary {
   strategy: Strategy;
+  /** Several GPUs: one range each ('p') or dealt pages ('s'). */
+  multiGpu: MultiGpu;
   /** The alpha asked for and the alpha as cut into pages. */
   alphaRequested: number;
   alpha: number;
@@ -65,6 +67,7 @@ export function modelSummary(point: SweepPoint, rates: ResolvedRates, report?: R
   }));
   const out: ModelSummary = {
     strategy: point.strategy,
+    multiGpu: point.multiGpu,
     alphaRequested: point.alphaRequested,
     alpha: p.alpha,
     beta: p.beta,

@@ -9,13 +9,15 @@ import type { Topology } from '../topology/schema.js';
 import { TesseraError } from '../errors.js';
 import type { Mode } from '../wire/frames.js';
 import { modelSweep } from './index.js';
-import { bestPoint, partitionGraph, type Strategy, type SweepPoint } from './partition.js';
+import { bestPoint, partitionGraph, type MultiGpu, type Strategy, type SweepPoint } from './partition.js';
 import { modelSummary, type ModelSummary } from './report.js';
 
 /** What the engine is given (EngineOptions fields) and how the report is summarised. */
 export interface ModelSplit {
   gpuShare?: number;
   partition: 'high' | 'low' | 'rand';
+  /** Several GPUs: the way the model chose (absent with fewer than two GPUs). */
+  multiGpu?: MultiGpu;
   partitionSeed?: number;
   partitionPages?: 'in' | 'out';
   ownership?: Array<Array<[number, number]>>;
@@ -36,11 +38,15 @@ export interface ModelSplitOptions {
   source?: number;
   /** The GPUs' pages are resident from earlier runs of the same engine (repeated runs): their copy is not charged. */
   pagesResident?: boolean;
+  /** Several GPUs: 'p', 's', or 'auto' (both predicted, the faster chosen); default 'p'. */
+  multiGpu?: MultiGpu | 'auto';
 }
 
 export async function modelSplit(graph: Graph, topology: Topology, algo: string, o: ModelSplitOptions): Promise<ModelSplit> {
-  // On a 0.1 grid: each point is one O(|E|) boundary count.
-  const sweep = await modelSweep(graph, topology, algo, { partition: o.partition, steps: 10, alpha: o.alpha, seed: o.seed, mode: o.mode, source: o.source, pagesResident: o.pagesResident });
+  // Each point is one O(|E|) boundary count.
+  // On a 0.1 grid when alpha is chosen too; at a given alpha only its point (and the grid's ends).
+  const steps = o.alpha === 'auto' ? 10 : 1;
+  const sweep = await modelSweep(graph, topology, algo, { partition: o.partition, steps, alpha: o.alpha, seed: o.seed, mode: o.mode, source: o.source, pagesResident: o.pagesResident, multiGpu: o.multiGpu });
   const chosen = bestPoint(sweep.points, { alpha: o.alpha });
   if (chosen === undefined) {
     throw new TesseraError('the performance model found no feasible split for this graph and topology', {
@@ -50,11 +56,13 @@ export async function modelSplit(graph: Graph, topology: Topology, algo: string,
     });
   }
   const summarize = (r: RunReport): ModelSummary => modelSummary(chosen, sweep.rates, r);
-  // HIGH / LOW: the alpha asked for, or the model's as cut into pages.
-  if (chosen.strategy !== 'rand') return { gpuShare: 1 - (typeof o.alpha === 'number' ? o.alpha : chosen.prediction.alpha), partition: chosen.strategy, chosen, summarize };
-  // RAND: run exactly the pages the model chose (its partition at that alpha and seed).
+  const multi = topology.gpus.length > 1 ? { multiGpu: chosen.multiGpu } : {};
+  // HIGH / LOW with one range per GPU: the alpha asked for, or the model's as cut into pages.
+  if (chosen.strategy !== 'rand' && chosen.multiGpu === 'p')
+    return { gpuShare: 1 - (typeof o.alpha === 'number' ? o.alpha : chosen.prediction.alpha), partition: chosen.strategy, ...multi, chosen, summarize };
+  // RAND, dealt pages: run exactly the pages the model chose (its partition at that alpha and seed).
   const partitionPages = sweep.mode === 'push' ? 'out' : 'in';
-  const part = partitionGraph(graph, sweep.params, { strategy: 'rand', alpha: chosen.alphaRequested, orientation: partitionPages, seed: o.seed });
+  const part = partitionGraph(graph, sweep.params, { strategy: chosen.strategy, multiGpu: chosen.multiGpu, alpha: chosen.alphaRequested, orientation: partitionPages, seed: o.seed });
   const ownership = part.elements.filter((e) => e.kind === 'gpu').map((e) => e.ranges);
-  return { partition: 'rand', partitionSeed: o.seed, partitionPages, ownership, chosen, summarize };
+  return { partition: chosen.strategy, ...(chosen.strategy === 'rand' ? { partitionSeed: o.seed } : {}), ...multi, partitionPages, ownership, chosen, summarize };
 }
