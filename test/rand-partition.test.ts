@@ -22,7 +22,7 @@ import { Xoshiro128 } from '../src/graph/generate/rng.js';
 import { rawFrom } from './helpers/raw.js';
 import type { Graph, Orientation } from '../src/graph/types.js';
 import type { ModelElement } from '../src/model/model.js';
-import { partitionGraph, randOwnership } from '../src/model/partition.js';
+import { modelOwnership, partitionGraph } from '../src/model/partition.js';
 import { algorithm, takes } from './helpers/programs.js';
 import { loadTopology } from '../src/topology/load.js';
 import type { Topology } from '../src/topology/schema.js';
@@ -71,7 +71,7 @@ test("the runtime RAND ownership is the model's RAND page choice for the same al
     for (const orientation of ['in', 'out'] as const)
       for (const topo of [oneOne, twoOne, oneTwo])
         for (const alpha of [0, 0.2, 0.5, 0.8, 1]) {
-          const owned = randOwnership(g, topo, 1 - alpha, { orientation, seed: 1 });
+          const owned = modelOwnership(g, topo, 1 - alpha, { strategy: 'rand', orientation, seed: 1 });
           const what = `${label} ${orientation} ${topo.name} alpha ${alpha}`;
           t.deepEqual(owned, modelRand(g, topo, alpha, orientation), what);
           checkCover(t, owned, g.numVertices, what);
@@ -85,8 +85,8 @@ test("the runtime RAND ownership is the model's RAND page choice for the same al
   }
   t.true(multi > 20, `GPUs own several ranges (${multi} cases)`);
   const g = skewed(true);
-  const a = randOwnership(g, oneOne, 0.5, { seed: 1 });
-  const b = randOwnership(g, oneOne, 0.5, { seed: 2 });
+  const a = modelOwnership(g, oneOne, 0.5, { strategy: 'rand', seed: 1 });
+  const b = modelOwnership(g, oneOne, 0.5, { strategy: 'rand', seed: 2 });
   t.notDeepEqual(a, b, 'another seed, other pages');
   t.deepEqual(b, modelRand(g, oneOne, 0.5, 'in', 2));
   // HIGH and LOW stay one range per GPU: the tail and the head.
@@ -126,7 +126,7 @@ test('RAND by hand: on a ring of equal pages the GPU owns the second half of the
       if (last !== undefined && last[1] === pages[p]!.vBegin) last[1] = pages[p]!.vEnd;
       else want.push([pages[p]!.vBegin, pages[p]!.vEnd]);
     }
-    t.deepEqual(randOwnership(g, oneOne, 0.5, { orientation: 'in', seed }), [want], `seed ${seed}`);
+    t.deepEqual(modelOwnership(g, oneOne, 0.5, { strategy: 'rand', orientation: 'in', seed }), [want], `seed ${seed}`);
   }
 });
 
@@ -152,7 +152,7 @@ async function compareRand(t: import('ava').ExecutionContext, g: Graph, want: Cp
   const reports: RunReport[] = [];
   try {
     const owned = e.gpuOwned;
-    t.deepEqual(owned, randOwnership(g, topo, opts.gpuShare ?? 0.5, { orientation: opts.partitionPages ?? 'in', seed: opts.partitionSeed ?? 1 }), `${label}: the engine's ranges`);
+    t.deepEqual(owned, modelOwnership(g, topo, opts.gpuShare ?? 0.5, { strategy: 'rand', orientation: opts.partitionPages ?? 'in', seed: opts.partitionSeed ?? 1 }), `${label}: the engine's ranges`);
     t.true(owned.some((r) => r.length > 1), `${label}: a GPU owns several ranges (${owned.map((r) => r.length).join(', ')})`);
     t.deepEqual(e.cpuOwned, complementRanges(owned, g.numVertices), `${label}: the CPU sockets own the complement`);
     for (const name of PROGRAMS) {

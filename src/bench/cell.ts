@@ -9,7 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { Engine, type EngineOptions } from '../engine/coordinator.js';
-import { DEFAULT_PARTITION_SEED, gpuShareFor } from '../engine/partition.js';
+import { DEFAULT_PARTITION_SEED } from '../engine/partition.js';
 import { internalId } from '../engine/output.js';
 import type { RunReport } from '../engine/report.js';
 import { isTesseraError } from '../errors.js';
@@ -218,10 +218,9 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
     const m0 = performance.now();
     const { modelSplit } = await import('../model/split.js');
     const source = program.profile.levels === true ? internalId(graph, job.source) : undefined;
-    // multiGpu 'auto' at a given alpha: the model picks P or S (and nothing else) there.
-    const alpha = job.alpha === 'auto' ? 'auto' : typeof job.alpha === 'number' ? job.alpha : 1 - gpuShareFor(graph, topology, undefined);
+    // multiGpu 'auto' at a given alpha (or the topology's): the model picks P or S (and nothing else) there.
     const partition = job.alpha === 'auto' ? 'auto' : (job.partition ?? 'high');
-    split = await modelSplit(graph, topology, job.program.name, { partition, alpha, seed: DEFAULT_PARTITION_SEED, mode, source, pagesResident: true, multiGpu: multiGpu ?? 'p' });
+    split = await modelSplit(graph, topology, job.program.name, { partition, alpha: job.alpha ?? undefined, seed: DEFAULT_PARTITION_SEED, mode, source, pagesResident: true, multiGpu: multiGpu ?? 'p' });
     const { gpuShare, partition: chosen, partitionSeed, partitionPages, ownership } = split;
     Object.assign(opts, { gpuShare, partition: chosen, partitionSeed, partitionPages, ownership, multiGpu: split.multiGpu });
     auto = { strategy: split.chosen.strategy + (split.multiGpu !== undefined ? `-${split.multiGpu}` : ''), alpha: split.chosen.prediction.alpha, predictedMs: split.chosen.prediction.makespanS * 1000, modelS: (performance.now() - m0) / 1000 };

@@ -25,7 +25,7 @@ import { loadTopology } from '../topology/load.js';
 import { choiceOption, floatOption, intOption, positiveOption, sizeOption } from './options.js';
 import { runDemo } from './demo.js';
 import { superstepProgress } from './progress.js';
-import { DEFAULT_PARTITION_SEED, gpuShareFor, type MultiGpu, type RunnableStrategy } from '../engine/partition.js';
+import { DEFAULT_PARTITION_SEED, type MultiGpu, type RunnableStrategy } from '../engine/partition.js';
 import { TesseraError } from '../errors.js';
 import { writeResultToStdout } from '../engine/output.js';
 import { hasPaths } from '../engine/paths.js';
@@ -95,11 +95,6 @@ async function chooseSplit(f: ReadyFlags, graph: Graph, topology: Topology): Pro
       fix: 'drop the flag, or use a topology with two GPUs or more (e.g. configs/1S2G.yaml or configs/1S2G-emulated.yaml)',
     });
   }
-  // --multi-gpu p|s alone: the topology's split, the GPUs' side shared that way (s: run() deals the pages).
-  if (f.multiGpu !== undefined && f.multiGpu !== 'auto' && f.alpha !== 'auto' && f.partition !== 'auto') {
-    const base = await chooseSplit({ ...f, multiGpu: undefined }, graph, topology);
-    return { ...(base ?? { partition: 'high' }), multiGpu: f.multiGpu };
-  }
   if (f.alpha === undefined && f.partition === undefined && f.multiGpu === undefined) return undefined;
   if (topology.gpus.length === 0) {
     throw new TesseraError('--alpha and --partition split the work between CPU sockets and GPUs, and this topology has no GPU', {
@@ -109,19 +104,25 @@ async function chooseSplit(f: ReadyFlags, graph: Graph, topology: Topology): Pro
   }
   const seed = f.partitionSeed ?? DEFAULT_PARTITION_SEED;
   const fixed: RunnableStrategy | undefined = f.partition === 'auto' ? undefined : f.partition;
-  const rand = { partitionSeed: seed };
-  const auto = f.multiGpu === 'auto' || f.alpha === 'auto' || f.partition === 'auto';
-  if (typeof f.alpha === 'number' && fixed !== undefined && !auto) return { gpuShare: 1 - f.alpha, partition: fixed, ...(fixed === 'rand' ? rand : {}) };
-  if (f.alpha === undefined && fixed !== undefined && !auto) return { partition: fixed, ...(fixed === 'rand' ? rand : {}) };
-  if (typeof f.alpha === 'number' && f.partition === undefined && !auto) return { gpuShare: 1 - f.alpha, partition: 'high' };
+  if (f.alpha !== 'auto' && f.partition !== 'auto' && f.multiGpu !== 'auto') {
+    // Nothing for the model to choose: the flags as given (--multi-gpu s: run() deals the pages).
+    return {
+      ...(typeof f.alpha === 'number' ? { gpuShare: 1 - f.alpha } : {}),
+      partition: fixed ?? 'high',
+      ...(fixed === 'rand' ? { partitionSeed: seed } : {}),
+      ...(f.multiGpu !== undefined ? { multiGpu: f.multiGpu } : {}),
+    };
+  }
   // The model (and its calibration) loads only when asked for: other runs start without it.
   const { modelSplit } = await import('../model/split.js');
   // The rates of the mode the run is forced to (else the program's own), and the source (a
   // top-down BFS is predicted level by level).
   const source = f.source === undefined ? undefined : vertexIdOf(graph, f.source, '--source');
-  // --multi-gpu auto alone keeps the topology's split (and HIGH) and lets the model pick P or S.
-  const alpha = f.alpha ?? (f.multiGpu === 'auto' && f.partition === undefined ? 1 - gpuShareFor(graph, topology, undefined) : 'auto');
-  const partition = fixed ?? (f.multiGpu === 'auto' && f.partition === undefined ? 'high' : 'auto');
+  // --multi-gpu auto keeps the alpha given, else the topology's, and HIGH unless --partition names
+  // one; --alpha auto and --partition auto choose what they name (and --partition auto alone, alpha too).
+  const choose = f.alpha === 'auto' || f.partition === 'auto';
+  const alpha = f.alpha ?? (f.partition === 'auto' ? 'auto' : undefined);
+  const partition = fixed ?? (choose ? 'auto' : 'high');
   const multiGpu = f.multiGpu ?? (topology.gpus.length > 1 ? 'auto' : 'p');
   return modelSplit(graph, topology, f.algo, { partition, alpha, seed, mode: f.mode, source, multiGpu });
 }

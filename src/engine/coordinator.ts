@@ -140,7 +140,6 @@ export class Engine {
    * Owner of each vertex (0: the CPU actors, i + 1: GPU actor i), built only when some owner has
    * several ranges (RAND): push frontier lists are bucketed through it. One range each: compares.
    */
-  private ownerMap: Uint8Array | undefined;
   /** What task planning (tasks.ts) reads of the actors: set by create once they are up. */
   private layout!: taskPlan.TaskLayout;
   private readyWait = new Map<string, { resolve: (f: ReadyFrame) => void; reject: (e: ErrorFrame) => void }>();
@@ -182,13 +181,10 @@ export class Engine {
           });
     const e = new Engine(graph, topology, opts);
     e.cpuRanges = complementRanges(owned, n);
-    if (e.cpuRanges.length > 1 || owned.some((r) => r.length > 1)) {
-      if (owned.length > 254) throw new TesseraError(`${owned.length} GPU actors: at most 254`, { file: topology.source, key: 'gpus', fix: 'list fewer GPUs' });
-      e.ownerMap = new Uint8Array(n);
-      owned.forEach((list, i) => {
-        for (const [b, en] of list) e.ownerMap!.fill(i + 1, b, en);
-      });
-    }
+    // Several ranges per owner (the model's RAND or dealt pages, or the caller's): as many GPUs as
+    // the model's partitions name in their byte per vertex.
+    if ((e.cpuRanges.length > 1 || owned.some((r) => r.length > 1)) && owned.length > 254)
+      throw new TesseraError(`${owned.length} GPU actors: at most 254`, { file: topology.source, key: 'gpus', fix: 'list fewer GPUs' });
     const slots = storeArenas(graph, topology, opts.steal, owned);
     const share = shareGraph(graph, nextGraphId++);
     // Socket actors say ready once their threads have loaded their modules (socket-actor.ts).
@@ -220,7 +216,7 @@ export class Engine {
       coord.send({ ...share.load, gpu: { device: gpu.device, emulated: gpu.emulated, memoryLimit: gpu.memoryLimit, streams: gpu.streams, owned: mine, ...(slots?.gpus[i] ? { hostBuffer: slots.gpus[i] } : {}) } }, share.shared);
       e.actors.push({ name, kind: 'gpu', threads: 0, link: coord, actor, bytesAtStepStart: 0, owned: mine });
     });
-    e.layout = { graph, threads: e.threads, cpuThreads: e.actors.slice(0, e.cpuCount).map((a) => a.threads), cpuRanges: e.cpuRanges, gpuOwned: e.actors.slice(e.cpuCount).map((a) => a.owned!), ownerMap: e.ownerMap };
+    e.layout = { graph, threads: e.threads, cpuThreads: e.actors.slice(0, e.cpuCount).map((a) => a.threads), cpuRanges: e.cpuRanges, gpuOwned: e.actors.slice(e.cpuCount).map((a) => a.owned!) };
     const results = await Promise.allSettled(ready);
     const failed = [...results, ...(await Promise.allSettled(cpuReady))].find((r) => r.status === 'rejected');
     if (failed !== undefined) {
@@ -497,7 +493,7 @@ export class Engine {
 
   /** The task layout, or with `cpuOnly` one where the CPU actors own every vertex. */
   private layoutFor(cpuOnly: boolean): taskPlan.TaskLayout {
-    return cpuOnly && this.hasGpus ? { ...this.layout, cpuRanges: [[0, this.graph.numVertices]], gpuOwned: [], ownerMap: undefined } : this.layout;
+    return cpuOnly && this.hasGpus ? { ...this.layout, cpuRanges: [[0, this.graph.numVertices]], gpuOwned: [] } : this.layout;
   }
 
   /** Contiguous shares of the task list over the CPU actors, edges in proportion to their threads (tasks.ts). */

@@ -24,8 +24,6 @@ export interface TaskLayout {
   cpuRanges: VertexRanges;
   /** The vertex ranges each GPU actor owns (topology order). */
   gpuOwned: VertexRanges[];
-  /** Owner of each vertex (0: the CPU actors, i + 1: GPU actor i) when some owner has several ranges (RAND). */
-  ownerMap: Uint8Array | undefined;
 }
 
 /** Dense tasks: every page cut into vertex ranges of about `target` edges (Engine.denseShares caches them). */
@@ -115,7 +113,8 @@ export function share(l: TaskLayout, tasks: Task[]): Task[][] {
 /**
  * Push tasks: slices of the frontier list (in vertex order, see Frontier.list) of about equal
  * out-edges. With GPUs each owner's vertices are one slice of the list (one range per owner:
- * found by binary search; several (RAND): the list is sorted by owner first) and each GPU gets
+ * found by binary search; several (RAND, dealt pages): the list is copied owner by owner, each
+ * range's run found the same way) and each GPU gets
  * its slice as one task; returns the list the tasks index. `outEdges`, the list's out-edges when
  * known, saves a pass over it (the last GPU's slice is the rest). With `splitHubs` (the kernel's
  * splitPush) a CPU vertex with over twice a task's edges is cut into tasks of its edges.
@@ -131,8 +130,7 @@ export function pushTaskShares(l: TaskLayout, list: Uint32Array, outEdges?: numb
     return edges;
   };
   if (l.gpuOwned.length > 0) {
-    const map = l.ownerMap;
-    if (map === undefined) {
+    if (l.cpuRanges.length <= 1 && l.gpuOwned.every((r) => r.length <= 1)) {
       // One range per owner (HIGH, LOW): the list is in vertex order, so each owner's part is
       // the slice between two binary searches; nothing is copied.
       const [begin, end] = l.cpuRanges[0] ?? [0, 0];
@@ -152,12 +150,11 @@ export function pushTaskShares(l: TaskLayout, list: Uint32Array, outEdges?: numb
       outEdges = cpuEdges;
     } else {
       // Several ranges (RAND, dealt pages): the list is in vertex order, so each range's vertices
-      // are one run of it (two binary searches); the runs are copied owner by owner, with no
-      // per-vertex lookup of the owner map.
+      // are one run of it (two binary searches); the runs are copied owner by owner.
       const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * list.length)), 0, list.length);
       const src = list;
       let at = 0;
-      const take = (ranges: VertexRanges): { lo: number; hi: number; edges: number } => {
+      const take = (ranges: VertexRanges, edges?: number): { lo: number; hi: number; edges: number } => {
         const lo = at;
         for (const [b, e] of ranges) {
           const x = lowerBound(src, b);
@@ -165,12 +162,18 @@ export function pushTaskShares(l: TaskLayout, list: Uint32Array, outEdges?: numb
           out.set(src.subarray(x, y), at);
           at += y - x;
         }
-        return { lo, hi: at, edges: edgesOf(lo, at, out) };
+        return { lo, hi: at, edges: edges ?? edgesOf(lo, at, out) };
       };
       const cpu = take(l.cpuRanges);
       cpuHi = cpu.hi;
+      // As with one range each: the last GPU's edges are the rest when the list's are known.
+      let rest = outEdges === undefined ? undefined : outEdges - cpu.edges;
+      l.gpuOwned.forEach((owned, i) => {
+        const t = take(owned, i === l.gpuOwned.length - 1 ? rest : undefined);
+        if (rest !== undefined) rest -= t.edges;
+        gpuSlices.push({ page: 0, count: 0, ...t });
+      });
       outEdges = cpu.edges;
-      for (const owned of l.gpuOwned) gpuSlices.push({ page: 0, count: 0, ...take(owned) });
       list = out;
     }
   }

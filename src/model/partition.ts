@@ -571,7 +571,7 @@ export function modelOwnership(
   graph: Graph,
   topology: Topology,
   share: number,
-  opts: { strategy?: Strategy; multiGpu?: MultiGpu; orientation?: Orientation; seed?: number } = {},
+  opts: { strategy: Strategy; multiGpu?: MultiGpu; orientation?: Orientation; seed?: number },
 ): Array<Array<[number, number]>> {
   if (topology.gpus.length === 0) return [];
   const elements: ModelElement[] = [
@@ -579,16 +579,11 @@ export function modelOwnership(
     ...topology.gpus.map((g): ModelElement => ({ name: `gpu${g.device}`, kind: 'gpu', rate: 1 })),
   ];
   const part = partitionGraph(graph, { elements }, {
-    strategy: opts.strategy ?? 'rand',
+    strategy: opts.strategy,
     multiGpu: opts.multiGpu,
     alpha: 1 - share,
     orientation: opts.orientation ?? 'in',
     seed: opts.seed ?? DEFAULT_PARTITION_SEED,
   });
   return part.elements.filter((e) => e.kind === 'gpu').map((e) => e.ranges);
-}
-
-/** RAND's ranges (modelOwnership with strategy 'rand'). */
-export function randOwnership(graph: Graph, topology: Topology, share: number, opts: { orientation?: Orientation; seed?: number } = {}): Array<Array<[number, number]>> {
-  return modelOwnership(graph, topology, share, { ...opts, strategy: 'rand' });
 }

@@ -7,6 +7,7 @@ import type { RunReport } from '../engine/report.js';
 import type { Graph } from '../graph/types.js';
 import type { Topology } from '../topology/schema.js';
 import { TesseraError } from '../errors.js';
+import { gpuShareFor } from '../engine/partition.js';
 import type { Mode } from '../wire/frames.js';
 import { modelSweep } from './index.js';
 import { bestPoint, partitionGraph, type MultiGpu, type Strategy, type SweepPoint } from './partition.js';
@@ -29,8 +30,8 @@ export interface ModelSplit {
 export interface ModelSplitOptions {
   /** A strategy, or 'auto' for the best of the three. */
   partition: Strategy | 'auto';
-  /** A fixed alpha (the model then picks the strategy), or 'auto'. */
-  alpha: number | 'auto';
+  /** A fixed alpha (the model then picks the strategy), 'auto', or absent: the topology's split (gpuShareFor). */
+  alpha?: number | 'auto';
   seed: number;
   /** The mode the run is forced to (its rates and pages), else the program's own. */
   mode?: Mode;
@@ -43,11 +44,12 @@ export interface ModelSplitOptions {
 }
 
 export async function modelSplit(graph: Graph, topology: Topology, algo: string, o: ModelSplitOptions): Promise<ModelSplit> {
-  // Each point is one O(|E|) boundary count.
-  // On a 0.1 grid when alpha is chosen too; at a given alpha only its point (and the grid's ends).
-  const steps = o.alpha === 'auto' ? 10 : 1;
-  const sweep = await modelSweep(graph, topology, algo, { partition: o.partition, steps, alpha: o.alpha, seed: o.seed, mode: o.mode, source: o.source, pagesResident: o.pagesResident, multiGpu: o.multiGpu });
-  const chosen = bestPoint(sweep.points, { alpha: o.alpha });
+  const alpha = o.alpha ?? 1 - gpuShareFor(graph, topology, undefined);
+  // Each point is one O(|E|) boundary count: on a 0.1 grid when alpha is chosen too; at a given
+  // alpha only its point (and the grid's ends).
+  const steps = alpha === 'auto' ? 10 : 1;
+  const sweep = await modelSweep(graph, topology, algo, { partition: o.partition, steps, alpha, seed: o.seed, mode: o.mode, source: o.source, pagesResident: o.pagesResident, multiGpu: o.multiGpu });
+  const chosen = bestPoint(sweep.points, { alpha });
   if (chosen === undefined) {
     throw new TesseraError('the performance model found no feasible split for this graph and topology', {
       file: topology.source,
@@ -59,7 +61,7 @@ export async function modelSplit(graph: Graph, topology: Topology, algo: string,
   const multi = topology.gpus.length > 1 ? { multiGpu: chosen.multiGpu } : {};
   // HIGH / LOW with one range per GPU: the alpha asked for, or the model's as cut into pages.
   if (chosen.strategy !== 'rand' && chosen.multiGpu === 'p')
-    return { gpuShare: 1 - (typeof o.alpha === 'number' ? o.alpha : chosen.prediction.alpha), partition: chosen.strategy, ...multi, chosen, summarize };
+    return { gpuShare: 1 - (typeof alpha === 'number' ? alpha : chosen.prediction.alpha), partition: chosen.strategy, ...multi, chosen, summarize };
   // RAND, dealt pages: run exactly the pages the model chose (its partition at that alpha and seed).
   const partitionPages = sweep.mode === 'push' ? 'out' : 'in';
   const part = partitionGraph(graph, sweep.params, { strategy: chosen.strategy, multiGpu: chosen.multiGpu, alpha: chosen.alphaRequested, orientation: partitionPages, seed: o.seed });
