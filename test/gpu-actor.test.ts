@@ -334,6 +334,28 @@ gpuTest('BFS on a GPU that owns every vertex uploads depth once per run, push an
   }
 });
 
+gpuTest('a push superstep sends a short frontier to the GPU as its ids, a long one as the owned byte map', async (t) => {
+  const g = rmat(true);
+  const cpu = await cpuResults(g);
+  const n = g.numVertices;
+  const e = await Engine.create(g, oneSocketOneGpu, { gpuShare: 1, steal: 'off', forceMode: 'push' });
+  try {
+    const { values, report } = await e.run(algorithm('bfs').program, paramsFor(g, 'bfs') as never);
+    t.is(firstMismatch(values, cpu.get('bfs')!, false), -1);
+    const rows = gpuRows(report);
+    let short = 0;
+    report.steps.forEach((s, i) => {
+      // Depth goes up once (4 bytes a vertex, the first superstep); the frontier: 5 bytes an id, or a byte a vertex.
+      const frontier = s.frontier * 16 < n ? 5 * s.frontier : n;
+      short += s.frontier * 16 < n ? 1 : 0;
+      t.is(rows[i]!.stateBytesIn, frontier + (i === 0 ? 4 * n : 0), `superstep ${i}: frontier ${s.frontier} of ${n}`);
+    });
+    t.true(short >= 2 && short < report.steps.length, `short and long frontiers both: ${report.steps.map((s) => s.frontier).join(',')}`);
+  } finally {
+    await e.close();
+  }
+});
+
 gpuTest('SSSP on a GPU that owns every vertex uploads its distances once per run; a split GPU every superstep', async (t) => {
   const g = rmat(true);
   const cpu = await cpuResults(g);

@@ -109,6 +109,27 @@ gpuTest("bfs's depth and wcc's label after pull levels come device to device on 
     }
 });
 
+gpuTest('GPUs owning every vertex patch their copies where the fold wrote, instead of uploading what others own; a split GPU uploads it', async (t) => {
+  const g = rmat(true);
+  const want = await cpuResults(g);
+  const n = g.numVertices;
+  for (const [name, bytes] of [['bfs', 4], ['wcc', 4], ['sssp', 8]] as const)
+    for (const [share, multiGpu] of [[1, 'p'], [1, 's'], [0.6, 'p']] as const) {
+      const p = algorithm(name).program;
+      const r = await withEngine(g, oneSocket(2), { gpuShare: share, multiGpu, forceMode: 'push' }, (e) => e.run(p, paramsFor(g, name) as never));
+      t.is(firstMismatch(r.values, want.get(name)!, name === 'sssp'), -1, `${name} ${share} ${multiGpu}`);
+      // After the first superstep: the state array whole (bytes a vertex) beside the frontier (at most a byte a vertex) when it goes up whole.
+      const later = gpuSteps(r.report).slice(1).flat().map((row) => row.stateBytesIn);
+      t.true(later.length >= 4, `${name}: ${later.length} GPU rows`);
+      if (share === 1) {
+        t.true(later.every((b) => b < (bytes + 1) * n), `${name} ${multiGpu}: no whole upload: ${later.join(',')}`);
+        t.true(later.reduce((a, b) => a + b, 0) < later.length * bytes * n, `${name} ${multiGpu}: less than whole arrays: ${later.join(',')}`);
+        // One range each: a level that changed few vertices sends lists, which go up as a few entries.
+        if (multiGpu === 'p') t.true(later.some((b) => b < n / 4), `${name}: a small patch: ${later.join(',')}`);
+      } else t.true(later.some((b) => b >= bytes * n), `${name} split: whole uploads: ${later.join(',')}`);
+    }
+});
+
 gpuTest('GPU operators with resident owner arrays (hops-pull, relax-swap) on two GPUs: peer copies, results equal the CPU run', async (t) => {
   const g = rmat(true);
   const cpu: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };

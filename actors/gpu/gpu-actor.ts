@@ -398,6 +398,14 @@ export class GpuActor {
     }
   }
 
+  /** Device entries `ids` of `dev` set to the host array's values there. */
+  async scatterHost(dev: string, src: StateArray, ids: Uint32Array): Promise<void> {
+    const vals = new (src.constructor as new (n: number) => StateArray)(ids.length);
+    for (let i = 0; i < ids.length; i++) vals[i] = src[ids[i]!]!;
+    await this.ctl!.scatterState(dev, ids, vals);
+    this.stats.stateBytesIn += ids.byteLength + vals.byteLength;
+  }
+
   /** The graph's out-degrees on the device (uploaded once). */
   async ensureOutDegree(): Promise<void> {
     if (this.device.has(OUTDEG)) return;
@@ -405,30 +413,6 @@ export class GpuActor {
     const n = this.g!.numVertices;
     await this.ctl!.writeState(OUTDEG, this.g!.outDegree.subarray(0, n));
     this.stats.stateBytesIn += 4 * n;
-  }
-
-  async clearNext(): Promise<void> {
-    await this.ensure(NX, 'u8');
-    await this.ctl!.fillState(NX, 0);
-  }
-
-  /** Push: the device frontier holds only the owned frontier vertices (each pushed once, here). */
-  async frontierOwned(s: Step): Promise<void> {
-    await this.ensure(FR, 'u8');
-    await this.ctl!.fillState(FR, 0);
-    await this.pin(s.frontier!);
-    for (const [b, e] of this.owned) {
-      await this.ctl!.writeState(FR, s.frontier!.subarray(b, e), b);
-      this.stats.stateBytesIn += e - b;
-    }
-  }
-
-  /** Pull: vertices gather from frontier neighbours anywhere. */
-  async frontierAll(s: Step): Promise<void> {
-    await this.ensure(FR, 'u8');
-    await this.pin(s.frontier!);
-    await this.ctl!.writeState(FR, s.frontier!);
-    this.stats.stateBytesIn += s.frontier!.byteLength;
   }
 
   /** Push kernels' owned vertices, one range: params ownedBegin/ownedEnd (with ownedState, below). */
@@ -639,7 +623,8 @@ export class GpuActor {
    */
   async changedOwned(name: string, op: 'claim' | 'min', s: Step, activated: number | undefined, value?: number): Promise<Pick<StepOut, 'merges' | 'flagged'>> {
     const owned = rangeVertices(this.owned);
-    if (owned === 0) return { merges: [], flagged: [] };
+    // No kernel ran (no owned frontier vertex) or none marked a vertex: nothing to read back.
+    if (owned === 0 || activated === 0) return { merges: [], flagged: [] };
     if ((activated ?? Infinity) * 256 < owned) return { merges: [await this.ownedChanges(name, op, s)], flagged: [] };
     // Indexed by vertex id (n entries): every range reads into its own part.
     const n = this.g!.numVertices;

@@ -51,6 +51,8 @@ export interface GpuStep {
   list: Uint32Array | undefined;
   /** The coordinator's next-frontier flags (one byte per vertex). */
   next: Uint8Array;
+  /** Where the fold of the previous edge step wrote each array, by name (SuperstepFrame.changed). */
+  changed: Map<string, { ids: Uint32Array | undefined; spans: Array<{ actor: string; begin: number; end: number }> }> | undefined;
 }
 
 /** The host views a superstep frame names, over the buffers sent with it (n vertices). */
@@ -66,6 +68,7 @@ export function stepOf(f: SuperstepFrame, shared: SharedArrayBuffer[], n: number
     frontier: f.frontierBitmap === undefined ? undefined : new Uint8Array(shared[f.frontierBitmap]!, 0, n),
     list: f.frontierList === undefined ? undefined : new Uint32Array(shared[f.frontierList]!),
     next: new Uint8Array(shared[f.nextBitmap]!, 0, n),
+    changed: f.changed === undefined ? undefined : new Map(f.changed.states.map((c) => [c.name, { ids: c.ids === undefined ? undefined : new Uint32Array(shared[c.ids]!, 0, c.count), spans: c.spans }])),
   };
 }
 

@@ -175,6 +175,7 @@ interface NativeControllerHandle {
   copyFromPeer(peer: NativeControllerHandle, src: string, dst: string, ranges: Float64Array): Promise<number>;
   enablePeer(peer: NativeControllerHandle): Promise<boolean>;
   flaggedDegrees(flags: string, deg: string, begin: number, end: number): Promise<number>;
+  scatterState(name: string, ids: Uint32Array, values: StateArray): Promise<void>;
   activePages(setId: number, pages: Uint32Array, state: string, value: number): Promise<Uint32Array>;
   pinHost(view: StateArray): Promise<boolean>;
   unpinHost(view: StateArray): Promise<void>;
@@ -524,6 +525,14 @@ export class GpuController {
   /** Sum of deg[v] (a u32 array) over the v in [begin, end) whose u8 flag is set, on the device. */
   flaggedDegrees(flags: string, deg: string, begin: number, end: number): Promise<number> {
     return this.h.flaggedDegrees(flags, deg, begin, end);
+  }
+
+  /**
+   * state[name][ids[i]] = values[i] on the device (values of the array's type): a few scattered
+   * entries without copying the range around them (a frontier list, the host's folded changes).
+   */
+  scatterState(name: string, ids: Uint32Array, values: StateArray): Promise<void> {
+    return this.timed('writeMs', this.h.scatterState(name, ids, values));
   }
 
   /**

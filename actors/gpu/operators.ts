@@ -28,7 +28,8 @@ import type { MergeOp, StateMerge, StateSync } from '../../src/wire/frames.js';
 import type { GpuActor } from './gpu-actor.js';
 import type { GpuController } from './native.js';
 import { FR, NX, SET_IN, SET_OUT, type GpuHandler } from './handler.js';
-import { foldsExactly, keep, refresh, slotsFor, stale } from './residency.js';
+import { foldsExactly, isPatch, keep, refresh, slotsFor, stale } from './residency.js';
+import { clearNext, frontierAll, frontierOwned } from './frontier.js';
 
 const HEADERS = ['ts_common.h', 'kernels_common.h', 'kernels_push.h', 'kernels_pull.h', 'kernels_user.h', 'operator_prelude.h'];
 const CTYPE = { f64: 'double', f32: 'float', i32: 'int', u32: 'unsigned int', u8: 'unsigned char' } as const;
@@ -208,14 +209,15 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
     await a.ensure(BEFORE + d, kind);
     // Owning every vertex, the actor is the only writer this superstep; otherwise CPU actors write
     // the host array meanwhile and the device starts from one snapshot of it.
-    if (up !== 'none') await a.uploadRanges(d, a.ownsAll ? (host.subarray(0, len) as StateArray) : snapshot(a, n, host), [[0, len]]);
+    if (isPatch(up)) await refresh(a, s, n, kind, d, up);
+    else if (up !== 'none') await a.uploadRanges(d, a.ownsAll ? (host.subarray(0, len) as StateArray) : snapshot(a, n, host), [[0, len]]);
     // The device diffs against what it started from: a copy on the device.
     await a.controller.copyState(BEFORE + d, d, 0, len);
   }
-  await a.clearNext();
+  await clearNext(a);
   const push = f.mode === 'push';
-  if (push) await a.frontierOwned(s);
-  else await a.frontierAll(s);
+  if (push) await frontierOwned(a, s);
+  else await frontierAll(a, s);
   const set = op.view === 'undirected' && a.directed ? await a.ensureUnion() : push || f.pullPages === 'out' ? SET_OUT : SET_IN;
   const pages = push && set === SET_OUT ? a.pushPages(SET_OUT, s) : await a.pullPages(set, s, f.pullIf && slots.get(f.pullIf.state));
   const st = await a.run(`user:${key}:${kernel}:${f.mode}`, { setId: set, pages, params, state: roles });

@@ -10,7 +10,9 @@
  * SuperstepFrame.resident), or another actor during superstep k. An actor owning every vertex
  * has no other writer. Otherwise CPU workers write shared host memory directly: for 'owner'/'none'
  * arrays only their own ranges (the owned ranges stay valid), for the other reduces any vertex
- * (a push), so those are uploaded whole, as arrays that are only read.
+ * (a push), so those are uploaded whole, as arrays that are only read. Where GPUs own every vertex
+ * (GpuActor.gpusOwnAll), nothing but the folds writes the host arrays: a copy is then 'patch', equal
+ * but where the next frame says the last fold wrote (SuperstepFrame.changed, patchOf).
  */
 import type { Reduce } from '../../src/engine/define.js';
 import type { StateKind } from '../../src/wire/frames.js';
@@ -26,13 +28,20 @@ interface Mirror {
   length: number;
   kind: StateKind;
   step: number;
-  where: 'all' | 'owned';
+  /** 'patch': equal but where the coordinator's fold of that step wrote (SuperstepFrame.changed). */
+  where: 'all' | 'owned' | 'patch';
   /** With 'owned': the ranges still stale once GPU peers copied theirs in (fromPeers); else a.others. */
   missing?: VertexRanges;
 }
 
-/** What of a device array to upload: nothing, these ranges, or all of it. */
-export type Stale = 'none' | 'all' | VertexRanges;
+/** What of a device array to upload: nothing, these ranges, all of it, or ranges and scattered entries. */
+export type Stale = 'none' | 'all' | VertexRanges | Patch;
+
+/** Ranges and single entries of a host array to copy to the device (the rest is current there). */
+export interface Patch {
+  ranges: VertexRanges;
+  ids: Uint32Array | undefined;
+}
 
 const KEY = 'operators:mirrors';
 
@@ -59,8 +68,34 @@ export function stale(a: GpuActor, s: GpuStep, name: string, kind: StateKind, sl
   const m = all.get(slot);
   all.delete(slot);
   if (m === undefined || s.f.resident?.includes(name) !== true || !sameView(m, s.state[name]!, kind, s.f.step)) return 'all';
+  if (m.where === 'patch') return patchOf(a, s, name, kind, m.step);
   const miss = m.where === 'all' ? [] : (m.missing ?? a.others);
   return miss.length === 0 ? 'none' : miss;
+}
+
+/**
+ * A 'patch' mirror: the GPUs own every vertex, so the host array changed since the previous edge
+ * step only where that step's fold wrote it: ranges other actors flagged or synced, and the ids
+ * of every list folded (its own included: a claim another list won, a min it lowered). Those go
+ * up instead of the ranges other actors own (RMAT 25's depth: 128 MiB a push level on each of
+ * two GPUs). All of it when the patch would not be smaller.
+ */
+function patchOf(a: GpuActor, s: GpuStep, name: string, kind: StateKind, step: number): Stale {
+  if (s.changed === undefined || s.f.changed?.step !== step) return 'all';
+  const c = s.changed.get(name);
+  if (c === undefined) return 'none';
+  const sorted = c.spans.filter((p) => p.actor !== a.name).sort((x, y) => x.begin - y.begin);
+  const ranges: Array<[number, number]> = [];
+  for (const { begin, end } of sorted) {
+    const last = ranges[ranges.length - 1];
+    if (last !== undefined && begin <= last[1]) last[1] = Math.max(last[1], end);
+    else ranges.push([begin, end]);
+  }
+  const size = s.state[name]!.BYTES_PER_ELEMENT;
+  let bytes = (c.ids?.length ?? 0) * (4 + size);
+  for (const [b, e] of ranges) bytes += (e - b) * size;
+  if (bytes >= a.graph.numVertices * size) return 'all';
+  return ranges.length === 0 && c.ids === undefined ? 'none' : { ranges, ids: c.ids };
 }
 
 /**
@@ -99,7 +134,11 @@ export function slotsFor(a: GpuActor, s: GpuStep, state: ReadonlyArray<readonly 
 export async function refresh(a: GpuActor, s: GpuStep, name: string, kind: StateKind = kindOf(s, name), slot = name, up = stale(a, s, name, kind, slot)): Promise<void> {
   if (up === 'none') return;
   const host = s.state[name]!;
-  if (up === 'all' && slot === name) await a.upload(name, s);
+  if (isPatch(up)) {
+    await a.ensure(slot, kind);
+    await a.uploadRanges(slot, host, up.ranges);
+    if (up.ids !== undefined) await a.scatterHost(slot, host, up.ids);
+  } else if (up === 'all' && slot === name) await a.upload(name, s);
   else (await a.ensure(slot, kind), await a.uploadRanges(slot, host, up === 'all' ? [[0, Math.min(host.length, a.graph.numVertices)]] : up));
 }
 
@@ -136,6 +175,10 @@ export async function fromPeers(members: ReadonlyArray<readonly [GpuActor, GpuSt
 }
 
 
+export function isPatch(up: Stale): up is Patch {
+  return typeof up === 'object' && !Array.isArray(up);
+}
+
 /** The kind of state array `name` in the superstep's frame. */
 export function kindOf(s: GpuStep, name: string): StateKind {
   const r = s.f.state.find((x) => x.name === name);
@@ -163,8 +206,11 @@ export function foldsExactly(r: Reduce, kind: StateKind): boolean {
  */
 export function keep(a: GpuActor, s: GpuStep, name: string, reduce: Reduce | undefined, kind: StateKind = kindOf(s, name), slot = name): void {
   let where: Mirror['where'] | undefined;
-  if (a.ownsAll) where = reduce === undefined || foldsExactly(reduce, kind) ? 'all' : undefined;
-  else where = reduce === 'owner' || reduce === 'none' ? 'owned' : undefined;
+  const exact = reduce === undefined || foldsExactly(reduce, kind);
+  if (a.ownsAll) where = exact ? 'all' : undefined;
+  else if (reduce === 'owner' || reduce === 'none') where = 'owned';
+  // GPUs owning every vertex: no CPU worker writes host memory; every write comes through a fold.
+  else if (a.gpusOwnAll && exact) where = 'patch';
   if (where === undefined) return;
   const host = s.state[name]!;
   mirrors(a).set(slot, { buf: host.buffer, offset: host.byteOffset, length: host.length, kind, step: s.f.step, where });

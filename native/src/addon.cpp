@@ -73,6 +73,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("copyFromPeer", &NativeController::CopyFromPeer),
                            InstanceMethod("enablePeer", &NativeController::EnablePeer),
                            InstanceMethod("flaggedDegrees", &NativeController::FlaggedDegrees),
+                           InstanceMethod("scatterState", &NativeController::ScatterState),
                            InstanceMethod("activePages", &NativeController::ActivePages),
                            InstanceMethod("pinHost", &NativeController::PinHost),
                            InstanceMethod("compact", &NativeController::Compact),
@@ -456,6 +457,25 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     j->work = [this, flags, deg, b, e, sum] { *sum = ctl_->flaggedDegrees(flags, deg, b, e); };
     j->settle = [sum](Napi::Env env) -> Napi::Value { return Napi::Number::New(env, *sum); };
     return enqueue(info.Env(), j);
+  }
+
+  /** scatterState(name, ids, values) -> Promise<void>: name[ids[i]] = values[i] on the device. */
+  Napi::Value ScatterState(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const std::string name = stringArg(info, 0, "scatterState: name");
+    TA ia, va;
+    ts::SType t;
+    if (info.Length() < 3 || !getTypedArray(env, info[1], &ia) || ia.type != napi_uint32_array) throw codedError(env, "TS_ARG", "scatterState: ids must be a Uint32Array");
+    if (!getTypedArray(env, info[2], &va) || !typedArrayState(va.type, &t)) throw codedError(env, "TS_ARG", "scatterState: values must be a Float64Array, Float32Array, Uint32Array, Int32Array or Uint8Array");
+    if (va.length != ia.length) throw codedError(env, "TS_ARG", "scatterState: ids and values differ in length");
+    Job* j = newJob(env);
+    j->keep.push_back(std::make_unique<Napi::Reference<Napi::Value>>(Napi::Persistent(info[1])));
+    j->keep.push_back(std::make_unique<Napi::Reference<Napi::Value>>(Napi::Persistent(info[2])));
+    const uint32_t* ids = (const uint32_t*)ia.data;
+    const void* vals = va.data;
+    const size_t n = ia.length;
+    j->work = [this, name, ids, vals, t, n] { ctl_->scatterState(name, ids, vals, t, n); };
+    return enqueue(env, j);
   }
 
   /** activePages(setId, pages, state, value) -> Promise<Uint32Array>: those with a vertex whose i32 state is value. */

@@ -685,6 +685,22 @@ double Controller::flaggedDegrees(const std::string& flags, const std::string& d
   return r;
 }
 
+void Controller::scatterState(const std::string& name, const uint32_t* ids, const void* vals, SType type, size_t count) {
+  StateArr& a = findState(state_, name, "scatterState");
+  if (a.type != type)
+    throw CodedError("TS_TYPE", "scatterState('" + name + "'): the array holds " + stypeName(a.type) + " but a " + stypeName(type) + " typed array was given");
+  for (size_t i = 0; i < count; i++)
+    if (ids[i] >= a.n) throw CodedError("TS_RANGE", "scatterState('" + name + "'): id " + std::to_string(ids[i]) + " exceeds its length " + std::to_string(a.n));
+  if (count == 0) return;
+  const size_t e = stypeSize(type);
+  uint32_t* dids = (uint32_t*)scratch("@scatterIds", count * 4);
+  void* dvals = scratch("@scatterVals", count * e);
+  be_->h2d(dids, ids, count * 4, 0);
+  be_->h2d(dvals, vals, count * e, 0);
+  launch<KScatterVals>(gridFor(count), 0, 0, ScatterValsArgs{a.dev, dids, dvals, (u32)count, (u32)a.type});
+  be_->syncStream(0);
+}
+
 bool Controller::enablePeer(Controller& peer) {
   if (peer.emulated_ != emulated_) return false;
   return be_->enablePeer(peer.device_);

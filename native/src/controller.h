@@ -132,6 +132,8 @@ class Controller {
   size_t copyFromPeer(Controller& peer, const std::string& src, const std::string& dst, const std::vector<std::pair<size_t, size_t>>& ranges);
   /** Sum of deg[v] (u32) over v in [begin, end) with flags[v] (u8) set. */
   double flaggedDegrees(const std::string& flags, const std::string& deg, size_t begin, size_t end);
+  /** name[ids[i]] = vals[i] for i < count (vals of the array's type). */
+  void scatterState(const std::string& name, const uint32_t* ids, const void* vals, SType type, size_t count);
   /**
    * The pages of `pages` (set setId) with a vertex whose i32 state[v] == value (a pull's pullIf:
    * only they need a walk); every page for a state of another type.

@@ -48,7 +48,7 @@ using KPullBc = KGroupPull<BcBackwardOp>;
   X(BlockBfs) X(BinSssp) X(WarpSssp) X(BlockSssp) X(BinWcc) X(WarpWcc) X(BlockWcc) X(BinPr)  \
   X(WarpPr) X(BlockPr) X(BinBc) X(WarpBc) X(BlockBc) X(PullBfs) X(PullWcc) X(PullBc)         \
   X(CdlpGather) X(CdlpMode) X(TriCost) X(ScanTile) X(ScanAdd) X(Tri) X(TriFlush) X(TriMark) X(FlagDeg) \
-  X(PageActive) X(LvDeg) X(LvNarrow) X(LvGather) X(LvMove)
+  X(PageActive) X(LvDeg) X(LvNarrow) X(LvGather) X(LvMove) X(ScatterVals)
 
 enum KernelId : int {
 #define TS_KID(name) kid_##name,

@@ -99,6 +99,28 @@ struct KScatter {
   }
 };
 
+/** dst[ids[i]] = vals[i] (both of `type`): patching a device copy where the host's changed. */
+struct ScatterValsArgs {
+  void* dst;
+  const u32* ids;
+  const void* vals;
+  u32 count, type;
+};
+struct KScatterVals {
+  using Args = ScatterValsArgs;
+  static constexpr int phases = 1;
+  TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
+    for (u32 i = c.gtid(); i < a.count; i += c.gstride()) {
+      const u32 v = a.ids[i];
+      switch (a.type) {
+        case kTypeU8: ((u8*)a.dst)[v] = ((const u8*)a.vals)[i]; break;
+        case kTypeF64: ((double*)a.dst)[v] = ((const double*)a.vals)[i]; break;
+        default: ((u32*)a.dst)[v] = ((const u32*)a.vals)[i]; break;  // u32, i32, f32: 4 bytes each
+      }
+    }
+  }
+};
+
 /** x[v] = base + d * x[v] over [begin, end): PageRank's apply after the gather. */
 struct AxpbArgs {
   double* x;

@@ -16,7 +16,6 @@ import { shareGraph, withArena } from '../../actors/cpu/share.js';
 import { storeArenas } from '../graph/store.js';
 import { GpuGroup } from '../../actors/gpu/group.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
-import { nativeFoldFlags } from '../../actors/gpu/native.js';
 import { checkMultiGpu, checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, rangeEdges, rangeVertices, type MultiGpu, type RunnableStrategy, type VertexRanges } from './partition.js';
 import { STATE_CTORS, type StateArray } from './kernel.js';
 import type { IdList } from './ids.js';
@@ -25,7 +24,7 @@ import { allocState, type AnyProgram } from './define.js';
 import { loadKernels } from './kernel-modules.js';
 import { loadGpuHandlers, type GpuHandler } from '../../actors/gpu/handler.js';
 import { runPhases, type ActorStepReport, type RunReport, type StealEvent, type StepReport } from './report.js';
-import { activateAll, fold, foldClaimFlags, foldMinFlags, kindOf, NATIVE_FOLD_MIN } from './fold.js';
+import { applyVotes, kindOf, type ChangedState, type Vote } from './fold.js';
 import * as taskPlan from './tasks.js';
 import { Run, type KernelRef } from './run.js';
 import type { CheckpointWriter, LoadedCheckpoint } from './checkpoint.js';
@@ -136,10 +135,10 @@ export class Engine {
   cpuCount = 0;
   /** The vertices the CPU actors share: the complement of the GPUs' ranges (HIGH: the head, LOW: the tail). */
   private cpuRanges: VertexRanges = [];
-  /**
-   * Owner of each vertex (0: the CPU actors, i + 1: GPU actor i), built only when some owner has
-   * several ranges (RAND): push frontier lists are bucketed through it. One range each: compares.
-   */
+  /** Whether several GPU actors own every vertex: folds record where they wrote (applyRemote). */
+  private patching = false;
+  /** Where the last edge step's fold wrote, for the GPU actors' next frame. */
+  private changes: { step: number; states: ChangedState[] } | undefined;
   /** What task planning (tasks.ts) reads of the actors: set by create once they are up. */
   private layout!: taskPlan.TaskLayout;
   private readyWait = new Map<string, { resolve: (f: ReadyFrame) => void; reject: (e: ErrorFrame) => void }>();
@@ -181,6 +180,7 @@ export class Engine {
           });
     const e = new Engine(graph, topology, opts);
     e.cpuRanges = complementRanges(owned, n);
+    e.patching = owned.length > 1 && rangeVertices(e.cpuRanges) === 0;
     // Several ranges per owner (the model's RAND or dealt pages, or the caller's): as many GPUs as
     // the model's partitions name in their byte per vertex.
     if ((e.cpuRanges.length > 1 || owned.some((r) => r.length > 1)) && owned.length > 254)
@@ -536,6 +536,20 @@ export class Engine {
     const frontierBitmap = add(frontier.bitmap.buffer);
     const listRef = frontierList ? add(frontierList.buffer) : undefined;
     const nextBitmap = add(next.buffer);
+    // The previous edge step's fold, for GPU actors patching their copies (residency.ts).
+    const c = this.changes;
+    this.changes = undefined;
+    // Named as this call names the arrays (a driver may pass an array under another name).
+    const changed =
+      c === undefined || vertexMap || cpuOnly
+        ? undefined
+        : {
+            step: c.step,
+            states: Object.entries(state).flatMap(([name, arr]) => {
+              const x = c.states.find((y) => y.array.buffer === arr.buffer && y.array.byteOffset === arr.byteOffset && y.array.length === arr.length);
+              return x === undefined ? [] : [{ name, count: x.ids?.length ?? 0, spans: x.spans, ...(x.ids !== undefined ? { ids: add(x.ids.buffer) } : {}) }];
+            }),
+          };
     const sentAt = performance.now();
     const voteMs = actors.map(() => 0);
     const votes = actors.map(
@@ -559,6 +573,7 @@ export class Engine {
           ...(countNext ? { countNext } : {}),
           ...(kernel.resident !== undefined && i >= this.cpuCount ? { resident: kernel.resident } : {}),
           ...(kernel.pullIf !== undefined && i >= this.cpuCount ? { pullIf: kernel.pullIf } : {}),
+          ...(changed !== undefined && i >= this.cpuCount ? { changed } : {}),
         },
         shared,
       );
@@ -605,32 +620,14 @@ export class Engine {
   }
 
   /**
-   * The communication phase for actors in other memories: dense owned ranges are copied in, then
-   * merges and outboxes are folded into the state with their reduce; a vertex whose value the
-   * fold changed joins the next frontier (and the list, when one is built). Returns the vertices
-   * so activated.
+   * The communication phase for actors in other memories (fold.ts applyVotes). Returns the
+   * vertices the fold activated. With GPUs owning every vertex, where it wrote goes to the GPU
+   * actors with the next superstep (FoldChanges): they patch their copies instead of uploading them.
    */
   applyRemote(votes: Vote[], state: Record<string, StateArray>, next: Uint8Array, found: IdList | undefined): number {
-    let active = 0;
-    for (const v of votes) {
-      for (const s of v.sync ?? []) if (s.written === undefined) stateNamed(state, s.state, v.actor).set(s.values!, s.begin);
-      for (const f of v.flagged ?? []) {
-        const arr = stateNamed(state, f.state, v.actor);
-        const flags = f.flags ?? new Uint8Array(v.shared![f.flagsBuffer!]!, f.begin, f.end - f.begin);
-        const values = f.op === 'claim' ? undefined : (f.values ?? (new STATE_CTORS[kindOf(arr)](v.shared![f.valuesBuffer!]!) as StateArray).subarray(f.begin, f.end));
-        const native = flags.length >= NATIVE_FOLD_MIN && !(arr instanceof Uint8Array) ? nativeFoldFlags() : undefined;
-        if (native !== undefined) {
-          type Wide = Exclude<StateArray, Uint8Array>;
-          const r = native(f.op, arr as Wide, next, flags, f.begin, (values as Wide | undefined) ?? f.value!, found !== undefined);
-          active += r.active;
-          if (r.found !== undefined) found!.pushAll(r.found);
-        } else if (f.op === 'claim') active += foldClaimFlags(arr, f.value!, f.begin, flags, next, found);
-        else active += foldMinFlags(arr, values as StateArray, f.begin, flags, next, found);
-      }
-      for (const m of v.merges ?? []) active += fold(stateNamed(state, m.state, v.actor), m, next, found);
-      if (v.outbox !== undefined) active += fold(stateNamed(state, v.outbox.state, v.actor), v.outbox, next, found);
-      if (v.activate !== undefined) active += activateAll(v.activate, next, found);
-    }
+    const ownedOf = (actor: string): VertexRanges => this.actors.find((a) => a.name === actor)?.owned ?? [[0, this.graph.numVertices]];
+    const { active, changes } = applyVotes(votes, state, next, found, this.patching ? ownedOf : undefined);
+    this.changes = changes === undefined ? undefined : { step: votes[0]?.step ?? -1, states: changes };
     return active;
   }
 
@@ -650,14 +647,6 @@ export function notResumable(program: string, resume: boolean): TesseraError {
   });
 }
 
-function stateNamed(state: Record<string, StateArray>, name: string, actor: string): StateArray {
-  const a = state[name];
-  if (a === undefined) throw new Error(`actor ${actor} sent values for state '${name}', which this superstep does not have`);
-  return a;
-}
-
-/** A vote as the coordinator keeps it: with the shared buffers that came beside it (FlagMerge buffers). */
-type Vote = VoteFrame & { shared?: SharedArrayBuffer[] };
 
 /** A GPU actor could not open its device: one clear line naming the topology file and key. */
 /** A native message "problem. Fix: how" as its two parts. */

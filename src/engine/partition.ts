@@ -225,3 +225,14 @@ export function rangeVertices(ranges: VertexRanges): number {
   for (const [b, e] of ranges) s += e - b;
   return s;
 }
+
+/** The parts of the sorted, disjoint ranges inside [b, e). */
+export function intersectRanges(ranges: VertexRanges, b: number, e: number): VertexRanges {
+  const out: VertexRanges = [];
+  for (const [x, y] of ranges) {
+    const lo = Math.max(x, b);
+    const hi = Math.min(y, e);
+    if (lo < hi) out.push([lo, hi]);
+  }
+  return out;
+}

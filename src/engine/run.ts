@@ -17,7 +17,7 @@ import type { KernelTable } from './kernel-modules.js';
 import type { StepReport } from './report.js';
 import type { Engine } from './coordinator.js';
 import { kindOf } from './fold.js';
-import { listOf, listsNatively, outEdgesOf, toShared } from './frontier-lists.js';
+import { listEdges, listOf, listsNatively, outEdgesOf, toShared } from './frontier-lists.js';
 
 /** Vertex maps over at most this many vertices run on the coordinator's thread (Run.vertexStep). */
 const INLINE_VERTEX_MAP = 1 << 16;
@@ -37,6 +37,13 @@ export interface KernelRef {
   resident?: string[];
   /** A pull's EdgeMapOptions.pullIf, for GPU actors (SuperstepFrame.pullIf). */
   pullIf?: { state: string; value: number };
+}
+
+/** Edges of every task of the shares (outside edgeMap, whose loops V8 left unoptimised). */
+function sharesEdges(shares: Task[][]): number {
+  let e = 0;
+  for (const s of shares) for (const t of s) e += t.edges;
+  return e;
 }
 
 /**
@@ -385,10 +392,8 @@ export class Run implements RunContext {
       // push then has its list; RMAT 20's direction-optimising BFS planned 6-13 ms a step walking
       // the byte map in TypeScript), else they are summed from the byte map.
       if (frontier.edges !== undefined) frontierEdges = frontier.edges;
-      else if (list !== undefined) {
-        frontierEdges = 0;
-        for (let i = 0; i < list.length; i++) frontierEdges += g.outDegree[list[i]!]!;
-      } else if (listsNatively(frontier)) {
+      else if (list !== undefined) frontierEdges = listEdges(list, g.outDegree);
+      else if (listsNatively(frontier)) {
         const r = listOf(frontier, (k) => this.listArray(k), g.outDegree);
         list = made = r.list;
         frontierEdges = r.edges ?? outEdgesOf(frontier, g.outDegree);
@@ -430,8 +435,7 @@ export class Run implements RunContext {
     // workers costs 0.3-4 ms, the kernel microseconds (PageRank on RMAT 10 is ten of them).
     // A push edge (a random read, often a compare-and-swap: ~50 ns in TypeScript) counts 8: RMAT
     // 20's first BFS level (40 k edges from the hub) took 3.3 ms here against 1.7 on two workers.
-    let taskEdges = 0;
-    for (const s of shares) for (const t of s) taskEdges += t.edges;
+    const taskEdges = sharesEdges(shares);
     const cost = mode === 'pull' ? g.numVertices + taskEdges : list!.length + 8 * taskEdges;
     const inline = socketsOnly && cost <= INLINE_STEP && !faultAt('worker-exit', step) && !faultAt('worker-throw', step);
     const { votes, voteMs, steals } = inline

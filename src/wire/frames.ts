@@ -174,6 +174,21 @@ export interface SuperstepFrame {
    * their kernel listed (NaN when it did not list every activation).
    */
   countNext?: boolean;
+  /**
+   * GPU actors of an engine whose GPUs own every vertex: where the coordinator's fold of superstep
+   * `step` (the previous edge step) wrote each state array (residency.ts 'patch' mirrors).
+   */
+  changed?: FoldChanges;
+}
+
+/**
+ * Where a fold wrote each state array (by the name the superstep passed it under): `ids` (a side-
+ * table index of a u32 list, `count` entries) from merges and outboxes, and `spans`, the ranges
+ * flagged or synced, by actor. Entries the fold left as they were may be named too.
+ */
+export interface FoldChanges {
+  step: number;
+  states: Array<{ name: string; ids?: number; count: number; spans: Array<{ actor: string; begin: number; end: number }> }>;
 }
 
 /** Actor -> coordinator: my queue is empty and I can take more work of this superstep. */

@@ -4,6 +4,7 @@
  */
 import { SET_OUT, FR, NX, ACTIVATE, type GpuHandler } from '../../../actors/gpu/handler.js';
 import type { StateMerge } from '../../wire/frames.js';
+import { clearNext, frontierOwned } from '../../../actors/gpu/frontier.js';
 
 export const bcFwd: GpuHandler = {
   // bc_forward has no outbox (depth and sigma change together): it writes the device replica
@@ -12,8 +13,8 @@ export const bcFwd: GpuHandler = {
   async run(a, s) {
     const dist0 = await a.upload('dist', s, true) as Int32Array;
     const sigma0 = await a.upload('sigma', s, true) as Float64Array;
-    await a.clearNext();
-    await a.frontierOwned(s);
+    await clearNext(a);
+    await frontierOwned(a, s);
     const st = await a.run('bc_forward', {
       setId: SET_OUT,
       pages: a.pushPages(SET_OUT, s),

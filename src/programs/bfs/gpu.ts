@@ -1,6 +1,7 @@
 /** bfs on GPUs: handlers over the precompiled native kernels (native/src), imported by URL. */
 import { SET_OUT, SET_IN, FR, NX, ACTIVATE, type GpuHandler } from '../../../actors/gpu/handler.js';
 import { keep, refresh } from '../../../actors/gpu/residency.js';
+import { clearNext, frontierAll, frontierOwned } from '../../../actors/gpu/frontier.js';
 
 export const bfs: GpuHandler = {
   modes: ['push', 'pull'],
@@ -8,8 +9,8 @@ export const bfs: GpuHandler = {
     const level = s.f.args.level!, push = s.f.mode === 'push';
     // depth is resident (index.ts): RMAT 24's 67 MB go up only when another writer changed it.
     await refresh(a, s, 'depth');
-    await a.clearNext();
-    await (push ? a.frontierOwned(s) : a.frontierAll(s));
+    await clearNext(a);
+    await (push ? frontierOwned(a, s) : frontierAll(a, s));
     const st = push
       ? await a.run('bfs_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: { level, ...a.ownedParams() }, state: { depth: 'depth', frontier: FR, next: NX, ...a.ownedState() } })
       : await a.run('bfs_pull', { setId: SET_IN, pages: await a.pullPages(SET_IN, s), params: { level }, state: { depth: 'depth', frontier: FR, next: NX } });
@@ -21,7 +22,7 @@ export const bfs: GpuHandler = {
     // The kernel's activations are the flags set since clearNext (NextSet counts fresh marks).
     if (!push) return a.out({ sync: await a.syncOwned('depth', 'depth', s), active: await a.syncNext(s, st?.activated ?? 0) });
     // Every claim of a level writes level + 1: the device's next flags say it all.
-    return a.out({ ...(await a.changedOwned('depth', 'claim', s, st?.activated, level + 1)), outbox: a.outbox(st, 'depth', 'claim', ACTIVATE) });
+    return a.out({ ...(await a.changedOwned('depth', 'claim', s, st?.activated ?? 0, level + 1)), outbox: a.outbox(st, 'depth', 'claim', ACTIVATE) });
   },
   stealPush: {
     async run(a, s, tasks) {

@@ -5,18 +5,19 @@
 import { SET_OUT, SET_IN, FR, NX, type GpuHandler } from '../../../actors/gpu/handler.js';
 import type { RunStats } from '../../../actors/gpu/native.js';
 import { keep, refresh } from '../../../actors/gpu/residency.js';
+import { clearNext, frontierOwned } from '../../../actors/gpu/frontier.js';
 
 export const wcc: GpuHandler = {
   modes: ['push', 'pull'],
   async run(a, s) {
     // label is resident (index.ts): up once per run where nothing else writes it (residency.ts).
     await refresh(a, s, 'label');
-    await a.clearNext();
+    await clearNext(a);
     const sets = a.directed ? [SET_OUT, SET_IN] : [SET_OUT];
     const stats: RunStats[] = [];
     if (s.f.mode === 'push') {
       // Min labels go over out- and in-edges: one call per orientation, each with an outbox.
-      await a.frontierOwned(s);
+      await frontierOwned(a, s);
       for (const set of sets) {
         const st = await a.run('wcc_push', { setId: set, pages: a.pushPages(set, s), params: a.ownedParams(), state: { label: 'label', frontier: FR, next: NX, ...a.ownedState() } });
         if (st) stats.push(st);
