@@ -1,0 +1,25 @@
+#!/bin/bash
+# Issue 21's GPU targets: GPU-only bfs/wcc/sssp/pr on RMAT 24 weighted through the harness beside
+# the CPU-only cell and GAPBS (16 threads); GPU-only sssp/bfs/wcc before (7f81063) and after
+# (this build) alternated on the same graph; cuSPARSE anchor.
+set -u
+xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
+tar xJf .device/prod-modules.tar.xz -C /tmp && ln -sfn /tmp/node_modules node_modules
+export TESSERA_CACHE_DIR=/tmp/tcache
+mkdir -p /tmp/B && tar xJf .device/before-dist.tar.xz -C /tmp/B && ln -sfn $PWD/build /tmp/B/build && ln -sfn /tmp/node_modules /tmp/B/node_modules && cp package.json /tmp/B/
+{ nvidia-smi -L; nproc; lscpu | grep "Model name"; } > $OUT/machine.txt 2>&1
+rm -rf /tmp/gapbs; cp -r .device/gapbs /tmp/gapbs && (cd /tmp/gapbs && for k in bfs cc sssp pr; do g++ -std=c++11 -O3 -Wall -fopenmp src/$k.cc -o $k & done; wait) > $OUT/gapbs-build.txt 2>&1 &
+t0=$(date +%s)
+timeout 120 node dist/src/cli/main.js generate rmat --scale 24 --weighted --out /tmp/g24w.tsr > $OUT/gen.txt 2>&1; echo "generate rc=$? $(( $(date +%s) - t0 ))s" >> $OUT/machine.txt
+wait
+t0=$(date +%s)
+for b in before after; do
+  R=$PWD; [ $b = before ] && R=/tmp/B
+  CONFIGS=1 CELLS=sssp,bfs,wcc RUNS=4 timeout 150 node .device/mg26.mjs "$R" /tmp/g24w.tsr | sed "s/^{/{\"build\":\"$b\",/" >> $OUT/speed.jsonl 2>> $OUT/speed.err
+done
+echo "before/after $(( $(date +%s) - t0 ))s" >> $OUT/machine.txt
+t0=$(date +%s)
+timeout 420 node dist/src/cli/main.js bench --config bench/gpu-gapbs-rmat24.yaml --peer gapbs=/tmp/gapbs --out-dir /tmp/bres --no-progress > $OUT/bench.log 2>&1; echo "bench rc=$? $(( $(date +%s) - t0 ))s" >> $OUT/machine.txt
+d=$(ls -dt /tmp/bres/*/ | head -1); cp "$d"/results.md "$d"/cells.jsonl $OUT/ 2>/dev/null
+timeout 90 python3 .device/gpu_anchors.py 24 > $OUT/anchors.txt 2>&1
+cat $OUT/machine.txt; grep -v Warn $OUT/anchors.txt | grep GTEPS; cut -c1-220 $OUT/speed.jsonl; grep "^| rmat" $OUT/results.md | cut -d'|' -f2-8 | head -20; grep -B2 -A14 "Peers on the same" $OUT/results.md | grep "^|"
