@@ -334,25 +334,32 @@ gpuTest('BFS on a GPU that owns every vertex uploads depth once per run, push an
   }
 });
 
-gpuTest('a push superstep sends a short frontier to the GPU as its ids, a long one as the owned byte map', async (t) => {
+gpuTest('push frontiers: a short one goes to a split GPU as its ids, a long one as the owned byte map; a GPU owning every vertex keeps the next flags as its frontier', async (t) => {
   const g = rmat(true);
   const cpu = await cpuResults(g);
   const n = g.numVertices;
-  const e = await Engine.create(g, oneSocketOneGpu, { gpuShare: 1, steal: 'off', forceMode: 'push' });
-  try {
-    const { values, report } = await e.run(algorithm('bfs').program, paramsFor(g, 'bfs') as never);
-    t.is(firstMismatch(values, cpu.get('bfs')!, false), -1);
-    const rows = gpuRows(report);
-    let short = 0;
-    report.steps.forEach((s, i) => {
-      // Depth goes up once (4 bytes a vertex, the first superstep); the frontier: 5 bytes an id, or a byte a vertex.
-      const frontier = s.frontier * 16 < n ? 5 * s.frontier : n;
-      short += s.frontier * 16 < n ? 1 : 0;
-      t.is(rows[i]!.stateBytesIn, frontier + (i === 0 ? 4 * n : 0), `superstep ${i}: frontier ${s.frontier} of ${n}`);
-    });
-    t.true(short >= 2 && short < report.steps.length, `short and long frontiers both: ${report.steps.map((s) => s.frontier).join(',')}`);
-  } finally {
-    await e.close();
+  for (const gpuShare of [1, 0.6]) {
+    const e = await Engine.create(g, oneSocketOneGpu, { gpuShare, steal: 'off', forceMode: 'push' });
+    try {
+      const { values, report } = await e.run(algorithm('bfs').program, paramsFor(g, 'bfs') as never);
+      t.is(firstMismatch(values, cpu.get('bfs')!, false), -1, `share ${gpuShare}`);
+      const rows = gpuRows(report);
+      const owned = report.partition!.gpus[0]!.vertices;
+      if (gpuShare === 1) {
+        // Depth once (4 bytes a vertex) and the source as one id; then nothing: the next flags stay on the device.
+        t.deepEqual(rows.map((r) => r.stateBytesIn), rows.map((_, i) => (i === 0 ? 4 * n + 5 : 0)), `share 1: ${rows.map((r) => r.stateBytesIn).join(',')}`);
+        continue;
+      }
+      // Split: depth whole every superstep, and the owned frontier as ids (5 bytes each) or the owned byte map.
+      const kinds = rows.map((r, i) => {
+        const f = r.stateBytesIn - 4 * n;
+        t.true(f === owned || (f % 5 === 0 && (f / 5) * 16 < owned), `superstep ${i}: ${f} frontier bytes (${owned} owned)`);
+        return f === owned ? 'map' : 'ids';
+      });
+      t.true(kinds.includes('map') && kinds.includes('ids'), `both ways: ${kinds.join(',')}`);
+    } finally {
+      await e.close();
+    }
   }
 });
 

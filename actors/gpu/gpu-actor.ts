@@ -66,6 +66,8 @@ export class GpuActor {
   private readonly range = new Map<number, number[]>();
   private readonly sets = new Map<number, Page[]>();
   stats: GpuStepStats = zeroStats(false); // this superstep's counters (the vote's gpu)
+  /** The superstep whose kernels last marked the device's next flags (frontier.ts clearNext); -1: none this run. */
+  nextStep = -1;
   /** Edges walked this superstep; pushEdges: those of the last pushPages list. */
   private edges = 0;
   private pushEdges = 0;
@@ -243,7 +245,7 @@ export class GpuActor {
     const t0 = performance.now();
     // A run's first superstep: what the device holds belongs to an earlier run, even where the
     // host arrays are the same buffers (the engine reuses a finished run's arrays).
-    if (f.step === 0 || f.first === true) this.scratch.clear();
+    if (f.step === 0 || f.first === true) (this.scratch.clear(), (this.nextStep = -1));
     const step = stepOf(f, shared, this.g!.numVertices);
     // Before anything that can fail: the other GPU actors wait for this one (group.ts).
     const tMeet = performance.now();

@@ -51,6 +51,8 @@ export interface GpuStep {
   list: Uint32Array | undefined;
   /** The coordinator's next-frontier flags (one byte per vertex). */
   next: Uint8Array;
+  /** Set by clearNext when the device frontier already holds this superstep's frontier (frontier.ts). */
+  frontierOnDevice?: boolean;
   /** Where the fold of the previous edge step wrote each array, by name (SuperstepFrame.changed). */
   changed: Map<string, { ids: Uint32Array | undefined; spans: Array<{ actor: string; begin: number; end: number }> }> | undefined;
 }

@@ -214,7 +214,7 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
     // The device diffs against what it started from: a copy on the device.
     await a.controller.copyState(BEFORE + d, d, 0, len);
   }
-  await clearNext(a);
+  await clearNext(a, s);
   const push = f.mode === 'push';
   if (push) await frontierOwned(a, s);
   else await frontierAll(a, s);

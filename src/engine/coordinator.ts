@@ -573,6 +573,7 @@ export class Engine {
           ...(countNext ? { countNext } : {}),
           ...(kernel.resident !== undefined && i >= this.cpuCount ? { resident: kernel.resident } : {}),
           ...(kernel.pullIf !== undefined && i >= this.cpuCount ? { pullIf: kernel.pullIf } : {}),
+          ...(kernel.frontierIsNext === true && i >= this.cpuCount ? { frontierIsNext: true } : {}),
           ...(changed !== undefined && i >= this.cpuCount ? { changed } : {}),
         },
         shared,

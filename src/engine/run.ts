@@ -37,6 +37,8 @@ export interface KernelRef {
   resident?: string[];
   /** A pull's EdgeMapOptions.pullIf, for GPU actors (SuperstepFrame.pullIf). */
   pullIf?: { state: string; value: number };
+  /** The frontier is the previous edge step's next frontier (SuperstepFrame.frontierIsNext). */
+  frontierIsNext?: boolean;
 }
 
 /** Edges of every task of the shares (outside edgeMap, whose loops V8 left unoptimised). */
@@ -189,6 +191,8 @@ export class Run implements RunContext {
     return b;
   }
 
+  /** The next frontier the last edge step returned (GPU actors may hold its flags already). */
+  private lastNext: Frontier | undefined;
   /** Spare buffers of long lists: those of frontiers consumed in this run. */
   private listSpare: SharedArrayBuffer[] = [];
   /** The list buffers this run handed out from the pools or allocated (returned when consumed). */
@@ -444,7 +448,7 @@ export class Run implements RunContext {
           const m = { kernel, mode, pullPages, vertex: false, wantList, listCap: this.engine.listCap, countNext };
           return runShareInline(k, ctx, m, actor, step, shares[i]!);
         })
-      : await this.engine.superstep(step, { ...this.ref(kernel), ...(resident !== undefined ? { resident } : {}), ...(mode === 'pull' && opts.pullIf !== undefined ? { pullIf: opts.pullIf } : {}) }, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext, cpuOnly);
+      : await this.engine.superstep(step, { ...this.ref(kernel), ...(resident !== undefined ? { resident } : {}), ...(mode === 'pull' && opts.pullIf !== undefined ? { pullIf: opts.pullIf } : {}), ...(frontier === this.lastNext && !cpuOnly ? { frontierIsNext: true } : {}) }, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext, cpuOnly);
     let active = 0;
     let sum = 0;
     let edges = 0;
@@ -506,6 +510,7 @@ export class Run implements RunContext {
     this.engine.events.emit('superstep', record, this.program);
     const nextFrontier: Frontier = { bitmap: next, list: nextList, size: active, ...(nextEdges !== undefined ? { edges: nextEdges } : {}) };
     this.produced.add(nextFrontier);
+    this.lastNext = cpuOnly ? undefined : nextFrontier;
     if (mode === 'pull') this.pulled.set(nextFrontier, frontier.size);
     return { next: nextFrontier, sum, edges };
   }

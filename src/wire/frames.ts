@@ -138,6 +138,11 @@ export interface SuperstepFrame {
    * pullIf); a page without one need not be walked (GpuActor.pullPages).
    */
   pullIf?: { state: string; value: number };
+  /**
+   * GPU actors: the frontier is the next frontier of the previous edge step, as that step's votes
+   * and folds left it (a GPU owning every vertex holds it in its next flags already).
+   */
+  frontierIsNext?: boolean;
   mode: Mode;
   args: Record<string, number>;
   state: StateRef[];

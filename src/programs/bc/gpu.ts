@@ -13,7 +13,7 @@ export const bcFwd: GpuHandler = {
   async run(a, s) {
     const dist0 = await a.upload('dist', s, true) as Int32Array;
     const sigma0 = await a.upload('sigma', s, true) as Float64Array;
-    await clearNext(a);
+    await clearNext(a, s);
     await frontierOwned(a, s);
     const st = await a.run('bc_forward', {
       setId: SET_OUT,

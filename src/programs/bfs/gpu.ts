@@ -9,7 +9,7 @@ export const bfs: GpuHandler = {
     const level = s.f.args.level!, push = s.f.mode === 'push';
     // depth is resident (index.ts): RMAT 24's 67 MB go up only when another writer changed it.
     await refresh(a, s, 'depth');
-    await clearNext(a);
+    await clearNext(a, s);
     await (push ? frontierOwned(a, s) : frontierAll(a, s));
     const st = push
       ? await a.run('bfs_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: { level, ...a.ownedParams() }, state: { depth: 'depth', frontier: FR, next: NX, ...a.ownedState() } })

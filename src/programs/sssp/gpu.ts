@@ -12,7 +12,7 @@ export const sssp: GpuHandler = {
   async run(a, s) {
     // dist is resident (index.ts): RMAT 24's 134 MB go up only when another writer changed them.
     await refresh(a, s, 'dist');
-    await clearNext(a);
+    await clearNext(a, s);
     await frontierOwned(a, s);
     const st = await a.run('sssp_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: a.ownedParams(), state: { dist: 'dist', frontier: FR, next: NX, ...a.ownedState() } });
     keep(a, s, 'dist', 'min');

@@ -12,7 +12,7 @@ export const wcc: GpuHandler = {
   async run(a, s) {
     // label is resident (index.ts): up once per run where nothing else writes it (residency.ts).
     await refresh(a, s, 'label');
-    await clearNext(a);
+    await clearNext(a, s);
     const sets = a.directed ? [SET_OUT, SET_IN] : [SET_OUT];
     const stats: RunStats[] = [];
     if (s.f.mode === 'push') {
