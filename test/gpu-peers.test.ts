@@ -157,7 +157,7 @@ gpuTest('a GPU failing on two GPUs ends the run with one line naming it (no acto
   t.is(r.stderr.trim().split('\n').length, 1, r.stderr);
 });
 
-gpuTest('copyFromPeer copies the ranges asked for between two controllers; flaggedDegrees sums degrees under flags; both check their arguments', async (t) => {
+gpuTest('copyFromPeer copies the ranges asked for between two controllers; flaggedDegrees sums degrees under flags; scatterState sets entries; each checks its arguments', async (t) => {
   const a = await GpuController.create({ device: 0, emulated: true, streams: 2 });
   const b = await GpuController.create({ device: 1, emulated: true, streams: 2 });
   try {
@@ -188,6 +188,16 @@ gpuTest('copyFromPeer copies the ranges asked for between two controllers; flagg
     }
     await t.throwsAsync(a.flaggedDegrees('deg', 'f', 0, 1), { code: 'TS_TYPE' });
     await t.throwsAsync(a.flaggedDegrees('f', 'deg', 0, n + 1), { code: 'TS_RANGE' });
+    // scatterState: entries set where the ids say, the rest untouched; its arguments checked.
+    const before = await a.readState('deg', new Uint32Array(n));
+    const ids = Uint32Array.from([999, 0, 512, 3]);
+    await a.scatterState('deg', ids, Uint32Array.from([7, 8, 9, 10]));
+    const after = await a.readState('deg', new Uint32Array(n));
+    const set = new Map([[999, 7], [0, 8], [512, 9], [3, 10]]);
+    t.true(after.every((x, i) => x === (set.get(i) ?? before[i])), 'scattered entries');
+    await t.throwsAsync(a.scatterState('deg', Uint32Array.from([n]), Uint32Array.from([1])), { code: 'TS_RANGE' });
+    await t.throwsAsync(a.scatterState('deg', ids, new Float64Array(4)), { code: 'TS_TYPE' });
+    t.throws(() => a.scatterState('deg', ids, new Uint32Array(3)), { code: 'TS_ARG' });
   } finally {
     await a.close();
     await b.close();

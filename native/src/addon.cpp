@@ -465,16 +465,11 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     const std::string name = stringArg(info, 0, "scatterState: name");
     TA ia, va;
     ts::SType t;
-    if (info.Length() < 3 || !getTypedArray(env, info[1], &ia) || ia.type != napi_uint32_array) throw codedError(env, "TS_ARG", "scatterState: ids must be a Uint32Array");
-    if (!getTypedArray(env, info[2], &va) || !typedArrayState(va.type, &t)) throw codedError(env, "TS_ARG", "scatterState: values must be a Float64Array, Float32Array, Uint32Array, Int32Array or Uint8Array");
-    if (va.length != ia.length) throw codedError(env, "TS_ARG", "scatterState: ids and values differ in length");
+    if (info.Length() < 3 || !getTypedArray(env, info[1], &ia) || ia.type != napi_uint32_array || !getTypedArray(env, info[2], &va) || !typedArrayState(va.type, &t) || va.length != ia.length)
+      throw codedError(env, "TS_ARG", "scatterState: ids must be a Uint32Array and values a typed array of the state's type, as long");
     Job* j = newJob(env);
-    j->keep.push_back(std::make_unique<Napi::Reference<Napi::Value>>(Napi::Persistent(info[1])));
-    j->keep.push_back(std::make_unique<Napi::Reference<Napi::Value>>(Napi::Persistent(info[2])));
-    const uint32_t* ids = (const uint32_t*)ia.data;
-    const void* vals = va.data;
-    const size_t n = ia.length;
-    j->work = [this, name, ids, vals, t, n] { ctl_->scatterState(name, ids, vals, t, n); };
+    for (int k = 1; k <= 2; k++) j->keep.push_back(std::make_unique<Napi::Reference<Napi::Value>>(Napi::Persistent(info[k])));
+    j->work = [this, name, ids = (const uint32_t*)ia.data, vals = (const void*)va.data, t, n = ia.length] { ctl_->scatterState(name, ids, vals, t, n); };
     return enqueue(env, j);
   }
 

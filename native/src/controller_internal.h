@@ -35,6 +35,13 @@ inline std::string mib(size_t b) {
   return o.str();
 }
 
+/** The state array `name`, or TS_NO_STATE naming `op`. */
+inline StateArr& findState(std::map<std::string, StateArr>& m, const std::string& name, const char* op) {
+  auto it = m.find(name);
+  if (it == m.end()) throw CodedError("TS_NO_STATE", std::string(op) + ": no state array named '" + name + "' (allocState it first)");
+  return it->second;
+}
+
 struct Controller::Plan {
   std::function<void()> pre;
   std::function<void(HostPage&, const PageDev&, int)> page;

@@ -1,0 +1,79 @@
+// Device-side state operations between kernels: copies within a device and from a peer device
+// (GTS's peer-to-peer synchronisation), flag sums and scattered writes (a frontier list, the host's
+// folded changes) that spare copying whole ranges across the host link.
+#include "controller_internal.h"
+
+namespace ts {
+
+void Controller::copyState(const std::string& dst, const std::string& src, size_t begin, size_t end) {
+  StateArr& d = findState(state_, dst, "copyState");
+  StateArr& s = findState(state_, src, "copyState");
+  if (d.type != s.type)
+    throw CodedError("TS_TYPE", "copyState('" + dst + "', '" + src + "'): the arrays hold " + stypeName(d.type) + " and " + stypeName(s.type));
+  if (begin > end || end > d.n || end > s.n)
+    throw CodedError("TS_RANGE", "copyState: range [" + std::to_string(begin) + ", " + std::to_string(end) + ") exceeds the arrays ('" + dst +
+                                     "' " + std::to_string(d.n) + ", '" + src + "' " + std::to_string(s.n) + ")");
+  if (begin == end || d.dev == s.dev) return;
+  const size_t e = stypeSize(d.type);
+  be_->d2d((uint8_t*)d.dev + begin * e, (const uint8_t*)s.dev + begin * e, (end - begin) * e, 0);
+  be_->syncStream(0);
+}
+
+size_t Controller::copyFromPeer(Controller& peer, const std::string& src, const std::string& dst, const std::vector<std::pair<size_t, size_t>>& ranges) {
+  if (peer.emulated_ != emulated_)
+    throw CodedError("TS_ARG", "copyFromPeer: an emulated and a real device cannot copy to each other");
+  if (peer.be_ == nullptr) throw CodedError("TS_CLOSED", "copyFromPeer: the peer controller is closed");
+  StateArr& d = findState(state_, dst, "copyFromPeer");
+  StateArr& s = findState(peer.state_, src, "copyFromPeer (peer)");
+  if (d.type != s.type)
+    throw CodedError("TS_TYPE", "copyFromPeer('" + dst + "', '" + src + "'): the arrays hold " + stypeName(d.type) + " and " + stypeName(s.type));
+  const size_t e = stypeSize(d.type);
+  size_t bytes = 0;
+  for (const auto& [b, en] : ranges) {
+    if (b > en || en > d.n || en > s.n)
+      throw CodedError("TS_RANGE", "copyFromPeer: range [" + std::to_string(b) + ", " + std::to_string(en) + ") exceeds the arrays");
+    if (b == en) continue;
+    be_->peerCopy((uint8_t*)d.dev + b * e, (const uint8_t*)s.dev + b * e, peer.device_, (en - b) * e, 0);
+    bytes += (en - b) * e;
+  }
+  be_->syncStream(0);
+  return bytes;
+}
+
+double Controller::flaggedDegrees(const std::string& flags, const std::string& deg, size_t begin, size_t end) {
+  StateArr& f = findState(state_, flags, "flaggedDegrees");
+  StateArr& d = findState(state_, deg, "flaggedDegrees");
+  if (f.type != SType::U8 || d.type != SType::U32) throw CodedError("TS_TYPE", "flaggedDegrees: the flags must hold u8 and the degrees u32");
+  if (begin > end || end > f.n || end > d.n) throw CodedError("TS_RANGE", "flaggedDegrees: range [" + std::to_string(begin) + ", " + std::to_string(end) + ") exceeds the arrays");
+  if (begin == end) return 0;
+  double* out = (double*)scratch("@flagdeg", sizeof(double));
+  be_->memset(out, 0, sizeof(double), 0);
+  launch<KFlagDeg>(gridFor(end - begin), 0, 0, FlagDegArgs{(const u8*)f.dev, (const u32*)d.dev, (u32)begin, (u32)end, out});
+  double r = 0;
+  be_->d2h(&r, out, sizeof(double), 0);
+  be_->syncStream(0);
+  return r;
+}
+
+void Controller::scatterState(const std::string& name, const uint32_t* ids, const void* vals, SType type, size_t count) {
+  StateArr& a = findState(state_, name, "scatterState");
+  if (a.type != type)
+    throw CodedError("TS_TYPE", "scatterState('" + name + "'): the array holds " + stypeName(a.type) + " but a " + stypeName(type) + " typed array was given");
+  for (size_t i = 0; i < count; i++)
+    if (ids[i] >= a.n) throw CodedError("TS_RANGE", "scatterState('" + name + "'): id " + std::to_string(ids[i]) + " exceeds its length " + std::to_string(a.n));
+  if (count == 0) return;
+  const size_t e = stypeSize(type);
+  uint32_t* dids = (uint32_t*)scratch("@scatterIds", count * 4);
+  void* dvals = scratch("@scatterVals", count * e);
+  be_->h2d(dids, ids, count * 4, 0);
+  be_->h2d(dvals, vals, count * e, 0);
+  launch<KScatterVals>(gridFor(count), 0, 0, ScatterValsArgs{a.dev, dids, dvals, (u32)count, (u32)a.type});
+  be_->syncStream(0);
+}
+
+bool Controller::enablePeer(Controller& peer) {
+  if (peer.emulated_ != emulated_) return false;
+  return be_->enablePeer(peer.device_);
+}
+
+}  // namespace ts
