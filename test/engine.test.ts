@@ -1,7 +1,7 @@
 import test from 'ava';
 import { buildGraph } from '../src/graph/build.js';
 import { Engine } from '../src/engine/coordinator.js';
-import { foldClaimFlags, foldMinFlags } from '../src/engine/fold.js';
+import { applyVotes, foldClaimFlags, foldMinFlags, type Vote } from '../src/engine/fold.js';
 import { IdList } from '../src/engine/ids.js';
 import { nativeCopyArray, nativeFillArray, nativeFoldFlags, nativeListFlags, nativeAvailable } from '../actors/gpu/native.js';
 import { copyArray, fillArray } from '../src/engine/fill.js';
@@ -220,6 +220,33 @@ test('foldMinFlags: lowers only flagged entries whose value is smaller, activati
   t.deepEqual([...label], [5, 5, 1, 5, 2, 3, 5, 5, 4, 5, 1]);
   t.deepEqual([...found.view()], [2, 5, 8, 10]);
   t.is(active, 4);
+});
+
+test('applyVotes folds syncs, flags, merges and outboxes; with owners it records where it wrote each array', (t) => {
+  const n = 12;
+  const depth = new Int32Array(n).fill(-1);
+  const label = new Float64Array(n).fill(9);
+  const next = new Uint8Array(n);
+  const flags = new Uint8Array(new SharedArrayBuffer(n));
+  flags[6] = flags[7] = 1;
+  const votes = [
+    { type: 'vote', actor: 'gpu0', step: 4, active: 0, sum: 0, edges: 0, tasks: 1, stolen: 0, computeMs: 0, merges: [{ state: 'depth', op: 'claim', activate: true, ids: Uint32Array.from([1, 2]), values: Float64Array.from([3, 3]) }], outbox: { state: 'label', op: 'min', activate: true, ids: Uint32Array.from([8]), values: Float64Array.from([2]) }, sync: [] },
+    { type: 'vote', actor: 'gpu1', step: 4, active: 0, sum: 0, edges: 0, tasks: 1, stolen: 0, computeMs: 0, merges: [], sync: [{ state: 'label', begin: 10, values: Float64Array.from([1, 1]) }], flagged: [{ state: 'depth', op: 'claim', begin: 4, end: 12, value: 3, flagsBuffer: 0 }], shared: [flags.buffer as SharedArrayBuffer] },
+  ] as unknown as Vote[];
+  const owned = new Map<string, Array<[number, number]>>([['gpu0', [[0, 4]]], ['gpu1', [[4, 6], [7, 12]]]]);
+  const { active, changes } = applyVotes(votes, { depth, label }, next, undefined, (a) => owned.get(a)!);
+  t.deepEqual([...depth], [-1, 3, 3, -1, -1, -1, 3, 3, -1, -1, -1, -1]);
+  t.deepEqual([...label], [9, 9, 9, 9, 9, 9, 9, 9, 2, 9, 1, 1]);
+  t.is(active, 5, 'two merged claims, two flagged claims, the outbox min (syncs activate nothing)');
+  const by = new Map(changes!.map((c) => [c.name, c]));
+  t.deepEqual([...by.get('depth')!.ids!], [1, 2], 'the merged ids');
+  // The flagged span [4, 12) clipped to gpu1's ranges.
+  t.deepEqual(by.get('depth')!.spans, [{ actor: 'gpu1', begin: 4, end: 6 }, { actor: 'gpu1', begin: 7, end: 12 }]);
+  t.deepEqual([...by.get('label')!.ids!], [8], "gpu0's outbox");
+  t.deepEqual(by.get('label')!.spans, [{ actor: 'gpu1', begin: 10, end: 12 }], "gpu1's sync");
+  t.is(by.get('depth')!.array, depth);
+  // Without owners nothing is recorded.
+  t.is(applyVotes([], { depth }, next, undefined).changes, undefined);
 });
 
 // Skipped (visibly) only where the native build found no toolchain; elsewhere a missing addon fails.
