@@ -1,6 +1,7 @@
 import test from 'ava';
 import { buildGraph } from '../src/graph/build.js';
 import { Engine } from '../src/engine/coordinator.js';
+import { intersectRanges, mergeRanges } from '../src/engine/partition.js';
 import { applyVotes, foldClaimFlags, foldMinFlags, type Vote } from '../src/engine/fold.js';
 import { IdList } from '../src/engine/ids.js';
 import { nativeCopyArray, nativeFillArray, nativeFoldFlags, nativeListFlags, nativeAvailable } from '../actors/gpu/native.js';
@@ -247,6 +248,13 @@ test('applyVotes folds syncs, flags, merges and outboxes; with owners it records
   t.is(by.get('depth')!.array, depth);
   // Without owners nothing is recorded.
   t.is(applyVotes([], { depth }, next, undefined).changes, undefined);
+});
+
+test('mergeRanges sorts and joins overlapping or touching ranges; intersectRanges clips sorted ranges', (t) => {
+  t.deepEqual(mergeRanges([[9, 12], [0, 2], [2, 4], [10, 11], [6, 7]]), [[0, 4], [6, 7], [9, 12]]);
+  t.deepEqual(mergeRanges([]), []);
+  t.deepEqual(intersectRanges([[0, 4], [6, 7], [9, 12]], 3, 10), [[3, 4], [6, 7], [9, 10]]);
+  t.deepEqual(intersectRanges([[0, 4]], 4, 8), []);
 });
 
 // Skipped (visibly) only where the native build found no toolchain; elsewhere a missing addon fails.

@@ -205,12 +205,11 @@ export class CpuSocketActor {
     };
     const arena = this.arena;
     let disk: DiskStats | undefined;
-    // No tasks and none to steal (GPUs own every vertex): the threads are not woken (a round of
-    // the gang costs this thread ~1 ms a superstep, before the GPU actors' frames are handled).
-    if (f.tasks.length === 0 && f.steal === undefined) {
-      /* nothing to run */
-    } else if (arena === undefined || f.vertexMap === true || f.tasks.length === 0) await dispatch();
-    else {
+    if (arena === undefined || f.vertexMap === true || f.tasks.length === 0) {
+      // No tasks and none to steal (GPUs own every vertex): the threads are not woken (a round of
+      // the gang costs this thread ~1 ms a superstep, before the GPU actors' frames are handled).
+      if (f.tasks.length > 0 || f.steal !== undefined) await dispatch();
+    } else {
       // Pages from disk: batches whose pages fit half the arena, the next one's read meanwhile.
       const list = f.frontierList === undefined ? undefined : new Uint32Array(shared[f.frontierList]!);
       const how = { mode: f.mode, pullPages: f.pullPages, list };

@@ -37,13 +37,12 @@ export async function frontierOwned(a: GpuActor, s: GpuStep): Promise<void> {
   if (s.frontierOnDevice === true) return;
   await a.ensure(FR, 'u8');
   await a.controller.fillState(FR, 0);
-  const tasks = s.f.tasks;
-  let count = 0;
-  for (const t of tasks) count += t.hi - t.lo;
-  if (s.list !== undefined && count * 16 < rangeVertices(a.owned)) {
-    if (count === 0) return;
-    const list = s.list;
-    const ids = tasks.length === 1 ? list.subarray(tasks[0]!.lo, tasks[0]!.hi) : Uint32Array.from(tasks.flatMap((t) => [...list.subarray(t.lo, t.hi)]));
+  // A GPU's push share is at most one task: its run of the list (tasks.ts pushTaskShares).
+  const [t, more] = s.f.tasks;
+  const count = t === undefined ? 0 : t.hi - t.lo;
+  if (s.list !== undefined && more === undefined && count * 16 < rangeVertices(a.owned)) {
+    if (t === undefined || count === 0) return;
+    const ids = s.list.subarray(t.lo, t.hi);
     if (ones.length < ids.length) ones = new Uint8Array(Math.max(ids.length, 2 * ones.length)).fill(1);
     await a.controller.scatterState(FR, ids, ones.subarray(0, ids.length));
     a.stats.stateBytesIn += 5 * ids.length;

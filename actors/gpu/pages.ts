@@ -6,6 +6,7 @@
 import { allocPage } from '../../src/graph/pages.js';
 import type { Page, PageSet } from '../../src/graph/types.js';
 import type { Task } from '../../src/wire/frames.js';
+import { mergeRanges } from '../../src/engine/partition.js';
 
 /** Calls fn with each slice of v's list in `set` (one slice, or one per split page). */
 function slices(set: PageSet, v: number, fn: (nbrs: Uint32Array, a: number, b: number) => void): void {
@@ -128,18 +129,12 @@ export function unionPages(inSet: PageSet, outSet: PageSet, inDeg: Uint32Array, 
 
 /** The vertex ranges stolen pull tasks cover, merged into maximal contiguous runs. */
 export function vertexRuns(tasks: Task[], pages: Page[]): Array<[number, number]> {
-  const spans = tasks.map((t): [number, number] => {
-    const p = pages[t.page]!;
-    return t.count > 1 || p.split ? [p.vBegin, p.vBegin + 1] : [p.vBegin + t.lo, p.vBegin + t.hi];
-  });
-  spans.sort((a, b) => a[0] - b[0]);
-  const runs: Array<[number, number]> = [];
-  for (const [b, e] of spans) {
-    const last = runs[runs.length - 1];
-    if (last !== undefined && b <= last[1]) last[1] = Math.max(last[1], e);
-    else runs.push([b, e]);
-  }
-  return runs;
+  return mergeRanges(
+    tasks.map((t): [number, number] => {
+      const p = pages[t.page]!;
+      return t.count > 1 || p.split ? [p.vBegin, p.vBegin + 1] : [p.vBegin + t.lo, p.vBegin + t.hi];
+    }),
+  );
 }
 
 /** Set bytes of a 0/1 flag array (four at a time over the aligned middle). */

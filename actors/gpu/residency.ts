@@ -19,7 +19,7 @@ import type { StateKind } from '../../src/wire/frames.js';
 import type { StateArray } from '../../src/engine/kernel.js';
 import type { GpuActor } from './gpu-actor.js';
 import type { GpuStep } from './handler.js';
-import { complementRanges, type VertexRanges } from '../../src/engine/partition.js';
+import { complementRanges, mergeRanges, type VertexRanges } from '../../src/engine/partition.js';
 
 /** The host view a device array mirrored after superstep `step`, everywhere or on the owned ranges. */
 interface Mirror {
@@ -84,13 +84,7 @@ function patchOf(a: GpuActor, s: GpuStep, name: string, kind: StateKind, step: n
   if (s.changed === undefined || s.f.changed?.step !== step) return 'all';
   const c = s.changed.get(name);
   if (c === undefined) return 'none';
-  const sorted = c.spans.filter((p) => p.actor !== a.name).sort((x, y) => x.begin - y.begin);
-  const ranges: Array<[number, number]> = [];
-  for (const { begin, end } of sorted) {
-    const last = ranges[ranges.length - 1];
-    if (last !== undefined && begin <= last[1]) last[1] = Math.max(last[1], end);
-    else ranges.push([begin, end]);
-  }
+  const ranges = mergeRanges(c.spans.filter((p) => p.actor !== a.name).map((p): [number, number] => [p.begin, p.end]));
   const size = s.state[name]!.BYTES_PER_ELEMENT;
   let bytes = (c.ids?.length ?? 0) * (4 + size);
   for (const [b, e] of ranges) bytes += (e - b) * size;

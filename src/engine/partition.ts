@@ -236,3 +236,15 @@ export function intersectRanges(ranges: VertexRanges, b: number, e: number): Ver
   }
   return out;
 }
+
+/** Ranges in any order, overlapping or touching, as sorted disjoint ranges (sorts `spans` in place). */
+export function mergeRanges(spans: Array<[number, number]>): VertexRanges {
+  spans.sort((a, b) => a[0] - b[0]);
+  const out: VertexRanges = [];
+  for (const [b, e] of spans) {
+    const last = out[out.length - 1];
+    if (last !== undefined && b <= last[1]) last[1] = Math.max(last[1], e);
+    else out.push([b, e]);
+  }
+  return out;
+}
