@@ -29,6 +29,7 @@ import type { Topology } from '../src/topology/schema.js';
 import { GRAPHALYTICS, REPO_ROOT } from './helpers/paths.js';
 import { cpuResults, firstMismatch, makeGraph, paramsFor, rmat, PROGRAMS, type Cpu } from './helpers/gpu-compare.js';
 import { PROGRAMS as ALL_BUILTINS } from '../src/programs/index.js';
+import { defineProgram, type AnyProgram, type StateSpec } from '../src/engine/define.js';
 
 /** The built-ins gpu-check runs by default: those with GPU kernels (all of them). */
 const BUILTINS = ALL_BUILTINS.filter((p) => p.gpu !== undefined || p.operators !== undefined);
@@ -43,6 +44,16 @@ const cpuTopo: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threa
 const emulatedGpu = { device: 0, emulated: true, streams: 4 };
 const oneSocketOneGpu: Topology = { name: '1S1G', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
 const twoSocketsOneGpu: Topology = { name: '2S1G', source: 'test', sockets: [{ id: 0, threads: 1 }, { id: 1, threads: 1 }], gpus: [emulatedGpu], interconnect: {}, model: {} };
+
+/**
+ * A built-in whose `device` state is declared resident: true instead: a GPU owning every vertex
+ * then copies its results back each superstep (the paths a GPU beside others takes), not once at
+ * the end (held.ts; test/held.test.ts).
+ */
+function copiedBack(p: AnyProgram): AnyProgram {
+  const state = Object.fromEntries(Object.entries(p.state as Record<string, StateSpec>).map(([k, s]) => [k, s.resident === 'device' ? { ...s, resident: true } : s]));
+  return defineProgram({ ...p, name: `${p.name}-copied`, state } as never) as AnyProgram;
+}
 
 /** Tasks the GPU actors took from CPU queues over a run. */
 function gpuStolen(r: RunReport): number {
@@ -420,8 +431,7 @@ gpuTest('BFS pull on a GPU actor syncs its depth range and next flags in place: 
   for (const gpuShare of [1, 0.5]) {
     const e = await Engine.create(g, topo, { gpuShare, steal: 'off', forceMode: 'pull' });
     try {
-      const entry = algorithm('bfs');
-      const { values, report } = await e.run(entry.program, paramsFor(g, 'bfs') as never);
+      const { values, report } = await e.run(copiedBack(algorithm('bfs').program), paramsFor(g, 'bfs') as never);
       t.is(firstMismatch(values, cpu.get('bfs')!, false), -1, `gpuShare ${gpuShare}: same depths as the CPU`);
       // Every superstep's frontier size is what the actors activated (the GPU counts its flags).
       const sizes = report.steps.map((s) => s.active);
@@ -448,7 +458,7 @@ gpuTest('BFS push on a GPU actor returns a large level as claim flags, a small o
   for (const gpuShare of [1, 0.5]) {
     const e = await Engine.create(g, topo, { gpuShare, steal: 'off', forceMode: 'push' });
     try {
-      const { values, report } = await e.run(algorithm('bfs').program, paramsFor(g, 'bfs') as never);
+      const { values, report } = await e.run(copiedBack(algorithm('bfs').program), paramsFor(g, 'bfs') as never);
       t.is(firstMismatch(values, cpu.get('bfs')!, false), -1, `gpuShare ${gpuShare}: same depths as the CPU`);
       // Each level activates exactly the vertices a CPU-only push does (flags and merges both
       // count a vertex once, whoever claimed it).
@@ -475,7 +485,7 @@ gpuTest('WCC and SSSP on a GPU actor: supersteps that change many owned vertices
     for (const gpuShare of [1, 0.5]) {
       const e = await Engine.create(g, topo, { gpuShare, steal: 'off' });
       try {
-        const { values, report } = await e.run(algorithm(algo).program, paramsFor(g, algo) as never);
+        const { values, report } = await e.run(copiedBack(algorithm(algo).program), paramsFor(g, algo) as never);
         t.is(firstMismatch(values, cpu.get(algo)!, algo === 'sssp'), -1, `${algo} gpuShare ${gpuShare}: same as the CPU`);
         if (gpuShare === 1) {
           // A flag byte and a value per owned vertex when many changed; 12 B per changed vertex otherwise.

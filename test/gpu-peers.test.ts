@@ -157,7 +157,7 @@ gpuTest('a GPU failing on two GPUs ends the run with one line naming it (no acto
   t.is(r.stderr.trim().split('\n').length, 1, r.stderr);
 });
 
-gpuTest('copyFromPeer copies the ranges asked for between two controllers; flaggedDegrees sums degrees under flags; scatterState sets entries; each checks its arguments', async (t) => {
+gpuTest('copyFromPeer copies the ranges asked for between two controllers; flaggedDegrees sums degrees under flags; scatterState sets entries, mergeState reduces them in; each checks its arguments', async (t) => {
   const a = await GpuController.create({ device: 0, emulated: true, streams: 2 });
   const b = await GpuController.create({ device: 1, emulated: true, streams: 2 });
   try {
@@ -198,6 +198,37 @@ gpuTest('copyFromPeer copies the ranges asked for between two controllers; flagg
     await t.throwsAsync(a.scatterState('deg', Uint32Array.from([n]), Uint32Array.from([1])), { code: 'TS_RANGE' });
     await t.throwsAsync(a.scatterState('deg', ids, new Float64Array(4)), { code: 'TS_TYPE' });
     t.throws(() => a.scatterState('deg', ids, new Uint32Array(3)), { code: 'TS_ARG' });
+    // mergeState: other GPUs' updates reduced in (claim where -1, min, max), fresh next flags counted.
+    const cases = [
+      ['claim', Int32Array, (o: number, x: number) => (o === -1 ? x : o)],
+      ['min', Int32Array, Math.min],
+      ['min', Float64Array, Math.min],
+      ['max', Uint32Array, Math.max],
+    ] as const;
+    await a.allocState('nx', 'u8', n);
+    for (const [op, Ctor, fold] of cases) {
+      const kind = Ctor === Int32Array ? 'i32' : Ctor === Uint32Array ? 'u32' : 'f64';
+      const init = new Ctor(n);
+      for (let i = 0; i < n; i++) init[i] = i % 4 === 0 ? -1 : (i * 37) % 500;
+      await a.allocState(`m${kind}`, kind, n);
+      await a.writeState(`m${kind}`, init);
+      const flagsBefore = Uint8Array.from({ length: n }, (_, i) => (i % 10 === 0 ? 1 : 0));
+      await a.writeState('nx', flagsBefore);
+      // Repeated ids: the fold is order-independent for these reduces.
+      const mids = Uint32Array.from({ length: 600 }, (_, k) => (k * 7919) % n);
+      const vals = new Ctor(600);
+      for (let k = 0; k < 600; k++) vals[k] = (k * 131) % 450;
+      const want = Array.from(init);
+      for (let k = 0; k < mids.length; k++) want[mids[k]!] = fold(want[mids[k]!]!, vals[k]!);
+      const wantFresh = want.filter((x, i) => x !== init[i] && flagsBefore[i] === 0).length;
+      t.is(await a.mergeState(`m${kind}`, mids, vals, op, 'nx'), wantFresh, `${op} ${kind}: fresh marks`);
+      t.deepEqual(Array.from(await a.readState(`m${kind}`, new Ctor(n))), want, `${op} ${kind}: values`);
+      const nx = await a.readState('nx', new Uint8Array(n));
+      t.true(nx.every((f, i) => f === (flagsBefore[i] === 1 || want[i] !== init[i] ? 1 : 0)), `${op} ${kind}: next flags`);
+    }
+    await t.throwsAsync(a.mergeState('mu32', ids, Uint32Array.from([1, 2, 3, 4]), 'claim', 'nx'), { code: 'TS_TYPE' });
+    await t.throwsAsync(a.mergeState('mi32', ids, Int32Array.from([1, 2, 3, 4]), 'min', 'deg'), { code: 'TS_TYPE' });
+    await t.throwsAsync(a.mergeState('mi32', Uint32Array.from([n]), Int32Array.from([1]), 'min', 'nx'), { code: 'TS_RANGE' });
   } finally {
     await a.close();
     await b.close();

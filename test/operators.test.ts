@@ -216,7 +216,8 @@ test('operator definitions are checked when the program is defined', (t) => {
   t.throws(def({ hop: { modes: ['push'], state: { depth: 'i32' }, reads: ['x'] } }), { message: /reads names 'x'/ });
   t.throws(def({ hop: { modes: ['push'], state: { depth: 'i32' } } }, new URL('file:///nonexistent/gpu.cu')), { message: /source \/nonexistent\/gpu\.cu cannot be read \(ENOENT\)/ });
   const state = (resident: unknown) => ({ depth: { type: 'i32', init: -1, reduce: 'claim', resident } }) as never;
-  t.throws(() => defineProgram({ ...base, state: state('yes') }), { instanceOf: TesseraError, message: /program 'checked': state 'depth' has resident 'yes'.*Fix: give resident: true or leave it out/s });
+  t.throws(() => defineProgram({ ...base, state: state('yes') }), { instanceOf: TesseraError, message: /program 'checked': state 'depth' has resident 'yes'.*Fix: give resident: true, resident: 'device' or leave it out/s });
+  t.throws(() => defineProgram({ ...base, state: { depth: { type: 'i32', init: -1, reduce: 'claim', resident: 'device', length: (g: { numVertices: number }) => g.numVertices + 1 } } } as never), { instanceOf: TesseraError, message: /state 'depth' is resident: 'device' and has its own length.*Fix: give 'device' to arrays of one entry per vertex only/s });
   const noGpu = { ...base, state: state(true), operators: undefined, gpu: undefined };
   t.throws(() => defineProgram(noGpu), { message: /state 'depth' is resident, but the program has no GPU side to keep it.*Fix: remove resident from state 'depth'/s });
   const ok = defineProgram({ ...base, gpu: { source: 'struct hop {};', kernels: { hop: { modes: ['push'], state: { depth: 'i32' }, args: { level: 'i32' } } } } });

@@ -322,6 +322,15 @@ test("pullIf drops the sockets' pull tasks without an active vertex (their pages
     const want = graph.in.pages.filter((p) => { for (let v = p.vBegin; v < p.vEnd; v++) if (state[v] === -1) return true; return false; }).map((p) => p.index);
     t.deepEqual(Array.from(await c.activePages(3, Uint32Array.from(graph.in.pages, (p) => p.index), 'depth', -1)), want);
     t.true(want.length > 0 && want.length < graph.in.pages.length);
+    // u8 flags (a frontier held on the device): pages with a set flag, one flag in every seventh page.
+    const flags = new Uint8Array(graph.numVertices);
+    const flagged = graph.in.pages.filter((p, i) => i % 7 === 3 && p.vEnd > p.vBegin);
+    for (const p of flagged) flags[p.vEnd - 1] = 1;
+    await c.allocState('flags', 'u8', graph.numVertices);
+    await c.writeState('flags', flags);
+    const wantFlags = graph.in.pages.filter((p) => { for (let v = p.vBegin; v < p.vEnd; v++) if (flags[v] === 1) return true; return false; }).map((p) => p.index);
+    t.true(wantFlags.length >= flagged.length && wantFlags.length > 0);
+    t.deepEqual(Array.from(await c.activePages(3, Uint32Array.from(graph.in.pages, (p) => p.index), 'flags', 1)), wantFlags);
     await t.throwsAsync(c.activePages(3, Uint32Array.of(0), 'nope', -1), { code: 'TS_NO_STATE' });
   } finally {
     await c.close();

@@ -3,7 +3,7 @@
  * handlers of built-in programs and for GPU operators.
  */
 import type { GpuActor } from './gpu-actor.js';
-import { FR, NX, type GpuStep } from './handler.js';
+import { FR, NX, OUTDEG, SET_IN, type GpuStep } from './handler.js';
 import { rangeVertices } from '../../src/engine/partition.js';
 
 /** Ones to scatter into the device frontier, grown as needed (read only). */
@@ -35,6 +35,7 @@ export async function clearNext(a: GpuActor, s: GpuStep): Promise<void> {
  */
 export async function frontierOwned(a: GpuActor, s: GpuStep): Promise<void> {
   if (s.frontierOnDevice === true) return;
+  unheld(s);
   await a.ensure(FR, 'u8');
   await a.controller.fillState(FR, 0);
   // A GPU's push share is at most one task: its run of the list (tasks.ts pushTaskShares).
@@ -58,8 +59,42 @@ export async function frontierOwned(a: GpuActor, s: GpuStep): Promise<void> {
 /** Pull: vertices gather from frontier neighbours anywhere. */
 export async function frontierAll(a: GpuActor, s: GpuStep): Promise<void> {
   if (s.frontierOnDevice === true) return;
+  unheld(s);
   await a.ensure(FR, 'u8');
   await a.pin(s.frontier!);
   await a.controller.writeState(FR, s.frontier!);
   a.stats.stateBytesIn += s.frontier!.byteLength;
+}
+
+/** A frontier held on the device (held.ts) exists nowhere else: a handler that did not take it over in clearNext cannot run. */
+function unheld(s: GpuStep): void {
+  if (s.f.frontierHeld === true) throw new Error(`kernel '${s.f.kernel}': its frontier is held on the device, and its handler did not take it (clearNext)`);
+}
+
+const INDEG = '@inDegree';
+/** Actors whose device holds the in-degrees (a graph constant: up once). */
+const inDegreeUp = new WeakSet<GpuActor>();
+
+/**
+ * Push pages of `setId` holding a frontier vertex: GpuActor.pushPages over the frame's list, or,
+ * for a frontier held on the device (no list on the host), the owned pages with a flagged vertex
+ * and their flagged vertices' out-edges (in-edges for SET_IN), both found on the device.
+ */
+export async function pushPagesOf(a: GpuActor, setId: number, s: GpuStep): Promise<number[]> {
+  if (s.list !== undefined || s.frontierOnDevice !== true) return a.pushPages(setId, s);
+  const pages = Array.from(await a.controller.activePages(setId, Uint32Array.from(a.rangePages(setId)), FR, 1));
+  let deg = OUTDEG;
+  if (setId === SET_IN && a.directed) {
+    deg = INDEG;
+    if (!inDegreeUp.has(a)) {
+      await a.ensure(INDEG, 'u32');
+      await a.controller.writeState(INDEG, a.graph.inDegree.subarray(0, a.graph.numVertices));
+      a.stats.stateBytesIn += 4 * a.graph.numVertices;
+      inDegreeUp.add(a);
+    }
+  }
+  let edges = 0;
+  for (const [b, e] of a.owned) edges += await a.controller.flaggedDegrees(FR, deg, b, e);
+  a.pushEdges = edges;
+  return (a.pushList = pages);
 }

@@ -50,6 +50,7 @@ import { countFlags, inOutPages, unionPages, vertexRuns } from './pages.js';
 import { HostPins } from './pins.js';
 import { addRunStats, zeroStats } from './stats.js';
 import { operatorHandler } from './operators.js';
+import { settle } from './held.js';
 import type { GpuGroup } from './group.js';
 import { ACTIVATE, FR, loadGpuHandlers, NX, OUTDEG, OWNED, SET_ALLIN, SET_IN, SET_INOUT, SET_OUT, SET_STOLEN_OUT, SET_UNION, stepOf, type GpuStep as Step, type StepOut } from './handler.js';
 
@@ -68,14 +69,14 @@ export class GpuActor {
   stats: GpuStepStats = zeroStats(false); // this superstep's counters (the vote's gpu)
   /** The superstep whose kernels last marked the device's next flags (frontier.ts clearNext); -1: none this run. */
   nextStep = -1;
-  /** Edges walked this superstep; pushEdges: those of the last pushPages list. */
+  /** Edges walked this superstep; pushEdges: those of the last pushPages list (frontier.ts heldPushPages sets both). */
   private edges = 0;
-  private pushEdges = 0;
-  private pushList: number[] | undefined;
+  pushEdges = 0;
+  pushList: number[] | undefined;
   /** Outbox messages the device put this superstep, before its aggregation. */
   private outboxSent = 0;
-  /** With countNext: the out-degrees of the owned vertices syncNext put in next (the vote's nextEdges). */
-  private nextEdges: number | undefined;
+  /** With countNext (or held next flags): the out-degrees of the owned vertices in next (the vote's nextEdges). */
+  nextEdges: number | undefined;
   /** Host buffers page-locked for copies (pins.ts). */
   private readonly pins = new HostPins();
   /** Readback buffers reused across supersteps, by state name and length. */
@@ -102,7 +103,7 @@ export class GpuActor {
     readonly name: string,
     private readonly link: Channel<ActorFrame, CoordinatorFrame>,
     /** The engine's other GPU actors, when it has several (state copied device to device). */
-    private readonly group?: GpuGroup,
+    readonly group?: GpuGroup,
   ) {
     this.stopped = new Promise((r) => (this.resolveStopped = r));
     group?.join(this);
@@ -158,7 +159,8 @@ export class GpuActor {
         await this.load(frame, shared);
         return;
       case 'superstep':
-        await this.superstep(frame, shared);
+        if (frame.settle !== undefined) this.link.send(await settle(this, frame, stepOf(frame, shared, this.g!.numVertices)));
+        else await this.superstep(frame, shared);
         return;
       case 'more':
         this.requests.answer(frame.tasks);
@@ -320,7 +322,8 @@ export class GpuActor {
       ...(out.flagged.length > 0 ? { flagged: out.flagged } : {}),
       ...(out.activate !== undefined ? { activate: out.activate } : {}),
       ...(this.nextEdges !== undefined && stolen === 0 ? { nextEdges: this.nextEdges } : {}),
-      gpu: { ...this.stats, ...this.ctl!.spentSince(spent), ...(this.group === undefined ? {} : { peerBytes, peerMs }) },
+      gpu: { ...this.stats, ...this.ctl!.spentSince(spent), ...(this.group === undefined ? {} : { peerBytes, peerMs: peerMs + (this.stats.peerMs ?? 0) }) },
+      ...(step.held !== undefined ? { held: step.held } : {}),
     }, this.voteShared);
   }
 

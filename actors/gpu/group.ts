@@ -13,15 +13,52 @@
 import type { GpuActor } from './gpu-actor.js';
 import type { GpuStep } from './handler.js';
 import { fromPeers } from './residency.js';
+import { heldFromPeers, swapUpdates, type Updates } from './held.js';
 
-interface Meeting {
+interface Meeting<T, R> {
   step: number;
-  here: Map<GpuActor, { s: GpuStep; resolve: (bytes: number) => void; reject: (e: unknown) => void }>;
+  here: Map<GpuActor, { x: T; resolve: (r: R) => void; reject: (e: unknown) => void }>;
+}
+
+/** One barrier per superstep: when every member arrived with its input, `all` runs once and each gets its result. */
+class Barrier<T, R> {
+  private meeting: Meeting<T, R> | undefined;
+  constructor(
+    private readonly size: () => number,
+    private readonly all: (order: Array<[GpuActor, T]>) => Promise<R[]>,
+  ) {}
+
+  arrive(a: GpuActor, step: number, x: T): Promise<R> {
+    let m = this.meeting;
+    if (m === undefined || m.step !== step) {
+      this.cancel(new Error(`GPU actors met at superstep ${step} while superstep ${m?.step} was still gathering`));
+      m = this.meeting = { step, here: new Map() };
+    }
+    const meeting = m;
+    const mine = new Promise<R>((resolve, reject) => meeting.here.set(a, { x, resolve, reject }));
+    if (meeting.here.size === this.size()) {
+      this.meeting = undefined;
+      const order = [...meeting.here];
+      this.all(order.map(([b, y]) => [b, y.x])).then(
+        (got) => order.forEach(([, y], i) => y.resolve(got[i]!)),
+        (e: unknown) => order.forEach(([, y]) => y.reject(e)),
+      );
+    }
+    return mine;
+  }
+
+  cancel(e: Error): void {
+    const m = this.meeting;
+    this.meeting = undefined;
+    m?.here.forEach((y) => y.reject(e));
+  }
 }
 
 export class GpuGroup {
   private readonly members: GpuActor[] = [];
-  private meeting: Meeting | undefined;
+  private readonly meeting = new Barrier<GpuStep, number>(() => this.members.length, (order) => this.exchange(order));
+  /** After the kernels of a superstep whose state the GPUs hold: their updates for each other's vertices (held.ts). */
+  private readonly swapping = new Barrier<Updates | undefined, Updates | undefined>(() => this.members.length, async (order) => swapUpdates(order));
   /** Whether peer access was asked for (once per group; where a device refuses, the driver stages copies through the host). */
   private linked = false;
 
@@ -35,6 +72,11 @@ export class GpuGroup {
    */
   get active(): boolean {
     return this.members.length > 1 && this.members.every((m) => m.loaded && m.emulated === this.members[0]!.emulated);
+  }
+
+  /** Whether two or more members own vertices (one owning all of them, the others none, works alone). */
+  get sharing(): boolean {
+    return this.active && this.members.filter((m) => m.owned.length > 0).length > 1;
   }
 
   /** Whether the members together own every vertex (no CPU actor computes any). */
@@ -51,29 +93,21 @@ export class GpuGroup {
    */
   meet(a: GpuActor, s: GpuStep): Promise<number> {
     if (!this.active) return Promise.resolve(0);
-    let m = this.meeting;
-    if (m === undefined || m.step !== s.f.step) {
-      this.cancel(new Error(`GPU actors met at superstep ${s.f.step} while superstep ${m?.step} was still gathering`));
-      m = this.meeting = { step: s.f.step, here: new Map() };
-    }
-    const meeting = m;
-    const mine = new Promise<number>((resolve, reject) => meeting.here.set(a, { s, resolve, reject }));
-    if (meeting.here.size === this.members.length) {
-      this.meeting = undefined;
-      const order = [...meeting.here];
-      this.exchange(order.map(([b, x]) => [b, x.s])).then(
-        (got) => order.forEach(([, x], i) => x.resolve(got[i]!)),
-        (e: unknown) => order.forEach(([, x]) => x.reject(e)),
-      );
-    }
-    return mine;
+    return this.meeting.arrive(a, s.f.step, s);
+  }
+
+  /**
+   * Waits until every member ran superstep `s`'s kernels, then hands each the updates the others
+   * made to its vertices (`mine`: this member's, for any vertex; held.ts swapUpdates).
+   */
+  swap(a: GpuActor, s: GpuStep, mine: Updates | undefined): Promise<Updates | undefined> {
+    return this.swapping.arrive(a, s.f.step, mine);
   }
 
   /** Ends a meeting still gathering (a run torn down, a member that failed before arriving). */
   cancel(e: Error): void {
-    const m = this.meeting;
-    this.meeting = undefined;
-    m?.here.forEach((x) => x.reject(e));
+    this.meeting.cancel(e);
+    this.swapping.cancel(e);
   }
 
   private async exchange(order: Array<[GpuActor, GpuStep]>): Promise<number[]> {
@@ -81,6 +115,8 @@ export class GpuGroup {
       this.linked = true;
       await Promise.all(order.flatMap(([a]) => order.filter(([b]) => b !== a).map(([b]) => a.controller.enablePeer(b.controller))));
     }
-    return fromPeers(order);
+    const got = await fromPeers(order);
+    const frontier = await heldFromPeers(order);
+    return got.map((b, i) => b + frontier[i]!);
   }
 }

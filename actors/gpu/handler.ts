@@ -53,6 +53,8 @@ export interface GpuStep {
   next: Uint8Array;
   /** Set by clearNext when the device frontier already holds this superstep's frontier (frontier.ts). */
   frontierOnDevice?: boolean;
+  /** What the handler left on the device, not copied back (held.ts; the vote's held). */
+  held?: { state: string[]; next: boolean };
   /** Where the fold of the previous edge step wrote each array, by name (SuperstepFrame.changed). */
   changed: Map<string, { ids: Uint32Array | undefined; spans: Array<{ actor: string; begin: number; end: number }> }> | undefined;
 }

@@ -175,7 +175,7 @@ interface NativeControllerHandle {
   copyFromPeer(peer: NativeControllerHandle, src: string, dst: string, ranges: Float64Array): Promise<number>;
   enablePeer(peer: NativeControllerHandle): Promise<boolean>;
   flaggedDegrees(flags: string, deg: string, begin: number, end: number): Promise<number>;
-  scatterState(name: string, ids: Uint32Array, values: StateArray): Promise<void>;
+  scatterState(name: string, ids: Uint32Array, values: StateArray, op?: 'claim' | 'min' | 'max', next?: string): Promise<void | number>;
   activePages(setId: number, pages: Uint32Array, state: string, value: number): Promise<Uint32Array>;
   pinHost(view: StateArray): Promise<boolean>;
   unpinHost(view: StateArray): Promise<void>;
@@ -532,7 +532,16 @@ export class GpuController {
    * entries without copying the range around them (a frontier list, the host's folded changes).
    */
   scatterState(name: string, ids: Uint32Array, values: StateArray): Promise<void> {
-    return this.timed('writeMs', this.h.scatterState(name, ids, values));
+    return this.timed('writeMs', this.h.scatterState(name, ids, values) as Promise<void>);
+  }
+
+  /**
+   * name[ids[i]] reduced with values[i] on the device ('claim': set where -1; 'min'; 'max'; values
+   * of the array's type), marking the u8 array `next` where a value changed: resolves with the
+   * fresh marks (updates other GPUs sent for the vertices this one owns).
+   */
+  mergeState(name: string, ids: Uint32Array, values: StateArray, op: 'claim' | 'min' | 'max', next: string): Promise<number> {
+    return this.timed('writeMs', this.h.scatterState(name, ids, values, op, next) as Promise<number>);
   }
 
   /**

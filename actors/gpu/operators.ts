@@ -29,7 +29,8 @@ import type { GpuActor } from './gpu-actor.js';
 import type { GpuController } from './native.js';
 import { FR, NX, SET_IN, SET_OUT, type GpuHandler } from './handler.js';
 import { foldsExactly, isPatch, keep, refresh, slotsFor, stale } from './residency.js';
-import { clearNext, frontierAll, frontierOwned } from './frontier.js';
+import { clearNext, frontierAll, frontierOwned, pushPagesOf } from './frontier.js';
+import { holdNext, holds } from './held.js';
 
 const HEADERS = ['ts_common.h', 'kernels_common.h', 'kernels_push.h', 'kernels_pull.h', 'kernels_user.h', 'operator_prelude.h'];
 const CTYPE = { f64: 'double', f32: 'float', i32: 'int', u32: 'unsigned int', u8: 'unsigned char' } as const;
@@ -219,7 +220,7 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
   if (push) await frontierOwned(a, s);
   else await frontierAll(a, s);
   const set = op.view === 'undirected' && a.directed ? await a.ensureUnion() : push || f.pullPages === 'out' ? SET_OUT : SET_IN;
-  const pages = push && set === SET_OUT ? a.pushPages(SET_OUT, s) : await a.pullPages(set, s, f.pullIf && slots.get(f.pullIf.state));
+  const pages = push && set === SET_OUT ? await pushPagesOf(a, SET_OUT, s) : await a.pullPages(set, s, f.pullIf && slots.get(f.pullIf.state));
   const st = await a.run(`user:${key}:${kernel}:${f.mode}`, { setId: set, pages, params, state: roles });
   const merges: StateMerge[] = [];
   const sync: StateSync[] = [];
@@ -230,6 +231,8 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
   const dense = a.ownsAll && (!push || (st?.activated ?? 0) * 256 >= a.graph.numVertices);
   for (const [n, r] of op.writes) {
     const d = slots.get(n)!;
+    // held.ts: the device copy counts until the engine settles it (where keep records it below).
+    if ((r === 'owner' || r === 'none' || foldsExactly(r, kinds.get(n)!)) && holds(a, s, n)) continue;
     if (r === 'owner' || r === 'none' || (dense && foldsExactly(r, kinds.get(n)!) && s.state[n]!.length >= a.graph.numVertices)) {
       sync.push(...(await a.syncOwned(d, n, s)));
       continue;
@@ -241,9 +244,11 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
   }
   let active = 0;
   let activate: Uint32Array | undefined;
+  const held = await holdNext(a, s, st?.activated ?? 0);
   // Next flags in place: a pull writes only the owned ranges' flags, and an actor owning every
   // vertex is the only one setting any (a dense push: no id list to encode and fold).
-  if (!push || dense) active = await a.syncNext(s, st?.activated ?? 0); // one call since clearNext: its fresh marks
+  if (held !== undefined) active = held;
+  else if (!push || dense) active = await a.syncNext(s, st?.activated ?? 0); // one call since clearNext: its fresh marks
   else if ((st?.activated ?? 0) > 0) activate = (await a.controller.compact(NX, NX, 0, a.graph.numVertices)).ids;
   for (const [n, kind] of op.state) keep(a, s, n, writes.get(n), kind, slots.get(n));
   return a.out({ sum: st?.sum ?? 0, active, merges, sync, ...(activate !== undefined ? { activate } : {}) });

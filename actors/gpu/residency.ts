@@ -156,7 +156,8 @@ export async function fromPeers(members: ReadonlyArray<readonly [GpuActor, GpuSt
       const done: VertexRanges = [...a.owned];
       for (const [b] of members) {
         if (b === a) continue;
-        const src = [...mirrors(b)].find(([, mb]) => mb.where === 'owned' && sameView(mb, s.state[ref.name]!, ref.kind, s.f.step));
+        // A peer's copy is exact on its owned ranges ('all': it owns every vertex, the others none).
+        const src = [...mirrors(b)].find(([, mb]) => (mb.where === 'owned' || mb.where === 'all') && sameView(mb, s.state[ref.name]!, ref.kind, s.f.step));
         if (src === undefined) continue;
         copies.push(a.controller.copyFromPeer(b.controller, src[0], slot, b.owned).then((n) => void (got[i]! += n)));
         done.push(...b.owned);
@@ -168,6 +169,11 @@ export async function fromPeers(members: ReadonlyArray<readonly [GpuActor, GpuSt
   return got;
 }
 
+/** The device array mirroring host view `host` of `kind` after some superstep of this run, if any. */
+export function mirrorSlot(a: GpuActor, host: StateArray, kind: StateKind): string | undefined {
+  for (const [slot, m] of mirrors(a)) if (m.buf === host.buffer && m.offset === host.byteOffset && m.length === host.length && m.kind === kind) return slot;
+  return undefined;
+}
 
 export function isPatch(up: Stale): up is Patch {
   return typeof up === 'object' && !Array.isArray(up);
@@ -202,6 +208,9 @@ export function keep(a: GpuActor, s: GpuStep, name: string, reduce: Reduce | und
   let where: Mirror['where'] | undefined;
   const exact = reduce === undefined || foldsExactly(reduce, kind);
   if (a.ownsAll) where = exact ? 'all' : undefined;
+  // Held by several GPUs (held.ts): exact on the owned ranges (the others' updates merged there);
+  // the peers' ranges come device to device before the next superstep (fromPeers).
+  else if (s.held?.state.includes(name) === true) where = 'owned';
   else if (reduce === 'owner' || reduce === 'none') where = 'owned';
   // GPUs owning every vertex: no CPU worker writes host memory; every write comes through a fold.
   else if (a.gpusOwnAll && exact) where = 'patch';

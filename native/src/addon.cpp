@@ -88,33 +88,9 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
 
   NativeController(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeController>(info) {
     Napi::Env env = info.Env();
-    if (info.Length() < 1 || !info[0].IsObject()) throw codedError(env, "TS_ARG", "create: options object required");
-    Napi::Object o = info[0].As<Napi::Object>();
-    Napi::Value dev = o.Get("device");
-    if (!dev.IsNumber()) throw codedError(env, "TS_ARG", "create: options.device must be a number");
-    const double d = dev.As<Napi::Number>().DoubleValue();
-    if (d != (double)(int64_t)d || d < -2147483648.0 || d > 2147483647.0)
-      throw codedError(env, "TS_BAD_DEVICE", "GPU device " + std::to_string(d) + " does not exist: the device index must be an integer");
-    Napi::Value em = o.Get("emulated");
-    if (!em.IsBoolean()) throw codedError(env, "TS_ARG", "create: options.emulated must be true or false");
-    auto bytes = [&](const char* key, bool zero) -> double {
-      Napi::Value v = o.Get(key);
-      if (v.IsUndefined()) return 0;
-      const double b = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
-      if (!(b > 0 || (zero && b == 0)))
-        throw codedError(env, "TS_ARG", std::string("create: options.") + key + " must be a " + (zero ? "non-negative" : "positive") + " number of bytes");
-      return b;
-    };
-    const double limit = bytes("memoryLimit", false), hostBuffer = bytes("hostBuffer", true);
-    int streams = 4;
-    Napi::Value st = o.Get("streams");
-    if (!st.IsUndefined()) {
-      const double s = st.IsNumber() ? st.As<Napi::Number>().DoubleValue() : -1;
-      if (!(s >= 1 && s <= 32 && s == (int)s)) throw codedError(env, "TS_ARG", "create: options.streams must be an integer in 1..32");
-      streams = (int)s;
-    }
-    device_ = (int)d;
-    ctl_ = std::make_unique<ts::Controller>((int)d, em.As<Napi::Boolean>().Value(), limit, streams, hostBuffer);
+    const CreateOptions o = createOptions(info);
+    device_ = o.device;
+    ctl_ = std::make_unique<ts::Controller>(o.device, o.emulated, o.memoryLimit, o.streams, o.hostBuffer);
     tsfn_ = Tsfn::New(env, "tessera-gpu", 0, 1, this);
     tsfn_.Unref(env);
     worker_ = std::thread([this] { loop(); });
@@ -459,7 +435,11 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     return enqueue(info.Env(), j);
   }
 
-  /** scatterState(name, ids, values) -> Promise<void>: name[ids[i]] = values[i] on the device. */
+  /**
+   * scatterState(name, ids, values[, op, next]) -> Promise<void | number>: name[ids[i]] = values[i]
+   * on the device; with op ('claim' | 'min' | 'max') reduced instead, marking the u8 array `next`
+   * where a value changed, resolving with the fresh marks.
+   */
   Napi::Value ScatterState(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     const std::string name = stringArg(info, 0, "scatterState: name");
@@ -467,13 +447,22 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     ts::SType t;
     if (info.Length() < 3 || !getTypedArray(env, info[1], &ia) || ia.type != napi_uint32_array || !getTypedArray(env, info[2], &va) || !typedArrayState(va.type, &t) || va.length != ia.length)
       throw codedError(env, "TS_ARG", "scatterState: ids must be a Uint32Array and values a typed array of the state's type, as long");
+    const std::string op = info.Length() > 3 ? stringArg(info, 3, "scatterState: op") : "";
+    const uint32_t code = op == "claim" ? ts::kMergeClaim : op == "min" ? ts::kMergeMin : op == "max" ? ts::kMergeMax : 0;
+    if (!op.empty() && code == 0) throw codedError(env, "TS_ARG", "scatterState: op must be claim, min or max");
+    const std::string next = code != 0 ? stringArg(info, 4, "scatterState: next") : "";
+    auto fresh = std::make_shared<uint32_t>(0);
     Job* j = newJob(env);
     for (int k = 1; k <= 2; k++) j->keep.push_back(std::make_unique<Napi::Reference<Napi::Value>>(Napi::Persistent(info[k])));
-    j->work = [this, name, ids = (const uint32_t*)ia.data, vals = (const void*)va.data, t, n = ia.length] { ctl_->scatterState(name, ids, vals, t, n); };
+    j->work = [this, name, ids = (const uint32_t*)ia.data, vals = (const void*)va.data, t, n = ia.length, code, next, fresh] {
+      if (code == 0) ctl_->scatterState(name, ids, vals, t, n);
+      else *fresh = ctl_->mergeState(name, ids, vals, t, n, code, next);
+    };
+    if (code != 0) j->settle = [fresh](Napi::Env env) -> Napi::Value { return Napi::Number::New(env, *fresh); };
     return enqueue(env, j);
   }
 
-  /** activePages(setId, pages, state, value) -> Promise<Uint32Array>: those with a vertex whose i32 state is value. */
+  /** activePages(setId, pages, state, value) -> Promise<Uint32Array>: those with a vertex whose i32 state is value (u8 state: a set flag). */
   Napi::Value ActivePages(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     const int setId = (int)uintArg(info, 0, "activePages: setId", 0, true);

@@ -13,6 +13,15 @@ struct ControllerInfo;
 struct RunStats;
 namespace addon {
 
+/** A controller's create() options, checked (addon_info.cpp). */
+struct CreateOptions {
+  int device;
+  bool emulated;
+  double memoryLimit, hostBuffer;
+  int streams;
+};
+CreateOptions createOptions(const Napi::CallbackInfo& info);
+
 /** What a controller's info() resolves with (addon_info.cpp). */
 Napi::Object controllerInfo(Napi::Env env, const ts::ControllerInfo& info);
 /** A run's statistics (RunStats in actors/gpu/native.ts). */

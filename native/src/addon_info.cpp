@@ -111,5 +111,36 @@ void ExportFunctions(Napi::Env env, Napi::Object exports) {
   exports.Set("abiVersion", Napi::Number::New(env, 1));
 }
 
+/** create()'s options object, each field checked (one coded error per bad field). */
+CreateOptions createOptions(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsObject()) throw codedError(env, "TS_ARG", "create: options object required");
+  Napi::Object o = info[0].As<Napi::Object>();
+  Napi::Value dev = o.Get("device");
+  if (!dev.IsNumber()) throw codedError(env, "TS_ARG", "create: options.device must be a number");
+  const double d = dev.As<Napi::Number>().DoubleValue();
+  if (d != (double)(int64_t)d || d < -2147483648.0 || d > 2147483647.0)
+    throw codedError(env, "TS_BAD_DEVICE", "GPU device " + std::to_string(d) + " does not exist: the device index must be an integer");
+  Napi::Value em = o.Get("emulated");
+  if (!em.IsBoolean()) throw codedError(env, "TS_ARG", "create: options.emulated must be true or false");
+  auto bytes = [&](const char* key, bool zero) -> double {
+    Napi::Value v = o.Get(key);
+    if (v.IsUndefined()) return 0;
+    const double b = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
+    if (!(b > 0 || (zero && b == 0)))
+      throw codedError(env, "TS_ARG", std::string("create: options.") + key + " must be a " + (zero ? "non-negative" : "positive") + " number of bytes");
+    return b;
+  };
+  const double limit = bytes("memoryLimit", false), hostBuffer = bytes("hostBuffer", true);
+  int streams = 4;
+  Napi::Value st = o.Get("streams");
+  if (!st.IsUndefined()) {
+    const double s = st.IsNumber() ? st.As<Napi::Number>().DoubleValue() : -1;
+    if (!(s >= 1 && s <= 32 && s == (int)s)) throw codedError(env, "TS_ARG", "create: options.streams must be an integer in 1..32");
+    streams = (int)s;
+  }
+  return CreateOptions{(int)d, em.As<Napi::Boolean>().Value(), limit, hostBuffer, streams};
+}
+
 }  // namespace addon
 }  // namespace ts

@@ -134,6 +134,8 @@ class Controller {
   double flaggedDegrees(const std::string& flags, const std::string& deg, size_t begin, size_t end);
   /** name[ids[i]] = vals[i] for i < count (vals of the array's type). */
   void scatterState(const std::string& name, const uint32_t* ids, const void* vals, SType type, size_t count);
+  /** name[ids[i]] reduced with vals[i] (op kMergeClaim/Min/Max), marking u8 array `next` where it changed; returns the fresh marks. */
+  uint32_t mergeState(const std::string& name, const uint32_t* ids, const void* vals, SType type, size_t count, uint32_t op, const std::string& next);
   /**
    * The pages of `pages` (set setId) with a vertex whose i32 state[v] == value (a pull's pullIf:
    * only they need a walk); every page for a state of another type.

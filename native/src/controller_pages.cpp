@@ -297,12 +297,13 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
   return victim;
 }
 
-// Graphie's active pages: a pull with pullIf walks only the pages holding a vertex in that state.
+// Graphie's active pages: a pull with pullIf walks only the pages holding a vertex in that state;
+// a push from a frontier held on the device (u8 flags), those holding a flagged vertex.
 std::vector<uint32_t> Controller::activePages(int setId, const std::vector<uint32_t>& pages, const std::string& state, double value) {
   auto st = state_.find(state);
   if (st == state_.end()) throw CodedError("TS_NO_STATE", "activePages: no state array named '" + state + "' (allocState it first)");
   StateArr& s = st->second;
-  if (s.type != SType::I32 || pages.empty()) return pages;
+  if ((s.type != SType::I32 && s.type != SType::U8) || pages.empty()) return pages;
   std::vector<u32> ranges(2 * pages.size());
   for (size_t i = 0; i < pages.size(); i++) {
     auto it = pages_.find(key(setId, pages[i]));
@@ -313,7 +314,8 @@ std::vector<uint32_t> Controller::activePages(int setId, const std::vector<uint3
   u8* flags = (u8*)scratch("@active.flags", pages.size());
   be_->h2d(dr, ranges.data(), ranges.size() * 4, 0);
   be_->memset(flags, 0, pages.size(), 0);
-  launch<KPageActive>((u32)std::min<size_t>(pages.size(), 65535), 0, 0, PageActiveArgs{(const i32*)s.dev, dr, (u32)pages.size(), (i32)value, flags});
+  const u32 split = (u32)std::max<size_t>(1, (2048 + pages.size() - 1) / pages.size());
+  launch<KPageActive>((u32)std::min<size_t>(pages.size() * split, 65535), 0, 0, PageActiveArgs{s.type == SType::I32 ? (const i32*)s.dev : nullptr, dr, (u32)pages.size(), (i32)value, flags, (const u8*)s.dev, split});
   std::vector<u8> f(pages.size());
   be_->d2h(f.data(), flags, f.size(), 0);
   be_->syncStream(0);

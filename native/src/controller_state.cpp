@@ -48,7 +48,7 @@ double Controller::flaggedDegrees(const std::string& flags, const std::string& d
   if (begin == end) return 0;
   double* out = (double*)scratch("@flagdeg", sizeof(double));
   be_->memset(out, 0, sizeof(double), 0);
-  launch<KFlagDeg>(gridFor(end - begin), 0, 0, FlagDegArgs{(const u8*)f.dev, (const u32*)d.dev, (u32)begin, (u32)end, out});
+  launch<KFlagDeg>(gridFor(end - begin), kBlock * sizeof(double), 0, FlagDegArgs{(const u8*)f.dev, (const u32*)d.dev, (u32)begin, (u32)end, out});
   double r = 0;
   be_->d2h(&r, out, sizeof(double), 0);
   be_->syncStream(0);
@@ -69,6 +69,31 @@ void Controller::scatterState(const std::string& name, const uint32_t* ids, cons
   be_->h2d(dvals, vals, count * e, 0);
   launch<KScatterVals>(gridFor(count), 0, 0, ScatterValsArgs{a.dev, dids, dvals, (u32)count, (u32)a.type});
   be_->syncStream(0);
+}
+
+uint32_t Controller::mergeState(const std::string& name, const uint32_t* ids, const void* vals, SType type, size_t count, uint32_t op, const std::string& next) {
+  StateArr& a = findState(state_, name, "mergeState");
+  StateArr& f = findState(state_, next, "mergeState");
+  if (a.type != type)
+    throw CodedError("TS_TYPE", "mergeState('" + name + "'): the array holds " + stypeName(a.type) + " but a " + stypeName(type) + " typed array was given");
+  if (f.type != SType::U8 || f.n < a.n) throw CodedError("TS_TYPE", "mergeState: the next flags '" + next + "' must be u8, one per entry");
+  if (type == SType::U8 || (op == kMergeClaim && type != SType::I32 && type != SType::F64) || op < kMergeClaim || op > kMergeMax)
+    throw CodedError("TS_TYPE", "mergeState('" + name + "'): " + stypeName(type) + " does not merge that way (claim: i32, f64; min/max: u32, i32, f32, f64)");
+  for (size_t i = 0; i < count; i++)
+    if (ids[i] >= a.n) throw CodedError("TS_RANGE", "mergeState('" + name + "'): id " + std::to_string(ids[i]) + " exceeds its length " + std::to_string(a.n));
+  if (count == 0) return 0;
+  const size_t e = stypeSize(type);
+  uint32_t* dids = (uint32_t*)scratch("@scatterIds", count * 4);
+  void* dvals = scratch("@scatterVals", count * e);
+  uint32_t* counter = (uint32_t*)scratch("@mergeCount", 4);
+  be_->h2d(dids, ids, count * 4, 0);
+  be_->h2d(dvals, vals, count * e, 0);
+  be_->memset(counter, 0, 4, 0);
+  launch<KMergeVals>(gridFor(count), 0, 0, MergeValsArgs{a.dev, dids, dvals, (u32)count, (u32)type, op, NextSet{nullptr, (u8*)f.dev, counter}});
+  uint32_t fresh = 0;
+  be_->d2h(&fresh, counter, 4, 0);
+  be_->syncStream(0);
+  return fresh;
 }
 
 bool Controller::enablePeer(Controller& peer) {

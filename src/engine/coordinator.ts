@@ -27,6 +27,7 @@ import { runPhases, type ActorStepReport, type RunReport, type StealEvent, type 
 import { applyVotes, kindOf, type ChangedState, type Vote } from './fold.js';
 import * as taskPlan from './tasks.js';
 import { Run, type KernelRef } from './run.js';
+import { gpuOpenError, stepError } from './actor-errors.js';
 import type { CheckpointWriter, LoadedCheckpoint } from './checkpoint.js';
 
 /** Checkpointing of one run (engine.run): where to write due checkpoints, and where to start from. */
@@ -242,6 +243,32 @@ export class Engine {
     return this.cpuRanges.map(([b, e]): [number, number] => [b, e]);
   }
 
+  /**
+   * Whether the GPU actors own every vertex: they may keep state and frontiers on their devices
+   * between supersteps (actors/gpu/held.ts), nothing else computing there.
+   */
+  get gpusOwnAll(): boolean {
+    return this.hasGpus && rangeVertices(this.cpuRanges) === 0;
+  }
+
+  /**
+   * Brings host arrays up to date from the GPU actors' devices (held.ts settle): `state` (by name,
+   * as the GPU knows them by their buffers), and with `next` the next flags superstep `step` left
+   * there into the bitmap `next`.
+   */
+  async settle(step: number, state: Record<string, StateArray>, next: Uint8Array | undefined): Promise<void> {
+    if (this.failure) throw this.failure;
+    const gpus = this.actors.slice(this.cpuCount);
+    const shared: SharedArrayBuffer[] = [];
+    const add = (b: ArrayBufferLike): number => shared.push(b as SharedArrayBuffer) - 1;
+    const stateRefs: StateRef[] = Object.entries(state).map(([name, arr]) => ({ name, kind: kindOf(arr), buffer: add(arr.buffer), length: arr.length }));
+    const bitmap = add((next ?? new Uint8Array(new SharedArrayBuffer(Math.max(8, this.graph.numVertices)))).buffer);
+    const votes = gpus.map((a) => new Promise<VoteFrame>((resolve, reject) => this.pending.set(a.name, { resolve, reject })));
+    for (const a of gpus)
+      a.link.send({ type: 'superstep', step, kernel: '', module: '', mode: 'pull', args: {}, state: stateRefs, nextBitmap: bitmap, pullPages: 'in', wantList: false, tasks: [], settle: { next: next !== undefined } }, shared);
+    await Promise.all(votes);
+  }
+
   /** Whether the topology has GPU actors. */
   get hasGpus(): boolean {
     return this.actors.length > this.cpuCount;
@@ -301,21 +328,7 @@ export class Engine {
       // Where the run was: the superstep in flight, or the vertex map after the last one.
       const live = this.live;
       const at = live === undefined ? `after superstep ${this.lastStep}` : live.step >= 0 ? `in superstep ${live.step}` : `in a vertex map after superstep ${this.lastStep}`;
-      const resume = 'with --checkpoint DIR, --resume DIR continues from the last checkpoint';
-      const err =
-        f.code === 'TS_INPUT'
-          ? new TesseraError(f.message)
-          : f.code === 'TS_OOM' && gpu >= 0
-          ? new TesseraError(`GPU actor ${f.actor} failed ${at}: ${splitFix(f.message).problem}`, {
-              file: this.topology.source,
-              key: `gpus.${gpu}.memoryLimit`,
-              fix: `raise memoryLimit, lower pageEdges (smaller pages stream through a smaller cache) or lower gpuShare (${resume})`,
-            })
-          : f.code === 'TS_OPERATOR'
-            ? new TesseraError(`GPU actor ${f.actor}: ${splitFix(f.message).problem}`, { fix: splitFix(f.message).fix ?? 'correct the program\'s GPU operators' })
-            : gpu >= 0
-              ? new TesseraError(`GPU actor ${f.actor} failed ${at}: ${splitFix(f.message).problem.replace(/\.$/, '')}`, { file: this.topology.source, key: `gpus.${gpu}`, fix: `check the device with nvidia-smi, or run on the CPU sockets (${resume})` })
-              : new TesseraError(`actor ${f.actor} failed ${at}: ${f.message.replace(/\.$/, '')}`, { fix: `this is a bug or an out-of-memory condition; rerun with fewer threads or a smaller graph and report it (${resume})` });
+      const err = stepError(f, gpu, at, this.topology);
       // The first failure is the cause: actors stopped after it report their cancelled tasks too.
       this.failure ??= err;
       for (const p of this.pending.values()) p.reject(this.failure);
@@ -427,6 +440,7 @@ export class Engine {
     }
     ctx.writer = ckpt.writer;
     const values = await program.run(ctx, params);
+    await ctx.settleAll();
     if (ckpt.writer !== undefined) {
       notes.checkpoints = ckpt.writer.written;
       notes.checkpointMs = Math.round(ckpt.writer.writeMs);
@@ -574,6 +588,9 @@ export class Engine {
           ...(kernel.resident !== undefined && i >= this.cpuCount ? { resident: kernel.resident } : {}),
           ...(kernel.pullIf !== undefined && i >= this.cpuCount ? { pullIf: kernel.pullIf } : {}),
           ...(kernel.frontierIsNext === true && i >= this.cpuCount ? { frontierIsNext: true } : {}),
+          ...(kernel.held !== undefined && i >= this.cpuCount ? { held: kernel.held } : {}),
+          ...(kernel.holdNext === true && i >= this.cpuCount ? { holdNext: true } : {}),
+          ...(kernel.frontierHeld === true && i >= this.cpuCount ? { frontierHeld: true } : {}),
           ...(changed !== undefined && i >= this.cpuCount ? { changed } : {}),
         },
         shared,
@@ -649,42 +666,3 @@ export function notResumable(program: string, resume: boolean): TesseraError {
 }
 
 
-/** A GPU actor could not open its device: one clear line naming the topology file and key. */
-/** A native message "problem. Fix: how" as its two parts. */
-function splitFix(message: string): { problem: string; fix: string | undefined } {
-  const at = message.indexOf(' Fix: ');
-  return at < 0 ? { problem: message, fix: undefined } : { problem: message.slice(0, at), fix: message.slice(at + 6).replace(/\.$/, '') };
-}
-
-function gpuOpenError(t: Topology, i: number, f: ErrorFrame): TesseraError {
-  const gpu = t.gpus[i]!;
-  const file = t.source;
-  const { problem, fix } = splitFix(f.message);
-  switch (f.code) {
-    case 'TS_NO_NATIVE':
-      return new TesseraError(`topology '${t.name}' lists GPU device ${gpu.device}, but the native GPU controller is not available: ${problem}`, {
-        file,
-        key: `gpus.${i}`,
-        fix: 'run `node scripts/build-native.mjs` (needs cmake and a C++ compiler), or use a CPU-only topology such as configs/1S.yaml',
-      });
-    case 'TS_OOM':
-      return new TesseraError(`GPU device ${gpu.device}: ${problem}`, { file, key: `gpus.${i}.memoryLimit`, fix: 'raise memoryLimit or lower pageEdges' });
-    case 'TS_BAD_DEVICE':
-    case 'TS_NO_DEVICE':
-    case 'TS_NO_CUDA':
-    case 'TS_CUDA':
-      return new TesseraError(`topology '${t.name}' names GPU device ${gpu.device}, which cannot be used here: ${problem.replace(/\.$/, '')}`, {
-        file,
-        key: `gpus.${i}.device`,
-        fix: gpu.emulated
-          ? 'emulated devices are numbered 0..15'
-          : `${fix !== undefined ? `${fix}; or ` : ''}use a device index that \`nvidia-smi -L\` lists, or set \`emulated: true\` to run this GPU actor on the host (configs/1S1G-emulated.yaml)`,
-      });
-    default:
-      return new TesseraError(`GPU device ${gpu.device} of topology '${t.name}' could not be opened: ${problem}`, {
-        file,
-        key: `gpus.${i}`,
-        fix: 'check the device with `nvidia-smi`, or set `emulated: true` to run this GPU actor on the host',
-      });
-  }
-}

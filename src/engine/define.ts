@@ -111,8 +111,13 @@ export interface StateSpec {
    * GPU operators may keep their device copy from one superstep to the next instead of uploading
    * it each time (docs/PROGRAMS.md, "Resident state"). A promise: the driver writes the array
    * itself only before its first edgeMap (vertexMap / vertexFilter writes the engine sees).
+   * 'device' promises more: the driver neither reads nor writes the array between its first
+   * edgeMap and the end of the run, so GPUs owning every vertex need not copy it back after each
+   * superstep; the engine brings the host copy up to date before a vertexMap / vertexFilter or a
+   * CPU-only superstep passes it, before a checkpoint, and when the run ends (docs/PROGRAMS.md,
+   * "Resident state"). One entry per vertex.
    */
-  resident?: boolean;
+  resident?: boolean | 'device';
 }
 export type StateSpecs = Record<string, StateSpec>;
 
@@ -293,13 +298,14 @@ export function defineProgram<const N extends string, const P extends ParamSpecs
   for (const [k, s] of Object.entries(spec.state ?? {})) {
     if (!STATE_KINDS.has(s?.type)) bad(name, `state '${k}' has type '${String(s?.type)}'`, 'use f64, f32, i32, u32 or u8');
     if (!REDUCES.has(s.reduce)) bad(name, `state '${k}' has reduce '${String(s.reduce)}'`, `use one of ${[...REDUCES].join(', ')}`);
-    if (s.resident !== undefined && typeof s.resident !== 'boolean') bad(name, `state '${k}' has resident '${String(s.resident)}'`, 'give resident: true or leave it out');
+    if (s.resident !== undefined && typeof s.resident !== 'boolean' && s.resident !== 'device') bad(name, `state '${k}' has resident '${String(s.resident)}'`, "give resident: true, resident: 'device' or leave it out");
+    if (s.resident === 'device' && s.length !== undefined) bad(name, `state '${k}' is resident: 'device' and has its own length`, "give 'device' to arrays of one entry per vertex only (resident: true keeps the others)");
     if (s.init !== undefined && s.init !== 'unset' && typeof s.init !== 'number') bad(name, `state '${k}' has init '${String(s.init)}'`, "give a number, or 'unset' when every entry is written before it is read");
   }
   const kernels = spec.kernels instanceof URL ? spec.kernels.href : String(spec.kernels);
   const ops = spec.gpu !== undefined && typeof spec.gpu === 'object' && !(spec.gpu instanceof URL) ? checkOperators(name, spec.gpu, spec.state ?? {}) : undefined;
   const gpu = spec.gpu === undefined || ops !== undefined ? undefined : spec.gpu instanceof URL ? spec.gpu.href : String(spec.gpu);
-  const resident = Object.keys(spec.state ?? {}).find((k) => spec.state[k]!.resident === true);
+  const resident = Object.keys(spec.state ?? {}).find((k) => spec.state[k]!.resident === true || spec.state[k]!.resident === 'device');
   if (resident !== undefined && spec.gpu === undefined) bad(name, `state '${resident}' is resident, but the program has no GPU side to keep it`, `remove resident from state '${resident}' (or give gpu: { source, kernels })`);
   if (gpu !== undefined && !/^(file|data):/.test(gpu)) bad(name, `gpu '${gpu}' is not a module URL`, "give new URL('./gpu.js', import.meta.url)");
   if (!/^(file|data):/.test(kernels)) bad(name, `kernels '${kernels}' is not a module URL`, "give new URL('./kernels.js', import.meta.url)");

@@ -53,6 +53,13 @@ export interface EdgeMapOptions {
    * no such vertex are dropped, so their pages are not read (Graphie reads only active pages).
    */
   pullIf?: { state: string; value: number };
+  /**
+   * The driver reads only `size` (and `edges`) of the returned frontier and hands it to the next
+   * edgeMap (or release): GPUs owning every vertex may then keep it in device memory, sending
+   * counts instead of a byte map (bfs, wcc). Reading its `bitmap` before the engine brought it
+   * back throws.
+   */
+  deviceNext?: boolean;
 }
 
 export interface StepResult {

@@ -39,6 +39,19 @@ export interface KernelRef {
   pullIf?: { state: string; value: number };
   /** The frontier is the previous edge step's next frontier (SuperstepFrame.frontierIsNext). */
   frontierIsNext?: boolean;
+  /** A GPU owning every vertex may keep these arrays and the next flags on its device (SuperstepFrame.held). */
+  held?: string[];
+  holdNext?: boolean;
+  /** The frontier is next flags a GPU held (SuperstepFrame.frontierHeld). */
+  frontierHeld?: boolean;
+}
+
+/** A next frontier a GPU kept on its device: its host bitmap (clean until settled), and who made it. */
+interface HeldNext {
+  frontier: Frontier;
+  bitmap: Uint8Array;
+  step: number;
+  kernel: string;
 }
 
 /** Edges of every task of the shares (outside edgeMap, whose loops V8 left unoptimised). */
@@ -84,6 +97,11 @@ export class Run implements RunContext {
   private readonly bitmaps: Uint8Array[] = [];
   /** Buffers passed to vertexMap / vertexFilter since the last edgeMap: host writes no GPU saw. */
   private readonly hostWritten = new Set<ArrayBufferLike>();
+  /** Arrays (the views the supersteps passed) whose GPU copy is newer than the host's (held.ts), by buffer. */
+  private readonly held = new Map<ArrayBufferLike, StateArray>();
+  private heldNext: HeldNext | undefined;
+  /** Time spent bringing held copies back (settle). */
+  settleMs = 0;
 
   constructor(
     private readonly engine: Engine,
@@ -131,6 +149,7 @@ export class Run implements RunContext {
   async checkpoint(carry: Carry): Promise<void> {
     const w = this.writer;
     if (w === undefined || !w.due(this.step)) return;
+    await this.settle(undefined, true);
     await w.write(this.step, this.state, carry, this.notes);
   }
 
@@ -248,6 +267,12 @@ export class Run implements RunContext {
     if (made !== undefined && this.pooledLists.has(made.buffer)) this.listSpare.push(made.buffer as SharedArrayBuffer);
     if (!this.produced.has(f)) return;
     this.produced.delete(f);
+    if (this.heldNext?.frontier === f) {
+      // Nothing wrote its host bitmap: spare as it is.
+      this.spare.push(this.heldNext.bitmap);
+      this.heldNext = undefined;
+      return;
+    }
     if (f.list !== undefined && f.list.length < f.bitmap.length / 64) for (const v of f.list) f.bitmap[v] = 0;
     else fillArray(f.bitmap, 0);
     this.spare.push(f.bitmap);
@@ -293,6 +318,62 @@ export class Run implements RunContext {
     return { name: kernel, module: this.kernels.url, gpu: this.def.gpu, ...(this.def.operators !== undefined ? { ops: this.def.operators } : {}) };
   }
 
+  /** What every GPU vote says it held (they hold alike: the same frame, handler and ownership), or undefined. */
+  private heldBy(votes: ReadonlyArray<{ held?: { state: string[]; next: boolean } }>): { state: string[]; next: boolean } | undefined {
+    const h = votes[0]?.held;
+    const same = votes.every((v) => v.held?.next === h?.next && (v.held?.state ?? []).join() === (h?.state ?? []).join());
+    if (!same) throw new Error(`the GPU actors held different state (${votes.map((v) => JSON.stringify(v.held ?? {})).join(' / ')}): a bug`);
+    return h;
+  }
+
+  /** Whether `a` is (the view of) a state array declared resident 'device'. */
+  private isDevice(a: StateArray): boolean {
+    return Object.entries(this.state).some(([k, s]) => this.def.state[k]?.resident === 'device' && s.buffer === a.buffer && s.byteOffset === a.byteOffset && s.length === a.length);
+  }
+
+  /** Marks `f` as next flags the GPU keeps (held.ts): its bitmap is not the host's to read until settled. */
+  private hold(f: Frontier, bitmap: Uint8Array, step: number, kernel: string): void {
+    const program = this.program;
+    Object.defineProperty(f, 'bitmap', {
+      enumerable: true,
+      configurable: true,
+      get(): Uint8Array {
+        throw new TesseraError(`program '${program}' reads the bitmap of a frontier that edgeMap returned with deviceNext: it stays in GPU memory`, { fix: 'leave deviceNext out of that edgeMap call, so that the frontier comes back to the host' });
+      },
+    });
+    this.heldNext = { frontier: f, bitmap, step, kernel };
+  }
+
+  /**
+   * Brings back from the GPU the held arrays (all, or those among `only`) and with `next` the held
+   * next frontier: before host code reads them (vertex maps, CPU-only supersteps, checkpoints, the
+   * run's end).
+   */
+  private async settle(only: Iterable<StateArray> | undefined, next: boolean): Promise<void> {
+    const want = only === undefined ? undefined : new Set([...only].map((a) => a.buffer));
+    const arrays: Record<string, StateArray> = {};
+    let i = 0;
+    for (const [b, a] of this.held)
+      if (want === undefined || want.has(b)) {
+        arrays[`held${i++}`] = a;
+        this.held.delete(b);
+      }
+    const h = next ? this.heldNext : undefined;
+    if (i === 0 && h === undefined) return;
+    const t0 = performance.now();
+    await this.engine.settle(h?.step ?? this.step - 1, arrays, h?.bitmap);
+    if (h !== undefined) {
+      this.heldNext = undefined;
+      Object.defineProperty(h.frontier, 'bitmap', { value: h.bitmap, writable: true, enumerable: true, configurable: true });
+    }
+    this.settleMs += performance.now() - t0;
+  }
+
+  /** The run's held arrays back on the host (its end). */
+  settleAll(): Promise<void> {
+    return this.settle(undefined, false);
+  }
+
   /**
    * The names of the call's arrays whose device copies GPU operators may keep from the previous
    * superstep: declared `resident`, passed as declared (the same view, under one name) and not
@@ -305,7 +386,7 @@ export class Run implements RunContext {
     const out: string[] = [];
     for (const [name, a] of Object.entries(state)) {
       if (names.get(a.buffer) !== 1 || this.hostWritten.has(a.buffer)) continue;
-      const declared = Object.entries(this.state).some(([k, s]) => this.def.state[k]?.resident === true && s.buffer === a.buffer && s.byteOffset === a.byteOffset && s.length === a.length);
+      const declared = Object.entries(this.state).some(([k, s]) => (this.def.state[k]?.resident ?? false) !== false && s.buffer === a.buffer && s.byteOffset === a.byteOffset && s.length === a.length);
       if (declared) out.push(name);
     }
     return out.length > 0 ? out : undefined;
@@ -336,6 +417,7 @@ export class Run implements RunContext {
     if (this.kernel(kernel).vertex === undefined) {
       throw new TesseraError(`program '${this.program}' runs ${op} with kernel '${kernel}', which has no vertex function`, { file: this.kernels.url, fix: 'give that kernel vertex(ctx, lo, hi, out)' });
     }
+    await this.settle(Object.values(state), false);
     for (const a of Object.values(state)) this.hostWritten.add(a.buffer);
     const t0 = performance.now();
     const n = this.graph.numVertices;
@@ -373,6 +455,10 @@ export class Run implements RunContext {
     // A CPU-only superstep on a GPU topology: the sockets alone, over every vertex (no GPU side needed).
     const cpuOnly = opts.cpuOnly === true && this.engine.hasGpus;
     const modes = cpuOnly ? wanted : this.engine.modesFor(this.def.operators?.kernels[kernel] ?? this.gpu?.table[kernel], kernel, this.program, wanted);
+    // A frontier a GPU holds (held.ts) is taken over on the device by the kernel that made it; anything else reads it here first.
+    const h = this.heldNext;
+    const onDevice = h !== undefined && h.frontier === frontier && h.kernel === kernel && frontier === this.lastNext && !cpuOnly;
+    if (h !== undefined && !onDevice) await this.settle([], true);
     let mode: Mode;
     let list = frontier.list;
     // A list this superstep made for a frontier that had none: its buffer is spare once the frontier is consumed.
@@ -411,13 +497,21 @@ export class Run implements RunContext {
       const only = opts.pullIf;
       if (only !== undefined && g[pullPages].stored !== undefined) shares = activeShares(shares, this.engine.cpuCount, g[pullPages].pages, state[only.state]!, only.value);
     }
-    else {
+    else if (onDevice) {
+      // The GPUs find their frontier's pages and edges on the device (held.ts); a task each.
+      const gpus = this.engine.topology.gpus.length;
+      const gpu: Task = { page: 0, count: 0, lo: 0, hi: 0, edges: Math.ceil((frontier.edges ?? 0) / gpus) };
+      shares = Array.from({ length: this.engine.cpuCount + gpus }, (_, i) => (i < this.engine.cpuCount ? [] : [gpu]));
+    } else {
       if (list === undefined) list = made = listOf(frontier, (k) => this.listArray(k)).list;
       if (!(list.buffer instanceof SharedArrayBuffer)) list = toShared(list);
       ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges ?? frontier.edges, k.splitPush === true, cpuOnly));
     }
     const next = this.bitmap();
-    const wantList = mode === 'push';
+    // GPUs owning every vertex may keep 'device' arrays and (deviceNext) the next flags (held.ts).
+    const holding = !cpuOnly && this.engine.gpusOwnAll;
+    const holdNext = holding && opts.deviceNext === true;
+    const wantList = mode === 'push' && !holdNext;
     const step = this.step++;
     reachedStep(step);
     const planMs = performance.now() - t0;
@@ -432,6 +526,11 @@ export class Run implements RunContext {
     // RMAT 22 listed 98 k vertices off a 4 M byte map, 2 ms, for a pull).
     const countNext = modes.length > 1 && forced === undefined && (mode === 'pull' ? beta === undefined : socketsOnly);
     const resident = cpuOnly ? undefined : this.residentNames(state);
+    // Held arrays this superstep does not keep on the device come back first.
+    const kept = new Set(resident?.map((n) => state[n]!.buffer));
+    const back = [...this.held].filter(([b]) => !kept.has(b)).map(([, a]) => a);
+    if (back.length > 0) await this.settle(back, false);
+    const held = holding ? resident?.filter((n) => this.isDevice(state[n]!)) : undefined;
     // What a CPU-only superstep writes no GPU copy has seen (as a vertexMap's).
     if (cpuOnly) for (const a of Object.values(state)) this.hostWritten.add(a.buffer);
     else this.hostWritten.clear();
@@ -440,7 +539,7 @@ export class Run implements RunContext {
     // A push edge (a random read, often a compare-and-swap: ~50 ns in TypeScript) counts 8: RMAT
     // 20's first BFS level (40 k edges from the hub) took 3.3 ms here against 1.7 on two workers.
     const taskEdges = sharesEdges(shares);
-    const cost = mode === 'pull' ? g.numVertices + taskEdges : list!.length + 8 * taskEdges;
+    const cost = mode === 'pull' ? g.numVertices + taskEdges : (list?.length ?? frontier.size) + 8 * taskEdges;
     const inline = socketsOnly && cost <= INLINE_STEP && !faultAt('worker-exit', step) && !faultAt('worker-throw', step);
     const { votes, voteMs, steals } = inline
       ? this.engine.inlineSuperstep(step, (actor, i) => {
@@ -448,7 +547,7 @@ export class Run implements RunContext {
           const m = { kernel, mode, pullPages, vertex: false, wantList, listCap: this.engine.listCap, countNext };
           return runShareInline(k, ctx, m, actor, step, shares[i]!);
         })
-      : await this.engine.superstep(step, { ...this.ref(kernel), ...(resident !== undefined ? { resident } : {}), ...(mode === 'pull' && opts.pullIf !== undefined ? { pullIf: opts.pullIf } : {}), ...(frontier === this.lastNext && !cpuOnly ? { frontierIsNext: true } : {}) }, mode, shares, args, state, frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext, cpuOnly);
+      : await this.engine.superstep(step, { ...this.ref(kernel), ...(resident !== undefined ? { resident } : {}), ...(mode === 'pull' && opts.pullIf !== undefined ? { pullIf: opts.pullIf } : {}), ...(frontier === this.lastNext && !cpuOnly ? { frontierIsNext: true } : {}), ...(held !== undefined && held.length > 0 ? { held } : {}), ...(holdNext ? { holdNext } : {}), ...(onDevice ? { frontierHeld: true } : {}) }, mode, shares, args, state, onDevice ? { bitmap: h.bitmap, list: undefined, size: frontier.size } : frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext, cpuOnly);
     let active = 0;
     let sum = 0;
     let edges = 0;
@@ -457,6 +556,9 @@ export class Run implements RunContext {
       edges += v.edges;
     }
     sum = stepSum(votes);
+    // What the GPUs kept on their devices (they own every vertex: their votes are the last), each the same.
+    const kept2 = holding ? this.heldBy(votes.slice(this.engine.cpuCount)) : undefined;
+    for (const n of kept2?.state ?? []) this.held.set(state[n]!.buffer, state[n]!);
     // The next list: from the actors' lists when they are short (joined and sorted), else read
     // off the next bitmap in vertex order (a socket that activated more than listCap sends none; a
     // GPU's flagged merges activate many, and a GPU counting `active` set its flags in place).
@@ -467,11 +569,13 @@ export class Run implements RunContext {
     const foldAt = performance.now();
     // Activations by the fold (GPU merges, outboxes) are in no actor's nextEdges.
     const folded = socketsOnly ? 0 : this.engine.applyRemote(votes, state, next, remote);
+    if (kept2?.next === true && folded > 0) throw new Error(`superstep ${step}: the fold activated vertices beside next flags the GPU held (a bug)`);
     active += folded;
     const foldMs = performance.now() - foldAt;
     const listAt = performance.now();
     let nextList: Uint32Array | undefined;
     let nextEdges: number | undefined = countNext && folded === 0 && votes.every((v) => v.nextEdges !== undefined) ? votes.reduce((a, v) => a + v.nextEdges!, 0) : undefined;
+    if (kept2?.next === true) nextEdges = votes.slice(this.engine.cpuCount).reduce((x, v) => x + (v.nextEdges ?? NaN), 0);
     if (nextEdges !== undefined && !Number.isFinite(nextEdges)) nextEdges = undefined;
     const fromBitmap = wantList && (scan || active > cap);
     // Listed only if the next superstep may push (its switch lists it then, natively).
@@ -510,6 +614,7 @@ export class Run implements RunContext {
     this.engine.events.emit('superstep', record, this.program);
     const nextFrontier: Frontier = { bitmap: next, list: nextList, size: active, ...(nextEdges !== undefined ? { edges: nextEdges } : {}) };
     this.produced.add(nextFrontier);
+    if (kept2?.next === true) this.hold(nextFrontier, next, step, kernel);
     this.lastNext = cpuOnly ? undefined : nextFrontier;
     if (mode === 'pull') this.pulled.set(nextFrontier, frontier.size);
     return { next: nextFrontier, sum, edges };

@@ -184,6 +184,20 @@ export interface SuperstepFrame {
    * `step` (the previous edge step) wrote each state array (residency.ts 'patch' mirrors).
    */
   changed?: FoldChanges;
+  /**
+   * GPU actors owning every vertex (held.ts): the call's arrays (declared resident 'device') whose
+   * device copy need not be copied back after this superstep, and (`holdNext`) whether its next
+   * flags may stay on the device (the vote then carries their count and out-edges only).
+   * `frontierHeld`: this superstep's frontier is such flags, held by the previous superstep.
+   */
+  held?: string[];
+  holdNext?: boolean;
+  frontierHeld?: boolean;
+  /**
+   * Not a superstep (GPU actors only): copy the device's values of the frame's state arrays (those
+   * the actor held) into the host arrays, and with `next` its next flags into the next bitmap.
+   */
+  settle?: { next: boolean };
 }
 
 /**
@@ -287,6 +301,8 @@ export interface VoteFrame {
   flagged?: FlagMerge[];
   /** Device counters of a GPU actor for this superstep. */
   gpu?: GpuStepStats;
+  /** What a GPU actor kept on its device and did not copy back (SuperstepFrame.held / holdNext). */
+  held?: { state: string[]; next: boolean };
 }
 
 /**
@@ -361,7 +377,8 @@ export interface GpuStepStats {
   readMs?: number;
   /**
    * State bytes this device received from other GPUs device to device (GpuGroup) this superstep,
-   * and the wall ms its actor waited at the group's barrier, copies included.
+   * and the wall ms its actor waited at the group's barriers, copies included (the meeting before
+   * the superstep; with held state also the swap of updates after its kernels: actors/gpu/held.ts).
    */
   peerBytes?: number;
   peerMs?: number;

@@ -1,7 +1,8 @@
 /** bfs on GPUs: handlers over the precompiled native kernels (native/src), imported by URL. */
 import { SET_OUT, SET_IN, FR, NX, ACTIVATE, type GpuHandler } from '../../../actors/gpu/handler.js';
 import { keep, refresh } from '../../../actors/gpu/residency.js';
-import { clearNext, frontierAll, frontierOwned } from '../../../actors/gpu/frontier.js';
+import { clearNext, frontierAll, frontierOwned, pushPagesOf } from '../../../actors/gpu/frontier.js';
+import { holdNext, holds } from '../../../actors/gpu/held.js';
 
 export const bfs: GpuHandler = {
   modes: ['push', 'pull'],
@@ -12,15 +13,21 @@ export const bfs: GpuHandler = {
     await clearNext(a, s);
     await (push ? frontierOwned(a, s) : frontierAll(a, s));
     const st = push
-      ? await a.run('bfs_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: { level, ...a.ownedParams() }, state: { depth: 'depth', frontier: FR, next: NX, ...a.ownedState() } })
+      ? await a.run('bfs_push', { setId: SET_OUT, pages: await pushPagesOf(a, SET_OUT, s), params: { level, ...a.ownedParams() }, state: { depth: 'depth', frontier: FR, next: NX, ...a.ownedState() } })
       : await a.run('bfs_pull', { setId: SET_IN, pages: await a.pullPages(SET_IN, s), params: { level }, state: { depth: 'depth', frontier: FR, next: NX } });
+    // Held (index.ts: resident 'device', deviceNext): depth and the flags stay on the device,
+    // claims of other GPUs' vertices go to them (holdNext).
+    const hold = holds(a, s, 'depth', true);
     // A pull level writes only the owned vertices (one writer each), as an 'owner' array: its
     // owned ranges stay valid beside other actors, and GPU peers copy theirs in (residency.ts).
     keep(a, s, 'depth', push ? 'claim' : 'owner');
     // Pull: the actor is its ranges' one writer: depth and next flags go back dense, in place
     // (a compacted merge of RMAT 24's 10 M claims a level cost ~250 ms on the coordinator).
     // The kernel's activations are the flags set since clearNext (NextSet counts fresh marks).
-    if (!push) return a.out({ sync: await a.syncOwned('depth', 'depth', s), active: await a.syncNext(s, st?.activated ?? 0) });
+    const activated = st?.activated ?? 0;
+    const held = hold ? await holdNext(a, s, activated, push ? a.outbox(st, 'depth', 'claim', ACTIVATE) : undefined) : undefined;
+    if (held !== undefined) return a.out({ active: held });
+    if (!push) return a.out({ sync: hold ? [] : await a.syncOwned('depth', 'depth', s), active: await a.syncNext(s, activated) });
     // Every claim of a level writes level + 1: the device's next flags say it all.
     return a.out({ ...(await a.changedOwned('depth', 'claim', s, st?.activated ?? 0, level + 1)), outbox: a.outbox(st, 'depth', 'claim', ACTIVATE) });
   },

@@ -15,7 +15,8 @@ export const bfs = defineProgram({
   graphalytics: 'bfs',
   params: { source: { type: 'vertex', required: true, property: 'source-vertex', description: 'source vertex' } },
   state: {
-    depth: { type: 'i32', init: -1, reduce: 'claim', resident: true },
+    // 'device': the driver reads depth only once the run is over (a GPU owning every vertex keeps it).
+    depth: { type: 'i32', init: -1, reduce: 'claim', resident: 'device' },
     // A hint bit per claimed vertex (kernels.ts); never read across memories.
     seen: { type: 'i32', init: 0, reduce: 'none', length: (g) => (g.numVertices + 31) >>> 5 },
   },
@@ -39,7 +40,7 @@ export const bfs = defineProgram({
     let { level, frontier } = c;
     for (; frontier.size > 0; level++) {
       await ctx.checkpoint({ level, frontier });
-      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, { level }, { readsFrontier: true, direction: { beta: 18 }, pullIf: { state: 'depth', value: -1 } }));
+      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, { level }, { readsFrontier: true, direction: { beta: 18 }, pullIf: { state: 'depth', value: -1 }, deviceNext: true }));
     }
     return depth;
   },

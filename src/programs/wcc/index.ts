@@ -29,8 +29,9 @@ export const wcc = defineProgram({
   params: {},
   state: {
     // Pushes from other memories lower a label: the smallest wins. The driver fills original ids
-    // before the first superstep only: a GPU owning every vertex keeps its copy (gpu.ts).
-    label: { type: 'u32', init: 0, reduce: 'min', resident: true },
+    // before the first superstep only, and reads them once the run is over: a GPU owning every
+    // vertex keeps its copy and need not send it back (gpu.ts).
+    label: { type: 'u32', init: 0, reduce: 'min', resident: 'device' },
     // Afforest's union-find parents (CPU sockets only: GPU topologies propagate labels).
     comp: { type: 'i32', init: 0, reduce: 'none' },
   },
@@ -57,7 +58,7 @@ export const wcc = defineProgram({
     let frontier = c?.frontier ?? ctx.all();
     while (frontier.size > 0) {
       await ctx.checkpoint({ frontier });
-      ({ next: frontier } = await ctx.edgeMap('wcc', frontier, { label }, {}, { readsFrontier: true }));
+      ({ next: frontier } = await ctx.edgeMap('wcc', frontier, { label }, {}, { readsFrontier: true, deviceNext: true }));
     }
     return label;
   },

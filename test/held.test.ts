@@ -1,0 +1,105 @@
+/**
+ * State and frontiers a GPU owning every vertex keeps on its device (actors/gpu/held.ts), on an
+ * emulated GPU: bfs and wcc (resident 'device', deviceNext) equal the CPU's results while no
+ * superstep copies anything back; a user program's vertexMap between supersteps sees the
+ * device's values (the engine brings them back first), and so does a checkpoint; a driver that
+ * reads a held frontier's bitmap gets one clear error.
+ */
+import test from 'ava';
+import { mkdtempSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { generate, run, TesseraError, type Topology } from '../src/index.js';
+import { nativeAvailable } from '../actors/gpu/native.js';
+import { EventEmitter } from 'eventemitter3';
+import type { EngineEvents } from '../src/engine/coordinator.js';
+import type { RunReport } from '../src/engine/report.js';
+import { hopsHeld, hopsPeek } from './fixtures/operators/held.js';
+import { referenceBfs } from './helpers/references.js';
+
+const avail = nativeAvailable();
+const gpuTest = avail.ok || !avail.toolchainMissing ? test : test.skip;
+
+const CPU: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };
+const GPU: Topology = { ...CPU, name: '1S1G-emulated', gpus: [{ device: 0, emulated: true, streams: 2 }] };
+const ALONE = { topology: GPU, gpuShare: 1, steal: 'off' } as const;
+
+/** The GPU actor's copies each superstep: [bytes in, bytes out]. */
+const copies = (r: RunReport): Array<[number, number]> => r.steps.map((s) => s.actors.filter((a) => a.kind === 'gpu').map((a): [number, number] => [a.gpu!.stateBytesIn, a.gpu!.stateBytesOut])[0]!);
+
+for (const [label, g] of [['rmat:11:ef=8', generate('rmat:11:ef=8', { pageEdges: 256 })], ['rmat:10 undirected', generate('rmat:10', { undirected: true, pageEdges: 128 })]] as const) {
+  gpuTest(`bfs and wcc on a GPU owning every vertex (${label}): the CPU's results, nothing copied back between supersteps`, async (t) => {
+    const source = g.ids.toOriginal[0]!;
+    for (const [name, params] of [['bfs', { source }], ['wcc', {}]] as const) {
+      const want = await run(g, name, { ...params, topology: CPU, forceMode: 'pull' });
+      for (const forceMode of ['push', 'pull', undefined] as const) {
+        const got = await run(g, name, { ...params, ...ALONE, ...(forceMode ? { forceMode } : {}) });
+        t.deepEqual(Array.from(got.values), Array.from(want.values), `${name} ${forceMode ?? 'switch'}`);
+        const c = copies(got.report);
+        t.true(c.length >= 2, `${name} ran ${c.length} supersteps`);
+        // The state goes up once; the frontier never (it is the device's next flags); nothing comes
+        // back. (wcc's first push over in-edges of a directed graph brings up the in-degrees, once.)
+        const n = g.numVertices;
+        t.true(c.slice(1).every(([i, o]) => o === 0 && (i === 0 || (name === 'wcc' && i === 4 * n))), `${name} ${forceMode ?? 'switch'}: ${JSON.stringify(c)}`);
+        t.is(c[0]![1], 0);
+      }
+    }
+  });
+}
+
+const TWO: Topology = { ...CPU, name: '1S2G-emulated', sockets: [{ id: 0, threads: 1 }], gpus: [0, 1].map((device) => ({ device, emulated: true, streams: 2 })) };
+
+gpuTest('two GPUs owning every vertex (multiGpu p and s): bfs and wcc hold their state, swap updates of each other\'s vertices, and equal the CPU', async (t) => {
+  // The last: one page, so one GPU owns every vertex and the other none (it must not wait for updates).
+  for (const g of [generate('rmat:11:ef=8', { pageEdges: 256 }), generate('rmat:10', { undirected: true, pageEdges: 128 }), generate('rmat:8:ef=8', { undirected: true })]) {
+    const single = g.in.pages.length === 1;
+    const source = g.ids.toOriginal[0]!;
+    for (const [name, params] of [['bfs', { source }], ['wcc', {}]] as const) {
+      const want = await run(g, name, { ...params, topology: CPU, forceMode: 'pull' });
+      for (const multiGpu of ['p', 's'] as const)
+        for (const forceMode of ['push', 'pull', undefined] as const) {
+          const what = `${g.directed ? 'directed' : 'undirected'} ${name} ${multiGpu} ${forceMode ?? 'switch'}`;
+          const got = await run(g, name, { ...params, topology: TWO, gpuShare: 1, steal: 'off', multiGpu, ...(forceMode ? { forceMode } : {}) });
+          t.deepEqual(Array.from(got.values), Array.from(want.values), what);
+          // Nothing comes back to the host between supersteps; the state goes up in the first only.
+          const rows = got.report.steps.map((st) => st.actors.filter((a) => a.kind === 'gpu').map((a) => a.gpu!));
+          t.true(rows.every((r) => r.length === 2 && r.every((x) => x.stateBytesOut === 0)), `${what}: nothing read back`);
+          t.true(rows.slice(1).every((r) => r.every((x) => x.stateBytesIn === 0 || (name === 'wcc' && x.stateBytesIn === 4 * g.numVertices))), `${what}: nothing uploaded after the first superstep`);
+          if (!single) t.true(rows.slice(1).some((r) => r.some((x) => (x.peerBytes ?? 0) > 0)), `${what}: the GPUs' ranges went device to device`);
+        }
+    }
+  }
+});
+
+gpuTest('a vertexMap between held supersteps reads the device values; a held frontier is not the driver\'s to read', async (t) => {
+  const g = generate('rmat:11:ef=8', { pageEdges: 256 });
+  const source = g.ids.toOriginal[0]!;
+  const cpu = await run(g, hopsHeld, { source, topology: CPU });
+  const held = await run(g, hopsHeld, { source, ...ALONE });
+  t.deepEqual(Array.from(held.values), Array.from(referenceBfs(g, g.ids.byOriginal[source]!)));
+  const counts = (r: RunReport): Array<[string, unknown]> => Object.entries(r.notes).filter(([k]) => k.startsWith('reached'));
+  t.true(counts(cpu.report).length >= 1);
+  t.deepEqual(counts(held.report), counts(cpu.report));
+  // The CPU's frontiers are the driver's; a held one says what to change.
+  await t.notThrowsAsync(run(g, hopsPeek, { source, topology: CPU }));
+  const err = await t.throwsAsync(run(g, hopsPeek, { source, ...ALONE }));
+  t.true(err instanceof TesseraError, String(err));
+  t.regex(err!.message, /hops-peek.*deviceNext.*Fix: leave deviceNext out/);
+});
+
+gpuTest('a checkpoint of a held run holds the device values: resumed, it ends as the whole run does', async (t) => {
+  const g = generate('rmat:11:ef=8', { pageEdges: 256 });
+  const source = g.ids.toOriginal[0]!;
+  const whole = await run(g, 'bfs', { source, ...ALONE });
+  const ck = path.join(mkdtempSync(path.join(os.tmpdir(), 'tessera-held-')), 'ck');
+  const stop = new EventEmitter<EngineEvents>();
+  stop.on('superstep', (s) => {
+    if (s.step === 2) throw new Error('stopped after superstep 2');
+  });
+  await t.throwsAsync(run(g, 'bfs', { source, ...ALONE, events: stop, checkpoint: { dir: ck, every: 1 } }), { message: /stopped after superstep 2/ });
+  const resumed = await run(g, 'bfs', { source, ...ALONE, resume: ck });
+  t.true(resumed.report.notes.resumedAt as number >= 2);
+  t.deepEqual(Array.from(resumed.values), Array.from(whole.values));
+  t.deepEqual(await readdir(ck), []);
+});
