@@ -16,6 +16,8 @@ import { EventEmitter } from 'eventemitter3';
 import type { EngineEvents } from '../src/engine/coordinator.js';
 import type { RunReport } from '../src/engine/report.js';
 import { hopsHeld, hopsPeek } from './fixtures/operators/held.js';
+import { swapUpdates, type Updates } from '../actors/gpu/held.js';
+import type { GpuActor } from '../actors/gpu/gpu-actor.js';
 import { referenceBfs } from './helpers/references.js';
 
 const avail = nativeAvailable();
@@ -47,6 +49,20 @@ for (const [label, g] of [['rmat:11:ef=8', generate('rmat:11:ef=8', { pageEdges:
     }
   });
 }
+
+test('swapUpdates hands each GPU the updates of its vertices: by range among three, as sent between two, none to one owning nothing', (t) => {
+  const member = (owned: Array<[number, number]>): GpuActor => ({ owned }) as unknown as GpuActor;
+  const box = (ids: number[]): Updates => ({ state: 'depth', op: 'claim', activate: true, ids: Uint32Array.from(ids), values: Float64Array.from(ids, (v) => v + 0.5) });
+  const [a, b, c] = [member([[0, 10], [20, 30]]), member([[10, 20]]), member([[30, 40]])];
+  const got = swapUpdates([[a, box([15, 35, 12])], [b, box([0, 39, 25])], [c, undefined]]);
+  t.deepEqual(got.map((u) => Array.from(u?.ids ?? [])), [[0, 25], [15, 12], [35, 39]]);
+  t.deepEqual(got.map((u) => Array.from(u?.values ?? [])), [[0.5, 25.5], [15.5, 12.5], [35.5, 39.5]]);
+  t.is(got[0]!.op, 'claim');
+  const none = member([]);
+  const two = swapUpdates([[a, box([12])], [none, undefined], [b, box([3, 22])]]);
+  t.deepEqual(two.map((u) => Array.from(u?.ids ?? [])), [[3, 22], [], [12]]);
+  t.deepEqual(swapUpdates([[a, undefined], [b, undefined], [c, undefined]]), [undefined, undefined, undefined]);
+});
 
 const TWO: Topology = { ...CPU, name: '1S2G-emulated', sockets: [{ id: 0, threads: 1 }], gpus: [0, 1].map((device) => ({ device, emulated: true, streams: 2 })) };
 

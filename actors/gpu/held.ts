@@ -63,6 +63,9 @@ export async function holdNext(a: GpuActor, s: GpuStep, activated: number, updat
  * ranges, searched), in two passes over typed arrays (the hub level of RMAT 25 sends ~190 k).
  */
 export function swapUpdates(order: Array<[GpuActor, Updates | undefined]>): Array<Updates | undefined> {
+  // Two members owning vertices: an update one sent (never of its own vertices) is the other's.
+  const owning = order.flatMap(([a], i) => (a.owned.length > 0 ? [i] : []));
+  if (owning.length === 2) return order.map((_, i) => (i === owning[0] ? order[owning[1]!]![1] : i === owning[1] ? order[owning[0]!]![1] : undefined));
   const spans: Array<[number, number, number]> = [];
   order.forEach(([a], i) => a.owned.forEach(([b, e]) => spans.push([b, e, i])));
   spans.sort((x, y) => x[0] - y[0]);

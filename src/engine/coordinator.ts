@@ -457,7 +457,7 @@ export class Engine {
       totalMs,
       edgesProcessed: edges,
       teps: totalMs > 0 ? edges / (totalMs / 1000) : 0,
-      phases: runPhases(totalMs, allocMs, ctx.vertexMapMs, steps),
+      phases: { ...runPhases(totalMs, allocMs, ctx.vertexMapMs, steps), ...(ctx.settleMs > 0 ? { settleMs: ctx.settleMs } : {}) },
       notes,
       ...(this.hasGpus ? { partition: this.partitionReport() } : {}),
       steal: {

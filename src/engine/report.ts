@@ -74,6 +74,8 @@ export interface RunPhases {
   vertexMapMs: number;
   stepsMs: number;
   otherMs: number;
+  /** Of the above: bringing state and frontiers GPUs held back to the host (actors/gpu/held.ts), when any was. */
+  settleMs?: number;
 }
 
 export function runPhases(totalMs: number, allocMs: number, vertexMapMs: number, steps: ReadonlyArray<{ ms: number }>): RunPhases {
@@ -138,7 +140,7 @@ export function summarize(r: RunReport): string {
   );
   if (r.phases !== undefined) {
     const p = r.phases;
-    lines.push(`  time: ${p.allocMs.toFixed(1)} ms state allocation, ${p.vertexMapMs.toFixed(1)} ms vertex maps, ${p.stepsMs.toFixed(1)} ms supersteps, ${p.otherMs.toFixed(1)} ms driver and results`);
+    lines.push(`  time: ${p.allocMs.toFixed(1)} ms state allocation, ${p.vertexMapMs.toFixed(1)} ms vertex maps, ${p.stepsMs.toFixed(1)} ms supersteps, ${p.otherMs.toFixed(1)} ms driver and results` + (p.settleMs !== undefined ? ` (of it ${p.settleMs.toFixed(1)} ms copying held GPU state back)` : ''));
   }
   const notes = Object.entries(r.notes ?? {});
   if (notes.length > 0) lines.push(`  notes: ${notes.map(([k, v]) => `${k}: ${v}`).join('; ')}`);

@@ -527,8 +527,8 @@ export class Run implements RunContext {
     const countNext = modes.length > 1 && forced === undefined && (mode === 'pull' ? beta === undefined : socketsOnly);
     const resident = cpuOnly ? undefined : this.residentNames(state);
     // Held arrays this superstep does not keep on the device come back first.
-    const kept = new Set(resident?.map((n) => state[n]!.buffer));
-    const back = [...this.held].filter(([b]) => !kept.has(b)).map(([, a]) => a);
+    const keeps = new Set(resident?.map((n) => state[n]!.buffer));
+    const back = [...this.held].filter(([b]) => !keeps.has(b)).map(([, a]) => a);
     if (back.length > 0) await this.settle(back, false);
     const held = holding ? resident?.filter((n) => this.isDevice(state[n]!)) : undefined;
     // What a CPU-only superstep writes no GPU copy has seen (as a vertexMap's).
@@ -557,8 +557,8 @@ export class Run implements RunContext {
     }
     sum = stepSum(votes);
     // What the GPUs kept on their devices (they own every vertex: their votes are the last), each the same.
-    const kept2 = holding ? this.heldBy(votes.slice(this.engine.cpuCount)) : undefined;
-    for (const n of kept2?.state ?? []) this.held.set(state[n]!.buffer, state[n]!);
+    const heldNow = holding ? this.heldBy(votes.slice(this.engine.cpuCount)) : undefined;
+    for (const n of heldNow?.state ?? []) this.held.set(state[n]!.buffer, state[n]!);
     // The next list: from the actors' lists when they are short (joined and sorted), else read
     // off the next bitmap in vertex order (a socket that activated more than listCap sends none; a
     // GPU's flagged merges activate many, and a GPU counting `active` set its flags in place).
@@ -569,13 +569,13 @@ export class Run implements RunContext {
     const foldAt = performance.now();
     // Activations by the fold (GPU merges, outboxes) are in no actor's nextEdges.
     const folded = socketsOnly ? 0 : this.engine.applyRemote(votes, state, next, remote);
-    if (kept2?.next === true && folded > 0) throw new Error(`superstep ${step}: the fold activated vertices beside next flags the GPU held (a bug)`);
+    if (heldNow?.next === true && folded > 0) throw new Error(`superstep ${step}: the fold activated vertices beside next flags the GPU held (a bug)`);
     active += folded;
     const foldMs = performance.now() - foldAt;
     const listAt = performance.now();
     let nextList: Uint32Array | undefined;
     let nextEdges: number | undefined = countNext && folded === 0 && votes.every((v) => v.nextEdges !== undefined) ? votes.reduce((a, v) => a + v.nextEdges!, 0) : undefined;
-    if (kept2?.next === true) nextEdges = votes.slice(this.engine.cpuCount).reduce((x, v) => x + (v.nextEdges ?? NaN), 0);
+    if (heldNow?.next === true) nextEdges = votes.slice(this.engine.cpuCount).reduce((x, v) => x + (v.nextEdges ?? NaN), 0);
     if (nextEdges !== undefined && !Number.isFinite(nextEdges)) nextEdges = undefined;
     const fromBitmap = wantList && (scan || active > cap);
     // Listed only if the next superstep may push (its switch lists it then, natively).
@@ -614,7 +614,7 @@ export class Run implements RunContext {
     this.engine.events.emit('superstep', record, this.program);
     const nextFrontier: Frontier = { bitmap: next, list: nextList, size: active, ...(nextEdges !== undefined ? { edges: nextEdges } : {}) };
     this.produced.add(nextFrontier);
-    if (kept2?.next === true) this.hold(nextFrontier, next, step, kernel);
+    if (heldNow?.next === true) this.hold(nextFrontier, next, step, kernel);
     this.lastNext = cpuOnly ? undefined : nextFrontier;
     if (mode === 'pull') this.pulled.set(nextFrontier, frontier.size);
     return { next: nextFrontier, sum, edges };

@@ -1,0 +1,34 @@
+#!/bin/bash
+# Held state on several GPUs (issue 26): gpu-check on 2 GPUs (P and S, share 1); RMAT 25 GPU-only
+# before (56a112a) and after alternated twice, 1 GPU vs 2 GPUs P vs S; anchors.
+set -u
+xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
+tar xJf .device/prod-modules.tar.xz -C /tmp && ln -sfn /tmp/node_modules node_modules
+export TESSERA_CACHE_DIR=/tmp/tcache
+mkdir -p /tmp/B && tar xJf .device/before3-dist.tar.xz -C /tmp/B && ln -sfn $PWD/build /tmp/B/build && ln -sfn /tmp/node_modules /tmp/B/node_modules && cp package.json /tmp/B/
+T="node dist/src/cli/main.js"
+{ nvidia-smi -L; nproc; nvidia-smi topo -m | head -4; } > $OUT/machine.txt 2>&1
+t0=$(date +%s)
+timeout 150 $T generate rmat --scale 25 --out /tmp/g.tsr > $OUT/gen.txt 2>&1 &
+G=$!
+timeout 200 node scripts/gpu-check.mjs --gpus 2 --multi-gpu p --gpu-share 1 --scale 20 --no-bench --snap .device/snap --json $OUT/gc2p.json > $OUT/gc2p.txt 2>&1; echo "gpu-check 2 P share 1 rc=$? $(( $(date +%s) - t0 ))s" >> $OUT/machine.txt
+wait $G; echo "generate rc=$? $(( $(date +%s) - t0 ))s" >> $OUT/machine.txt
+t0=$(date +%s)
+timeout 200 node scripts/gpu-check.mjs --gpus 2 --multi-gpu s --gpu-share 1 --scale 20 --no-bench --snap .device/snap --json $OUT/gc2s.json > $OUT/gc2s.txt 2>&1; echo "gpu-check 2 S share 1 rc=$? $(( $(date +%s) - t0 ))s" >> $OUT/machine.txt
+t0=$(date +%s)
+for round in 1 2; do
+  for b in before after; do
+    R=$PWD; X=/dev/null; [ $b = before ] && R=/tmp/B; [ $b = after ] && [ $round = 2 ] && X=$OUT/reports.jsonl
+    CONFIGS=1,2p,2s CELLS=bfs,wcc,pr RUNS=5 REPORTS=$X timeout 150 node .device/mg26.mjs "$R" /tmp/g.tsr | sed "s/^{/{\"build\":\"$b\",\"round\":$round,/" >> $OUT/speed.jsonl 2>> $OUT/speed.err
+  done
+done
+echo "rmat25 $(( $(date +%s) - t0 ))s" >> $OUT/machine.txt
+timeout 100 python3 .device/gpu_anchors.py 25 > $OUT/anchors.txt 2>&1; echo "anchors rc=$?" >> $OUT/machine.txt
+gzip -f $OUT/reports.jsonl
+cd $OUT && tar czf checks.tgz gc2p.json gc2s.json speed.err gen.txt && rm -f gc2p.json gc2s.json speed.err gen.txt && cd - >/dev/null
+cat $OUT/machine.txt | grep -v "^GPU" ; for f in gc2p gc2s; do tail -n 1 $OUT/$f.txt; done; grep -v Warn $OUT/anchors.txt | grep -i "GB/s\|GTEPS"
+python3 - "$OUT/speed.jsonl" <<'PY'
+import json,sys
+for l in open(sys.argv[1]):
+    r=json.loads(l); print(r['build'],r['round'],r['conf'],r['cell'],r['medianMs'],r['runs'])
+PY
