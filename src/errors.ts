@@ -30,7 +30,15 @@ function formatMessage(problem: string, d: InputErrorDetails): string {
   const fix = d.fix !== undefined ? ` Fix: ${d.fix}` : '';
   // A problem that already ends in a period gets no second one.
   const body = /[.!?]$/.test(problem) && key === '' ? problem : `${problem}${key}.`;
-  return `${where}${body}${fix}`;
+  return oneLine(`${where}${body}${fix}`);
+}
+
+/**
+ * Control characters escaped (a line break quoted from a file, e.g. a properties value with `\n`,
+ * would split the one line): \n, \r, else \uXXXX; tabs stay.
+ */
+function oneLine(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 export function isTesseraError(e: unknown): e is TesseraError {

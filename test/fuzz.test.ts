@@ -131,6 +131,19 @@ test('a .tsr with bytes changed, cut or appended: loads the same graph, or one c
   );
 });
 
+test('a properties value with an escaped line break is quoted on the error\'s one line (a case fast-check found)', async (t) => {
+  const d = path.join(dir, 'ga-escaped');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(d);
+  writeFileSync(path.join(d, 'g.properties'), 'graph.g.meta.vertices = F\\n"UYm,\n');
+  writeFileSync(path.join(d, 'g.v'), '1\n');
+  writeFileSync(path.join(d, 'g.e'), '');
+  const err = await t.throwsAsync(loadGraph(d));
+  t.true(err instanceof TesseraError);
+  t.is(err!.message.split('\n').length, 1, err!.message);
+  t.regex(err!.message, /g\.properties:1: 'F\\n"UYm,' is not a non-negative integer .*Fix: set graph\.g\.meta\.vertices/);
+});
+
 test('Graphalytics datasets (.properties, .v, .e mutated): load, or one clean error', async (t) => {
   const propLine = fc.oneof(
     fc.constantFrom(
