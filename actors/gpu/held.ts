@@ -1,19 +1,20 @@
 /**
- * State and frontiers a GPU owning every vertex keeps on its device between supersteps instead of
- * copying them back after each (SuperstepFrame.held / holdNext): a traversal then moves counts
- * over the link, not arrays (BFS on RMAT 24 read back 64 MiB of depth and 16 MiB of flags per
- * pull level, and the coordinator listed the flags again on its thread). The engine asks for the
- * host copies when something on the host needs them (settle, below).
+ * State and frontiers that GPUs owning every vertex (one, or a group: GpuGroup) keep on their
+ * devices between supersteps instead of copying them back after each (SuperstepFrame.held /
+ * holdNext): a traversal then moves counts over the link, not arrays (BFS on RMAT 24 read back
+ * 64 MiB of depth and 16 MiB of flags per pull level, and the coordinator listed the flags again
+ * on its thread). The engine asks for the host copies when something on the host needs them
+ * (settle, below).
  */
 import type { StateArray } from '../../src/engine/kernel.js';
 import type { StateMerge, SuperstepFrame, VoteFrame } from '../../src/wire/frames.js';
 import type { GpuActor } from './gpu-actor.js';
 import { FR, NX, OUTDEG, type GpuStep } from './handler.js';
 import { kindOf, mirrorSlot } from './residency.js';
+import { zeroStats } from './stats.js';
 import { rangeVertices, type VertexRanges } from '../../src/engine/partition.js';
 
 const TYPED = { f64: Float64Array, f32: Float32Array, i32: Int32Array, u32: Uint32Array, u8: Uint8Array } as const;
-import { zeroStats } from './stats.js';
 
 /**
  * Whether the handler may leave state `name` on the device this superstep (recorded for the vote).
@@ -60,7 +61,7 @@ export async function holdNext(a: GpuActor, s: GpuStep, activated: number, updat
 
 /**
  * Each member's share of the others' updates: the entries whose id it owns (the members' sorted
- * ranges, searched), in two passes over typed arrays (the hub level of RMAT 25 sends ~190 k).
+ * ranges, searched), in two passes over typed arrays (RMAT 25's hub level sends ~0.28 M).
  */
 export function swapUpdates(order: Array<[GpuActor, Updates | undefined]>): Array<Updates | undefined> {
   // Two members owning vertices: an update one sent (never of its own vertices) is the other's.
