@@ -196,9 +196,10 @@ gpuTest('page stealing of push tasks: an idle GPU pushes from the tail of the CP
     for (const steal of ['always', 'off'] as const) {
       const e = await Engine.create(g, topo, { gpuShare: share, steal, forceMode: 'push' });
       try {
-        // Whether the GPU asks while the CPU queue still holds tasks is a race: a few runs.
+        // Whether the GPU asks while the CPU queue still holds tasks is a race: runs until it
+        // does (16 were not always enough on a loaded 2-core box; each run takes ~0.1 s).
         counts[steal] = 0;
-        for (let run = 0; run < 16 && counts[steal] === 0; run++) {
+        for (let run = 0; run < 64 && counts[steal] === 0; run++) {
           const r = await e.run(algorithm('bfs').program, params as never);
           const bad = firstMismatch(r.values, want, false);
           t.is(bad, -1, `${label} bfs push steal ${steal}: vertex ${bad}`);
