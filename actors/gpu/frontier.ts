@@ -72,8 +72,6 @@ function unheld(s: GpuStep): void {
 }
 
 const INDEG = '@inDegree';
-/** Actors whose device holds the in-degrees (a graph constant: up once). */
-const inDegreeUp = new WeakSet<GpuActor>();
 
 /**
  * Push pages of `setId` holding a frontier vertex: GpuActor.pushPages over the frame's list, or,
@@ -83,18 +81,9 @@ const inDegreeUp = new WeakSet<GpuActor>();
 export async function pushPagesOf(a: GpuActor, setId: number, s: GpuStep): Promise<number[]> {
   if (s.list !== undefined || s.frontierOnDevice !== true) return a.pushPages(setId, s);
   const pages = Array.from(await a.controller.activePages(setId, Uint32Array.from(a.rangePages(setId)), FR, 1));
-  let deg = OUTDEG;
-  if (setId === SET_IN && a.directed) {
-    deg = INDEG;
-    if (!inDegreeUp.has(a)) {
-      await a.ensure(INDEG, 'u32');
-      await a.controller.writeState(INDEG, a.graph.inDegree.subarray(0, a.graph.numVertices));
-      a.stats.stateBytesIn += 4 * a.graph.numVertices;
-      inDegreeUp.add(a);
-    }
-  }
-  let edges = 0;
-  for (const [b, e] of a.owned) edges += await a.controller.flaggedDegrees(FR, deg, b, e);
-  a.pushEdges = edges;
+  const deg = setId === SET_IN && a.directed ? INDEG : OUTDEG;
+  if (deg === INDEG) await a.ensureDegrees(INDEG, a.graph.inDegree);
+  // The frontier holds owned vertices only (clearNext, heldFromPeers): one sum over their span.
+  a.pushEdges = await a.controller.flaggedDegrees(FR, deg, a.begin, a.end);
   return (a.pushList = pages);
 }

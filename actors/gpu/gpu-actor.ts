@@ -69,7 +69,7 @@ export class GpuActor {
   stats: GpuStepStats = zeroStats(false); // this superstep's counters (the vote's gpu)
   /** The superstep whose kernels last marked the device's next flags (frontier.ts clearNext); -1: none this run. */
   nextStep = -1;
-  /** Edges walked this superstep; pushEdges: those of the last pushPages list (frontier.ts heldPushPages sets both). */
+  /** Edges walked this superstep; pushEdges: those of the last pushPages list (frontier.ts pushPagesOf sets both). */
   private edges = 0;
   pushEdges = 0;
   pushList: number[] | undefined;
@@ -412,11 +412,16 @@ export class GpuActor {
   }
 
   /** The graph's out-degrees on the device (uploaded once). */
-  async ensureOutDegree(): Promise<void> {
-    if (this.device.has(OUTDEG)) return;
-    await this.ensure(OUTDEG, 'u32');
+  ensureOutDegree(): Promise<void> {
+    return this.ensureDegrees(OUTDEG, this.g!.outDegree);
+  }
+
+  /** Per-vertex degrees (a graph constant) in device array `name`, uploaded once (kept across programs: '@' names). */
+  async ensureDegrees(name: string, degrees: Uint32Array): Promise<void> {
+    if (this.device.has(name)) return;
+    await this.ensure(name, 'u32');
     const n = this.g!.numVertices;
-    await this.ctl!.writeState(OUTDEG, this.g!.outDegree.subarray(0, n));
+    await this.ctl!.writeState(name, degrees.subarray(0, n));
     this.stats.stateBytesIn += 4 * n;
   }
 

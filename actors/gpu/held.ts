@@ -53,9 +53,9 @@ export async function holdNext(a: GpuActor, s: GpuStep, activated: number, updat
       activated += await a.controller.mergeState(got.state, got.ids, TYPED[kind].from(got.values) as StateArray, got.op as 'claim' | 'min' | 'max', NX);
     }
   }
-  let edges = 0;
-  if (activated > 0) for (const [b, e] of a.owned) edges += await a.controller.flaggedDegrees(NX, OUTDEG, b, e);
-  a.nextEdges = edges;
+  // One sum over the span of the owned ranges: nothing sets a flag between them (the kernels and
+  // mergeState mark owned vertices only), and a call per range cost 32 calls a superstep under 's'.
+  a.nextEdges = activated > 0 ? await a.controller.flaggedDegrees(NX, OUTDEG, a.begin, a.end) : 0;
   return activated;
 }
 
@@ -115,7 +115,8 @@ export async function heldFromPeers(order: Array<[GpuActor, GpuStep]>): Promise<
       if (a.ownsAll || s.f.frontierHeld !== true || a.nextStep !== s.f.step - 1) return;
       await a.ensure(FR, 'u8');
       await a.controller.fillState(FR, 0);
-      for (const [b, e] of a.owned) await a.controller.copyState(FR, NX, b, e);
+      // Its own flags: the span of its ranges (no flag is set between them, as in holdNext).
+      await a.controller.copyState(FR, NX, a.begin, a.end);
       if (s.f.mode === 'pull')
         for (const [p] of order) if (p !== a) got[i]! += await a.controller.copyFromPeer(p.controller, NX, FR, p.owned);
       s.frontierOnDevice = true;

@@ -54,7 +54,12 @@ function mirrors(a: GpuActor): Map<string, Mirror> {
 
 /** Whether the mirror `m` left by the previous superstep is the host view `host` of `kind`. */
 function sameView(m: Mirror, host: StateArray, kind: StateKind, step: number): boolean {
-  return m.buf === host.buffer && m.offset === host.byteOffset && m.length === host.length && m.kind === kind && m.step + 1 === step;
+  return isViewOf(m, host, kind) && m.step + 1 === step;
+}
+
+/** Whether `m` mirrors the host view `host` of `kind` (after whichever superstep). */
+function isViewOf(m: Mirror, host: StateArray, kind: StateKind): boolean {
+  return m.buf === host.buffer && m.offset === host.byteOffset && m.length === host.length && m.kind === kind;
 }
 
 /**
@@ -171,7 +176,7 @@ export async function fromPeers(members: ReadonlyArray<readonly [GpuActor, GpuSt
 
 /** The device array mirroring host view `host` of `kind` after some superstep of this run, if any. */
 export function mirrorSlot(a: GpuActor, host: StateArray, kind: StateKind): string | undefined {
-  for (const [slot, m] of mirrors(a)) if (m.buf === host.buffer && m.offset === host.byteOffset && m.length === host.length && m.kind === kind) return slot;
+  for (const [slot, m] of mirrors(a)) if (isViewOf(m, host, kind)) return slot;
   return undefined;
 }
 

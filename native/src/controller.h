@@ -202,6 +202,8 @@ class Controller {
   [[noreturn]] void throwOom(const std::string& what, size_t need, bool deviceFull);
   void* dalloc(size_t bytes, const std::string& what);
   void* scratch(const std::string& name, size_t bytes, bool* fresh = nullptr);
+  /** scatterState's and mergeState's checks of (ids, values) against `a`, then both copied into scratch on the device. */
+  std::pair<uint32_t*, void*> scatterInputs(const StateArr& a, const std::string& what, const uint32_t* ids, const void* vals, SType type, size_t count);
   void dropArena();
   void ensureCache();
   void addSlots(uint8_t* arena, size_t n);

@@ -300,9 +300,7 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
 // Graphie's active pages: a pull with pullIf walks only the pages holding a vertex in that state;
 // a push from a frontier held on the device (u8 flags), those holding a flagged vertex.
 std::vector<uint32_t> Controller::activePages(int setId, const std::vector<uint32_t>& pages, const std::string& state, double value) {
-  auto st = state_.find(state);
-  if (st == state_.end()) throw CodedError("TS_NO_STATE", "activePages: no state array named '" + state + "' (allocState it first)");
-  StateArr& s = st->second;
+  StateArr& s = findState(state_, state, "activePages");
   if ((s.type != SType::I32 && s.type != SType::U8) || pages.empty()) return pages;
   std::vector<u32> ranges(2 * pages.size());
   for (size_t i = 0; i < pages.size(); i++) {

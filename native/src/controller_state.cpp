@@ -55,18 +55,24 @@ double Controller::flaggedDegrees(const std::string& flags, const std::string& d
   return r;
 }
 
-void Controller::scatterState(const std::string& name, const uint32_t* ids, const void* vals, SType type, size_t count) {
-  StateArr& a = findState(state_, name, "scatterState");
+std::pair<uint32_t*, void*> Controller::scatterInputs(const StateArr& a, const std::string& what, const uint32_t* ids, const void* vals, SType type, size_t count) {
   if (a.type != type)
-    throw CodedError("TS_TYPE", "scatterState('" + name + "'): the array holds " + stypeName(a.type) + " but a " + stypeName(type) + " typed array was given");
+    throw CodedError("TS_TYPE", what + ": the array holds " + stypeName(a.type) + " but a " + stypeName(type) + " typed array was given");
   for (size_t i = 0; i < count; i++)
-    if (ids[i] >= a.n) throw CodedError("TS_RANGE", "scatterState('" + name + "'): id " + std::to_string(ids[i]) + " exceeds its length " + std::to_string(a.n));
-  if (count == 0) return;
+    if (ids[i] >= a.n) throw CodedError("TS_RANGE", what + ": id " + std::to_string(ids[i]) + " exceeds its length " + std::to_string(a.n));
+  if (count == 0) return {nullptr, nullptr};
   const size_t e = stypeSize(type);
   uint32_t* dids = (uint32_t*)scratch("@scatterIds", count * 4);
   void* dvals = scratch("@scatterVals", count * e);
   be_->h2d(dids, ids, count * 4, 0);
   be_->h2d(dvals, vals, count * e, 0);
+  return {dids, dvals};
+}
+
+void Controller::scatterState(const std::string& name, const uint32_t* ids, const void* vals, SType type, size_t count) {
+  StateArr& a = findState(state_, name, "scatterState");
+  const auto [dids, dvals] = scatterInputs(a, "scatterState('" + name + "')", ids, vals, type, count);
+  if (count == 0) return;
   launch<KScatterVals>(gridFor(count), 0, 0, ScatterValsArgs{a.dev, dids, dvals, (u32)count, (u32)a.type});
   be_->syncStream(0);
 }
@@ -74,20 +80,12 @@ void Controller::scatterState(const std::string& name, const uint32_t* ids, cons
 uint32_t Controller::mergeState(const std::string& name, const uint32_t* ids, const void* vals, SType type, size_t count, uint32_t op, const std::string& next) {
   StateArr& a = findState(state_, name, "mergeState");
   StateArr& f = findState(state_, next, "mergeState");
-  if (a.type != type)
-    throw CodedError("TS_TYPE", "mergeState('" + name + "'): the array holds " + stypeName(a.type) + " but a " + stypeName(type) + " typed array was given");
   if (f.type != SType::U8 || f.n < a.n) throw CodedError("TS_TYPE", "mergeState: the next flags '" + next + "' must be u8, one per entry");
-  if (type == SType::U8 || (op == kMergeClaim && type != SType::I32 && type != SType::F64) || op < kMergeClaim || op > kMergeMax)
+  if (a.type == type && (type == SType::U8 || (op == kMergeClaim && type != SType::I32 && type != SType::F64) || op < kMergeClaim || op > kMergeMax))
     throw CodedError("TS_TYPE", "mergeState('" + name + "'): " + stypeName(type) + " does not merge that way (claim: i32, f64; min/max: u32, i32, f32, f64)");
-  for (size_t i = 0; i < count; i++)
-    if (ids[i] >= a.n) throw CodedError("TS_RANGE", "mergeState('" + name + "'): id " + std::to_string(ids[i]) + " exceeds its length " + std::to_string(a.n));
+  const auto [dids, dvals] = scatterInputs(a, "mergeState('" + name + "')", ids, vals, type, count);
   if (count == 0) return 0;
-  const size_t e = stypeSize(type);
-  uint32_t* dids = (uint32_t*)scratch("@scatterIds", count * 4);
-  void* dvals = scratch("@scatterVals", count * e);
   uint32_t* counter = (uint32_t*)scratch("@mergeCount", 4);
-  be_->h2d(dids, ids, count * 4, 0);
-  be_->h2d(dvals, vals, count * e, 0);
   be_->memset(counter, 0, 4, 0);
   launch<KMergeVals>(gridFor(count), 0, 0, MergeValsArgs{a.dev, dids, dvals, (u32)count, (u32)type, op, NextSet{nullptr, (u8*)f.dev, counter}});
   uint32_t fresh = 0;

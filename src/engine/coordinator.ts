@@ -136,8 +136,6 @@ export class Engine {
   cpuCount = 0;
   /** The vertices the CPU actors share: the complement of the GPUs' ranges (HIGH: the head, LOW: the tail). */
   private cpuRanges: VertexRanges = [];
-  /** Whether several GPU actors own every vertex: folds record where they wrote (applyRemote). */
-  private patching = false;
   /** Where the last edge step's fold wrote, for the GPU actors' next frame. */
   private changes: { step: number; states: ChangedState[] } | undefined;
   /** What task planning (tasks.ts) reads of the actors: set by create once they are up. */
@@ -181,7 +179,6 @@ export class Engine {
           });
     const e = new Engine(graph, topology, opts);
     e.cpuRanges = complementRanges(owned, n);
-    e.patching = owned.length > 1 && rangeVertices(e.cpuRanges) === 0;
     // Several ranges per owner (the model's RAND or dealt pages, or the caller's): as many GPUs as
     // the model's partitions name in their byte per vertex.
     if ((e.cpuRanges.length > 1 || owned.some((r) => r.length > 1)) && owned.length > 254)
@@ -259,10 +256,10 @@ export class Engine {
   async settle(step: number, state: Record<string, StateArray>, next: Uint8Array | undefined): Promise<void> {
     if (this.failure) throw this.failure;
     const gpus = this.actors.slice(this.cpuCount);
-    const shared: SharedArrayBuffer[] = [];
-    const add = (b: ArrayBufferLike): number => shared.push(b as SharedArrayBuffer) - 1;
-    const stateRefs: StateRef[] = Object.entries(state).map(([name, arr]) => ({ name, kind: kindOf(arr), buffer: add(arr.buffer), length: arr.length }));
-    const bitmap = add((next ?? new Uint8Array(new SharedArrayBuffer(Math.max(8, this.graph.numVertices)))).buffer);
+    const { shared, add, stateRefs } = frameState(state);
+    // Without next flags to bring back the frame's bitmap is not read: any buffer of n bytes, as a
+    // held array is (per vertex, define.ts), serves.
+    const bitmap = add((next ?? Object.values(state)[0]!).buffer);
     const votes = gpus.map((a) => new Promise<VoteFrame>((resolve, reject) => this.pending.set(a.name, { resolve, reject })));
     for (const a of gpus)
       a.link.send({ type: 'superstep', step, kernel: '', module: '', mode: 'pull', args: {}, state: stateRefs, nextBitmap: bitmap, pullPages: 'in', wantList: false, tasks: [], settle: { next: next !== undefined } }, shared);
@@ -544,9 +541,7 @@ export class Engine {
     if (this.failure) throw this.failure;
     if (step >= 0) this.lastStep = step;
     const actors = vertexMap || cpuOnly ? this.actors.slice(0, this.cpuCount) : this.actors;
-    const shared: SharedArrayBuffer[] = [];
-    const add = (b: ArrayBufferLike): number => shared.push(b as SharedArrayBuffer) - 1;
-    const stateRefs: StateRef[] = Object.entries(state).map(([name, arr]) => ({ name, kind: kindOf(arr), buffer: add(arr.buffer), length: arr.length }));
+    const { shared, add, stateRefs } = frameState(state);
     const frontierBitmap = add(frontier.bitmap.buffer);
     const listRef = frontierList ? add(frontierList.buffer) : undefined;
     const nextBitmap = add(next.buffer);
@@ -644,7 +639,9 @@ export class Engine {
    */
   applyRemote(votes: Vote[], state: Record<string, StateArray>, next: Uint8Array, found: IdList | undefined): number {
     const ownedOf = (actor: string): VertexRanges => this.actors.find((a) => a.name === actor)?.owned ?? [[0, this.graph.numVertices]];
-    const { active, changes } = applyVotes(votes, state, next, found, this.patching ? ownedOf : undefined);
+    // Several GPU actors owning every vertex: the fold records where it wrote.
+    const patching = this.gpusOwnAll && this.topology.gpus.length > 1;
+    const { active, changes } = applyVotes(votes, state, next, found, patching ? ownedOf : undefined);
     this.changes = changes === undefined ? undefined : { step: votes[0]?.step ?? -1, states: changes };
     return active;
   }
@@ -655,6 +652,13 @@ export class Engine {
   get forceMode(): Mode | undefined {
     return this.opts.forceMode;
   }
+}
+
+/** A frame's side table of shared buffers (`add` appends one, returning its index) and its state references. */
+function frameState(state: Record<string, StateArray>): { shared: SharedArrayBuffer[]; add: (b: ArrayBufferLike) => number; stateRefs: StateRef[] } {
+  const shared: SharedArrayBuffer[] = [];
+  const add = (b: ArrayBufferLike): number => shared.push(b as SharedArrayBuffer) - 1;
+  return { shared, add, stateRefs: Object.entries(state).map(([name, arr]) => ({ name, kind: kindOf(arr), buffer: add(arr.buffer), length: arr.length })) };
 }
 
 /** A run asked to checkpoint a program whose driver has no safe points: refused before any work. */

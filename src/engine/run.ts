@@ -11,7 +11,7 @@ import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './che
 import { faultAt, reachedStep } from './faults.js';
 import { runShareInline } from './run-tasks.js';
 import { activeShares } from './tasks.js';
-import type { AnyProgram } from './define.js';
+import type { AnyProgram, StateSpec } from './define.js';
 import type { ProgramOperators } from './operators.js';
 import type { KernelTable } from './kernel-modules.js';
 import type { StepReport } from './report.js';
@@ -326,9 +326,10 @@ export class Run implements RunContext {
     return h;
   }
 
-  /** Whether `a` is (the view of) a state array declared resident 'device'. */
-  private isDevice(a: StateArray): boolean {
-    return Object.entries(this.state).some(([k, s]) => this.def.state[k]?.resident === 'device' && s.buffer === a.buffer && s.byteOffset === a.byteOffset && s.length === a.length);
+  /** The declaration of the state array `a` is (the same view), if it is one. */
+  private declared(a: StateArray): StateSpec | undefined {
+    for (const [k, s] of Object.entries(this.state)) if (s.buffer === a.buffer && s.byteOffset === a.byteOffset && s.length === a.length) return this.def.state[k];
+    return undefined;
   }
 
   /** Marks `f` as next flags the GPU keeps (held.ts): its bitmap is not the host's to read until settled. */
@@ -386,8 +387,7 @@ export class Run implements RunContext {
     const out: string[] = [];
     for (const [name, a] of Object.entries(state)) {
       if (names.get(a.buffer) !== 1 || this.hostWritten.has(a.buffer)) continue;
-      const declared = Object.entries(this.state).some(([k, s]) => (this.def.state[k]?.resident ?? false) !== false && s.buffer === a.buffer && s.byteOffset === a.byteOffset && s.length === a.length);
-      if (declared) out.push(name);
+      if ((this.declared(a)?.resident ?? false) !== false) out.push(name);
     }
     return out.length > 0 ? out : undefined;
   }
@@ -530,7 +530,7 @@ export class Run implements RunContext {
     const keeps = new Set(resident?.map((n) => state[n]!.buffer));
     const back = [...this.held].filter(([b]) => !keeps.has(b)).map(([, a]) => a);
     if (back.length > 0) await this.settle(back, false);
-    const held = holding ? resident?.filter((n) => this.isDevice(state[n]!)) : undefined;
+    const held = holding ? resident?.filter((n) => this.declared(state[n]!)?.resident === 'device') : undefined;
     // What a CPU-only superstep writes no GPU copy has seen (as a vertexMap's).
     if (cpuOnly) for (const a of Object.values(state)) this.hostWritten.add(a.buffer);
     else this.hostWritten.clear();

@@ -21,15 +21,15 @@ export const bfs: GpuHandler = {
     // A pull level writes only the owned vertices (one writer each), as an 'owner' array: its
     // owned ranges stay valid beside other actors, and GPU peers copy theirs in (residency.ts).
     keep(a, s, 'depth', push ? 'claim' : 'owner');
-    // Pull: the actor is its ranges' one writer: depth and next flags go back dense, in place
-    // (a compacted merge of RMAT 24's 10 M claims a level cost ~250 ms on the coordinator).
     // The kernel's activations are the flags set since clearNext (NextSet counts fresh marks).
     const activated = st?.activated ?? 0;
     const held = hold ? await holdNext(a, s, activated, push ? a.outbox(st, 'depth', 'claim', ACTIVATE) : undefined) : undefined;
     if (held !== undefined) return a.out({ active: held });
+    // Pull: the actor is its ranges' one writer: depth and next flags go back dense, in place
+    // (a compacted merge of RMAT 24's 10 M claims a level cost ~250 ms on the coordinator).
     if (!push) return a.out({ sync: hold ? [] : await a.syncOwned('depth', 'depth', s), active: await a.syncNext(s, activated) });
     // Every claim of a level writes level + 1: the device's next flags say it all.
-    return a.out({ ...(await a.changedOwned('depth', 'claim', s, st?.activated ?? 0, level + 1)), outbox: a.outbox(st, 'depth', 'claim', ACTIVATE) });
+    return a.out({ ...(await a.changedOwned('depth', 'claim', s, activated, level + 1)), outbox: a.outbox(st, 'depth', 'claim', ACTIVATE) });
   },
   stealPush: {
     async run(a, s, tasks) {
