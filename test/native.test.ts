@@ -262,6 +262,16 @@ for (const pageEdges of [1 << 15, 1000, 97]) {
       close(t, await c.readState('nc', new Float64Array(g.n)), wantNc, 'next contribution');
       t.true(Math.abs(st3.sum! - dangling) <= 1e-9 * dangling, `dangling ${st3.sum} want ${dangling}`);
       await t.throwsAsync(c.run('pr_pull', { setId: 1, pages: all(pages), state: { next: 'rank', outDeg: 'deg' } }), { message: /name both outDeg and nextContrib/ });
+      // The first iteration (param r0): contributions r0 / outDeg from the degrees, contrib unread
+      // (its device array, holding other values, is ignored): the sums of stored r0 / outDeg, bitwise.
+      const r0 = 1 / g.n;
+      await c.writeState('contrib', Float64Array.from(deg, (k) => (k === 0 ? 0 : r0 / k)));
+      await c.run('pr_pull', { setId: 1, pages: all(pages), params: { base: 0.15 / g.n, d: 0.85 }, state: { contrib: 'contrib', next: 'rank', outDeg: 'deg', nextContrib: 'nc' } });
+      const stored = await c.readState('rank', new Float64Array(g.n));
+      await c.writeState('contrib', contrib);
+      await c.run('pr_pull', { setId: 1, pages: all(pages), params: { base: 0.15 / g.n, d: 0.85, r0 }, state: { next: 'rank', outDeg: 'deg', nextContrib: 'nc' } });
+      t.deepEqual(await c.readState('rank', new Float64Array(g.n)), stored, 'r0 / outDeg where read = stored contributions');
+      await t.throwsAsync(c.run('pr_pull', { setId: 1, pages: all(pages), params: { r0 }, state: { next: 'rank' } }), { message: /outDeg/ });
     } finally {
       await c.close();
     }

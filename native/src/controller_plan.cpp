@@ -188,11 +188,14 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
   auto twcScratch = [&] { return (uint8_t*)scratch("twc", (size_t)nstreams_ * twcPer); };
 
   if (k == "pr_pull") {
-    StateArr* contrib = role(rq, "contrib", {SType::F64}, true);
+    // PageRank's first iteration (param r0, every rank r0): no contrib; each edge's contribution
+    // is r0 / outDeg[src] (KPrPull0), outDeg named for the apply below.
+    const bool first = rq.params.count("r0") != 0;
+    StateArr* contrib = first ? nullptr : role(rq, "contrib", {SType::F64}, true);
     StateArr* nxt = role(rq, "next", {SType::F64}, true);
     checkSource(contrib, "contrib");
     checkTarget(nxt, "next");
-    const double base = param("base", 0), d = param("d", 1);
+    const double base = param("base", 0), d = param("d", 1), r0 = param("r0", 0);
     // merged vertex ranges of the call's pages: zeroed before, base + d * sum after
     std::vector<std::pair<uint32_t, uint32_t>> ranges;
     for (auto* hp : pages) ranges.push_back({hp->spec.vBegin, hp->spec.vEnd});
@@ -205,20 +208,25 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
         merged.push_back(r);
     }
     double* out = (double*)nxt->dev;
-    const double* cb = (const double*)contrib->dev;
-    pl.pre = [this, merged, out] {
-      for (auto& r : merged) be_->memset(out + r.first, 0, (size_t)(r.second - r.first) * 8, 0);
-    };
-    pl.page = [this, cb, out](HostPage&, const PageDev& pd, int s) {
-      launch<KPrPull>(pd.ntiles, kPrPullSmem, s, PrPullArgs{pd, cb, out});
-    };
+    const double* cb = contrib ? (const double*)contrib->dev : nullptr;
     // Optional vertex apply (the CPU kernel's next contribution and dangling mass) over the
     // merged ranges clipped to [applyBegin, applyEnd).
-    StateArr* deg = role(rq, "outDeg", {SType::U32}, false);
+    StateArr* deg = role(rq, "outDeg", {SType::U32}, first);
     StateArr* nc = role(rq, "nextContrib", {SType::F64}, false);
     if ((deg == nullptr) != (nc == nullptr)) throw CodedError("TS_ARG", "pr_pull: name both outDeg and nextContrib for the vertex apply, or neither");
     checkTarget(deg, "outDeg");
+    if (first) checkSource(deg, "outDeg");
     checkTarget(nc, "nextContrib");
+    pl.pre = [this, merged, out] {
+      for (auto& r : merged) be_->memset(out + r.first, 0, (size_t)(r.second - r.first) * 8, 0);
+    };
+    const uint32_t* dg = deg ? (const uint32_t*)deg->dev : nullptr;
+    pl.page = [this, cb, out, first, dg, r0](HostPage&, const PageDev& pd, int s) {
+      if (first)
+        launch<KPrPull0>(pd.ntiles, kPrPullSmem, s, PrPullArgs{pd, nullptr, out, dg, r0});
+      else
+        launch<KPrPull>(pd.ntiles, kPrPullSmem, s, PrPullArgs{pd, cb, out, nullptr, 0});
+    };
     double* dangling = nullptr;
     if (deg) {
       dangling = (double*)scratch("pr.dangling", 8);
@@ -239,7 +247,6 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     if (om && !deg) throw CodedError("TS_ARG", "pr_pull: state.owned restricts the vertex apply: name outDeg and nextContrib too");
     checkTarget(om, "owned");
     const u8* mask = om ? (const u8*)om->dev : nullptr;
-    const uint32_t* dg = deg ? (const uint32_t*)deg->dev : nullptr;
     double* ncp = nc ? (double*)nc->dev : nullptr;
     pl.post = [this, merged, out, base, d, dg, ncp, dangling, ab, ae, mask] {
       if (!(base == 0 && d == 1))

@@ -43,7 +43,7 @@ using KPullWcc = KGroupPull<WccPullOp>;
 using KPullBc = KGroupPull<BcBackwardOp>;
 
 #define TS_KERNEL_LIST(X)                                                                      \
-  X(Fill) X(Scatter) X(Axpb) X(OutboxGather) X(OutboxReset) X(Compact) X(PrPull) X(PrApply) X(BinBfs)    \
+  X(Fill) X(Scatter) X(Axpb) X(OutboxGather) X(OutboxReset) X(Compact) X(PrPull) X(PrPull0) X(PrApply) X(BinBfs)    \
   X(WarpBfs)                                                                                   \
   X(BlockBfs) X(BinSssp) X(WarpSssp) X(BlockSssp) X(BinWcc) X(WarpWcc) X(BlockWcc) X(BinPr)  \
   X(WarpPr) X(BlockPr) X(BinBc) X(WarpBc) X(BlockBc) X(PullBfs) X(PullWcc) X(PullBc)         \

@@ -16,6 +16,8 @@ struct PrPullArgs {
   PageDev pg;
   const double* contrib;
   double* next;
+  const u32* deg;  // KPrPull0: out-degrees (contrib unread)
+  double r0;       // KPrPull0: every rank of the iteration before
 };
 /**
  * One block per tile (a contiguous edge range of the page and the vertices it touches), in the
@@ -32,6 +34,10 @@ struct PrPullArgs {
  * first gathers to shared memory before issuing the rest, so a thread waited for two or three
  * rounds of gathers instead of one. 4 lets it take 48 (5 blocks per SM) and keep all of a
  * thread's loads in flight: 49 -> 82 GTEPS on an H100 (RMAT-like scale 24).
+ *
+ * First = true (KPrPull0) is PageRank's first iteration, every rank r0: an edge's contribution is
+ * r0 / outdeg(src), computed from the degree where it is read (the CPU kernel's division), so no
+ * contributions are written and uploaded before the run.
  */
 constexpr u32 kPrRun = kTileEdges / kBlock;  // edges per thread in phase 1 (8)
 constexpr u32 kPrVals = kTileEdges + kTileEdges / kPrRun;
@@ -39,7 +45,8 @@ constexpr size_t kPrPullSmem = kPrVals * 8 + kTileVMax * 8 + (kTileVMax + 1) * 4
 static_assert(kPrPullSmem <= 48 * 1024, "pr_pull shared memory must fit the default 48 KiB");
 TS_DEVICE u32 prSlot(u32 k) { return k + k / kPrRun; }
 
-struct KPrPull {
+template <bool First>
+struct KPrPullT {
   using Args = PrPullArgs;
   static constexpr int phases = 3;
   static constexpr int minBlocks = 4;
@@ -75,7 +82,14 @@ struct KPrPull {
           src[j] = k < ne ? ldStream(nb + k) : 0;
         }
 #pragma unroll
-        for (u32 j = 0; j < kPrRun; j++) v[j] = k0 + j * c.bdim < ne ? ldg(a.contrib + src[j]) : 0.0;
+        for (u32 j = 0; j < kPrRun; j++) {
+          if constexpr (First) {
+            const u32 k = k0 + j * c.bdim < ne ? ldg(a.deg + src[j]) : 0;
+            v[j] = k != 0 ? a.r0 / (double)k : 0.0;
+          } else {
+            v[j] = k0 + j * c.bdim < ne ? ldg(a.contrib + src[j]) : 0.0;
+          }
+        }
 #pragma unroll
         for (u32 j = 0; j < kPrRun; j++) {
           const u32 k = k0 + j * c.bdim;
@@ -113,6 +127,8 @@ struct KPrPull {
     }
   }
 };
+using KPrPull = KPrPullT<false>;
+using KPrPull0 = KPrPullT<true>;
 
 /**
  * PageRank's vertex apply over [begin, end) after the gather (rank = base + d * sum): the next

@@ -15,16 +15,27 @@ const STEP = 'pr:step';
  * every iteration, so this step's contrib is the host array the device filled (as nextContrib)
  * for its own ranges last step: residency.ts finds that device array and uploads only the ranges
  * other actors computed (Graphie: reuse what is resident); anything else goes up whole.
- * nextContrib is only written: nothing of it goes up.
+ * nextContrib is only written: nothing of it goes up. The first iteration (args.r0) reads no
+ * contrib (cDev undefined): the kernel divides r0 by the out-degrees.
  */
-async function contribOnDevice(a: GpuActor, s: GpuStep): Promise<{ cDev: string; nDev: string }> {
-  if (s.state.contrib === undefined || s.state.nextContrib === undefined) throw new Error(`kernel '${s.f.kernel}' needs contrib and nextContrib in the frame`);
-  const slots = slotsFor(a, s, [['contrib', 'f64'], ['nextContrib', 'f64']]);
-  const cDev = slots.get('contrib')!;
+async function contribOnDevice(a: GpuActor, s: GpuStep): Promise<{ cDev: string | undefined; nDev: string }> {
+  const first = s.f.args.r0 !== undefined;
+  if ((s.state.contrib === undefined) !== first || s.state.nextContrib === undefined) throw new Error(`kernel '${s.f.kernel}' needs nextContrib, and contrib unless args.r0 is given`);
+  const slots = slotsFor(a, s, first ? [['nextContrib', 'f64']] : [['contrib', 'f64'], ['nextContrib', 'f64']]);
+  const cDev = slots.get('contrib');
   const nDev = slots.get('nextContrib')!;
-  await refresh(a, s, 'contrib', 'f64', cDev);
+  if (cDev !== undefined) await refresh(a, s, 'contrib', 'f64', cDev);
   await a.ensure(nDev, 'f64');
   return { cDev, nDev };
+}
+
+/** pr_pull's params and state over the applied vertices: the first iteration's r0 or contrib. */
+function pull(s: GpuStep, cDev: string | undefined, nDev: string, apply: Record<string, number>, extra: Record<string, string> = {}) {
+  const r0 = s.f.args.r0;
+  return {
+    params: { base: s.f.args.base!, d: s.f.args.damping!, ...(r0 !== undefined ? { r0 } : {}), ...apply },
+    state: { ...(cDev !== undefined ? { contrib: cDev } : {}), next: 'rank', outDeg: OUTDEG, nextContrib: nDev, ...extra },
+  };
 }
 
 export const pr: GpuHandler = {
@@ -41,12 +52,7 @@ export const pr: GpuHandler = {
     // applied to the owned vertices of the pages only: [applyBegin, applyEnd) for one range,
     // the owned byte map for several.
     const one = a.single;
-    const st = await a.run('pr_pull', {
-      setId: SET_IN,
-      pages: a.rangePages(SET_IN),
-      params: { base: s.f.args.base!, d: s.f.args.damping!, ...(one ? { applyBegin: a.begin, applyEnd: a.end } : {}) },
-      state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev, ...(one ? {} : { owned: OWNED }) },
-    });
+    const st = await a.run('pr_pull', { setId: SET_IN, pages: a.rangePages(SET_IN), ...pull(s, cDev, nDev, one ? { applyBegin: a.begin, applyEnd: a.end } : {}, one ? {} : { owned: OWNED }) });
     a.scratch.set(STEP, { cDev, nDev });
     // Alone, the device's nextContrib is the truth even where it is not read back (below).
     keep(a, s, 'nextContrib', 'owner', 'f64', nDev);
@@ -61,13 +67,8 @@ export const pr: GpuHandler = {
   // The device holds every contribution of this step (its own range computed, the rest
   // uploaded), so any vertex range can be gathered here; pages come from the whole in-set.
   async steal(a, s, lo, hi) {
-    const { cDev, nDev } = a.scratch.get(STEP) as { cDev: string; nDev: string };
-    const st = await a.run('pr_pull', {
-      setId: SET_ALLIN,
-      pages: await a.inPagesOver(lo, hi),
-      params: { base: s.f.args.base!, d: s.f.args.damping!, applyBegin: lo, applyEnd: hi },
-      state: { contrib: cDev, next: 'rank', outDeg: OUTDEG, nextContrib: nDev },
-    });
+    const { cDev, nDev } = a.scratch.get(STEP) as { cDev: string | undefined; nDev: string };
+    const st = await a.run('pr_pull', { setId: SET_ALLIN, pages: await a.inPagesOver(lo, hi), ...pull(s, cDev, nDev, { applyBegin: lo, applyEnd: hi }) });
     const sync = [await a.syncRange(nDev, 'nextContrib', s, lo, hi)];
     if (s.f.args.last !== 0) sync.push(await a.syncRange('rank', 'rank', s, lo, hi));
     return { sum: st?.sum ?? 0, sync };

@@ -32,17 +32,17 @@ export const pr = defineProgram({
     tolerance: { type: 'number', default: 0, min: 0, description: 'stop once the sum of changes is below n * tolerance, iterations then the most (networkx tol); > 0 runs as ppr' },
   },
   state: {
-    // Only a vertex's owner writes its rank and contributions (pull); the driver swaps the two,
-    // writing them itself only through prInit (resident: GPUs keep their copies across the swap).
-    // Every entry written before it is read: prInit writes rank and contrib, each pull superstep
-    // every vertex's rank and nextContrib (no fill of three arrays per run).
+    // Only a vertex's owner writes its rank and contributions (pull); the driver swaps the two and
+    // never writes them (resident: GPUs keep their copies across the swap). Every entry written
+    // before it is read: each pull superstep writes every vertex's rank and nextContrib, the first
+    // reading no contributions (no fill of three arrays per run).
     contrib: { type: 'f64', init: 'unset', reduce: 'owner', resident: true },
     nextContrib: { type: 'f64', init: 'unset', reduce: 'owner', resident: true },
     rank: { type: 'f64', init: 'unset', reduce: 'owner' },
   },
   output: 'float',
   kernels: new URL('./kernels.js', import.meta.url),
-  // prInit is a vertexMap: CPU threads only.
+  // prSinks is a vertexMap: CPU threads only (once per graph).
   gpu: new URL('./gpu.js', import.meta.url),
   peers,
   // contrib f64 + next f64; pull only; 10 iterations by default (Graphalytics).
@@ -61,12 +61,13 @@ export const pr = defineProgram({
     const n = ctx.graph.numVertices;
     const { rank } = ctx.state;
     let c = ctx.resume<{ it: number; dangling: number; contrib: Float64Array; nextContrib: Float64Array }>();
-    if (c === undefined) {
+    if (c === undefined || c.it === 0) {
+      // rank = 1/n everywhere: the first iteration computes each contribution (r0 / outdeg) where
+      // it reads it, so no pass writes rank and contrib first (on a GPU that pass and the upload of
+      // contrib took a quarter of a run); the dangling mass is r0 times the sinks.
       const { contrib, nextContrib } = ctx.state;
-      // rank = 1/n, contrib = rank/outdeg, dangling mass = the sinks' rank: on every CPU thread (a
-      // loop here took 180 ms of a 470 ms GPU run on RMAT 24, most of it first-touching the arrays).
-      const dangling = (await ctx.vertexMap('prInit', { rank, contrib }, { r0: 1 / n })).sum;
-      c = { it: 0, dangling, contrib, nextContrib };
+      const k = await sinks(ctx);
+      c = { it: 0, dangling: k === 0 ? 0 : k * (1 / n), contrib, nextContrib };
     }
     let { it, dangling, contrib, nextContrib } = c;
     const all = ctx.all();
@@ -80,7 +81,8 @@ export const pr = defineProgram({
       const watching = !settled && it >= WATCH_FROM && it < iterations - 1;
       const last = it === iterations - 1 ? 1 : 0;
       const args: Record<string, number> = ctx.checkpointing || watching ? { base, damping } : { base, damping, last };
-      const step = await ctx.edgeMap('pr', all, { contrib, nextContrib, rank }, args, { modes: ['pull'] });
+      const state: Record<string, Float64Array> = it === 0 ? { nextContrib, rank } : { contrib, nextContrib, rank };
+      const step = await ctx.edgeMap('pr', all, state, it === 0 ? { ...args, r0: 1 / n } : args, { modes: ['pull'] });
       dangling = step.sum;
       [contrib, nextContrib] = [nextContrib, contrib];
       const period = watching ? watch.period(contrib, dangling) : 0;
@@ -96,6 +98,14 @@ export const pr = defineProgram({
     return rank;
   },
 });
+
+/** The graph's sinks (out-degree 0), counted on the CPU threads once per graph. */
+const sinkCounts = new WeakMap<object, number>();
+async function sinks(ctx: { graph: object; vertexMap(k: string, s: Record<string, never>): Promise<{ sum: number }> }): Promise<number> {
+  let k = sinkCounts.get(ctx.graph);
+  if (k === undefined) sinkCounts.set(ctx.graph, (k = (await ctx.vertexMap('prSinks', {})).sum));
+  return k;
+}
 
 /** networkx's pagerank (ppr without sources) is Graphalytics' with weights and a tolerance stop: its parameters, when asked for. */
 function asNetworkx(p: { iterations: number; damping: number; weighted: number; tolerance: number }) {
