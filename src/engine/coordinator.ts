@@ -571,8 +571,19 @@ export class Engine {
     const steal = policy === 'off' || vertexMap ? undefined : policy;
     this.live = { step, remaining: new Map(actors.map((a, i) => [a.name, shares[i]!.reduce((x, t) => x + t.edges, 0)])), voted: new Set(), asks: new Map(), t0: performance.now(), steals: [] };
     const steals = this.live.steals;
-    actors.forEach((a, i) => {
+    // GPU actors first: each starts its device work before the socket actors' frames are handled
+    // on this thread. A socket actor with no tasks and none to steal is not sent the frame: its
+    // vote (nothing done) is known, and handling the frame cost the GPUs' start ~0.4 ms a superstep.
+    const order = actors.map((_, i) => i).sort((x, y) => Number(x < this.cpuCount) - Number(y < this.cpuCount));
+    for (const i of order) {
+      const a = actors[i]!;
       a.bytesAtStepStart = a.link.bytesSent;
+      if (i < this.cpuCount && shares[i]!.length === 0 && steal === undefined && !vertexMap) {
+        const p = this.pending.get(a.name)!;
+        this.pending.delete(a.name);
+        p.resolve({ type: 'vote', actor: a.name, step, active: 0, sum: 0, edges: 0, tasks: 0, stolen: 0, stolenEdges: 0, computeMs: 0, busyMs: 0, ...(wantList ? { discovered: new Uint32Array(0) } : {}), ...(countNext ? { nextEdges: 0 } : {}) });
+        continue;
+      }
       a.link.send(
         {
           type: 'superstep', step, kernel: kernel.name, module: kernel.module, ...(kernel.gpu !== undefined ? { gpu: kernel.gpu } : {}), ...(kernel.ops !== undefined && i >= this.cpuCount ? { ops: kernel.ops } : {}), mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]!, steal,
@@ -590,7 +601,7 @@ export class Engine {
         },
         shared,
       );
-    });
+    }
     try {
       return { votes: await Promise.all(votes), voteMs, steals };
     } finally {
