@@ -122,6 +122,8 @@ export interface Measurement {
 export interface MeasureNeed {
   /** Measure on a graph of at least about this many vertices (the graph the rates are for). */
   minVertices?: number;
+  /** Told of each calibration graph as its runs start and end (a real GPU's calibration takes minutes). */
+  progress?: (line: string) => void;
 }
 
 /** Measures one element for a program and mode; undefined when it cannot (e.g. no GPU actor). */
@@ -143,6 +145,8 @@ export interface CalibrateOptions {
    * (H100 host, top-down BFS: 390 M edges/s on RMAT 21, 232 M on RMAT 24).
    */
   graphVertices?: number;
+  /** Told of each calibration graph measured (MeasureNeed.progress). */
+  progress?: (line: string) => void;
 }
 
 /** Largest RMAT scale a calibration matches a graph's size with (2^24 vertices, 268 M edges). */
@@ -199,7 +203,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     const emulated = topology.gpus[0]!.emulated;
     const needC = m.c === undefined && cached.c === undefined && (!emulated || topology.interconnect.bandwidth === undefined);
     if (needGpu || needC) {
-      gm = await measure({ kind: 'gpu', topology, gpu: topology.gpus[0]! }, profile.algo, mode, { minVertices: opts.graphVertices });
+      gm = await measure({ kind: 'gpu', topology, gpu: topology.gpus[0]! }, profile.algo, mode, { minVertices: opts.graphVertices, progress: opts.progress });
       if (gm !== undefined) Object.assign(fresh, entryOf(gm, GPU_ENTRY));
     }
     const cachedNote = `cached ${cached.measuredAt ?? ''} on ${cached.gpuOn ?? '?'} (${file})`;
@@ -240,7 +244,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
     rCpu = { value: cachedCpu.rCpu, source: 'cache', note: `cached ${cachedCpu.measuredAt ?? ''} on ${cachedCpu.rCpuOn ?? '?'} (${file})` };
     cpu = cpuOnceOf(cachedCpu);
   } else {
-    const r = await measure({ kind: 'cpu', topology }, profile.algo, mode, { minVertices: opts.graphVertices });
+    const r = await measure({ kind: 'cpu', topology }, profile.algo, mode, { minVertices: opts.graphVertices, progress: opts.progress });
     if (r === undefined || !(r.rate > 0))
       throw new TesseraError(`no CPU rate for ${profile.algo} (${mode}) on topology '${topology.name}'`, {
         file: where,
@@ -353,7 +357,7 @@ export async function measureGpu(topology: Topology, gpu: Topology['gpus'][numbe
   const gpuOnly: Topology = { ...topology, sockets: [{ id: 0, threads: 1 }], gpus: [gpu] };
   const at = (graph: Graph) => runTiming(graph, gpuOnly, { forceMode: mode, gpuShare: 1 }, profile, opts.repetitions ?? 3, 1);
   // The emulated device runs kernels on host threads: a smaller second graph keeps it quick.
-  const m = await measureTwoSizes(profile, opts, gpu.emulated ? 16 : 18, at);
+  const m = await measureTwoSizes(profile, opts, gpu.emulated ? 16 : 18, `${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}`, at);
   const out: Measurement = { rate: m.rate, ...measuredOn(`${m.on} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}`, m.large) };
   if (m.overheadS !== undefined) out.overheadS = m.overheadS;
   if (m.vertexS !== undefined) out.vertexS = m.vertexS;
@@ -473,13 +477,17 @@ async function measureTwoSizes(
   profile: ProgramProfile,
   opts: CpuMeasureOptions,
   largeScale: number,
+  what: string,
   timing: (graph: Graph) => Promise<RunTiming | undefined>,
 ): Promise<{ rate: number; overheadS?: number; vertexS?: number; on: string; large: TimedPoint }> {
   const { loadGraph } = await import('../graph/load.js');
   const suffix = profile.weighted === true ? ':weighted' : '';
   const point = async (spec: string): Promise<TimedPoint> => {
+    const t0 = performance.now();
+    opts.progress?.(`calibrating ${profile.algo} (${what}) on ${spec}...`);
     const { graph } = await loadGraph(spec);
     const t = await timing(graph);
+    opts.progress?.(`calibrated ${profile.algo} (${what}) on ${spec} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     if (t === undefined || !(t.passS > 0)) throw new TesseraError(`the calibration run of ${profile.algo} on ${spec} processed no edges`, { fix: 'give the rates in the topology (model: rCpu, rGpu)' });
     return { ...t, edges: graph.numEdges, vertices: graph.numVertices, seconds: t.passS };
   };
@@ -546,7 +554,7 @@ export async function measureCpu(topology: Topology, program: string, mode: Mode
   const profile = programProfile(program);
   const cpuOnly: Topology = { ...topology, gpus: [] };
   const threads = cpuOnly.sockets.reduce((a, s) => a + s.threads, 0);
-  const m = await measureTwoSizes(profile, opts, 17, (graph) => cpuTiming(graph, cpuOnly, profile, mode, opts.repetitions ?? 3));
+  const m = await measureTwoSizes(profile, opts, 17, `the CPU sockets, ${threads} threads`, (graph) => cpuTiming(graph, cpuOnly, profile, mode, opts.repetitions ?? 3));
   const out: Measurement = {
     rate: m.rate,
     ...measuredOn(m.on, m.large),
