@@ -84,8 +84,8 @@ export function registerModelCommand(program: Command): void {
         ...(f.source !== undefined ? { source: internalId(graph, f.source) } : {}),
         allowStreaming: f.streaming,
         // A real GPU's first calibration runs the program on RMAT graphs up to the graph's size
-        // for minutes: each graph is named on stderr as it goes (stdout keeps the sweep alone).
-        calibrate: { cacheFile: f.cache, refresh: f.recalibrate, progress: (line) => process.stderr.write(`tessera model: ${line}\n`) },
+        // for minutes: on a terminal each graph is named on stderr as it goes (as the runs' progress).
+        calibrate: { cacheFile: f.cache, refresh: f.recalibrate, ...(process.stderr.isTTY ? { progress: (line: string) => process.stderr.write(`tessera model: ${line}\n`) } : {}) },
       });
       if (f.json) process.stdout.write(JSON.stringify(sweepJson(m, graph, topology), null, 2) + '\n');
       else process.stdout.write(formatModelSweep(m, graph, topology) + '\n');
