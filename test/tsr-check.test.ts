@@ -259,3 +259,31 @@ tn('tsrLoad: blobs read at their positions and checked; a blob past the end of t
     await fh.close();
   }
 });
+
+tn('tsrLoad: a page larger than its read chunks hashes and checks ids across the chunks as tsrCheck does', async (t) => {
+  const load = nativeTsrLoad();
+  if (load === undefined) return t.fail('the addon has no tsrLoad');
+  const r = rng(9);
+  const n = 1000;
+  const { blob, ids } = pageBytes(r, 5, 300_001, n, 1001);
+  const file = path.join(dir, 'big-page.bin');
+  const fh = await open(file, 'w+');
+  try {
+    // Clean, then an id >= n on each side of the 256 KiB chunk edges (words 65536 k).
+    for (const bad of [-1, 65536 - blob.from - 1, 65536 - blob.from, 131072 - blob.from + 1, ids.length - 1]) {
+      const old = bad >= 0 ? ids[bad]! : 0;
+      if (bad >= 0) ids[bad] = n + 1;
+      await fh.write(blob.bytes, 0, blob.bytes.length, 4096);
+      const view = new Uint8Array(new SharedArrayBuffer(blob.bytes.length));
+      const out = new Uint32Array(3);
+      await load(fh.fd, [view], Float64Array.of(4096), Float64Array.of(blob.nv, blob.from, blob.to), n, true, out);
+      const want = checkBlobs([blob], n);
+      t.deepEqual(Array.from(out), [want[0], want[1], 0], `id ${bad}`);
+      t.is(out[0], tsrChecksum(blob.bytes));
+      t.is(out[1], bad >= 0 ? OUT_OF_RANGE : 0);
+      if (bad >= 0) ids[bad] = old;
+    }
+  } finally {
+    await fh.close();
+  }
+});

@@ -39,67 +39,98 @@ struct BlobCheck {
 constexpr uint32_t kOffsetsBad = 1, kOutOfRange = 2;
 
 /**
- * tsrChecksum (src/graph/tsr-format.ts) of the blob's bytes, bit for bit, with the id check
- * (any word of [from, to) >= n) riding on the same pass; then the offsets' shape (from 0, never
- * decreasing, ending at to - from), which only reads the page's first words again.
+ * tsrChecksum (src/graph/tsr-format.ts) of a blob's bytes, bit for bit, with the id check (any
+ * word of [from, to) >= n) riding on the same pass. Fed in order as the bytes arrive (tsrLoad
+ * hashes each chunk it reads while it is still in cache), then finished.
  */
-void checkOne(BlobCheck& c, uint32_t n) {
-  const uint8_t* b = c.bytes;
-  const size_t len = c.length, n4 = len >> 2;
-  uint32_t h1 = 0x811c9dc5u ^ (uint32_t)len, h2 = 0x01000193u;
-  const size_t from = c.from, to = std::min(c.to, n4);
-  const size_t pairsEnd = n4 & ~size_t(1);
-  bool bad = false;
-  // A pair of words (lanes alternate by word index), its words in [from, to) checked.
-  auto pair = [&](size_t i) {
-    const uint32_t w0 = wordAt(b + 4 * i), w1 = wordAt(b + 4 * i + 4);
-    h1 = imul(h1 ^ w0, 0x9e3779b1u);
-    h2 = imul(h2 ^ w1, 0x85ebca77u);
-    bad |= (i >= from && i < to && w0 >= n) | (i + 1 >= from && i + 1 < to && w1 >= n);
-  };
-  size_t i = 0;
-  for (; i + 2 <= pairsEnd && i + 2 <= from; i += 2) {
-    h1 = imul(h1 ^ wordAt(b + 4 * i), 0x9e3779b1u);
-    h2 = imul(h2 ^ wordAt(b + 4 * i + 4), 0x85ebca77u);
-  }
-  if (i < from && i + 2 <= pairsEnd) pair(i), i += 2;  // an odd `from`
-  // Inside [from, to): four words a step, the check without branches.
-  uint32_t orBad = 0;
-  for (; i + 4 <= to && i + 4 <= pairsEnd; i += 4) {
-    const uint32_t w0 = wordAt(b + 4 * i), w1 = wordAt(b + 4 * i + 4), w2 = wordAt(b + 4 * i + 8), w3 = wordAt(b + 4 * i + 12);
-    h1 = imul(imul(h1 ^ w0, 0x9e3779b1u) ^ w2, 0x9e3779b1u);
-    h2 = imul(imul(h2 ^ w1, 0x85ebca77u) ^ w3, 0x85ebca77u);
-    orBad |= (uint32_t)(w0 >= n) | (uint32_t)(w1 >= n) | (uint32_t)(w2 >= n) | (uint32_t)(w3 >= n);
-  }
-  bad |= orBad != 0;
-  for (; i + 2 <= pairsEnd; i += 2) pair(i);
-  if (i < n4) {
-    const uint32_t w0 = wordAt(b + 4 * i);
-    h1 = imul(h1 ^ w0, 0x9e3779b1u);
-    bad |= i >= from && i < to && w0 >= n;
-  }
-  for (size_t k = n4 * 4; k < len; k++) h1 = imul(h1 ^ b[k], 0x9e3779b1u);
-  uint32_t h = h1 ^ imul(h2, 0xc2b2ae35u);
-  h ^= h >> 16;
-  h = imul(h, 0x85ebca6bu);
-  h ^= h >> 13;
-  c.checksum = h;
-  c.flags = bad ? kOutOfRange : 0;
-  if (c.hasOffsets) {
-    bool ok = c.nv + 1 <= n4;
-    if (ok) {
-      uint32_t prev = wordAt(b);
-      ok = prev == 0;
-      uint32_t dec = 0;
-      for (size_t k = 1; k <= c.nv; k++) {
-        const uint32_t o = wordAt(b + 4 * k);
-        dec |= (uint32_t)(o < prev);
-        prev = o;
-      }
-      ok = ok && dec == 0 && (uint64_t)prev == (uint64_t)(c.to - c.from);
+class Hasher {
+ public:
+  Hasher(const BlobCheck& c, uint32_t n)
+      : b_(c.bytes), len_(c.length), n4_(len_ >> 2), pairsEnd_(n4_ & ~size_t(1)), from_(c.from), to_(std::min(c.to, n4_)), n_(n),
+        h1_(0x811c9dc5u ^ (uint32_t)len_) {}
+
+  /** Hashes the words below `upTo` not hashed yet (whole pairs only; the rest waits). */
+  void feed(size_t upTo) {
+    const size_t hi = std::min(upTo & ~size_t(1), pairsEnd_), from = from_, to = to_;
+    const uint32_t n = n_;
+    const uint8_t* b = b_;
+    uint32_t h1 = h1_, h2 = h2_;
+    size_t i = i_;
+    bool bad = false;
+    // A pair of words (lanes alternate by word index), its words in [from, to) checked.
+    auto pair = [&](size_t i) {
+      const uint32_t w0 = wordAt(b + 4 * i), w1 = wordAt(b + 4 * i + 4);
+      h1 = imul(h1 ^ w0, 0x9e3779b1u);
+      h2 = imul(h2 ^ w1, 0x85ebca77u);
+      bad |= (i >= from && i < to && w0 >= n) | (i + 1 >= from && i + 1 < to && w1 >= n);
+    };
+    for (; i + 2 <= hi && i + 2 <= from; i += 2) {
+      h1 = imul(h1 ^ wordAt(b + 4 * i), 0x9e3779b1u);
+      h2 = imul(h2 ^ wordAt(b + 4 * i + 4), 0x85ebca77u);
     }
-    if (!ok) c.flags |= kOffsetsBad;
+    if (i < from && i + 2 <= hi) pair(i), i += 2;  // an odd `from`
+    // Inside [from, to): four words a step, the check without branches.
+    uint32_t orBad = 0;
+    for (; i + 4 <= to && i + 4 <= hi; i += 4) {
+      const uint32_t w0 = wordAt(b + 4 * i), w1 = wordAt(b + 4 * i + 4), w2 = wordAt(b + 4 * i + 8), w3 = wordAt(b + 4 * i + 12);
+      h1 = imul(imul(h1 ^ w0, 0x9e3779b1u) ^ w2, 0x9e3779b1u);
+      h2 = imul(imul(h2 ^ w1, 0x85ebca77u) ^ w3, 0x85ebca77u);
+      orBad |= (uint32_t)(w0 >= n) | (uint32_t)(w1 >= n) | (uint32_t)(w2 >= n) | (uint32_t)(w3 >= n);
+    }
+    for (; i + 2 <= hi; i += 2) pair(i);
+    h1_ = h1, h2_ = h2, i_ = i;
+    bad_ = bad_ || bad || orBad != 0;
   }
+
+  /** The checksum of the whole blob (every byte read by now); outOfRange() after. */
+  uint32_t finish() {
+    feed(pairsEnd_);
+    uint32_t h1 = h1_;
+    if (i_ < n4_) {
+      const uint32_t w0 = wordAt(b_ + 4 * i_);
+      h1 = imul(h1 ^ w0, 0x9e3779b1u);
+      bad_ = bad_ || (i_ >= from_ && i_ < to_ && w0 >= n_);
+    }
+    for (size_t k = n4_ * 4; k < len_; k++) h1 = imul(h1 ^ b_[k], 0x9e3779b1u);
+    uint32_t h = h1 ^ imul(h2_, 0xc2b2ae35u);
+    h ^= h >> 16;
+    h = imul(h, 0x85ebca6bu);
+    h ^= h >> 13;
+    return h;
+  }
+  bool outOfRange() const { return bad_; }
+
+ private:
+  const uint8_t* b_;
+  size_t len_, n4_, pairsEnd_, from_, to_;
+  uint32_t n_, h1_, h2_ = 0x01000193u;
+  size_t i_ = 0;
+  bool bad_ = false;
+};
+
+/** The checksum and flags of a blob hashed by h: with the offsets' shape (from 0, never decreasing, ending at to - from). */
+void finishCheck(BlobCheck& c, Hasher& h) {
+  c.checksum = h.finish();
+  c.flags = h.outOfRange() ? kOutOfRange : 0;
+  if (!c.hasOffsets) return;
+  bool ok = c.nv + 1 <= (c.length >> 2);
+  if (ok) {
+    uint32_t prev = wordAt(c.bytes);
+    ok = prev == 0;
+    uint32_t dec = 0;
+    for (size_t k = 1; k <= c.nv; k++) {
+      const uint32_t o = wordAt(c.bytes + 4 * k);
+      dec |= (uint32_t)(o < prev);
+      prev = o;
+    }
+    ok = ok && dec == 0 && (uint64_t)prev == (uint64_t)(c.to - c.from);
+  }
+  if (!ok) c.flags |= kOffsetsBad;
+}
+
+void checkOne(BlobCheck& c, uint32_t n) {
+  Hasher h(c, n);
+  finishCheck(c, h);
 }
 
 /** Runs fn(i) for i in [0, count), each on the next free one of up to one thread per core. */
@@ -161,9 +192,11 @@ Napi::Value TsrCheck(const Napi::CallbackInfo& info) {
 #if !defined(_WIN32)
 namespace {
 
-// Reads each blob whole with pread on the threads, then (with `check`) checks it there too; off
+// Reads each blob with pread on the threads, and (with `check`) checks it there too; off
 // the JS thread (an AsyncWorker whose Execute runs the threads), so the event loop goes on.
 class LoadWorker : public Napi::AsyncWorker {
+  static constexpr size_t kChunk = size_t(256) << 10;
+
  public:
   LoadWorker(Napi::Env env, int fd, std::vector<BlobCheck> blobs, std::vector<double> pos, uint32_t n, bool check, Napi::Object keepBlobs, Napi::Object out)
       : Napi::AsyncWorker(env), deferred_(Napi::Promise::Deferred::New(env)), fd_(fd), blobs_(std::move(blobs)), pos_(std::move(pos)),
@@ -176,10 +209,12 @@ class LoadWorker : public Napi::AsyncWorker {
   void Execute() override {
     eachBlob(blobs_.size(), [&](size_t i) {
       BlobCheck& c = blobs_[i];
+      Hasher h(c, n_);
       uint8_t* p = const_cast<uint8_t*>(c.bytes);
       size_t off = 0;
       while (off < c.length) {
-        const size_t len = std::min<size_t>(c.length - off, size_t(1) << 30);
+        // A chunk at a time, hashed while it is in cache.
+        const size_t len = std::min<size_t>(c.length - off, kChunk);
         const ssize_t r = pread(fd_, p + off, len, (off_t)(pos_[i] + (double)off));
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) {
@@ -187,8 +222,9 @@ class LoadWorker : public Napi::AsyncWorker {
           return;
         }
         off += (size_t)r;
+        if (check_) h.feed(off >> 2);
       }
-      if (check_) checkOne(c, n_);
+      if (check_) finishCheck(c, h);
     });
   }
 
