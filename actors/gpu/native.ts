@@ -209,6 +209,18 @@ export type FoldFlagsFn = (
 export type ListFlagsFn = (flags: Uint8Array, out: Uint32Array, degree?: Uint32Array) => { count: number; edges: number };
 export type FillArrayFn = (array: Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array, value: number) => void;
 export type CopyArrayFn = (dst: ArrayBufferView, src: ArrayBufferView) => void;
+/**
+ * A .tsr load's blob checks on native threads (addon_tsr.cpp): for blob i, spec[3i..3i+2] =
+ * [nv, from, to] (nv = -1: checksum only); out[2i] = tsrChecksum, out[2i+1] = flags (1: offsets
+ * words [0, nv] not from 0, decreasing or not ending at to - from; 2: a word of [from, to) >= n).
+ */
+export type TsrCheckFn = (blobs: Uint8Array[], spec: Float64Array, n: number, out: Uint32Array) => void;
+/**
+ * tsrCheck with the reads (addon_tsr.cpp): blob i is read from `positions[i]` of fd (pread on the
+ * addon's threads) and, with `check`, checked; out[3i], out[3i + 1]: checksum and flags, out[3i + 2]:
+ * 0 when it was read whole (else read it again for the error).
+ */
+export type TsrLoadFn = (fd: number, blobs: Uint8Array[], positions: Float64Array, spec: Float64Array, n: number, check: boolean, out: Uint32Array) => Promise<void>;
 
 /** A page set's pages as the addon's CPU kernels read them (NativeCpuKernels.pageSet). */
 export type NativePageSet = { readonly __nativePageSet: true };
@@ -238,6 +250,8 @@ interface NativeModule {
   listFlags?: ListFlagsFn;
   fillArray?: FillArrayFn;
   copyArray?: CopyArrayFn;
+  tsrCheck?: TsrCheckFn;
+  tsrLoad?: TsrLoadFn;
   dropFileCache?: (fd: number, offset: number, length: number) => number;
   cpu?: NativeCpuKernels;
   nvrtc?: () => { ok: boolean; reason?: string };
@@ -391,6 +405,20 @@ export function nativeCopyArray(): CopyArrayFn | undefined {
 export function nativeDropFileCache(): ((fd: number, offset: number, length: number) => number) | undefined {
   const l = load();
   return 'mod' in l ? l.mod.dropFileCache : undefined;
+}
+
+/** The addon's tsrCheck, or undefined without an addon (or an older build), or with TESSERA_NATIVE_TSR=0 (the JS checks then run). */
+export function nativeTsrCheck(): TsrCheckFn | undefined {
+  if (process.env.TESSERA_NATIVE_TSR === '0') return undefined;
+  const l = load();
+  return 'mod' in l ? l.mod.tsrCheck : undefined;
+}
+
+/** The addon's tsrLoad, or undefined as for nativeTsrCheck. */
+export function nativeTsrLoad(): TsrLoadFn | undefined {
+  if (process.env.TESSERA_NATIVE_TSR === '0') return undefined;
+  const l = load();
+  return 'mod' in l ? l.mod.tsrLoad : undefined;
 }
 
 /** The addon's fillArray, or undefined without an addon (or an older build). */

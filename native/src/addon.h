@@ -88,6 +88,10 @@ Napi::Value ListFlags(const Napi::CallbackInfo& info);
 Napi::Value FillArray(const Napi::CallbackInfo& info);
 Napi::Value CopyArray(const Napi::CallbackInfo& info);
 Napi::Value Nvrtc(const Napi::CallbackInfo& info);
+// tsrCheck(blobs, spec, n, out): a .tsr load's checksums and page checks (addon_tsr.cpp).
+Napi::Value TsrCheck(const Napi::CallbackInfo& info);
+// tsrLoad(fd, blobs, positions, spec, n, check, out) -> Promise: the same with the blobs' reads (addon_tsr.cpp).
+Napi::Value TsrLoad(const Napi::CallbackInfo& info);
 // cudaDeviceCount() -> { count, reason? } (addon_info.cpp).
 Napi::Value DeviceCount(const Napi::CallbackInfo& info);
 // dropFileCache(fd, offset, length) -> 0 or an errno (addon_info.cpp).

@@ -104,6 +104,10 @@ void ExportFunctions(Napi::Env env, Napi::Object exports) {
   exports.Set("listFlags", Napi::Function::New(env, ListFlags, "listFlags"));
   exports.Set("fillArray", Napi::Function::New(env, FillArray, "fillArray"));
   exports.Set("copyArray", Napi::Function::New(env, CopyArray, "copyArray"));
+  exports.Set("tsrCheck", Napi::Function::New(env, TsrCheck, "tsrCheck"));
+#if !defined(_WIN32)
+  exports.Set("tsrLoad", Napi::Function::New(env, TsrLoad, "tsrLoad"));
+#endif
   exports.Set("nvrtc", Napi::Function::New(env, Nvrtc, "nvrtc"));
   exports.Set("cpu", CpuKernels(env));
   exports.Set("flavor", Napi::String::New(env, ts::builtWithCuda() ? "cuda" : "host"));

@@ -2,9 +2,12 @@
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { read as readCb } from 'node:fs';
 import { TesseraError } from '../errors.js';
+import { availableParallelism } from 'node:os';
 import { checkGraphFits, gib } from './memory.js';
 import { pageByteLength, pageOver } from './pages.js';
 import type { Graph, Orientation, Page, PageSet, WeightType } from './types.js';
+import { nativeTsrLoad } from '../../actors/gpu/native.js';
+import { OFFSETS_BAD, OUT_OF_RANGE, checkBlobs, neighbourProblem, offsetsProblem, weightProblem, type BlobToCheck } from './tsr-check.js';
 import { IO_MAX, PREAMBLE, TSR_ALIGN, TSR_MAGIC, TSR_VERSION, packr, tsrChecksum, type TsrBlob, type TsrHeader, type TsrPageEntry, type TsrProgress } from './tsr-format.js';
 
 /**
@@ -245,8 +248,7 @@ async function readBlobBytes(h: FileHandle | number, b: TsrBlob, file: string): 
   return sab;
 }
 
-function checksumProblem(sab: SharedArrayBuffer, b: TsrBlob): string | undefined {
-  const got = tsrChecksum(new Uint8Array(sab));
+function checksumProblem(sab: SharedArrayBuffer, b: TsrBlob, got = checkBlobs([{ bytes: new Uint8Array(sab), nv: -1, from: 0, to: 0 }], 0)[0]!): string | undefined {
   return got === b.checksum ? undefined : `checksum mismatch (bytes ${b.offset} to ${b.offset + b.length} changed after the file was written)`;
 }
 
@@ -257,136 +259,37 @@ async function readBlob(h: FileHandle | number, b: TsrBlob, file: string, what: 
   return sab;
 }
 
-/** The vertex whose edge range holds page edge k (offsets already known to be monotone). */
-function vertexOfEdge(p: Page, k: number): number {
-  let lo = 0;
-  let hi = p.vEnd - p.vBegin - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (p.offsets[mid]! <= k) lo = mid;
-    else hi = mid - 1;
-  }
-  return p.vBegin + lo;
-}
-
-export function offsetsProblem(p: Pick<Page, 'offsets' | 'vBegin' | 'vEnd' | 'edges'>, monotone: boolean): string | undefined {
-  const { offsets } = p;
-  const nv = p.vEnd - p.vBegin;
-  if (offsets[0] !== 0) return `its offsets start at ${offsets[0]}, not 0`;
-  if (monotone) {
-    for (let k = 0; k < nv; k++) {
-      if (offsets[k]! > offsets[k + 1]!) return `its offsets decrease at vertex ${p.vBegin + k} (its edges start at ${offsets[k]} and end at ${offsets[k + 1]})`;
-    }
-  }
-  if (offsets[nv] !== p.edges) return `its offsets end at ${offsets[nv]}, but the page holds ${p.edges} edges`;
-  return undefined;
-}
-
-function neighbourProblem(p: Page, n: number): string | undefined {
-  const { nbrs } = p;
-  const m = p.edges;
-  let k = 0;
-  while (k < m && nbrs[k]! < n) k++;
-  return k < m ? `vertex ${vertexOfEdge(p, k)} has neighbour id ${nbrs[k]} (edge ${k} of the page), not below the ${n} vertices` : undefined;
-}
-
-function weightProblem(p: Page): string | undefined {
-  const w = p.weights;
-  if (w === undefined) return undefined;
-  for (let k = 0; k < p.edges; k++) {
-    if (!Number.isFinite(w[k]!)) return `vertex ${vertexOfEdge(p, k)} has weight ${w[k]} (edge ${k} of the page), not a finite number`;
-  }
-  return undefined;
-}
-
-/**
- * What is wrong with a page's structure, or undefined when nothing is. `level` 'ends': where the
- * offsets start and end only (O(1)); 'read': also offsets never decreasing and every neighbour id
- * below n (what a verified read checks); 'full': also finite weights (verifyTsr).
- */
-export function tsrPageProblem(p: Page, n: number, level: 'ends' | 'read' | 'full'): string | undefined {
-  return (
-    offsetsProblem(p, level !== 'ends') ??
-    (level === 'ends' ? undefined : neighbourProblem(p, n)) ??
-    (level === 'full' ? weightProblem(p) : undefined)
-  );
-}
-
-/** Set by checksumAndRange: whether a word of its range may be >= its bound (false: none is). */
-let outOfRange = false;
-
-/**
- * tsrChecksum of a byte range, and (into outOfRange) whether any u32 word among words [from, to)
- * (from even) is >= n. The neighbour-id check rides on the checksum's pass over the page, branch
- * free (for n <= 2^31, a word a is below n exactly when neither a nor (n - 1) - a has its int32
- * sign bit set), costing a fraction of a second pass. The padding word after an odd count is
- * included (it is zero in files this module writes); a caller rescans before blaming an id.
- */
-function checksumAndRange(bytes: Uint8Array, from: number, to: number, n: number): number {
-  const n4 = bytes.byteLength >>> 2;
-  if ((bytes.byteOffset & 3) !== 0 || (from & 1) !== 0 || n > 2 ** 31) {
-    // Not a layout this module makes, or a huge n: the plain checksum, and the caller rescans.
-    outOfRange = true;
-    return tsrChecksum(bytes);
-  }
-  const w = new Int32Array(bytes.buffer, bytes.byteOffset, n4);
-  const end = Math.min(to + (to & 1), n4 & ~1);
-  const nm1 = n - 1;
-  let h1 = 0x811c9dc5 ^ bytes.byteLength;
-  let h2 = 0x01000193;
-  let bad = 0;
-  let i = 0;
-  for (; i + 1 < from; i += 2) {
-    h1 = Math.imul(h1 ^ w[i]!, 0x9e3779b1);
-    h2 = Math.imul(h2 ^ w[i + 1]!, 0x85ebca77);
-  }
-  for (; i + 3 < end; i += 4) {
-    const a = w[i]!;
-    const b = w[i + 1]!;
-    const c = w[i + 2]!;
-    const d = w[i + 3]!;
-    h1 = Math.imul(Math.imul(h1 ^ a, 0x9e3779b1) ^ c, 0x9e3779b1);
-    h2 = Math.imul(Math.imul(h2 ^ b, 0x85ebca77) ^ d, 0x85ebca77);
-    bad |= a | b | c | d | (nm1 - a) | (nm1 - b) | (nm1 - c) | (nm1 - d);
-  }
-  for (; i < end; i += 2) {
-    const a = w[i]!;
-    const b = w[i + 1]!;
-    h1 = Math.imul(h1 ^ a, 0x9e3779b1);
-    h2 = Math.imul(h2 ^ b, 0x85ebca77);
-    bad |= a | b | (nm1 - a) | (nm1 - b);
-  }
-  for (; i + 1 < n4; i += 2) {
-    h1 = Math.imul(h1 ^ w[i]!, 0x9e3779b1);
-    h2 = Math.imul(h2 ^ w[i + 1]!, 0x85ebca77);
-  }
-  if (i < n4) h1 = Math.imul(h1 ^ w[i]!, 0x9e3779b1);
-  for (let b = n4 * 4; b < bytes.byteLength; b++) h1 = Math.imul(h1 ^ bytes[b]!, 0x9e3779b1);
-  outOfRange = bad < 0;
-  let h = h1 ^ Math.imul(h2, 0xc2b2ae35);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  return h >>> 0;
+/** What checkBlobs needs of a page's blob (from `base` of its buffer). */
+function pageToCheck(sab: SharedArrayBuffer, e: TsrPageEntry, base: number): BlobToCheck {
+  const nv = e.vEnd - e.vBegin;
+  // The ids' words follow the offsets, 8-byte aligned (pages.ts).
+  const from = (((4 * (nv + 1) + 7) & ~7) >>> 2);
+  // The blob's own bytes: a page store's arena holds other pages around it (store.ts).
+  return { bytes: new Uint8Array(sab, base, e.length), nv, from, to: from + e.edges };
 }
 
 /**
  * A page over a blob's bytes, checked. With `verify`: offsets (from 0, never decreasing, ending at
  * the edge count), then neighbour ids below numVertices and the checksum in one pass ('full' adds
  * finite weights); a structural problem is reported before a checksum mismatch, as it says more.
- * Without: only where the offsets start and end. `sab` is unchecked bytes (the blob from `base`).
+ * Without: only where the offsets start and end. `sab` is unchecked bytes (the blob from `base`);
+ * `checked`: its checksum and flags from checkBlobs already (readTsr checks many at once).
  */
-export function pageFrom(sab: SharedArrayBuffer, e: TsrPageEntry, header: Pick<TsrHeader, 'numVertices' | 'weightType' | 'source'>, file: string, what: string, verify: boolean | 'full', base = 0): Page {
+export function pageFrom(sab: SharedArrayBuffer, e: TsrPageEntry, header: Pick<TsrHeader, 'numVertices' | 'weightType' | 'source'>, file: string, what: string, verify: boolean | 'full', base = 0, checked?: { checksum: number; flags: number }): Page {
   const p = pageOver(sab, e.index, e.vBegin, e.vEnd, e.edges, e.split, header.weightType, base);
   const n = header.numVertices;
-  let problem = offsetsProblem(p, verify !== false);
-  if (problem === undefined && verify !== false) {
-    const from = (p.nbrs.byteOffset - base) >>> 2;
-    // The blob's own bytes: a page store's arena holds other pages around it (store.ts).
-    const checksum = checksumAndRange(new Uint8Array(sab, base, e.length), from, from + e.edges, n);
-    if (outOfRange) problem = neighbourProblem(p, n);
+  let problem: string | undefined;
+  if (verify === false) problem = offsetsProblem(p, false);
+  else {
+    let c = checked;
+    if (c === undefined) {
+      const r = checkBlobs([pageToCheck(sab, e, base)], n);
+      c = { checksum: r[0]!, flags: r[1]! };
+    }
+    if ((c.flags & OFFSETS_BAD) !== 0) problem = offsetsProblem(p, true);
+    if (problem === undefined && (c.flags & OUT_OF_RANGE) !== 0) problem = neighbourProblem(p, n);
     if (problem === undefined && verify === 'full') problem = weightProblem(p);
-    if (problem === undefined && checksum !== e.checksum) {
+    if (problem === undefined && c.checksum !== e.checksum) {
       problem = `checksum mismatch (bytes ${e.offset} to ${e.offset + e.length} changed after the file was written)`;
     }
   }
@@ -423,8 +326,96 @@ export async function readTsrArray(
   return withHandle(src, async (h, file) => new Uint32Array(await readBlob(h, header.arrays[name], file, `array ${name}`, opts.verify ?? true, header.source)));
 }
 
-/** Page reads kept in flight while one page is checked (readTsr). */
-const READ_AHEAD = 4;
+/** One of readTsr's blobs: a page or an array. */
+type Item = { blob: TsrBlob; page?: [Orientation, TsrPageEntry]; array?: keyof TsrHeader['arrays'] };
+
+function toCheck(it: Item, sab: SharedArrayBuffer): BlobToCheck {
+  return it.page !== undefined ? pageToCheck(sab, it.page[1], 0) : { bytes: new Uint8Array(sab), nv: -1, from: 0, to: 0 };
+}
+
+/** A blob read, with (when verified) its checksum and checkBlobs flags. */
+type ReadBlob = { sab: SharedArrayBuffer; checksum: number; flags: number };
+
+/** Blob reads kept in flight on libuv's threads (readBlobs without the addon). */
+const READ_AHEAD = Math.max(8, 2 * availableParallelism());
+/** Bytes of one tsrLoad call (readBlobs with the addon; two are in flight). */
+const LOAD_RUN = 256 << 20;
+
+/**
+ * readTsr's blobs read and (with `verify`) checked, yielded in file order. With the addon, runs
+ * of blobs are read and checked on its threads (tsrLoad), two runs in flight; a blob it could not
+ * read whole is read again here, for the error readAt gives. Without, libuv's threads read
+ * READ_AHEAD blobs ahead while those read already are checked.
+ */
+async function* readBlobs(h: FileHandle | number, file: string, items: readonly Item[], n: number, verify: boolean): AsyncGenerator<ReadBlob> {
+  const load = nativeTsrLoad();
+  if (load !== undefined) {
+    const fd = typeof h === 'number' ? h : h.fd;
+    const maxBlobs = 4 * availableParallelism();
+    let next = 0;
+    const start = () => {
+      const k = next;
+      let bytes = 0;
+      while (next < items.length && (next === k || (bytes < LOAD_RUN && next - k < maxBlobs))) bytes += items[next++]!.blob.length;
+      const run = items.slice(k, next);
+      const sabs = run.map((it) => new SharedArrayBuffer(it.blob.length));
+      const spec = new Float64Array(3 * run.length);
+      const positions = new Float64Array(run.length);
+      run.forEach((it, i) => {
+        const c = toCheck(it, sabs[i]!);
+        spec.set([c.nv, c.from, c.to], 3 * i);
+        positions[i] = it.blob.offset;
+      });
+      const out = new Uint32Array(3 * run.length);
+      const done = load(fd, sabs.map((sab) => new Uint8Array(sab)), positions, spec, n, verify, out);
+      done.catch(() => undefined);
+      return { run, sabs, out, done };
+    };
+    const inFlight = [start()];
+    try {
+      while (inFlight.length > 0) {
+        if (next < items.length) inFlight.push(start());
+        const { run, sabs, out, done } = inFlight[0]!;
+        await done;
+        for (let i = 0; i < run.length; i++) {
+          const sab = sabs[i]!;
+          if (out[3 * i + 2] !== 0) {
+            await readAt(h, new Uint8Array(sab), run[i]!.blob.offset, file);
+            const c = verify ? checkBlobs([toCheck(run[i]!, sab)], n) : [0, 0];
+            yield { sab, checksum: c[0]!, flags: c[1]! };
+          } else yield { sab, checksum: out[3 * i]!, flags: out[3 * i + 1]! };
+        }
+        inFlight.shift();
+      }
+    } finally {
+      // The file stays open till no read of it is left.
+      await Promise.allSettled(inFlight.map((r) => r.done));
+    }
+    return;
+  }
+  const reads: Array<Promise<SharedArrayBuffer>> = [];
+  const ready: Array<SharedArrayBuffer | undefined> = [];
+  const issue = (upTo: number): void => {
+    for (let k = reads.length; k < Math.min(upTo, items.length); k++) {
+      const r = readBlobBytes(h, items[k]!.blob, file);
+      // Observed in order below; a failure ahead of a corrupt page must not go unhandled.
+      r.then((sab) => (ready[k] = sab), () => undefined);
+      reads.push(r);
+    }
+  };
+  try {
+    for (let k = 0; k < items.length; ) {
+      issue(k + READ_AHEAD);
+      const batch = [await reads[k]!];
+      for (let j = k + 1; j < reads.length && ready[j] !== undefined; j++) batch.push(ready[j]!);
+      const checks = verify ? checkBlobs(batch.map((sab, i) => toCheck(items[k + i]!, sab)), n) : undefined;
+      for (let i = 0; i < batch.length; i++) yield { sab: batch[i]!, checksum: checks?.[2 * i] ?? 0, flags: checks?.[2 * i + 1] ?? 0 };
+      k += batch.length;
+    }
+  } finally {
+    await Promise.allSettled(reads);
+  }
+}
 
 /** Reads a whole .tsr file back into a Graph (exact round trip of writeTsr). */
 export async function readTsr(path: string, opts: TsrReadOptions = {}): Promise<Graph> {
@@ -435,38 +426,29 @@ export async function readTsr(path: string, opts: TsrReadOptions = {}): Promise<
     checkGraphFits(header.numVertices, 0, { file, what: 'this .tsr', says: `holds ${header.numVertices} vertices and ${header.numEdges} edges in ${gib(header.fileBytes)}`, held: header.fileBytes });
     const n = header.numVertices;
     const wt = header.weightType;
+    // Every blob in file order: the pages, then the arrays.
+    const arrayNames: Array<keyof TsrHeader['arrays']> = header.directed ? ['outDegree', 'inDegree', 'toOriginal', 'byOriginal'] : ['outDegree', 'toOriginal', 'byOriginal'];
+    const items: Item[] = header.pages.out.map((e): Item => ({ blob: e, page: ['out', e] }));
+    if (header.directed) for (const e of header.pages.in) items.push({ blob: e, page: ['in', e] });
+    for (const name of arrayNames) items.push({ blob: header.arrays[name], array: name });
     let total = 0;
-    for (const e of header.pages.out) total += e.length;
-    if (header.directed) for (const e of header.pages.in) total += e.length;
-    total += (header.directed ? 4 : 3) * 4 * n;
+    for (const it of items) total += it.blob.length;
     let done = 0;
-    const tick = (b: number): void => {
-      done += b;
-      opts.onProgress?.(done, total);
-    };
-    // Pages are read READ_AHEAD ahead of the one being checked (the reads run on libuv's
-    // threads, the checks here); they are still checked and reported in file order.
-    const entries: Array<[Orientation, TsrPageEntry]> = header.pages.out.map((e) => ['out', e]);
-    if (header.directed) for (const e of header.pages.in) entries.push(['in', e]);
-    const reads: Array<Promise<SharedArrayBuffer>> = [];
-    const issue = (upTo: number): void => {
-      for (let k = reads.length; k < Math.min(upTo, entries.length); k++) {
-        const r = readBlobBytes(h, entries[k]![1], file);
-        // Observed in order below; a failure ahead of a corrupt page must not go unhandled.
-        r.catch(() => undefined);
-        reads.push(r);
-      }
-    };
     const pagesOf: Record<Orientation, Page[]> = { out: [], in: [] };
-    try {
-      for (let k = 0; k < entries.length; k++) {
-        issue(k + 1 + READ_AHEAD);
-        const [o, e] = entries[k]!;
-        pagesOf[o].push(pageFrom(await reads[k]!, e, header, file, `${o} page ${e.index}`, verify));
-        tick(e.length);
+    const arrays: Partial<Record<keyof TsrHeader['arrays'], Uint32Array>> = {};
+    let k = 0;
+    for await (const { sab, checksum, flags } of readBlobs(h, file, items, n, verify)) {
+      const it = items[k++]!;
+      if (it.page !== undefined) {
+        const [o, e] = it.page;
+        pagesOf[o].push(pageFrom(sab, e, header, file, `${o} page ${e.index}`, verify, 0, { checksum, flags }));
+      } else {
+        const problem = verify ? checksumProblem(sab, it.blob, checksum) : undefined;
+        if (problem !== undefined) throw new TesseraError(`array ${it.array} is corrupt: ${problem}`, { file, fix: damagedFix(header.source) });
+        arrays[it.array!] = new Uint32Array(sab);
       }
-    } finally {
-      await Promise.allSettled(reads);
+      done += sab.byteLength;
+      opts.onProgress?.(done, total);
     }
     const setOf = (o: Orientation): PageSet => {
       const pages = pagesOf[o];
@@ -474,17 +456,12 @@ export async function readTsr(path: string, opts: TsrReadOptions = {}): Promise<
       for (let k = pages.length - 1; k >= 0; k--) firstPageOf.fill(k, pages[k]!.vBegin, pages[k]!.vEnd);
       return { orientation: o, pages, firstPageOf };
     };
-    const arr = async (name: keyof TsrHeader['arrays']): Promise<Uint32Array> => {
-      const a = new Uint32Array(await readBlob(h, header.arrays[name], file, `array ${name}`, verify, header.source));
-      tick(a.byteLength);
-      return a;
-    };
     const out = setOf('out');
     const inSet = header.directed ? setOf('in') : out;
-    const outDegree = await arr('outDegree');
-    const inDegree = header.directed ? await arr('inDegree') : outDegree;
-    const toOriginal = await arr('toOriginal');
-    const byOriginal = await arr('byOriginal');
+    const outDegree = arrays.outDegree!;
+    const inDegree = header.directed ? arrays.inDegree! : outDegree;
+    const toOriginal = arrays.toOriginal!;
+    const byOriginal = arrays.byOriginal!;
     const g: Graph = {
       numVertices: n,
       numEdges: header.numEdges,

@@ -50,11 +50,11 @@ export {
   readTsrArray,
   readTsrHeader,
   readTsrPage,
-  tsrPageProblem,
   verifyTsr,
   type TsrReadOptions,
   type TsrSource,
 } from './tsr-read.js';
+export { tsrPageProblem } from './tsr-check.js';
 
 // ---------------------------------------------------------------------------------------------
 // write
