@@ -217,7 +217,7 @@ export type CopyArrayFn = (dst: ArrayBufferView, src: ArrayBufferView) => void;
 /**
  * A page partition's boundary counts on native threads (addon_model.cpp; src/model/partition.ts
  * countMatrices bit for bit): page i's nbrs[i] are held by element pageElement[i] (255: none),
- * owner[w] is w's element; agg and raw (k x k, k <= 32) are overwritten.
+ * owner[w] is w's element; agg and raw (k x k, k <= 24) are overwritten.
  */
 export type ModelCountFn = (nbrs: Uint32Array[], pageElement: Uint8Array, owner: Uint8Array, k: number, agg: Float64Array, raw: Float64Array) => void;
 

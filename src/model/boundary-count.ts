@@ -65,11 +65,11 @@ function pageNbrs(set: PageSet): Uint32Array[] {
   return a;
 }
 
-/** The counts on the addon's threads, or null without it (or for more than 32 elements, or a page in two lists). */
+/** The counts on the addon's threads, or null without it (or for more than 24 elements, or a page in two lists). */
 export function countMatricesNative(graph: Graph, part: Partition, pe?: Uint8Array | null): BoundaryMatrices | null {
   const fn = nativeModelCount();
   const k = part.elements.length;
-  if (fn === undefined || k > 32 || part.owner.length !== graph.numVertices) return null;
+  if (fn === undefined || k > 24 || part.owner.length !== graph.numVertices) return null;
   const set = graph[part.orientation];
   const elems = pe === undefined ? pageElements(set, part) : pe;
   if (elems === null) return null;
