@@ -214,6 +214,13 @@ export type CopyArrayFn = (dst: ArrayBufferView, src: ArrayBufferView) => void;
  * [nv, from, to] (nv = -1: checksum only); out[2i] = tsrChecksum, out[2i+1] = flags (1: offsets
  * words [0, nv] not from 0, decreasing or not ending at to - from; 2: a word of [from, to) >= n).
  */
+/**
+ * A page partition's boundary counts on native threads (addon_model.cpp; src/model/partition.ts
+ * countMatrices bit for bit): page i's nbrs[i] are held by element pageElement[i] (255: none),
+ * owner[w] is w's element; agg and raw (k x k, k <= 24) are overwritten.
+ */
+export type ModelCountFn = (nbrs: Uint32Array[], pageElement: Uint8Array, owner: Uint8Array, k: number, agg: Float64Array, raw: Float64Array) => void;
+
 export type TsrCheckFn = (blobs: Uint8Array[], spec: Float64Array, n: number, out: Uint32Array) => void;
 /**
  * tsrCheck with the reads (addon_tsr.cpp): blob i is read from `positions[i]` of fd (pread on the
@@ -251,6 +258,7 @@ interface NativeModule {
   fillArray?: FillArrayFn;
   copyArray?: CopyArrayFn;
   tsrCheck?: TsrCheckFn;
+  modelCount?: ModelCountFn;
   tsrLoad?: TsrLoadFn;
   dropFileCache?: (fd: number, offset: number, length: number) => number;
   cpu?: NativeCpuKernels;
@@ -412,6 +420,13 @@ export function nativeTsrCheck(): TsrCheckFn | undefined {
   if (process.env.TESSERA_NATIVE_TSR === '0') return undefined;
   const l = load();
   return 'mod' in l ? l.mod.tsrCheck : undefined;
+}
+
+/** The addon's modelCount, or undefined without an addon (or an older build), or with TESSERA_NATIVE_MODEL=0 (the JS count then runs). */
+export function nativeModelCount(): ModelCountFn | undefined {
+  if (process.env.TESSERA_NATIVE_MODEL === '0') return undefined;
+  const l = load();
+  return 'mod' in l ? l.mod.modelCount : undefined;
 }
 
 /** The addon's tsrLoad, or undefined as for nativeTsrCheck. */

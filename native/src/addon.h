@@ -92,6 +92,8 @@ Napi::Value Nvrtc(const Napi::CallbackInfo& info);
 Napi::Value TsrCheck(const Napi::CallbackInfo& info);
 // tsrLoad(fd, blobs, positions, spec, n, check, out) -> Promise: the same with the blobs' reads (addon_tsr.cpp).
 Napi::Value TsrLoad(const Napi::CallbackInfo& info);
+// modelCount(nbrs, pageElement, owner, k, agg, raw): a partition's boundary counts (addon_model.cpp).
+Napi::Value ModelCount(const Napi::CallbackInfo& info);
 // cudaDeviceCount() -> { count, reason? } (addon_info.cpp).
 Napi::Value DeviceCount(const Napi::CallbackInfo& info);
 // dropFileCache(fd, offset, length) -> 0 or an errno (addon_info.cpp).

@@ -108,6 +108,7 @@ void ExportFunctions(Napi::Env env, Napi::Object exports) {
 #if !defined(_WIN32)
   exports.Set("tsrLoad", Napi::Function::New(env, TsrLoad, "tsrLoad"));
 #endif
+  exports.Set("modelCount", Napi::Function::New(env, ModelCount, "modelCount"));
   exports.Set("nvrtc", Napi::Function::New(env, Nvrtc, "nvrtc"));
   exports.Set("cpu", CpuKernels(env));
   exports.Set("flavor", Napi::String::New(env, ts::builtWithCuda() ? "cuda" : "host"));

@@ -23,6 +23,7 @@ import { alphaGrid, best, predict, splitShares, type ElementKind, type ElementLo
 import { levelEdgesOf } from './levels.js';
 import { pageBufferBytes } from '../../actors/gpu/native.js';
 import { twoSideCounts, type TwoSideCounts } from './two-side.js';
+import { countMatrices, markDerived } from './boundary-count.js';
 import { DEFAULT_PARTITION_SEED, unitOrder, unitsOf } from './units.js';
 import { dealStripe, type MultiGpu } from '../engine/partition.js';
 
@@ -221,7 +222,7 @@ export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements
       streamedBytes: bytes - residentBytes,
     };
   });
-  return {
+  const part: Partition = {
     strategy: opts.strategy,
     multiGpu,
     alphaRequested: opts.alpha,
@@ -234,6 +235,8 @@ export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements
     feasible,
     ...(problem !== undefined ? { problem } : {}),
   };
+  markDerived(part);
+  return part;
 }
 
 export interface BoundaryTraffic extends Traffic {
@@ -261,38 +264,10 @@ export function boundaryTraffic(graph: Graph, part: Partition): BoundaryTraffic 
   return trafficOf(part, m.agg, m.raw);
 }
 
-/** boundaryTraffic by the pass over the partition's pages alone (any partition). */
+/** boundaryTraffic by the pass over the partition's pages alone (any partition; boundary-count.ts). */
 export function boundaryTrafficExact(graph: Graph, part: Partition): BoundaryTraffic {
   const m = countMatrices(graph, part);
   return trafficOf(part, m.agg, m.raw);
-}
-
-function countMatrices(graph: Graph, part: Partition): { agg: Float64Array; raw: Float64Array } {
-  const k = part.elements.length;
-  const pages = graph[part.orientation].pages;
-  const owner = part.owner;
-  const stamp = new Uint8Array(graph.numVertices); // element index + 1 that last counted w
-  const agg = new Float64Array(k * k);
-  const raw = new Float64Array(k * k);
-  for (let p = 0; p < k; p++) {
-    const mark = p + 1;
-    const list = part.elements[p]!.pages;
-    const row = p * k;
-    for (let j = 0; j < list.length; j++) {
-      const nbrs = pages[list[j]!]!.nbrs;
-      for (let i = 0; i < nbrs.length; i++) {
-        const w = nbrs[i]!;
-        const q = owner[w]!;
-        if (q === p) continue;
-        raw[row + q]++;
-        if (stamp[w] !== mark) {
-          stamp[w] = mark;
-          agg[row + q]++;
-        }
-      }
-    }
-  }
-  return { agg, raw };
 }
 
 function trafficOf(part: Partition, agg: Float64Array, raw: Float64Array): BoundaryTraffic {
