@@ -210,17 +210,17 @@ export type ListFlagsFn = (flags: Uint8Array, out: Uint32Array, degree?: Uint32A
 export type FillArrayFn = (array: Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array, value: number) => void;
 export type CopyArrayFn = (dst: ArrayBufferView, src: ArrayBufferView) => void;
 /**
- * A .tsr load's blob checks on native threads (addon_tsr.cpp): for blob i, spec[3i..3i+2] =
- * [nv, from, to] (nv = -1: checksum only); out[2i] = tsrChecksum, out[2i+1] = flags (1: offsets
- * words [0, nv] not from 0, decreasing or not ending at to - from; 2: a word of [from, to) >= n).
- */
-/**
- * A page partition's boundary counts on native threads (addon_model.cpp; src/model/partition.ts
- * countMatrices bit for bit): page i's nbrs[i] are held by element pageElement[i] (255: none),
+ * A page partition's boundary counts on native threads (addon_model.cpp; src/model/boundary-count.ts
+ * countMatricesJs bit for bit): page i's nbrs[i] are held by element pageElement[i] (255: none),
  * owner[w] is w's element; agg and raw (k x k, k <= 24) are overwritten.
  */
 export type ModelCountFn = (nbrs: Uint32Array[], pageElement: Uint8Array, owner: Uint8Array, k: number, agg: Float64Array, raw: Float64Array) => void;
 
+/**
+ * A .tsr load's blob checks on native threads (addon_tsr.cpp): for blob i, spec[3i..3i+2] =
+ * [nv, from, to] (nv = -1: checksum only); out[2i] = tsrChecksum, out[2i+1] = flags (1: offsets
+ * words [0, nv] not from 0, decreasing or not ending at to - from; 2: a word of [from, to) >= n).
+ */
 export type TsrCheckFn = (blobs: Uint8Array[], spec: Float64Array, n: number, out: Uint32Array) => void;
 /**
  * tsrCheck with the reads (addon_tsr.cpp): blob i is read from `positions[i]` of fd (pread on the

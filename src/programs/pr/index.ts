@@ -59,6 +59,7 @@ export const pr = defineProgram({
   },
   async run(ctx, { iterations, damping }) {
     const n = ctx.graph.numVertices;
+    const r0 = 1 / n;
     const { rank } = ctx.state;
     let c = ctx.resume<{ it: number; dangling: number; contrib: Float64Array; nextContrib: Float64Array }>();
     if (c === undefined || c.it === 0) {
@@ -67,7 +68,7 @@ export const pr = defineProgram({
       // contrib took a quarter of a run); the dangling mass is r0 times the sinks.
       const { contrib, nextContrib } = ctx.state;
       const k = await sinks(ctx);
-      c = { it: 0, dangling: k === 0 ? 0 : k * (1 / n), contrib, nextContrib };
+      c = { it: 0, dangling: k === 0 ? 0 : k * r0, contrib, nextContrib };
     }
     let { it, dangling, contrib, nextContrib } = c;
     const all = ctx.all();
@@ -82,7 +83,7 @@ export const pr = defineProgram({
       const last = it === iterations - 1 ? 1 : 0;
       const args: Record<string, number> = ctx.checkpointing || watching ? { base, damping } : { base, damping, last };
       const state: Record<string, Float64Array> = it === 0 ? { nextContrib, rank } : { contrib, nextContrib, rank };
-      const step = await ctx.edgeMap('pr', all, state, it === 0 ? { ...args, r0: 1 / n } : args, { modes: ['pull'] });
+      const step = await ctx.edgeMap('pr', all, state, it === 0 ? { ...args, r0 } : args, { modes: ['pull'] });
       dangling = step.sum;
       [contrib, nextContrib] = [nextContrib, contrib];
       const period = watching ? watch.period(contrib, dangling) : 0;
