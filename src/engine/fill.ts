@@ -2,13 +2,14 @@
  * Filling state arrays and frontier bitmaps. From FILL_NATIVE_MIN bytes the addon fills them on
  * its threads (fillArray in native/src/addon_passes.cpp): a fresh array faulted in a page at a time on
  * the coordinator's thread cost 30-57 ms per run for RMAT 24's 67 MB depth array on the H100
- * host. Without the addon: TypedArray.fill (fillBytes for bytes).
+ * host, and a run clears several frontier byte maps (4 MB each at RMAT 22). Without the addon:
+ * TypedArray.fill (fillBytes for bytes).
  */
 import { nativeCopyArray, nativeFillArray } from '../../actors/gpu/native.js';
 import { fillBytes, type StateArray } from './kernel.js';
 
-/** Bytes from which the addon's threads fill (below, a call and its threads cost more than the loop). */
-export const FILL_NATIVE_MIN = 4 << 20;
+/** Bytes from which the addon fills (its memset beat fillBytes 2x at 256 KiB on the 2-core box). */
+export const FILL_NATIVE_MIN = 256 << 10;
 
 /** Sets every entry of `a` to `value` (bytes: modulo 256, as Uint8Array.fill). */
 export function fillArray(a: StateArray, value: number): void {
