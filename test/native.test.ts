@@ -431,6 +431,50 @@ for (const [mode, ft, pe] of [
   });
 }
 
+// Out-degrees past kTwcHuge (16384): those vertices' edges go over KTwcBlock's whole grid, beside
+// big (block) and mid (warp) vertices of the same page.
+const GH = randomGraph(60000, 120000, 11, [
+  [3, 40000, 'out'],
+  [7, 22000, 'out'],
+  [21, 600, 'out'],
+  [23, 90, 'out'],
+]);
+
+t_('push over huge out-degrees (the whole grid): bfs_push and sssp_push match their references', async (t) => {
+  const g = GH;
+  t.true(g.out[3]!.length >= 16384 && g.out[7]!.length >= 16384, 'two huge vertices');
+  const outPages = paginate(g.out, 1 << 18, 'f64');
+  const inPages = paginate(g.in, 1 << 18, undefined);
+  const c = await emu();
+  try {
+    await register(c, 0, outPages);
+    await register(c, 1, inPages);
+    for (const src of [3, 7, 21]) {
+      const { depth } = await gpuBfs(c, g, 0, outPages, 1, inPages, src, 'push', 'u8');
+      t.deepEqual(Array.from(depth), Array.from(bfsRef(g.out, src)), `bfs from ${src}`);
+    }
+    const n = g.n;
+    await c.allocState('dist', 'f64', n);
+    await c.allocState('sa', 'u32', bitmapWords(n));
+    await c.allocState('sb', 'u32', bitmapWords(n));
+    await c.fillState('dist', Infinity);
+    await c.fillState('sa', 0);
+    await c.fillState('sb', 0);
+    await c.writeState('dist', Float64Array.of(0), 3);
+    await c.writeState('sa', Uint32Array.of(1 << 3), 0);
+    let [cur, nxt] = ['sa', 'sb'];
+    for (let it = 0; it < n; it++) {
+      const st = await c.run('sssp_push', { setId: 0, pages: all(outPages), state: { frontier: cur, next: nxt } });
+      if (st.activated === 0) break;
+      await c.fillState(cur, 0);
+      [cur, nxt] = [nxt, cur];
+    }
+    close(t, await c.readState('dist', new Float64Array(n)), ssspRef(g.out, 3, true), 'sssp from 3', 0);
+  } finally {
+    await c.close();
+  }
+});
+
 t_('bfs_push from a frontier list, and an outbox (min) for vertices outside the owned range', async (t) => {
   const g = G1;
   const outPages = paginate(g.out, 800, undefined);
@@ -894,6 +938,34 @@ t_('copyState copies a range between device arrays of one type; changes against 
     await t.throwsAsync(c.copyState('d', 'x', 0, n), { code: 'TS_TYPE' });
     await t.throwsAsync(c.copyState('before:x', 'x', 0, n + 1), { code: 'TS_RANGE' });
     await t.throwsAsync(c.copyState('nothere', 'x', 0, 1), { code: 'TS_NO_STATE' });
+  } finally {
+    await c.close();
+  }
+});
+
+t_('takeState: the destination gets the source values, the source reads zero, and again the other way', async (t) => {
+  const n = 40_001;
+  const c = await emu();
+  try {
+    await c.allocState('fr', 'u8', n);
+    await c.allocState('nx', 'u8', n);
+    await c.allocState('short', 'u8', n - 1);
+    await c.allocState('w', 'u32', n);
+    const flags = Uint8Array.from({ length: n }, (_, v) => (v % 7 === 3 ? 1 : 0));
+    await c.writeState('nx', flags);
+    await c.fillState('fr', 5);
+    await c.takeState('fr', 'nx');
+    t.deepEqual(await c.readState('fr', new Uint8Array(n)), flags);
+    t.true((await c.readState('nx', new Uint8Array(n))).every((x) => x === 0));
+    await c.writeState('nx', Uint8Array.of(1, 1), 10);
+    await c.takeState('fr', 'nx');
+    const fr = await c.readState('fr', new Uint8Array(n));
+    t.true(fr.every((x, v) => x === (v === 10 || v === 11 ? 1 : 0)), 'the second take: the flags written since');
+    t.true((await c.readState('nx', new Uint8Array(n))).every((x) => x === 0));
+    await t.throwsAsync(c.takeState('fr', 'short'), { code: 'TS_TYPE' });
+    await t.throwsAsync(c.takeState('fr', 'w'), { code: 'TS_TYPE' });
+    await t.throwsAsync(c.takeState('fr', 'fr'), { code: 'TS_ARG' });
+    await t.throwsAsync(c.takeState('fr', 'nothere'), { code: 'TS_NO_STATE' });
   } finally {
     await c.close();
   }

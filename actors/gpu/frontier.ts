@@ -17,13 +17,15 @@ let ones = new Uint8Array(0);
  * on RMAT 25; SSSP runs hundreds of supersteps).
  */
 export async function clearNext(a: GpuActor, s: GpuStep): Promise<void> {
+  await a.ensure(NX, 'u8');
   if (a.ownsAll && s.f.frontierIsNext === true && a.nextStep === s.f.step - 1 && a.nextStep >= 0) {
     await a.ensure(FR, 'u8');
-    await a.controller.copyState(FR, NX, 0, a.graph.numVertices);
+    // The flags become the frontier by name (one call, no copy); the next flags start clear.
+    await a.controller.takeState(FR, NX);
     s.frontierOnDevice = true;
+  } else {
+    await a.controller.fillState(NX, 0);
   }
-  await a.ensure(NX, 'u8');
-  await a.controller.fillState(NX, 0);
   a.nextStep = s.f.step;
 }
 

@@ -172,6 +172,7 @@ interface NativeControllerHandle {
   readState<T extends StateArray>(name: string, into: T, offset?: number): Promise<T>;
   fillState(name: string, value: number): Promise<void>;
   copyState(dst: string, src: string, begin: number, end: number): Promise<void>;
+  takeState(dst: string, src: string): Promise<void>;
   copyFromPeer(peer: NativeControllerHandle, src: string, dst: string, ranges: Float64Array): Promise<number>;
   enablePeer(peer: NativeControllerHandle): Promise<boolean>;
   flaggedDegrees(flags: string, deg: string, begin: number, end: number): Promise<number>;
@@ -554,6 +555,11 @@ export class GpuController {
   /** state[dst][begin, end) = state[src][begin, end), on the device (same type; nothing crosses the link). */
   copyState(dst: string, src: string, begin: number, end: number): Promise<void> {
     return this.h.copyState(dst, src, begin, end);
+  }
+
+  /** state[dst] takes state[src]'s values and state[src] is zeroed (one type and length): the arrays swap names on the device, nothing is copied. */
+  takeState(dst: string, src: string): Promise<void> {
+    return this.h.takeState(dst, src);
   }
 
   /**

@@ -70,6 +70,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("readState", &NativeController::ReadState),
                            InstanceMethod("fillState", &NativeController::FillState),
                            InstanceMethod("copyState", &NativeController::CopyState),
+                           InstanceMethod("takeState", &NativeController::TakeState),
                            InstanceMethod("copyFromPeer", &NativeController::CopyFromPeer),
                            InstanceMethod("enablePeer", &NativeController::EnablePeer),
                            InstanceMethod("flaggedDegrees", &NativeController::FlaggedDegrees),
@@ -392,6 +393,12 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     const std::string dst = stringArg(info, 0, "copyState: dst"), src = stringArg(info, 1, "copyState: src");
     const size_t b = (size_t)uintArg(info, 2, "copyState: begin", 0, true), e = (size_t)uintArg(info, 3, "copyState: end", 0, true);
     return queue(info.Env(), [this, dst, src, b, e] { ctl_->copyState(dst, src, b, e); });
+  }
+
+  /** takeState(dst, src): dst takes src's values, src is zeroed (a frontier from the next flags, no copy). */
+  Napi::Value TakeState(const Napi::CallbackInfo& info) {
+    const std::string dst = stringArg(info, 0, "takeState: dst"), src = stringArg(info, 1, "takeState: src");
+    return queue(info.Env(), [this, dst, src] { ctl_->takeState(dst, src); });
   }
 
   /** The NativeController argument i (a peer on another device), open. */

@@ -124,6 +124,8 @@ class Controller {
   void fillState(const std::string& name, double value);
   /** dst[begin, end) = src[begin, end) on the device (same type): e.g. a diffed array's `before` copy. */
   void copyState(const std::string& dst, const std::string& src, size_t begin, size_t end);
+  /** dst takes src's values and src is zeroed (one type and length): the device memory changes names, nothing is copied. */
+  void takeState(const std::string& dst, const std::string& src);
   /**
    * dst[b, e) = peer's src[b, e) for each range (same type), device to device (GTS Strategy-P's
    * peer copies, §4.1). Reads the peer's array table from this thread: the caller guarantees the

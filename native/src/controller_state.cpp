@@ -19,6 +19,19 @@ void Controller::copyState(const std::string& dst, const std::string& src, size_
   be_->syncStream(0);
 }
 
+void Controller::takeState(const std::string& dst, const std::string& src) {
+  StateArr& d = findState(state_, dst, "takeState");
+  StateArr& s = findState(state_, src, "takeState");
+  if (&d == &s) throw CodedError("TS_ARG", "takeState('" + dst + "', '" + src + "'): name two different arrays");
+  if (d.type != s.type || d.n != s.n)
+    throw CodedError("TS_TYPE", "takeState('" + dst + "', '" + src + "'): the arrays must have one type and length (" + stypeName(d.type) + " x " +
+                                    std::to_string(d.n) + ", " + stypeName(s.type) + " x " + std::to_string(s.n) + ")");
+  be_->syncAll();  // no kernel still reads either under its old name
+  std::swap(d.dev, s.dev);
+  be_->memset(s.dev, 0, s.bytes, 0);
+  be_->syncStream(0);
+}
+
 size_t Controller::copyFromPeer(Controller& peer, const std::string& src, const std::string& dst, const std::vector<std::pair<size_t, size_t>>& ranges) {
   if (peer.emulated_ != emulated_)
     throw CodedError("TS_ARG", "copyFromPeer: an emulated and a real device cannot copy to each other");
