@@ -77,6 +77,20 @@ export class CpuSocketActor {
     }
   }
 
+  /** Task lists the coordinator named (SuperstepFrame.taskSet), kept from the frame that carried them. */
+  private readonly taskSets = new Map<string, Task[]>();
+
+  private withTasks(f: SuperstepFrame): SuperstepFrame {
+    if (f.taskSet === undefined) return f;
+    if (f.tasks.length > 0) {
+      this.taskSets.set(f.taskSet, f.tasks);
+      return f;
+    }
+    const tasks = this.taskSets.get(f.taskSet);
+    if (tasks === undefined) throw new Error(`superstep ${f.step} names task set '${f.taskSet}', which this actor was never sent: a bug`);
+    return { ...f, tasks };
+  }
+
   private async load(frame: LoadFrame, shared: SharedArrayBuffer[]): Promise<void> {
     this.gang?.close();
     await this.pool?.destroy();
@@ -107,9 +121,10 @@ export class CpuSocketActor {
     this.link.send({ type: 'ready', actor: this.name, device: 'cpu', emulated: false, memoryLimit: 0 });
   }
 
-  private async superstep(f: SuperstepFrame, shared: SharedArrayBuffer[]): Promise<void> {
+  private async superstep(frame: SuperstepFrame, shared: SharedArrayBuffer[]): Promise<void> {
     const pool = this.pool;
     if (pool === undefined) throw new Error('superstep before load');
+    const f = this.withTasks(frame);
     const t0 = performance.now();
     const base: Omit<TaskMessage, 'queue'> = {
       // A fresh key per superstep frame: the worker caches its typed-array views under it, and an

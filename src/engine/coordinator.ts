@@ -119,6 +119,8 @@ interface ActorLink {
   link: Channel<CoordinatorFrame, ActorFrame>;
   actor: CpuSocketActor | GpuActor;
   bytesAtStepStart: number;
+  /** Socket actors: the cached task lists it was sent (SuperstepFrame.taskSet). */
+  taskSets?: Set<string>;
   /** GPU actors: the vertex ranges they own and what their ready frame said. */
   owned?: VertexRanges;
   ready?: ReadyFrame;
@@ -132,6 +134,8 @@ export class Engine {
   private pending = new Map<string, { resolve: (v: Vote) => void; reject: (e: Error) => void }>();
   private failure: Error | undefined;
   private readonly denseTasks = new Map<string, Task[][]>();
+  /** The name each cached dense share goes by on the wire (SuperstepFrame.taskSet). */
+  private readonly taskSetNames = new WeakMap<Task[], string>();
   /** Actors [0, cpuCount) are the CPU sockets (in socket order), the rest GPUs. */
   cpuCount = 0;
   /** The vertices the CPU actors share: the complement of the GPUs' ranges (HIGH: the head, LOW: the tail). */
@@ -498,6 +502,7 @@ export class Engine {
     const cached = this.denseTasks.get(key);
     if (cached) return cached;
     const shares = taskPlan.denseShares(this.layoutFor(cpuOnly), orientation);
+    shares.forEach((s, i) => this.taskSetNames.set(s, `${key}#${i}`));
     this.denseTasks.set(key, shares);
     return shares;
   }
@@ -584,9 +589,14 @@ export class Engine {
         p.resolve({ type: 'vote', actor: a.name, step, active: 0, sum: 0, edges: 0, tasks: 0, stolen: 0, stolenEdges: 0, computeMs: 0, busyMs: 0, ...(wantList ? { discovered: new Uint32Array(0) } : {}), ...(countNext ? { nextEdges: 0 } : {}) });
         continue;
       }
+      // A socket actor keeps a dense share it was sent once: later frames name it.
+      const taskSet = i < this.cpuCount && shares[i]!.length > 0 ? this.taskSetNames.get(shares[i]!) : undefined;
+      const known = taskSet !== undefined && a.taskSets?.has(taskSet) === true;
+      if (taskSet !== undefined) (a.taskSets ??= new Set()).add(taskSet);
       a.link.send(
         {
-          type: 'superstep', step, kernel: kernel.name, module: kernel.module, ...(kernel.gpu !== undefined ? { gpu: kernel.gpu } : {}), ...(kernel.ops !== undefined && i >= this.cpuCount ? { ops: kernel.ops } : {}), mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: shares[i]!, steal,
+          type: 'superstep', step, kernel: kernel.name, module: kernel.module, ...(kernel.gpu !== undefined ? { gpu: kernel.gpu } : {}), ...(kernel.ops !== undefined && i >= this.cpuCount ? { ops: kernel.ops } : {}), mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: known ? [] : shares[i]!, steal,
+          ...(taskSet !== undefined ? { taskSet } : {}),
           ...(wantList ? { listCap: this.listCap } : {}),
           ...(vertexMap ? { vertexMap } : {}),
           ...(first ? { first } : {}),
