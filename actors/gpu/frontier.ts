@@ -13,14 +13,13 @@ let ones = new Uint8Array(0);
  * Clears the device's next flags (the kernels mark what they activate there). Before that, on a
  * GPU owning every vertex whose frontier is the previous edge step's next frontier, the flags that
  * step left (what its votes and folds activated: nothing else activates a vertex there) become
- * the device frontier, copied on the device: no byte map crosses the link (32 MiB a superstep
- * on RMAT 25; SSSP runs hundreds of supersteps).
+ * the device frontier (takeState: the two arrays swap names, the next flags come out clear): no
+ * byte map crosses the link (32 MiB a superstep on RMAT 25; SSSP runs hundreds of supersteps).
  */
 export async function clearNext(a: GpuActor, s: GpuStep): Promise<void> {
   await a.ensure(NX, 'u8');
   if (a.ownsAll && s.f.frontierIsNext === true && a.nextStep === s.f.step - 1 && a.nextStep >= 0) {
     await a.ensure(FR, 'u8');
-    // The flags become the frontier by name (one call, no copy); the next flags start clear.
     await a.controller.takeState(FR, NX);
     s.frontierOnDevice = true;
   } else {

@@ -559,51 +559,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
 
   Napi::Value Run(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    ts::RunRequest rq;
-    rq.kernel = stringArg(info, 0, "run: kernel name");
-    if (info.Length() < 2 || !info[1].IsObject()) throw codedError(env, "TS_ARG", "run: options { setId, pages, params?, state? } required");
-    Napi::Object o = info[1].As<Napi::Object>();
-    Napi::Value sid = o.Get("setId");
-    rq.setId = sid.IsNumber() ? sid.As<Napi::Number>().Int32Value() : 0;
-    Napi::Value pg = o.Get("pages");
-    TA ta;
-    if (pg.IsArray()) {
-      Napi::Array a = pg.As<Napi::Array>();
-      for (uint32_t i = 0; i < a.Length(); i++) {
-        Napi::Value x = a.Get(i);
-        if (!x.IsNumber()) throw codedError(env, "TS_ARG", "run: pages must hold page indices");
-        rq.pages.push_back(x.As<Napi::Number>().Uint32Value());
-      }
-    } else if (getTypedArray(env, pg, &ta) && ta.type == napi_uint32_array) {
-      const uint32_t* p = (const uint32_t*)ta.data;
-      rq.pages.assign(p, p + ta.length);
-    } else {
-      throw codedError(env, "TS_ARG", "run: pages must be an array (or Uint32Array) of page indices");
-    }
-    Napi::Value pr = o.Get("params");
-    if (pr.IsObject()) {
-      Napi::Object po = pr.As<Napi::Object>();
-      Napi::Array keys = po.GetPropertyNames();
-      for (uint32_t i = 0; i < keys.Length(); i++) {
-        std::string k = keys.Get(i).ToString().Utf8Value();
-        Napi::Value v = po.Get(k);
-        if (v.IsUndefined()) continue;
-        if (!v.IsNumber()) throw codedError(env, "TS_ARG", "run: params." + k + " must be a number");
-        rq.params[k] = v.As<Napi::Number>().DoubleValue();
-      }
-    }
-    Napi::Value sv = o.Get("state");
-    if (sv.IsObject()) {
-      Napi::Object so = sv.As<Napi::Object>();
-      Napi::Array keys = so.GetPropertyNames();
-      for (uint32_t i = 0; i < keys.Length(); i++) {
-        std::string k = keys.Get(i).ToString().Utf8Value();
-        Napi::Value v = so.Get(k);
-        if (v.IsUndefined()) continue;
-        if (!v.IsString()) throw codedError(env, "TS_ARG", "run: state." + k + " must be a state array name");
-        rq.state[k] = v.As<Napi::String>().Utf8Value();
-      }
-    }
+    const ts::RunRequest rq = runRequest(info);
     Job* j = newJob(env);
     auto st = std::make_shared<ts::RunStats>();
     j->work = [this, rq, st] { *st = ctl_->run(rq); };

@@ -6,10 +6,12 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 
 namespace ts {
 struct ControllerInfo;
+struct RunRequest;
 struct RunStats;
 namespace addon {
 
@@ -21,11 +23,19 @@ struct CreateOptions {
   int streams;
 };
 CreateOptions createOptions(const Napi::CallbackInfo& info);
+/** run(kernel, { setId, pages, params?, state? })'s arguments, checked (addon_info.cpp). */
+ts::RunRequest runRequest(const Napi::CallbackInfo& info);
 
 /** What a controller's info() resolves with (addon_info.cpp). */
 Napi::Object controllerInfo(Napi::Env env, const ts::ControllerInfo& info);
 /** A run's statistics (RunStats in actors/gpu/native.ts). */
 Napi::Object runStatsObject(Napi::Env env, const ts::RunStats& st);
+
+/**
+ * fn(p) for every p in [0, parts), once each, on the threads the addon keeps for its host passes
+ * and the caller's (addon_passes.cpp); a thread each where those are busy.
+ */
+void runOnThreads(size_t parts, const std::function<void(size_t)>& fn);
 
 inline Napi::Error codedError(Napi::Env env, const std::string& code, const std::string& msg) {
   Napi::Error e = Napi::Error::New(env, msg);

@@ -1,5 +1,5 @@
-// Node-API: the object a controller's info() resolves with (addon.cpp), cudaDeviceCount and
-// dropFileCache.
+// Node-API: a controller's create() options and run() request checked, the objects its info() and
+// run() resolve with (addon.cpp), cudaDeviceCount and dropFileCache.
 #include <fcntl.h>
 
 #include "addon.h"
@@ -117,6 +117,53 @@ void ExportFunctions(Napi::Env env, Napi::Object exports) {
 }
 
 /** create()'s options object, each field checked (one coded error per bad field). */
+/** Calls fn(key, value) for each defined entry of the object at `v` (when it is one). */
+template <typename F>
+static void eachEntry(Napi::Value v, F fn) {
+  if (!v.IsObject()) return;
+  Napi::Object o = v.As<Napi::Object>();
+  Napi::Array keys = o.GetPropertyNames();
+  for (uint32_t i = 0; i < keys.Length(); i++) {
+    const std::string k = keys.Get(i).ToString().Utf8Value();
+    Napi::Value x = o.Get(k);
+    if (!x.IsUndefined()) fn(k, x);
+  }
+}
+
+ts::RunRequest runRequest(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  ts::RunRequest rq;
+  rq.kernel = stringArg(info, 0, "run: kernel name");
+  if (info.Length() < 2 || !info[1].IsObject()) throw codedError(env, "TS_ARG", "run: options { setId, pages, params?, state? } required");
+  Napi::Object o = info[1].As<Napi::Object>();
+  Napi::Value sid = o.Get("setId");
+  rq.setId = sid.IsNumber() ? sid.As<Napi::Number>().Int32Value() : 0;
+  Napi::Value pg = o.Get("pages");
+  TA ta;
+  if (pg.IsArray()) {
+    Napi::Array a = pg.As<Napi::Array>();
+    for (uint32_t i = 0; i < a.Length(); i++) {
+      Napi::Value x = a.Get(i);
+      if (!x.IsNumber()) throw codedError(env, "TS_ARG", "run: pages must hold page indices");
+      rq.pages.push_back(x.As<Napi::Number>().Uint32Value());
+    }
+  } else if (getTypedArray(env, pg, &ta) && ta.type == napi_uint32_array) {
+    const uint32_t* p = (const uint32_t*)ta.data;
+    rq.pages.assign(p, p + ta.length);
+  } else {
+    throw codedError(env, "TS_ARG", "run: pages must be an array (or Uint32Array) of page indices");
+  }
+  eachEntry(o.Get("params"), [&](const std::string& k, Napi::Value v) {
+    if (!v.IsNumber()) throw codedError(env, "TS_ARG", "run: params." + k + " must be a number");
+    rq.params[k] = v.As<Napi::Number>().DoubleValue();
+  });
+  eachEntry(o.Get("state"), [&](const std::string& k, Napi::Value v) {
+    if (!v.IsString()) throw codedError(env, "TS_ARG", "run: state." + k + " must be a state array name");
+    rq.state[k] = v.As<Napi::String>().Utf8Value();
+  });
+  return rq;
+}
+
 CreateOptions createOptions(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsObject()) throw codedError(env, "TS_ARG", "create: options object required");

@@ -20,15 +20,6 @@ struct Page {
   uint32_t element;
 };
 
-/** Runs fn(t) for t in [0, threads), on a thread each (t = 0 on this one). */
-template <typename F>
-void onThreads(size_t threads, F fn) {
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; t++) pool.emplace_back(fn, t);
-  fn(0);
-  for (auto& th : pool) th.join();
-}
-
 /**
  * Counts on the threads, which take pages in turn (pages differ in size; a static split would
  * wait on the slowest). cell[w] holds w's owner in its low kOwnerBits and, above them, one stamp
@@ -49,14 +40,14 @@ bool countPages(const std::vector<Page>& pages, const uint8_t* owner, size_t n, 
   std::vector<std::vector<uint64_t>> local(threads, std::vector<uint64_t>(2 * kk, 0));
   // The cells from the owner map, a slice per thread (a large map's copy on one thread would be
   // a good part of a call).
-  onThreads(threads, [&](size_t t) {
+  runOnThreads(threads, [&](size_t t) {
     for (size_t w = n * t / threads, e = n * (t + 1) / threads; w < e; w++) {
       if (owner[w] >= k) bad.store(true, std::memory_order_relaxed);
       cell[w] = owner[w] < k ? C(owner[w] | (C(1) << (kOwnerBits + owner[w]))) : C(0);
     }
   });
   if (bad.load()) return false;
-  onThreads(threads, [&](size_t t) {
+  runOnThreads(threads, [&](size_t t) {
     uint64_t* a = local[t].data();
     uint64_t* r = a + kk;
     std::vector<uint64_t> hist(4 * size_t(k));

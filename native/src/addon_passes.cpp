@@ -102,16 +102,23 @@ class PartPool {
   uint64_t gen_ = 0;
 };
 
-/** Runs fn(p, lo, hi) for each of `parts` equal slices of [0, n): on the pool, else a thread each (the last on this one). */
+void runOnThreads(size_t parts, const std::function<void(size_t)>& fn) {
+  if (parts <= 1) {
+    if (parts == 1) fn(0);
+    return;
+  }
+  if (PartPool::get().run(parts, fn)) return;
+  std::vector<std::thread> threads;
+  for (size_t p = 0; p + 1 < parts; p++) threads.emplace_back(fn, p);
+  fn(parts - 1);
+  for (auto& t : threads) t.join();
+}
+
+/** Runs fn(p, lo, hi) for each of `parts` equal slices of [0, n) (runOnThreads). */
 template <typename F>
 void runParts(size_t n, size_t parts, F fn) {
   if (parts <= 1) return fn(0, 0, n);
-  const std::function<void(size_t)> one = [&](size_t p) { fn(p, n * p / parts, n * (p + 1) / parts); };
-  if (PartPool::get().run(parts, one)) return;
-  std::vector<std::thread> threads;
-  for (size_t p = 0; p + 1 < parts; p++) threads.emplace_back(one, p);
-  one(parts - 1);
-  for (auto& t : threads) t.join();
+  runOnThreads(parts, [&](size_t p) { fn(p, n * p / parts, n * (p + 1) / parts); });
 }
 
 // ---- foldFlags: the coordinator's fold of flagged changes (src/engine/coordinator.ts) -------------
