@@ -18,7 +18,9 @@ import type { RunReport } from '../src/engine/report.js';
 import { hopsHeld, hopsPeek } from './fixtures/operators/held.js';
 import { swapUpdates, type Updates } from '../actors/gpu/held.js';
 import type { GpuActor } from '../actors/gpu/gpu-actor.js';
-import { referenceBfs } from './helpers/references.js';
+import { referenceBfs, referenceWcc } from './helpers/references.js';
+import { rawFrom } from './helpers/raw.js';
+import { buildGraph } from '../src/graph/build.js';
 
 const avail = nativeAvailable();
 const gpuTest = avail.ok || !avail.toolchainMissing ? test : test.skip;
@@ -39,7 +41,10 @@ for (const [label, g] of [['rmat:11:ef=8', generate('rmat:11:ef=8', { pageEdges:
         const got = await run(g, name, { ...params, ...ALONE, ...(forceMode ? { forceMode } : {}) });
         t.deepEqual(Array.from(got.values), Array.from(want.values), `${name} ${forceMode ?? 'switch'}`);
         const c = copies(got.report);
-        t.true(c.length >= 2, `${name} ran ${c.length} supersteps`);
+        // wcc without a forced mode: Afforest on the device, one superstep (index.ts).
+        const afforest = name === 'wcc' && forceMode === undefined;
+        t.is(got.report.notes.algorithm as string | undefined, name === 'wcc' ? (afforest ? 'afforest' : 'label propagation') : undefined);
+        t.true(afforest ? c.length === 1 : c.length >= 2, `${name} ran ${c.length} supersteps`);
         // The state goes up once; the frontier never (it is the device's next flags); nothing comes
         // back. (wcc's first push over in-edges of a directed graph brings up the in-degrees, once.)
         const n = g.numVertices;
@@ -49,6 +54,44 @@ for (const [label, g] of [['rmat:11:ef=8', generate('rmat:11:ef=8', { pageEdges:
     }
   });
 }
+
+gpuTest('wcc: Afforest on a GPU owning every vertex equals the reference on random graphs (pages of 3 edges, hubs split, or 64, renumbered ids, isolated vertices)', async (t) => {
+  const fc = (await import('fast-check')).default;
+  const edges = fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 40 })), { minLength: 1, maxLength: 120 });
+  await fc.assert(
+    fc.asyncProperty(edges, fc.boolean(), fc.integer({ min: 0, max: 3 }), fc.constantFrom(3, 64), async (es, undirected, isolated, pageEdges) => {
+      // Isolated vertices: listed ids that no edge names (renumbering puts them last).
+      const vertices = [...new Set([...es.flat(), ...Array.from({ length: isolated }, (_, i) => 100 + i)])];
+      const g = buildGraph(rawFrom(es, { directed: !undirected, vertices }), { pageEdges });
+      const r = await run(g, 'wcc', ALONE);
+      t.is(r.report.notes.algorithm, 'afforest');
+      t.deepEqual([...r.values], [...referenceWcc(g)]);
+    }),
+    { numRuns: 30 },
+  );
+  // Cliques chained by single bridges: sampling (two edges a vertex) joins each clique; the other
+  // members carry two leaves each, so they outrank the bridges' ends in the degree order and a
+  // bridge comes last in both ends' lists: only the final pass can join the chain.
+  const chain = fc.tuple(fc.integer({ min: 2, max: 6 }), fc.integer({ min: 4, max: 6 }), fc.array(fc.nat(), { minLength: 12, maxLength: 12 }));
+  await fc.assert(
+    fc.asyncProperty(chain, fc.boolean(), async ([k, m, picks], undirected) => {
+      const es: Array<[number, number]> = [];
+      const ends = new Set<number>();
+      for (let c = 0; c < k; c++) for (let i = 0; i < m; i++) for (let j = i + 1; j < m; j++) es.push([c * m + i, c * m + j]);
+      for (let c = 0; c + 1 < k; c++) {
+        const [u, v] = [c * m + (picks[2 * c]! % m), (c + 1) * m + (picks[2 * c + 1]! % m)];
+        es.push([u, v]);
+        ends.add(u).add(v);
+      }
+      let leaf = k * m;
+      for (let v = 0; v < k * m; v++) if (!ends.has(v)) es.push([v, leaf++], [v, leaf++]);
+      const g = buildGraph(rawFrom(es, { directed: !undirected }), { pageEdges: 64 });
+      const r = await run(g, 'wcc', ALONE);
+      t.deepEqual([...r.values], [...referenceWcc(g)]);
+    }),
+    { numRuns: 20 },
+  );
+});
 
 test('swapUpdates hands each GPU the updates of its vertices: by range among three, as sent between two, none to one owning nothing', (t) => {
   const member = (owned: Array<[number, number]>): GpuActor => ({ owned }) as unknown as GpuActor;

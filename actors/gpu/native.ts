@@ -31,6 +31,8 @@
  *   bc_backward depth, sigma, delta f64 (zero before the first level of a source), optional bc f64;
  *               params level, source (out-pages; delta[v] for depth[v] == level, bc[v] += delta[v])
  *   lcc_tri     the forward triangle enumeration over N+ in state arrays (controller_tri.cpp)
+ *   wcc_afforest Afforest's union-find: comp u32/i32 (scratch), label u32, optional orig u32;
+ *               params phase 0 (rounds) and 1 (from, skip) over pages, 2 without (controller_aff.cpp)
  * An optional role binds to the array of its own name only when the type fits (name it in `state`
  * to be strict). frontier/next are a bitmap (u32 words, ceil(n/32)) or a byte per vertex (u8); `activated` counts
  * vertices newly put in next (or claimed, for BFS). Push kernels with params ownedBegin/ownedEnd
@@ -62,6 +64,8 @@ export type KernelName =
   | 'lcc_tri'
   /** A synchronous sub-round of Louvain's local moving over its view in state arrays (native/src/controller_louvain.cpp); no pages. */
   | 'louvain_move'
+  /** Afforest's three calls (native/src/controller_aff.cpp): params.phase 0 and 1 over pages, 2 without. */
+  | 'wcc_afforest'
   /** A program's GPU operator (operators.ts): user:<module key>:<operator>:<push|pull>. */
   | `user:${string}`;
 export type NativeFlavor = 'cuda' | 'host';

@@ -237,6 +237,7 @@ class Controller {
   void buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl);
   void buildTriPlan(const RunRequest& rq, Plan& pl);
   void buildLouvainPlan(const RunRequest& rq, Plan& pl);
+  void buildAffPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl);
   /** Exclusive scan of n u64 in place on stream 0 (tiles, then their totals, recursively). */
   void scanU64(u64* a, uint64_t n, int level);
   /**

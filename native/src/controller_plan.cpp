@@ -78,6 +78,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
   if (k.rfind("user:", 0) == 0) return buildUserPlan(rq, pages, pl);
   if (k == "lcc_tri") return buildTriPlan(rq, pl);
   if (k == "louvain_move") return buildLouvainPlan(rq, pl);
+  if (k == "wcc_afforest") return buildAffPlan(rq, pages, pl);
   auto param = [&](const char* name, double dflt) {
     auto it = rq.params.find(name);
     return it == rq.params.end() ? dflt : it->second;
@@ -424,7 +425,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
 
   throw CodedError("TS_KERNEL", "unknown kernel '" + k +
                                     "': one of pr_pull, pr_push, bfs_push, bfs_pull, sssp_push, wcc_pull, wcc_push, cdlp_pull, "
-                                    "bc_forward, bc_backward, lcc_tri, louvain_move");
+                                    "bc_forward, bc_backward, lcc_tri, louvain_move, wcc_afforest");
 }
 
 }  // namespace ts

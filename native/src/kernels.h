@@ -18,6 +18,7 @@
 #include "kernels_cdlp.h"
 #include "kernels_tri.h"
 #include "kernels_louvain.h"
+#include "kernels_aff.h"
 
 namespace ts {
 
@@ -48,7 +49,7 @@ using KPullBc = KGroupPull<BcBackwardOp>;
   X(BlockBfs) X(BinSssp) X(WarpSssp) X(BlockSssp) X(BinWcc) X(WarpWcc) X(BlockWcc) X(BinPr)  \
   X(WarpPr) X(BlockPr) X(BinBc) X(WarpBc) X(BlockBc) X(PullBfs) X(PullWcc) X(PullBc)         \
   X(CdlpGather) X(CdlpMode) X(TriCost) X(ScanTile) X(ScanAdd) X(Tri) X(TriFlush) X(TriMark) X(FlagDeg) X(MergeVals) \
-  X(PageActive) X(LvDeg) X(LvNarrow) X(LvGather) X(LvMove) X(ScatterVals)
+  X(PageActive) X(LvDeg) X(LvNarrow) X(LvGather) X(LvMove) X(ScatterVals) X(AffLink) X(AffVertex)
 
 enum KernelId : int {
 #define TS_KID(name) kid_##name,

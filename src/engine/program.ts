@@ -38,6 +38,13 @@ export interface EdgeMapOptions {
    */
   cpuOnly?: boolean;
   /**
+   * Run this superstep on the one GPU actor that owns every vertex (RunContext.soleGpu): its
+   * handler may run a whole phase on the device (wcc's Afforest: linking, sampling, compression
+   * and labels in one superstep, none of which a CPU superstep could do without barriers). The
+   * kernel needs no CPU side. Throws on other topologies.
+   */
+  gpuOnly?: boolean;
+  /**
    * Direction-optimising switch (Beamer, Asanovic and Patterson, SC 2012; GAPBS bfs.cc), for a
    * kernel with both modes. `alpha`: pull when the frontier's vertices plus out-edges exceed
    * |E| / alpha (default: the engine's pullDivisor, Ligra's 20); a kernel whose pull reads every
@@ -93,6 +100,8 @@ export interface RunContext {
    * no native counterpart may take another, equivalent sequence of kernels when this is > 0.
    */
   readonly gpuActors: number;
+  /** One GPU actor owns every vertex (a GPU-only topology of one GPU): edgeMap's gpuOnly may be used. */
+  readonly soleGpu: boolean;
   /**
    * The mode this run was told to use (EngineOptions.forceMode, `tessera run --mode`), else
    * undefined: a program with another algorithm for some topologies runs the one that has it.

@@ -181,6 +181,10 @@ export class Run implements RunContext {
     return this.engine.topology.gpus.length;
   }
 
+  get soleGpu(): boolean {
+    return this.engine.topology.gpus.length === 1 && this.engine.gpusOwnAll;
+  }
+
   get forcedMode(): 'push' | 'pull' | undefined {
     return this.engine.forceMode;
   }
@@ -450,8 +454,11 @@ export class Run implements RunContext {
   ): Promise<StepResult> {
     const t0 = performance.now();
     const g = this.graph;
-    const k = this.kernel(kernel);
-    const wanted = opts.modes ?? (['push', 'pull'] as const).filter((m) => k[m] !== undefined);
+    // A GPU-only superstep: the one GPU owning every vertex (no CPU side needed; the sockets get no tasks).
+    if (opts.gpuOnly === true && !this.soleGpu)
+      throw new TesseraError(`program '${this.program}' runs kernel '${kernel}' with gpuOnly, which needs one GPU owning every vertex`, { fix: 'check ctx.soleGpu before passing gpuOnly' });
+    const k = opts.gpuOnly === true ? {} : this.kernel(kernel);
+    const wanted = opts.modes ?? (['push', 'pull'] as const).filter((m) => k[m] !== undefined || opts.gpuOnly === true);
     // A CPU-only superstep on a GPU topology: the sockets alone, over every vertex (no GPU side needed).
     const cpuOnly = opts.cpuOnly === true && this.engine.hasGpus;
     const modes = cpuOnly ? wanted : this.engine.modesFor(this.def.operators?.kernels[kernel] ?? this.gpu?.table[kernel], kernel, this.program, wanted);

@@ -45,3 +45,36 @@ export const wcc: GpuHandler = {
     return a.out({ ...(await a.changedOwned('label', 'min', s, activated)), outbox });
   },
 };
+
+/** The graph's original ids on the device: a graph constant, up once per actor ('@': kept across programs). */
+const ORIG = '@orig';
+
+/**
+ * Afforest on the GPU owning every vertex (index.ts, edgeMap gpuOnly): the three wcc_afforest
+ * calls of native/src/controller_aff.cpp. The forest is device scratch; the labels stay on the
+ * device (held) until the run ends, or go back at once where the engine does not hold them.
+ */
+export const afforest: GpuHandler = {
+  modes: ['pull'],
+  async run(a, s) {
+    if (!a.ownsAll) throw new Error("wcc's afforest runs on one GPU owning every vertex (edgeMap gpuOnly)");
+    const orig = s.state.orig as Uint32Array | undefined;
+    if (orig === undefined) throw new Error("wcc's afforest needs the original ids as state 'orig'");
+    await a.ensure('comp', 'u32');
+    await a.ensure('label', 'u32');
+    await a.ensureDegrees(ORIG, orig);
+    const rounds = s.f.args.rounds!;
+    const comp = { comp: 'comp' };
+    // Phase 0 also resets the forest: a graph without pages still needs that.
+    if (a.rangePages(SET_OUT).length === 0) await a.runPageless('wcc_afforest', { params: { phase: 0, rounds }, state: comp });
+    else await a.run('wcc_afforest', { setId: SET_OUT, pages: a.rangePages(SET_OUT), params: { phase: 0, rounds }, state: comp });
+    const st = await a.run('wcc_afforest', { setId: SET_OUT, pages: a.rangePages(SET_OUT), params: { phase: 1, from: rounds }, state: comp });
+    // Directed: an edge into a vertex outside the biggest component is linked from that end.
+    if (a.directed && st !== undefined) await a.run('wcc_afforest', { setId: SET_IN, pages: a.rangePages(SET_IN), params: { phase: 1, from: 0, skip: st.sum! }, state: comp });
+    await a.runPageless('wcc_afforest', { params: { phase: 2 }, state: { ...comp, label: 'label', orig: ORIG } });
+    const hold = holds(a, s, 'label');
+    keep(a, s, 'label', 'owner');
+    if (hold) return a.out({ active: 0 });
+    return a.out({ active: 0, sync: await a.syncOwned('label', 'label', s) });
+  },
+};

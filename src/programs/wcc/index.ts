@@ -5,8 +5,10 @@
  * Graphalytics expected files; validation only compares the partition). Weights are ignored.
  *
  * On CPU-only topologies: Afforest (afforest.ts; GAPBS cc.cc), union-find with sampling, then
- * each tree's smallest original id. With GPU actors (or a forced mode), where the work is split
- * between memories, min-label propagation as follows (its GPU kernels are native).
+ * each tree's smallest original id. On one GPU owning every vertex, the same Afforest on the device
+ * in one superstep (gpu.ts `afforest`: a vertex map between phases would bring the forest back to
+ * the host). With GPU actors sharing the work (or a forced mode), min-label propagation as
+ * follows (its GPU kernels are native).
  *
  * Min-label propagation (labels start as original ids, graph.ids.toOriginal): a superstep takes,
  * for every vertex, the minimum label over its active neighbours through in- AND out-edges
@@ -18,6 +20,7 @@
 import { copyArray } from '../../engine/fill.js';
 import { defineProgram } from '../../engine/define.js';
 import type { Frontier, RunContext } from '../../engine/program.js';
+import type { Graph } from '../../graph/types.js';
 import { peers } from './peers.js';
 import { referenceWcc } from './reference.js';
 import { mostFrequent } from './afforest.js';
@@ -31,9 +34,10 @@ export const wcc = defineProgram({
     // Pushes from other memories lower a label: the smallest wins. The driver fills original ids
     // before the first superstep only, and reads them once the run is over: a GPU owning every
     // vertex keeps its copy and need not send it back (gpu.ts).
-    label: { type: 'u32', init: 0, reduce: 'min', resident: 'device' },
-    // Afforest's union-find parents (CPU sockets only: GPU topologies propagate labels).
-    comp: { type: 'i32', init: 0, reduce: 'none' },
+    // Every entry written before it is read (the driver's copy of the ids, or the device's Afforest).
+    label: { type: 'u32', init: 'unset', reduce: 'min', resident: 'device' },
+    // Afforest's union-find parents on the CPU sockets (affInit writes every entry; a GPU's are on the device).
+    comp: { type: 'i32', init: 'unset', reduce: 'none' },
   },
   output: 'label',
   kernels: new URL('./kernels.js', import.meta.url),
@@ -52,6 +56,11 @@ export const wcc = defineProgram({
     const c = ctx.resume<{ frontier?: Frontier; phase?: number }>();
     const cpu = ctx.gpuActors === 0 && ctx.forcedMode === undefined;
     if (cpu && (c === undefined || c.phase !== undefined)) return afforest(ctx, c?.phase);
+    if (c === undefined && ctx.soleGpu && ctx.forcedMode === undefined) {
+      ctx.note('algorithm', 'afforest');
+      await ctx.edgeMap('afforest', ctx.all(), { label: ctx.state.label, orig: sharedIds(ctx.graph) }, { rounds: ROUNDS }, { modes: ['pull'], pullPages: 'out', gpuOnly: true });
+      return ctx.state.label;
+    }
     ctx.note('algorithm', 'label propagation');
     const { label } = ctx.state;
     if (c === undefined) copyArray(label, ctx.graph.ids.toOriginal);
@@ -92,3 +101,17 @@ async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array
 
 /** Afforest's sampling rounds: each vertex's first ROUNDS out-edges (GAPBS neighbor_rounds). */
 const ROUNDS = 2;
+
+const idCopies = new WeakMap<Graph, Uint32Array>();
+/** The graph's original ids in shared memory (a frame carries shared buffers only): a copy once per graph where they are not. */
+function sharedIds(g: Graph): Uint32Array {
+  const ids = g.ids.toOriginal;
+  if (ids.buffer instanceof SharedArrayBuffer) return ids;
+  let c = idCopies.get(g);
+  if (c === undefined) {
+    c = new Uint32Array(new SharedArrayBuffer(ids.byteLength));
+    c.set(ids);
+    idCopies.set(g, c);
+  }
+  return c;
+}
