@@ -233,6 +233,28 @@ class Controller {
   void pushPage(PushArgs a, const PageDev& pd, int s, uint8_t* twc, size_t per);
   template <class Op>
   void pullPage(PullArgs a, const PageDev& pd, int s);
+  /**
+   * K over the resident pages pds[0, n) on stream s in KPages launches (kPageBatch pages each):
+   * a page's threads per vertex G = g(page), its blocks ceil(nv / (kBlock / G)).
+   */
+  template <class K, class GFn>
+  void launchPages(const typename K::Args& base, const PageDev* pds, uint32_t n, int s, size_t smem, GFn g) {
+    typename KPages<K>::Args a{};
+    a.base = base;
+    auto flush = [&] {
+      if (a.count > 0) launch<KPages<K>>(a.blocks[a.count], smem, s, a);
+      a.count = 0;
+    };
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t G = g(pds[i]), per = kBlock / G, blocks = (pds[i].nv + per - 1) / per;
+      if (blocks == 0) continue;
+      a.pg[a.count] = pds[i];
+      a.G[a.count] = G;
+      a.blocks[a.count + 1] = a.blocks[a.count] + blocks;
+      if (++a.count == kPageBatch) flush();
+    }
+    flush();
+  }
   void buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl);
   void buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl);
   void buildTriPlan(const RunRequest& rq, Plan& pl);

@@ -96,14 +96,21 @@ void Controller::buildAffPlan(const RunRequest& rq, std::vector<HostPage*>& page
     };
   }
   // pre (the sampling, synchronous) has set the skip by the time run() launches the pages.
-  pl.page = [this, a, skip = pl.keep.empty() ? nullptr : std::static_pointer_cast<uint32_t>(pl.keep[0])](HostPage&, const PageDev& pd, int s) {
+  // Sampling reads two edges a vertex: a thread each; the final pass the page's group size.
+  auto G = [sample = a.last <= 4](const PageDev& pd) { return sample ? 1u : groupSize(pd); };
+  auto skip = pl.keep.empty() ? nullptr : std::static_pointer_cast<uint32_t>(pl.keep[0]);
+  pl.page = [this, a, skip, G](HostPage&, const PageDev& pd, int s) {
     AffLinkArgs b = a;
     b.pg = pd;
     if (skip) b.skip = *skip;
-    // Sampling reads two edges a vertex: a thread each; the final pass the page's group size.
-    b.G = b.last <= 4 ? 1 : groupSize(pd);
+    b.G = G(pd);
     const uint32_t per = kBlock / b.G;
     launch<KAffLink>((pd.nv + per - 1) / per, 0, s, b);
+  };
+  pl.batch = [this, a, skip, G](const PageDev* pds, uint32_t n, int s) {
+    AffLinkArgs b = a;
+    if (skip) b.skip = *skip;
+    launchPages<KAffLink>(b, pds, n, s, 0, G);
   };
 }
 

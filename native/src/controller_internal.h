@@ -45,6 +45,11 @@ inline StateArr& findState(std::map<std::string, StateArr>& m, const std::string
 struct Controller::Plan {
   std::function<void()> pre;
   std::function<void(HostPage&, const PageDev&, int)> page;
+  /**
+   * Optional: pages already resident on stream s, launched together (Controller::launchPages);
+   * run() uses it where no load of this call can evict a slot (the whole set fits the cache).
+   */
+  std::function<void(const PageDev*, uint32_t, int)> batch;
   std::function<void()> post;
   bool outbox = false;
   Outbox ob{};

@@ -397,7 +397,16 @@ RunStats Controller::run(const RunRequest& rq) {
   // only where a later load could evict it (the cache holds fewer slots than registered pages).
   const bool mayEvict = slots_.size() < pages_.size();
   std::vector<Event> open((size_t)nstreams_, nullptr);
+  // Hits a plan launches together (Plan::batch): only where no load can evict a waiting page's slot.
+  const bool batching = pl.batch && !mayEvict;
+  std::vector<std::vector<PageDev>> waiting(batching ? (size_t)nstreams_ : 0);
+  auto flush = [&](int s) {
+    if (!batching || waiting[s].empty()) return;
+    pl.batch(waiting[s].data(), (uint32_t)waiting[s].size(), s);
+    waiting[s].clear();
+  };
   auto closeSpan = [&](int s) {
+    flush(s);
     if (!open[s]) return;
     Event e = timingEvent();
     be_->record(e, s);
@@ -418,6 +427,11 @@ RunStats Controller::run(const RunRequest& rq) {
       if (!open[s]) {
         open[s] = timingEvent();
         be_->record(open[s], s);
+      }
+      if (batching) {
+        waiting[s].push_back(pageDev(hp));
+        if (waiting[s].size() == kPageBatch) flush(s);
+        continue;
       }
       pl.page(hp, pageDev(hp), s);
       if (mayEvict) be_->record(slots_[slot].used, s), slots_[slot].usedRecorded = true;

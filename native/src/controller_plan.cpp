@@ -349,6 +349,11 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
       else if (k == "wcc_pull") pullPage<WccPullOp>(a, pd, s);
       else pullPage<BcBackwardOp>(a, pd, s);
     };
+    pl.batch = [this, a, k](const PageDev* pds, uint32_t n, int s) {
+      if (k == "bfs_pull") launchPages<KPullBfs>(a, pds, n, s, kGroupPullSmem, groupSize);
+      else if (k == "wcc_pull") launchPages<KPullWcc>(a, pds, n, s, kGroupPullSmem, groupSize);
+      else launchPages<KPullBc>(a, pds, n, s, kGroupPullSmem, groupSize);
+    };
     return;
   }
 

@@ -97,3 +97,36 @@ TS_DEVICE u32 upperBound(const u32* a, u32 n, u32 x) {
 }
 
 }  // namespace ts
+
+namespace ts {
+
+/** Pages one KPages launch covers: its parameter stays under 4 KiB. */
+constexpr u32 kPageBatch = 32;
+
+/**
+ * Kernel K (whose Args has a PageDev `pg`) over up to kPageBatch resident pages in one launch: the
+ * grid is the pages' grids one after another, and each block runs K as the block of its page's
+ * grid it is. Over a resident graph a superstep's cost was its launches (261 pages at RMAT 24).
+ */
+template <class K>
+struct KPages {
+  struct Args {
+    typename K::Args base;
+    PageDev pg[kPageBatch];
+    u32 G[kPageBatch];               // each page's threads per vertex, where K's Args has G
+    u32 blocks[kPageBatch + 1];      // prefix sums of the pages' grids
+    u32 count;
+  };
+  static constexpr int phases = K::phases;
+  TS_DEVICE static void phase(int p, const Ctx& c, const Args& a) {
+    u32 i = 0;
+    while (i + 1 < a.count && a.blocks[i + 1] <= c.bid) i++;
+    typename K::Args b = a.base;
+    b.pg = a.pg[i];
+    b.G = a.G[i];
+    const Ctx d{c.tid, c.bid - a.blocks[i], c.bdim, a.blocks[i + 1] - a.blocks[i], c.smem};
+    K::phase(p, d, b);
+  }
+};
+
+}  // namespace ts
