@@ -1,0 +1,31 @@
+#!/bin/bash
+# Call 1 (x1, an H100): GPU Afforest for wcc (one GPU owning every vertex). gpu-check on the H100 (share 1:
+# wcc runs Afforest there), then GPU-only RMAT 24 wcc before (HEAD's dist, label propagation) / after,
+# two rounds, reports of the last; the harness's RMAT 24 wcc cells beside GAPBS cc on the 16 cores.
+set -u
+xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
+tar xJf .device/prod-modules.tar.xz -C /tmp && ln -sfn /tmp/node_modules node_modules
+export TESSERA_CACHE_DIR=/tmp/tcache
+mkdir -p /tmp/B/build /tmp/o && tar xJf .device/before-dist.tar.xz -C /tmp/B && cp -r build/Release /tmp/B/build/ && ln -sfn /tmp/node_modules /tmp/B/node_modules && cp package.json /tmp/B/
+{ nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
+rm -rf /tmp/gapbs; cp -r .device/gapbs /tmp/gapbs && (cd /tmp/gapbs && for k in cc; do g++ -std=c++11 -O3 -Wall -fopenmp src/$k.cc -o $k & done; wait) > /tmp/o/gapbs-build.txt 2>&1 &
+(timeout 100 node dist/src/cli/main.js generate rmat --scale 24 --weighted --out /tmp/g24w.tsr > /tmp/o/gen24.txt 2>&1) &
+t0=$(date +%s)
+timeout 200 node scripts/gpu-check.mjs --gpus 1 --gpu-share 1 --scale 20 --no-bench --json /tmp/o/gc1.json > /tmp/o/gc1.txt 2>&1; echo "gpu-check rc=$? $(( $(date +%s) - t0 ))s" >> /tmp/o/machine.txt
+wait
+for round in 1 2; do for b in before after; do
+  R=$PWD; [ $b = before ] && R=/tmp/B
+  CONFIGS=1 CELLS=wcc RUNS=8 timeout 100 node .device/mg26.mjs "$R" /tmp/g24w.tsr 2>>/tmp/o/gpu.err | sed "s/^{/{\"build\":\"$b\",\"round\":$round,/" >> /tmp/o/gpu.jsonl
+done; done
+CONFIGS=1 CELLS=wcc RUNS=5 REPORTS=/tmp/o/reports24.jsonl timeout 100 node .device/mg26.mjs $PWD /tmp/g24w.tsr > /dev/null 2>&1
+t0=$(date +%s)
+timeout 250 node dist/src/cli/main.js bench --config bench/gpu-gapbs-rmat24.yaml --programs wcc --peer gapbs=/tmp/gapbs --out-dir /tmp/b24 --no-progress > /tmp/o/bench24.log 2>&1; echo "bench24 rc=$? $(( $(date +%s) - t0 ))s" >> /tmp/o/machine.txt
+d=$(ls -dt /tmp/b24/*/ | head -1); cp "$d"/results.md /tmp/o/results24.md; cp "$d"/cells.jsonl /tmp/o/cells24.jsonl
+tar cJf $OUT/all.tar.xz -C /tmp o
+cat /tmp/o/machine.txt; tail -2 /tmp/o/gc1.txt; tail -3 /tmp/o/gpu.err
+python3 - /tmp/o/gpu.jsonl <<'PY'
+import json,sys
+for l in open(sys.argv[1]):
+    r=json.loads(l); print(r['build'],r['round'],r['cell'],r['medianMs'],r['runs'],r['phases'])
+PY
+grep "^| rmat" /tmp/o/results24.md | cut -d'|' -f2-9; grep -A10 "Peers on the same" /tmp/o/results24.md | grep "^| rmat"
