@@ -971,6 +971,54 @@ t_('takeState: the destination gets the source values, the source reads zero, an
   }
 });
 
+t_('preload copies pages into the cache before any run (the run then hits every one, same values); none where the cache cannot hold every page beside the reserve', async (t) => {
+  const g = G1;
+  const pages = paginate(g.in, 1000, undefined);
+  const run = (c: GpuController) => c.run('pr_pull', { setId: 1, pages: all(pages), params: { base: 0, d: 1 }, state: { next: 'rank' } });
+  const fresh = async (c: GpuController) => {
+    await register(c, 1, pages);
+    await c.allocState('contrib', 'f64', g.n);
+    await c.allocState('rank', 'f64', g.n);
+    await c.writeState('contrib', Float64Array.from({ length: g.n }, (_, v) => v % 13));
+  };
+  const c = await emu();
+  try {
+    await fresh(c);
+    t.is(await c.preload(1, Uint32Array.from(all(pages)), 1 << 20), pages.length);
+    t.is(await c.preload(1, Uint32Array.from(all(pages)), 1 << 20), 0, 'already resident');
+    const st = await run(c);
+    t.is(st.hits, pages.length);
+    t.is(st.misses, 0);
+    const got = await c.readState('rank', new Float64Array(g.n));
+    const d = await emu();
+    try {
+      await fresh(d);
+      t.is((await run(d)).misses, pages.length);
+      t.deepEqual(await d.readState('rank', new Float64Array(g.n)), got, 'the same values as a run that copied its pages');
+    } finally {
+      await d.close();
+    }
+    await t.throwsAsync(c.preload(1, Uint32Array.of(100000), 0), { code: 'TS_BAD_PAGE' });
+  } finally {
+    await c.close();
+  }
+  // A cache smaller than the pages (or no room beside the reserve): nothing copied, no error.
+  const small = await emu(64 << 10);
+  try {
+    await register(small, 1, pages);
+    t.is(await small.preload(1, Uint32Array.from(all(pages)), 0), 0);
+  } finally {
+    await small.close();
+  }
+  const roomy = await emu(64 << 20);
+  try {
+    await register(roomy, 1, pages);
+    t.is(await roomy.preload(1, Uint32Array.from(all(pages)), 64 << 20), 0, 'the reserve does not fit beside the pages');
+  } finally {
+    await roomy.close();
+  }
+});
+
 t_('pinHost page-locks a host view: copies to and from it are unchanged; unpinHost releases it', async (t) => {
   const n = 1 << 18;
   const c = await emu();

@@ -182,6 +182,7 @@ interface NativeControllerHandle {
   flaggedDegrees(flags: string, deg: string, begin: number, end: number): Promise<number>;
   scatterState(name: string, ids: Uint32Array, values: StateArray, op?: 'claim' | 'min' | 'max', next?: string): Promise<void | number>;
   activePages(setId: number, pages: Uint32Array, state: string, value: number): Promise<Uint32Array>;
+  preload(setId: number, pages: Uint32Array, reserve: number): Promise<number>;
   pinHost(view: StateArray): Promise<boolean>;
   unpinHost(view: StateArray): Promise<void>;
   compact(flags: string, state: string, begin: number, end: number, mask?: string, before?: string, delta?: boolean): Promise<{ ids: Uint32Array; values: Float64Array }>;
@@ -603,6 +604,15 @@ export class GpuController {
    */
   activePages(setId: number, pages: Uint32Array, state: string, value: number): Promise<Uint32Array> {
     return this.h.activePages(setId, pages, state, value);
+  }
+
+  /**
+   * Copies the registered pages `pages` of set setId into the page cache before any run, where the
+   * cache holds every registered page and `reserve` bytes stay free (else none): resolves with the
+   * number copied.
+   */
+  preload(setId: number, pages: Uint32Array, reserve: number): Promise<number> {
+    return this.h.preload(setId, pages, reserve);
   }
 
   /** Lets this device read the peer's memory directly (NVLink, PCIe P2P); false where it cannot. */

@@ -76,6 +76,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("flaggedDegrees", &NativeController::FlaggedDegrees),
                            InstanceMethod("scatterState", &NativeController::ScatterState),
                            InstanceMethod("activePages", &NativeController::ActivePages),
+                           InstanceMethod("preload", &NativeController::Preload),
                            InstanceMethod("pinHost", &NativeController::PinHost),
                            InstanceMethod("compact", &NativeController::Compact),
                            InstanceMethod("unpinHost", &NativeController::UnpinHost),
@@ -485,6 +486,21 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
       if (!pages->empty()) std::memcpy(r.Data(), pages->data(), pages->size() * 4);
       return r;
     };
+    return enqueue(env, j);
+  }
+
+  /** preload(setId, pages, reserve) -> Promise<number>: pages copied into the cache ahead of runs (Controller::preload). */
+  Napi::Value Preload(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const int setId = (int)uintArg(info, 0, "preload: setId", 0, true);
+    TA pa;
+    if (info.Length() < 2 || !getTypedArray(env, info[1], &pa) || pa.type != napi_uint32_array) throw codedError(env, "TS_ARG", "preload: pages must be a Uint32Array");
+    std::vector<uint32_t> pages((const uint32_t*)pa.data, (const uint32_t*)pa.data + pa.length);
+    const size_t reserve = (size_t)numberArg(info, 2, "preload: reserve", 0, true);
+    auto n = std::make_shared<size_t>(0);
+    Job* j = newJob(env);
+    j->work = [this, setId, pages = std::move(pages), reserve, n] { *n = ctl_->preload(setId, pages, reserve); };
+    j->settle = [n](Napi::Env e) { return Napi::Number::New(e, (double)*n); };
     return enqueue(env, j);
   }
 

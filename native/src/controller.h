@@ -143,6 +143,12 @@ class Controller {
    * only they need a walk); every page for a state of another type.
    */
   std::vector<uint32_t> activePages(int setId, const std::vector<uint32_t>& pages, const std::string& state, double value);
+  /**
+   * Copies registered pages of set setId into the page cache ahead of any run, where every
+   * registered page has a slot and `reserve` bytes stay free under the limit (else nothing):
+   * returns how many it copied.
+   */
+  size_t preload(int setId, const std::vector<uint32_t>& pages, size_t reserve);
   /** Direct access to the peer's memory (NVLink/PCIe P2P); false: copies go through the host. */
   bool enablePeer(Controller& peer);
   int device() const { return device_; }

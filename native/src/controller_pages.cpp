@@ -297,6 +297,28 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
   return victim;
 }
 
+size_t Controller::preload(int setId, const std::vector<uint32_t>& pages, size_t reserve) {
+  std::vector<HostPage*> todo;
+  for (uint32_t idx : pages) {
+    auto it = pages_.find(key(setId, idx));
+    if (it == pages_.end()) throw CodedError("TS_BAD_PAGE", "preload: page " + std::to_string(idx) + " of set " + std::to_string(setId) + " is not registered");
+    if (it->second.slot < 0) todo.push_back(&it->second);
+  }
+  if (todo.empty()) return 0;
+  // Only where a slot for every registered page and `reserve` fit: a cache that streams would evict
+  // what this loads, and state allocated past the limit drops the cache.
+  const size_t sb = align256(std::max<size_t>(maxImage_, 256));
+  const size_t cache = arenas_.empty() || slotBytes_ < sb ? pages_.size() * sb : arenaBytes_ + (pages_.size() - std::min(pages_.size(), slots_.size())) * slotBytes_;
+  if (stateBytes_ + scratchBytes_ + cache + reserve > limit_) return 0;
+  ensureCache();
+  if (slots_.size() < pages_.size()) return 0;
+  RunStats st;
+  for (size_t i = 0; i < todo.size(); i++) acquire(*todo[i], (int)(i % (size_t)nstreams_), st, nullptr);
+  be_->syncAll();
+  for (auto& sl : slots_) sl.readyRecorded = sl.usedRecorded = false;
+  return todo.size();
+}
+
 // Graphie's active pages: a pull with pullIf walks only the pages holding a vertex in that state;
 // a push from a frontier held on the device (u8 flags), those holding a flagged vertex.
 std::vector<uint32_t> Controller::activePages(int setId, const std::vector<uint32_t>& pages, const std::string& state, double value) {
