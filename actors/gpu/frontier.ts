@@ -84,7 +84,10 @@ export async function pushPagesOf(a: GpuActor, setId: number, s: GpuStep): Promi
   const pages = Array.from(await a.controller.activePages(setId, Uint32Array.from(a.rangePages(setId)), FR, 1));
   const deg = setId === SET_IN && a.directed ? INDEG : OUTDEG;
   if (deg === INDEG) await a.ensureDegrees(INDEG, a.graph.inDegree);
-  // The frontier holds owned vertices only (clearNext, heldFromPeers): one sum over their span.
-  a.pushEdges = await a.controller.flaggedDegrees(FR, deg, a.begin, a.end);
+  // The frontier holds owned vertices only (clearNext, heldFromPeers): one sum over their span,
+  // which holdNext took already where these are the flags it left (one GPU: clearNext renamed them).
+  const held = a.heldDegrees;
+  const known = a.ownsAll && deg === OUTDEG && s.f.frontierIsNext === true && held !== undefined && held.step === s.f.step - 1;
+  a.pushEdges = known ? held.sum : await a.controller.flaggedDegrees(FR, deg, a.begin, a.end);
   return (a.pushList = pages);
 }

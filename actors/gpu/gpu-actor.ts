@@ -77,6 +77,11 @@ export class GpuActor {
   private outboxSent = 0;
   /** With countNext (or held next flags): the out-degrees of the owned vertices in next (the vote's nextEdges). */
   nextEdges: number | undefined;
+  /**
+   * holdNext's sum of the out-degrees of the next flags it left on the device (one GPU owning every
+   * vertex), by superstep: the next push's frontier is those flags (clearNext), with those edges.
+   */
+  heldDegrees: { step: number; sum: number } | undefined;
   /** Host buffers page-locked for copies (pins.ts). */
   private readonly pins = new HostPins();
   /** Readback buffers reused across supersteps, by state name and length. */
@@ -251,7 +256,7 @@ export class GpuActor {
     const t0 = performance.now();
     // A run's first superstep: what the device holds belongs to an earlier run, even where the
     // host arrays are the same buffers (the engine reuses a finished run's arrays).
-    if (f.step === 0 || f.first === true) (this.scratch.clear(), (this.nextStep = -1));
+    if (f.step === 0 || f.first === true) (this.scratch.clear(), (this.nextStep = -1), (this.heldDegrees = undefined));
     const step = stepOf(f, shared, this.g!.numVertices);
     // Before anything that can fail: the other GPU actors wait for this one (group.ts).
     const tMeet = performance.now();

@@ -56,6 +56,7 @@ export async function holdNext(a: GpuActor, s: GpuStep, activated: number, updat
   // One sum over the span of the owned ranges: nothing sets a flag between them (the kernels and
   // mergeState mark owned vertices only), and a call per range cost 32 calls a superstep under 's'.
   a.nextEdges = activated > 0 ? await a.controller.flaggedDegrees(NX, OUTDEG, a.begin, a.end) : 0;
+  a.heldDegrees = a.ownsAll ? { step: s.f.step, sum: a.nextEdges } : undefined;
   return activated;
 }
 
