@@ -321,7 +321,7 @@ gpuTest('npm run gpu-check runs in emulated mode: every program matches, the ben
   }
 });
 
-gpuTest('BFS on a GPU that owns every vertex uploads depth once per run, push and pull levels alike; a split GPU every level', async (t) => {
+gpuTest('BFS on a GPU that owns every vertex never uploads depth whole (set on the device from the seed), push and pull levels alike; a split GPU every later level', async (t) => {
   const g = rmat(true);
   const cpu = await cpuResults(g);
   const n = g.numVertices;
@@ -335,8 +335,12 @@ gpuTest('BFS on a GPU that owns every vertex uploads depth once per run, push an
         // Each upload of depth is the whole array (4 bytes a vertex) beside small frontier lists.
         const uploads = rows.map((r) => Math.floor(r.stateBytesIn / (4 * n)));
         const pushes = report.steps.map((s) => s.mode === 'push');
-        if (gpuShare < 1) t.true(uploads.every((u) => u === 1), `a split uploads every level: ${uploads.join(',')}`);
-        else t.deepEqual(uploads, uploads.map((_, i) => (i === 0 ? 1 : 0)), `depth once: ${uploads.join(',')} (${pushes.join(',')})`);
+        // The first level sets depth on the device (-1, the source 0: args.seed), no upload.
+        if (gpuShare < 1) t.true(uploads.every((u, i) => u === (i === 0 ? 0 : 1)), `a split uploads every later level: ${uploads.join(',')}`);
+        else {
+          t.deepEqual(uploads, uploads.map(() => 0), `depth never whole: ${uploads.join(',')} (${pushes.join(',')})`);
+          t.true(rows[0]!.stateBytesIn > 0 && rows[0]!.stateBytesIn < 64, `the seed: ${rows[0]!.stateBytesIn} B`);
+        }
         // The direction-optimising run must cross pull levels and come back to push.
         if (forceMode === undefined) t.true(pushes.some((p, i) => p && pushes[i - 1] === false), `push after a pull level: ${pushes.join(',')}`);
       }
@@ -358,13 +362,14 @@ gpuTest('push frontiers: a short one goes to a split GPU as its ids, a long one 
       const rows = gpuRows(report);
       const owned = report.partition!.gpus[0]!.vertices;
       if (gpuShare === 1) {
-        // Depth once (4 bytes a vertex) and the source as one id; then nothing: the next flags stay on the device.
-        t.deepEqual(rows.map((r) => r.stateBytesIn), rows.map((_, i) => (i === 0 ? 4 * n + 5 : 0)), `share 1: ${rows.map((r) => r.stateBytesIn).join(',')}`);
+        // Depth set on the device with the source's seed (8 bytes), the source as one id; then nothing: the next flags stay on the device.
+        t.deepEqual(rows.map((r) => r.stateBytesIn), rows.map((_, i) => (i === 0 ? 8 + 5 : 0)), `share 1: ${rows.map((r) => r.stateBytesIn).join(',')}`);
         continue;
       }
-      // Split: depth whole every superstep, and the owned frontier as ids (5 bytes each) or the owned byte map.
+      // Split: depth whole every superstep but the first (set on the device: the seed's 8 bytes), and
+      // the owned frontier as ids (5 bytes each) or the owned byte map.
       const kinds = rows.map((r, i) => {
-        const f = r.stateBytesIn - 4 * n;
+        const f = r.stateBytesIn - (i === 0 ? 8 : 4 * n);
         t.true(f === owned || (f % 5 === 0 && (f / 5) * 16 < owned), `superstep ${i}: ${f} frontier bytes (${owned} owned)`);
         return f === owned ? 'map' : 'ids';
       });

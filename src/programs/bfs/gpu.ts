@@ -1,6 +1,6 @@
 /** bfs on GPUs: handlers over the precompiled native kernels (native/src), imported by URL. */
 import { SET_OUT, SET_IN, FR, NX, ACTIVATE, type GpuHandler } from '../../../actors/gpu/handler.js';
-import { keep, refresh } from '../../../actors/gpu/residency.js';
+import { keep, refresh, stale } from '../../../actors/gpu/residency.js';
 import { clearNext, frontierAll, frontierOwned, pushPagesOf } from '../../../actors/gpu/frontier.js';
 import { holdNext, holds } from '../../../actors/gpu/held.js';
 
@@ -8,8 +8,11 @@ export const bfs: GpuHandler = {
   modes: ['push', 'pull'],
   async run(a, s) {
     const level = s.f.args.level!, push = s.f.mode === 'push';
-    // depth is resident (index.ts): RMAT 24's 67 MB go up only when another writer changed it.
-    await refresh(a, s, 'depth');
+    // depth is resident (index.ts): RMAT 24's 67 MB go up only when another writer changed it. A
+    // fresh run's first level (args.seed) needs none of it: -1 but at the source, set here.
+    const up = stale(a, s, 'depth', 'i32');
+    if (up === 'all' && s.f.args.seed !== undefined) await seedDepth(a, s.f.args.seed);
+    else await refresh(a, s, 'depth', 'i32', 'depth', up);
     await clearNext(a, s);
     await (push ? frontierOwned(a, s) : frontierAll(a, s));
     const st = push
@@ -39,3 +42,11 @@ export const bfs: GpuHandler = {
     owned: (a, s) => a.changedOwned('depth', 'claim', s, undefined, s.f.args.level! + 1),
   },
 };
+
+/** The device depth of a fresh run: -1 everywhere but 0 at `source` (what the driver's host array holds). */
+async function seedDepth(a: Parameters<GpuHandler['run']>[0], source: number): Promise<void> {
+  await a.ensure('depth', 'i32');
+  await a.controller.fillState('depth', -1);
+  await a.controller.scatterState('depth', Uint32Array.of(source), Int32Array.of(0));
+  a.stats.stateBytesIn += 8;
+}

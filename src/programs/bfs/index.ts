@@ -32,6 +32,9 @@ export const bfs = defineProgram({
   async run(ctx, { source }) {
     const { depth, seen } = ctx.state;
     let c = ctx.resume<{ level: number; frontier: Frontier }>();
+    // A fresh run's first level names the source (args.seed): depth is -1 everywhere else, so a GPU
+    // sets its copy on the device (gpu.ts) instead of uploading the whole array.
+    const seed = c === undefined ? source : undefined;
     if (c === undefined) {
       depth[source] = 0;
       seen[source >>> 5] = 1 << (source & 31);
@@ -40,7 +43,7 @@ export const bfs = defineProgram({
     let { level, frontier } = c;
     for (; frontier.size > 0; level++) {
       await ctx.checkpoint({ level, frontier });
-      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, { level }, { readsFrontier: true, direction: { beta: 18 }, pullIf: { state: 'depth', value: -1 }, deviceNext: true }));
+      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, level === 0 && seed !== undefined ? { level, seed } : { level }, { readsFrontier: true, direction: { beta: 18 }, pullIf: { state: 'depth', value: -1 }, deviceNext: true }));
     }
     return depth;
   },
