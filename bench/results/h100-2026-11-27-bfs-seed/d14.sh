@@ -1,0 +1,24 @@
+#!/bin/bash
+# Call 14 (x1): bfs's seed set on the device (no first upload of depth). gpu-check at share 1 and 0.6,
+# then GPU-only RMAT 24 bfs before (12fead5) / after, three rounds of 10 runs.
+set -u
+xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
+tar xJf .device/prod-modules.tar.xz -C /tmp && ln -sfn /tmp/node_modules node_modules
+export TESSERA_CACHE_DIR=/tmp/tcache
+rm -rf /tmp/o /tmp/B; mkdir -p /tmp/B /tmp/o && tar xJf .device/before-dist.tar.xz -C /tmp/B && ln -sfn /tmp/node_modules /tmp/B/node_modules && cp package.json /tmp/B/
+{ nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
+([ -f /tmp/g24w.tsr ] || timeout 100 node dist/src/cli/main.js generate rmat --scale 24 --weighted --out /tmp/g24w.tsr > /tmp/o/gen24.txt 2>&1) &
+timeout 200 node scripts/gpu-check.mjs --gpus 1 --gpu-share 1 --scale 20 --no-bench --json /tmp/o/gc1.json > /tmp/o/gc1.txt 2>&1; echo "gpu-check 1 rc=$?" >> /tmp/o/machine.txt
+timeout 200 node scripts/gpu-check.mjs --gpus 1 --gpu-share 0.6 --scale 20 --no-bench --json /tmp/o/gc06.json > /tmp/o/gc06.txt 2>&1; echo "gpu-check 0.6 rc=$?" >> /tmp/o/machine.txt
+wait
+for round in 1 2 3; do for b in before after; do
+  R=$PWD; [ $b = before ] && R=/tmp/B
+  CONFIGS=1 CELLS=bfs RUNS=10 timeout 100 node .device/mg26.mjs "$R" /tmp/g24w.tsr 2>>/tmp/o/gpu.err | sed "s/^{/{\"build\":\"$b\",\"round\":$round,/" >> /tmp/o/gpu.jsonl
+done; done
+tar cJf $OUT/all.tar.xz -C /tmp o
+cat /tmp/o/machine.txt; tail -1 /tmp/o/gc1.txt; tail -1 /tmp/o/gc06.txt; tail -3 /tmp/o/gpu.err
+python3 - /tmp/o/gpu.jsonl <<'PY'
+import json,sys
+for l in open(sys.argv[1]):
+    r=json.loads(l); print(r['build'],r['round'],r['cell'],r['medianMs'],r['runs'],{k: round(v,2) for k,v in r['phases'].items()})
+PY
