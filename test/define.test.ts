@@ -66,6 +66,23 @@ test('a kernel name the module does not export is a clear error', async (t) => {
   t.regex(err!.message, /it exports scaled\)/);
 });
 
+test('edgeMap gpuOnly where no single GPU owns every vertex is a clear error; soleGpu is false there', async (t) => {
+  let sole: boolean | undefined;
+  const gpuOnly = defineProgram({
+    ...degrees,
+    name: 'gpu-only',
+    async run(ctx) {
+      sole = ctx.soleGpu;
+      await ctx.edgeMap('scaled', ctx.all(), {}, {}, { gpuOnly: true });
+      return ctx.state.x;
+    },
+  });
+  const err = await t.throwsAsync(run(generate('rmat:4'), gpuOnly, { topology: topo([1]) }), { instanceOf: TesseraError });
+  t.false(sole);
+  t.regex(err!.message, /runs kernel 'scaled' with gpuOnly, which needs one GPU owning every vertex/);
+  t.regex(err!.message, /Fix: check ctx\.soleGpu/);
+});
+
 test('defineProgram refuses broken definitions, naming the field', (t) => {
   const base = { name: 'ok', summary: 's', params: {}, state: {}, output: 'int', kernels: KERNELS, profile, run: async () => new Int32Array(0) } as const;
   const cases: Array<[Record<string, unknown>, RegExp]> = [
