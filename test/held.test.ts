@@ -91,6 +91,13 @@ gpuTest('wcc: Afforest on a GPU owning every vertex equals the reference on rand
     }),
     { numRuns: 20 },
   );
+  // A cache smaller than the graph: pages stream (loaded one at a time, evicted), the same labels.
+  const es: Array<[number, number]> = Array.from({ length: 120 }, (_, i) => [(i * 7) % 41, (i * 13 + 5) % 41]);
+  const g = buildGraph(rawFrom(es), { pageEdges: 3 });
+  const small: Topology = { ...GPU, gpus: [{ device: 0, emulated: true, streams: 2, memoryLimit: 16384 }] };
+  const r = await run(g, 'wcc', { ...ALONE, topology: small });
+  t.true(r.report.steps.some((st) => st.actors.some((x) => (x.gpu?.evictions ?? 0) > 0)), 'pages streamed');
+  t.deepEqual([...r.values], [...referenceWcc(g)]);
 });
 
 test('swapUpdates hands each GPU the updates of its vertices: by range among three, as sent between two, none to one owning nothing', (t) => {

@@ -220,7 +220,7 @@ export class GpuActor {
     // The pages up now where the cache holds them all beside room for the runs' state (64 B a
     // vertex and 256 MiB): a session's first run then copies none (RMAT 24: ~4 GB over the link).
     const reserve = 64 * g.numVertices + 2 ** 28;
-    for (const set of g.in !== g.out ? [SET_OUT, SET_IN] : [SET_OUT]) await this.ctl.preload(set, Uint32Array.from(this.range.get(set)!), reserve);
+    for (const set of g.in !== g.out ? [SET_OUT, SET_IN] : [SET_OUT]) await this.ctl.preload(set, Uint32Array.from(this.rangePages(set)), reserve);
     const info = await this.ctl.info();
     this.link.send({
       type: 'ready',

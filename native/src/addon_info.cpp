@@ -116,7 +116,6 @@ void ExportFunctions(Napi::Env env, Napi::Object exports) {
   exports.Set("abiVersion", Napi::Number::New(env, 1));
 }
 
-/** create()'s options object, each field checked (one coded error per bad field). */
 /** Calls fn(key, value) for each defined entry of the object at `v` (when it is one). */
 template <typename F>
 static void eachEntry(Napi::Value v, F fn) {
@@ -164,6 +163,7 @@ ts::RunRequest runRequest(const Napi::CallbackInfo& info) {
   return rq;
 }
 
+/** create()'s options object, each field checked (one coded error per bad field). */
 CreateOptions createOptions(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsObject()) throw codedError(env, "TS_ARG", "create: options object required");

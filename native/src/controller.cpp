@@ -281,8 +281,10 @@ void Controller::dropArena() {
   totals_.cacheResets++;
 }
 
+size_t Controller::slotSize() const { return align256(std::max<size_t>(maxImage_, 256)); }
+
 void Controller::ensureCache() {
-  const size_t sb = align256(std::max<size_t>(maxImage_, 256));
+  const size_t sb = slotSize();
   const size_t want = std::max<size_t>(1, pages_.size());
   const size_t avail = limit_ > stateBytes_ + scratchBytes_ ? limit_ - stateBytes_ - scratchBytes_ : 0;
   if (!arenas_.empty() && slotBytes_ >= sb) {

@@ -214,6 +214,8 @@ class Controller {
   std::pair<uint32_t*, void*> scatterInputs(const StateArr& a, const std::string& what, const uint32_t* ids, const void* vals, SType type, size_t count);
   void dropArena();
   void ensureCache();
+  /** Bytes of a cache slot: the largest registered page's image (ensureCache, preload). */
+  size_t slotSize() const;
   void addSlots(uint8_t* arena, size_t n);
   void ensureStaging();
   void stageChunks(uint8_t* dst, size_t n, int s, const std::function<void(uint8_t*, size_t, size_t)>& fill);

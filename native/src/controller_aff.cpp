@@ -1,7 +1,6 @@
 // wcc_afforest's plan: Afforest (kernels_aff.h) in three calls a GPU owning every vertex makes
 // (src/programs/wcc/gpu.ts). State roles: comp (u32/i32, n: the forest, device scratch the host
-// never reads); phase 2 also label (u32, n) and optional orig (u32, n: each vertex's original id;
-// absent: ids are their own). Params:
+// never reads); phase 2 also label (u32, n) and orig (u32, n: each vertex's original id). Params:
 //   phase 0 (pages): comp reset, each vertex links its first `rounds` neighbours, compression;
 //   phase 1 (pages): the vertices outside the sampled biggest component (params.skip, else the
 //     most frequent root of 1024 samples, returned as stats.sum) link their neighbours from the
@@ -36,10 +35,10 @@ void Controller::buildAffPlan(const RunRequest& rq, std::vector<HostPage*>& page
   if (phase == 2) {
     if (!pages.empty()) throw CodedError("TS_ARG", k + ": phase 2 reads no pages");
     StateArr* label = role(rq, "label", {SType::U32}, true);
-    StateArr* orig = role(rq, "orig", {SType::U32}, false);
-    if (label->n < n || (orig && orig->n < n)) throw CodedError("TS_RANGE", k + ": label and orig need comp's " + std::to_string(n) + " entries");
+    StateArr* orig = role(rq, "orig", {SType::U32}, true);
+    if (label->n < n || orig->n < n) throw CodedError("TS_RANGE", k + ": label and orig need comp's " + std::to_string(n) + " entries");
     u32* lp = (u32*)label->dev;
-    const u32* op = orig ? (const u32*)orig->dev : nullptr;
+    const u32* op = (const u32*)orig->dev;
     pl.pre = [vertexPass, lp, op] {
       vertexPass(3, lp, op);
       vertexPass(2, lp, op);
@@ -54,13 +53,11 @@ void Controller::buildAffPlan(const RunRequest& rq, std::vector<HostPage*>& page
   if (phase == 0) {
     a.first = 0;
     a.last = (u32)*rounds;
-    a.splitFirst = 0;
     pl.pre = [vertexPass] { vertexPass(0, nullptr, nullptr); };
     pl.post = [vertexPass] { vertexPass(1, nullptr, nullptr); };
   } else {
     a.first = (u32)*rounds;
     a.last = 0xffffffffu;
-    a.splitFirst = 0;
     a.useSkip = 1;
     auto skip = std::make_shared<uint32_t>(0);
     pl.keep = {skip};
@@ -96,22 +93,15 @@ void Controller::buildAffPlan(const RunRequest& rq, std::vector<HostPage*>& page
     };
   }
   // pre (the sampling, synchronous) has set the skip by the time run() launches the pages.
-  // Sampling reads two edges a vertex: a thread each; the final pass the page's group size.
-  auto G = [sample = a.last <= 4](const PageDev& pd) { return sample ? 1u : groupSize(pd); };
+  // Sampling reads a few edges a vertex: a thread each; the final pass the page's group size.
   auto skip = pl.keep.empty() ? nullptr : std::static_pointer_cast<uint32_t>(pl.keep[0]);
-  pl.page = [this, a, skip, G](HostPage&, const PageDev& pd, int s) {
-    AffLinkArgs b = a;
-    b.pg = pd;
-    if (skip) b.skip = *skip;
-    b.G = G(pd);
-    const uint32_t per = kBlock / b.G;
-    launch<KAffLink>((pd.nv + per - 1) / per, 0, s, b);
-  };
-  pl.batch = [this, a, skip, G](const PageDev* pds, uint32_t n, int s) {
+  pl.batch = [this, a, skip, sample = phase == 0](const PageDev* pds, uint32_t n, int s) {
     AffLinkArgs b = a;
     if (skip) b.skip = *skip;
-    launchPages<KAffLink>(b, pds, n, s, 0, G);
+    launchPages<KAffLink>(b, pds, n, s, 0, [sample](const PageDev& pd) { return sample ? 1u : groupSize(pd); });
   };
+  // A page loaded in this call (the cache streams): a batch of one.
+  pl.page = [batch = pl.batch](HostPage&, const PageDev& pd, int s) { batch(&pd, 1, s); };
 }
 
 }  // namespace ts

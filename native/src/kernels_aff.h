@@ -24,12 +24,12 @@ TS_DEVICE void affLink(u32* comp, u32 u, u32 v) {
  * One page: each vertex (a group of G lanes) links with its neighbours [first, last) of the
  * page (Afforest's sampling: [0, rounds); its final pass: [rounds, end) for the vertices whose
  * root is not `skip`, the sampled biggest component). A split page is one slice of a hub: its
- * edges are linked from `splitFirst` (0 in the final pass: linking an edge twice is harmless).
+ * edges are linked from 0 (linking an edge twice is harmless).
  */
 struct AffLinkArgs {
   PageDev pg;
   u32* comp;
-  u32 G, first, last, splitFirst, skip, useSkip;
+  u32 G, first, last, skip, useSkip;
 };
 struct KAffLink {
   using Args = AffLinkArgs;
@@ -41,7 +41,7 @@ struct KAffLink {
     const u32 v = a.pg.vBegin + li;
     if (a.useSkip && load_u32(&a.comp[v]) == a.skip) return;
     const u32 b = a.pg.off[li], e = a.pg.off[li + 1], deg = e - b;
-    const u32 first = a.pg.split ? a.splitFirst : a.first;
+    const u32 first = a.pg.split ? 0 : a.first;
     const u32 lo = b + (first < deg ? first : deg), hi = b + (a.last < deg ? a.last : deg);
     for (u32 i = lo + lane; i < hi; i += a.G) affLink(a.comp, v, a.pg.nbr[i]);
   }
@@ -50,7 +50,7 @@ struct KAffLink {
 /**
  * Vertex passes over [0, n): mode 0 every vertex its own tree; 1 path compression (each vertex
  * points at its root); 2 compression, then each root's label lowered to its tree's smallest
- * original id (label holds the roots' own ids: mode 3 before); 3 label[v] = orig[v] (or v);
+ * original id (label holds the roots' own ids: mode 3 before); 3 label[v] = orig[v];
  * 4 label[v] = label[root] for the non-roots. The 1024 samples of the biggest component: mode 5
  * writes comp[idx[i]] to out[i].
  */
@@ -78,15 +78,14 @@ struct KAffVertex {
             p = pp;
             pp = load_u32(&a.comp[p]);
           }
-          // Identity ids: the root is the smallest already. A read first: the giant component's
-          // members would otherwise all hit one address.
-          if (a.mode == 2 && p != v && a.orig) {
+          // A read first: the giant component's members would otherwise all hit one address.
+          if (a.mode == 2 && p != v) {
             const u32 x = a.orig[v];
             if (x < load_u32(&a.label[p])) atomic_min_u32(&a.label[p], x);
           }
           break;
         }
-        case 3: a.label[v] = a.orig ? a.orig[v] : v; break;
+        case 3: a.label[v] = a.orig[v]; break;
         case 4: {
           const u32 r = a.comp[v];
           if (r != v) a.label[v] = a.label[r];

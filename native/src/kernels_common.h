@@ -96,10 +96,6 @@ TS_DEVICE u32 upperBound(const u32* a, u32 n, u32 x) {
   return lo;
 }
 
-}  // namespace ts
-
-namespace ts {
-
 /** Pages one KPages launch covers: its parameter stays under 4 KiB. */
 constexpr u32 kPageBatch = 32;
 

@@ -3,6 +3,7 @@ import { SET_OUT, SET_IN, FR, NX, ACTIVATE, type GpuHandler } from '../../../act
 import { keep, refresh, stale } from '../../../actors/gpu/residency.js';
 import { clearNext, frontierAll, frontierOwned, pushPagesOf } from '../../../actors/gpu/frontier.js';
 import { holdNext, holds } from '../../../actors/gpu/held.js';
+import type { GpuActor } from '../../../actors/gpu/gpu-actor.js';
 
 export const bfs: GpuHandler = {
   modes: ['push', 'pull'],
@@ -44,7 +45,7 @@ export const bfs: GpuHandler = {
 };
 
 /** The device depth of a fresh run: -1 everywhere but 0 at `source` (what the driver's host array holds). */
-async function seedDepth(a: Parameters<GpuHandler['run']>[0], source: number): Promise<void> {
+async function seedDepth(a: GpuActor, source: number): Promise<void> {
   await a.ensure('depth', 'i32');
   await a.controller.fillState('depth', -1);
   await a.controller.scatterState('depth', Uint32Array.of(source), Int32Array.of(0));

@@ -18,6 +18,7 @@
  * graph.out. Halts when no label changes (kernels.ts). Serial reference: reference.ts.
  */
 import { copyArray } from '../../engine/fill.js';
+import { toShared } from '../../engine/frontier-lists.js';
 import { defineProgram } from '../../engine/define.js';
 import type { Frontier, RunContext } from '../../engine/program.js';
 import type { Graph } from '../../graph/types.js';
@@ -108,10 +109,6 @@ function sharedIds(g: Graph): Uint32Array {
   const ids = g.ids.toOriginal;
   if (ids.buffer instanceof SharedArrayBuffer) return ids;
   let c = idCopies.get(g);
-  if (c === undefined) {
-    c = new Uint32Array(new SharedArrayBuffer(ids.byteLength));
-    c.set(ids);
-    idCopies.set(g, c);
-  }
+  if (c === undefined) idCopies.set(g, (c = toShared(ids)));
   return c;
 }
