@@ -5,7 +5,8 @@
  * Native cases skip only where the toolchain is missing (as native.test.ts).
  */
 import test from 'ava';
-import { nativeAvailable, nativeModelCount } from '../actors/gpu/native.js';
+import { nativeAvailable } from '../actors/gpu/native.js';
+import { nativeModelCount } from '../actors/gpu/native-host.js';
 import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import type { Graph } from '../src/graph/types.js';

@@ -1,6 +1,7 @@
 /** The built-ins' native CPU kernels (native/src/addon_cpu.cpp) against the serial references. */
 import test from 'ava';
-import { nativeAvailable, nativeCpuKernels } from '../actors/gpu/native.js';
+import { nativeAvailable } from '../actors/gpu/native.js';
+import { nativeCpuKernels } from '../actors/gpu/native-host.js';
 import { checkKernelCases } from './helpers/kernel-cases.js';
 
 const avail = nativeAvailable();

@@ -29,7 +29,8 @@ const SMALL_GPU = topo([2], [{ device: 0, emulated: true, streams: 2, memoryLimi
 /** One too small for PageRank's pages: they stream every pass, from the file or the host buffer. */
 const TINY_GPU = topo([2], [{ device: 0, emulated: true, streams: 2, memoryLimit: 1 << 19 }]);
 import { tessera } from './helpers/cli.js';
-import { GpuController, nativeDropFileCache, pageWeightBytes, type RunStats } from '../actors/gpu/native.js';
+import { GpuController, pageWeightBytes, type RunStats } from '../actors/gpu/native.js';
+import { nativeDropFileCache } from '../actors/gpu/native-host.js';
 import { diskLoad } from '../src/model/disk.js';
 import { predict, type ModelParams } from '../src/model/model.js';
 

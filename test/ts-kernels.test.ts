@@ -6,7 +6,7 @@
 import test from 'ava';
 
 process.env.TESSERA_NATIVE_KERNELS = '0';
-const { nativeCpuKernels } = await import('../actors/gpu/native.js');
+const { nativeCpuKernels } = await import('../actors/gpu/native-host.js');
 const { checkKernelCases } = await import('./helpers/kernel-cases.js');
 
 test('TESSERA_NATIVE_KERNELS=0 turns the native kernels off', (t) => {

@@ -17,7 +17,7 @@ import { arenaBytes, checkedBlob, keyName, RUN_PAGE, type PageStore } from '../.
 import { readAt } from '../../src/graph/tsr-read.js';
 import type { KernelGraph } from '../../src/engine/kernel.js';
 import type { Task } from '../../src/wire/frames.js';
-import { nativeDropFileCache } from '../gpu/native.js';
+import { nativeDropFileCache } from '../gpu/native-host.js';
 
 const dropCache = nativeDropFileCache();
 

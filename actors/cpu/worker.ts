@@ -11,7 +11,7 @@ import type { Mode, StateKind } from '../../src/wire/frames.js';
 import { TaskTaker } from './task-queue.js';
 import { activatedEdges, discoveredEdges, runOne } from '../../src/engine/run-tasks.js';
 import { gangLoop, type GangStart } from './gang.js';
-import { nativeCpuKernels } from '../gpu/native.js';
+import { nativeCpuKernels } from '../gpu/native-host.js';
 import { markInputError } from '../../src/errors.js';
 
 const graph: KernelGraph = materializeGraph(workerData as GraphShare);

@@ -31,7 +31,7 @@
  *   bc_backward depth, sigma, delta f64 (zero before the first level of a source), optional bc f64;
  *               params level, source (out-pages; delta[v] for depth[v] == level, bc[v] += delta[v])
  *   lcc_tri     the forward triangle enumeration over N+ in state arrays (controller_tri.cpp)
- *   wcc_afforest Afforest's union-find: comp u32/i32 (scratch), label u32, optional orig u32;
+ *   wcc_afforest Afforest's union-find: comp u32/i32 (scratch), label u32, orig u32;
  *               params phase 0 (rounds) and 1 (from, skip) over pages, 2 without (controller_aff.cpp)
  * An optional role binds to the array of its own name only when the type fits (name it in `state`
  * to be strict). frontier/next are a bitmap (u32 words, ceil(n/32)) or a byte per vertex (u8); `activated` counts
@@ -46,6 +46,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page, PageSet } from '../../src/graph/types.js';
+import type { CopyArrayFn, FillArrayFn, FoldFlagsFn, ListFlagsFn, ModelCountFn, NativeCpuKernels, TsrCheckFn, TsrLoadFn } from './native-host.js';
 
 export type StateType = 'f64' | 'f32' | 'u32' | 'i32' | 'u8';
 export type StateArray = Float64Array | Float32Array | Uint32Array | Int32Array | Uint8Array;
@@ -193,70 +194,8 @@ interface NativeControllerHandle {
   close(): Promise<void>;
 }
 
-/**
- * The coordinator's fold of flagged changes on native threads (addon_passes.cpp FoldFlags): for every
- * set flags[i], v = begin + i, 'claim' sets state[v] = value where it is -1, 'min' lowers it to
- * values[i]; changed vertices not yet in `next` join it (and `found`, ascending, with wantList).
- */
-export type FoldFlagsFn = (
-  op: 'claim' | 'min',
-  state: Int32Array | Uint32Array | Float32Array | Float64Array,
-  next: Uint8Array,
-  flags: Uint8Array,
-  begin: number,
-  valueOrValues: number | Int32Array | Uint32Array | Float32Array | Float64Array,
-  wantList: boolean,
-) => { active: number; found?: Uint32Array };
-
-/**
- * The indices of the set flags, ascending, into `out` (at most out.length) on native threads
- * (addon_passes.cpp ListFlags), and with `degree` the sum of degree[i] over them.
- */
-export type ListFlagsFn = (flags: Uint8Array, out: Uint32Array, degree?: Uint32Array) => { count: number; edges: number };
-export type FillArrayFn = (array: Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array, value: number) => void;
-export type CopyArrayFn = (dst: ArrayBufferView, src: ArrayBufferView) => void;
-/**
- * A page partition's boundary counts on native threads (addon_model.cpp; src/model/boundary-count.ts
- * countMatricesJs bit for bit): page i's nbrs[i] are held by element pageElement[i] (255: none),
- * owner[w] is w's element; agg and raw (k x k, k <= 24) are overwritten.
- */
-export type ModelCountFn = (nbrs: Uint32Array[], pageElement: Uint8Array, owner: Uint8Array, k: number, agg: Float64Array, raw: Float64Array) => void;
-
-/**
- * A .tsr load's blob checks on native threads (addon_tsr.cpp): for blob i, spec[3i..3i+2] =
- * [nv, from, to] (nv = -1: checksum only); out[2i] = tsrChecksum, out[2i+1] = flags (1: offsets
- * words [0, nv] not from 0, decreasing or not ending at to - from; 2: a word of [from, to) >= n).
- */
-export type TsrCheckFn = (blobs: Uint8Array[], spec: Float64Array, n: number, out: Uint32Array) => void;
-/**
- * tsrCheck with the reads (addon_tsr.cpp): blob i is read from `positions[i]` of fd (pread on the
- * addon's threads) and, with `check`, checked; out[3i], out[3i + 1]: checksum and flags, out[3i + 2]:
- * 0 when it was read whole (else read it again for the error).
- */
-export type TsrLoadFn = (fd: number, blobs: Uint8Array[], positions: Float64Array, spec: Float64Array, n: number, check: boolean, out: Uint32Array) => Promise<void>;
-
-/** A page set's pages as the addon's CPU kernels read them (NativeCpuKernels.pageSet). */
-export type NativePageSet = { readonly __nativePageSet: true };
-/**
- * The built-in programs' native CPU kernels (native/src/addon_cpu.cpp), each over one task's range
- * on the calling thread; stats[0] += edges examined, stats[1] += vertices activated.
- */
-export interface NativeCpuKernels {
-  pageSet(pages: readonly Page[], firstPageOf: Uint32Array): NativePageSet;
-  bfsPull(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, depth: Int32Array, frontier: Uint8Array, next: Uint8Array, level: number, stats: Float64Array): void;
-  /** list[lo, hi) (edgeLo < 0) or list[lo]'s out-edges [edgeLo, edgeHi); claimed ids into found (room for the task's edges), stats[1] of them. */
-  bfsPush(out: NativePageSet, list: Uint32Array, lo: number, hi: number, edgeLo: number, edgeHi: number, depth: Int32Array, seen: Int32Array, next: Uint8Array, level: number, found: Uint32Array, stats: Float64Array): void;
-  affSample(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, comp: Int32Array, rounds: number, stats: Float64Array): void;
-  affFinal(out: NativePageSet, inSet: NativePageSet | null, lo: number, hi: number, comp: Int32Array, skip: number, from: number, stats: Float64Array): void;
-  /** op 0: comp[v] = v; 1: compress; 2: compress, roots' labels lowered; 3: label[v] = label[root]. */
-  affVertex(op: 0 | 1 | 2 | 3, comp: Int32Array, label: Uint32Array | null, lo: number, hi: number): void;
-  /** Louvain's coarse graph on one thread per core (addon_louvain.cpp; src/programs/louvain/serial.ts aggregate). */
-  louvainAggregate?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, loop: Float64Array, comm: Uint32Array, C: number): { off: Float64Array; adj: Uint32Array; wt: Float64Array; k: Float64Array; loop: Float64Array };
-  /** Louvain's sequential local moving (addon_louvain.cpp; serial.ts moveOrdered): comm, tot and size updated in place. */
-  louvainMoveOrdered?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number, maxSweeps: number, tol: number): { sweeps: number; gain: number };
-}
-
-interface NativeModule {
+/** The addon's exports (native/src/addon_info.cpp ExportFunctions). */
+export interface NativeModule {
   create(opts: GpuCreateOptions): Promise<NativeControllerHandle>;
   cudaDeviceCount(): { count: number; reason?: string };
   foldFlags?: FoldFlagsFn;
@@ -397,74 +336,10 @@ function nativeModule(): NativeModule {
   throw e;
 }
 
-/** The addon's foldFlags, or undefined without an addon (or an older build). */
-export function nativeFoldFlags(): FoldFlagsFn | undefined {
+/** The loaded addon's exports, or undefined without an addon (native-host.ts reads its host passes from here). */
+export function addonModule(): NativeModule | undefined {
   const l = load();
-  return 'mod' in l ? l.mod.foldFlags : undefined;
-}
-
-/** The addon's listFlags, or undefined without an addon (or an older build). */
-export function nativeListFlags(): ListFlagsFn | undefined {
-  const l = load();
-  return 'mod' in l ? l.mod.listFlags : undefined;
-}
-
-/** The addon's copyArray, or undefined without an addon (or an older build). */
-export function nativeCopyArray(): CopyArrayFn | undefined {
-  const l = load();
-  return 'mod' in l ? l.mod.copyArray : undefined;
-}
-
-/** The addon's dropFileCache (posix_fadvise DONTNEED), or undefined without an addon (or an older build). */
-export function nativeDropFileCache(): ((fd: number, offset: number, length: number) => number) | undefined {
-  const l = load();
-  return 'mod' in l ? l.mod.dropFileCache : undefined;
-}
-
-/** The addon's tsrCheck, or undefined without an addon (or an older build), or with TESSERA_NATIVE_TSR=0 (the JS checks then run). */
-export function nativeTsrCheck(): TsrCheckFn | undefined {
-  if (process.env.TESSERA_NATIVE_TSR === '0') return undefined;
-  const l = load();
-  return 'mod' in l ? l.mod.tsrCheck : undefined;
-}
-
-/** The addon's modelCount, or undefined without an addon (or an older build), or with TESSERA_NATIVE_MODEL=0 (the JS count then runs). */
-export function nativeModelCount(): ModelCountFn | undefined {
-  if (process.env.TESSERA_NATIVE_MODEL === '0') return undefined;
-  const l = load();
-  return 'mod' in l ? l.mod.modelCount : undefined;
-}
-
-/** The addon's tsrLoad, or undefined as for nativeTsrCheck. */
-export function nativeTsrLoad(): TsrLoadFn | undefined {
-  if (process.env.TESSERA_NATIVE_TSR === '0') return undefined;
-  const l = load();
-  return 'mod' in l ? l.mod.tsrLoad : undefined;
-}
-
-/** The addon's fillArray, or undefined without an addon (or an older build). */
-export function nativeFillArray(): FillArrayFn | undefined {
-  const l = load();
-  return 'mod' in l ? l.mod.fillArray : undefined;
-}
-
-/**
- * The addon's CPU kernels, or undefined without an addon, with an older build, or with
- * TESSERA_NATIVE_KERNELS=0 (the programs' TypeScript kernels then run: tests compare the two).
- */
-export function nativeCpuKernels(): NativeCpuKernels | undefined {
-  if (process.env.TESSERA_NATIVE_KERNELS === '0') return undefined;
-  const l = load();
-  return 'mod' in l ? l.mod.cpu : undefined;
-}
-
-const pageSets = new WeakMap<PageSet, NativePageSet>();
-
-/** The addon's handle of a page set (cached per PageSet, which keeps the pages' buffers alive). */
-export function nativePageSet(cpu: NativeCpuKernels, set: PageSet): NativePageSet {
-  let h = pageSets.get(set);
-  if (h === undefined) pageSets.set(set, (h = cpu.pageSet(set.pages, set.firstPageOf)));
-  return h;
+  return 'mod' in l ? l.mod : undefined;
 }
 
 /** A page read from disk's place in its file (graph/store.ts StoredPage.blob), else undefined. */

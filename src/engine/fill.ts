@@ -5,7 +5,7 @@
  * host, and a run clears several frontier byte maps (4 MB each at RMAT 22). Without the addon:
  * TypedArray.fill (fillBytes for bytes).
  */
-import { nativeCopyArray, nativeFillArray } from '../../actors/gpu/native.js';
+import { nativeCopyArray, nativeFillArray } from '../../actors/gpu/native-host.js';
 import { fillBytes, type StateArray } from './kernel.js';
 
 /** Bytes from which the addon fills (its memset beat fillBytes 2x at 256 KiB on the 2-core box). */

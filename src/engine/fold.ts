@@ -2,7 +2,7 @@
 import type { StateKind, StateMerge, VoteFrame } from '../wire/frames.js';
 import { STATE_CTORS, type StateArray } from './kernel.js';
 import { forEachFlag, type IdList } from './ids.js';
-import { nativeFoldFlags } from '../../actors/gpu/native.js';
+import { nativeFoldFlags } from '../../actors/gpu/native-host.js';
 import { intersectRanges, type VertexRanges } from './partition.js';
 
 /** A vote as the coordinator keeps it: with the shared buffers that came beside it (FlagMerge buffers). */

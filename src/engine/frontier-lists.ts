@@ -1,5 +1,5 @@
 /** A frontier's vertex list and out-edges read off its bitmap, natively where the addon can. */
-import { nativeListFlags } from '../../actors/gpu/native.js';
+import { nativeListFlags } from '../../actors/gpu/native-host.js';
 import { forEachFlag } from './ids.js';
 import type { Frontier } from './program.js';
 import { NATIVE_FOLD_MIN } from './fold.js';

@@ -24,7 +24,7 @@ import { TSR_ALIGN, type TsrHeader, type TsrPageEntry } from './tsr-format.js';
 import type { Graph, Orientation, Page, PageSet, WeightType } from './types.js';
 import bytes from 'bytes-iec';
 import { checkGraphFits } from './memory.js';
-import { nativeDropFileCache } from '../../actors/gpu/native.js';
+import { nativeDropFileCache } from '../../actors/gpu/native-host.js';
 
 // The kernel's cache of what a store read is let go (posix_fadvise): the pages' host memory is
 // the actors' arenas', bounded by hostMemoryLimit, and a pass over a graph larger than memory would only

@@ -4,7 +4,7 @@
  * a thread (native/src/addon_tsr.cpp, bit for bit the same checksum), or here without the addon;
  * a flag only says where to look: the messages come from offsetsProblem and neighbourProblem.
  */
-import { nativeTsrCheck } from '../../actors/gpu/native.js';
+import { nativeTsrCheck } from '../../actors/gpu/native-host.js';
 import type { Page } from './types.js';
 import { tsrChecksum } from './tsr-format.js';
 

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { checkGraphFits, gib } from './memory.js';
 import { pageByteLength, pageOver } from './pages.js';
 import type { Graph, Orientation, Page, PageSet, WeightType } from './types.js';
-import { nativeTsrLoad } from '../../actors/gpu/native.js';
+import { nativeTsrLoad } from '../../actors/gpu/native-host.js';
 import { OFFSETS_BAD, OUT_OF_RANGE, checkBlobs, neighbourProblem, offsetsProblem, weightProblem, type BlobToCheck } from './tsr-check.js';
 import { IO_MAX, PREAMBLE, TSR_ALIGN, TSR_MAGIC, TSR_VERSION, packr, tsrChecksum, type TsrBlob, type TsrHeader, type TsrPageEntry, type TsrProgress } from './tsr-format.js';
 

@@ -5,7 +5,7 @@
  * pass runs on the addon's threads where it can (addon_model.cpp, the same counts bit for bit),
  * and partitions that assign every page as an earlier one did reuse its counts.
  */
-import { nativeModelCount } from '../../actors/gpu/native.js';
+import { nativeModelCount } from '../../actors/gpu/native-host.js';
 import type { Graph, PageSet } from '../graph/types.js';
 import type { Partition } from './partition.js';
 

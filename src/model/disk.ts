@@ -12,7 +12,7 @@ import os from 'node:os';
 import type { Graph } from '../graph/types.js';
 import { KEEP, leastForSockets, readersBytes } from '../graph/store.js';
 import type { Topology } from '../topology/schema.js';
-import { nativeDropFileCache } from '../../actors/gpu/native.js';
+import { nativeDropFileCache } from '../../actors/gpu/native-host.js';
 import { defaultCacheFile, readCache, writeCacheEntry } from './cache.js';
 import type { RateValue } from './calibrate.js';
 

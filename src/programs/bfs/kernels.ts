@@ -2,7 +2,7 @@
  * in-neighbour. Push: a compare-and-swap per target claims it for the next level. */
 import { outSlices, outSlicesBetween, type CpuKernel, type KernelCtx, type TaskOut } from '../../engine/kernel.js';
 import type { Page } from '../../graph/types.js';
-import { nativeCpuKernels, nativePageSet } from '../../../actors/gpu/native.js';
+import { nativeCpuKernels, nativePageSet } from '../../../actors/gpu/native-host.js';
 
 // The same loops in C++ (native/src/addon_cpu.cpp) where the addon loads: the pull ~2x on one
 // core; the push needs no JIT warm-up (RMAT 20's first level from the hub took 19-41 ms in the

@@ -12,7 +12,7 @@
 import type { Graph } from '../../graph/types.js';
 import { inCsr, outCsr } from '../adjacency.js';
 import { classOf } from './kernels.js';
-import { nativeCpuKernels } from '../../../actors/gpu/native.js';
+import { nativeCpuKernels } from '../../../actors/gpu/native-host.js';
 
 export interface WCsr {
   readonly n: number;

@@ -9,7 +9,7 @@
  */
 import type { CpuKernel, TaskOut } from '../../engine/kernel.js';
 import type { Page, PageSet } from '../../graph/types.js';
-import { nativeCpuKernels, nativePageSet } from '../../../actors/gpu/native.js';
+import { nativeCpuKernels, nativePageSet } from '../../../actors/gpu/native-host.js';
 
 // The same loops in C++ (native/src/addon_cpu.cpp) where the addon loads.
 const native = nativeCpuKernels();
