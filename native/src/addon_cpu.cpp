@@ -14,8 +14,8 @@
 //       (edgeLo < 0: whole vertices; found: room for every edge, the claimed ids written first)
 //   affSample(offsets, nbrs, vBegin, lo, hi, comp, rounds, stats)   (each vertex's first `rounds` edges)
 //   affFinal(out, in | null, lo, hi, comp, skip, from, stats)   (vertex ids lo..hi, page sets)
-//   affInit(comp, lo, hi), affCompress(comp, lo, hi), affCompressMin(comp, label, lo, hi),
-//   affSpread(comp, label, lo, hi)
+//   affVertex(op, comp, label | null, lo, hi)   (op 0 init, 1 compress, 2 compress + lower the
+//       roots' labels, 3 spread the roots' labels; afforest.ts runs 0, 2 and 3)
 // stats (Float64Array): [0] += edges examined, [1] += vertices activated.
 #include "addon.h"
 
@@ -86,6 +86,16 @@ bool forEdges(const PageSetN& s, uint32_t v, double from, double to, F f) {
   }
 }
 
+/** Whether v's tree is skip's: climbs to skip or a root and points v there (afforest.ts inTree). */
+inline bool inTree(int32_t* comp, uint32_t v, int32_t skip) {
+  const int32_t at = load(comp + v);
+  int32_t x = at;
+  for (int32_t up; x != skip && (up = load(comp + x)) != x; x = up) {
+  }
+  if (x != at) __atomic_store_n(comp + v, x, __ATOMIC_RELAXED);
+  return x == skip;
+}
+
 /** Links v with its neighbours in set from its `from`-th on. */
 double linkAll(int32_t* comp, const PageSetN& s, uint32_t v, uint32_t from) {
   double edges = 0;
@@ -107,7 +117,7 @@ double linkRange(int32_t* comp, const PageSetN& s, uint32_t lo, uint32_t hi, int
   for (uint32_t v = lo; v < hi;) {
     const size_t pi = s.firstPageOf[v];
     if (s.split[pi] != 0) {
-      if (load(comp + v) != skip) edges += linkAll(comp, s, v, from);
+      if (!inTree(comp, v, skip)) edges += linkAll(comp, s, v, from);
       v++;
       continue;
     }
@@ -116,7 +126,7 @@ double linkRange(int32_t* comp, const PageSetN& s, uint32_t lo, uint32_t hi, int
     const uint32_t vb = s.vBegin[pi];
     const uint32_t ve = std::min(hi, s.vEnd[pi]);
     for (; v < ve; v++) {
-      if (load(comp + v) == skip) continue;
+      if (inTree(comp, v, skip)) continue;
       const uint32_t a = off[v - vb] + from, b = off[v - vb + 1];
       for (uint32_t e = a; e < b; e++) link(comp, (int32_t)v, (int32_t)nb[e]);
       if (b > a) edges += b - a;
@@ -271,7 +281,8 @@ Napi::Value AffFinal(const Napi::CallbackInfo& info) {
   if (hi < lo || hi > n || out->n != n || (in != nullptr && in->n != n)) throw codedError(info.Env(), "TS_ARG", "affFinal: range out of bounds");
   // The out-pass over the range, then the in-pass (GAPBS checks each vertex once for both): a
   // vertex found in the sampled tree in either pass is in it for good (hooks move roots only), so
-  // an edge is skipped only where both ends are in that tree, as in GAPBS.
+  // an edge is skipped only where both ends are in that tree, as in GAPBS. The trees are not
+  // compressed before this pass: inTree climbs (and shortens) each vertex's path.
   double edges = linkRange(comp, *out, lo, hi, skip, from);
   if (in != nullptr) edges += linkRange(comp, *in, lo, hi, skip, 0);
   stats[0] += edges;

@@ -1,10 +1,12 @@
 /**
  * Afforest (Sutton, Ben-Nun and Barak, IPDPS 2018; GAPBS cc.cc), WCC on the CPU sockets: a
  * union-find forest `comp` (every vertex's parent, a root its own) hooked by compare-and-swap.
- * One pass links each vertex with its first two out-neighbours (GAPBS's two rounds) and compresses the trees;
- * then the largest component is guessed from 1024 samples and only vertices outside it link the
- * rest of their out-edges (and, on directed graphs, their in-edges: an edge from inside the big
- * component is then seen from its other end). Most of an RMAT graph's edges are never read.
+ * One pass links each vertex with its first two out-neighbours (GAPBS's two rounds); then the
+ * largest component is guessed from the roots of 1024 samples and only vertices outside it link
+ * the rest of their out-edges (and, on directed graphs, their in-edges: an edge from inside the big
+ * component is then seen from its other end). Most of an RMAT graph's edges are never read. GAPBS
+ * compresses the trees before the final pass; here each vertex climbs its own path in the final
+ * pass (inTree), a superstep less.
  * Labels: each tree's smallest original id, as label propagation gives (index.ts).
  */
 import type { CpuKernel, TaskOut } from '../../engine/kernel.js';
@@ -36,6 +38,19 @@ function link(comp: Int32Array, u: number, v: number): void {
     p1 = comp[comp[high]!]!;
     p2 = comp[low]!;
   }
+}
+
+/**
+ * Whether v's tree is `skip`'s: climbs from v until `skip` or a root and points v there (an
+ * ancestor: safe beside concurrent hooks, which only move roots). Stopping at `skip` rather than at
+ * the root keeps GAPBS's test (its compressed comp[v] == skip) when `skip` itself gets hooked
+ * under a smaller root during the pass.
+ */
+export function inTree(comp: Int32Array, v: number, skip: number): boolean {
+  let x = comp[v]!;
+  for (let up: number; x !== skip && (up = comp[x]!) !== x; x = up);
+  if (x !== comp[v]) comp[v] = x;
+  return x === skip;
 }
 
 /** Links v with its neighbours in `set` from its `from`-th on (all its pages). */
@@ -110,7 +125,7 @@ export const affFinal: CpuKernel<AfforestState> = {
     }
     for (let i = split ? 0 : lo; i < (split ? 1 : hi); i++) {
       const v = v0 + i;
-      if (comp[v] === skip) continue;
+      if (inTree(comp, v, skip)) continue;
       linkAll(comp, g.out, v, from, out);
       if (g.in !== g.out) linkAll(comp, g.in, v, 0, out);
     }
@@ -126,17 +141,8 @@ export const affInit: CpuKernel<AfforestState> = {
   },
 };
 
-/** Vertex map: every vertex points at its root (path halving). */
-export const affCompress: CpuKernel<AfforestState> = {
-  vertex(ctx, lo, hi) {
-    const comp = ctx.state.comp;
-    if (native !== undefined) return native.affVertex(1, comp, null, lo, hi);
-    for (let v = lo; v < hi; v++) while (comp[v] !== comp[comp[v]!]) comp[v] = comp[comp[v]!]!;
-  },
-};
-
 /**
- * Vertex map after the last linking: every vertex points at its root (as affCompress: no hook
+ * Vertex map after the last linking: every vertex points at its root (path halving: no hook
  * changes a root any more), then each root's label becomes its tree's smallest original id. Only
  * roots are lowered, and a non-root's label is still its own id, so reading it is safe.
  */
@@ -171,7 +177,7 @@ export const affSpread: CpuKernel<AfforestState> = {
   },
 };
 
-/** The most frequent root among 1024 sampled vertices (GAPBS SampleFrequentElement), fixed seed. */
+/** The most frequent root among 1024 sampled vertices (GAPBS SampleFrequentElement), fixed seed; the trees need not be compressed. */
 export function mostFrequent(comp: Int32Array): number {
   const n = comp.length;
   const counts = new Map<number, number>();
@@ -181,7 +187,8 @@ export function mostFrequent(comp: Int32Array): number {
     x ^= x << 13;
     x ^= x >>> 17;
     x ^= x << 5;
-    const c = comp[(x >>> 0) % n]!;
+    let c = comp[(x >>> 0) % n]!;
+    while (comp[c] !== c) c = comp[c]!;
     counts.set(c, (counts.get(c) ?? 0) + 1);
   }
   let best = 0;

@@ -76,8 +76,9 @@ export const wcc = defineProgram({
 
 /**
  * Afforest on the CPU sockets (afforest.ts): the sampling (both rounds in one pass) and the final
- * linking are supersteps (pull over out-pages), trees compressed after each; then each tree's smallest
- * original id is spread over it. A checkpoint before each superstep carries the phase.
+ * linking are supersteps (pull over out-pages); the trees are compressed once, after the final
+ * linking, lowering each root's label to its tree's smallest original id, which is then spread
+ * over the tree. A checkpoint before each superstep carries the phase.
  */
 async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array; comp: Int32Array } }, resumeAt: number | undefined): Promise<Uint32Array> {
   ctx.note('algorithm', 'afforest');
@@ -92,10 +93,9 @@ async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array
     await ctx.checkpoint({ phase });
     if (phase === 0) await ctx.edgeMap('affSample', all, { comp }, { rounds: ROUNDS }, opts);
     else await ctx.edgeMap('affFinal', all, { comp }, { skip: mostFrequent(comp), from: ROUNDS }, opts);
-    // The last compression also lowers each root's label (one pass over the trees, not two).
-    if (phase === 0) await ctx.vertexMap('affCompress', { comp });
-    else await ctx.vertexMap('affCompressMin', { comp, label });
   }
+  // The compression also lowers each root's label (one pass over the trees, not two).
+  await ctx.vertexMap('affCompressMin', { comp, label });
   await ctx.vertexMap('affSpread', { comp, label });
   return label;
 }
