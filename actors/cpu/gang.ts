@@ -1,21 +1,22 @@
 /**
  * A socket's threads as a gang: one long piscina task per thread, each blocked on a shared word,
- * and a superstep's message posted to every thread's own port before one Atomics.notify wakes
- * them all. Handing a superstep to 16 threads as 16 pool.run calls cost ~55 us each on the
+ * and a superstep's message broadcast to the gang's threads before one Atomics.notify wakes them
+ * all. Handing a superstep to 16 threads as 16 pool.run calls cost ~55 us each on the
  * coordinator's thread, so the last thread started ~0.9 ms after the first and each superstep of
- * RMAT 22's BFS or WCC lost that ramp (bench/results/h100-2026-11-26-native-kernels); the gang
- * posts 16 small messages and rings once.
+ * RMAT 22's BFS or WCC lost that ramp (bench/results/h100-2026-11-26-native-kernels). A post to
+ * each thread's port still cost 160-180 us for 16 threads on that host (the message cloned 16
+ * times), one post on a BroadcastChannel 14-48 us. Replies come back on each thread's own port.
  *
  * The word (ctl[0]) is the gang's generation, or CLOSED; ctl[1] is 1 while a superstep is in
  * flight (the actor's). A thread that waits IDLE_MS for a new generation, none in flight, closes the gang (compare-and-swap, so a superstep that rang first wins) and the
  * others leave with it: piscina's threads go back to the pool, unreferenced, and the process can
  * exit with an engine left open. The actor rings with the same compare-and-swap; when the gang
- * has closed it starts a new one (fresh ports: messages to the old ones are never read) and
- * posts again. A gang preloads the kernel modules it will run (a module import is asynchronous,
+ * has closed it starts a new one (a fresh channel and ports: messages to the old ones are never
+ * read) and posts again. A gang preloads the kernel modules it will run (a module import is asynchronous,
  * the gang's loop is not). Used where the superstep needs no stealing and no injected fault
  * (socket-actor.ts); TESSERA_GANG=0 turns it off.
  */
-import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { BroadcastChannel, MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import type { TaskMessage, TaskResult } from './worker.js';
 
@@ -23,9 +24,11 @@ export const CLOSED = -1;
 /** A gang thread without a superstep for this long leaves the gang. */
 export const IDLE_MS = 50;
 
-/** What a gang task gets: its port, the shared word, the modules to import first. */
+/** What a gang task gets: its reply port, the gang's channel name, the shared word, the modules to import first. */
 export interface GangStart {
   port: MessagePort;
+  /** The BroadcastChannel the actor posts the gang's superstep messages on. */
+  channel: string;
   ctl: SharedArrayBuffer;
   modules: string[];
 }
@@ -42,7 +45,17 @@ export function gangLoop(g: GangStart, run: (m: TaskMessage) => TaskResult): voi
   let seen = Atomics.load(ctl, 0);
   // Messages of a generation not rung yet (posted before the ring; found while draining the last).
   const held: Array<TaskMessage & { gen: number }> = [];
-  g.port.postMessage({ ready: true } satisfies GangReply);
+  // Open before 'ready': the actor posts nothing on it before every thread is ready.
+  const inbox = new BroadcastChannel(g.channel);
+  try {
+    g.port.postMessage({ ready: true } satisfies GangReply);
+    loop(g, ctl, seen, held, inbox, run);
+  } finally {
+    inbox.close();
+  }
+}
+
+function loop(g: GangStart, ctl: Int32Array, seen: number, held: Array<TaskMessage & { gen: number }>, inbox: BroadcastChannel, run: (m: TaskMessage) => TaskResult): void {
   for (;;) {
     // Until the first superstep no timeout: the actor starts a gang right before one.
     const r = Atomics.wait(ctl, 0, seen, seen === 0 ? Infinity : IDLE_MS);
@@ -58,7 +71,9 @@ export function gangLoop(g: GangStart, run: (m: TaskMessage) => TaskResult): voi
       if (now === CLOSED) return;
     }
     seen = now;
-    for (let e = receiveMessageOnPort(g.port); e !== undefined; e = receiveMessageOnPort(g.port)) held.push(e.message as TaskMessage & { gen: number });
+    // Node takes a BroadcastChannel here too; @types/node names MessagePort only.
+    const port = inbox as unknown as MessagePort;
+    for (let e = receiveMessageOnPort(port); e !== undefined; e = receiveMessageOnPort(port)) held.push(e.message as TaskMessage & { gen: number });
     while (held.length > 0 && held[0]!.gen <= seen) {
       const m = held.shift()!;
       let reply: GangReply;
@@ -76,6 +91,8 @@ export function gangLoop(g: GangStart, run: (m: TaskMessage) => TaskResult): voi
 export class Gang {
   private ctl = new Int32Array(new SharedArrayBuffer(8));
   private ports: MessagePort[] = [];
+  /** Where superstep messages go (the gang's threads each hold one of the same name). */
+  private channel: BroadcastChannel | undefined;
   private modules: string[] = [];
   /** The superstep in flight: its replies so far and how to settle it. */
   private wait: { key: string; results: TaskResult[]; left: number; resolve(r: TaskResult[]): void; reject(e: Error): void } | undefined;
@@ -94,7 +111,7 @@ export class Gang {
       const g = Atomics.load(this.ctl, 0);
       const done = new Promise<TaskResult[]>((resolve, reject) => (this.wait = { key: msg.key, results: [], left: this.threads, resolve, reject }));
       // Posted first, run by each thread once it sees generation g + 1 (not while still on g).
-      if (g !== CLOSED) for (const p of this.ports) p.postMessage({ ...msg, gen: g + 1 });
+      if (g !== CLOSED) this.channel!.postMessage({ ...msg, gen: g + 1 });
       Atomics.store(this.ctl, 1, 1);
       if (g !== CLOSED && Atomics.compareExchange(this.ctl, 0, g, g + 1) === g) {
         Atomics.notify(this.ctl, 0);
@@ -115,6 +132,11 @@ export class Gang {
     Atomics.notify(old, 0);
     for (const p of this.ports) p.close();
     this.ports = [];
+    this.channel?.close();
+    const name = `tessera-gang-${process.pid}-${++gangs}`;
+    // Unreferenced: an engine left open must not keep the process alive (the ports are unreferenced by closing).
+    this.channel = new BroadcastChannel(name);
+    this.channel.unref();
     this.modules = modules;
     const ready: Array<Promise<void>> = [];
     for (let i = 0; i < this.threads; i++) {
@@ -138,7 +160,7 @@ export class Gang {
         }
       });
       const ctl = this.ctl;
-      const start: GangStart = { port: port2, ctl: ctl.buffer as SharedArrayBuffer, modules };
+      const start: GangStart = { port: port2, channel: name, ctl: ctl.buffer as SharedArrayBuffer, modules };
       this.pool.run({ gang: start }, { transferList: [port2] }).then(
         () => this.retire(port1),
         (e: unknown) => {
@@ -194,6 +216,11 @@ export class Gang {
     Atomics.notify(this.ctl, 0);
     for (const p of this.ports) p.close();
     this.ports = [];
+    this.channel?.close();
+    this.channel = undefined;
     this.modules = [];
   }
 }
+
+/** Gangs started in this process: each gets its own channel name. */
+let gangs = 0;
