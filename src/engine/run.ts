@@ -424,21 +424,16 @@ export class Run implements RunContext {
     await this.settle(Object.values(state), false);
     for (const a of Object.values(state)) this.hostWritten.add(a.buffer);
     const t0 = performance.now();
-    const n = this.graph.numVertices;
-    // About 8 ranges per thread (uneven cores, page faults), at least 4096 ids each.
-    const size = Math.max(4096, Math.ceil(n / (this.engine.cpuThreads * 8)));
-    const tasks: Task[] = [];
-    for (let lo = 0; lo < n; lo += size) tasks.push({ page: 0, count: 0, lo, hi: Math.min(n, lo + size), edges: Math.min(n, lo + size) - lo });
-    if (n <= INLINE_VERTEX_MAP) {
+    const shares = this.engine.vertexShares();
+    if (this.graph.numVertices <= INLINE_VERTEX_MAP) {
       // A small map runs here, over the same ranges with the same per-range sums as the threads
       // would (bit-identical results): a round trip to the workers costs 2-4 ms, the map microseconds.
       const ctx: KernelCtx = { graph: this.graph, state, args, frontier: undefined, frontierList: undefined, next, edgeLo: undefined, edgeHi: undefined };
       const m = { kernel, mode: 'pull', pullPages: 'in', vertex: true, wantList: false, listCap: 0, countNext: false } as const;
-      const vote = runShareInline(this.kernel(kernel), ctx, m, '', -1, tasks);
+      const vote = runShareInline(this.kernel(kernel), ctx, m, '', -1, shares.flat());
       this.vertexMapMs += performance.now() - t0;
       return { sum: stepSum([vote]), active: vote.active };
     }
-    const shares = this.engine.share(tasks);
     const none = { bitmap: next, list: undefined, size: 0 };
     const { votes } = await this.engine.superstep(-1, this.ref(kernel), 'pull', shares, args, state, none, undefined, next, false, 'in', true);
     this.vertexMapMs += performance.now() - t0;
