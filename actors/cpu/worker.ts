@@ -5,7 +5,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import { loadKernels, loadedKernels } from '../../src/engine/kernel-modules.js';
-import { STATE_CTORS, type KernelCtx, type KernelGraph, type StateArray, type TaskOut } from '../../src/engine/kernel.js';
+import { IdList, STATE_CTORS, type KernelCtx, type KernelGraph, type StateArray, type TaskOut } from '../../src/engine/kernel.js';
 import { materializeGraph, type GraphShare } from './share.js';
 import type { Mode, StateKind } from '../../src/wire/frames.js';
 import { TaskTaker } from './task-queue.js';
@@ -56,6 +56,9 @@ export interface TaskResult {
   ms: number;
   discovered: Uint32Array | undefined;
 }
+
+/** This thread's list of the vertices its push tasks activate, reused from superstep to superstep. */
+const found = new IdList();
 
 let cachedKey = '';
 let cachedCtx: KernelCtx | undefined;
@@ -115,7 +118,8 @@ function runTaskIn(m: TaskMessage): TaskResult | Promise<TaskResult> {
   const kernel = table.table[m.kernel];
   if (kernel === undefined) throw new Error(`kernel '${m.kernel}' is not exported by ${m.module}`);
   const ctx = contextFor(m);
-  const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: m.wantList ? [] : undefined };
+  found.clear();
+  const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: m.wantList ? found : undefined };
   let nextEdges = 0;
   const sums: number[] = [];
   const taker = new TaskTaker(m.queue);
@@ -137,6 +141,6 @@ function runTaskIn(m: TaskMessage): TaskResult | Promise<TaskResult> {
     edges: out.edges,
     nextEdges,
     ms: performance.now() - t0,
-    discovered: out.discovered !== undefined && out.discovered.length <= m.listCap ? Uint32Array.from(out.discovered) : undefined,
+    discovered: out.discovered !== undefined && out.discovered.length <= m.listCap ? out.discovered.copy() : undefined,
   };
 }

@@ -3,7 +3,7 @@
  * task it takes, and what the coordinator does itself with a superstep too small to be worth a
  * round trip to the workers (Run.edgeMap). One code path, so both give the same values and sums.
  */
-import type { CpuKernel, KernelCtx, KernelGraph, TaskOut } from './kernel.js';
+import { IdList, type CpuKernel, type KernelCtx, type KernelGraph, type TaskOut } from './kernel.js';
 import type { Mode, Task, VoteFrame } from '../wire/frames.js';
 
 /** What a task needs to know of its superstep besides its context. */
@@ -52,15 +52,16 @@ export function discoveredEdges(graph: KernelGraph, out: TaskOut): number {
   const d = out.discovered;
   if (d === undefined || d.length !== out.active) return NaN;
   const deg = graph.outDegree;
+  const ids = d.ids;
   let edges = 0;
-  for (let i = 0; i < d.length; i++) edges += deg[d[i]!]!;
+  for (let i = 0; i < d.length; i++) edges += deg[ids[i]!]!;
   return edges;
 }
 
 /** A CPU actor's share of a superstep run on the coordinator's thread, voted as its threads would. */
 export function runShareInline(kernel: CpuKernel, ctx: KernelCtx, m: StepKind & { wantList: boolean; listCap: number; countNext: boolean }, actor: string, step: number, tasks: Task[]): VoteFrame {
   const t0 = performance.now();
-  const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: m.wantList ? [] : undefined };
+  const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: m.wantList ? new IdList() : undefined };
   const sums: number[] = [];
   let nextEdges = 0;
   for (const task of tasks) {
@@ -70,7 +71,7 @@ export function runShareInline(kernel: CpuKernel, ctx: KernelCtx, m: StepKind & 
     if (m.countNext && m.mode === 'pull') nextEdges += activatedEdges(ctx.graph, ctx.next, m.pullPages, task);
   }
   if (m.countNext && m.mode === 'push') nextEdges = discoveredEdges(ctx.graph, out);
-  const discovered = out.discovered !== undefined && out.discovered.length <= m.listCap ? Uint32Array.from(out.discovered) : undefined;
+  const discovered = out.discovered !== undefined && out.discovered.length <= m.listCap ? out.discovered.copy() : undefined;
   const ms = performance.now() - t0;
   return {
     type: 'vote',

@@ -1,6 +1,6 @@
 /** BFS's CPU kernel (semantics: index.ts). Pull: an unvisited vertex stops at its first frontier
  * in-neighbour. Push: a compare-and-swap per target claims it for the next level. */
-import { outSlices, outSlicesBetween, type CpuKernel, type KernelCtx, type TaskOut } from '../../engine/kernel.js';
+import { IdList, outSlices, outSlicesBetween, type CpuKernel, type KernelCtx, type TaskOut } from '../../engine/kernel.js';
 import type { Page } from '../../graph/types.js';
 import { nativeCpuKernels, nativePageSet } from '../../../actors/gpu/native-host.js';
 
@@ -9,8 +9,8 @@ import { nativeCpuKernels, nativePageSet } from '../../../actors/gpu/native-host
 // first two runs of a session as TypeScript, 3 ms later).
 const native = nativeCpuKernels();
 const stats = new Float64Array(2);
-/** The native push's claimed ids (room for a task's edges), grown as needed. */
-let found = new Uint32Array(1024);
+/** Where the native push writes its claimed ids when the engine wants no list. */
+const unlisted = new IdList();
 
 export interface BfsState {
   depth: Int32Array; // depth in edges, -1 unreached
@@ -78,13 +78,14 @@ function nativePush(ctx: KernelCtx<BfsState>, lo: number, hi: number, out: TaskO
   let room = 0;
   if (ctx.edgeHi !== undefined) room = ctx.edgeHi - (ctx.edgeLo ?? 0);
   else for (let i = lo; i < hi; i++) room += ctx.graph.outDegree[list[i]!]!;
-  if (found.length < room) found = new Uint32Array(Math.max(room, 2 * found.length));
   stats[0] = stats[1] = 0;
   const { depth, seen } = ctx.state;
-  native!.bfsPush(nativePageSet(native!, ctx.graph.out), list, lo, hi, ctx.edgeHi !== undefined ? (ctx.edgeLo ?? 0) : -1, ctx.edgeHi ?? -1, depth, seen, ctx.next, ctx.args.level! + 1, found, stats);
+  // The claimed ids go straight into the task's list (room for every edge).
+  const d = out.discovered ?? unlisted;
+  if (d === unlisted) d.clear();
+  native!.bfsPush(nativePageSet(native!, ctx.graph.out), list, lo, hi, ctx.edgeHi !== undefined ? (ctx.edgeLo ?? 0) : -1, ctx.edgeHi ?? -1, depth, seen, ctx.next, ctx.args.level! + 1, d.room(room), stats);
   const k = stats[1]!;
-  const d = out.discovered!;
-  for (let i = 0; i < k; i++) d.push(found[i]!);
+  d.added(k);
   out.edges += stats[0]!;
   out.active += k;
 }
