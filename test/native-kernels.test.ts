@@ -25,7 +25,7 @@ test('the native kernels check their arguments: one line, no crash', (t) => {
   const bytes = new Uint8Array(2);
   t.throws(() => cpu.bfsPull(off, nbrs, 0, 0, 3, depth, bytes, bytes, 1, stats), { message: /out of bounds/ });
   t.throws(() => cpu.bfsPull(off, nbrs, 0, 0, 2, new Int32Array(1), bytes, bytes, 1, stats), { message: /out of bounds/ });
-  t.throws(() => cpu.affVertex(1, new Int32Array(2), null, 0, 5), { message: /out of bounds/ });
+  t.throws(() => cpu.affVertex(1, new Int32Array(2), new Uint32Array(2), 0, 5), { message: /out of bounds/ });
   t.throws(() => cpu.bfsPull(off, nbrs, 0, 0, 2, depth as never, new Int32Array(2) as never, bytes, 1, stats), { message: /wrong type/ });
   // Vertex 0's in-neighbour 1 is in the frontier, vertex 1's (0) is not.
   const frontier = new Uint8Array([0, 1]);

@@ -29,6 +29,7 @@ export type FoldFlagsFn = (
 export type ListFlagsFn = (flags: Uint8Array, out: Uint32Array, degree?: Uint32Array) => { count: number; edges: number };
 export type FillArrayFn = (array: Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array, value: number) => void;
 export type CopyArrayFn = (dst: ArrayBufferView, src: ArrayBufferView) => void;
+export type FillIndexFn = (array: Int32Array | Uint32Array | Float64Array) => void;
 /**
  * A page partition's boundary counts on native threads (addon_model.cpp; src/model/boundary-count.ts
  * countMatricesJs bit for bit): page i's nbrs[i] are held by element pageElement[i] (255: none),
@@ -63,7 +64,7 @@ export interface NativeCpuKernels {
   affSample(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, comp: Int32Array, rounds: number, stats: Float64Array): void;
   affFinal(out: NativePageSet, inSet: NativePageSet | null, lo: number, hi: number, comp: Int32Array, skip: number, from: number, stats: Float64Array): void;
   /** op 0: comp[v] = v; 1: compress; 2: compress, roots' labels lowered; 3: label[v] = label[root]. */
-  affVertex(op: 0 | 1 | 2 | 3, comp: Int32Array, label: Uint32Array | null, lo: number, hi: number): void;
+  affVertex(op: 0 | 1, comp: Int32Array, label: Uint32Array, lo: number, hi: number): void;
   /** Louvain's coarse graph on one thread per core (addon_louvain.cpp; src/programs/louvain/serial.ts aggregate). */
   louvainAggregate?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, loop: Float64Array, comm: Uint32Array, C: number): { off: Float64Array; adj: Uint32Array; wt: Float64Array; k: Float64Array; loop: Float64Array };
   /** Louvain's sequential local moving (addon_louvain.cpp; serial.ts moveOrdered): comm, tot and size updated in place. */
@@ -83,6 +84,11 @@ export function nativeListFlags(): ListFlagsFn | undefined {
 /** The addon's copyArray, or undefined without an addon (or an older build). */
 export function nativeCopyArray(): CopyArrayFn | undefined {
   return addonModule()?.copyArray;
+}
+
+/** The addon's fillIndex, or undefined without an addon (or an older build). */
+export function nativeFillIndex(): FillIndexFn | undefined {
+  return addonModule()?.fillIndex;
 }
 
 /** The addon's dropFileCache (posix_fadvise DONTNEED), or undefined without an addon (or an older build). */

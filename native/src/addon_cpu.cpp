@@ -14,8 +14,8 @@
 //       (edgeLo < 0: whole vertices; found: room for every edge, the claimed ids written first)
 //   affSample(offsets, nbrs, vBegin, lo, hi, comp, rounds, stats)   (each vertex's first `rounds` edges)
 //   affFinal(out, in | null, lo, hi, comp, skip, from, stats)   (vertex ids lo..hi, page sets)
-//   affVertex(op, comp, label | null, lo, hi)   (op 0 init, 1 compress, 2 compress + lower the
-//       roots' labels, 3 spread the roots' labels; afforest.ts runs 0, 2 and 3)
+//   affVertex(op, comp, label, lo, hi)   (op 0: compress + lower the roots' labels, 1: spread the
+//       roots' labels)
 // stats (Float64Array): [0] += edges examined, [1] += vertices activated.
 #include "addon.h"
 
@@ -289,32 +289,28 @@ Napi::Value AffFinal(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-/** The vertex maps: op 0 init, 1 compress, 2 compress + lower roots' labels, 3 spread labels. */
+/** The vertex maps: op 0 compress + lower the roots' labels, 1 spread the roots' labels. */
 Napi::Value AffVertex(const Napi::CallbackInfo& info) {
   const uint32_t op = (uint32_t)uintArg(info, 0, "op", 0, true);
   size_t n, nl = 0;
   int32_t* comp = arrayArg<int32_t>(info, 1, napi_int32_array, "comp", &n);
-  uint32_t* label = op >= 2 ? arrayArg<uint32_t>(info, 2, napi_uint32_array, "label", &nl) : nullptr;
+  uint32_t* label = arrayArg<uint32_t>(info, 2, napi_uint32_array, "label", &nl);
   const uint32_t lo = (uint32_t)uintArg(info, 3, "lo", 0, true), hi = (uint32_t)uintArg(info, 4, "hi", 0, true);
-  if (hi < lo || hi > n || (label != nullptr && nl < n) || op > 3) throw codedError(info.Env(), "TS_ARG", "affVertex: range out of bounds");
+  if (hi < lo || hi > n || nl < n || op > 1) throw codedError(info.Env(), "TS_ARG", "affVertex: range out of bounds");
   switch (op) {
     case 0:
-      for (uint32_t v = lo; v < hi; v++) comp[v] = (int32_t)v;
-      break;
-    case 1:
-    case 2:
       for (uint32_t v = lo; v < hi; v++) {
         // Path halving as afforest.ts: every vertex ends pointing at its root.
         int32_t c = load(comp + v);
         for (int32_t up; (up = load(comp + c)) != c; c = up) __atomic_store_n(comp + v, up, __ATOMIC_RELAXED);
-        if (op == 1 || c == (int32_t)v) continue;
+        if (c == (int32_t)v) continue;
         const uint32_t x = label[v];
         uint32_t cur = __atomic_load_n(label + c, __ATOMIC_RELAXED);
         while (x < cur && !__atomic_compare_exchange_n(label + c, &cur, x, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
         }
       }
       break;
-    case 3:
+    case 1:
       for (uint32_t v = lo; v < hi; v++) {
         const int32_t r = comp[v];
         if (r != (int32_t)v) label[v] = label[r];

@@ -104,6 +104,7 @@ void ExportFunctions(Napi::Env env, Napi::Object exports) {
   exports.Set("listFlags", Napi::Function::New(env, ListFlags, "listFlags"));
   exports.Set("fillArray", Napi::Function::New(env, FillArray, "fillArray"));
   exports.Set("copyArray", Napi::Function::New(env, CopyArray, "copyArray"));
+  exports.Set("fillIndex", Napi::Function::New(env, FillIndex, "fillIndex"));
   exports.Set("tsrCheck", Napi::Function::New(env, TsrCheck, "tsrCheck"));
 #if !defined(_WIN32)
   exports.Set("tsrLoad", Napi::Function::New(env, TsrLoad, "tsrLoad"));

@@ -5,7 +5,7 @@
  * host, and a run clears several frontier byte maps (4 MB each at RMAT 22). Without the addon:
  * TypedArray.fill (fillBytes for bytes).
  */
-import { nativeCopyArray, nativeFillArray } from '../../actors/gpu/native-host.js';
+import { nativeCopyArray, nativeFillArray, nativeFillIndex } from '../../actors/gpu/native-host.js';
 import { fillBytes, type StateArray } from './kernel.js';
 
 /** Bytes from which the addon fills (its memset beat fillBytes 2x at 256 KiB on the 2-core box). */
@@ -17,6 +17,13 @@ export function fillArray(a: StateArray, value: number): void {
   if (native !== undefined) native(a, value);
   else if (a instanceof Uint8Array) fillBytes(a, value);
   else a.fill(value);
+}
+
+/** Sets every entry of `a` to its index (state declared init: 'index'). */
+export function fillIndex(a: Int32Array | Uint32Array | Float64Array): void {
+  const native = a.byteLength >= FILL_NATIVE_MIN ? nativeFillIndex() : undefined;
+  if (native !== undefined) native(a);
+  else for (let i = 0; i < a.length; i++) a[i] = i;
 }
 
 /**

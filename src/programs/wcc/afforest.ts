@@ -132,15 +132,6 @@ export const affFinal: CpuKernel<AfforestState> = {
   },
 };
 
-/** Vertex map: every vertex its own tree. */
-export const affInit: CpuKernel<AfforestState> = {
-  vertex(ctx, lo, hi) {
-    const comp = ctx.state.comp;
-    if (native !== undefined) return native.affVertex(0, comp, null, lo, hi);
-    for (let v = lo; v < hi; v++) comp[v] = v;
-  },
-};
-
 /**
  * Vertex map after the last linking: every vertex points at its root (path halving: no hook
  * changes a root any more), then each root's label becomes its tree's smallest original id. Only
@@ -149,7 +140,7 @@ export const affInit: CpuKernel<AfforestState> = {
 export const affCompressMin: CpuKernel<AfforestState> = {
   vertex(ctx, lo, hi) {
     const { comp, label } = ctx.state;
-    if (native !== undefined) return native.affVertex(2, comp, label, lo, hi);
+    if (native !== undefined) return native.affVertex(0, comp, label, lo, hi);
     for (let v = lo; v < hi; v++) {
       while (comp[v] !== comp[comp[v]!]) comp[v] = comp[comp[v]!]!;
       const r = comp[v]!;
@@ -169,7 +160,7 @@ export const affCompressMin: CpuKernel<AfforestState> = {
 export const affSpread: CpuKernel<AfforestState> = {
   vertex(ctx, lo, hi) {
     const { comp, label } = ctx.state;
-    if (native !== undefined) return native.affVertex(3, comp, label, lo, hi);
+    if (native !== undefined) return native.affVertex(1, comp, label, lo, hi);
     for (let v = lo; v < hi; v++) {
       const r = comp[v]!;
       if (r !== v) label[v] = label[r]!;

@@ -37,8 +37,8 @@ export const wcc = defineProgram({
     // vertex keeps its copy and need not send it back (gpu.ts).
     // Every entry written before it is read (the driver's copy of the ids, or the device's Afforest).
     label: { type: 'u32', init: 'unset', reduce: 'min', resident: 'device' },
-    // Afforest's union-find parents on the CPU sockets (affInit writes every entry; a GPU's are on the device).
-    comp: { type: 'i32', init: 'unset', reduce: 'none' },
+    // Afforest's union-find parents on the CPU sockets, every vertex its own tree at first (a GPU's are on the device).
+    comp: { type: 'i32', init: 'index', reduce: 'none' },
   },
   output: 'label',
   kernels: new URL('./kernels.js', import.meta.url),
@@ -84,10 +84,7 @@ async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array
   ctx.note('algorithm', 'afforest');
   const { label, comp } = ctx.state;
   const all = ctx.all();
-  if (resumeAt === undefined) {
-    copyArray(label, ctx.graph.ids.toOriginal);
-    await ctx.vertexMap('affInit', { comp });
-  }
+  if (resumeAt === undefined) copyArray(label, ctx.graph.ids.toOriginal);
   const opts = { modes: ['pull'], pullPages: 'out' } as const;
   for (let phase = resumeAt ?? 0; phase <= 1; phase++) {
     await ctx.checkpoint({ phase });
