@@ -5,8 +5,8 @@ import { intersectRanges, mergeRanges } from '../src/engine/partition.js';
 import { applyVotes, foldClaimFlags, foldMinFlags, type Vote } from '../src/engine/fold.js';
 import { IdList } from '../src/engine/ids.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
-import { nativeCopyArray, nativeFillArray, nativeFoldFlags, nativeListFlags } from '../actors/gpu/native-host.js';
-import { copyArray, fillArray } from '../src/engine/fill.js';
+import { nativeCopyArray, nativeFillArray, nativeFillIndex, nativeFoldFlags, nativeListFlags } from '../actors/gpu/native-host.js';
+import { copyArray, fillArray, fillIndex } from '../src/engine/fill.js';
 import type { StateArray } from '../src/engine/kernel.js';
 import { bfs, pr as pagerank } from '../src/programs/index.js';
 import { defineProgram } from '../src/engine/define.js';
@@ -347,6 +347,24 @@ test('fillArray sets every entry as TypedArray.fill does, natively on threads or
   }
   const native = nativeFillArray();
   if (native !== undefined) t.throws(() => native(new BigInt64Array(4) as unknown as Int32Array, 1), { code: 'TS_ARG' });
+});
+
+test('fillIndex sets every entry to its index, natively on threads or not (i32, u32, f64), inside its view only', (t) => {
+  type Ctor = { new (b: ArrayBufferLike, offset?: number, length?: number): Int32Array | Uint32Array | Float64Array; BYTES_PER_ELEMENT: number; name: string };
+  for (const Ctor of [Int32Array, Uint32Array, Float64Array] as Ctor[]) {
+    for (const n of [(3 << 20) + 7, 1001]) {
+      const buf = new SharedArrayBuffer((n + 2) * Ctor.BYTES_PER_ELEMENT);
+      const whole = new Ctor(buf).fill(9);
+      const a = new Ctor(buf, Ctor.BYTES_PER_ELEMENT, n);
+      fillIndex(a);
+      let bad = -1;
+      for (let i = 0; i < n && bad < 0; i++) if (a[i] !== i) bad = i;
+      t.is(bad, -1, `${Ctor.name} ${n}: first entry not its index`);
+      t.true(whole[0] === 9 && whole[n + 1] === 9, 'the entries around the view are untouched');
+    }
+  }
+  const native = nativeFillIndex();
+  if (native !== undefined) t.throws(() => native(new Uint8Array(4) as unknown as Int32Array), { code: 'TS_ARG' });
 });
 
 test('copyArray copies as TypedArray.set does, natively on threads or not, between views of the same size', (t) => {

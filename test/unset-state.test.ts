@@ -1,6 +1,6 @@
 /**
- * State declared `init: 'index'` starts as each entry's index, reused arrays too. State declared
- * `init: 'unset'` is not filled: a program promises to write every entry before reading it. TESSERA_POISON_UNSET=1 (set for this file's process) starts such arrays as garbage,
+ * State declared `init: 'unset'` is not filled: a program promises to write every entry before
+ * reading it. TESSERA_POISON_UNSET=1 (set for this file's process) starts such arrays as garbage,
  * so PageRank, which declares its three arrays unset, is checked to keep the promise on sockets
  * and emulated GPUs, on fresh engines and on engines that reuse an earlier run's arrays.
  */
@@ -12,8 +12,6 @@ import { isTesseraError } from '../src/errors.js';
 import type { Topology } from '../src/topology/schema.js';
 import { algorithm } from './helpers/programs.js';
 import { firstMismatch, paramsFor, rmat } from './helpers/gpu-compare.js';
-import { buildGraph } from '../src/graph/build.js';
-import { generateEdges } from '../src/graph/generate/index.js';
 
 process.env.TESSERA_POISON_UNSET = '1';
 
@@ -46,36 +44,6 @@ test("an 'unset' array is not filled: here it starts as garbage, which a program
   }
   const err = t.throws(() => defineProgram({ ...spec, state: { x: { type: 'u32', init: 'zero', reduce: 'owner' } } } as never), { message: /state 'x' has init 'zero'/ });
   t.true(isTesseraError(err));
-});
-
-test("an 'index' array starts as its indices (i32, f64; filled natively from 64 Ki entries), also when reused; other types are refused", async (t) => {
-  const idx = (a: ArrayLike<number>): boolean => Array.from(a).every((x, i) => x === i);
-  const spec = {
-    name: 'ids',
-    summary: 'checks index-initialised arrays, then overwrites one',
-    params: {},
-    state: { p: { type: 'i32', init: 'index', reduce: 'none' }, q: { type: 'f64', init: 'index', reduce: 'none' } },
-    output: 'int',
-    kernels: new URL('./fixtures/init/kernels.js', import.meta.url),
-    profile: { mode: 'pull', stateBytesPerVertex: 12, passes: 1, unit: 'run', vertexTerm: false },
-    async run(ctx: { state: { p: Int32Array; q: Float64Array }; vertexMap(k: string, s: object): Promise<unknown> }) {
-      t.true(idx(ctx.state.p) && idx(ctx.state.q), `indices at the start (${ctx.state.p.length} vertices)`);
-      // q, not the output, goes back to the engine's pool: the next run gets it again, overwritten.
-      await ctx.vertexMap('scribble', { p: ctx.state.p, q: ctx.state.q });
-      return ctx.state.p;
-    },
-  } as const;
-  const program = defineProgram(spec as never);
-  for (const g of [rmat(true), buildGraph(generateEdges('rmat:17:ef=2'))]) {
-    const e = await Engine.create(g, sockets([2]), {});
-    try {
-      for (let r = 0; r < 2; r++) t.true([...(await e.run(program as never, {} as never)).values].every((x) => x === -1), `run ${r} overwrote p`);
-    } finally {
-      await e.close();
-    }
-  }
-  t.plan(4 + 4 + 1);
-  t.throws(() => defineProgram({ ...spec, state: { p: { type: 'u8', init: 'index', reduce: 'none' } } } as never), { message: /state 'p' has init 'index' and type 'u8'/ });
 });
 
 const cases: Array<[string, Topology, EngineOptions]> = [

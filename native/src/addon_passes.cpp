@@ -413,8 +413,8 @@ Napi::Value FillArray(const Napi::CallbackInfo& info) {
 }
 
 /**
- * fillIndex(array): array[i] = i (state declared init: 'index', define.ts), over the threads as
- * fillArray, huge pages asked for first.
+ * fillIndex(array): array[i] = i (wcc's union-find parents), over the threads as fillArray, huge
+ * pages asked for first.
  */
 Napi::Value FillIndex(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();

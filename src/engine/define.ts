@@ -101,11 +101,9 @@ export interface StateSpec {
   /**
    * Initial value of every entry (default 0), or 'unset': a promise that the driver and kernels
    * write every entry before anything reads it, so the engine fills nothing (an array reused from
-   * an earlier run keeps its values; re-filling three 268 MB arrays cost 15 ms a PageRank run),
-   * or 'index' (i32, u32, f64): every entry its own index, a vertex its own id (union-find
-   * parents: a vertex map less than writing them in a kernel).
+   * an earlier run keeps its values; re-filling three 268 MB arrays cost 15 ms a PageRank run).
    */
-  init?: number | 'unset' | 'index';
+  init?: number | 'unset';
   reduce: Reduce;
   /** Entries (default: one per vertex). */
   length?: (graph: { numVertices: number; numEdges: number }) => number;
@@ -302,8 +300,7 @@ export function defineProgram<const N extends string, const P extends ParamSpecs
     if (!REDUCES.has(s.reduce)) bad(name, `state '${k}' has reduce '${String(s.reduce)}'`, `use one of ${[...REDUCES].join(', ')}`);
     if (s.resident !== undefined && typeof s.resident !== 'boolean' && s.resident !== 'device') bad(name, `state '${k}' has resident '${String(s.resident)}'`, "give resident: true, resident: 'device' or leave it out");
     if (s.resident === 'device' && s.length !== undefined) bad(name, `state '${k}' is resident: 'device' and has its own length`, "give 'device' to arrays of one entry per vertex only (resident: true keeps the others)");
-    if (s.init !== undefined && s.init !== 'unset' && s.init !== 'index' && typeof s.init !== 'number') bad(name, `state '${k}' has init '${String(s.init)}'`, "give a number, 'index' (each entry its own index), or 'unset' when every entry is written before it is read");
-    if (s.init === 'index' && s.type !== 'i32' && s.type !== 'u32' && s.type !== 'f64') bad(name, `state '${k}' has init 'index' and type '${s.type}'`, 'give index init to i32, u32 or f64 arrays (other types cannot hold every id)');
+    if (s.init !== undefined && s.init !== 'unset' && typeof s.init !== 'number') bad(name, `state '${k}' has init '${String(s.init)}'`, "give a number, or 'unset' when every entry is written before it is read");
   }
   const kernels = spec.kernels instanceof URL ? spec.kernels.href : String(spec.kernels);
   const ops = spec.gpu !== undefined && typeof spec.gpu === 'object' && !(spec.gpu instanceof URL) ? checkOperators(name, spec.gpu, spec.state ?? {}) : undefined;

@@ -19,7 +19,7 @@ export function fillArray(a: StateArray, value: number): void {
   else a.fill(value);
 }
 
-/** Sets every entry of `a` to its index (state declared init: 'index'). */
+/** Sets every entry of `a` to its index (union-find parents: every vertex its own tree). */
 export function fillIndex(a: Int32Array | Uint32Array | Float64Array): void {
   const native = a.byteLength >= FILL_NATIVE_MIN ? nativeFillIndex() : undefined;
   if (native !== undefined) native(a);

@@ -89,10 +89,9 @@ export interface RunContext {
   readonly graph: Graph;
   /**
    * A shared state array of n entries (or `length`), filled with `fill` (default 0); 'unset': not
-   * filled (the caller writes every entry before reading it; a reused array holds old values);
-   * 'index' (i32, u32, f64): each entry its index.
+   * filled (the caller writes every entry before reading it; a reused array holds old values).
    */
-  alloc(kind: StateKind, fill?: number | 'unset' | 'index', length?: number): StateArray;
+  alloc(kind: StateKind, fill?: number | 'unset', length?: number): StateArray;
   frontierOf(ids: ArrayLike<number>): Frontier;
   /** Every vertex active. */
   all(): Frontier;

@@ -4,7 +4,7 @@ import type { Graph } from '../graph/types.js';
 import type { Mode, StateKind, Task } from '../wire/frames.js';
 import type { GpuHandlers } from '../../actors/gpu/handler.js';
 import { sharedArray, type CpuKernel, type KernelCtx, type StateArray } from './kernel.js';
-import { fillArray, fillIndex, prefault } from './fill.js';
+import { fillArray, prefault } from './fill.js';
 import { IdList } from './ids.js';
 import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
 import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './checkpoint.js';
@@ -189,13 +189,10 @@ export class Run implements RunContext {
     return this.engine.forceMode;
   }
 
-  alloc(kind: StateKind, fill: number | 'unset' | 'index' = 0, length = this.graph.numVertices): StateArray {
+  alloc(kind: StateKind, fill: number | 'unset' = 0, length = this.graph.numVertices): StateArray {
     const pooled = this.engine.arrayPool.get(`${kind}:${length}`)?.pop();
     const a = pooled ?? sharedArray(kind, length);
-    if (fill === 'index') {
-      if (!(a instanceof Int32Array || a instanceof Uint32Array || a instanceof Float64Array)) throw new TesseraError(`alloc: init 'index' needs an i32, u32 or f64 array, not ${kind}`, { fix: 'allocate i32, u32 or f64' });
-      fillIndex(a);
-    } else if (fill === 'unset') {
+    if (fill === 'unset') {
       // TESSERA_POISON_UNSET (tests): garbage, so a program that reads an entry before writing it shows.
       if (process.env.TESSERA_POISON_UNSET === '1') fillArray(a, a instanceof Float64Array || a instanceof Float32Array ? NaN : 0x5a5a5a5a);
       else if (pooled === undefined) prefault(a);

@@ -17,7 +17,7 @@
  * Pull: each vertex (one writer) scans its in-edges in the task's pages and its out-edges through
  * graph.out. Halts when no label changes (kernels.ts). Serial reference: reference.ts.
  */
-import { copyArray } from '../../engine/fill.js';
+import { copyArray, fillIndex } from '../../engine/fill.js';
 import { toShared } from '../../engine/frontier-lists.js';
 import { defineProgram } from '../../engine/define.js';
 import type { Frontier, RunContext } from '../../engine/program.js';
@@ -37,8 +37,9 @@ export const wcc = defineProgram({
     // vertex keeps its copy and need not send it back (gpu.ts).
     // Every entry written before it is read (the driver's copy of the ids, or the device's Afforest).
     label: { type: 'u32', init: 'unset', reduce: 'min', resident: 'device' },
-    // Afforest's union-find parents on the CPU sockets, every vertex its own tree at first (a GPU's are on the device).
-    comp: { type: 'i32', init: 'index', reduce: 'none' },
+    // Afforest's union-find parents on the CPU sockets, every vertex its own tree at first (the
+    // CPU driver's fillIndex: a GPU's are on the device, and a fill there cost a 64 MiB pass).
+    comp: { type: 'i32', init: 'unset', reduce: 'none' },
   },
   output: 'label',
   kernels: new URL('./kernels.js', import.meta.url),
@@ -84,7 +85,11 @@ async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array
   ctx.note('algorithm', 'afforest');
   const { label, comp } = ctx.state;
   const all = ctx.all();
-  if (resumeAt === undefined) copyArray(label, ctx.graph.ids.toOriginal);
+  if (resumeAt === undefined) {
+    copyArray(label, ctx.graph.ids.toOriginal);
+    // Every vertex its own tree, on the addon's threads (a vertex map's round trip cost more).
+    fillIndex(comp);
+  }
   const opts = { modes: ['pull'], pullPages: 'out' } as const;
   for (let phase = resumeAt ?? 0; phase <= 1; phase++) {
     await ctx.checkpoint({ phase });
