@@ -185,6 +185,22 @@ test('dense tasks tile every vertex of every page once, each ending at its edge 
   }
 });
 
+test('skipEmpty dense shares: the same tasks less those without edges, cached', async (t) => {
+  // 5000 vertices without edges beside the edges' (RMAT's tail of isolated ids).
+  const g = buildGraph(rawFrom(skewed(3000, 60000, 7), { directed: true, vertices: Array.from({ length: 5000 }, (_, i) => 100000 + i) }), { pageEdges: 8192 });
+  const e = await Engine.create(g, topo([2, 1]));
+  try {
+    const all = e.denseShares('in');
+    const some = e.denseShares('in', false, true);
+    t.is(e.denseShares('in', false, true), some, 'cached');
+    t.true(all.flat().some((x) => x.edges === 0), 'the tail makes tasks without edges');
+    t.deepEqual(some.flat(), all.flat().filter((x) => x.edges > 0));
+    t.is(some.flat().reduce((a, x) => a + x.edges, 0), g.numEdges);
+  } finally {
+    await e.close();
+  }
+});
+
 test('foldClaimFlags: claims only unvisited entries, activates each vertex once, at any alignment', (t) => {
   for (const begin of [0, 1, 3, 8, 13]) {
     for (const len of [0, 1, 5, 8, 9, 40]) {

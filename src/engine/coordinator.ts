@@ -495,14 +495,18 @@ export class Engine {
 
   /**
    * Dense tasks: every page cut into vertex ranges of about `target` edges (cached; tasks.ts); with
-   * `cpuOnly`, every vertex's for the CPU actors alone (EdgeMapOptions.cpuOnly).
+   * `cpuOnly`, every vertex's for the CPU actors alone (EdgeMapOptions.cpuOnly); with `skipEmpty`,
+   * the CPU actors' tasks without edges left out (EdgeMapOptions.skipEmpty).
    */
-  denseShares(orientation: 'in' | 'out', cpuOnly = false): Task[][] {
-    const key = cpuOnly ? `${orientation}:cpu` : orientation;
+  denseShares(orientation: 'in' | 'out', cpuOnly = false, skipEmpty = false): Task[][] {
+    const key = `${orientation}${cpuOnly ? ':cpu' : ''}${skipEmpty ? ':edges' : ''}`;
     const cached = this.denseTasks.get(key);
     if (cached) return cached;
-    const shares = taskPlan.denseShares(this.layoutFor(cpuOnly), orientation);
-    shares.forEach((s, i) => this.taskSetNames.set(s, `${key}#${i}`));
+    const shares = skipEmpty
+      ? this.denseShares(orientation, cpuOnly).map((s, i) => (i < this.cpuCount ? s.filter((t) => t.edges > 0) : s))
+      : taskPlan.denseShares(this.layoutFor(cpuOnly), orientation);
+    // Socket actors keep their shares by these names (the GPU actors' are never named).
+    shares.forEach((s, i) => i < this.cpuCount && this.taskSetNames.set(s, `${key}#${i}`));
     this.denseTasks.set(key, shares);
     return shares;
   }

@@ -61,6 +61,12 @@ export interface EdgeMapOptions {
    */
   pullIf?: { state: string; value: number };
   /**
+   * A pull changes nothing at a vertex without edges in the pulled pages (BFS's bottom-up step
+   * finds no parent there): the sockets' pull tasks over such vertices alone are not run. RMAT ids put a third of the vertices, those with no
+   * edge at all, in a tail that every pull otherwise walked (GAPBS does not see them).
+   */
+  skipEmpty?: boolean;
+  /**
    * The driver reads only `size` (and `edges`) of the returned frontier and hands it to the next
    * edgeMap (or release): GPUs owning every vertex may then keep it in device memory, sending
    * counts instead of a byte map (bfs, wcc). Reading its `bitmap` before the engine brought it

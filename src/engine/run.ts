@@ -495,7 +495,7 @@ export class Run implements RunContext {
     let shares: Task[][];
     const pullPages = opts.pullPages ?? 'in';
     if (mode === 'pull') {
-      shares = this.engine.denseShares(pullPages, cpuOnly);
+      shares = this.engine.denseShares(pullPages, cpuOnly, opts.skipEmpty === true);
       const only = opts.pullIf;
       if (only !== undefined && g[pullPages].stored !== undefined) shares = activeShares(shares, this.engine.cpuCount, g[pullPages].pages, state[only.state]!, only.value);
     }

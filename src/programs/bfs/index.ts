@@ -43,7 +43,7 @@ export const bfs = defineProgram({
     let { level, frontier } = c;
     for (; frontier.size > 0; level++) {
       await ctx.checkpoint({ level, frontier });
-      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, level === 0 && seed !== undefined ? { level, seed } : { level }, { readsFrontier: true, direction: { beta: 18 }, pullIf: { state: 'depth', value: -1 }, deviceNext: true }));
+      ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, level === 0 && seed !== undefined ? { level, seed } : { level }, { readsFrontier: true, direction: { beta: 18 }, pullIf: { state: 'depth', value: -1 }, skipEmpty: true, deviceNext: true }));
     }
     return depth;
   },
