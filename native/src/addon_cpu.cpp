@@ -126,10 +126,12 @@ double linkRange(int32_t* comp, const PageSetN& s, uint32_t lo, uint32_t hi, int
     const uint32_t vb = s.vBegin[pi];
     const uint32_t ve = std::min(hi, s.vEnd[pi]);
     for (; v < ve; v++) {
-      if (inTree(comp, v, skip)) continue;
+      // Nothing left to link here (RMAT's isolated tail, and most vertices past their first
+      // `from` out-edges): not even the climb.
       const uint32_t a = off[v - vb] + from, b = off[v - vb + 1];
+      if (a >= b || inTree(comp, v, skip)) continue;
       for (uint32_t e = a; e < b; e++) link(comp, (int32_t)v, (int32_t)nb[e]);
-      if (b > a) edges += b - a;
+      edges += b - a;
     }
   }
   return edges;

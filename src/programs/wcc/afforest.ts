@@ -125,7 +125,8 @@ export const affFinal: CpuKernel<AfforestState> = {
     }
     for (let i = split ? 0 : lo; i < (split ? 1 : hi); i++) {
       const v = v0 + i;
-      if (inTree(comp, v, skip)) continue;
+      // Nothing left to link (as the native pass): not even the climb.
+      if ((g.outDegree[v]! <= from && (g.in === g.out || g.inDegree[v] === 0)) || inTree(comp, v, skip)) continue;
       linkAll(comp, g.out, v, from, out);
       if (g.in !== g.out) linkAll(comp, g.in, v, 0, out);
     }
