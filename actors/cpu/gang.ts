@@ -8,12 +8,13 @@
  * times), one post on a BroadcastChannel 14-48 us. Replies come back on each thread's own port.
  *
  * The word (ctl[0]) is the gang's generation, or CLOSED; ctl[1] is 1 while a superstep is in
- * flight (the actor's). A thread that waits IDLE_MS for a new generation, none in flight, closes the gang (compare-and-swap, so a superstep that rang first wins) and the
- * others leave with it: piscina's threads go back to the pool, unreferenced, and the process can
- * exit with an engine left open. The actor rings with the same compare-and-swap; when the gang
- * has closed it starts a new one (a fresh channel and ports: messages to the old ones are never
- * read) and posts again. A gang preloads the kernel modules it will run (a module import is asynchronous,
- * the gang's loop is not). Used where the superstep needs no stealing and no injected fault
+ * flight (the actor's). A thread that waits IDLE_MS for a new generation, none in flight, closes
+ * the gang (compare-and-swap, so a superstep that rang first wins) and the others leave with it:
+ * piscina's threads go back to the pool, unreferenced, and the process can exit with an engine
+ * left open. The actor rings with the same compare-and-swap; when the gang has closed it starts a
+ * new one (a fresh channel and ports: messages to the old ones are never read) and posts again.
+ * A gang preloads the kernel modules it will run (a module import is asynchronous, the gang's
+ * loop is not). Used where the superstep needs no stealing and no injected fault
  * (socket-actor.ts); TESSERA_GANG=0 turns it off.
  */
 import { BroadcastChannel, MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';

@@ -62,8 +62,9 @@ export interface EdgeMapOptions {
   pullIf?: { state: string; value: number };
   /**
    * A pull changes nothing at a vertex without edges in the pulled pages (BFS's bottom-up step
-   * finds no parent there): the sockets' pull tasks over such vertices alone are not run. RMAT ids put a third of the vertices, those with no
-   * edge at all, in a tail that every pull otherwise walked (GAPBS does not see them).
+   * finds no parent there): the sockets' pull tasks over such vertices alone are not run. RMAT
+   * ids put a third of the vertices, those with no edge at all, in a tail that every pull
+   * otherwise walked (GAPBS does not see them).
    */
   skipEmpty?: boolean;
   /**
