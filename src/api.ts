@@ -68,7 +68,7 @@ export type PlainGraph = Graph & { readonly keys?: never };
  * taken for a parameter and refused).
  */
 const SETUP_KEY_SET: Record<keyof RunSetup | 'defaults', true> = {
-  topology: true, defaults: true, events: true, pullDivisor: true, forceMode: true, gpuShare: true, steal: true, partition: true, multiGpu: true, partitionSeed: true, partitionPages: true, ownership: true,
+  topology: true, defaults: true, events: true, pullDivisor: true, forceMode: true, gpuShare: true, steal: true, partition: true, multiGpu: true, partitionSeed: true, partitionPages: true, ownership: true, preload: true,
 };
 const SETUP_KEYS = new Set<string>(Object.keys(SETUP_KEY_SET));
 /** Keys of RunControl: per run, on sessions too. */
@@ -360,7 +360,7 @@ export async function runOnce(
   const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');
   let engine: Engine;
   try {
-    engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages }));
+    engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages, preload: [...(setup.preload ?? []), prepared.program] }));
   } catch (e) {
     // A resumed run whose GPUs are gone goes on on the CPU sockets (its state is all on the host).
     const key = e instanceof TesseraError ? e.details.key : undefined;

@@ -1,7 +1,8 @@
 /**
  * A socket's threads as a gang (actors/cpu/gang.ts): the same results as one pool.run per thread
- * (TESSERA_GANG=0), a gang that goes idle between runs and comes back, a kernel error as one
- * line with the engine usable after, and an engine left open does not keep the process alive.
+ * (TESSERA_GANG=0), a gang that goes idle between runs and comes back, programs' kernels
+ * preloaded at create, a kernel error as one line with the engine usable after, and an engine
+ * left open does not keep the process alive.
  */
 import test from 'ava';
 import { spawn } from 'node:child_process';
@@ -64,6 +65,26 @@ test('a kernel that throws in the gang fails the run with one line naming the ac
     try {
       const err = await t.throwsAsync(() => e.run(bad, {}), { message: /^actor socket0 failed in a vertex map .*vertex 77777 is bad/ });
       t.false(err?.message.includes('\n'), 'one line');
+    } finally {
+      await e.close();
+    }
+  }
+});
+
+test("preload: the programs' kernels imported at create, the same results with the gang and without", async (t) => {
+  const { graph: g } = await loadGraph('rmat:13:weighted');
+  const plain = await Engine.create(g, topo([2]));
+  const want = [(await plain.run(bfs, { source: 3 })).values, (await plain.run(wcc, {})).values];
+  await plain.close();
+  for (const gang of [true, false]) {
+    if (!gang) process.env.TESSERA_GANG = '0';
+    const e = await Engine.create(g, topo([2]), { preload: [bfs, wcc, bfs] });
+    delete process.env.TESSERA_GANG;
+    try {
+      t.deepEqual(Array.from((await e.run(bfs, { source: 3 })).values), Array.from(want[0]!), `bfs, gang ${gang}`);
+      t.deepEqual(Array.from((await e.run(wcc, {})).values), Array.from(want[1]!), `wcc, gang ${gang}`);
+      // A program it was not told of loads on first use.
+      t.is((await e.run(pr, { iterations: 2, damping: 0.85 })).report.supersteps, 2);
     } finally {
       await e.close();
     }

@@ -204,11 +204,12 @@ export class Gang {
   /**
    * Has every thread import the worker's modules (piscina imports a worker's file with its first
    * task: ~100 ms a thread, with the addon) and `modules`, then lets the threads go, so that an
-   * engine's first superstep does not pay it.
+   * engine's first superstep does not pay it: the gang that next starts imports nothing new.
    */
   async warm(modules: string[] = []): Promise<void> {
     await this.start(modules);
     this.close();
+    this.modules = modules;
   }
 
   /** Ends the gang (the actor's stop): its threads leave at once. */

@@ -116,8 +116,9 @@ export class CpuSocketActor {
     });
     this.gang = process.env.TESSERA_GANG === '0' ? undefined : new Gang(this.pool, this.threads);
     // The threads load their modules now, not in the first superstep (a fresh engine's first run
-    // took 3-5x the warm time); Engine.create sends no superstep before this ready.
-    await new Gang(this.pool, this.threads).warm();
+    // took 3-5x the warm time), the programs' kernels named in the frame too; Engine.create sends
+    // no superstep before this ready.
+    await (this.gang ?? new Gang(this.pool, this.threads)).warm(frame.modules ?? []);
     this.link.send({ type: 'ready', actor: this.name, device: 'cpu', emulated: false, memoryLimit: 0 });
   }
 

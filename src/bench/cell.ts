@@ -228,6 +228,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   }
   if (job.steal !== undefined) opts.steal = job.steal;
   if (mode !== undefined) opts.forceMode = mode;
+  opts.preload = [program];
   const engine = await Engine.create(graph, topology, await withOwnership(graph, topology, opts));
   const setupMs = performance.now() - t;
   const warmup: Sample[] = [];

@@ -92,6 +92,13 @@ export interface EngineOptions {
    * them from partition and gpuShare: sorted, disjoint [begin, end) lists of internal ids.
    */
   ownership?: ReadonlyArray<ReadonlyArray<readonly [number, number]>>;
+  /**
+   * Programs the engine will run: the sockets' threads import their CPU kernel modules while the
+   * engine starts, as they do the worker's own (a program's first superstep otherwise restarted
+   * the threads' gang to import them: 7-12 ms of a first run on the 2-core box). `run()`, the CLI
+   * and the bench harness name theirs; a session's are those in its options, others load on first use.
+   */
+  preload?: ReadonlyArray<AnyProgram>;
 }
 
 /** Link assumed between a GPU and host memory when the topology gives no interconnect bandwidth. */
@@ -190,6 +197,7 @@ export class Engine {
     const slots = storeArenas(graph, topology, opts.steal, owned);
     const share = shareGraph(graph, nextGraphId++);
     // Socket actors say ready once their threads have loaded their modules (socket-actor.ts).
+    const modules = [...new Set((opts.preload ?? []).map((p) => p.kernels))];
     const cpuReady: Array<Promise<unknown>> = [];
     for (const [k, s] of topology.sockets.entries()) {
       const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
@@ -198,7 +206,7 @@ export class Engine {
       coord.on((f, shared) => e.onActorFrame(f, shared));
       const mine = slots === undefined ? share : withArena(share, slots.sockets[k]!);
       cpuReady.push(new Promise<ReadyFrame>((resolve, reject) => e.readyWait.set(name, { resolve, reject })).catch((f: ErrorFrame) => Promise.reject(f.code === 'TS_INPUT' ? new TesseraError(f.message) : new TesseraError(`actor ${name} failed to start: ${f.message.replace(/\.$/, '')}`, { fix: 'check that the package is installed whole (npm ci), or rerun with fewer threads' }))));
-      coord.send(mine.load, mine.shared);
+      coord.send({ ...mine.load, ...(modules.length > 0 ? { modules } : {}) }, mine.shared);
       e.actors.push({ name, kind: 'cpu', threads: s.threads, link: coord, actor, bytesAtStepStart: 0 });
     }
     e.cpuCount = e.actors.length;

@@ -50,6 +50,8 @@ export interface LoadFrame {
   gpu?: GpuLoad;
   /** Pages read from a .tsr on demand (src/graph/store.ts); their PageRefs name no buffer (-1). */
   store?: StoreLoad;
+  /** Socket actors: kernel modules (URLs) their threads import before ready (EngineOptions.preload). */
+  modules?: string[];
 }
 
 /** A socket actor's page reads in a superstep (graph/store.ts). */
