@@ -1,0 +1,26 @@
+// node mainprof.mjs PROGRAM GRAPH.tsr THREADS RUNS OUT.cpuprofile: main-thread profile of warm CPU-only runs
+import path from 'node:path';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+const root = process.env.ROOT;
+const dist = (p) => import(path.join(root, 'dist', p));
+const { Engine } = await dist('src/engine/coordinator.js');
+const { findProgram } = await dist('src/programs/index.js');
+const { prepareRun } = await dist('src/api.js');
+const { readTsr } = await dist('src/graph/tsr.js');
+const [cell, gs, th, runs, out] = process.argv.slice(2);
+const g = await readTsr(gs);
+const topo = { name: '1S', source: 'mp', sockets: [{ id: 0, threads: Number(th) }], gpus: [], interconnect: {}, model: {} };
+const program = findProgram(cell);
+const params = prepareRun(g, program, program.params.source ? { source: g.ids.toOriginal[0] } : {}).params;
+const e = await Engine.create(g, topo);
+for (let r = 0; r < 10; r++) await e.run(program, params);
+const s = new Session(); s.connect();
+await s.post('Profiler.enable'); await s.post('Profiler.setSamplingInterval', { interval: 25 }); await s.post('Profiler.start');
+const ms = [];
+for (let r = 0; r < Number(runs); r++) ms.push((await e.run(program, params)).report.totalMs);
+const { profile } = await s.post('Profiler.stop');
+writeFileSync(out, JSON.stringify(profile));
+ms.sort((a, b) => a - b);
+console.log(cell, 'median', ms[ms.length >> 1].toFixed(2), 'total', ms.reduce((a, b) => a + b, 0).toFixed(0));
+await e.close();
