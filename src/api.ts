@@ -43,9 +43,21 @@ type ParamsOf<P extends ProgramRef, K> = ProgramOf<P> extends { params: infer S 
 export type ResultValues<P extends ProgramRef> = ProgramOf<P> extends { output: infer O extends OutputKind } ? ValuesOf<O> : never;
 
 /** How a run is set up (not the program's parameters). */
-export interface RunSetup extends EngineOptions {
+export interface RunSetup extends Omit<EngineOptions, 'preload'> {
   /** A topology, a YAML path, or 'auto' (default: detect this machine). */
   topology?: Topology | string;
+  /**
+   * Programs (or built-in names) whose kernels the threads import while the actors start
+   * (EngineOptions.preload): a session's first run of each then skips that step. `run()` names
+   * its own program.
+   */
+  preload?: ReadonlyArray<ProgramRef | string>;
+}
+
+/** RunSetup's preload as programs (names resolved: an unknown one is refused as a run's is). */
+function preloaded(setup: RunSetup, also?: AnyProgram): AnyProgram[] {
+  const named = (setup.preload ?? []).map((p) => (typeof p === 'string' ? findProgram(p, 'preload') : (p as AnyProgram)));
+  return also === undefined ? named : [...named, also];
 }
 
 /**
@@ -108,7 +120,7 @@ async function resumeFrom(control: RunControl, graph: Graph, prepared: { program
  * engine takes them as `ownership`; the model's page choice decides them, so `tessera model`
  * predicts what runs).
  */
-export async function withOwnership(graph: Graph, topology: Topology, setup: RunSetup): Promise<RunSetup> {
+export async function withOwnership<S extends Omit<EngineOptions, 'preload'>>(graph: Graph, topology: Topology, setup: S): Promise<S> {
   const dealt = setup.multiGpu === 's' && topology.gpus.length > 1;
   if ((setup.partition !== 'rand' && !dealt) || setup.ownership !== undefined || topology.gpus.length === 0) return setup;
   const { modelOwnership } = await import('./model/partition.js');
@@ -360,14 +372,14 @@ export async function runOnce(
   const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');
   let engine: Engine;
   try {
-    engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages, preload: [...(setup.preload ?? []), prepared.program] }));
+    engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages, preload: preloaded(setup, prepared.program) }));
   } catch (e) {
     // A resumed run whose GPUs are gone goes on on the CPU sockets (its state is all on the host).
     const key = e instanceof TesseraError ? e.details.key : undefined;
     if (resumed === undefined || key === undefined || !key.startsWith('gpus') || topology.gpus.length === 0) throw e;
     notice(`${(e as Error).message.replace(/ Fix: .*$/, '').replace(/ \(at [^)]*\)\.$/, '').replace(/\.$/, '')}; resuming on the CPU sockets only`);
     topology = { ...topology, gpus: [] };
-    engine = await Engine.create(graph, topology, { ...setup, partitionPages, ownership: undefined, gpuShare: undefined, multiGpu: undefined });
+    engine = await Engine.create(graph, topology, { ...setup, partitionPages, preload: preloaded(setup, prepared.program), ownership: undefined, gpuShare: undefined, multiGpu: undefined });
   }
   if (resumed !== undefined) {
     const moved = checkIdentity(resumed, graph, prepared.program, prepared.params, topology);
@@ -408,7 +420,7 @@ export class Session<K extends number | string = number> {
   /** @internal use openSession */
   static async open(graph: Graph, opts: SessionOptions = {}): Promise<Session<number | string>> {
     const topology = await resolveTopology(opts.topology);
-    return new Session(graph, await Engine.create(graph, topology, await withOwnership(graph, topology, opts)));
+    return new Session(graph, await Engine.create(graph, topology, await withOwnership(graph, topology, { ...opts, preload: preloaded(opts) })));
   }
 
   /** Runs a program (name or definition) with its parameters; vertices as original ids or node keys. */

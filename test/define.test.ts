@@ -139,7 +139,8 @@ test('parameters: unknown keys refused, required ones enforced, bounds and Graph
 test('a session runs many programs on warm actors, by original id, as run() does', async (t) => {
   const g = generate('rmat:10:ef=8');
   const source = g.ids.toOriginal[3]!;
-  const s = await openSession(g, { topology: topo([2]) });
+  // Kernels preloaded by name or definition (pagerank's load on first use).
+  const s = await openSession(g, { topology: topo([2]), preload: ['bfs', degrees] });
   try {
     const a = await s.run('bfs', { source });
     const b = await s.run('pagerank', { iterations: 7 });
@@ -162,6 +163,7 @@ test('a session runs many programs on warm actors, by original id, as run() does
   }
   await t.throwsAsync(s.run('wcc'), { message: /session is closed/ });
   await s.close();
+  await t.throwsAsync(openSession(g, { topology: topo([1]), preload: ['bfss'] }), { message: /unknown algorithm 'bfss'.*did you mean 'bfs'/ });
 });
 
 test('run refuses what is not a program, and names close to a built-in get a suggestion', async (t) => {
