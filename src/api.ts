@@ -370,16 +370,17 @@ export async function runOnce(
   if (resumed !== undefined) checkIdentity(resumed, graph, prepared.program, prepared.params, topology);
   // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.
   const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');
+  const preload = preloaded(setup, prepared.program);
   let engine: Engine;
   try {
-    engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages, preload: preloaded(setup, prepared.program) }));
+    engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages, preload }));
   } catch (e) {
     // A resumed run whose GPUs are gone goes on on the CPU sockets (its state is all on the host).
     const key = e instanceof TesseraError ? e.details.key : undefined;
     if (resumed === undefined || key === undefined || !key.startsWith('gpus') || topology.gpus.length === 0) throw e;
     notice(`${(e as Error).message.replace(/ Fix: .*$/, '').replace(/ \(at [^)]*\)\.$/, '').replace(/\.$/, '')}; resuming on the CPU sockets only`);
     topology = { ...topology, gpus: [] };
-    engine = await Engine.create(graph, topology, { ...setup, partitionPages, preload: preloaded(setup, prepared.program), ownership: undefined, gpuShare: undefined, multiGpu: undefined });
+    engine = await Engine.create(graph, topology, { ...setup, partitionPages, preload, ownership: undefined, gpuShare: undefined, multiGpu: undefined });
   }
   if (resumed !== undefined) {
     const moved = checkIdentity(resumed, graph, prepared.program, prepared.params, topology);

@@ -16,7 +16,7 @@ import { shareGraph, withArena } from '../../actors/cpu/share.js';
 import { storeArenas } from '../graph/store.js';
 import { GpuGroup } from '../../actors/gpu/group.js';
 import { GpuActor } from '../../actors/gpu/gpu-actor.js';
-import { checkMultiGpu, checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, rangeEdges, rangeVertices, type MultiGpu, type RunnableStrategy, type VertexRanges } from './partition.js';
+import { checkMultiGpu, checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, rangeEdges, rangeVertices, type VertexRanges } from './partition.js';
 import { STATE_CTORS, type StateArray } from './kernel.js';
 import type { IdList } from './ids.js';
 import type { Frontier } from './program.js';
@@ -28,78 +28,9 @@ import { applyVotes, kindOf, type ChangedState, type Vote } from './fold.js';
 import * as taskPlan from './tasks.js';
 import { Run, type KernelRef } from './run.js';
 import { gpuOpenError, stepError } from './actor-errors.js';
-import type { CheckpointWriter, LoadedCheckpoint } from './checkpoint.js';
+import type { EngineEvents, EngineOptions, ProgressEmitter, RunCheckpointing } from './engine-options.js';
 
-/** Checkpointing of one run (engine.run): where to write due checkpoints, and where to start from. */
-export interface RunCheckpointing {
-  writer?: CheckpointWriter;
-  resume?: LoadedCheckpoint;
-}
-
-/**
- * An emitter the engine reports progress to (`emit(event, ...args)` with EngineEvents' events and
- * arguments). `on` is there for whoever listens to `engine.events`.
- */
-export interface ProgressEmitter {
-  emit<E extends keyof EngineEvents>(event: E, ...args: EngineEvents[E]): unknown;
-  on<E extends keyof EngineEvents>(event: E, fn: (...args: EngineEvents[E]) => void): unknown;
-}
-
-/** Progress events of an Engine (eventemitter3); the CLI turns them into a progress line. */
-export interface EngineEvents {
-  /** A program starts. */
-  'run-start': [info: { program: string; vertices: number; edges: number }];
-  /** A superstep finished (the same record the report keeps). */
-  superstep: [step: StepReport, program: string];
-  'run-end': [report: RunReport];
-}
-
-export interface EngineOptions {
-  /**
-   * Where progress events go: any emitter with `emit` (eventemitter3, node:events, your own);
-   * default a fresh eventemitter3 emitter, `engine.events`.
-   */
-  events?: ProgressEmitter;
-  /** Dense (pull) when |F| + out-edges(F) > |E| / pullDivisor (Ligra uses 20). */
-  pullDivisor?: number;
-  /** Force a mode for every superstep whose kernel supports it (testing, benchmarks). */
-  forceMode?: Mode;
-  /**
-   * Fraction of the edges the topology's GPUs own (0..1; default: the topology's model.gpuShare,
-   * else 1 on real GPUs and 0.5 on emulated ones). See partition.ts.
-   */
-  gpuShare?: number;
-  /**
-   * Page stealing between actors (Garaph): 'auto' (default) — an actor whose queue empties takes
-   * tasks from the tail of the busiest queue when planSteal (src/engine/steal.ts) says the move
-   * pays, with rates measured in the superstep itself; 'off'; 'always' — half the victim's queue
-   * whenever asked (tests). Results do not depend on it.
-   */
-  steal?: 'auto' | 'off' | 'always';
-  /**
-   * Which vertices the GPUs own: 'high' (default: the low-degree tail; hubs stay on the CPU),
-   * 'low' (the hubs) or 'rand' (the model's RAND choice of pages for the share; partition.ts).
-   */
-  partition?: RunnableStrategy;
-  /** Two GPUs or more: one range each ('p', default) or dealt pages ('s'; partition.ts MultiGpu). */
-  multiGpu?: MultiGpu;
-  /** RAND: the shuffle's seed (default 1, the model's). */
-  partitionSeed?: number;
-  /** RAND: the page set shuffled, as the model's for the program ('in' for pull programs, default; 'out' for push). */
-  partitionPages?: 'in' | 'out';
-  /**
-   * Explicit owned ranges per GPU actor (e.g. the model's chosen partition), instead of deriving
-   * them from partition and gpuShare: sorted, disjoint [begin, end) lists of internal ids.
-   */
-  ownership?: ReadonlyArray<ReadonlyArray<readonly [number, number]>>;
-  /**
-   * Programs the engine will run: the sockets' threads import their CPU kernel modules while the
-   * engine starts, as they do the worker's own (a program's first superstep otherwise restarted
-   * the threads' gang to import them: 7-12 ms of a first run on the 2-core box). `run()`, the CLI
-   * and the bench harness name theirs; a session's are those in its options, others load on first use.
-   */
-  preload?: ReadonlyArray<AnyProgram>;
-}
+export type { EngineEvents, EngineOptions, ProgressEmitter, RunCheckpointing } from './engine-options.js';
 
 /** Link assumed between a GPU and host memory when the topology gives no interconnect bandwidth. */
 const DEFAULT_LINK_BYTES_PER_SEC = 12e9;
@@ -520,19 +451,14 @@ export class Engine {
   }
 
   /**
-   * A vertex map's tasks: about 8 id ranges a thread (uneven cores, page faults), 4096 ids each at
-   * least, shared over the socket actors; cached and named like the dense shares, so a socket
-   * actor is sent them once (128 ranges a frame made msgpack a third of the coordinator's thread
-   * on 16 threads).
+   * A vertex map's id ranges over the socket actors (tasks.ts), cached and named like the dense
+   * shares, so a socket actor is sent them once (128 ranges a frame made msgpack a third of the
+   * coordinator's thread on 16 threads).
    */
   vertexShares(): Task[][] {
     const cached = this.denseTasks.get('vertex');
     if (cached) return cached;
-    const n = this.graph.numVertices;
-    const size = Math.max(4096, Math.ceil(n / (this.cpuThreads * 8)));
-    const tasks: Task[] = [];
-    for (let lo = 0; lo < n; lo += size) tasks.push({ page: 0, count: 0, lo, hi: Math.min(n, lo + size), edges: Math.min(n, lo + size) - lo });
-    const shares = this.share(tasks);
+    const shares = taskPlan.vertexShares(this.layout);
     shares.forEach((s, i) => this.taskSetNames.set(s, `vertex#${i}`));
     this.denseTasks.set('vertex', shares);
     return shares;

@@ -92,6 +92,15 @@ export function denseShares(l: TaskLayout, orientation: 'in' | 'out'): Task[][] 
   return shares;
 }
 
+/** A vertex map's tasks: about 8 id ranges a thread (uneven cores, page faults), 4096 ids each at least, shared over the CPU actors. */
+export function vertexShares(l: TaskLayout): Task[][] {
+  const n = l.graph.numVertices;
+  const size = Math.max(4096, Math.ceil(n / (l.threads * 8)));
+  const tasks: Task[] = [];
+  for (let lo = 0; lo < n; lo += size) tasks.push({ page: 0, count: 0, lo, hi: Math.min(n, lo + size), edges: Math.min(n, lo + size) - lo });
+  return share(l, tasks);
+}
+
 /** Contiguous shares of the task list over the CPU actors, edges in proportion to their threads. */
 export function share(l: TaskLayout, tasks: Task[]): Task[][] {
   const total = tasks.reduce((a, t) => a + t.edges, 0) || 1;
