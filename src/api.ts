@@ -26,6 +26,8 @@ import type { RunReport } from './engine/report.js';
 import { TesseraError } from './errors.js';
 import { buildGraph, type BuiltGraph } from './graph/build.js';
 import { checkGeneratorSpec, DEFAULT_EDGE_FACTOR, DEFAULT_SEED, generateEdges, parseGeneratorSpec, type GeneratorSpec } from './graph/generate/index.js';
+import { specEdges } from './graph/generate/spec.js';
+import { withTeam } from './graph/build/team.js';
 import type { Graph } from './graph/types.js';
 import { assignByKey, isKeyedGraph, type GraphologyLike, type KeyedGraph } from './graphology.js';
 import { findProgram, type BuiltinName, type ProgramByName } from './programs/index.js';
@@ -530,5 +532,6 @@ export function generate(spec: string | GenerateOptions, opts: GenerateBuildOpti
   } else {
     throw new TesseraError('generate expects a generator spec or options', { fix: "pass e.g. 'rmat:16' or { kind: 'rmat', scale: 16 }" });
   }
-  return buildGraph(generateEdges(s), { pageEdges: build.pageEdges, ...(build.undirected ? { directed: false } : {}) });
+  // One team of helpers for the generator and the build (they boot once).
+  return withTeam(specEdges(s), (team) => buildGraph(generateEdges(s, { team }), { pageEdges: build.pageEdges, ...(build.undirected ? { directed: false } : {}) }, { team }));
 }

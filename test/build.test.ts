@@ -6,6 +6,7 @@ import { rawFrom } from './helpers/raw.js';
 import { TesseraError } from '../src/errors.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import { CHUNK } from '../src/graph/chunked.js';
+import { Team } from '../src/graph/build/team.js';
 
 /** Edge set of a page set in original ids: "a>b:w" strings, sorted. */
 function edgesOf(g: Graph, set: PageSet): string[] {
@@ -78,6 +79,26 @@ test('degree renumbering puts high-degree vertices first and ids map back', (t) 
   t.is(g.inDegree[0], 4);
 });
 
+test('hubs (degree 2^16 and more, placed apart from the counted degrees) take the first ids, ties by original id, on 1 and 3 threads', (t) => {
+  // Hubs: 70 000 in-edges (two), 70 000 out-edges (one: three tied), 66 000 in-edges; a tail.
+  const edges: Array<[number, number]> = [];
+  for (let i = 0; i < 70_000; i++) edges.push([1000 + i, 900], [1000 + i, 5]);
+  for (let i = 0; i < 66_000; i++) edges.push([1000 + i, 7]);
+  for (let i = 0; i < 10_000; i++) edges.push([3, 200_000 + i]);
+  for (let i = 0; i < 70_000; i++) edges.push([11, 300_000 + i]);
+  for (const threads of [1, 3]) {
+    const g = buildGraph(rawFrom(edges), { renumber: 'degree', threads });
+    const deg = (v: number): number => g.outDegree[v]! + g.inDegree[v]!;
+    t.deepEqual([0, 1, 2, 3].map((v) => g.ids.toOriginal[v]), [5, 11, 900, 7]);
+    let sorted = true;
+    for (let v = 1; v < g.numVertices; v++) {
+      const [a, b] = [deg(v - 1), deg(v)];
+      if (a < b || (a === b && g.ids.toOriginal[v - 1]! > g.ids.toOriginal[v]!)) sorted = false;
+    }
+    t.true(sorted, `${threads} threads: ids by degree descending, then original id`);
+  }
+});
+
 test('isolated vertices from a vertex list exist; sparse huge ids work', (t) => {
   const big = 4_000_000_000;
   const g = buildGraph(rawFrom([[big, 5]], { vertices: [5, 7, big] }));
@@ -130,7 +151,7 @@ test('in-pages filled straight or through target blocks (several rounds) give th
       const edges = randomEdges(300, 6000, 9, 5);
       const a = buildGraph(rawFrom(edges, { directed, weighted }), { pageEdges: 61, threads: 1 }, { transpose: 'direct' });
       for (const threads of [1, 3]) {
-        const b = buildGraph(rawFrom(edges, { directed, weighted }), { pageEdges: 61, threads }, { transpose: { round: 500, blockBits: 4 } });
+        const b = buildGraph(rawFrom(edges, { directed, weighted }), { pageEdges: 61, threads }, { transpose: { round: 500, groupBits: 1, blocks: 7 } });
         sameGraph(t, a, b);
       }
       t.deepEqual(edgesOf(a, a.in), expected(weighted ? edges : edges.map(([s, d]) => [s, d, 1]), directed));
@@ -216,6 +237,20 @@ test('weights: float32 / float64 / none as asked', (t) => {
     edgesOf(g32, g32.in),
     expected(edges.map(([s, d, w]) => [s, d, Math.fround(w)]), true),
   );
+});
+
+test('one team of helpers serves a generator and the build after it, and stays open for the caller', (t) => {
+  const team = new Team(3);
+  try {
+    const g = buildGraph(generateEdges('rmat:16:ef=40:weighted', { team }), { pageEdges: 4096 }, { team });
+    t.is(team.size, 3, 'the build does not close a team it was given');
+    const again = buildGraph(generateEdges('rmat:16:ef=40:weighted', { team }), { pageEdges: 4096 }, { team });
+    const alone = buildGraph(generateEdges('rmat:16:ef=40:weighted', { threads: 1 }), { pageEdges: 4096, threads: 1 });
+    sameGraph(t, g, alone);
+    sameGraph(t, again, alone);
+  } finally {
+    team.close();
+  }
 });
 
 test('generateEdges gives the same edges with 1 and 3 threads (shared chunks)', (t) => {

@@ -21,6 +21,7 @@ import type { Command } from 'commander';
 import { TesseraError } from '../errors.js';
 import { compact } from '../format.js';
 import { buildGraph, type BuildOptions } from '../graph/build.js';
+import { withTeam, type Team } from '../graph/build/team.js';
 import { generatorStream } from '../graph/build/external-source.js';
 import { checkGraphFits } from '../graph/memory.js';
 import { F32List, F64List, U32List } from '../graph/chunked.js';
@@ -124,24 +125,24 @@ export async function generateCommand(kind: string, f: GenerateFlags): Promise<s
     const r = await convertBounded(generatorStream(spec), f.out, limit, f);
     return `wrote ${f.out}: ${name}, ${r.numVertices} vertices, ${r.numEdges} edges${r.directed ? '' : ' (undirected: arcs both ways)'} in ${secs(t0)}${boundedNote(r)}`;
   }
-  const raw = generateWithBar(spec);
-  const g = buildWithNote(raw, { pageEdges: f.pageEdges, ...(f.undirected ? { directed: false } : {}) });
+  // One team of helpers for the generator and the build (they boot once).
+  const g = withTeam(specEdges(spec), (team) => buildWithNote(generateWithBar(spec, team), { pageEdges: f.pageEdges, ...(f.undirected ? { directed: false } : {}) }, team));
   await writeTsrWithBar(g, f.out);
   return `wrote ${f.out}: ${name}, ${g.numVertices} vertices, ${g.numEdges} edges${g.directed ? '' : ' (undirected: arcs both ways)'} in ${secs(t0)}`;
 }
 
-function generateWithBar(spec: GeneratorSpec): RawEdges {
+function generateWithBar(spec: GeneratorSpec, team?: Team): RawEdges {
   const bar = progressBar('generate', specEdges(spec), ' edges');
   try {
-    return generateEdges(spec, { onProgress: (d) => bar.update(d) });
+    return generateEdges(spec, { onProgress: (d) => bar.update(d), ...(team !== undefined ? { team } : {}) });
   } finally {
     bar.stop();
   }
 }
 
-function buildWithNote(raw: RawEdges, opts: BuildOptions): Graph {
+function buildWithNote(raw: RawEdges, opts: BuildOptions, team?: Team): Graph {
   note(`building pages from ${compact(raw.src.length)} edges...`);
-  return buildGraph(raw, opts);
+  return buildGraph(raw, opts, team !== undefined ? { team } : {});
 }
 
 /** Runs `work` with a byte-progress bar labelled `label`, started at the first report. */

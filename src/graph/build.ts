@@ -29,23 +29,20 @@
  * thread of transpose buffers), take less. Phases are separated by a garbage collection
  * (build/gc.ts) so that what one phase released is gone before the next allocates.
  */
-import os from 'node:os';
 import { TesseraError } from '../errors.js';
 import { CHUNK, type U32List } from './chunked.js';
-import { firstPages, outPagesRange, reindexed, type OutRange } from './build/assemble.js';
-import { inPagesRange, type TransposeMode } from './build/transpose.js';
+import { firstPages, outPagesTaken, outUnits, reindexed, type OutRange, type OutTaken } from './build/assemble.js';
+import { fillInPages, transposeStep, type TransposeMode, type TransposeShared } from './build/transpose.js';
 import { collectGarbage } from './build/gc.js';
-import { allocCounts, allocCursors, countChunks, cursorsRange, degreesRange, degreeTables, idMapsRange, keySpace, renumber, scanChunks, type CountTables, type IdPlan, type KeySpace } from './build/ids.js';
+import { allocCounts, allocCursors, countChunks, cursorsRange, degreeHistogram, degreesRange, degreeTables, idMapsRange, keySpace, placeRange, renumber, scanChunks, type CountTables, type IdPlan, type KeySpace } from './build/ids.js';
 import { allocStaging, scatterShare, type RawShare, type Staging } from './build/scatter.js';
-import { MAX_THREADS, Team, type Task } from './build/team.js';
-import { layoutPages, planPages } from './pages.js';
+import { defaultThreads, Team, type Task } from './build/team.js';
+import { layoutPages, planPages, type PagePlan } from './pages.js';
 import type { Graph, Page, PageSet, RawEdges, WeightArray, WeightType } from './types.js';
 import { DEFAULT_PAGE_EDGES } from './types.js';
 
 /** Edge count from which phases are separated by a garbage collection. */
 const BIG = 1 << 22;
-/** Edge count from which helper threads are worth their start-up (tens of milliseconds). */
-const PARALLEL_MIN = 1 << 21;
 
 export interface BuildOptions {
   /** Target edges per page (default 2^20). */
@@ -79,6 +76,8 @@ export interface BuildInternals {
   wideCursors?: boolean;
   /** How to fill in-pages, whatever the graph's size (build/transpose.ts). */
   transpose?: TransposeMode;
+  /** Helpers to build with (withTeam: a generator's, kept open), instead of a team of the build's own. */
+  team?: Team;
 }
 
 export function buildGraph(raw: RawEdges, opts: BuildOptions = {}, internals: BuildInternals = {}): BuiltGraph {
@@ -94,7 +93,8 @@ export function buildGraph(raw: RawEdges, opts: BuildOptions = {}, internals: Bu
     const w = raw.weights ? `, ${raw.weights.length} weights` : '';
     throw new TesseraError(`the edge lists differ in length (${m} sources, ${raw.dst.length} targets${w})`, { file: raw.source });
   }
-  const threads = opts.threads ?? (m >= PARALLEL_MIN ? Math.min(MAX_THREADS, os.availableParallelism()) : 1);
+  if (internals.team !== undefined) return build(raw, opts, pageEdges, internals.team, internals);
+  const threads = opts.threads ?? defaultThreads(m);
   // Helpers boot while the first pass runs here.
   const team = threads > 1 ? new Team(threads) : undefined;
   try {
@@ -123,40 +123,33 @@ function build(raw: RawEdges, opts: BuildOptions, pageEdges: number, team: Team 
   if (wt === undefined) raw.weights?.clear();
   const endsMax = scanRaw(raw, wt !== undefined, team);
 
-  const { n, layoutDeg, rawIn, toOriginal, byOriginal, st } = stage(raw, directed, wt, opts.renumber ?? 'degree', team, internals, phase, endsMax);
+  const { n, layoutDeg, rawIn, toOriginal, byOriginal, st, outPlan: plan } = stage(raw, directed, wt, opts.renumber ?? 'degree', team, internals, phase, endsMax, pageEdges);
   if (m === 0 && n === 0) {
     throw new TesseraError('the graph has no vertices and no edges', { file: raw.source, fix: 'check that the input is not empty' });
   }
 
-  // Out-pages: thread i takes planned pages [cut[i], cut[i + 1]).
+  // Out-pages: the threads take the planned pages one at a time.
   const T = team?.size ?? 1;
-  const plan = planPages(layoutDeg, pageEdges, false);
   const { firstPageOf: _, ...rows } = plan;
-  // Sorting costs about the same per edge in long and short lists (radix vs insertion sort).
-  const cut = cutPages(plan.edges, plan.split, plan.vBegin, plan.vEnd, 1, T);
-  const posAt = (i: number): number => {
-    let p = 0;
-    for (let k = 0; k < i; k++) p += plan.edges[k]!;
-    return p;
-  };
+  const units = outUnits(rows);
+  const next = new Int32Array(new SharedArrayBuffer(4));
   const outDegree = new Uint32Array(new SharedArrayBuffer(4 * n));
   // Directed: raw in-degrees, which lose the dropped edges on the way.
   const inDeg = rawIn;
-  const outTask = (i: number): Task => ({ kind: 'out', st, plan: rows, i0: cut[i]!, i1: cut[i + 1]!, pos0: posAt(cut[i]!), layoutDeg, wt, outDegree, inDeg });
-  const parts = runShares<OutRange>(team, T, outTask, () => {
-    // The helpers hold their own views of their ranges; keep only ours.
-    keepOnly(st, posAt(cut[0]!), posAt(cut[1]!));
-    return outPagesRange(st, rows, cut[0]!, cut[1]!, 0, layoutDeg, wt, outDegree, inDeg);
-  });
+  const parts = runShares<OutTaken>(team, T, () => ({ kind: 'out', st, plan: rows, units, next, layoutDeg, wt, outDegree, inDeg }), () =>
+    outPagesTaken(st, rows, units, next, layoutDeg, wt, outDegree, inDeg),
+  );
   st.nbrs.length = 0;
   if (st.weights) st.weights.length = 0;
+  const byUnit: OutRange[] = [];
+  for (const part of parts) for (const r of part) byUnit[r.unit] = r;
   const pages: Page[] = [];
   const stats: BuildStats = { selfLoopsDropped: 0, duplicatesDropped: 0 };
-  for (const part of parts) {
+  for (const r of byUnit) {
     const base = pages.length;
-    for (const p of part.pages) pages.push(reindexed(p, base + p.index));
-    stats.selfLoopsDropped += part.selfLoops;
-    stats.duplicatesDropped += part.duplicates;
+    for (const p of r.pages) pages.push(reindexed(p, base + p.index));
+    stats.selfLoopsDropped += r.selfLoops;
+    stats.duplicatesDropped += r.duplicates;
   }
   const out: PageSet = { orientation: 'out', pages, firstPageOf: firstPages(pages, n) };
   phase('out-pages');
@@ -164,25 +157,14 @@ function build(raw: RawEdges, opts: BuildOptions, pageEdges: number, team: Team 
   let inSet: PageSet = out;
   let inDegree: Uint32Array = outDegree;
   if (directed) {
-    // Thread i fills the in-pages [icut[i], icut[i + 1]) from all out-pages. A short list costs
-    // more per edge (its first write is a cache miss): measured on RMAT, the pages of short lists
-    // take twice as long per edge, as if each vertex were 8 more edges.
     inDegree = inDeg!;
-    const set = layoutPages('in', inDegree, pageEdges, wt);
-    const icut = cutPages(
-      set.pages.map((p) => p.edges),
-      set.pages.map((p) => p.split),
-      set.pages.map((p) => p.vBegin),
-      set.pages.map((p) => p.vEnd),
-      8,
-      T,
-    );
-    runShares<void>(
-      team,
-      T,
-      (i) => ({ kind: 'in', outs: pages, set, p0: icut[i]!, p1: icut[i + 1]!, pageEdges, mode: internals.transpose }),
-      () => inPagesRange(pages, set, icut[0]!, icut[1]!, pageEdges, internals.transpose),
-    );
+    const set = layoutPages('in', inDegree, pageEdges, wt, false);
+    // The round steps run on every thread; the helpers are given the shared arrays once.
+    let shared: TransposeShared | undefined;
+    const share = (sh: TransposeShared | undefined): void => void runShares<void>(team, T, () => ({ kind: 'transpose-share', sh }), () => (shared = sh));
+    fillInPages(pages, set, inDegree, pageEdges, T, share, (task) => runShares(team, T, (i) => ({ kind: 'transpose', s: task(i) }), () => transposeStep(shared!, task(0))), internals.transpose);
+    // The helpers let go of the round's buffers.
+    if (shared !== undefined) share(undefined);
     inSet = set;
     phase('in-pages');
   }
@@ -217,7 +199,8 @@ function stage(
   internals: BuildInternals,
   phase: (name: BuildPhase) => void,
   endsMax: number,
-): { n: number; layoutDeg: Uint32Array; rawIn: Uint32Array | undefined; toOriginal: Uint32Array; byOriginal: Uint32Array; st: Staging } {
+  pageEdges: number,
+): { n: number; layoutDeg: Uint32Array; rawIn: Uint32Array | undefined; toOriginal: Uint32Array; byOriginal: Uint32Array; st: Staging; outPlan: PagePlan } {
   const ks = keySpace(raw.src, raw.dst, raw.vertices, endsMax);
   const T = team?.size ?? 1;
   const shares = splitRaw(raw, wt !== undefined, T);
@@ -237,9 +220,13 @@ function stage(
   // The staging area is touched all over by the first raw chunk: the peak of the build is the raw
   // lists + staging + the tables alive here (ids, cursors, layout), so nothing else may be.
   const st = allocStaging(plan.total, wt, shared);
-  runShares<void>(team, T, (i) => ({ kind: 'scatter', cur: curs[i], newId: plan.newId, directed, st }), () =>
-    scatterShare(shares[0]!, curs[0]!, plan.newId, directed, st),
-  );
+  // The out-pages' plan is made here once this thread's share is scattered, while it waits for
+  // the helpers' (the scatter's slowest share takes longer than the median by more than the plan).
+  let outPlan: PagePlan | undefined;
+  runShares<void>(team, T, (i) => ({ kind: 'scatter', cur: curs[i], newId: plan.newId, directed, st }), () => {
+    scatterShare(shares[0]!, curs[0]!, plan.newId, directed, st);
+    outPlan = planPages(plan.layoutDeg, pageEdges, false);
+  });
   curs.length = 0;
   // Id maps by the key ranges of idsAndCursors (plain keyToOriginal tables would be copied).
   const toOriginal = new Uint32Array(new SharedArrayBuffer(4 * plan.n));
@@ -252,7 +239,7 @@ function stage(
     () => idMapsRange(plan.newId, keyToOriginal, toOriginal, byOriginal, 0, keyToOriginal === undefined ? keyAt[1]! : plan.keys, 0),
   );
   phase('staging');
-  return { n: plan.n, layoutDeg: plan.layoutDeg, rawIn: plan.rawIn, toOriginal, byOriginal, st };
+  return { n: plan.n, layoutDeg: plan.layoutDeg, rawIn: plan.rawIn, toOriginal, byOriginal, st, outPlan: outPlan! };
 }
 
 /**
@@ -273,10 +260,17 @@ function idsAndCursors(
   const T = team?.size ?? 1;
   const at = (i: number): number => Math.floor((ks.keys * i) / T);
   const dt = degreeTables(ks, vertices, T > 1);
-  const parts = runShares(team, T, (i) => ({ kind: 'degrees', counts, dt, direct: ks.direct, directed, k0: at(i), k1: at(i + 1) }), () =>
-    degreesRange(counts, dt, ks.direct, directed, 0, at(1)),
+  const hists = order === 'degree' ? Array.from({ length: T }, () => degreeHistogram(T > 1)) : [];
+  const parts = runShares(team, T, (i) => ({ kind: 'degrees', counts, dt, direct: ks.direct, directed, k0: at(i), k1: at(i + 1), hist: hists[i] }), () =>
+    degreesRange(counts, dt, ks.direct, directed, 0, at(1), hists[0]),
   );
-  const plan = renumber(ks, dt, parts, directed, order);
+  // The hubs placed here, the other vertices by the threads, each over its keys.
+  const { plan, next } = renumber(ks, dt, parts, hists, directed, order, T > 1);
+  const byDegree = order === 'degree';
+  const sums = runShares(team, T, (i) => ({ kind: 'place', dt, layoutDeg: plan.layoutDeg, rawIn: plan.rawIn, next: next[i], byDegree, k0: at(i), k1: at(i + 1) }), () =>
+    placeRange(dt, plan.layoutDeg, plan.rawIn, next[0]!, byDegree, 0, at(1)),
+  );
+  for (const s of sums) plan.total += s;
   const { curs, start } = allocCursors(plan, T, wide, T > 1);
   runShares<void>(team, T, (i) => ({ kind: 'cursors', newId: plan.newId, start, counts, curs, k0: at(i), k1: at(i + 1) }), () =>
     cursorsRange(plan.newId, start, counts, curs, 0, at(1)),
@@ -376,33 +370,3 @@ function transferList(share: RawShare): ArrayBuffer[] {
   return list;
 }
 
-/**
- * Cuts pages into `threads` ranges of about equal work (never inside a split vertex's pages);
- * returns threads + 1 boundaries. Work of a page: its edges plus `perVertex` for each of its
- * vertices (what starting a list costs, in edges).
- */
-function cutPages(edges: number[], split: boolean[], vBegin: number[], vEnd: number[], perVertex: number, threads: number): number[] {
-  const work = edges.map((e, i) => e + perVertex * (vEnd[i]! - vBegin[i]!));
-  let total = 0;
-  for (const w of work) total += w;
-  const cut = [0];
-  let acc = 0;
-  for (let i = 0; i < work.length && cut.length < threads; i++) {
-    const inside = i > 0 && split[i] && split[i - 1] && vBegin[i] === vBegin[i - 1];
-    if (!inside && i > cut[cut.length - 1]! && acc >= (total * cut.length) / threads) cut.push(i);
-    acc += work[i]!;
-  }
-  while (cut.length < threads) cut.push(work.length);
-  cut.push(work.length);
-  return cut;
-}
-
-/** Drops the staging chunks that do not overlap [from, to) (another thread's range). */
-function keepOnly(st: Staging, from: number, to: number): void {
-  for (let c = 0; c < st.nbrs.length; c++) {
-    if ((c + 1) * CHUNK <= from || c * CHUNK >= to) {
-      st.nbrs[c] = undefined;
-      if (st.weights) st.weights[c] = undefined;
-    }
-  }
-}

@@ -82,11 +82,14 @@ export function planPages(degree: Uint32Array, pageEdges: number, shared = true)
     firstPageOf: shared ? new Uint32Array(new SharedArrayBuffer(4 * n)) : new Uint32Array(n),
   };
   const firstPageOf = plan.firstPageOf;
+  // The page count in a local: the loop runs once per vertex (16 M on RMAT 24), the pushes per page.
+  let page = 0;
   const push = (b: number, e: number, edges: number, split: boolean): void => {
     plan.vBegin.push(b);
     plan.vEnd.push(e);
     plan.edges.push(edges);
     plan.split.push(split);
+    page++;
   };
   let begin = 0;
   let edges = 0;
@@ -95,7 +98,7 @@ export function planPages(degree: Uint32Array, pageEdges: number, shared = true)
     if (d > pageEdges) {
       if (v > begin) push(begin, v, edges, false);
       edges = 0;
-      firstPageOf[v] = plan.vBegin.length;
+      firstPageOf[v] = page;
       for (let done = 0; done < d; done += pageEdges) push(v, v + 1, Math.min(pageEdges, d - done), true);
       begin = v + 1;
       continue;
@@ -105,7 +108,7 @@ export function planPages(degree: Uint32Array, pageEdges: number, shared = true)
       begin = v;
       edges = 0;
     }
-    firstPageOf[v] = plan.vBegin.length;
+    firstPageOf[v] = page;
     edges += d;
   }
   if (n > begin) push(begin, n, edges, false);
@@ -114,17 +117,22 @@ export function planPages(degree: Uint32Array, pageEdges: number, shared = true)
 
 /**
  * Lays out and allocates the pages of `planPages`, with offsets filled in (so each vertex's slot
- * is known) and `firstPageOf`.
+ * is known) and `firstPageOf`. With `offsets` false, only split pages' offsets are set: the caller
+ * fills the others (the builder's threads do, build/transpose.ts).
  */
 export function layoutPages(
   orientation: Orientation,
   degree: Uint32Array,
   pageEdges: number,
   wt: WeightType | undefined,
+  offsets = true,
 ): PageSet {
   const plan = planPages(degree, pageEdges);
   const pages: Page[] = [];
-  for (let i = 0; i < plan.vBegin.length; i++) pages.push(laidOutPage(plan, i, degree, wt));
+  for (let i = 0; i < plan.vBegin.length; i++) {
+    if (offsets || plan.split[i]) pages.push(laidOutPage(plan, i, degree, wt));
+    else pages.push(allocPage(i, plan.vBegin[i]!, plan.vEnd[i]!, plan.edges[i]!, false, wt));
+  }
   return { orientation, pages, firstPageOf: plan.firstPageOf };
 }
 

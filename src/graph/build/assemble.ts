@@ -5,7 +5,7 @@
  * is copied into a scratch buffer, each list is sorted and deduplicated there (lists.ts), and the
  * result goes into an exact-size page; staging chunks are dropped as soon as they are behind.
  * In-degrees start as the raw counts and lose every dropped edge on the way (few: no pass over
- * the kept ones). Each thread takes a contiguous range of the planned pages.
+ * the kept ones). The threads take the planned pages one at a time (outPagesTaken).
  *
  * In-pages (directed graphs) are filled from the out-pages in transpose.ts.
  */
@@ -44,17 +44,10 @@ export function outPagesRange(
   outDegree: Uint32Array,
   inDeg: Uint32Array | undefined,
   alloc: PageAlloc = allocPage,
+  scratch: OutScratch = outScratch(plan, i0, i1, wt),
 ): OutRange {
   const idBits = 32 - Math.clz32(Math.max(1, layoutDeg.length - 1));
-  let scratchLen = 0;
-  let maxNv = 0;
-  for (let i = i0; i < i1; i++) {
-    if (!plan.split[i] && plan.edges[i]! > scratchLen) scratchLen = plan.edges[i]!;
-    maxNv = Math.max(maxNv, plan.vEnd[i]! - plan.vBegin[i]!);
-  }
-  const nb = new Uint32Array(scratchLen);
-  const wb = newWeights(wt, scratchLen);
-  const offs = new Uint32Array(maxNv + 1);
+  const { nb, wb, offs } = scratch;
   const pages: Page[] = [];
   dropped.selfLoops = 0;
   dropped.duplicates = 0;
@@ -114,6 +107,71 @@ export function outPagesRange(
   }
   releaseScratch();
   return { pages, selfLoops: dropped.selfLoops, duplicates: dropped.duplicates };
+}
+
+/** Buffers outPagesRange sorts a page's lists in. */
+export interface OutScratch {
+  nb: Uint32Array;
+  wb: WeightArray | undefined;
+  offs: Uint32Array;
+}
+
+/** Scratch large enough for planned pages [i0, i1). */
+export function outScratch(plan: PlanRows, i0: number, i1: number, wt: WeightType | undefined): OutScratch {
+  let scratchLen = 0;
+  let maxNv = 0;
+  for (let i = i0; i < i1; i++) {
+    if (!plan.split[i] && plan.edges[i]! > scratchLen) scratchLen = plan.edges[i]!;
+    maxNv = Math.max(maxNv, plan.vEnd[i]! - plan.vBegin[i]!);
+  }
+  return { nb: new Uint32Array(scratchLen), wb: newWeights(wt, scratchLen), offs: new Uint32Array(maxNv + 1) };
+}
+
+/**
+ * Units of out-page work: each planned page, or the pages of one split vertex together. Returns
+ * their boundaries (unit u is planned pages [at[u], at[u + 1])) and each one's staging position.
+ */
+export function outUnits(plan: PlanRows): { at: number[]; pos: number[] } {
+  const at = [0];
+  const pos: number[] = [];
+  let p = 0;
+  for (let i = 0; i < plan.edges.length; i++) {
+    const inside = i > 0 && plan.split[i] && plan.split[i - 1] && plan.vBegin[i] === plan.vBegin[i - 1];
+    if (i > 0 && !inside) at.push(i);
+    if (!inside) pos.push(p);
+    p += plan.edges[i]!;
+  }
+  if (plan.edges.length > 0) at.push(plan.edges.length);
+  return { at, pos };
+}
+
+/** Out-pages of the units this thread took, with their unit. */
+export type OutTaken = Array<{ unit: number } & OutRange>;
+
+/**
+ * Builds the out-pages of units taken one at a time from the shared counter `next` (whichever
+ * thread is free takes the next: the pages' costs per edge differ by list length more than a
+ * static cut could weigh them). A thread's units only grow, so it drops the staging chunks behind
+ * each one it takes.
+ */
+export function outPagesTaken(
+  st: Staging,
+  plan: PlanRows,
+  units: { at: number[]; pos: number[] },
+  next: Int32Array,
+  layoutDeg: Uint32Array,
+  wt: WeightType | undefined,
+  outDegree: Uint32Array,
+  inDeg: Uint32Array | undefined,
+): OutTaken {
+  const taken: OutTaken = [];
+  const scratch = outScratch(plan, 0, plan.edges.length, wt);
+  let keep = 0;
+  for (let u = Atomics.add(next, 0, 1); u < units.pos.length; u = Atomics.add(next, 0, 1)) {
+    keep = releaseUpTo(st, keep, units.pos[u]!);
+    taken.push({ unit: u, ...outPagesRange(st, plan, units.at[u]!, units.at[u + 1]!, units.pos[u]!, layoutDeg, wt, outDegree, inDeg, allocPage, scratch) });
+  }
+  return taken;
 }
 
 /** Page `p` with another index (pages built by several threads are renumbered when joined). */

@@ -9,6 +9,7 @@ import {
   allocCounts,
   countChunks,
   countsByOriginal,
+  degreeHistogram,
   degreeTables,
   degreesRange,
   idMapsRange,
@@ -16,7 +17,7 @@ import {
   maxOf,
   rankChunk,
   ranksOf,
-  renumber,
+  renumberHere,
   type IdPlan,
   type KeySpace,
 } from './ids.js';
@@ -116,8 +117,8 @@ export async function keyedIds(
   }
   progress(done);
   const dt = degreeTables(ks, vertices, false);
-  const range = degreesRange([counts], dt, ks.direct, directed, 0, ks.keys);
-  const plan = renumber(ks, dt, [range], directed, order);
+  const hist = degreeHistogram(false);
+  const plan = renumberHere(ks, dt, degreesRange([counts], dt, ks.direct, directed, 0, ks.keys, hist), hist, directed, order);
   const toOriginal = new Uint32Array(plan.n);
   const byOriginal = new Uint32Array(plan.n);
   idMapsRange(plan.newId, ks.keyToOriginal, toOriginal, byOriginal, 0, ks.keys, 0);

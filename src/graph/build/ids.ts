@@ -178,14 +178,28 @@ export interface DegreeRange {
   n: number;
   maxDeg: number;
   over: number;
+  /** Keys of degree HIST_DEGREES or more (with a histogram). */
+  big: number[];
 }
 
-/** Fills the degree tables for keys [k0, k1) from every thread's counts. */
-export function degreesRange(counts: CountTables[], tables: DegreeTables, direct: boolean, directed: boolean, k0: number, k1: number): DegreeRange {
+/** Degrees below this are placed by the threads, counted per degree; the others (hubs) are sorted. */
+export const HIST_DEGREES = 1 << 16;
+
+/** A histogram for degreesRange (shared with the helpers when `shared`). */
+export function degreeHistogram(shared: boolean): Uint32Array {
+  return byKey(HIST_DEGREES, shared);
+}
+
+/**
+ * Fills the degree tables for keys [k0, k1) from every thread's counts; with `hist`, also counts
+ * the vertices of each degree below HIST_DEGREES there and lists the others' keys (`big`).
+ */
+export function degreesRange(counts: CountTables[], tables: DegreeTables, direct: boolean, directed: boolean, k0: number, k1: number, hist?: Uint32Array): DegreeRange {
   const { deg, newId, listed } = tables;
   let n = 0;
   let maxDeg = 0;
   let over = 0;
+  const big: number[] = [];
   for (let k = k0; k < k1; k++) {
     let o = 0;
     let d = 0;
@@ -203,53 +217,79 @@ export function degreesRange(counts: CountTables[], tables: DegreeTables, direct
     deg[k] = d;
     newId[k] = o;
     if (d > maxDeg) maxDeg = d;
+    if (hist !== undefined) {
+      if (d < HIST_DEGREES) hist[d]!++;
+      else big.push(k);
+    }
     n++;
   }
-  return { n, maxDeg, over };
+  return { n, maxDeg, over, big };
 }
 
-/** Internal ids from the degree tables (filled for every key by degreesRange). */
-export function renumber(ks: KeySpace, tables: DegreeTables, parts: DegreeRange[], directed: boolean, order: 'degree' | 'none'): IdPlan {
-  const { keys } = ks;
+/**
+ * Internal ids from the degree tables (filled for every key by degreesRange, part i over keys
+ * [keyAt[i], keyAt[i + 1]) with histogram hists[i]): with order 'degree' a stable counting sort by
+ * degree, descending (ties keep ascending key = original order), else ascending keys. The hubs
+ * (degree HIST_DEGREES and more) are placed here; next[i] says where part i's other keys go
+ * (placeRange: next[d], the next position of a key of degree d; with 'none', next[0] its first
+ * rank). plan.total counts the hubs' edges until placeRange's sums are added.
+ */
+export function renumber(ks: KeySpace, tables: DegreeTables, parts: DegreeRange[], hists: Uint32Array[], directed: boolean, order: 'degree' | 'none', shared: boolean): { plan: IdPlan; next: Float64Array[] } {
   const { deg, newId } = tables;
   let n = 0;
-  let maxDeg = 0;
   for (const r of parts) {
     if (r.over > 0) throw new TesseraError(`a vertex has ${r.over} edge ends, more than the 2^32 - 2 a degree can hold`, { fix: 'split the input' });
     n += r.n;
-    maxDeg = Math.max(maxDeg, r.maxDeg);
   }
   const layoutDeg = new Uint32Array(new SharedArrayBuffer(4 * n));
-  // Directed: raw in-degree = total - out (newId holds the out count until it is replaced).
   const rawIn = directed ? new Uint32Array(new SharedArrayBuffer(4 * n)) : undefined;
-  let total = 0;
-  const place = (k: number, v: number): void => {
-    const o = newId[k]!;
-    layoutDeg[v] = o;
-    if (rawIn !== undefined) rawIn[v] = deg[k]! - o;
-    total += o;
-    newId[k] = v;
-  };
+  const f64 = (length: number): Float64Array => new Float64Array(shared ? new SharedArrayBuffer(8 * length) : new ArrayBuffer(8 * length));
+  const plan: IdPlan = { ...ks, n, newId, layoutDeg, total: 0, rawIn };
   if (order === 'none') {
-    for (let k = 0, r = 0; k < keys; k++) {
-      if (deg[k] === ABSENT) newId[k] = ABSENT;
-      else place(k, r++);
-    }
-  } else {
-    // Stable counting sort by degree, descending: ties keep ascending key (= original) order.
-    const start = new Float64Array(maxDeg + 2);
-    for (let k = 0; k < keys; k++) {
-      const d = deg[k]!;
-      if (d !== ABSENT) start[maxDeg - d + 1]!++;
-    }
-    for (let d = 1; d <= maxDeg + 1; d++) start[d]! += start[d - 1]!;
-    for (let k = 0; k < keys; k++) {
-      const d = deg[k]!;
-      if (d === ABSENT) newId[k] = ABSENT;
-      else place(k, start[maxDeg - d]!++);
+    let r = 0;
+    return { plan, next: parts.map((p) => f64(1).fill((r += p.n) - p.n)) };
+  }
+  const big = parts.flatMap((p) => p.big).sort((a, b) => deg[b]! - deg[a]! || a - b);
+  for (let v = 0; v < big.length; v++) plan.total += place(tables, layoutDeg, rawIn, big[v]!, v);
+  // Degrees descending, the parts in key order within one degree.
+  const next = hists.map(() => f64(HIST_DEGREES));
+  for (let d = HIST_DEGREES - 1, at = big.length; d >= 0; d--) {
+    for (let i = 0; i < hists.length; i++) {
+      next[i]![d] = at;
+      at += hists[i]![d]!;
     }
   }
-  return { ...ks, n, newId, layoutDeg, total, rawIn };
+  return { plan, next };
+}
+
+/** Places keys [k0, k1) below HIST_DEGREES (renumber's next); returns their raw out counts' sum. */
+export function placeRange(tables: DegreeTables, layoutDeg: Uint32Array, rawIn: Uint32Array | undefined, next: Float64Array, byDegree: boolean, k0: number, k1: number): number {
+  const deg = tables.deg;
+  let total = 0;
+  let rank = next[0]!;
+  for (let k = k0; k < k1; k++) {
+    const d = deg[k]!;
+    if (d === ABSENT) tables.newId[k] = ABSENT;
+    else if (!byDegree) total += place(tables, layoutDeg, rawIn, k, rank++);
+    else if (d < HIST_DEGREES) total += place(tables, layoutDeg, rawIn, k, next[d]!++);
+  }
+  return total;
+}
+
+/** Key k becomes vertex v (newId held its raw out count: directed, raw in = total - out); returns the out count. */
+function place(tables: DegreeTables, layoutDeg: Uint32Array, rawIn: Uint32Array | undefined, k: number, v: number): number {
+  const o = tables.newId[k]!;
+  layoutDeg[v] = o;
+  if (rawIn !== undefined) rawIn[v] = tables.deg[k]! - o;
+  tables.newId[k] = v;
+  return o;
+}
+
+/** renumber and placeRange on this thread (one part over every key). */
+export function renumberHere(ks: KeySpace, tables: DegreeTables, range: DegreeRange, hist: Uint32Array, directed: boolean, order: 'degree' | 'none'): IdPlan {
+  const { plan, next } = renumber(ks, tables, [range], [hist], directed, order, false);
+  plan.total += placeRange(tables, plan.layoutDeg, plan.rawIn, next[0]!, order === 'degree', 0, ks.keys);
+  return plan;
 }
 
 /**

@@ -10,6 +10,7 @@
  * worker module is not beside this one (sources run through a loader), no helper is started.
  */
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 
@@ -21,6 +22,28 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 export const MAX_THREADS = 16;
 
 const READY_MS = 10_000;
+
+/** Edge count from which generating or building uses helper threads (they take tens of ms to start). */
+export const PARALLEL_MIN = 1 << 21;
+
+/** The threads a generator or build of `edges` edges takes by default. */
+export function defaultThreads(edges: number): number {
+  return edges >= PARALLEL_MIN ? Math.min(MAX_THREADS, os.availableParallelism()) : 1;
+}
+
+/**
+ * Runs fn with one team for a generator and the build after it (the helpers boot once: about
+ * 0.2 s on the 16-core host), closed afterwards; undefined where one thread does.
+ */
+export function withTeam<R>(edges: number, fn: (team: Team | undefined) => R): R {
+  const threads = defaultThreads(edges);
+  const team = threads > 1 ? new Team(threads) : undefined;
+  try {
+    return fn(team);
+  } finally {
+    team?.close();
+  }
+}
 const WORKER = new URL('./worker.js', import.meta.url);
 
 interface Helper {

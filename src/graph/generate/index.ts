@@ -7,7 +7,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import { TesseraError } from '../../errors.js';
 import { trackTemp, untrackTemp } from '../../tmp-files.js';
-import { MAX_THREADS, Team } from '../build/team.js';
+import { defaultThreads, Team } from '../build/team.js';
 import { CHUNK, F32List, U32List } from '../chunked.js';
 import type { RawEdges } from '../types.js';
 import { gib } from '../memory.js';
@@ -57,8 +57,6 @@ export function createGenerator(spec: GeneratorSpec | string): EdgeGenerator {
 
 if (CHUNK !== BLOCK) throw new Error('generator blocks must match edge-list chunks');
 
-/** Edge count from which generateEdges uses helper threads (they take tens of ms to start). */
-const PARALLEL_MIN = 1 << 21;
 
 /**
  * Generates the whole edge list in memory (directed: true; weightType float32 when weighted).
@@ -67,7 +65,7 @@ const PARALLEL_MIN = 1 << 21;
  * MAX_THREADS), a round of consecutive blocks at a time, into shared chunks; blocks have their own random
  * streams, so the edges are the same whatever the thread count.
  */
-export function generateEdges(spec: GeneratorSpec | string, opts: { onProgress?: Progress; threads?: number } = {}): RawEdges {
+export function generateEdges(spec: GeneratorSpec | string, opts: { onProgress?: Progress; threads?: number; team?: Team } = {}): RawEdges {
   const s = toSpec(spec);
   const g = createGenerator(s);
   const m = g.numEdges;
@@ -78,8 +76,9 @@ export function generateEdges(spec: GeneratorSpec | string, opts: { onProgress?:
       { fix: 'use a smaller scale or edge factor, or generate to a .el file (tessera generate rmat --scale S --out g.el)' },
     );
   }
-  const threads = opts.threads ?? (m >= PARALLEL_MIN ? Math.min(MAX_THREADS, os.availableParallelism()) : 1);
-  const team = threads > 1 ? new Team(threads) : undefined;
+  // opts.team: helpers shared with the build that follows (withTeam), not closed here.
+  const threads = opts.team !== undefined ? opts.team.size : (opts.threads ?? defaultThreads(m));
+  const team = opts.team ?? (threads > 1 ? new Team(threads) : undefined);
   const src = new U32List();
   const dst = new U32List();
   const weights = s.weighted ? new F32List() : undefined;
@@ -125,7 +124,7 @@ export function generateEdges(spec: GeneratorSpec | string, opts: { onProgress?:
       opts.onProgress?.(m, m);
     }
   } finally {
-    team?.close();
+    if (opts.team === undefined) team?.close();
   }
   return { src, dst, weights, vertices: generatedVertices(s), directed: true, weightType: weights ? 'float32' : undefined, source: formatGeneratorSpec(s) };
 }
