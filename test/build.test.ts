@@ -218,6 +218,8 @@ test('shared raw chunks (a generator\'s) are scanned by all threads: the first N
   const w = raw.weights!;
   w.set(3 * CHUNK + 7, Number.NaN);
   w.set(CHUNK + 5, Number.NaN);
+  // Edited lists are no longer what the generator vouched for: without its maxId they are scanned.
+  delete raw.maxId;
   const e = t.throws(() => buildGraph(raw, { threads: 3 }), { instanceOf: TesseraError });
   t.regex(e!.message, new RegExp(`edge ${CHUNK + 6} has a NaN weight`));
   const g = buildGraph(generateEdges('rmat:18:weighted', { threads: 2 }), { threads: 3 });
@@ -239,13 +241,17 @@ test('weights: float32 / float64 / none as asked', (t) => {
   );
 });
 
-test('one team of helpers serves a generator and the build after it, and stays open for the caller', (t) => {
+test("one team of helpers serves a generator and the build after it, and stays open for the caller; a generator's maxId spares the scan", (t) => {
   const team = new Team(3);
   try {
     const g = buildGraph(generateEdges('rmat:16:ef=40:weighted', { team }), { pageEdges: 4096 }, { team });
     t.is(team.size, 3, 'the build does not close a team it was given');
     const again = buildGraph(generateEdges('rmat:16:ef=40:weighted', { team }), { pageEdges: 4096 }, { team });
-    const alone = buildGraph(generateEdges('rmat:16:ef=40:weighted', { threads: 1 }), { pageEdges: 4096, threads: 1 });
+    // Without the generator's maxId the builder scans the lists for it: the same graph.
+    const scanned = generateEdges('rmat:16:ef=40:weighted', { threads: 1 });
+    t.is(scanned.maxId, 2 ** 16 - 1);
+    delete scanned.maxId;
+    const alone = buildGraph(scanned, { pageEdges: 4096, threads: 1 });
     sameGraph(t, g, alone);
     sameGraph(t, again, alone);
   } finally {

@@ -121,7 +121,7 @@ function build(raw: RawEdges, opts: BuildOptions, pageEdges: number, team: Team 
     t = now;
   };
   if (wt === undefined) raw.weights?.clear();
-  const endsMax = scanRaw(raw, wt !== undefined, team);
+  const endsMax = raw.maxId ?? scanRaw(raw, wt !== undefined, team);
 
   const { n, layoutDeg, rawIn, toOriginal, byOriginal, st, outPlan: plan } = stage(raw, directed, wt, opts.renumber ?? 'degree', team, internals, phase, endsMax, pageEdges);
   if (m === 0 && n === 0) {

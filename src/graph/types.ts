@@ -96,4 +96,10 @@ export interface RawEdges {
   weightType?: WeightType;
   /** File path or generator spec, for reports and errors. */
   source: string;
+  /**
+   * The largest id in src, dst and vertices, where the producer knows it and vouches that the
+   * weights hold no NaN (a generator: every id below 2^scale is a listed vertex): the builder then
+   * skips its scan of the lists (a pass over every edge).
+   */
+  maxId?: number;
 }

@@ -126,7 +126,7 @@ export function generateEdges(spec: GeneratorSpec | string, opts: { onProgress?:
   } finally {
     if (opts.team === undefined) team?.close();
   }
-  return { src, dst, weights, vertices: generatedVertices(s), directed: true, weightType: weights ? 'float32' : undefined, source: formatGeneratorSpec(s) };
+  return { src, dst, weights, vertices: generatedVertices(s), directed: true, weightType: weights ? 'float32' : undefined, source: formatGeneratorSpec(s), maxId: 2 ** s.scale - 1 };
 }
 
 /**
