@@ -32,7 +32,7 @@
 import { TesseraError } from '../errors.js';
 import { CHUNK, type U32List } from './chunked.js';
 import { firstPages, outPagesTaken, outUnits, reindexed, type OutRange, type OutTaken } from './build/assemble.js';
-import { fillInPages, transposeStep, type TransposeMode, type TransposeShared } from './build/transpose.js';
+import { fillInPages, type TransposeMode } from './build/transpose.js';
 import { collectGarbage } from './build/gc.js';
 import { allocCounts, allocCursors, countChunks, cursorsRange, degreeHistogram, degreesRange, degreeTables, idMapsRange, keySpace, placeRange, renumber, scanChunks, type CountTables, type IdPlan, type KeySpace } from './build/ids.js';
 import { allocStaging, scatterShare, type RawShare, type Staging } from './build/scatter.js';
@@ -159,12 +159,10 @@ function build(raw: RawEdges, opts: BuildOptions, pageEdges: number, team: Team 
   if (directed) {
     inDegree = inDeg!;
     const set = layoutPages('in', inDegree, pageEdges, wt, false);
-    // The round steps run on every thread; the helpers are given the shared arrays once.
-    let shared: TransposeShared | undefined;
-    const share = (sh: TransposeShared | undefined): void => void runShares<void>(team, T, () => ({ kind: 'transpose-share', sh }), () => (shared = sh));
-    fillInPages(pages, set, inDegree, pageEdges, T, share, (task) => runShares(team, T, (i) => ({ kind: 'transpose', s: task(i) }), () => transposeStep(shared!, task(0))), internals.transpose);
-    // The helpers let go of the round's buffers.
-    if (shared !== undefined) share(undefined);
+    fillInPages(pages, set, inDegree, pageEdges, T, {
+      share: (sh) => void runShares<void>(team, T, () => ({ kind: 'transpose-share', sh }), () => undefined),
+      run: (task, mine) => runShares(team, T, (i) => ({ kind: 'transpose', s: task(i) }), mine),
+    }, internals.transpose);
     inSet = set;
     phase('in-pages');
   }

@@ -82,14 +82,11 @@ export function planPages(degree: Uint32Array, pageEdges: number, shared = true)
     firstPageOf: shared ? new Uint32Array(new SharedArrayBuffer(4 * n)) : new Uint32Array(n),
   };
   const firstPageOf = plan.firstPageOf;
-  // The page count in a local: the loop runs once per vertex (16 M on RMAT 24), the pushes per page.
-  let page = 0;
   const push = (b: number, e: number, edges: number, split: boolean): void => {
     plan.vBegin.push(b);
     plan.vEnd.push(e);
     plan.edges.push(edges);
     plan.split.push(split);
-    page++;
   };
   let begin = 0;
   let edges = 0;
@@ -98,7 +95,7 @@ export function planPages(degree: Uint32Array, pageEdges: number, shared = true)
     if (d > pageEdges) {
       if (v > begin) push(begin, v, edges, false);
       edges = 0;
-      firstPageOf[v] = page;
+      firstPageOf[v] = plan.vBegin.length;
       for (let done = 0; done < d; done += pageEdges) push(v, v + 1, Math.min(pageEdges, d - done), true);
       begin = v + 1;
       continue;
@@ -108,7 +105,7 @@ export function planPages(degree: Uint32Array, pageEdges: number, shared = true)
       begin = v;
       edges = 0;
     }
-    firstPageOf[v] = page;
+    firstPageOf[v] = plan.vBegin.length;
     edges += d;
   }
   if (n > begin) push(begin, n, edges, false);

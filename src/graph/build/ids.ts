@@ -173,10 +173,9 @@ export function degreeTables(ks: KeySpace, vertices: U32List | undefined, shared
   return { deg: byKey(ks.keys, shared), newId: byKey(ks.keys, shared), listed };
 }
 
-/** What degreesRange found in its keys: vertices, largest degree, a degree too large (or 0). */
+/** What degreesRange found in its keys: vertices, a degree too large (or 0), the hubs' keys. */
 export interface DegreeRange {
   n: number;
-  maxDeg: number;
   over: number;
   /** Keys of degree HIST_DEGREES or more (with a histogram). */
   big: number[];
@@ -197,7 +196,6 @@ export function degreeHistogram(shared: boolean): Uint32Array {
 export function degreesRange(counts: CountTables[], tables: DegreeTables, direct: boolean, directed: boolean, k0: number, k1: number, hist?: Uint32Array): DegreeRange {
   const { deg, newId, listed } = tables;
   let n = 0;
-  let maxDeg = 0;
   let over = 0;
   const big: number[] = [];
   for (let k = k0; k < k1; k++) {
@@ -216,14 +214,13 @@ export function degreesRange(counts: CountTables[], tables: DegreeTables, direct
     if (d >= ABSENT && over === 0) over = d;
     deg[k] = d;
     newId[k] = o;
-    if (d > maxDeg) maxDeg = d;
     if (hist !== undefined) {
       if (d < HIST_DEGREES) hist[d]!++;
       else big.push(k);
     }
     n++;
   }
-  return { n, maxDeg, over, big };
+  return { n, over, big };
 }
 
 /**

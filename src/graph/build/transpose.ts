@@ -35,7 +35,6 @@ export type TransposeMode = 'direct' | { round: number; groupBits: number; block
 
 /** What a transpose's threads share (views of SharedArrayBuffers), sent to each helper once. */
 export interface TransposeShared {
-  threads: number;
   blocks: number;
   groupBits: number;
   /** Block of each group of targets. */
@@ -70,15 +69,19 @@ export type TransposeStep =
   | { step: 'scatter'; row: number; outs: Page[] }
   | { step: 'store' };
 
-/** Runs task(i) on thread i (0: this one), waits for all; their results in thread order. */
-export type RunOnThreads = (task: (i: number) => TransposeStep) => unknown[];
+/** The builder's helper threads as the transpose uses them (build.ts gives them). */
+export interface TransposeHelpers {
+  /** Makes `sh` the helpers' shared arrays (undefined: they let go of them). */
+  share(sh: TransposeShared | undefined): void;
+  /** Runs task(i) on helper i (i >= 1) while `mine` runs here; every result in thread order. */
+  run(task: (i: number) => TransposeStep, mine: () => unknown): unknown[];
+}
 
 /**
  * Fills the in-pages of `set` (allocated; offsets set on split pages only: the others are filled
- * here, from inDegree) from the out-pages `outs`. `share` makes a TransposeShared known to the
- * helpers; `onThreads` runs one step on every thread.
+ * here, from inDegree) from the out-pages `outs`, on this thread and `threads - 1` helpers.
  */
-export function fillInPages(outs: Page[], set: PageSet, inDegree: Uint32Array, pageEdges: number, threads: number, share: (sh: TransposeShared) => void, onThreads: RunOnThreads, mode?: TransposeMode): void {
+export function fillInPages(outs: Page[], set: PageSet, inDegree: Uint32Array, pageEdges: number, threads: number, helpers: TransposeHelpers, mode?: TransposeMode): void {
   let edges = 0;
   for (const p of outs) edges += p.edges;
   const n = inDegree.length;
@@ -88,7 +91,7 @@ export function fillInPages(outs: Page[], set: PageSet, inDegree: Uint32Array, p
     const cur = new Uint32Array(2 * n);
     initCursors(set.pages, inDegree, cur);
     initSplitCursors(set, cur);
-    for (const p of outs) direct(p, 0, n, cur, pageEdges, nbrsOf, weightsOf);
+    for (const p of outs) direct(p, cur, pageEdges, nbrsOf, weightsOf);
     return;
   }
   const m = mode ?? { round: ROUND, groupBits: GROUP_BITS, blocks: BLOCKS };
@@ -109,7 +112,6 @@ export function fillInPages(outs: Page[], set: PageSet, inDegree: Uint32Array, p
   const blocks = Math.min(m.blocks, 65536);
   const w0 = weightsOf[0];
   const sh: TransposeShared = {
-    threads,
     blocks,
     groupBits: m.groupBits,
     blockOf: new Uint16Array(sab(2 * groups)),
@@ -123,7 +125,9 @@ export function fillInPages(outs: Page[], set: PageSet, inDegree: Uint32Array, p
     weightsOf,
     pageEdges,
   };
-  share(sh);
+  helpers.share(sh);
+  // Every step on every thread, this one's share here.
+  const onThreads = (task: (i: number) => TransposeStep): unknown[] => helpers.run(task, () => transposeStep(sh, task(0)));
   initSplitCursors(set, sh.cur);
   // Blocks: runs of groups whose weights (in-degree plus PER_TARGET a target) sum to about
   // 1 / blocks of the total, block b starting where the weight before it reaches b / blocks;
@@ -136,10 +140,10 @@ export function fillInPages(outs: Page[], set: PageSet, inDegree: Uint32Array, p
   onThreads((i) => ({ step: 'blocks', g0: gAt(i), g1: gAt(i + 1), acc: before[i]!, per: weight / blocks }));
   const start = sh.start;
   // Round 0's count step also fills the in-pages' offsets and cursors: pages cut by vertices.
-  const inits = cutByVertices(set.pages, threads);
+  const inits = cutRuns(set.pages, 0, set.pages.length, threads, (p) => (p.split ? 0 : p.vEnd - p.vBegin));
   for (let r = 0, k0 = 0; r < ends.length; k0 = ends[r++]!) {
     const k1 = ends[r]!;
-    const part = cutByEdges(outs, k0, k1, threads);
+    const part = cutRuns(outs, k0, k1, threads, (p) => p.edges);
     onThreads((i) => ({ step: 'count', row: i, outs: outs.slice(part[i], part[i + 1]), inits: r === 0 ? set.pages.slice(inits[i], inits[i + 1]) : [] }));
     // Each thread's first position in each block: blocks in order, threads in order within one.
     let total = 0;
@@ -158,6 +162,8 @@ export function fillInPages(outs: Page[], set: PageSet, inDegree: Uint32Array, p
     sh.next[0] = 0;
     onThreads(() => ({ step: 'store' }));
   }
+  // The helpers let go of the round's buffers.
+  helpers.share(undefined);
 }
 
 /** Runs one step of a round on this thread. */
@@ -203,33 +209,21 @@ function assignBlocks(sh: TransposeShared, g0: number, g1: number, acc: number, 
   }
 }
 
-/** Pages [k0, k1) cut into `threads` runs of about equal edges: run i is [cut[i], cut[i + 1]). */
-function cutByEdges(outs: Page[], k0: number, k1: number, threads: number): number[] {
+/**
+ * Pages [k0, k1) cut into `threads` runs of about equal weight (a page goes to the run its weight's
+ * midpoint falls in): run i is [cut[i], cut[i + 1]).
+ */
+function cutRuns(pages: Page[], k0: number, k1: number, threads: number, weight: (p: Page) => number): number[] {
   let total = 0;
-  for (let k = k0; k < k1; k++) total += outs[k]!.edges;
+  for (let k = k0; k < k1; k++) total += weight(pages[k]!);
   const cut = [k0];
   let k = k0;
   let acc = 0;
   for (let i = 1; i < threads; i++) {
-    while (k < k1 && acc + outs[k]!.edges / 2 < (total * i) / threads) acc += outs[k++]!.edges;
+    while (k < k1 && acc + weight(pages[k]!) / 2 < (total * i) / threads) acc += weight(pages[k++]!);
     cut.push(k);
   }
   cut.push(k1);
-  return cut;
-}
-
-/** Pages cut into `threads` runs of about equal vertices (non-split pages'): run i is [cut[i], cut[i + 1]). */
-function cutByVertices(pages: Page[], threads: number): number[] {
-  let total = 0;
-  for (const p of pages) total += p.split ? 0 : p.vEnd - p.vBegin;
-  const cut = [0];
-  let k = 0;
-  let acc = 0;
-  for (let i = 1; i < threads; i++) {
-    while (k < pages.length && acc < (total * i) / threads) acc += pages[k]!.split ? 0 : pages[k]!.vEnd - pages[k]!.vBegin, k++;
-    cut.push(k);
-  }
-  cut.push(pages.length);
   return cut;
 }
 
@@ -288,8 +282,8 @@ function partition(p: Page, groupBits: number, blockOf: Uint16Array, row: Uint32
   }
 }
 
-/** Writes p's edges whose target is in [uLo, uLo + span) straight to their lists. */
-function direct(p: Page, uLo: number, span: number, cur: Uint32Array, pageEdges: number, nbrsOf: Uint32Array[], weightsOf: WeightArray[]): void {
+/** Writes p's edges straight to their targets' lists. */
+function direct(p: Page, cur: Uint32Array, pageEdges: number, nbrsOf: Uint32Array[], weightsOf: WeightArray[]): void {
   const { offsets, nbrs, weights } = p;
   const vb = p.vBegin;
   for (let v = vb; v < p.vEnd; v++) {
@@ -297,9 +291,7 @@ function direct(p: Page, uLo: number, span: number, cur: Uint32Array, pageEdges:
     const hi = offsets[v - vb + 1]!;
     if (weights === undefined) {
       for (let e = lo; e < hi; e++) {
-        const x = nbrs[e]! - uLo;
-        if (x < 0 || x >= span) continue;
-        const u2 = 2 * x;
+        const u2 = 2 * nbrs[e]!;
         let pg = cur[u2]!;
         let sl = cur[u2 + 1]!;
         // Only a split vertex's list runs past the end of a page (pages of pageEdges each).
@@ -313,9 +305,7 @@ function direct(p: Page, uLo: number, span: number, cur: Uint32Array, pageEdges:
       }
     } else {
       for (let e = lo; e < hi; e++) {
-        const x = nbrs[e]! - uLo;
-        if (x < 0 || x >= span) continue;
-        const u2 = 2 * x;
+        const u2 = 2 * nbrs[e]!;
         let pg = cur[u2]!;
         let sl = cur[u2 + 1]!;
         if (sl === pageEdges) {

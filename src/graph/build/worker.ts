@@ -10,7 +10,6 @@ import { transposeStep, type TransposeShared, type TransposeStep } from './trans
 import { collectGarbage } from './gc.js';
 import { countChunks, cursorsRange, degreesRange, idMapsRange, placeRange, scanChunks, type CountTables, type DegreeTables } from './ids.js';
 import { scatterShare, type RawShare, type Staging } from './scatter.js';
-import type { Page, PageSet } from '../types.js';
 
 const { port, flag } = workerData as { port: MessagePort; flag: Int32Array };
 

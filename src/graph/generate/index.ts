@@ -57,7 +57,6 @@ export function createGenerator(spec: GeneratorSpec | string): EdgeGenerator {
 
 if (CHUNK !== BLOCK) throw new Error('generator blocks must match edge-list chunks');
 
-
 /**
  * Generates the whole edge list in memory (directed: true; weightType float32 when weighted).
  * Each block is written straight into a chunk of the lists. Needs 8 bytes per edge (12 weighted).
