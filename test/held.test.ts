@@ -41,10 +41,12 @@ for (const [label, g] of [['rmat:11:ef=8', generate('rmat:11:ef=8', { pageEdges:
         const got = await run(g, name, { ...params, ...ALONE, ...(forceMode ? { forceMode } : {}) });
         t.deepEqual(Array.from(got.values), Array.from(want.values), `${name} ${forceMode ?? 'switch'}`);
         const c = copies(got.report);
-        // wcc without a forced mode: Afforest on the device, one superstep (index.ts).
-        const afforest = name === 'wcc' && forceMode === undefined;
-        t.is(got.report.notes.algorithm as string | undefined, name === 'wcc' ? (afforest ? 'afforest' : 'label propagation') : undefined);
-        t.true(afforest ? c.length === 1 : c.length >= 2, `${name} ran ${c.length} supersteps`);
+        // Without a forced mode, one superstep: wcc runs Afforest on the device, bfs every level
+        // in one call (index.ts), as many levels as the CPU's supersteps.
+        const oneCall = forceMode === undefined;
+        t.is(got.report.notes.algorithm as string | undefined, name === 'wcc' ? (oneCall ? 'afforest' : 'label propagation') : undefined);
+        t.is(got.report.notes.levels as number | undefined, name === 'bfs' && oneCall ? want.report.supersteps : undefined);
+        t.true(oneCall ? c.length === 1 : c.length >= 2, `${name} ran ${c.length} supersteps`);
         // The state goes up once; the frontier never (it is the device's next flags); nothing comes
         // back. (wcc's first push over in-edges of a directed graph brings up the in-degrees, once.)
         const n = g.numVertices;
@@ -54,6 +56,29 @@ for (const [label, g] of [['rmat:11:ef=8', generate('rmat:11:ef=8', { pageEdges:
     }
   });
 }
+
+gpuTest('bfs: every level in one call on a GPU owning every vertex equals the reference on random graphs (pages of 3 edges, hubs split, or 64, isolated vertices, any source, pages streaming)', async (t) => {
+  const fc = (await import('fast-check')).default;
+  const edges = fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 40 })), { minLength: 1, maxLength: 150 });
+  await fc.assert(
+    fc.asyncProperty(edges, fc.boolean(), fc.integer({ min: 0, max: 3 }), fc.constantFrom(3, 64), fc.nat(), fc.constantFrom(2, 20, 1000), async (es, undirected, isolated, pageEdges, pick, pullDivisor) => {
+      const vertices = [...new Set([...es.flat(), ...Array.from({ length: isolated }, (_, i) => 100 + i)])];
+      const g = buildGraph(rawFrom(es, { directed: !undirected, vertices }), { pageEdges });
+      const src = pick % g.numVertices;
+      const r = await run(g, 'bfs', { source: g.ids.toOriginal[src]!, ...ALONE, pullDivisor });
+      t.is(r.report.supersteps, 1);
+      t.deepEqual([...r.values], [...referenceBfs(g, src)]);
+    }),
+    { numRuns: 30 },
+  );
+  // A cache smaller than the graph: pages stream (loaded one at a time, evicted), the same depths.
+  const es: Array<[number, number]> = Array.from({ length: 160 }, (_, i) => [(i * 7) % 53, (i * 13 + 5) % 53]);
+  const g = buildGraph(rawFrom(es), { pageEdges: 3 });
+  const small: Topology = { ...GPU, gpus: [{ device: 0, emulated: true, streams: 2, memoryLimit: 8192 }] };
+  const r = await run(g, 'bfs', { source: g.ids.toOriginal[5]!, ...ALONE, topology: small });
+  t.true(r.report.steps.some((st) => st.actors.some((x) => (x.gpu?.evictions ?? 0) > 0)), 'pages streamed');
+  t.deepEqual([...r.values], [...referenceBfs(g, 5)]);
+});
 
 gpuTest('wcc: Afforest on a GPU owning every vertex equals the reference on random graphs (pages of 3 edges, hubs split, or 64, renumbered ids, isolated vertices)', async (t) => {
   const fc = (await import('fast-check')).default;

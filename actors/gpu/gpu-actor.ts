@@ -534,6 +534,13 @@ export class GpuActor {
     return this.counted(await this.ctl!.run(kernel, opts));
   }
 
+  /** Runs kernel 'levels' (a traversal's levels in one call) and adds its counters and edges to the step's. */
+  async runLevels(opts: RunOptions & { levels: NonNullable<RunOptions['levels']> }): Promise<RunStats> {
+    const st = this.counted(await this.ctl!.run('levels', opts));
+    this.edges += st.edges ?? 0;
+    return st;
+  }
+
   /** Runs a native kernel that reads no pages (its input in state arrays: lcc_tri) and adds its counters to the step's. */
   async runPageless(kernel: KernelName, opts: Omit<RunOptions, 'setId' | 'pages'>): Promise<RunStats> {
     return this.counted(await this.ctl!.run(kernel, { ...opts, setId: 0, pages: [] }));

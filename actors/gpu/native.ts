@@ -67,6 +67,8 @@ export type KernelName =
   | 'louvain_move'
   /** Afforest's three calls (native/src/controller_aff.cpp): params.phase 0 and 1 over pages, 2 without. */
   | 'wcc_afforest'
+  /** A claim traversal's levels in one call (native/src/controller_levels.cpp): RunOptions.levels. */
+  | 'levels'
   /** A program's GPU operator (operators.ts): user:<module key>:<operator>:<push|pull>. */
   | `user:${string}`;
 export type NativeFlavor = 'cuda' | 'host';
@@ -142,6 +144,8 @@ export interface RunOptions {
   params?: Record<string, number>;
   /** role -> state array name, when it differs from the role. */
   state?: Record<string, string>;
+  /** Kernel 'levels': the push and pull kernels, and the pull's page set and pages (setId/pages: the push's). */
+  levels?: { push: KernelName; pull: KernelName; inSet: number; inPages: Uint32Array };
 }
 
 export interface RunStats {
@@ -167,6 +171,10 @@ export interface RunStats {
   sum?: number;
   /** Present when params.ownedBegin/ownedEnd or state.owned asked for one; `sent`: messages before aggregation. */
   outbox?: { ids: Uint32Array; values: Float64Array; sent: number };
+  /** Kernel 'levels': the levels run, the edges they walked, a letter a level (T push, B pull). */
+  levels?: number;
+  edges?: number;
+  directions?: string;
 }
 
 interface NativeControllerHandle {

@@ -21,4 +21,5 @@ export function addRunStats(s: GpuStepStats, st: RunStats): void {
   s.kernelMs += st.kernelMs;
   s.copyMs += st.copyMs;
   s.runMs = (s.runMs ?? 0) + st.wallMs;
+  if (st.directions !== undefined) s.directions = (s.directions ?? '') + st.directions;
 }

@@ -89,6 +89,11 @@ Napi::Object runStatsObject(Napi::Env env, const ts::RunStats& st) {
   if (st.hasSum) r.Set("sum", st.sum);
   r.Set("cacheSlots", st.cacheSlots);
   r.Set("slotBytes", (double)st.slotBytes);
+  if (st.levels > 0) {
+    r.Set("levels", st.levels);
+    r.Set("edges", st.edges);
+    r.Set("directions", st.directions);
+  }
   if (st.hasOutbox) {
     Napi::Object ob = idsValues(env, st.outIds.data(), st.outVals.data(), st.outIds.size());
     ob.Set("sent", (double)st.outboxSent);
@@ -161,6 +166,19 @@ ts::RunRequest runRequest(const Napi::CallbackInfo& info) {
     if (!v.IsString()) throw codedError(env, "TS_ARG", "run: state." + k + " must be a state array name");
     rq.state[k] = v.As<Napi::String>().Utf8Value();
   });
+  // Kernel "levels" (controller_levels.cpp): { push, pull, inSet, inPages }.
+  Napi::Value lv = o.Get("levels");
+  if (lv.IsObject()) {
+    Napi::Object l = lv.As<Napi::Object>();
+    Napi::Value push = l.Get("push"), pull = l.Get("pull"), in = l.Get("inSet");
+    if (!push.IsString() || !pull.IsString() || !in.IsNumber()) throw codedError(env, "TS_ARG", "run: levels needs push and pull kernel names and inSet");
+    rq.levels.push = push.As<Napi::String>().Utf8Value();
+    rq.levels.pull = pull.As<Napi::String>().Utf8Value();
+    rq.levels.inSet = in.As<Napi::Number>().Int32Value();
+    TA ip;
+    if (!getTypedArray(env, l.Get("inPages"), &ip) || ip.type != napi_uint32_array) throw codedError(env, "TS_ARG", "run: levels.inPages must be a Uint32Array of page indices");
+    rq.levels.inPages.assign((const uint32_t*)ip.data, (const uint32_t*)ip.data + ip.length);
+  }
   return rq;
 }
 

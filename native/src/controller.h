@@ -61,12 +61,23 @@ struct HostPage {
   uint32_t nv() const { return spec.vEnd - spec.vBegin; }
 };
 
+/**
+ * Kernel "levels" (controller_levels.cpp): a claim traversal's levels in one call, each pushed
+ * (kernel `push` over the request's set and pages) or pulled (`pull` over inSet / inPages).
+ */
+struct LevelsSpec {
+  std::string push, pull;
+  int inSet = 0;
+  std::vector<uint32_t> inPages;
+};
+
 struct RunRequest {
   std::string kernel;
   int setId = 0;
   std::vector<uint32_t> pages;
   std::map<std::string, double> params;
   std::map<std::string, std::string> state;
+  LevelsSpec levels;
 };
 
 struct RunStats {
@@ -85,6 +96,9 @@ struct RunStats {
   uint64_t outboxSent = 0;  // messages put before aggregation
   std::vector<uint32_t> outIds;
   std::vector<double> outVals;
+  uint32_t levels = 0;  // kernel "levels": the levels run, the edges they walked, and each
+  double edges = 0;     // level's direction ('T' top-down: push, 'B' bottom-up: pull; Beamer's terms)
+  std::string directions;
 };
 
 struct Totals {
@@ -268,6 +282,8 @@ class Controller {
   void buildTriPlan(const RunRequest& rq, Plan& pl);
   void buildLouvainPlan(const RunRequest& rq, Plan& pl);
   void buildAffPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl);
+  /** Kernel "levels": the traversal's loop on this thread (controller_levels.cpp). */
+  RunStats runLevels(const RunRequest& rq);
   /** Exclusive scan of n u64 in place on stream 0 (tiles, then their totals, recursively). */
   void scanU64(u64* a, uint64_t n, int level);
   /**

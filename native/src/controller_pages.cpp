@@ -348,6 +348,7 @@ std::vector<uint32_t> Controller::activePages(int setId, const std::vector<uint3
 // ---- run ------------------------------------------------------------------------------------
 
 RunStats Controller::run(const RunRequest& rq) {
+  if (rq.kernel == "levels") return runLevels(rq);
   const auto wall0 = std::chrono::steady_clock::now();
   evUsed_ = 0;
   std::pair<Event, Event> pinCopy{nullptr, nullptr};

@@ -114,6 +114,12 @@ export interface RunContext {
    * undefined: a program with another algorithm for some topologies runs the one that has it.
    */
   readonly forcedMode: 'push' | 'pull' | undefined;
+  /**
+   * Ligra's switch of this engine (EngineOptions.pullDivisor): edgeMap pulls when a frontier's
+   * vertices and out-edges exceed |E| / pullDivisor. For a program switching directions itself
+   * (a traversal's levels in one GPU call).
+   */
+  readonly pullDivisor: number;
   /** Records a program-specific fact in the run report (e.g. the SSSP update window used). */
   note(key: string, value: string | number | boolean): void;
   /**

@@ -189,6 +189,10 @@ export class Run implements RunContext {
     return this.engine.forceMode;
   }
 
+  get pullDivisor(): number {
+    return this.engine.pullDivisor;
+  }
+
   alloc(kind: StateKind, fill: number | 'unset' = 0, length = this.graph.numVertices): StateArray {
     const pooled = this.engine.arrayPool.get(`${kind}:${length}`)?.pop();
     const a = pooled ?? sharedArray(kind, length);

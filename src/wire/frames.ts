@@ -390,6 +390,8 @@ export interface GpuStepStats {
    */
   peerBytes?: number;
   peerMs?: number;
+  /** A traversal's levels run in one native call (kernel 'levels'): a letter a level, T push (top-down), B pull (bottom-up). */
+  directions?: string;
 }
 
 /** GPU actor -> coordinator after load: the device is open, and which kernels it maps. */

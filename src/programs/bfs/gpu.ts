@@ -1,5 +1,5 @@
 /** bfs on GPUs: handlers over the precompiled native kernels (native/src), imported by URL. */
-import { SET_OUT, SET_IN, FR, NX, ACTIVATE, type GpuHandler } from '../../../actors/gpu/handler.js';
+import { SET_OUT, SET_IN, FR, NX, OUTDEG, ACTIVATE, type GpuHandler } from '../../../actors/gpu/handler.js';
 import { keep, refresh, stale } from '../../../actors/gpu/residency.js';
 import { clearNext, frontierAll, frontierOwned, pushPagesOf } from '../../../actors/gpu/frontier.js';
 import { holdNext, holds } from '../../../actors/gpu/held.js';
@@ -41,6 +41,37 @@ export const bfs: GpuHandler = {
       return a.outbox(st, 'depth', 'claim', ACTIVATE);
     },
     owned: (a, s) => a.changedOwned('depth', 'claim', s, undefined, s.f.args.level! + 1),
+  },
+};
+
+/**
+ * Every level of a fresh run in one superstep, on the GPU owning every vertex (index.ts, edgeMap
+ * gpuOnly): the controller runs bfs_push / bfs_pull level by level, switching direction as the
+ * engine would (args.pullAbove), with no frame, vote or JS call between levels (kernel 'levels',
+ * native/src/controller_levels.cpp). depth stays on the device until the run ends; the vote's sum
+ * is the number of levels.
+ */
+export const bfs_levels: GpuHandler = {
+  modes: ['push'],
+  async run(a, s) {
+    if (!a.ownsAll) throw new Error('bfs_levels runs on one GPU owning every vertex (edgeMap gpuOnly)');
+    const { source, pullAbove } = s.f.args as { source: number; pullAbove: number };
+    for (const [name, kind] of [['depth', 'i32'], [FR, 'u8'], [NX, 'u8']] as const) await a.ensure(name, kind);
+    await a.ensureOutDegree();
+    // With `source` the controller seeds depth and the frontier itself (no upload).
+    a.stats.stateBytesIn += 4;
+    const st = await a.runLevels({
+      setId: SET_OUT,
+      pages: Uint32Array.from(a.rangePages(SET_OUT)),
+      params: { source, level: 0, size: 1, edges: a.graph.outDegree[source]!, pullAbove },
+      state: { depth: 'depth', frontier: FR, next: NX, outDeg: OUTDEG },
+      levels: { push: 'bfs_push', pull: 'bfs_pull', inSet: a.directed ? SET_IN : SET_OUT, inPages: Uint32Array.from(a.rangePages(SET_IN)) },
+    });
+    // The device's flags are no frontier the engine knows of.
+    a.nextStep = -1;
+    const hold = holds(a, s, 'depth', true);
+    keep(a, s, 'depth', 'owner');
+    return a.out({ sum: st.levels ?? 0, ...(hold ? {} : { sync: await a.syncOwned('depth', 'depth', s) }) });
   },
 };
 

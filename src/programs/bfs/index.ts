@@ -32,6 +32,14 @@ export const bfs = defineProgram({
   async run(ctx, { source }) {
     const { depth, seen } = ctx.state;
     let c = ctx.resume<{ level: number; frontier: Frontier }>();
+    if (c === undefined && ctx.soleGpu && ctx.forcedMode === undefined && !ctx.checkpointing) {
+      // One GPU owning every vertex runs every level in one call (gpu.ts bfs_levels): no
+      // superstep's host round trip per level; the same switch as edgeMap's.
+      depth[source] = 0;
+      const { sum } = await ctx.edgeMap('bfs_levels', ctx.frontierOf([source]), { depth }, { source, pullAbove: ctx.graph.numEdges / ctx.pullDivisor }, { modes: ['push'], gpuOnly: true });
+      ctx.note('levels', sum);
+      return depth;
+    }
     // A fresh run's first level names the source (args.seed): depth is -1 everywhere else, so a GPU
     // sets its copy on the device (gpu.ts) instead of uploading the whole array.
     const seed = c === undefined ? source : undefined;

@@ -1,0 +1,25 @@
+#!/bin/bash
+# Session 28 call 4 (x1): bfs levels in one native call. gpu-check share 1 and 0.6 (RMAT 20), then GPU-only RMAT 24 bfs before (a9a776d) / after, 3 rounds of 10 runs; timeline of after.
+set -u
+xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
+[ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp; ln -sfn /tmp/node_modules node_modules
+export TESSERA_CACHE_DIR=/tmp/tcache
+rm -rf /tmp/o /tmp/B; mkdir -p /tmp/B /tmp/o && tar xJf .device/before-dist.tar.xz -C /tmp/B && ln -sfn /tmp/node_modules /tmp/B/node_modules && cp package.json /tmp/B/ && mkdir -p /tmp/B/build && tar xJf .device/before-release.tar.xz -C /tmp/B/build && mv /tmp/B/build/before-release /tmp/B/build/Release
+{ nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
+([ -f /tmp/g24w.tsr ] || timeout 100 node dist/src/cli/main.js generate rmat --scale 24 --weighted --out /tmp/g24w.tsr > /tmp/o/gen24.txt 2>&1) &
+timeout 200 node scripts/gpu-check.mjs --gpus 1 --gpu-share 1 --scale 20 --no-bench --json /tmp/o/gc1.json > /tmp/o/gc1.txt 2>&1; echo "gpu-check 1 rc=$?" >> /tmp/o/machine.txt
+timeout 200 node scripts/gpu-check.mjs --gpus 1 --gpu-share 0.6 --scale 20 --no-bench --json /tmp/o/gc06.json > /tmp/o/gc06.txt 2>&1; echo "gpu-check 0.6 rc=$?" >> /tmp/o/machine.txt
+wait
+for round in 1 2 3; do for b in before after; do
+  R=$PWD; [ $b = before ] && R=/tmp/B
+  CONFIGS=1 CELLS=bfs RUNS=10 timeout 100 node .device/mg26.mjs "$R" /tmp/g24w.tsr 2>>/tmp/o/gpu.err | sed "s/^{/{\"build\":\"$b\",\"round\":$round,/" >> /tmp/o/gpu.jsonl
+done; done
+CELLS=bfs RUNS=10 timeout 100 node .device/rt.mjs /tmp/g24w.tsr > /tmp/o/rt.txt 2>&1
+tar cJf $OUT/all.tar.xz -C /tmp o
+cat /tmp/o/machine.txt; tail -2 /tmp/o/gc1.txt; tail -2 /tmp/o/gc06.txt; tail -3 /tmp/o/gpu.err
+python3 - /tmp/o/gpu.jsonl <<'PY'
+import json,sys
+for l in open(sys.argv[1]):
+    r=json.loads(l); print(r['build'],r['round'],r['cell'],r['medianMs'],r['runs'],{k: round(v,2) for k,v in r['phases'].items()}, r['steps'])
+PY
+grep -v "receive\|send\|bitmap\|residentNames" /tmp/o/rt.txt | head -30

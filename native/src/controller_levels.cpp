@@ -1,0 +1,91 @@
+// Kernel "levels": a claim traversal's levels in one call, for a GPU owning every vertex
+// (src/programs/bfs/gpu.ts). Each level is a push or a pull chosen by Ligra's switch (Shun and
+// Blelloch; Beamer's direction optimisation): pull when the frontier's vertices and out-edges
+// exceed params.pullAbove. Run from JS, a level was a superstep: frames, a vote and five awaited
+// controller calls, ~1 ms of host time a level against 0.06-2.6 ms of kernels (RMAT 24 on the H100
+// host). Here a level is the same device work (activePages, the kernel, flaggedDegrees, the
+// frontier swap) with nothing between its launches and syncs but this thread.
+//
+// Request: levels.push / levels.pull (kernel names reading state roles depth, frontier, next and
+// params.level, as bfs_push / bfs_pull do); setId / pages the push pages, levels.inSet /
+// levels.inPages the pull pages. State roles: depth (i32: the claimed array, `unset` where
+// unvisited), frontier and next (u8 flags: the frontier set, next clear), outDeg (u32 out-degrees).
+// Params: level (the frontier's), size and edges (its vertices and their out-edges), pullAbove,
+// unset (default -1); with `source`, a fresh traversal: depth is set to `unset` but 0 at the
+// source, the frontier to the source alone (level 0, size 1), next cleared, here (five calls from
+// JS cost ~0.4 ms). A pull walks only pages with an unvisited vertex. Ends with an empty
+// frontier: stats.levels levels run, stats.edges edges walked (a push its frontier's out-edges, a
+// pull its pages'), stats.activated the vertices claimed, stats.directions a letter a level: T
+// (top-down, push) or B (bottom-up, pull).
+#include "controller_internal.h"
+
+namespace ts {
+
+RunStats Controller::runLevels(const RunRequest& rq) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  const LevelsSpec& L = rq.levels;
+  if (L.push.empty() || L.pull.empty() || L.push == "levels" || L.pull == "levels")
+    throw CodedError("TS_ARG", "levels: levels.push and levels.pull must name a push and a pull kernel");
+  auto param = [&](const char* k, const double* dflt = nullptr) {
+    auto it = rq.params.find(k);
+    if (it != rq.params.end()) return it->second;
+    if (dflt == nullptr) throw CodedError("TS_ARG", std::string("levels: params.") + k + " is required");
+    return *dflt;
+  };
+  auto role = [&](const char* k) -> const std::string& {
+    auto it = rq.state.find(k);
+    if (it == rq.state.end()) throw CodedError("TS_ARG", std::string("levels: state.") + k + " is required");
+    return it->second;
+  };
+  const std::string &depth = role("depth"), &fr = role("frontier"), &nx = role("next"), &deg = role("outDeg");
+  const double minusOne = -1;
+  const double pullAbove = param("pullAbove"), unset = param("unset", &minusOne);
+  double level = param("level"), size = param("size"), edges = param("edges");
+  const size_t n = findState(state_, fr, "levels").n;
+  if (rq.params.count("source") > 0) {
+    const double s = param("source");
+    if (!(s >= 0 && s < (double)n && s == (double)(uint32_t)s)) throw CodedError("TS_RANGE", "levels: params.source is not a vertex");
+    const uint32_t src = (uint32_t)s;
+    const int32_t zero = 0;
+    const uint8_t one = 1;
+    fillState(depth, unset);
+    scatterState(depth, &src, &zero, SType::I32, 1);
+    fillState(fr, 0);
+    scatterState(fr, &src, &one, SType::U8, 1);
+    fillState(nx, 0);
+  }
+  RunRequest k;
+  k.state = {{"depth", depth}, {"frontier", fr}, {"next", nx}};
+  RunStats total;
+  total.kernel = rq.kernel;
+  for (; size > 0; level++) {
+    const bool pull = size + edges > pullAbove;
+    k.kernel = pull ? L.pull : L.push;
+    k.setId = pull ? L.inSet : rq.setId;
+    // Pull: the pages with a vertex still unset; push: those with a frontier vertex.
+    k.pages = pull ? activePages(L.inSet, L.inPages, depth, unset) : activePages(rq.setId, rq.pages, fr, 1);
+    k.params["level"] = level;
+    uint64_t activated = 0;
+    if (!k.pages.empty()) {
+      const RunStats st = run(k);
+      activated = st.activated;
+      total.pages += st.pages, total.hits += st.hits, total.misses += st.misses, total.evictions += st.evictions;
+      total.bytesCopied += st.bytesCopied, total.fileBytes += st.fileBytes, total.bufferHits += st.bufferHits;
+      total.copyMs += st.copyMs, total.kernelMs += st.kernelMs;
+      total.cacheSlots = st.cacheSlots, total.slotBytes = st.slotBytes;
+    }
+    if (!pull) total.edges += edges;
+    else
+      for (uint32_t p : k.pages) total.edges += pages_.at(key(k.setId, p)).spec.edges;
+    total.activated += activated;
+    total.levels++;
+    total.directions += pull ? 'B' : 'T';
+    size = (double)activated;
+    edges = activated > 0 ? flaggedDegrees(nx, deg, 0, n) : 0;
+    takeState(fr, nx);  // the claimed vertices are the next frontier; next comes out clear
+  }
+  total.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
+  return total;
+}
+
+}  // namespace ts
