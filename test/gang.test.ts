@@ -12,6 +12,7 @@ import { loadGraph } from '../src/graph/load.js';
 import { bfs, pr, wcc } from '../src/programs/index.js';
 import { REPO_ROOT } from './helpers/paths.js';
 import { topo } from './helpers/topologies.js';
+import { referenceBfs } from './helpers/references.js';
 
 async function results(gang: boolean): Promise<Array<ArrayLike<number>>> {
   const prev = process.env.TESSERA_GANG;
@@ -88,6 +89,24 @@ test("preload: the programs' kernels imported at create, the same results with t
     } finally {
       await e.close();
     }
+  }
+});
+
+test("preload fills the engine's pools: the first run's declared arrays and byte maps come from them, results unchanged", async (t) => {
+  const { graph: g } = await loadGraph('rmat:13:weighted');
+  const n = g.numVertices;
+  const e = await Engine.create(g, topo([2]), { preload: [bfs, wcc, pr] });
+  try {
+    // Per kind and length, the most any one program declares: pr's three f64 arrays, one i32 (bfs's
+    // depth, wcc's forest), one u32 (wcc's labels), bfs's hint bits; and two byte maps.
+    t.deepEqual([...e.arrayPool].map(([k, v]) => [k, v.length]).sort(), [[`f64:${n}`, 3], [`i32:${(n + 31) >>> 5}`, 1], [`i32:${n}`, 1], [`u32:${n}`, 1]].sort());
+    t.is(e.bitmapPool.length, 2);
+    const pooled = new Set([...e.arrayPool.values()].flat().map((a) => a.buffer));
+    const r = await e.run(bfs, { source: 3 });
+    t.true(pooled.has(r.values.buffer), 'the result is a pooled array, faulted in at create');
+    t.deepEqual(Array.from(r.values), Array.from(referenceBfs(g, 3)));
+  } finally {
+    await e.close();
   }
 });
 

@@ -130,6 +130,26 @@ test('RAND by hand: on a ring of equal pages the GPU owns the second half of the
   }
 });
 
+test("rangeEdges by pages: whole pages' edge counts and the cut pages' degrees sum to the degrees over the ranges (hubs split over pages)", async (t) => {
+  const fc = (await import('fast-check')).default;
+  const graphs = [3, 64].map((pageEdges) => buildGraph(generateEdges('rmat:9:ef=8'), { pageEdges }));
+  const ranges = fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 6 });
+  fc.assert(
+    fc.property(fc.constantFrom(0, 1), ranges, fc.constantFrom('in', 'out'), (k, cuts, o: 'in' | 'out') => {
+      const g = graphs[k]!;
+      const n = g.numVertices;
+      // Sorted, disjoint ranges from the cut points.
+      const pts = [...new Set(cuts.flat().map((x) => x % (n + 1)))].sort((a, b) => a - b);
+      const rs: VertexRanges = [];
+      for (let i = 0; i + 1 < pts.length; i += 2) rs.push([pts[i]!, pts[i + 1]!]);
+      const deg = o === 'in' ? g.inDegree : g.outDegree;
+      t.true(g[o].pages.some((p, i) => i > 0 && p.vBegin === g[o].pages[i - 1]!.vBegin) || k === 1);
+      return rangeEdges(rs, deg, g[o].pages) === rangeEdges(rs, deg);
+    }),
+    { numRuns: 200 },
+  );
+});
+
 test('explicit ownership is checked: one list per GPU, sorted, disjoint, inside [0, n)', (t) => {
   t.deepEqual(checkOwnership([[[0, 3], [3, 5], [8, 9]]], 1, 10), [[[0, 5], [8, 9]]], 'adjacent ranges merge');
   t.deepEqual(complementRanges([[[0, 5], [8, 9]]], 10), [[5, 8], [9, 10]]);

@@ -27,6 +27,7 @@ import { runPhases, type ActorStepReport, type RunReport, type StealEvent, type 
 import { applyVotes, kindOf, type ChangedState, type Vote } from './fold.js';
 import * as taskPlan from './tasks.js';
 import { Run, type KernelRef } from './run.js';
+import { warmPools } from './pools.js';
 import { gpuOpenError, stepError } from './actor-errors.js';
 import type { EngineEvents, EngineOptions, ProgressEmitter, RunCheckpointing } from './engine-options.js';
 
@@ -165,6 +166,7 @@ export class Engine {
       throw (failed as PromiseRejectedResult).reason;
     }
     results.forEach((r, i) => (e.actors[e.cpuCount + i]!.ready = (r as PromiseFulfilledResult<ReadyFrame>).value));
+    warmPools(e, opts.preload ?? []);
     return e;
   }
 
@@ -428,7 +430,7 @@ export class Engine {
       // RAND's and dealt pages' ranges come as ownership too (run() computes them from the model): not explicit.
       explicit: o.ownership !== undefined && strategy !== 'rand' && o.multiGpu !== 's',
       pages,
-      gpus: this.actors.slice(this.cpuCount).map((a) => ({ actor: a.name, ranges: a.owned!.length, vertices: rangeVertices(a.owned!), edges: rangeEdges(a.owned!, deg) })),
+      gpus: this.actors.slice(this.cpuCount).map((a) => ({ actor: a.name, ranges: a.owned!.length, vertices: rangeVertices(a.owned!), edges: rangeEdges(a.owned!, deg, this.graph[pages].pages) })),
     });
   }
 

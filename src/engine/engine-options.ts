@@ -73,8 +73,10 @@ export interface EngineOptions {
   /**
    * Programs the engine will run: the sockets' threads import their CPU kernel modules while the
    * engine starts, as they do the worker's own (a program's first superstep otherwise restarted
-   * the threads' gang to import them: 7-12 ms of a first run on the 2-core box). `run()`, the CLI
-   * and the bench harness name theirs; a session's are those in its options, others load on first use.
+   * the threads' gang to import them: 7-12 ms of a first run on the 2-core box), and the engine's
+   * pools get their declared state arrays and two frontier byte maps, faulted in (pools.ts). `run()`,
+   * the CLI and the bench harness name theirs; a session's are those in its options, others load on
+   * first use.
    */
   preload?: ReadonlyArray<AnyProgram>;
 }

@@ -37,7 +37,7 @@ export function denseShares(l: TaskLayout, orientation: 'in' | 'out'): Task[][] 
   // Every vertex the sockets': the pages' edge counts, not a pass over n degrees (10.8 ms of the
   // first BFS run's first pull on RMAT 22, the plan being cached after).
   const all = l.cpuRanges.length === 1 && l.cpuRanges[0]![0] === 0 && l.cpuRanges[0]![1] === g.numVertices;
-  const cpuEdges = all ? pages.reduce((a, p) => a + p.edges, 0) : rangeEdges(l.cpuRanges, orientation === 'in' ? g.inDegree : g.outDegree);
+  const cpuEdges = all ? pages.reduce((a, p) => a + p.edges, 0) : rangeEdges(l.cpuRanges, orientation === 'in' ? g.inDegree : g.outDegree, pages);
   const cpuCost = cpuEdges + VERTEX_COST * rangeVertices(l.cpuRanges);
   const target = Math.max(1024, Math.min(g.pageEdges, Math.ceil(cpuCost / (l.threads * 16))));
   const tasks: Task[] = [];
