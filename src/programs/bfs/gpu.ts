@@ -58,8 +58,7 @@ export const bfs_levels: GpuHandler = {
     const { source, pullAbove } = s.f.args as { source: number; pullAbove: number };
     for (const [name, kind] of [['depth', 'i32'], [FR, 'u8'], [NX, 'u8']] as const) await a.ensure(name, kind);
     await a.ensureOutDegree();
-    // With `source` the controller seeds depth and the frontier itself (no upload).
-    a.stats.stateBytesIn += 4;
+    // With `source` the controller seeds depth and the frontier itself: nothing is uploaded.
     const st = await a.runLevels({
       setId: SET_OUT,
       pages: Uint32Array.from(a.rangePages(SET_OUT)),
