@@ -5,7 +5,7 @@ import { intersectRanges, mergeRanges } from '../src/engine/partition.js';
 import { applyVotes, foldClaimFlags, foldMinFlags, type Vote } from '../src/engine/fold.js';
 import { IdList } from '../src/engine/ids.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
-import { nativeCopyArray, nativeFillArray, nativeFillIndex, nativeFoldFlags, nativeListFlags } from '../actors/gpu/native-host.js';
+import { nativeCopyArray, nativeCountEqual, nativeFillArray, nativeFillIndex, nativeFoldFlags, nativeListFlags } from '../actors/gpu/native-host.js';
 import { copyArray, fillArray, fillIndex } from '../src/engine/fill.js';
 import type { StateArray } from '../src/engine/kernel.js';
 import { bfs, pr as pagerank } from '../src/programs/index.js';
@@ -381,6 +381,23 @@ test('fillIndex sets every entry to its index, natively on threads or not (i32, 
   }
   const native = nativeFillIndex();
   if (native !== undefined) t.throws(() => native(new Uint8Array(4) as unknown as Int32Array), { code: 'TS_ARG' });
+});
+
+test('countEqual counts the entries of a view equal to a value (u32, i32 with -1), on the threads', (t) => {
+  const count = nativeCountEqual();
+  if (count === undefined) return t.pass('no addon: pr counts its sinks in a vertex map');
+  for (const n of [(3 << 20) + 7, 1001, 0]) {
+    const buf = new SharedArrayBuffer((n + 2) * 4);
+    new Uint32Array(buf).fill(0);
+    const a = new Uint32Array(buf, 4, n);
+    for (let i = 0; i < n; i++) a[i] = (i * 2654435761) % 7;
+    let want = 0;
+    for (let i = 0; i < n; i++) want += a[i] === 0 ? 1 : 0;
+    t.is(count(a, 0), want, `u32 ${n}: the zeros inside the view only`);
+    const b = new Int32Array(buf, 4, n).map((x) => (x === 3 ? -1 : x));
+    t.is(count(b, -1), Array.from(b).filter((x) => x === -1).length, `i32 ${n}`);
+  }
+  t.throws(() => count(new Float64Array(4) as unknown as Uint32Array, 0), { code: 'TS_ARG' });
 });
 
 test('copyArray copies as TypedArray.set does, natively on threads or not, between views of the same size', (t) => {

@@ -30,6 +30,7 @@ export type ListFlagsFn = (flags: Uint8Array, out: Uint32Array, degree?: Uint32A
 export type FillArrayFn = (array: Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array, value: number) => void;
 export type CopyArrayFn = (dst: ArrayBufferView, src: ArrayBufferView) => void;
 export type FillIndexFn = (array: Int32Array | Uint32Array | Float64Array) => void;
+export type CountEqualFn = (array: Uint32Array | Int32Array, value: number) => number;
 /**
  * A page partition's boundary counts on native threads (addon_model.cpp; src/model/boundary-count.ts
  * countMatricesJs bit for bit): page i's nbrs[i] are held by element pageElement[i] (255: none),
@@ -84,6 +85,11 @@ export function nativeListFlags(): ListFlagsFn | undefined {
 /** The addon's copyArray, or undefined without an addon (or an older build). */
 export function nativeCopyArray(): CopyArrayFn | undefined {
   return addonModule()?.copyArray;
+}
+
+/** The addon's countEqual (entries equal to a value, on its threads), or undefined without an addon (or an older build). */
+export function nativeCountEqual(): CountEqualFn | undefined {
+  return addonModule()?.countEqual;
 }
 
 /** The addon's fillIndex, or undefined without an addon (or an older build). */

@@ -46,7 +46,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page, PageSet } from '../../src/graph/types.js';
-import type { CopyArrayFn, FillArrayFn, FillIndexFn, FoldFlagsFn, ListFlagsFn, ModelCountFn, NativeCpuKernels, TsrCheckFn, TsrLoadFn } from './native-host.js';
+import type { CopyArrayFn, FillArrayFn, FillIndexFn, CountEqualFn, FoldFlagsFn, ListFlagsFn, ModelCountFn, NativeCpuKernels, TsrCheckFn, TsrLoadFn } from './native-host.js';
 
 export type StateType = 'f64' | 'f32' | 'u32' | 'i32' | 'u8';
 export type StateArray = Float64Array | Float32Array | Uint32Array | Int32Array | Uint8Array;
@@ -211,6 +211,7 @@ export interface NativeModule {
   fillArray?: FillArrayFn;
   copyArray?: CopyArrayFn;
   fillIndex?: FillIndexFn;
+  countEqual?: CountEqualFn;
   tsrCheck?: TsrCheckFn;
   modelCount?: ModelCountFn;
   tsrLoad?: TsrLoadFn;

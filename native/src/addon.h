@@ -98,6 +98,7 @@ Napi::Value ListFlags(const Napi::CallbackInfo& info);
 Napi::Value FillArray(const Napi::CallbackInfo& info);
 Napi::Value CopyArray(const Napi::CallbackInfo& info);
 Napi::Value FillIndex(const Napi::CallbackInfo& info);
+Napi::Value CountEqual(const Napi::CallbackInfo& info);
 Napi::Value Nvrtc(const Napi::CallbackInfo& info);
 // tsrCheck(blobs, spec, n, out): a .tsr load's checksums and page checks (addon_tsr.cpp).
 Napi::Value TsrCheck(const Napi::CallbackInfo& info);

@@ -110,6 +110,7 @@ void ExportFunctions(Napi::Env env, Napi::Object exports) {
   exports.Set("fillArray", Napi::Function::New(env, FillArray, "fillArray"));
   exports.Set("copyArray", Napi::Function::New(env, CopyArray, "copyArray"));
   exports.Set("fillIndex", Napi::Function::New(env, FillIndex, "fillIndex"));
+  exports.Set("countEqual", Napi::Function::New(env, CountEqual, "countEqual"));
   exports.Set("tsrCheck", Napi::Function::New(env, TsrCheck, "tsrCheck"));
 #if !defined(_WIN32)
   exports.Set("tsrLoad", Napi::Function::New(env, TsrLoad, "tsrLoad"));

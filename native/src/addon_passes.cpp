@@ -462,6 +462,31 @@ Napi::Value CopyArray(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+/**
+ * countEqual(array, value): how many entries of a u32 / i32 array equal value, over the threads
+ * (pr's sinks, out-degree 0, once per graph: a cold vertex map on the sockets took ~35 ms of a
+ * session's first run at RMAT 24).
+ */
+Napi::Value CountEqual(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  TA a;
+  if (info.Length() < 2 || !getTypedArray(env, info[0], &a) || (a.type != napi_uint32_array && a.type != napi_int32_array))
+    throw codedError(env, "TS_ARG", "countEqual: array must be a Uint32Array or Int32Array");
+  const double v = numberArg(info, 1, "countEqual: value", 0, true);
+  const uint32_t want = a.type == napi_int32_array ? (uint32_t)(int32_t)(int64_t)v : (uint32_t)(int64_t)v;
+  const uint32_t* p = (const uint32_t*)a.data;
+  const size_t parts = partsFor(a.length, (size_t(512) << 10) / 4);
+  std::vector<uint64_t> counts(std::max<size_t>(1, parts), 0);
+  runParts(a.length, parts, [&](size_t part, size_t lo, size_t hi) {
+    uint64_t c = 0;
+    for (size_t i = lo; i < hi; i++) c += p[i] == want;
+    counts[part] = c;
+  });
+  uint64_t total = 0;
+  for (uint64_t c : counts) total += c;
+  return Napi::Number::New(env, (double)total);
+}
+
 /** nvrtc() -> { ok, reason? }: whether GPU operators can be compiled for a real GPU here. */
 Napi::Value Nvrtc(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
