@@ -41,7 +41,6 @@ import type {
 } from '../../src/wire/frames.js';
 import { STATE_CTORS, sharedArray, type KernelGraph, type StateArray } from '../../src/engine/kernel.js';
 import type { Page } from '../../src/graph/types.js';
-import { lowerBound } from '../../src/graph/pages.js';
 import { materializeGraph } from '../cpu/share.js';
 import { complementRanges, overlapsRanges, rangeVertices, type VertexRanges } from '../../src/engine/partition.js';
 import { faultAt, injectGpuFault } from '../../src/engine/faults.js';
@@ -49,6 +48,7 @@ import { GpuController, nativeAvailable, pageBufferBytes, type KernelName, type 
 import { countFlags, inOutPages, unionPages, vertexRuns } from './pages.js';
 import { HostPins } from './pins.js';
 import { addRunStats, zeroStats } from './stats.js';
+import { listPages } from './pages.js';
 import { operatorHandler } from './operators.js';
 import { settle } from './held.js';
 import type { GpuGroup } from './group.js';
@@ -445,41 +445,17 @@ export class GpuActor {
   }
 
   /**
-   * Pages of `setId` holding the owned frontier vertices (the frame's list slice): only these are
-   * sent. The list is in vertex order (Frontier.list), so the vertices of one unsplit page are a
-   * run of it, found by binary search; a page without edges (the degree order's zero tail) is
-   * left out. No per-vertex reads: a lookup per vertex, at random, took 80-145 ms of RMAT 24's
+   * Pages of `setId` holding the owned frontier vertices (the frame's list slice, in vertex order:
+   * pages.ts listPages): only these are sent. No per-vertex reads: a lookup per vertex, at random, took 80-145 ms of RMAT 24's
    * 6 M-vertex level on an H100 host, 20x the kernel; the edges are the tasks' (the coordinator
    * summed them).
    */
   pushPages(setId: number, s: Step, tasks: Task[] = s.f.tasks): number[] {
-    const list = s.list!;
-    const set = setId === SET_IN ? this.g!.in : this.g!.out;
+    const g = this.g!;
     // The tasks' edges are out-edges; in-pages (WCC on directed graphs) count their own.
-    const inDeg = setId === SET_IN ? this.g!.inDegree : undefined;
-    const pages: number[] = [];
-    let edges = 0;
-    for (const t of tasks) {
-      if (inDeg === undefined) edges += t.edges;
-      else for (let k = t.lo; k < t.hi; k++) edges += inDeg[list[k]!]!;
-      for (let k = t.lo; k < t.hi; ) {
-        const v = list[k]!;
-        let pi = set.firstPageOf[v]!;
-        const p = set.pages[pi]!;
-        if (p.split) {
-          // A vertex over several pages: all of them (each holds some of its edges).
-          do pages.push(pi++);
-          while (pi < set.pages.length && set.pages[pi]!.split && set.pages[pi]!.vBegin === v);
-          k++;
-          continue;
-        }
-        if (p.edges > 0) pages.push(pi);
-        k = lowerBound(list, p.vEnd, k + 1, t.hi); // the end of the page's run
-      }
-    }
+    const { pages, edges } = listPages(setId === SET_IN ? g.in : g.out, s.list!, tasks, setId === SET_IN ? g.inDegree : undefined);
     this.pushEdges = edges;
-    // Several tasks (not the coordinator's one slice per GPU) may share a page.
-    return (this.pushList = tasks.length > 1 ? [...new Set(pages)] : pages);
+    return (this.pushList = pages);
   }
 
   /**

@@ -3,10 +3,39 @@
  * (so the native controller caches and streams them like graph pages): CDLP's native kernel
  * needs every neighbour of a vertex (in- then out-edges, as a multiset) in one list.
  */
-import { allocPage } from '../../src/graph/pages.js';
+import { allocPage, lowerBound } from '../../src/graph/pages.js';
 import type { Page, PageSet } from '../../src/graph/types.js';
 import type { Task } from '../../src/wire/frames.js';
 import { mergeRanges } from '../../src/engine/partition.js';
+
+/**
+ * The pages of `set` holding the vertices of the tasks' slices of `list` (ascending ids), and
+ * their edges: the tasks' own, or with `inDeg` the vertices' in-degrees. The vertices of one
+ * unsplit page are a run of the list, skipped by binary search; a split vertex brings all its
+ * pages; a page without edges is left out. Several tasks may share a page: it is listed once.
+ */
+export function listPages(set: PageSet, list: Uint32Array, tasks: readonly Task[], inDeg?: Uint32Array): { pages: number[]; edges: number } {
+  const pages: number[] = [];
+  let edges = 0;
+  for (const t of tasks) {
+    if (inDeg === undefined) edges += t.edges;
+    else for (let k = t.lo; k < t.hi; k++) edges += inDeg[list[k]!]!;
+    for (let k = t.lo; k < t.hi; ) {
+      const v = list[k]!;
+      let pi = set.firstPageOf[v]!;
+      const p = set.pages[pi]!;
+      if (p.split) {
+        do pages.push(pi++);
+        while (pi < set.pages.length && set.pages[pi]!.split && set.pages[pi]!.vBegin === v);
+        k++;
+        continue;
+      }
+      if (p.edges > 0) pages.push(pi);
+      k = lowerBound(list, p.vEnd, k + 1, t.hi); // the end of the page's run
+    }
+  }
+  return { pages: tasks.length > 1 ? [...new Set(pages)] : pages, edges };
+}
 
 /** Calls fn with each slice of v's list in `set` (one slice, or one per split page). */
 function slices(set: PageSet, v: number, fn: (nbrs: Uint32Array, a: number, b: number) => void): void {

@@ -14,6 +14,18 @@ import type { StateKind } from '../wire/frames.js';
 /** Byte maps a superstep holds at once: its frontier and its next. */
 const BITMAPS = 2;
 
+/** A pool's key: arrays of one kind and length serve each other. */
+export function poolKey(kind: StateKind, length: number): string {
+  return `${kind}:${length}`;
+}
+
+/** A fresh frontier byte map of n entries, faulted in (zero). */
+export function newBitmap(n: number): Uint8Array {
+  const b = new Uint8Array(new SharedArrayBuffer(Math.max(8, n)));
+  prefault(b);
+  return b;
+}
+
 export interface Pools {
   readonly graph: Graph;
   readonly arrayPool: Map<string, StateArray[]>;
@@ -30,7 +42,7 @@ export function warmPools(e: Pools, programs: readonly AnyProgram[]): void {
     const mine = new Map<string, number>();
     for (const s of Object.values(p.state as StateSpecs)) {
       const length = s.length?.(e.graph) ?? e.graph.numVertices;
-      const key = `${s.type}:${length}`;
+      const key = poolKey(s.type, length);
       const count = (mine.get(key) ?? 0) + 1;
       mine.set(key, count);
       const w = want.get(key);
@@ -48,9 +60,5 @@ export function warmPools(e: Pools, programs: readonly AnyProgram[]): void {
     e.arrayPool.set(key, list);
   }
   if (programs.length === 0) return;
-  while (e.bitmapPool.length < BITMAPS) {
-    const b = new Uint8Array(new SharedArrayBuffer(Math.max(8, e.graph.numVertices)));
-    prefault(b);
-    e.bitmapPool.push(b);
-  }
+  while (e.bitmapPool.length < BITMAPS) e.bitmapPool.push(newBitmap(e.graph.numVertices));
 }

@@ -5,6 +5,7 @@ import type { Mode, StateKind, Task } from '../wire/frames.js';
 import type { GpuHandlers } from '../../actors/gpu/handler.js';
 import { sharedArray, type CpuKernel, type KernelCtx, type StateArray } from './kernel.js';
 import { fillArray, prefault } from './fill.js';
+import { newBitmap, poolKey } from './pools.js';
 import { IdList } from './ids.js';
 import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
 import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './checkpoint.js';
@@ -194,7 +195,7 @@ export class Run implements RunContext {
   }
 
   alloc(kind: StateKind, fill: number | 'unset' = 0, length = this.graph.numVertices): StateArray {
-    const pooled = this.engine.arrayPool.get(`${kind}:${length}`)?.pop();
+    const pooled = this.engine.arrayPool.get(poolKey(kind, length))?.pop();
     const a = pooled ?? sharedArray(kind, length);
     if (fill === 'unset') {
       // TESSERA_POISON_UNSET (tests): garbage, so a program that reads an entry before writing it shows.
@@ -209,11 +210,7 @@ export class Run implements RunContext {
   private bitmap(): Uint8Array {
     const spare = this.spare.pop();
     if (spare !== undefined) return spare;
-    let b = this.engine.bitmapPool.pop();
-    if (b === undefined) {
-      b = new Uint8Array(new SharedArrayBuffer(Math.max(8, this.graph.numVertices)));
-      prefault(b);
-    }
+    const b = this.engine.bitmapPool.pop() ?? newBitmap(this.graph.numVertices);
     this.bitmaps.push(b);
     return b;
   }
@@ -249,7 +246,7 @@ export class Run implements RunContext {
   finish(values: { buffer: ArrayBufferLike }): void {
     for (const a of this.taken) {
       if (a.buffer === values.buffer) continue;
-      const key = `${kindOf(a)}:${a.length}`;
+      const key = poolKey(kindOf(a), a.length);
       const list = this.engine.arrayPool.get(key) ?? [];
       list.push(a);
       this.engine.arrayPool.set(key, list);

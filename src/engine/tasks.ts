@@ -34,10 +34,9 @@ export function denseShares(l: TaskLayout, orientation: 'in' | 'out'): Task[][] 
   // once and an idle GPU finds nothing queued to steal (Garaph needs a queue to take from); threads
   // take tasks from a shared queue one at a time, so more tasks cost little.
   const pages = g[orientation].pages;
-  // Every vertex the sockets': the pages' edge counts, not a pass over n degrees (10.8 ms of the
-  // first BFS run's first pull on RMAT 22, the plan being cached after).
-  const all = l.cpuRanges.length === 1 && l.cpuRanges[0]![0] === 0 && l.cpuRanges[0]![1] === g.numVertices;
-  const cpuEdges = all ? pages.reduce((a, p) => a + p.edges, 0) : rangeEdges(l.cpuRanges, orientation === 'in' ? g.inDegree : g.outDegree, pages);
+  // The pages' edge counts, not a pass over n degrees (10.8 ms of the first BFS run's first pull
+  // on RMAT 22 where the sockets own every vertex, the plan being cached after).
+  const cpuEdges = rangeEdges(l.cpuRanges, orientation === 'in' ? g.inDegree : g.outDegree, pages);
   const cpuCost = cpuEdges + VERTEX_COST * rangeVertices(l.cpuRanges);
   const target = Math.max(1024, Math.min(g.pageEdges, Math.ceil(cpuCost / (l.threads * 16))));
   const tasks: Task[] = [];
