@@ -28,6 +28,7 @@ export {
 export { buildGraph, type BuildOptions, type BuiltGraph, type BuildStats } from './graph/build.js';
 export type { Graph, Page, PageSet, RawEdges } from './graph/types.js';
 export { Engine, type EngineOptions, type EngineEvents } from './engine/coordinator.js';
+export { Prestart } from './engine/prestart.js';
 export type { RunContext, Frontier, EdgeMapOptions, StepResult } from './engine/program.js';
 export {
   defineProgram,

@@ -32,6 +32,8 @@ export interface GangStart {
   channel: string;
   ctl: SharedArrayBuffer;
   modules: string[];
+  /** The threads import the modules and say ready without the graph (a prestarted pool, mailbox.ts). */
+  graphless?: boolean;
 }
 
 /** A thread's answer on its port: 'ready' once its modules are imported, then one per superstep. */
@@ -125,7 +127,7 @@ export class Gang {
     }
   }
 
-  private async start(modules: string[]): Promise<void> {
+  private async start(modules: string[], graphless = false): Promise<void> {
     const old = this.ctl;
     this.ctl = new Int32Array(new SharedArrayBuffer(8));
     // The old gang leaves at once (its threads may still be waiting out IDLE_MS).
@@ -161,7 +163,7 @@ export class Gang {
         }
       });
       const ctl = this.ctl;
-      const start: GangStart = { port: port2, channel: name, ctl: ctl.buffer as SharedArrayBuffer, modules };
+      const start: GangStart = { port: port2, channel: name, ctl: ctl.buffer as SharedArrayBuffer, modules, ...(graphless ? { graphless } : {}) };
       this.pool.run({ gang: start }, { transferList: [port2] }).then(
         () => this.retire(port1),
         (e: unknown) => {
@@ -205,9 +207,10 @@ export class Gang {
    * Has every thread import the worker's modules (piscina imports a worker's file with its first
    * task: ~100 ms a thread, with the addon) and `modules`, then lets the threads go, so that an
    * engine's first superstep does not pay it: the gang that next starts imports nothing new.
+   * `graphless`: a prestarted pool's threads, before the graph is loaded.
    */
-  async warm(modules: string[] = []): Promise<void> {
-    await this.start(modules);
+  async warm(modules: string[] = [], graphless = false): Promise<void> {
+    await this.start(modules, graphless);
     this.close();
     this.modules = modules;
   }

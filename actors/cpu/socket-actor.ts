@@ -11,10 +11,11 @@ import type { ActorFrame, CoordinatorFrame, DiskStats, LoadFrame, ReleaseFrame, 
 import { releaseFromTail } from '../../src/engine/steal.js';
 import { faultAt } from '../../src/engine/faults.js';
 import { actorErrorMessage } from '../../src/errors.js';
+import { GraphMailbox } from './mailbox.js';
 import { materializeGraph, type GraphShare } from './share.js';
 import { batches, PageArena, taskKeys, type Batch } from './arena.js';
 import type { KernelGraph } from '../../src/engine/kernel.js';
-import type { TaskMessage, TaskResult } from './worker.js';
+import type { TaskMessage, TaskResult, WorkerData } from './worker.js';
 import { TaskQueue } from './task-queue.js';
 import { Gang } from './gang.js';
 
@@ -72,6 +73,7 @@ export class CpuSocketActor {
         this.gang?.close();
         await this.pool?.destroy();
         this.pool = undefined;
+        this.mailbox?.close();
         await this.arena?.close();
         return;
     }
@@ -91,34 +93,65 @@ export class CpuSocketActor {
     return { ...f, tasks };
   }
 
-  private async load(frame: LoadFrame, shared: SharedArrayBuffer[]): Promise<void> {
-    this.gang?.close();
-    await this.pool?.destroy();
-    await this.arena?.close();
-    const workerData: GraphShare = { load: frame, shared };
-    const st = frame.store;
-    if (st?.where !== undefined) {
-      this.graph = materializeGraph(workerData);
-      this.arena = new PageArena(this.graph.out.stored!.store, shared[st.where]!, st.chunks!.map((i) => shared[i]!), this.graph);
-    } else this.graph = this.arena = undefined;
-    this.pool = new Piscina({
+  /**
+   * Starts the threads before the graph is loaded (Engine.prestart): they import the worker's and
+   * `modules`' code while the caller reads the graph, and get the graph from a mailbox at load.
+   */
+  prestart(modules: string[]): void {
+    this.mailbox = new GraphMailbox();
+    this.startPool({ mailbox: this.mailbox.name });
+    this.prestarted = this.gang!.warm(modules, true);
+  }
+
+  private mailbox: GraphMailbox | undefined;
+  private prestarted: Promise<void> | undefined;
+  /** A thread's failure before the load frame (no coordinator listens yet): reported at load. */
+  private startError: string | undefined;
+
+  private startPool(workerData: WorkerData): void {
+    const pool = new Piscina({
       filename: WORKER.href,
       minThreads: this.threads,
       maxThreads: this.threads,
       idleTimeout: 60_000,
       workerData,
     });
+    this.pool = pool;
     // A thread that dies outside a task (its task already settled, or the pool being destroyed
     // after another actor's failure) is an 'error' event: unhandled, it would end the process
     // with a stack trace instead of the run's one line.
-    this.pool.on('error', (e: unknown) => {
-      if (!this.closed) this.link.send({ type: 'error', actor: this.name, message: e instanceof Error ? e.message : String(e) });
+    pool.on('error', (e: unknown) => {
+      const message = e instanceof Error ? e.message : String(e);
+      if (this.prestarted !== undefined) this.startError ??= message;
+      else if (!this.closed) this.link.send({ type: 'error', actor: this.name, message });
     });
-    this.gang = process.env.TESSERA_GANG === '0' ? undefined : new Gang(this.pool, this.threads);
+    this.gang = process.env.TESSERA_GANG === '0' ? undefined : new Gang(pool, this.threads);
+  }
+
+  private async load(frame: LoadFrame, shared: SharedArrayBuffer[]): Promise<void> {
+    const workerData: GraphShare = { load: frame, shared };
+    const st = frame.store;
+    const early = this.prestarted;
+    if (early === undefined) {
+      this.gang?.close();
+      await this.pool?.destroy();
+      await this.arena?.close();
+    }
+    if (st?.where !== undefined) {
+      this.graph = materializeGraph(workerData);
+      this.arena = new PageArena(this.graph.out.stored!.store, shared[st.where]!, st.chunks!.map((i) => shared[i]!), this.graph);
+    } else this.graph = this.arena = undefined;
+    if (early !== undefined) {
+      await early;
+      this.prestarted = undefined;
+      if (this.startError !== undefined) throw new Error(this.startError);
+      // The threads ask for the graph in the warm-up below (mailbox.ts).
+      this.mailbox!.deliver(workerData);
+    } else this.startPool(workerData);
     // The threads load their modules now, not in the first superstep (a fresh engine's first run
     // took 3-5x the warm time), the programs' kernels named in the frame too; Engine.create sends
     // no superstep before this ready.
-    await (this.gang ?? new Gang(this.pool, this.threads)).warm(frame.modules ?? []);
+    await (this.gang ?? new Gang(this.pool!, this.threads)).warm(frame.modules ?? []);
     this.link.send({ type: 'ready', actor: this.name, device: 'cpu', emulated: false, memoryLimit: 0 });
   }
 

@@ -7,6 +7,7 @@ import { workerData } from 'node:worker_threads';
 import { loadKernels, loadedKernels } from '../../src/engine/kernel-modules.js';
 import { IdList, STATE_CTORS, type KernelCtx, type KernelGraph, type StateArray, type TaskOut } from '../../src/engine/kernel.js';
 import { materializeGraph, type GraphShare } from './share.js';
+import { fetchGraph } from './mailbox.js';
 import type { Mode, StateKind } from '../../src/wire/frames.js';
 import { TaskTaker } from './task-queue.js';
 import { activatedEdges, discoveredEdges, runOne } from '../../src/engine/run-tasks.js';
@@ -14,7 +15,21 @@ import { gangLoop, type GangStart } from './gang.js';
 import { nativeCpuKernels } from '../gpu/native-host.js';
 import { markInputError } from '../../src/errors.js';
 
-const graph: KernelGraph = materializeGraph(workerData as GraphShare);
+/**
+ * What the actor gives a thread: the graph's share, or (a pool started before the graph was
+ * loaded, Engine.prestart) the name of the mailbox the graph comes from (mailbox.ts).
+ */
+export type WorkerData = GraphShare | { mailbox: string };
+
+const given = workerData as WorkerData;
+let graph: KernelGraph = 'mailbox' in given ? (undefined as unknown as KernelGraph) : materializeGraph(given);
+let fetching: Promise<void> | undefined;
+
+/** The graph from the mailbox, once per thread; every task of a prestarted pool waits for it. */
+function graphReady(): Promise<void> | undefined {
+  if (graph !== undefined) return undefined;
+  return (fetching ??= fetchGraph((given as { mailbox: string }).mailbox).then((share) => void (graph = materializeGraph(share))));
+}
 // The addon's CPU kernels load while the engine starts, not in a program's first superstep.
 nativeCpuKernels();
 
@@ -83,8 +98,10 @@ function contextFor(m: TaskMessage): KernelCtx {
 
 /** A piscina task: one superstep message, or (gang.ts) a gang thread's loop over many. */
 export default function task(m: TaskMessage | { gang: GangStart }): TaskResult | Promise<TaskResult | void> {
-  if ('gang' in m) return Promise.all(m.gang.modules.map((u) => loadKernels(u))).then(() => gangLoop(m.gang, runNow));
-  return runTask(m);
+  // A prestarted pool's first gang imports its modules before the graph is there (graphless).
+  if ('gang' in m) return Promise.all(m.gang.modules.map((u) => loadKernels(u))).then(() => (m.gang.graphless ? undefined : graphReady())).then(() => gangLoop(m.gang, runNow));
+  const wait = graphReady();
+  return wait === undefined ? runTask(m) : wait.then(() => runTask(m));
 }
 
 /** runTask in a gang: its modules are imported already, so it returns at once. */

@@ -119,6 +119,14 @@ export class GpuActor {
     });
   }
 
+  /** A controller opened early (prestart.ts); undefined where that failed (load opens one and says why). */
+  private early: Promise<GpuController | undefined> | undefined;
+
+  /** Takes a controller opened while the graph was loading (Engine.prestart). */
+  adopt(ctl: Promise<GpuController | undefined>): void {
+    this.early = ctl;
+  }
+
   get graph(): KernelGraph {
     return this.g!;
   }
@@ -180,6 +188,7 @@ export class GpuActor {
         try {
           this.pins.clear(); // close unlocks them all
           await this.ctl?.close();
+          await (await this.early)?.close();
         } finally {
           this.ctl = undefined;
           this.resolveStopped();
@@ -198,7 +207,11 @@ export class GpuActor {
     this.g = materializeGraph({ load: frame, shared });
     this.othersRanges = complementRanges([cfg.owned], this.g.numVertices);
     this.stats = zeroStats(cfg.emulated);
-    this.ctl = await GpuController.create({ device: cfg.device, emulated: cfg.emulated, memoryLimit: cfg.memoryLimit, streams: cfg.streams, hostBuffer: cfg.hostBuffer });
+    // A controller opened before the graph was loaded (Engine.prestart), where it has no host buffer to keep.
+    const early = await this.early;
+    this.early = undefined;
+    if (cfg.hostBuffer !== undefined) await early?.close();
+    this.ctl = (cfg.hostBuffer === undefined ? early : undefined) ?? (await GpuController.create({ device: cfg.device, emulated: cfg.emulated, memoryLimit: cfg.memoryLimit, streams: cfg.streams, hostBuffer: cfg.hostBuffer }));
     const g = this.g;
     const overlap = (pages: Page[]): Page[] => pages.filter((p) => overlapsRanges(cfg.owned, p.vBegin, p.vEnd));
     if (!this.single) {

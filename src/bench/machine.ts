@@ -1,5 +1,4 @@
 /** Machine facts recorded with every sweep: CPU, cores, memory, GPUs, Node, tessera revision. */
-import { execaSync } from 'execa';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,16 +7,20 @@ import type { MachineInfo } from './schema.js';
 /** The repository (or package) root: dist/src/bench/machine.js is three folders down. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** A command's trimmed output, or null when it is missing, fails or takes over 10 s (execa). */
-function quiet(cmd: string, args: string[], cwd?: string): string | null {
-  const r = execaSync(cmd, args, { cwd, stdin: 'ignore', stderr: 'ignore', timeout: 10_000, reject: false });
+/**
+ * A command's trimmed output, or null when it is missing, fails or takes over 10 s (execa,
+ * imported here: ~140 ms of module loading that every CLI command paid at start).
+ */
+async function quiet(cmd: string, args: string[], cwd?: string): Promise<string | null> {
+  const { execa } = await import('execa');
+  const r = await execa(cmd, args, { cwd, stdin: 'ignore', stderr: 'ignore', timeout: 10_000, reject: false });
   return r.failed ? null : String(r.stdout).trim();
 }
 
-export function machineInfo(): MachineInfo {
-  const gpus = quiet('nvidia-smi', ['--query-gpu=name,memory.total', '--format=csv,noheader']);
-  const rev = quiet('git', ['rev-parse', 'HEAD'], PACKAGE_ROOT);
-  const dirty = rev === null ? null : (quiet('git', ['status', '--porcelain', '--untracked-files=no'], PACKAGE_ROOT) ?? '') !== '';
+export async function machineInfo(): Promise<MachineInfo> {
+  const gpus = await quiet('nvidia-smi', ['--query-gpu=name,memory.total', '--format=csv,noheader']);
+  const rev = await quiet('git', ['rev-parse', 'HEAD'], PACKAGE_ROOT);
+  const dirty = rev === null ? null : ((await quiet('git', ['status', '--porcelain', '--untracked-files=no'], PACKAGE_ROOT)) ?? '') !== '';
   return {
     cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
     cores: os.availableParallelism(),

@@ -182,7 +182,7 @@ export async function runSweep(o: SweepOptions): Promise<{ dir: string; results:
     startedAt: new Date().toISOString(),
     finishedAt: null,
     config: { file: cfg.file, name: cfg.name, repetitions: cfg.repetitions, warmup: cfg.warmup, alphas: cfg.alphas, steal: cfg.steal, partition: cfg.partition, multiGpu: cfg.multiGpu },
-    machine: machineInfo(),
+    machine: await machineInfo(),
     peers,
     graphs: [],
     cells: [],

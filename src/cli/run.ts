@@ -15,6 +15,7 @@ import { mergeRecordedFlags, recordFlags } from './resume.js';
 import { faults } from '../engine/faults.js';
 import { summarize, type RunReport } from '../engine/report.js';
 import { loadGraph } from '../graph/load.js';
+import { Prestart } from '../engine/prestart.js';
 import type { Graph } from '../graph/types.js';
 import type { ModelSummary } from '../model/index.js';
 import type { Topology } from '../topology/schema.js';
@@ -261,62 +262,69 @@ export function registerRunCommands(program: Command): void {
       if (f.parents && f.out === undefined) throw new TesseraError('--parents adds a column to the --out file, and there is no --out', { key: '--parents', fix: 'give --out FILE (or --out - for standard output)' });
       // A resumed run goes on on the checkpoint's topology unless --topology names one.
       const topology = f.topology === undefined && recorded !== undefined ? recorded.topology : await loadTopology(f.topology);
-      const { graph, defaults, loadMs, header } = await loadGraph(f.graph, {
-        undirected: f.undirected,
-        names: f.names,
-        header: f.header,
-        allowNegativeWeights: f.allowNegativeWeights,
-        vertices: f.vertices,
-        pageEdges: f.pageEdges,
-        hostMemoryLimit: f.hostMemory ?? topology.hostMemoryLimit,
-      });
-      // A header line was guessed (not given): say so, with the way back.
-      if (header !== undefined && f.header === undefined) process.stderr.write(`tessera: ${f.graph}: the first line (${header.join(', ')}) is a header; --no-header reads it as an edge\n`);
-      const sourceList = f.sourceList === undefined ? undefined : await readSourceList(f.sourceList, graph);
-      const split = await chooseSplit(f, graph, topology);
-      const events = new EventEmitter<EngineEvents>();
-      const stopProgress = f.quiet ? () => undefined : superstepProgress(events);
-      // The program's parameters: the flags `run` has for them, then --param KEY=VALUE (a parameter
-      // the program does not take is refused).
-      const byFlag: Record<string, unknown> = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList, seed: f.seed };
-      const params = { ...byFlag };
-      for (const [k, v] of Object.entries(f.param)) {
-        if (params[k] !== undefined) throw new TesseraError(`--param ${k} repeats ${flagOf(k)}`, { key: '--param', fix: 'give it once' });
-        // One id for a list of vertices is a list of one.
-        params[k] = !Array.isArray(v) && def.params[k]?.type === 'vertices' ? [v] : v;
+      // The sockets' threads start and import their code while the graph is read (prestart.ts).
+      const early = new Prestart(topology, [def]);
+      try {
+        const { graph, defaults, loadMs, header } = await loadGraph(f.graph, {
+          undirected: f.undirected,
+          names: f.names,
+          header: f.header,
+          allowNegativeWeights: f.allowNegativeWeights,
+          vertices: f.vertices,
+          pageEdges: f.pageEdges,
+          hostMemoryLimit: f.hostMemory ?? topology.hostMemoryLimit,
+        });
+        // A header line was guessed (not given): say so, with the way back.
+        if (header !== undefined && f.header === undefined) process.stderr.write(`tessera: ${f.graph}: the first line (${header.join(', ')}) is a header; --no-header reads it as an edge\n`);
+        const sourceList = f.sourceList === undefined ? undefined : await readSourceList(f.sourceList, graph);
+        const split = await chooseSplit(f, graph, topology);
+        const events = new EventEmitter<EngineEvents>();
+        const stopProgress = f.quiet ? () => undefined : superstepProgress(events);
+        // The program's parameters: the flags `run` has for them, then --param KEY=VALUE (a parameter
+        // the program does not take is refused).
+        const byFlag: Record<string, unknown> = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList, seed: f.seed };
+        const params = { ...byFlag };
+        for (const [k, v] of Object.entries(f.param)) {
+          if (params[k] !== undefined) throw new TesseraError(`--param ${k} repeats ${flagOf(k)}`, { key: '--param', fix: 'give it once' });
+          // One id for a list of vertices is a list of one.
+          params[k] = !Array.isArray(v) && def.params[k]?.type === 'vertices' ? [v] : v;
+        }
+        const setup = {
+          topology,
+          prestart: early,
+          forceMode: f.mode,
+          events,
+          steal: f.steal,
+          gpuShare: split?.gpuShare,
+          partition: split?.partition,
+          partitionSeed: split?.partitionSeed,
+          partitionPages: split?.partitionPages,
+          ownership: split?.ownership,
+          multiGpu: split?.multiGpu,
+        };
+        // Errors name a parameter by its flag where `run` has one, else as --param KEY.
+        const label = (k: string): string => (k in byFlag && !(k in f.param) ? flagOf(k) : `--param ${k}`);
+        const control = {
+          ...(f.checkpoint !== undefined || f.checkpointEvery !== undefined || f.checkpointInterval !== undefined
+            ? { checkpoint: { dir: f.checkpoint ?? f.resume!, every: f.checkpointEvery, interval: f.checkpointInterval } }
+            : {}),
+          ...(f.resume !== undefined ? { resume: f.resume } : {}),
+        };
+        // Outputs are written before the checkpoint is removed: a failed write leaves it to resume from.
+        const deliver = async (r: RunResult<number | string>): Promise<void> => {
+          r.report.loadMs = loadMs;
+          if (split?.summarize !== undefined) r.report.model = split.summarize(r.report);
+          if (f.out === '-') await writeResultToStdout(r.graph, r.values, r.kind, f.parents ? r.parents() : undefined);
+          else if (f.out !== undefined) await r.write(f.out, { parents: f.parents });
+          if (f.report !== undefined) await writeJson(f.report, r.report);
+        };
+        const notice = (m: string): void => void process.stderr.write(`tessera: ${m}\n`);
+        const r = await runOnce(graph, program, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver }).finally(stopProgress);
+        // With the results on standard output, the summary goes to standard error.
+        if (!f.quiet) (f.out === '-' ? process.stderr : process.stdout).write(summarize(r.report) + '\n');
+      } finally {
+        await early.close();
       }
-      const setup = {
-        topology,
-        forceMode: f.mode,
-        events,
-        steal: f.steal,
-        gpuShare: split?.gpuShare,
-        partition: split?.partition,
-        partitionSeed: split?.partitionSeed,
-        partitionPages: split?.partitionPages,
-        ownership: split?.ownership,
-        multiGpu: split?.multiGpu,
-      };
-      // Errors name a parameter by its flag where `run` has one, else as --param KEY.
-      const label = (k: string): string => (k in byFlag && !(k in f.param) ? flagOf(k) : `--param ${k}`);
-      const control = {
-        ...(f.checkpoint !== undefined || f.checkpointEvery !== undefined || f.checkpointInterval !== undefined
-          ? { checkpoint: { dir: f.checkpoint ?? f.resume!, every: f.checkpointEvery, interval: f.checkpointInterval } }
-          : {}),
-        ...(f.resume !== undefined ? { resume: f.resume } : {}),
-      };
-      // Outputs are written before the checkpoint is removed: a failed write leaves it to resume from.
-      const deliver = async (r: RunResult<number | string>): Promise<void> => {
-        r.report.loadMs = loadMs;
-        if (split?.summarize !== undefined) r.report.model = split.summarize(r.report);
-        if (f.out === '-') await writeResultToStdout(r.graph, r.values, r.kind, f.parents ? r.parents() : undefined);
-        else if (f.out !== undefined) await r.write(f.out, { parents: f.parents });
-        if (f.report !== undefined) await writeJson(f.report, r.report);
-      };
-      const notice = (m: string): void => void process.stderr.write(`tessera: ${m}\n`);
-      const r = await runOnce(graph, program, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver }).finally(stopProgress);
-      // With the results on standard output, the summary goes to standard error.
-      if (!f.quiet) (f.out === '-' ? process.stderr : process.stdout).write(summarize(r.report) + '\n');
     });
 
   program

@@ -28,6 +28,7 @@ import { applyVotes, kindOf, type ChangedState, type Vote } from './fold.js';
 import * as taskPlan from './tasks.js';
 import { Run, type KernelRef } from './run.js';
 import { warmPools } from './pools.js';
+import { kernelModules } from './prestart.js';
 import { gpuOpenError, stepError } from './actor-errors.js';
 import type { EngineEvents, EngineOptions, ProgressEmitter, RunCheckpointing } from './engine-options.js';
 
@@ -129,12 +130,14 @@ export class Engine {
     const slots = storeArenas(graph, topology, opts.steal, owned);
     const share = shareGraph(graph, nextGraphId++);
     // Socket actors say ready once their threads have loaded their modules (socket-actor.ts).
-    const modules = [...new Set((opts.preload ?? []).map((p) => p.kernels))];
+    const modules = kernelModules(opts.preload ?? []);
     const cpuReady: Array<Promise<unknown>> = [];
+    const early = opts.prestart?.take(topology);
     for (const [k, s] of topology.sockets.entries()) {
-      const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
+      const started = early?.sockets[k];
+      const [coord, actorEnd] = started !== undefined ? [started.coord, undefined] : Channel.pair<CoordinatorFrame, ActorFrame>();
       const name = `socket${s.id}`;
-      const actor = new CpuSocketActor(name, s.threads, actorEnd);
+      const actor = started?.actor ?? new CpuSocketActor(name, s.threads, actorEnd!);
       coord.on((f, shared) => e.onActorFrame(f, shared));
       const mine = slots === undefined ? share : withArena(share, slots.sockets[k]!);
       cpuReady.push(new Promise<ReadyFrame>((resolve, reject) => e.readyWait.set(name, { resolve, reject })).catch((f: ErrorFrame) => Promise.reject(f.code === 'TS_INPUT' ? new TesseraError(f.message) : new TesseraError(`actor ${name} failed to start: ${f.message.replace(/\.$/, '')}`, { fix: 'check that the package is installed whole (npm ci), or rerun with fewer threads' }))));
@@ -148,6 +151,7 @@ export class Engine {
       const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
       const name = `gpu${gpu.device}`;
       const actor = new GpuActor(name, actorEnd, group);
+      if (early !== undefined) actor.adopt(early.gpus[i]!);
       const mine = owned[i]!;
       coord.on((f, shared) => e.onActorFrame(f, shared));
       ready.push(

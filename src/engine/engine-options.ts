@@ -7,6 +7,7 @@ import type { MultiGpu, RunnableStrategy } from './partition.js';
 import type { AnyProgram } from './define.js';
 import type { RunReport, StepReport } from './report.js';
 import type { CheckpointWriter, LoadedCheckpoint } from './checkpoint.js';
+import type { Prestart } from './prestart.js';
 
 /** Checkpointing of one run (engine.run): where to write due checkpoints, and where to start from. */
 export interface RunCheckpointing {
@@ -79,4 +80,9 @@ export interface EngineOptions {
    * first use.
    */
   preload?: ReadonlyArray<AnyProgram>;
+  /**
+   * Socket actors started before the graph was loaded (`Engine.prestart` with the same topology):
+   * the engine takes them instead of starting its own. The CLI starts them while it reads the graph.
+   */
+  prestart?: Prestart;
 }

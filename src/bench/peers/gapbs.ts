@@ -6,7 +6,6 @@
  * output ("Trial Time:" lines); the first trial is the warm-up. Nothing of GAPBS is shipped here.
  */
 import { findProgram } from '../../programs/index.js';
-import { execa } from 'execa';
 import { access, constants, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProgramPlan } from '../config.js';
@@ -138,7 +137,9 @@ export async function runGapbs(
   warmup: number,
   timeoutMs: number,
 ): Promise<GapbsRun> {
-  // execa: the timeout kills with SIGKILL; failures come back as a result (reject: false).
+  // execa: the timeout kills with SIGKILL; failures come back as a result (reject: false). Imported
+  // here, not by every CLI command at start.
+  const { execa } = await import('execa');
   const child = execa(path.join(dir, cmd.binary), cmd.args, { env: { OMP_NUM_THREADS: String(threads) }, stdin: 'ignore', timeout: timeoutMs, killSignal: 'SIGKILL', reject: false });
   let peak: number | null = null;
   const poll = setInterval(() => {

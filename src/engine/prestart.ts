@@ -1,0 +1,86 @@
+/**
+ * Actors started before the graph is there: a socket's threads take ~100-200 ms to start and
+ * import their code (16 threads with the addon, on the H100 host), time in which the caller can
+ * be reading the graph instead (the CLI reads a .tsr at ~2 GB/s with its main thread idle). The
+ * threads get the graph from a mailbox when the engine is created (actors/cpu/mailbox.ts).
+ */
+import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
+import { GpuController, nativeAvailable } from '../../actors/gpu/native.js';
+import { faultAt } from './faults.js';
+import type { Topology } from '../topology/schema.js';
+import { Channel } from '../wire/channel.js';
+import type { ActorFrame, CoordinatorFrame } from '../wire/frames.js';
+import type { AnyProgram } from './define.js';
+
+export interface PrestartedSocket {
+  name: string;
+  threads: number;
+  coord: Channel<CoordinatorFrame, ActorFrame>;
+  actor: CpuSocketActor;
+}
+
+export class Prestart {
+  readonly sockets: PrestartedSocket[];
+  /**
+   * Each GPU's controller, opened meanwhile (a CUDA context took ~150 ms on the H100 host);
+   * undefined where that failed: the engine then opens it itself and reports why it cannot.
+   */
+  readonly gpus: Array<Promise<GpuController | undefined>>;
+  /** Taken by an engine (Engine.create): its close stops them from then on. */
+  taken = false;
+
+  /** Starts one socket actor per socket of `topology`, its threads importing `preload`'s kernels. */
+  constructor(
+    readonly topology: Topology,
+    preload: ReadonlyArray<AnyProgram> = [],
+  ) {
+    const modules = kernelModules(preload);
+    this.sockets = topology.sockets.map((s) => {
+      const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
+      const name = `socket${s.id}`;
+      const actor = new CpuSocketActor(name, s.threads, actorEnd);
+      actor.prestart(modules);
+      return { name, threads: s.threads, coord, actor };
+    });
+    const native = nativeAvailable().ok && !faultAt('gpu-gone');
+    this.gpus = topology.gpus.map((g) =>
+      native ? GpuController.create({ device: g.device, emulated: g.emulated, memoryLimit: g.memoryLimit, streams: g.streams }).catch(() => undefined) : Promise.resolve(undefined),
+    );
+  }
+
+  /** The actors for an engine on `topology`: undefined (and these stopped) where it is another. */
+  take(topology: Topology): { sockets: PrestartedSocket[]; gpus: Array<Promise<GpuController | undefined>> } | undefined {
+    if (this.taken) return undefined;
+    this.taken = true;
+    const same =
+      topology.sockets.length === this.sockets.length &&
+      topology.sockets.every((s, i) => s.threads === this.sockets[i]!.threads && `socket${s.id}` === this.sockets[i]!.name) &&
+      topology.gpus.length === this.topology.gpus.length &&
+      topology.gpus.every((g, i) => {
+        const h = this.topology.gpus[i]!;
+        return g.device === h.device && g.emulated === h.emulated && g.memoryLimit === h.memoryLimit && g.streams === h.streams;
+      });
+    if (same) return { sockets: this.sockets, gpus: this.gpus };
+    this.stop();
+    return undefined;
+  }
+
+  /** Stops the threads of sockets no engine took (the graph failed to load, say). */
+  close(): Promise<void> {
+    if (this.taken) return Promise.resolve();
+    this.taken = true;
+    this.stop();
+    // Let the stop frames be handled (pools destroyed) before returning.
+    return new Promise((r) => setTimeout(r, 0));
+  }
+
+  private stop(): void {
+    for (const s of this.sockets) s.coord.send({ type: 'stop' });
+    for (const g of this.gpus) void g.then((c) => c?.close());
+  }
+}
+
+/** The kernel modules of programs, each once (what a socket's threads import before ready). */
+export function kernelModules(preload: ReadonlyArray<AnyProgram>): string[] {
+  return [...new Set(preload.map((p) => p.kernels))];
+}
