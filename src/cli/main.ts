@@ -6,11 +6,19 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { isTesseraError } from '../errors.js';
-import { registerGraphCommands } from './graph-commands.js';
-import { registerRunCommands } from './run.js';
-import { registerBenchCommand } from './bench-command.js';
-import { registerModelCommand } from './model-command.js';
 import { installSignalCleanup } from '../tmp-files.js';
+
+type Register = (program: Command) => void;
+/**
+ * Each command's module, imported only for that command (`tessera run` skipped the bench's,
+ * the model's and the converters' ~100 modules); help and unknown commands take all of them.
+ */
+const modules: Array<{ names: string[]; load: () => Promise<Register> }> = [
+  { names: ['run', 'demo', 'topology'], load: async () => (await import('./run.js')).registerRunCommands },
+  { names: ['generate', 'convert', 'info'], load: async () => (await import('./graph-commands.js')).registerGraphCommands },
+  { names: ['bench'], load: async () => (await import('./bench-command.js')).registerBenchCommand },
+  { names: ['model'], load: async () => (await import('./model-command.js')).registerModelCommand },
+];
 
 const program = new Command();
 program
@@ -28,10 +36,10 @@ program
 // Ctrl-C or SIGTERM during a write removes the partial output file(s) and exits 130 / 143.
 installSignalCleanup();
 
-registerRunCommands(program);
-registerGraphCommands(program);
-registerBenchCommand(program);
-registerModelCommand(program);
+// The command is the first word that is not an option (the top level has only -V and -h).
+const word = process.argv.slice(2).find((a) => !a.startsWith('-'));
+const mine = modules.filter((m) => word !== undefined && m.names.includes(word));
+for (const m of mine.length > 0 ? mine : modules) (await m.load())(program);
 
 try {
   await program.parseAsync(process.argv);
