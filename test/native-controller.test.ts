@@ -286,6 +286,36 @@ t_('argument errors: unknown kernel, unregistered page, wrong state type, short 
   await t.throwsAsync(c.info(), { code: 'TS_CLOSED' });
 });
 
+t_("a large page's largest neighbour id (found on the copy pool's threads) bounds the state it may read", async (t) => {
+  // 2^20 + 100 edges from 4 vertices: maxOf splits the scan over the pool's threads (native/src/controller.cpp).
+  const nv = 4;
+  const edges = (1 << 20) + 100;
+  const n = 1000;
+  const nbrOff = Math.ceil((4 * (nv + 1)) / 8) * 8;
+  const buf = new SharedArrayBuffer(nbrOff + Math.ceil((4 * edges) / 8) * 8);
+  const off = new Uint32Array(buf, 0, nv + 1);
+  for (let v = 0; v <= nv; v++) off[v] = Math.floor((edges * v) / nv);
+  const nbr = new Uint32Array(buf, nbrOff, edges);
+  for (let e = 0; e < edges; e++) nbr[e] = (e * 7) % n;
+  const c = await emu();
+  try {
+    await c.allocState('contrib', 'f64', n);
+    await c.allocState('next', 'f64', n);
+    // In range: it runs. Then one id past the state, in each of the pool's parts in turn.
+    await c.registerPage(0, 0, buf, 0, nv, edges, 0);
+    await t.notThrowsAsync(c.run('pr_pull', { setId: 0, pages: [0] }));
+    for (const at of [0, edges >> 1, edges - 1]) {
+      const keep = nbr[at]!;
+      nbr[at] = n + 7;
+      await c.registerPage(0, 0, buf, 0, nv, edges, 0);
+      await t.throwsAsync(c.run('pr_pull', { setId: 0, pages: [0] }), { code: 'TS_RANGE', message: new RegExp(`neighbour id ${n + 7} but state`) }, `edge ${at}`);
+      nbr[at] = keep;
+    }
+  } finally {
+    await c.close();
+  }
+});
+
 t_('device info of an emulated device says so', async (t) => {
   const c = await emu(1 << 24);
   try {

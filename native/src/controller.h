@@ -341,6 +341,8 @@ class Controller {
   void releaseBuffered(HostPage& hp);
   // staging
   std::unique_ptr<CopyPool> copyPool_;
+  /** The largest of n ids, on the copy pool's threads where it has some and n is large. */
+  uint32_t maxOf(const uint32_t* a, size_t n);
   std::vector<Chunk> ring_;
   std::vector<Chunk> stateStage_;  // pinned buffers of stageState
   size_t chunkBytes_ = 0;

@@ -99,7 +99,7 @@ void* Controller::registerPage(const PageSpec& sp) {
   for (uint32_t i = 0; i < nv; i++)
     if (off[i] > off[i + 1]) throw CodedError("TS_PAGE", where + ": offsets decrease at vertex " + std::to_string(sp.vBegin + i));
   const uint32_t* nbr = (const uint32_t*)(data + nbrOff);
-  for (uint32_t e = 0; e < sp.edges; e++) hp.maxNbr = std::max(hp.maxNbr, nbr[e]);
+  hp.maxNbr = maxOf(nbr, sp.edges);
   hp.anyNbr = sp.edges > 0;
   hp.R = replicationFactor(sp.edges, nv);
   hp.tiles = buildTiles(off, nv, hp.R);

@@ -262,18 +262,20 @@ export function registerRunCommands(program: Command): void {
       if (f.parents && f.out === undefined) throw new TesseraError('--parents adds a column to the --out file, and there is no --out', { key: '--parents', fix: 'give --out FILE (or --out - for standard output)' });
       // A resumed run goes on on the checkpoint's topology unless --topology names one.
       const topology = f.topology === undefined && recorded !== undefined ? recorded.topology : await loadTopology(f.topology);
-      // The sockets' threads start and import their code while the graph is read (prestart.ts).
+      const loading = loadGraph(f.graph, {
+        undirected: f.undirected,
+        names: f.names,
+        header: f.header,
+        allowNegativeWeights: f.allowNegativeWeights,
+        vertices: f.vertices,
+        pageEdges: f.pageEdges,
+        hostMemoryLimit: f.hostMemory ?? topology.hostMemoryLimit,
+      });
+      // The sockets' threads start and import their code, and the GPUs open, while the graph is
+      // read (prestart.ts; a .tsr is read on the addon's threads, so the load goes on meanwhile).
       const early = new Prestart(topology, [def]);
       try {
-        const { graph, defaults, loadMs, header } = await loadGraph(f.graph, {
-          undirected: f.undirected,
-          names: f.names,
-          header: f.header,
-          allowNegativeWeights: f.allowNegativeWeights,
-          vertices: f.vertices,
-          pageEdges: f.pageEdges,
-          hostMemoryLimit: f.hostMemory ?? topology.hostMemoryLimit,
-        });
+        const { graph, defaults, loadMs, header } = await loading;
         // A header line was guessed (not given): say so, with the way back.
         if (header !== undefined && f.header === undefined) process.stderr.write(`tessera: ${f.graph}: the first line (${header.join(', ')}) is a header; --no-header reads it as an edge\n`);
         const sourceList = f.sourceList === undefined ? undefined : await readSourceList(f.sourceList, graph);
