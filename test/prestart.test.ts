@@ -87,12 +87,18 @@ test('an emulated GPU opened while the graph loads gives the same results', asyn
   const params = prepareRun(graph, program, { source: graph.ids.toOriginal[3] }).params as Record<string, unknown>;
   const plain = await Engine.create(graph, ONE);
   const want = await plain.run(program, params).finally(() => plain.close());
-  const early = new Prestart(GPU, [program]);
-  t.truthy(await early.gpus[0], 'the controller opened early');
-  const e = await Engine.create(graph, GPU, { preload: [program], prestart: early, gpuShare: 0.5 });
-  const got = await e.run(program, params).finally(() => e.close());
-  t.is(same(got.values, want.values), -1);
-  t.true(got.report.steps.some((s) => s.actors.some((a) => a.kind === 'gpu' && a.edges > 0)), 'the GPU computed');
+  // With its sockets, and the GPU alone (the CLI's: its sockets start at create).
+  for (const sockets of [true, false]) {
+    const early = new Prestart(GPU, [program], { sockets });
+    t.is(early.sockets.length, sockets ? 1 : 0);
+    t.truthy(await early.gpus[0], 'the controller opened early');
+    const e = await Engine.create(graph, GPU, { preload: [program], prestart: early, gpuShare: 0.5 });
+    const gpuActor = (e as unknown as { actors: Array<{ actor: { ctl?: unknown } }> }).actors[1]!.actor;
+    t.is(gpuActor.ctl, await early.gpus[0], 'the GPU actor took the early controller');
+    const got = await e.run(program, params).finally(() => e.close());
+    t.is(same(got.values, want.values), -1);
+    t.true(got.report.steps.some((s) => s.actors.some((a) => a.kind === 'gpu' && a.edges > 0)), 'the GPU computed');
+  }
 });
 
 test('a GPU that cannot open early is refused with the message of one opened at create', async (t) => {

@@ -8,6 +8,10 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+#include <cstdlib>
 
 namespace ts {
 struct ControllerInfo;
@@ -36,6 +40,25 @@ Napi::Object runStatsObject(Napi::Env env, const ts::RunStats& st);
  * and the caller's (addon_passes.cpp); a thread each where those are busy.
  */
 void runOnThreads(size_t parts, const std::function<void(size_t)>& fn);
+
+/**
+ * Asks for transparent huge pages over the 2 MiB-aligned interior of [p, p + bytes), where the
+ * kernel gives them only on request (enabled = madvise, the default of many distributions): a
+ * state array kernels read at random (depth, labels, distances, contributions; 16-128 MB) costs a
+ * page walk per access with 4 KiB pages. Called before the fill's first touch of a fresh array,
+ * so its faults take 2 MiB pages; an array touched before gets them when khugepaged collapses it.
+ * A .tsr's page buffers too, before they are read into (addon_tsr.cpp).
+ */
+inline void adviseHugePages(void* p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t huge = uintptr_t(2) << 20;
+  const uintptr_t b = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
+  if (e > b && std::getenv("TESSERA_NO_HUGEPAGES") == nullptr) madvise((void*)b, e - b, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
 
 inline Napi::Error codedError(Napi::Env env, const std::string& code, const std::string& msg) {
   Napi::Error e = Napi::Error::New(env, msg);

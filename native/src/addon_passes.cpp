@@ -377,23 +377,6 @@ void fillChunks(T* a, size_t n, T value) {
   runParts(n, parts, [=](size_t, size_t lo, size_t hi) { std::fill(a + lo, a + hi, value); });
 }
 
-/**
- * Asks for transparent huge pages over the 2 MiB-aligned interior of [p, p + bytes), where the
- * kernel gives them only on request (enabled = madvise, the default of many distributions): a
- * state array kernels read at random (depth, labels, distances, contributions; 16-128 MB) costs a
- * page walk per access with 4 KiB pages. Called before the fill's first touch of a fresh array,
- * so its faults take 2 MiB pages; an array touched before gets them when khugepaged collapses it.
- */
-static void adviseHugePages(void* p, size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const uintptr_t huge = uintptr_t(2) << 20;
-  const uintptr_t b = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
-  if (e > b && std::getenv("TESSERA_NO_HUGEPAGES") == nullptr) madvise((void*)b, e - b, MADV_HUGEPAGE);
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
 
 Napi::Value FillArray(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();

@@ -211,6 +211,8 @@ class LoadWorker : public Napi::AsyncWorker {
       BlobCheck& c = blobs_[i];
       Hasher h(c, n_);
       uint8_t* p = const_cast<uint8_t*>(c.bytes);
+      // Fresh buffers: read into 2 MiB pages (far fewer faults, and a faster exit).
+      adviseHugePages(p, c.length);
       size_t off = 0;
       while (off < c.length) {
         // A chunk at a time, hashed while it is in cache.

@@ -271,9 +271,11 @@ export function registerRunCommands(program: Command): void {
         pageEdges: f.pageEdges,
         hostMemoryLimit: f.hostMemory ?? topology.hostMemoryLimit,
       });
-      // The sockets' threads start and import their code, and the GPUs open, while the graph is
-      // read (prestart.ts; a .tsr is read on the addon's threads, so the load goes on meanwhile).
-      const early = new Prestart(topology, [def]);
+      // The GPUs open while the graph is read (prestart.ts; a .tsr is read on the addon's threads,
+      // so the load goes on meanwhile). The sockets' threads start after it: on the H100/H200
+      // hosts' 16 cores, starting them during a load from the page cache slowed the load about
+      // as much as it saved (bench/results/h200-2026-11-27-cli-start).
+      const early = new Prestart(topology, [def], { sockets: false });
       try {
         const { graph, defaults, loadMs, header } = await loading;
         // A header line was guessed (not given): say so, with the way back.

@@ -5,7 +5,7 @@
  * threads get the graph from a mailbox when the engine is created (actors/cpu/mailbox.ts).
  */
 import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
-import { GpuController, nativeAvailable } from '../../actors/gpu/native.js';
+import { GpuController } from '../../actors/gpu/native.js';
 import { faultAt } from './faults.js';
 import type { Topology } from '../topology/schema.js';
 import { Channel } from '../wire/channel.js';
@@ -29,23 +29,26 @@ export class Prestart {
   /** Taken by an engine (Engine.create): its close stops them from then on. */
   taken = false;
 
-  /** Starts one socket actor per socket of `topology`, its threads importing `preload`'s kernels. */
+  /**
+   * Opens each GPU of `topology` and, unless `sockets` is false, starts one socket actor per socket,
+   * its threads importing `preload`'s kernels (sockets not started here start at Engine.create).
+   */
   constructor(
     readonly topology: Topology,
     preload: ReadonlyArray<AnyProgram> = [],
+    opts: { sockets?: boolean } = {},
   ) {
     const modules = kernelModules(preload);
-    this.sockets = topology.sockets.map((s) => {
+    this.sockets = (opts.sockets === false ? [] : topology.sockets).map((s) => {
       const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
       const name = `socket${s.id}`;
       const actor = new CpuSocketActor(name, s.threads, actorEnd);
       actor.prestart(modules);
       return { name, threads: s.threads, coord, actor };
     });
-    const native = nativeAvailable().ok && !faultAt('gpu-gone');
-    this.gpus = topology.gpus.map((g) =>
-      native ? GpuController.create({ device: g.device, emulated: g.emulated, memoryLimit: g.memoryLimit, streams: g.streams }).catch(() => undefined) : Promise.resolve(undefined),
-    );
+    // Not through nativeAvailable(): its device count starts the CUDA driver on this thread
+    // (~0.2 s on the H100 hosts, stalling a load's reads); the controller's thread starts it here.
+    this.gpus = topology.gpus.map((g) => (faultAt('gpu-gone') ? Promise.resolve(undefined) : openEarly(g)));
   }
 
   /** The actors for an engine on `topology`: undefined (and these stopped) where it is another. */
@@ -53,8 +56,7 @@ export class Prestart {
     if (this.taken) return undefined;
     this.taken = true;
     const same =
-      topology.sockets.length === this.sockets.length &&
-      topology.sockets.every((s, i) => s.threads === this.sockets[i]!.threads && `socket${s.id}` === this.sockets[i]!.name) &&
+      (this.sockets.length === 0 || (topology.sockets.length === this.sockets.length && topology.sockets.every((s, i) => s.threads === this.sockets[i]!.threads && `socket${s.id}` === this.sockets[i]!.name))) &&
       topology.gpus.length === this.topology.gpus.length &&
       topology.gpus.every((g, i) => {
         const h = this.topology.gpus[i]!;
@@ -77,6 +79,15 @@ export class Prestart {
   private stop(): void {
     for (const s of this.sockets) s.coord.send({ type: 'stop' });
     for (const g of this.gpus) void g.then((c) => c?.close());
+  }
+}
+
+/** A GPU's controller, or undefined where the addon or the device cannot open it (create says why). */
+function openEarly(g: Topology['gpus'][number]): Promise<GpuController | undefined> {
+  try {
+    return GpuController.create({ device: g.device, emulated: g.emulated, memoryLimit: g.memoryLimit, streams: g.streams }).catch(() => undefined);
+  } catch {
+    return Promise.resolve(undefined);
   }
 }
 
