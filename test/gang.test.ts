@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import { Engine } from '../src/engine/coordinator.js';
 import { defineProgram } from '../src/engine/define.js';
 import { loadGraph } from '../src/graph/load.js';
-import { bfs, pr, wcc } from '../src/programs/index.js';
+import { bfs, findProgram, pr, wcc } from '../src/programs/index.js';
+import { prepareRun } from '../src/api.js';
 import { REPO_ROOT } from './helpers/paths.js';
 import { topo } from './helpers/topologies.js';
 import { referenceBfs } from './helpers/references.js';
@@ -107,6 +108,22 @@ test("preload fills the engine's pools: the first run's declared arrays and byte
     t.deepEqual(Array.from(r.values), Array.from(referenceBfs(g, 3)));
   } finally {
     await e.close();
+  }
+});
+
+test('iterative programs hand their unread next byte maps back: ten iterations take the two preloaded and at most one more', async (t) => {
+  const { graph: g } = await loadGraph('rmat:12:weighted');
+  for (const [name, params] of [['pr', { iterations: 10, damping: 0.85 }], ['cdlp', { iterations: 10 }], ['ppr', { iterations: 10, sources: [g.ids.toOriginal[1]!] }]] as const) {
+    const program = findProgram(name);
+    const e = await Engine.create(g, topo([2]), { preload: [program] });
+    try {
+      t.is(e.bitmapPool.length, 2);
+      await e.run(program, prepareRun(g, program, params).params);
+      // Every byte map a run took is back in the pool: one each superstep would leave 11 there.
+      t.true(e.bitmapPool.length <= 3, `${name}: ${e.bitmapPool.length} byte maps`);
+    } finally {
+      await e.close();
+    }
   }
 });
 

@@ -51,7 +51,8 @@ export const cdlp = defineProgram({
     const all = ctx.all();
     while (done < iterations) {
       await ctx.checkpoint({ label, nextLabel, done, prevChanged, older });
-      const { sum: changed } = await ctx.edgeMap('cdlp', all, { label, nextLabel }, {}, { modes: ['pull'] });
+      const { sum: changed, next } = await ctx.edgeMap('cdlp', all, { label, nextLabel }, {}, { modes: ['pull'] });
+      ctx.release(next);
       [label, nextLabel] = [nextLabel, label];
       done++;
       if (changed === 0) {

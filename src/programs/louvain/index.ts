@@ -121,7 +121,11 @@ export const louvain = defineProgram({
         const fill = { deg, off, adj: a1, ...(w1 !== undefined ? { wt: w1 } : {}), k };
         // A small graph's merge costs less here than a superstep's round trip (wiki-Vote: 3 ms against 5).
         if (slot[n]! <= INLINE_FILL) bad = fillVertices(g, fill, 0, n);
-        else ({ sum: bad } = await ctx.edgeMap('louvainFill', all, fill, {}, { modes: ['pull'], cpuOnly: true }));
+        else {
+          const step = await ctx.edgeMap('louvainFill', all, fill, {}, { modes: ['pull'], cpuOnly: true });
+          bad = step.sum;
+          ctx.release(step.next);
+        }
         for (let v = 0; v < n; v++) off[v + 1] = off[v]! + deg[v]!;
         adj = ctx.alloc('u32', 0, off[n]) as Uint32Array;
         wt = weighted ? (ctx.alloc('f64', 0, off[n]) as Float64Array) : undefined;

@@ -64,7 +64,8 @@ export const ppr = defineProgram({
     while (it < iterations && !converged) {
       await ctx.checkpoint({ it, converged, dangling });
       it++;
-      const { sum: err } = await ctx.edgeMap('pprGather', all, { contrib, x, xn, p }, { alpha: damping, dangling, weighted }, { modes: ['pull'] });
+      const { sum: err, next } = await ctx.edgeMap('pprGather', all, { contrib, x, xn, p }, { alpha: damping, dangling, weighted }, { modes: ['pull'] });
+      ctx.release(next);
       dangling = (await ctx.vertexMap('pprApply', { x, xn, contrib, outW })).sum;
       converged = err < n * tolerance;
     }

@@ -93,8 +93,9 @@ async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array
   const opts = { modes: ['pull'], pullPages: 'out' } as const;
   for (let phase = resumeAt ?? 0; phase <= 1; phase++) {
     await ctx.checkpoint({ phase });
-    if (phase === 0) await ctx.edgeMap('affSample', all, { comp }, { rounds: ROUNDS }, opts);
-    else await ctx.edgeMap('affFinal', all, { comp }, { skip: mostFrequent(comp), from: ROUNDS }, opts);
+    // Neither reads its next flags: the bitmap goes back for the next superstep.
+    if (phase === 0) ctx.release((await ctx.edgeMap('affSample', all, { comp }, { rounds: ROUNDS }, opts)).next);
+    else ctx.release((await ctx.edgeMap('affFinal', all, { comp }, { skip: mostFrequent(comp), from: ROUNDS }, opts)).next);
   }
   // The compression also lowers each root's label (one pass over the trees, not two).
   await ctx.vertexMap('affCompressMin', { comp, label });
