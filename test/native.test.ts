@@ -8,6 +8,8 @@
  * otherwise fails them.
  */
 import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { REPO_ROOT } from './helpers/paths.js';
 import { bitmapWords, GpuController, nativeAvailable, type RunStats } from '../actors/gpu/native.js';
 import { all, bfsRef, close, emu, finish, G1, paginate, randomGraph, register, rng, ssspRef, wccRef, type G, type HPage, type Lists } from './helpers/native-pages.js';
 
@@ -90,6 +92,14 @@ for (const pageEdges of [1 << 15, 1000, 97]) {
 
 // Page stealing registers the victim's pages mid-run: the cache grows for them and keeps the
 // pages it already holds (an H100 run re-copied all 211 pages of RMAT 24 after every steal).
+t_("loading the addon asks CUDA for eager module loading, unless the user's environment says otherwise", (t) => {
+  const code = `const { nativeAvailable } = await import('./dist/actors/gpu/native.js'); nativeAvailable(); console.log(process.env.CUDA_MODULE_LOADING ?? 'unset');`;
+  const run = (env: Record<string, string | undefined>): string => execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: REPO_ROOT, env: { ...process.env, ...env }, encoding: 'utf8' }).trim();
+  const { CUDA_MODULE_LOADING: _drop, ...rest } = process.env;
+  t.is(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: REPO_ROOT, env: rest, encoding: 'utf8' }).trim(), 'EAGER');
+  t.is(run({ CUDA_MODULE_LOADING: 'LAZY' }), 'LAZY');
+});
+
 t_('pages registered later grow the page cache without dropping the resident ones', async (t) => {
   const g = G1;
   const pages = paginate(g.in, 97, undefined);

@@ -7,6 +7,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -664,6 +665,12 @@ void Teardown(void* env) {
 }
 
 Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
+  // The kernels load with the CUDA context (opened while the graph loads, or at create), not at
+  // each one's first launch inside a session's first run (+2-3 ms for BFS and WCC on the H200
+  // host, bench/results/h200-2026-11-27-cli-start). Before the first CUDA call; a user's setting stays.
+#ifndef _WIN32
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+#endif
   auto* data = new AddonData();
   data->ctor = Napi::Persistent(NativeController::Init(env));
   env.SetInstanceData<AddonData>(data);
