@@ -33,3 +33,28 @@ test('the native kernels check their arguments: one line, no crash', (t) => {
   cpu.bfsPull(off, nbrs, 0, 0, 2, depth, frontier, next, 1, stats);
   t.deepEqual([...depth, ...next, ...stats], [1, -1, 1, 0, 2, 1]);
 });
+
+test("degreeSum: a push's listed vertices and a pull's flagged range sum the out-degrees the engine counts", (t) => {
+  const cpu = nativeCpuKernels();
+  if (cpu?.degreeSum === undefined) return process.env.TESSERA_REQUIRE_NATIVE === '1' ? t.fail('the addon has no degreeSum') : t.pass('no addon here');
+  const n = 5000;
+  const deg = new Uint32Array(n);
+  for (let v = 0; v < n; v++) deg[v] = (v * 2654435761) % 1000;
+  const ids = new Uint32Array(n);
+  for (let i = 0; i < n; i++) ids[i] = (i * 7919) % n;
+  const flags = new Uint8Array(n);
+  for (let v = 0; v < n; v += 3) flags[v] = 1;
+  for (const k of [0, 1, 17, n]) {
+    let want = 0;
+    for (let i = 0; i < k; i++) want += deg[ids[i]!]!;
+    t.is(cpu.degreeSum(deg, ids, k, null, 0, 0), want, `ids, k ${k}`);
+  }
+  for (const [lo, hi] of [[0, 0], [0, n], [10, 11], [999, 4001]] as const) {
+    let want = 0;
+    for (let v = lo; v < hi; v++) if (flags[v] !== 0) want += deg[v]!;
+    t.is(cpu.degreeSum(deg, null, 0, flags, lo, hi), want, `flags, [${lo}, ${hi})`);
+  }
+  t.throws(() => cpu.degreeSum!(deg, ids, n + 1, null, 0, 0), { message: /k out of bounds/ });
+  t.throws(() => cpu.degreeSum!(deg, new Uint32Array([n]), 1, null, 0, 0), { message: /id out of bounds/ });
+  t.throws(() => cpu.degreeSum!(deg, null, 0, flags, 10, n + 1), { message: /range out of bounds/ });
+});

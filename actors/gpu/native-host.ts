@@ -66,6 +66,8 @@ export interface NativeCpuKernels {
   affFinal(out: NativePageSet, inSet: NativePageSet | null, lo: number, hi: number, comp: Int32Array, skip: number, from: number, stats: Float64Array): void;
   /** op 0: comp[v] = v; 1: compress; 2: compress, roots' labels lowered; 3: label[v] = label[root]. */
   affVertex(op: 0 | 1, comp: Int32Array, label: Uint32Array, lo: number, hi: number): void;
+  /** deg summed over ids[0, k), or (ids null) over v in [lo, hi) with flags[v] set; absent in older builds. */
+  degreeSum?(deg: Uint32Array, ids: Uint32Array | null, k: number, flags: Uint8Array | null, lo: number, hi: number): number;
   /** Louvain's coarse graph on one thread per core (addon_louvain.cpp; src/programs/louvain/serial.ts aggregate). */
   louvainAggregate?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, loop: Float64Array, comm: Uint32Array, C: number): { off: Float64Array; adj: Uint32Array; wt: Float64Array; k: Float64Array; loop: Float64Array };
   /** Louvain's sequential local moving (addon_louvain.cpp; serial.ts moveOrdered): comm, tot and size updated in place. */

@@ -322,6 +322,38 @@ Napi::Value AffVertex(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+/**
+ * The out-degrees summed over ids[0, k) (a push's claimed vertices) or, with ids null, over the
+ * vertices of [lo, hi) whose next flag is set (a pull's): the engine's count of the next
+ * frontier's edges. In TypeScript these loops ran cold in a session's first superstep (3-5 ms
+ * for 49 K ids on a thread of the 2-core box, against 0.1 once compiled).
+ */
+Napi::Value DegreeSum(const Napi::CallbackInfo& info) {
+  size_t n, nk = 0, nf = 0;
+  const uint32_t* deg = arrayArg<uint32_t>(info, 0, napi_uint32_array, "deg", &n);
+  double sum = 0;
+  if (info[1].IsTypedArray()) {
+    const uint32_t* ids = arrayArg<uint32_t>(info, 1, napi_uint32_array, "ids", &nk);
+    const uint32_t k = (uint32_t)uintArg(info, 2, "k", 0, true);
+    if (k > nk) throw codedError(info.Env(), "TS_ARG", "degreeSum: k out of bounds");
+    uint64_t s = 0;
+    for (uint32_t i = 0; i < k; i++) {
+      if (ids[i] >= n) throw codedError(info.Env(), "TS_ARG", "degreeSum: id out of bounds");
+      s += deg[ids[i]];
+    }
+    sum = (double)s;
+  } else {
+    const uint8_t* flags = arrayArg<uint8_t>(info, 3, napi_uint8_array, "flags", &nf);
+    const uint32_t lo = (uint32_t)uintArg(info, 4, "lo", 0, true), hi = (uint32_t)uintArg(info, 5, "hi", 0, true);
+    if (hi < lo || hi > n || hi > nf) throw codedError(info.Env(), "TS_ARG", "degreeSum: range out of bounds");
+    uint64_t s = 0;
+    for (uint32_t v = lo; v < hi; v++)
+      if (flags[v] != 0) s += deg[v];
+    sum = (double)s;
+  }
+  return Napi::Number::New(info.Env(), sum);
+}
+
 }  // namespace
 
 Napi::Object CpuKernels(Napi::Env env) {
@@ -332,6 +364,7 @@ Napi::Object CpuKernels(Napi::Env env) {
   o.Set("affSample", Napi::Function::New(env, AffSample, "affSample"));
   o.Set("affFinal", Napi::Function::New(env, AffFinal, "affFinal"));
   o.Set("affVertex", Napi::Function::New(env, AffVertex, "affVertex"));
+  o.Set("degreeSum", Napi::Function::New(env, DegreeSum, "degreeSum"));
   ExportLouvain(o);
   return o;
 }

@@ -5,6 +5,11 @@
  */
 import { IdList, type CpuKernel, type KernelCtx, type KernelGraph, type TaskOut } from './kernel.js';
 import type { Mode, Task, VoteFrame } from '../wire/frames.js';
+import { nativeCpuKernels } from '../../actors/gpu/native-host.js';
+
+// The degree sums below on the addon where it loads: as TypeScript they ran cold (interpreted)
+// in a session's first supersteps, on every thread.
+const degreeSum = nativeCpuKernels()?.degreeSum;
 
 /** What a task needs to know of its superstep besides its context. */
 export interface StepKind {
@@ -39,6 +44,7 @@ export function runOne(kernel: CpuKernel, ctx: KernelCtx, m: StepKind, task: Tas
 export function activatedEdges(graph: KernelGraph, next: Uint8Array, pullPages: 'in' | 'out', task: Task): number {
   const p = (pullPages === 'out' ? graph.out : graph.in).pages[task.page]!;
   const deg = graph.outDegree;
+  if (degreeSum !== undefined) return degreeSum(deg, null, 0, next, p.vBegin + task.lo, p.vBegin + task.hi);
   let edges = 0;
   for (let v = p.vBegin + task.lo, end = p.vBegin + task.hi; v < end; v++) if (next[v] !== 0) edges += deg[v]!;
   return edges;
@@ -53,6 +59,7 @@ export function discoveredEdges(graph: KernelGraph, out: TaskOut): number {
   if (d === undefined || d.length !== out.active) return NaN;
   const deg = graph.outDegree;
   const ids = d.ids;
+  if (degreeSum !== undefined) return degreeSum(deg, ids, d.length, null, 0, 0);
   let edges = 0;
   for (let i = 0; i < d.length; i++) edges += deg[ids[i]!]!;
   return edges;
