@@ -32,19 +32,11 @@ class CopyPool {
       std::memcpy(dst, src, n);
       return;
     }
-    {
-      std::lock_guard<std::mutex> lk(m_);
-      dst_ = (uint8_t*)dst;
-      src_ = (const uint8_t*)src;
-      n_ = n;
-      part_ = ((n / (workers_.size() + 1)) + 4095) & ~(size_t)4095;
-      busy_ = (unsigned)workers_.size();
-      gen_++;
-    }
-    cv_.notify_all();
-    piece(0);
-    std::unique_lock<std::mutex> lk(m_);
-    done_.wait(lk, [this] { return busy_ == 0; });
+    const size_t part = ((n / (workers_.size() + 1)) + 4095) & ~(size_t)4095;
+    each([&](unsigned i, unsigned) {
+      const size_t b = std::min(n, part * i), e = std::min(n, part * (i + 1));
+      if (e > b) std::memcpy((uint8_t*)dst + b, (const uint8_t*)src + b, e - b);
+    });
   }
   /** Runs fn(part, parts) on each of the pool's threads and this one (parts = threads). */
   void each(const std::function<void(unsigned, unsigned)>& fn) {
@@ -63,11 +55,7 @@ class CopyPool {
   }
 
  private:
-  void piece(unsigned i) {
-    if (fn_ != nullptr) return (*fn_)(i, (unsigned)workers_.size() + 1);
-    const size_t b = std::min(n_, part_ * i), e = std::min(n_, part_ * (i + 1));
-    if (e > b) std::memcpy(dst_ + b, src_ + b, e - b);
-  }
+  void piece(unsigned i) { (*fn_)(i, (unsigned)workers_.size() + 1); }
   void loop(unsigned i) {
     uint64_t seen = 0;
     for (;;) {
@@ -88,10 +76,7 @@ class CopyPool {
   std::vector<std::thread> workers_;
   std::mutex m_;
   std::condition_variable cv_, done_;
-  uint8_t* dst_ = nullptr;
-  const uint8_t* src_ = nullptr;
   const std::function<void(unsigned, unsigned)>* fn_ = nullptr;
-  size_t n_ = 0, part_ = 0;
   unsigned busy_ = 0;
   uint64_t gen_ = 0;
   bool stop_ = false;
