@@ -374,6 +374,7 @@ export async function runOnce(
   const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');
   const preload = preloaded(setup, prepared.program);
   let engine: Engine;
+  const started = performance.now();
   try {
     engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages, preload }));
   } catch (e) {
@@ -384,6 +385,7 @@ export async function runOnce(
     topology = { ...topology, gpus: [] };
     engine = await Engine.create(graph, topology, { ...setup, partitionPages, preload, ownership: undefined, gpuShare: undefined, multiGpu: undefined });
   }
+  const startMs = performance.now() - started;
   if (resumed !== undefined) {
     const moved = checkIdentity(resumed, graph, prepared.program, prepared.params, topology);
     if (moved !== undefined) notice(moved);
@@ -393,7 +395,7 @@ export async function runOnce(
   try {
     ckpt = await planCheckpoint(control, graph, prepared.program, prepared.params, topology, resumed, delivery.extra ?? null);
     const { values, report } = await engine.run(prepared.program, prepared.params, ckpt);
-    r = new RunResult(graph, values, prepared.program.output, report, sourceOf(prepared));
+    r = new RunResult(graph, values, prepared.program.output, { ...report, startMs }, sourceOf(prepared));
   } finally {
     await engine.close();
   }

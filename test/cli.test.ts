@@ -160,6 +160,7 @@ function checkReport(t: ExecutionContext, r: RunReport, algo: string, file: stri
   t.true(r.totalMs > 0);
   t.true(Math.abs(r.teps - r.edgesProcessed / (r.totalMs / 1000)) <= 1e-9 * r.teps, 'teps = edges / time');
   t.true(typeof r.loadMs === 'number' && r.loadMs > 0, 'the CLI reports the load time');
+  t.true(typeof r.startMs === 'number' && r.startMs > 0, "and the engine's start");
   t.is(typeof r.notes, 'object');
 }
 

@@ -117,6 +117,11 @@ export interface RunReport {
   steal?: { policy: 'auto' | 'always' | 'off'; tasks: number; edges: number };
   /** Wall time to load or generate and build the graph, when the caller measured it. */
   loadMs?: number;
+  /**
+   * Wall time of the engine's start for this run (`run()` and the CLI, which start one a run): its
+   * threads, its GPUs opened, their pages registered and copied; part of it may overlap the load.
+   */
+  startMs?: number;
 }
 
 const fmt = (x: number): string => `${compact(x)} `;
@@ -136,7 +141,8 @@ export function summarize(r: RunReport): string {
   lines.push(
     `${r.supersteps} supersteps (${Object.entries(modes).map(([k, v]) => `${v} ${k}`).join(', ')}), ${r.totalMs.toFixed(1)} ms, ` +
       `${fmt(r.edgesProcessed)}edges processed, ${fmt(r.teps)}TEPS` +
-      (r.loadMs !== undefined ? `; load ${r.loadMs.toFixed(0)} ms` : ''),
+      (r.loadMs !== undefined ? `; load ${r.loadMs.toFixed(0)} ms` : '') +
+      (r.startMs !== undefined ? `; engine start ${r.startMs.toFixed(0)} ms` : ''),
   );
   if (r.phases !== undefined) {
     const p = r.phases;
