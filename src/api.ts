@@ -395,7 +395,9 @@ export async function runOnce(
   try {
     ckpt = await planCheckpoint(control, graph, prepared.program, prepared.params, topology, resumed, delivery.extra ?? null);
     const { values, report } = await engine.run(prepared.program, prepared.params, ckpt);
-    r = new RunResult(graph, values, prepared.program.output, { ...report, startMs }, sourceOf(prepared));
+    // The same object the run-end event carried, the start added.
+    report.startMs = startMs;
+    r = new RunResult(graph, values, prepared.program.output, report, sourceOf(prepared));
   } finally {
     await engine.close();
   }
