@@ -20,7 +20,7 @@ export class GraphMailbox {
     // Unreferenced: a mailbox must not keep the process alive.
     this.channel.unref();
     this.channel.onmessage = (e: unknown) => {
-      if ((e as { data: Letter }).data && 'need' in (e as { data: Letter }).data && this.share !== undefined) this.post();
+      if ('need' in (e as { data: Letter }).data && this.share !== undefined) this.post();
     };
   }
 

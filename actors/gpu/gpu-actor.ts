@@ -45,10 +45,9 @@ import { materializeGraph } from '../cpu/share.js';
 import { complementRanges, overlapsRanges, rangeVertices, type VertexRanges } from '../../src/engine/partition.js';
 import { faultAt, injectGpuFault } from '../../src/engine/faults.js';
 import { GpuController, nativeAvailable, pageBufferBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
-import { countFlags, inOutPages, unionPages, vertexRuns } from './pages.js';
+import { countFlags, inOutPages, listPages, unionPages, vertexRuns } from './pages.js';
 import { HostPins } from './pins.js';
 import { addRunStats, zeroStats } from './stats.js';
-import { listPages } from './pages.js';
 import { operatorHandler } from './operators.js';
 import { settle } from './held.js';
 import type { GpuGroup } from './group.js';
@@ -207,11 +206,15 @@ export class GpuActor {
     this.g = materializeGraph({ load: frame, shared });
     this.othersRanges = complementRanges([cfg.owned], this.g.numVertices);
     this.stats = zeroStats(cfg.emulated);
-    // A controller opened before the graph was loaded (Engine.prestart), where it has no host buffer to keep.
+    // A controller opened before the graph was loaded (Engine.prestart) serves where it has no host
+    // buffer to keep; else (none opened, or a host buffer wanted) one opens here.
     const early = await this.early;
     this.early = undefined;
-    if (cfg.hostBuffer !== undefined) await early?.close();
-    this.ctl = (cfg.hostBuffer === undefined ? early : undefined) ?? (await GpuController.create({ device: cfg.device, emulated: cfg.emulated, memoryLimit: cfg.memoryLimit, streams: cfg.streams, hostBuffer: cfg.hostBuffer }));
+    if (early !== undefined && cfg.hostBuffer === undefined) this.ctl = early;
+    else {
+      await early?.close();
+      this.ctl = await GpuController.create({ device: cfg.device, emulated: cfg.emulated, memoryLimit: cfg.memoryLimit, streams: cfg.streams, hostBuffer: cfg.hostBuffer });
+    }
     const g = this.g;
     const overlap = (pages: Page[]): Page[] => pages.filter((p) => overlapsRanges(cfg.owned, p.vBegin, p.vEnd));
     if (!this.single) {

@@ -5,13 +5,13 @@
 #include <napi.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
-#include <cstdlib>
 
 namespace ts {
 struct ControllerInfo;

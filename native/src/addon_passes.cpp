@@ -13,10 +13,6 @@
 #include <thread>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 namespace ts {
 namespace addon {
 
@@ -376,7 +372,6 @@ void fillChunks(T* a, size_t n, T value) {
   const size_t parts = partsFor(n, (size_t(512) << 10) / sizeof(T));  // ~512 KiB per thread at least
   runParts(n, parts, [=](size_t, size_t lo, size_t hi) { std::fill(a + lo, a + hi, value); });
 }
-
 
 Napi::Value FillArray(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();

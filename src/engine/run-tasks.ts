@@ -5,11 +5,13 @@
  */
 import { IdList, type CpuKernel, type KernelCtx, type KernelGraph, type TaskOut } from './kernel.js';
 import type { Mode, Task, VoteFrame } from '../wire/frames.js';
-import { nativeCpuKernels } from '../../actors/gpu/native-host.js';
+import { nativeCpuKernels, type NativeCpuKernels } from '../../actors/gpu/native-host.js';
 
 // The degree sums below on the addon where it loads: as TypeScript they ran cold (interpreted)
-// in a session's first supersteps, on every thread.
-const degreeSum = nativeCpuKernels()?.degreeSum;
+// in a session's first supersteps, on every thread. Looked up at the first count, not when this
+// module is imported (the coordinator imports it at the CLI's start).
+let degreeSum: { fn: NativeCpuKernels['degreeSum'] } | undefined;
+const nativeDegreeSum = (): NativeCpuKernels['degreeSum'] => (degreeSum ??= { fn: nativeCpuKernels()?.degreeSum }).fn;
 
 /** What a task needs to know of its superstep besides its context. */
 export interface StepKind {
@@ -44,7 +46,8 @@ export function runOne(kernel: CpuKernel, ctx: KernelCtx, m: StepKind, task: Tas
 export function activatedEdges(graph: KernelGraph, next: Uint8Array, pullPages: 'in' | 'out', task: Task): number {
   const p = (pullPages === 'out' ? graph.out : graph.in).pages[task.page]!;
   const deg = graph.outDegree;
-  if (degreeSum !== undefined) return degreeSum(deg, null, 0, next, p.vBegin + task.lo, p.vBegin + task.hi);
+  const sum = nativeDegreeSum();
+  if (sum !== undefined) return sum(deg, null, 0, next, p.vBegin + task.lo, p.vBegin + task.hi);
   let edges = 0;
   for (let v = p.vBegin + task.lo, end = p.vBegin + task.hi; v < end; v++) if (next[v] !== 0) edges += deg[v]!;
   return edges;
@@ -59,7 +62,8 @@ export function discoveredEdges(graph: KernelGraph, out: TaskOut): number {
   if (d === undefined || d.length !== out.active) return NaN;
   const deg = graph.outDegree;
   const ids = d.ids;
-  if (degreeSum !== undefined) return degreeSum(deg, ids, d.length, null, 0, 0);
+  const sum = nativeDegreeSum();
+  if (sum !== undefined) return sum(deg, ids, d.length, null, 0, 0);
   let edges = 0;
   for (let i = 0; i < d.length; i++) edges += deg[ids[i]!]!;
   return edges;
