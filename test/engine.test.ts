@@ -5,8 +5,8 @@ import { intersectRanges, mergeRanges } from '../src/engine/partition.js';
 import { applyVotes, foldClaimFlags, foldMinFlags, type Vote } from '../src/engine/fold.js';
 import { IdList } from '../src/engine/ids.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
-import { nativeCopyArray, nativeCountEqual, nativeFillArray, nativeFillIndex, nativeFoldFlags, nativeListFlags } from '../actors/gpu/native-host.js';
-import { copyArray, fillArray, fillIndex } from '../src/engine/fill.js';
+import { nativeCopyArray, nativeCountEqual, nativeFillArray, nativeFillIndex, nativeFoldFlags, nativeListFlags, nativePopulate } from '../actors/gpu/native-host.js';
+import { copyArray, fillArray, fillIndex, populate } from '../src/engine/fill.js';
 import type { StateArray } from '../src/engine/kernel.js';
 import { bfs, pr as pagerank } from '../src/programs/index.js';
 import { defineProgram } from '../src/engine/define.js';
@@ -363,6 +363,26 @@ test('fillArray sets every entry as TypedArray.fill does, natively on threads or
   }
   const native = nativeFillArray();
   if (native !== undefined) t.throws(() => native(new BigInt64Array(4) as unknown as Int32Array, 1), { code: 'TS_ARG' });
+});
+
+test('populate faults a fresh array in on other threads and changes nothing anyone wrote, before or meanwhile', async (t) => {
+  const n = (16 << 20) + 5;
+  const a = new Float64Array(new SharedArrayBuffer(8 * n));
+  a[0] = 1.5;
+  a[n - 1] = 2.5;
+  const p = nativePopulate()?.(a);
+  // Writes while the threads run (the driver or the workers of a run's first superstep).
+  for (let i = 1; i < n - 1; i += 4099) a[i] = i;
+  await p;
+  let bad = -1;
+  for (let i = 0; i < n && bad < 0; i++) if (a[i] !== (i === 0 ? 1.5 : i === n - 1 ? 2.5 : (i - 1) % 4099 === 0 ? i : 0)) bad = i;
+  t.is(bad, -1, 'first entry changed');
+  // The engine's wrapper takes every state type, and arrays too small for the threads.
+  for (const b of [new Uint8Array(new SharedArrayBuffer(3 << 20)), new Int32Array(100)]) {
+    populate(b);
+    t.true(b.every((x) => x === 0));
+  }
+  if (nativePopulate() !== undefined) t.throws(() => nativePopulate()!({} as never), { code: 'TS_ARG' });
 });
 
 test('fillIndex sets every entry to its index, natively on threads or not (i32, u32, f64), inside its view only', (t) => {

@@ -16,6 +16,7 @@ import { algorithm } from './helpers/programs.js';
 import { cpuResults, firstMismatch, makeGraph, paramsFor, rmat, PROGRAMS } from './helpers/gpu-compare.js';
 import { hopsPull, relaxSwap } from './fixtures/operators/programs.js';
 import { removeTempDirs, tempDir, tessera } from './helpers/cli.js';
+import { all, close, G1, paginate, register, rng } from './helpers/native-pages.js';
 
 test.after.always(removeTempDirs);
 
@@ -73,7 +74,7 @@ for (const [label, make] of [
   });
 }
 
-gpuTest('PageRank on two GPUs: each receives the other\'s owned contributions device to device, and reads none back when they own every vertex', async (t) => {
+gpuTest('PageRank on two GPUs: each copies its owned contributions into the other after its kernels (an exchange, none at the meetings), and reads none back when they own every vertex', async (t) => {
   const g = rmat(true);
   const pr = algorithm('pr').program;
   for (const share of [1, 0.6]) {
@@ -84,9 +85,9 @@ gpuTest('PageRank on two GPUs: each receives the other\'s owned contributions de
     steps.forEach((rows, k) => {
       t.is(rows.length, 2);
       for (const row of rows) {
-        const other = [...owned].filter(([a]) => a !== row.actor).reduce((x, [, v]) => x + v, 0);
-        // Superstep 0 uploads everything; from then on the peers' ranges come device to device.
-        t.is(row.peerBytes, k === 0 ? 0 : 8 * other, `${share} step ${k} ${row.actor}`);
+        // Every superstep sends its own new contributions (f64) to the peer; nothing is left for the meeting.
+        t.is(row.peerSent, 8 * owned.get(row.actor)!, `${share} step ${k} ${row.actor} sent`);
+        t.is(row.peerBytes, 0, `${share} step ${k} ${row.actor} received at the meeting`);
         // Owning every vertex together, contributions stay on the devices (ranks come back last).
         if (share === 1 && k < steps.length - 1) t.is(row.stateBytesOut, 0, `step ${k} ${row.actor} read back ${row.stateBytesOut} bytes`);
         if (share < 1 && k > 0) t.true(row.stateBytesOut > 0);
@@ -269,5 +270,47 @@ gpuTest("GPU pulls count their activations' out-edges (countNext): BFS switches 
       for (let v = 0; v < g.numVertices; v++) if (r.values[v] === s.step + 1) edges += g.outDegree[v]!;
       t.is(s.actors.reduce((x, a) => x + (a.nextEdges ?? 0), 0), edges, `step ${s.step}`);
     }
+  }
+});
+
+gpuTest('an exchange: two controllers each copy what their run wrote into the other after their kernels; a wait for a peer that never runs ends with TS_PEER when aborted or when the peer closes', async (t) => {
+  const g = G1;
+  const pages = paginate(g.in, 600, undefined);
+  const k = pages.length >> 1;
+  const h = pages[k]!.vBegin;
+  const r = rng(5);
+  const contrib = Float64Array.from({ length: g.n }, () => r());
+  const want = new Float64Array(g.n);
+  for (let v = 0; v < g.n; v++) for (const [u] of g.in[v]!) want[v]! += contrib[u]!;
+  const a = await GpuController.create({ device: 0, emulated: true, streams: 2 });
+  const b = await GpuController.create({ device: 1, emulated: true, streams: 2 });
+  try {
+    for (const c of [a, b]) {
+      await register(c, 0, pages);
+      await c.allocState('contrib', 'f64', g.n);
+      await c.allocState('next', 'f64', g.n);
+      await c.writeState('contrib', contrib);
+    }
+    // a computes the pages of [0, h), b the rest: each ends with every vertex.
+    const [sa, sb] = await Promise.all([
+      a.run('pr_pull', { setId: 0, pages: all(pages.slice(0, k)), exchange: { tag: 1, slot: 'next', ranges: Float64Array.of(0, h), peers: [b] } }),
+      b.run('pr_pull', { setId: 0, pages: all(pages.slice(k)), exchange: { tag: 1, slot: 'next', ranges: Float64Array.of(h, g.n), peers: [a] } }),
+    ]);
+    t.is(sa.peerBytes, 8 * h);
+    t.is(sb.peerBytes, 8 * (g.n - h));
+    for (const c of [a, b]) close(t, await c.readState('next', new Float64Array(g.n)), want, 'exchanged pr_pull');
+    // A peer that never posts tag 2: abortExchanges ends the wait.
+    const waiting = a.run('pr_pull', { setId: 0, pages: all(pages), exchange: { tag: 2, slot: 'next', ranges: Float64Array.of(0, h), peers: [b] } });
+    setTimeout(() => a.abortExchanges(2), 50);
+    await t.throwsAsync(waiting, { code: 'TS_PEER', message: /torn down while this GPU waited for GPU 1/ });
+    t.throws(() => a.run('pr_pull', { setId: 0, pages: all(pages), exchange: { tag: 3, slot: 'next', ranges: Float64Array.of(0, h), peers: [a] } }), { code: 'TS_ARG' });
+    await t.throwsAsync(a.run('pr_pull', { setId: 0, pages: all(pages), exchange: { tag: 3, slot: 'next', ranges: Float64Array.of(0, g.n + 1), peers: [b] } }), { code: 'TS_RANGE' });
+    // ...and so does the peer's close.
+    const closing = a.run('pr_pull', { setId: 0, pages: all(pages), exchange: { tag: 4, slot: 'next', ranges: Float64Array.of(0, h), peers: [b] } });
+    setTimeout(() => void b.close(), 50);
+    await t.throwsAsync(closing, { code: 'TS_PEER', message: /GPU 1 closed before its superstep/ });
+  } finally {
+    await a.close();
+    await b.close();
   }
 });

@@ -14,6 +14,8 @@ import type { GpuActor } from './gpu-actor.js';
 import type { GpuStep } from './handler.js';
 import { fromPeers } from './residency.js';
 import { heldFromPeers, swapUpdates, type Updates } from './held.js';
+import type { Exchange } from './native.js';
+import type { VertexRanges } from '../../src/engine/partition.js';
 
 interface Meeting<T, R> {
   step: number;
@@ -61,6 +63,8 @@ export class GpuGroup {
   private readonly swapping = new Barrier<Updates | undefined, Updates | undefined>(() => this.members.length, async (order) => swapUpdates(order));
   /** Whether peer access was asked for (once per group; where a device refuses, the driver stages copies through the host). */
   private linked = false;
+  /** The meetings so far: the last one's number tags the exchanges of its superstep (exchangeFor). */
+  private meetings = 0;
 
   join(a: GpuActor): void {
     this.members.push(a);
@@ -77,6 +81,11 @@ export class GpuGroup {
   /** Whether two or more members own vertices (one owning all of them, the others none, works alone). */
   get sharing(): boolean {
     return this.active && this.members.filter((m) => m.owned.length > 0).length > 1;
+  }
+
+  /** Each member's owned ranges. */
+  ownedRanges(): VertexRanges[] {
+    return this.members.map((m) => m.owned);
   }
 
   /** Whether the members together own every vertex (no CPU actor computes any). */
@@ -104,13 +113,32 @@ export class GpuGroup {
     return this.swapping.arrive(a, s.f.step, mine);
   }
 
-  /** Ends a meeting still gathering (a run torn down, a member that failed before arriving). */
+  /**
+   * The exchange of array `slot` for a run over `setId`'s owned pages at this superstep, where every
+   * member owns vertices and runs over some of its pages (each posts, so none waits for a member
+   * that never runs): the members copy what they computed into each other's arrays after their
+   * kernels, overlapping the slower members' kernels (GTS §4.1's peer copies, moved from the next
+   * superstep's meeting; residency.ts exchanged). Undefined where the group does not share.
+   */
+  exchangeFor(a: GpuActor, slot: string, setId: number): Exchange | undefined {
+    if (!this.sharing || this.meetings === 0 || !this.members.every((m) => m.owned.length > 0 && m.rangePages(setId).length > 0)) return undefined;
+    return { tag: this.meetings, slot, ranges: Float64Array.from(a.owned.flat()), peers: this.members.filter((m) => m !== a).map((m) => m.controller) };
+  }
+
+  /** Ends a meeting still gathering and every exchange waiting for a member (a run torn down, a member that failed). */
   cancel(e: Error): void {
     this.meeting.cancel(e);
     this.swapping.cancel(e);
+    this.abortExchanges();
+  }
+
+  /** Ends the native waits of this superstep's exchanges (a member failed after the meeting: it may never post). */
+  abortExchanges(): void {
+    for (const m of this.members) if (m.loaded) m.controller.abortExchanges(this.meetings);
   }
 
   private async exchange(order: Array<[GpuActor, GpuStep]>): Promise<number[]> {
+    this.meetings++;
     if (!this.linked) {
       this.linked = true;
       await Promise.all(order.flatMap(([a]) => order.filter(([b]) => b !== a).map(([b]) => a.controller.enablePeer(b.controller))));

@@ -29,6 +29,8 @@ export type FoldFlagsFn = (
 export type ListFlagsFn = (flags: Uint8Array, out: Uint32Array, degree?: Uint32Array) => { count: number; edges: number };
 export type FillArrayFn = (array: Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array, value: number) => void;
 export type CopyArrayFn = (dst: ArrayBufferView, src: ArrayBufferView) => void;
+/** Faults the array's memory in on other threads without writing it; undefined where the kernel cannot. */
+export type PopulateFn = (array: ArrayBufferView) => Promise<void> | undefined;
 export type FillIndexFn = (array: Int32Array | Uint32Array | Float64Array) => void;
 export type CountEqualFn = (array: Uint32Array | Int32Array, value: number) => number;
 /**
@@ -125,6 +127,10 @@ export function nativeTsrLoad(): TsrLoadFn | undefined {
 /** The addon's fillArray, or undefined without an addon (or an older build). */
 export function nativeFillArray(): FillArrayFn | undefined {
   return addonModule()?.fillArray;
+}
+
+export function nativePopulate(): PopulateFn | undefined {
+  return addonModule()?.populate;
 }
 
 /**

@@ -46,7 +46,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page, PageSet } from '../../src/graph/types.js';
-import type { CopyArrayFn, FillArrayFn, FillIndexFn, CountEqualFn, FoldFlagsFn, ListFlagsFn, ModelCountFn, NativeCpuKernels, TsrCheckFn, TsrLoadFn } from './native-host.js';
+import type { CopyArrayFn, PopulateFn, FillArrayFn, FillIndexFn, CountEqualFn, FoldFlagsFn, ListFlagsFn, ModelCountFn, NativeCpuKernels, TsrCheckFn, TsrLoadFn } from './native-host.js';
 
 export type StateType = 'f64' | 'f32' | 'u32' | 'i32' | 'u8';
 export type StateArray = Float64Array | Float32Array | Uint32Array | Int32Array | Uint8Array;
@@ -146,6 +146,20 @@ export interface RunOptions {
   state?: Record<string, string>;
   /** Kernel 'levels': the push and pull kernels, and the pull's page set and pages (setId/pages: the push's). */
   levels?: { push: KernelName; pull: KernelName; inSet: number; inPages: Uint32Array };
+  /** GPU peers' exchange of the array this run writes (native ExchangeSpec; GpuGroup.exchangeFor). */
+  exchange?: Exchange;
+}
+
+/**
+ * Each member of one exchange (the same `tag`, at least 1) posts its array `slot` when its run
+ * starts and, once its own kernels are done, copies its `ranges` (begin/end pairs) of it into each
+ * peer's posted array, device to device, while the peers' kernels may still run.
+ */
+export interface Exchange {
+  tag: number;
+  slot: string;
+  ranges: Float64Array;
+  peers: GpuController[];
 }
 
 export interface RunStats {
@@ -171,6 +185,9 @@ export interface RunStats {
   sum?: number;
   /** Present when params.ownedBegin/ownedEnd or state.owned asked for one; `sent`: messages before aggregation. */
   outbox?: { ids: Uint32Array; values: Float64Array; sent: number };
+  /** An exchange: the bytes copied into the peers' arrays, and the wall ms waited for their posts. */
+  peerBytes?: number;
+  peerWaitMs?: number;
   /** Kernel 'levels': the levels run, the edges they walked, a letter a level (T push, B pull). */
   levels?: number;
   edges?: number;
@@ -197,7 +214,8 @@ interface NativeControllerHandle {
   compact(flags: string, state: string, begin: number, end: number, mask?: string, before?: string, delta?: boolean): Promise<{ ids: Uint32Array; values: Float64Array }>;
   registerPage(setId: number, pageIndex: number, bytes: Uint8Array | { fd: number; offset: number; length: number }, vBegin: number, vEnd: number, edges: number, weightBytes: number, split?: boolean): Promise<void>;
   unregisterSet(setId: number): Promise<void>;
-  run(kernel: string, opts: RunOptions): Promise<RunStats>;
+  run(kernel: string, opts: Omit<RunOptions, 'exchange'> & { exchange?: Omit<Exchange, 'peers'> & { peers: NativeControllerHandle[] } }): Promise<RunStats>;
+  abortExchanges(tag: number): void;
   loadOperators(key: string, path: string, source: string, cubin?: Uint8Array): Promise<Uint8Array | undefined>;
   close(): Promise<void>;
 }
@@ -209,6 +227,7 @@ export interface NativeModule {
   foldFlags?: FoldFlagsFn;
   listFlags?: ListFlagsFn;
   fillArray?: FillArrayFn;
+  populate?: PopulateFn;
   copyArray?: CopyArrayFn;
   fillIndex?: FillIndexFn;
   countEqual?: CountEqualFn;
@@ -573,7 +592,14 @@ export class GpuController {
   }
 
   run(kernel: KernelName, opts: RunOptions): Promise<RunStats> {
-    return this.h.run(kernel, opts);
+    const x = opts.exchange;
+    if (x === undefined) return this.h.run(kernel, opts as Omit<RunOptions, 'exchange'>);
+    return this.h.run(kernel, { ...opts, exchange: { ...x, peers: x.peers.map((p) => p.h) } });
+  }
+
+  /** Ends (TS_PEER) this controller's waits for peers' exchange posts up to `tag`: a run torn down. Not queued. */
+  abortExchanges(tag: number): void {
+    this.h.abortExchanges(tag);
   }
 
   /**

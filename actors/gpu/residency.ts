@@ -32,6 +32,8 @@ interface Mirror {
   where: 'all' | 'owned' | 'patch';
   /** With 'owned': the ranges still stale once GPU peers copied theirs in (fromPeers); else a.others. */
   missing?: VertexRanges;
+  /** The GPU peers copied their owned ranges in after their kernels (exchanged): the meeting copies none. */
+  exchanged?: boolean;
 }
 
 /** What of a device array to upload: nothing, these ranges, all of it, or ranges and scattered entries. */
@@ -155,7 +157,7 @@ export async function fromPeers(members: ReadonlyArray<readonly [GpuActor, GpuSt
   const copies: Array<Promise<void>> = [];
   members.forEach(([a, s], i) => {
     for (const [slot, m] of mirrors(a)) {
-      if (m.where !== 'owned' || m.step + 1 !== s.f.step) continue;
+      if (m.where !== 'owned' || m.exchanged === true || m.step + 1 !== s.f.step) continue;
       const ref = s.f.state.find((r) => s.f.resident?.includes(r.name) === true && sameView(m, s.state[r.name]!, r.kind, s.f.step));
       if (ref === undefined) continue;
       const done: VertexRanges = [...a.owned];
@@ -172,6 +174,18 @@ export async function fromPeers(members: ReadonlyArray<readonly [GpuActor, GpuSt
   });
   await Promise.all(copies);
   return got;
+}
+
+/**
+ * After a run whose exchange (GpuGroup.exchangeFor) wrote `slot` (recorded by keep as 'owned'):
+ * the GPU peers' owned ranges are on the device too, so only ranges no GPU owns are stale and the
+ * next meeting copies nothing for it.
+ */
+export function exchanged(a: GpuActor, slot: string): void {
+  const m = mirrors(a).get(slot);
+  if (m === undefined || m.where !== 'owned' || a.group === undefined) return;
+  m.exchanged = true;
+  m.missing = complementRanges(a.group.ownedRanges(), a.graph.numVertices);
 }
 
 /** The device array mirroring host view `host` of `kind` after some superstep of this run, if any. */

@@ -21,5 +21,7 @@ export function addRunStats(s: GpuStepStats, st: RunStats): void {
   s.kernelMs += st.kernelMs;
   s.copyMs += st.copyMs;
   s.runMs = (s.runMs ?? 0) + st.wallMs;
+  if (st.peerBytes !== undefined) s.peerSent = (s.peerSent ?? 0) + st.peerBytes;
+  if (st.peerWaitMs !== undefined) s.peerMs = (s.peerMs ?? 0) + st.peerWaitMs;
   if (st.directions !== undefined) s.directions = (s.directions ?? '') + st.directions;
 }

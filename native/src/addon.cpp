@@ -74,6 +74,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("takeState", &NativeController::TakeState),
                            InstanceMethod("copyFromPeer", &NativeController::CopyFromPeer),
                            InstanceMethod("enablePeer", &NativeController::EnablePeer),
+                           InstanceMethod("abortExchanges", &NativeController::AbortExchanges),
                            InstanceMethod("flaggedDegrees", &NativeController::FlaggedDegrees),
                            InstanceMethod("scatterState", &NativeController::ScatterState),
                            InstanceMethod("activePages", &NativeController::ActivePages),
@@ -506,6 +507,13 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
   }
 
   /** enablePeer(peer) -> Promise<boolean>: whether this device reads the peer's memory directly. */
+  /** abortExchanges(tag): ends this controller's waits for peers' posts up to tag (not queued: a run may be waiting). */
+  Napi::Value AbortExchanges(const Napi::CallbackInfo& info) {
+    const double tag = numberArg(info, 0, "abortExchanges: tag", 0, true);
+    if (ctl_ != nullptr) ctl_->abortExchanges((uint64_t)tag);
+    return info.Env().Undefined();
+  }
+
   Napi::Value EnablePeer(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     ts::Controller* other = peerArg(info, 0, "enablePeer")->ctl_.get();
@@ -576,8 +584,31 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
 
   Napi::Value Run(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    const ts::RunRequest rq = runRequest(info);
+    ts::RunRequest rq = runRequest(info);
     Job* j = newJob(env);
+    // { exchange: { tag, slot, ranges: Float64Array [b0, e0, ...], peers: [controllers] } } (ExchangeSpec)
+    Napi::Value xv = info[1].As<Napi::Object>().Get("exchange");
+    if (xv.IsObject()) {
+      Napi::Object x = xv.As<Napi::Object>();
+      Napi::Value tag = x.Get("tag"), slot = x.Get("slot"), peers = x.Get("peers");
+      TA r;
+      if (!tag.IsNumber() || tag.As<Napi::Number>().DoubleValue() < 1 || !slot.IsString() || !peers.IsArray() || !getTypedArray(env, x.Get("ranges"), &r) ||
+          r.type != napi_float64_array || r.length % 2 != 0)
+        throw codedError(env, "TS_ARG", "run: exchange needs a tag >= 1, a slot name, ranges (a Float64Array of begin/end pairs) and peers");
+      rq.exchange.tag = (uint64_t)tag.As<Napi::Number>().DoubleValue();
+      rq.exchange.slot = slot.As<Napi::String>().Utf8Value();
+      for (size_t i = 0; i < r.length; i += 2) rq.exchange.ranges.emplace_back((size_t)((double*)r.data)[i], (size_t)((double*)r.data)[i + 1]);
+      Napi::Array pa = peers.As<Napi::Array>();
+      AddonData* data = env.GetInstanceData<AddonData>();
+      for (uint32_t i = 0; i < pa.Length(); i++) {
+        Napi::Value pv = pa.Get(i);
+        if (!pv.IsObject() || !pv.As<Napi::Object>().InstanceOf(data->ctor.Value())) throw codedError(env, "TS_ARG", "run: exchange.peers must hold native controllers");
+        NativeController* p = Unwrap(pv.As<Napi::Object>());
+        if (p == this || p->ctl_ == nullptr || p->stopping_) throw codedError(env, "TS_ARG", "run: exchange.peers must be other open controllers");
+        rq.exchange.peers.push_back(p->ctl_.get());
+        j->keep.push_back(std::make_unique<Napi::Reference<Napi::Value>>(Napi::Persistent(pv)));
+      }
+    }
     auto st = std::make_shared<ts::RunStats>();
     j->work = [this, rq, st] { *st = ctl_->run(rq); };
     j->settle = [st](Napi::Env env) -> Napi::Value {

@@ -119,6 +119,7 @@ inline Napi::Object idsValues(Napi::Env env, const uint32_t* ids, const double* 
 Napi::Value FoldFlags(const Napi::CallbackInfo& info);
 Napi::Value ListFlags(const Napi::CallbackInfo& info);
 Napi::Value FillArray(const Napi::CallbackInfo& info);
+Napi::Value Populate(const Napi::CallbackInfo& info);
 Napi::Value CopyArray(const Napi::CallbackInfo& info);
 Napi::Value FillIndex(const Napi::CallbackInfo& info);
 Napi::Value CountEqual(const Napi::CallbackInfo& info);

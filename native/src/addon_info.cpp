@@ -89,6 +89,10 @@ Napi::Object runStatsObject(Napi::Env env, const ts::RunStats& st) {
   if (st.hasSum) r.Set("sum", st.sum);
   r.Set("cacheSlots", st.cacheSlots);
   r.Set("slotBytes", (double)st.slotBytes);
+  if (st.peerBytes > 0 || st.peerWaitMs > 0) {
+    r.Set("peerBytes", (double)st.peerBytes);
+    r.Set("peerWaitMs", st.peerWaitMs);
+  }
   if (st.levels > 0) {
     r.Set("levels", st.levels);
     r.Set("edges", st.edges);
@@ -108,6 +112,7 @@ void ExportFunctions(Napi::Env env, Napi::Object exports) {
   exports.Set("foldFlags", Napi::Function::New(env, FoldFlags, "foldFlags"));
   exports.Set("listFlags", Napi::Function::New(env, ListFlags, "listFlags"));
   exports.Set("fillArray", Napi::Function::New(env, FillArray, "fillArray"));
+  exports.Set("populate", Napi::Function::New(env, Populate, "populate"));
   exports.Set("copyArray", Napi::Function::New(env, CopyArray, "copyArray"));
   exports.Set("fillIndex", Napi::Function::New(env, FillIndex, "fillIndex"));
   exports.Set("countEqual", Napi::Function::New(env, CountEqual, "countEqual"));

@@ -476,5 +476,80 @@ Napi::Value Nvrtc(const Napi::CallbackInfo& info) {
   return o;
 }
 
+// ---- populate: a fresh array faulted in off the JS thread, its contents untouched ----------------
+
+namespace {
+
+#if defined(__linux__)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+/** Whether this kernel knows MADV_POPULATE_WRITE (Linux 5.14): asked once on a scratch page. */
+bool populateWorks() {
+  static const bool ok = [] {
+    const size_t pg = 4096;
+    void* p = mmap(nullptr, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return false;
+    const bool r = madvise(p, pg, MADV_POPULATE_WRITE) == 0;
+    munmap(p, pg);
+    return r;
+  }();
+  return ok;
+}
+#else
+bool populateWorks() { return false; }
+#endif
+
+class PopulateWorker : public Napi::AsyncWorker {
+ public:
+  PopulateWorker(Napi::Env env, Napi::Value array, uint8_t* p, size_t bytes)
+      : Napi::AsyncWorker(env, "tessera.populate"), deferred_(Napi::Promise::Deferred::New(env)), p_(p), bytes_(bytes) {
+    keep_ = Napi::Persistent(array);
+  }
+  Napi::Promise promise() { return deferred_.Promise(); }
+  void Execute() override {
+#if defined(__linux__)
+    // Whole pages inside the array only: its first and last partial pages fault as usual.
+    const uintptr_t pg = 4096, b = ((uintptr_t)p_ + pg - 1) & ~(pg - 1), e = ((uintptr_t)p_ + bytes_) & ~(pg - 1);
+    if (e <= b) return;
+    const size_t n = e - b, parts = std::min<size_t>(8, std::max<size_t>(1, n >> 24));  // 16 MiB a thread at least
+    std::vector<std::thread> ts;
+    for (size_t i = 0; i < parts; i++) {
+      const uintptr_t lo = b + ((n / parts * i) & ~(pg - 1)), hi = i + 1 == parts ? e : b + ((n / parts * (i + 1)) & ~(pg - 1));
+      ts.emplace_back([lo, hi] { madvise((void*)lo, hi - lo, MADV_POPULATE_WRITE); });
+    }
+    for (auto& t : ts) t.join();
+#endif
+  }
+  void OnOK() override { deferred_.Resolve(Env().Undefined()); }
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  Napi::Reference<Napi::Value> keep_;
+  uint8_t* p_;
+  size_t bytes_;
+};
+
+}  // namespace
+
+/**
+ * populate(array) -> Promise<void> | undefined: faults in the array's memory on other threads
+ * (MADV_POPULATE_WRITE, huge pages asked for first) without writing it, so the caller may write
+ * it meanwhile; undefined where the kernel cannot (the caller faults it in itself).
+ */
+Napi::Value Populate(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  TA a;
+  if (info.Length() < 1 || !getTypedArray(env, info[0], &a)) throw codedError(env, "TS_ARG", "populate: array must be a typed array");
+  if (!populateWorks() || std::getenv("TESSERA_NO_POPULATE") != nullptr) return env.Undefined();
+  const size_t bytes = a.length * (a.type == napi_float64_array ? 8 : a.type == napi_uint8_array ? 1 : a.type == napi_uint16_array ? 2 : 4);
+  adviseHugePages(a.data, bytes);
+  auto* w = new PopulateWorker(env, info[0], (uint8_t*)a.data, bytes);
+  Napi::Promise p = w->promise();
+  w->Queue();
+  return p;
+}
+
 }  // namespace addon
 }  // namespace ts

@@ -52,6 +52,8 @@ class Backend {
    * PCIe once enablePeer(srcDevice) succeeded, else staged through the host by the driver.
    */
   virtual void peerCopy(void* dst, const void* src, int srcDevice, size_t n, int stream) = 0;
+  /** dst (memory of device dstDevice) = src (this device), async w.r.t. host, ordered on this device's stream. */
+  virtual void peerCopyTo(void* dst, int dstDevice, const void* src, size_t n, int stream) = 0;
   /** Lets this device read peerDevice's memory directly; false when the hardware cannot. */
   virtual bool enablePeer(int peerDevice) = 0;
   virtual void memset(void* dst, int value, size_t n, int stream) = 0;

@@ -219,6 +219,9 @@ class CudaBackend final : public Backend {
   void peerCopy(void* dst, const void* src, int srcDevice, size_t n, int s) override {
     check(cudaMemcpyPeerAsync(dst, device_, src, srcDevice, n, streams_[s]), "cudaMemcpyPeerAsync");
   }
+  void peerCopyTo(void* dst, int dstDevice, const void* src, size_t n, int s) override {
+    check(cudaMemcpyPeerAsync(dst, dstDevice, src, device_, n, streams_[s]), "cudaMemcpyPeerAsync");
+  }
   bool enablePeer(int peer) override {
     int can = 0;
     if (peer == device_ || cudaDeviceCanAccessPeer(&can, device_, peer) != cudaSuccess || !can) {

@@ -153,6 +153,7 @@ class HostBackend final : public Backend {
   void d2d(void* dst, const void* src, size_t n, int) override { std::memcpy(dst, src, n); }
   // Emulated devices share the host's memory: a peer's array is a host pointer too.
   void peerCopy(void* dst, const void* src, int, size_t n, int) override { std::memcpy(dst, src, n); }
+  void peerCopyTo(void* dst, int, const void* src, size_t n, int) override { std::memcpy(dst, src, n); }
   bool enablePeer(int) override { return true; }
   void memset(void* dst, int v, size_t n, int) override { std::memset(dst, v, n); }
   Event newEvent(bool) override { return new HostEvent{std::chrono::steady_clock::now()}; }

@@ -173,6 +173,13 @@ void Controller::init() {
 }
 
 void Controller::shutdown() {
+  {
+    // Peers copying into a posted array finish first (they sync their stream before letting go).
+    std::unique_lock<std::mutex> lk(postMu_);
+    postClosed_ = true;
+    postCv_.notify_all();
+    postCv_.wait(lk, [this] { return inbound_ == 0; });
+  }
   if (!be_) return;
   try {
     be_->syncAll();

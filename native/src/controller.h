@@ -4,10 +4,13 @@
 // (no Node-API); every method is called on the controller's own worker thread (addon.cpp).
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -71,6 +74,21 @@ struct LevelsSpec {
   std::vector<uint32_t> inPages;
 };
 
+class Controller;
+
+/**
+ * A run's exchange with GPU peers (GTS §4.1's peer copies, overlapped with the kernels): at its
+ * start the run posts its array `slot` under `tag`; once its own kernels are done it copies its
+ * `ranges` of `slot` into each peer's posted array on its own stream, while the peers' kernels
+ * may still run (they write other ranges). Every member of one exchange passes the same tag.
+ */
+struct ExchangeSpec {
+  uint64_t tag = 0;  // 0: no exchange
+  std::string slot;
+  std::vector<std::pair<size_t, size_t>> ranges;
+  std::vector<Controller*> peers;
+};
+
 struct RunRequest {
   std::string kernel;
   int setId = 0;
@@ -78,6 +96,7 @@ struct RunRequest {
   std::map<std::string, double> params;
   std::map<std::string, std::string> state;
   LevelsSpec levels;
+  ExchangeSpec exchange;
 };
 
 struct RunStats {
@@ -96,6 +115,8 @@ struct RunStats {
   uint64_t outboxSent = 0;  // messages put before aggregation
   std::vector<uint32_t> outIds;
   std::vector<double> outVals;
+  uint64_t peerBytes = 0;  // an exchange: bytes copied into peers' arrays, and the ms waited for their posts
+  double peerWaitMs = 0;
   uint32_t levels = 0;  // kernel "levels": the levels run, the edges they walked, and each
   double edges = 0;     // level's direction ('T' top-down: push, 'B' bottom-up: pull; Beamer's terms)
   std::string directions;
@@ -165,6 +186,11 @@ class Controller {
   size_t preload(int setId, const std::vector<uint32_t>& pages, size_t reserve);
   /** Direct access to the peer's memory (NVLink/PCIe P2P); false: copies go through the host. */
   bool enablePeer(Controller& peer);
+  /**
+   * Ends, with TS_PEER, every wait of this controller's runs for a peer's post with a tag up to
+   * `tag` (a run torn down while a member never reached its kernels). Any thread.
+   */
+  void abortExchanges(uint64_t tag);
   int device() const { return device_; }
   bool emulated() const { return emulated_; }
   /**
@@ -292,6 +318,23 @@ class Controller {
    */
   std::map<uint32_t, std::vector<HostPage*>> splitGroups(const RunRequest& rq, const std::vector<HostPage*>& pages, const char* why);
   void* userFn(const std::string& key, const std::string& name);
+  /** Posts the run's exchange array (ExchangeSpec) for its peers to copy into. */
+  void postExchange(const ExchangeSpec& ex);
+  /** Copies the run's exchange ranges into every peer's posted array on stream s (after its kernels). */
+  void pushExchange(const ExchangeSpec& ex, int s, RunStats& st);
+  // What this controller's current exchange posted (read by the peers' threads under postMu_).
+  struct Posted {
+    uint64_t tag = 0;
+    void* dev = nullptr;
+    SType type = SType::F64;
+    size_t n = 0;
+  };
+  std::mutex postMu_;
+  std::condition_variable postCv_;
+  Posted posted_;
+  bool postClosed_ = false;
+  int inbound_ = 0;  // peers copying into posted_ now (under postMu_)
+  std::atomic<uint64_t> abortTag_{0};
   void unloadOperators();
   struct UserModule {
     void* mod = nullptr;

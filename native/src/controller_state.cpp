@@ -113,3 +113,78 @@ bool Controller::enablePeer(Controller& peer) {
 }
 
 }  // namespace ts
+
+namespace ts {
+
+void Controller::abortExchanges(uint64_t tag) {
+  uint64_t cur = abortTag_.load();
+  while (cur < tag && !abortTag_.compare_exchange_weak(cur, tag)) {
+  }
+}
+
+void Controller::postExchange(const ExchangeSpec& ex) {
+  StateArr& a = findState(state_, ex.slot, "exchange");
+  for (const auto& [b, e] : ex.ranges)
+    if (b > e || e > a.n) throw CodedError("TS_RANGE", "exchange: range [" + std::to_string(b) + ", " + std::to_string(e) + ") exceeds '" + ex.slot + "'");
+  for (Controller* p : ex.peers) {
+    if (p == this || p->emulated_ != emulated_) throw CodedError("TS_ARG", "exchange: the peers must be other controllers, all real or all emulated");
+  }
+  {
+    std::lock_guard<std::mutex> lk(postMu_);
+    posted_ = Posted{ex.tag, a.dev, a.type, a.n};
+  }
+  postCv_.notify_all();
+}
+
+void Controller::pushExchange(const ExchangeSpec& ex, int s, RunStats& st) {
+  const StateArr& a = findState(state_, ex.slot, "exchange");
+  const size_t e = stypeSize(a.type);
+  // A peer posts when its run starts, so the wait is short unless it failed before its run: then
+  // the run is torn down (abortExchanges) or, as a last resort, this gives up after a minute.
+  const auto t0 = std::chrono::steady_clock::now();
+  double waited = 0;
+  // The peers copied into let go once the copies are done (their shutdown waits for it).
+  struct Held {
+    std::vector<Controller*> peers;
+    ~Held() {
+      for (Controller* p : peers) {
+        {
+          std::lock_guard<std::mutex> lk(p->postMu_);
+          p->inbound_--;
+        }
+        p->postCv_.notify_all();
+      }
+    }
+  } held;
+  for (Controller* p : ex.peers) {
+    Posted q;
+    {
+      std::unique_lock<std::mutex> lk(p->postMu_);
+      for (;;) {
+        if (p->postClosed_) throw CodedError("TS_PEER", "exchange: GPU " + std::to_string(p->device_) + " closed before its superstep");
+        if (p->posted_.tag == ex.tag) break;
+        if (abortTag_.load() >= ex.tag) throw CodedError("TS_PEER", "exchange: the run was torn down while this GPU waited for GPU " + std::to_string(p->device_));
+        if (p->posted_.tag > ex.tag) throw CodedError("TS_PEER", "exchange: GPU " + std::to_string(p->device_) + " is past this superstep");
+        if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(60))
+          throw CodedError("TS_PEER", "exchange: GPU " + std::to_string(p->device_) + " did not start its superstep within 60 s");
+        p->postCv_.wait_for(lk, std::chrono::milliseconds(20));
+      }
+      q = p->posted_;
+      p->inbound_++;  // its shutdown waits until these copies are done (no write into freed memory)
+      held.peers.push_back(p);
+    }
+    waited = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (q.type != a.type || q.n != a.n)
+      throw CodedError("TS_TYPE", "exchange: GPU " + std::to_string(p->device_) + " posted " + std::to_string(q.n) + " x " + stypeName(q.type) + " for '" +
+                                      ex.slot + "' (" + std::to_string(a.n) + " x " + stypeName(a.type) + " here)");
+    for (const auto& [b, en] : ex.ranges) {
+      if (b == en) continue;
+      be_->peerCopyTo((uint8_t*)q.dev + b * e, p->device_, (const uint8_t*)a.dev + b * e, (en - b) * e, s);
+      st.peerBytes += (en - b) * e;
+    }
+  }
+  be_->syncStream(s);
+  st.peerWaitMs = waited;
+}
+
+}  // namespace ts

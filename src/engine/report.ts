@@ -171,7 +171,8 @@ export function summarize(r: RunReport): string {
       if (a.gpu !== undefined) {
         const g = (t.gpu ??= { emulated: a.gpu.emulated, calls: 0, pages: 0, hits: 0, misses: 0, evictions: 0, pageBytes: 0, stateBytesIn: 0, stateBytesOut: 0, kernelMs: 0, copyMs: 0, peerBytes: 0, messages: 0, aggregated: 0 });
         for (const k of ['calls', 'pages', 'hits', 'misses', 'evictions', 'pageBytes', 'stateBytesIn', 'stateBytesOut', 'kernelMs', 'copyMs'] as const) g[k] += a.gpu[k];
-        g.peerBytes = (g.peerBytes ?? 0) + (a.gpu.peerBytes ?? 0);
+        // Received at the meetings, or sent after the kernels (an exchange): each byte counted once.
+        g.peerBytes = (g.peerBytes ?? 0) + (a.gpu.peerBytes ?? 0) + (a.gpu.peerSent ?? 0);
         if (a.gpu.fileBytes !== undefined) {
           g.fileBytes = (g.fileBytes ?? 0) + a.gpu.fileBytes;
           g.bufferHits = (g.bufferHits ?? 0) + (a.gpu.bufferHits ?? 0);
@@ -191,7 +192,7 @@ export function summarize(r: RunReport): string {
     if (g !== undefined)
       lines.push(
         `    ${g.emulated ? 'EMULATED GPU (host): ' : ''}${g.calls} kernel calls, ${g.misses} pages sent, ${g.hits} cache hits, ${g.evictions} evictions, ` +
-          `${compactBytes(g.pageBytes)} of pages + ${compactBytes(g.stateBytesIn + g.stateBytesOut)} of state copied${(g.peerBytes ?? 0) > 0 ? ` + ${compactBytes(g.peerBytes!)} from other GPUs` : ''}, kernels ${g.kernelMs.toFixed(1)} ms, ` +
+          `${compactBytes(g.pageBytes)} of pages + ${compactBytes(g.stateBytesIn + g.stateBytesOut)} of state copied${(g.peerBytes ?? 0) > 0 ? ` + ${compactBytes(g.peerBytes!)} between GPUs` : ''}, kernels ${g.kernelMs.toFixed(1)} ms, ` +
           `outbox ${g.messages} -> ${g.aggregated} messages`,
       );
     if (g?.fileBytes !== undefined) lines.push(`    pages from disk: ${compactBytes(g.fileBytes)} read from the file, ${g.bufferHits} pages loaded from the host buffer`);

@@ -390,6 +390,8 @@ export interface GpuStepStats {
    */
   peerBytes?: number;
   peerMs?: number;
+  /** State bytes this device copied into other GPUs' arrays after its kernels (an exchange: GpuGroup.exchangeFor). */
+  peerSent?: number;
   /** A traversal's levels run in one native call (kernel 'levels'): a letter a level, T push (top-down), B pull (bottom-up). */
   directions?: string;
 }

@@ -5,7 +5,7 @@
 import { SET_IN, SET_ALLIN, OUTDEG, OWNED, type GpuHandler, type GpuStep } from '../../../actors/gpu/handler.js';
 import type { GpuActor } from '../../../actors/gpu/gpu-actor.js';
 import type { StateSync } from '../../wire/frames.js';
-import { keep, refresh, slotsFor } from '../../../actors/gpu/residency.js';
+import { exchanged, keep, refresh, slotsFor } from '../../../actors/gpu/residency.js';
 
 /** Per-run scratch key (GpuActor.scratch): this step's device arrays, for steal. */
 const STEP = 'pr:step';
@@ -52,10 +52,14 @@ export const pr: GpuHandler = {
     // applied to the owned vertices of the pages only: [applyBegin, applyEnd) for one range,
     // the owned byte map for several.
     const one = a.single;
-    const st = await a.run('pr_pull', { setId: SET_IN, pages: a.rangePages(SET_IN), ...pull(s, cDev, nDev, one ? { applyBegin: a.begin, applyEnd: a.end } : {}, one ? {} : { owned: OWNED }) });
+    // Several GPUs: each copies its new contributions into the others' nextContrib as soon as its
+    // kernels end, while theirs may still run (instead of at the next superstep's meeting).
+    const exchange = a.group?.exchangeFor(a, nDev, SET_IN);
+    const st = await a.run('pr_pull', { setId: SET_IN, pages: a.rangePages(SET_IN), ...pull(s, cDev, nDev, one ? { applyBegin: a.begin, applyEnd: a.end } : {}, one ? {} : { owned: OWNED }), ...(exchange !== undefined ? { exchange } : {}) });
     a.scratch.set(STEP, { cDev, nDev });
     // Alone, the device's nextContrib is the truth even where it is not read back (below).
     keep(a, s, 'nextContrib', 'owner', 'f64', nDev);
+    if (exchange !== undefined) exchanged(a, nDev);
     // Ranks go back after the last iteration only (nothing reads them before); contributions
     // only when a CPU actor owns vertices (it gathers them next step; alone, the device keeps
     // its own, and GPU peers copy theirs device to device). Without `last`, both every step.
