@@ -99,6 +99,12 @@ export interface RunContext {
    * filled (the caller writes every entry before reading it; a reused array holds old values).
    */
   alloc(kind: StateKind, fill?: number | 'unset', length?: number): StateArray;
+  /**
+   * Sets every entry of `array` to `value` on the addon's threads, as a declared `init` does: for
+   * a state array declared `'unset'` that only some of the driver's paths need filled (bfs: a GPU
+   * owning every vertex writes its whole depth array; the other paths start from -1).
+   */
+  fill(array: StateArray, value: number): void;
   frontierOf(ids: ArrayLike<number>): Frontier;
   /** Every vertex active. */
   all(): Frontier;

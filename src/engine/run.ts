@@ -200,6 +200,10 @@ export class Run implements RunContext {
     return this.engine.pullDivisor;
   }
 
+  fill(array: StateArray, value: number): void {
+    fillArray(array, value);
+  }
+
   alloc(kind: StateKind, fill: number | 'unset' = 0, length = this.graph.numVertices): StateArray {
     const pooled = this.engine.arrayPool.get(poolKey(kind, length))?.pop();
     const a = pooled ?? sharedArray(kind, length);
