@@ -68,19 +68,22 @@ test('a kernel name the module does not export is a clear error', async (t) => {
 
 test('edgeMap gpuOnly where no single GPU owns every vertex is a clear error; soleGpu is false there', async (t) => {
   let sole: boolean | undefined;
+  let gpus: boolean | undefined;
   const gpuOnly = defineProgram({
     ...degrees,
     name: 'gpu-only',
     async run(ctx) {
       sole = ctx.soleGpu;
+      gpus = ctx.gpusOwnAll;
       await ctx.edgeMap('scaled', ctx.all(), {}, {}, { gpuOnly: true });
       return ctx.state.x;
     },
   });
   const err = await t.throwsAsync(run(generate('rmat:4'), gpuOnly, { topology: topo([1]) }), { instanceOf: TesseraError });
   t.false(sole);
-  t.regex(err!.message, /runs kernel 'scaled' with gpuOnly, which needs one GPU owning every vertex/);
-  t.regex(err!.message, /Fix: check ctx\.soleGpu/);
+  t.false(gpus);
+  t.regex(err!.message, /runs kernel 'scaled' with gpuOnly, which needs the GPUs to own every vertex/);
+  t.regex(err!.message, /Fix: check ctx\.gpusOwnAll \(or ctx\.soleGpu\)/);
 });
 
 test('defineProgram refuses broken definitions, naming the field', (t) => {

@@ -104,6 +104,12 @@ gpuTest("bfs's depth and wcc's label after pull levels come device to device on 
       const p = algorithm(name).program;
       const r = await withEngine(g, oneSocket(2), { gpuShare: share }, (e) => e.run(p, paramsFor(g, name) as never));
       t.is(firstMismatch(r.values, want.get(name)!, false), -1, `${name} ${share}`);
+      if (name === 'bfs' && share === 1) {
+        // Two GPUs owning every vertex run bfs's levels in one call each, exchanging next flags.
+        t.is(r.report.supersteps, 1);
+        t.true(r.report.steps[0]!.actors.filter((a) => a.kind === 'gpu').every((a) => (a.gpu!.peerSent ?? 0) > 0), 'bfs levels: flags exchanged');
+        continue;
+      }
       const pulls = r.report.steps.filter((s, i) => i > 0 && r.report.steps[i - 1]!.mode === 'pull');
       t.true(pulls.length > 0, `${name}: a superstep after a pull`);
       for (const s of pulls) t.true(s.actors.filter((a) => a.kind === 'gpu').every((a) => (a.gpu!.peerBytes ?? 0) > 0), `${name} ${share} step ${s.step}: peer bytes`);
@@ -242,7 +248,7 @@ gpuTest("GPU pulls count their activations' out-edges (countNext): BFS switches 
   const cpu: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };
   const params = paramsFor(g, 'bfs');
   const want = await withEngine(g, cpu, {}, (e) => e.run(p, params as never));
-  for (const [topo, opts] of [[oneSocket(1), { gpuShare: 1 }], [oneSocket(1), { gpuShare: 0.5 }], [oneSocket(2), { gpuShare: 1 }]] as const) {
+  for (const [topo, opts] of [[oneSocket(1), { gpuShare: 1 }], [oneSocket(1), { gpuShare: 0.5 }], [oneSocket(2), { gpuShare: 1 }], [oneSocket(2), { gpuShare: 0.6 }]] as const) {
     const r = await withEngine(g, topo, opts, (e) => e.run(p, params as never));
     t.is(firstMismatch(r.values, want.values, false), -1);
     // Ligra's switch on every level (the sockets' Beamer hysteresis is for CPU-only topologies):
@@ -253,10 +259,11 @@ gpuTest("GPU pulls count their activations' out-edges (countNext): BFS switches 
       for (let v = 0; v < g.numVertices; v++) if (want.values[v] === k) (size++, (edges += g.outDegree[v]!));
       return size + edges > g.numEdges / 20 ? 'pull' : 'push';
     });
-    if (topo.gpus.length === 1 && opts.gpuShare === 1) {
-      // One GPU owning every vertex runs every level in one call (kernel 'levels'), by the same rule.
+    if (opts.gpuShare === 1) {
+      // GPUs owning every vertex (one, or two exchanging flags each level) run every level in one
+      // call (kernel 'levels'), each by the same rule.
       t.is(r.report.supersteps, 1);
-      t.is(r.report.steps[0]!.actors.find((a) => a.kind === 'gpu')!.gpu!.directions, ligra.map((m) => (m === 'pull' ? 'B' : 'T')).join(''));
+      for (const a of r.report.steps[0]!.actors.filter((x) => x.kind === 'gpu')) t.is(a.gpu!.directions, ligra.map((m) => (m === 'pull' ? 'B' : 'T')).join(''), `${topo.name} ${a.actor}`);
       continue;
     }
     t.deepEqual(r.report.steps.map((s) => s.mode), ligra, `${topo.name} ${JSON.stringify(opts)}`);

@@ -125,6 +125,21 @@ export class GpuGroup {
     return { tag: this.meetings, slot, ranges: Float64Array.from(a.owned.flat()), peers: this.members.filter((m) => m !== a).map((m) => m.controller) };
   }
 
+  /**
+   * The exchange of a levels call (native controller_levels.cpp) at this superstep: every member
+   * runs one and ORs the others' next flags (array `next`) in at each level's end. Undefined
+   * unless the members are active together.
+   */
+  levelsExchange(a: GpuActor, next: string): Exchange | undefined {
+    if (!this.active || this.meetings === 0) return undefined;
+    return { tag: this.meetings, slot: next, ranges: new Float64Array(0), peers: this.members.filter((m) => m !== a).map((m) => m.controller) };
+  }
+
+  /** Whether `a` is the first member (one of them reports what all of them did alike). */
+  lead(a: GpuActor): boolean {
+    return this.members[0] === a;
+  }
+
   /** Ends a meeting still gathering and every exchange waiting for a member (a run torn down, a member that failed). */
   cancel(e: Error): void {
     this.meeting.cancel(e);

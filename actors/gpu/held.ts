@@ -20,10 +20,12 @@ const TYPED = { f64: Float64Array, f32: Float32Array, i32: Int32Array, u32: Uint
  * Whether the handler may leave state `name` on the device this superstep (recorded for the vote).
  * Several GPUs owning every vertex hold it only with the next flags, and only where the handler
  * hands its updates of other GPUs' vertices to holdNext (`swaps`: bfs, wcc), which brings them to
- * their owners instead of the coordinator's fold.
+ * their owners instead of the coordinator's fold, or where every member's copy is exact everywhere
+ * (`whole`: bfs's levels, which exchange the next flags each level).
  */
-export function holds(a: GpuActor, s: GpuStep, name: string, swaps = false): boolean {
-  if (s.f.held?.includes(name) !== true || !(a.ownsAll || (swaps && a.gpusOwnAll && s.f.holdNext === true))) return false;
+export function holds(a: GpuActor, s: GpuStep, name: string, swaps = false, whole = false): boolean {
+  // whole: every member's copy is exact everywhere (bfs's levels across GPUs): nothing to swap.
+  if (s.f.held?.includes(name) !== true || !(a.ownsAll || (whole && a.gpusOwnAll) || (swaps && a.gpusOwnAll && s.f.holdNext === true))) return false;
   s.held ??= { state: [], next: false };
   if (!s.held.state.includes(name)) s.held.state.push(name);
   return true;

@@ -322,6 +322,15 @@ class Controller {
   void postExchange(const ExchangeSpec& ex);
   /** Copies the run's exchange ranges into every peer's posted array on stream s (after its kernels). */
   void pushExchange(const ExchangeSpec& ex, int s, RunStats& st);
+  /**
+   * Kernel "levels" on several GPUs owning every vertex together: posts this level's next flags
+   * (its kernels done), ORs each peer's in (KOrNext: fresh flags get depth `value`) and returns
+   * the fresh marks, so every member ends the level with the same flags and depths.
+   */
+  uint64_t exchangeLevel(const ExchangeSpec& ex, uint32_t level, StateArr& next, StateArr& depth, int32_t value);
+  /** Waits for peer p's post matching `ready` (abort, close and a minute's timeout end it with TS_PEER), then holds p (inbound_). */
+  template <class Ready>
+  void awaitPeer(Controller& p, uint64_t tag, const std::chrono::steady_clock::time_point& t0, Ready ready);
   // What this controller's current exchange posted (read by the peers' threads under postMu_).
   struct Posted {
     uint64_t tag = 0;
@@ -333,7 +342,17 @@ class Controller {
   std::condition_variable postCv_;
   Posted posted_;
   bool postClosed_ = false;
-  int inbound_ = 0;  // peers copying into posted_ now (under postMu_)
+  // Kernel "levels" across GPUs: this controller's next flags by level (a peer reads level L while
+  // this one may have posted L + 1 already; never further ahead: L + 2 waits for the peer's L + 1).
+  struct LevelPost {
+    uint64_t tag = 0;
+    uint32_t level = 0;
+    const void* next = nullptr;
+  };
+  LevelPost levelPosts_[2];
+  int inbound_ = 0;  // peers copying from or into this one's posted arrays now (under postMu_)
+  /** A peer's copies from or into this one are done (inbound_). */
+  void letGo();
   std::atomic<uint64_t> abortTag_{0};
   void unloadOperators();
   struct UserModule {

@@ -136,44 +136,45 @@ void Controller::postExchange(const ExchangeSpec& ex) {
   postCv_.notify_all();
 }
 
+template <class Ready>
+void Controller::awaitPeer(Controller& p, uint64_t tag, const std::chrono::steady_clock::time_point& t0, Ready ready) {
+  // A peer posts at its run's start (or a level's end), so the wait is short unless it failed:
+  // then the run is torn down (abortExchanges) or, as a last resort, this gives up after a minute.
+  std::unique_lock<std::mutex> lk(p.postMu_);
+  for (;;) {
+    if (p.postClosed_) throw CodedError("TS_PEER", "exchange: GPU " + std::to_string(p.device_) + " closed before its superstep");
+    if (ready()) break;
+    if (abortTag_.load() >= tag) throw CodedError("TS_PEER", "exchange: the run was torn down while this GPU waited for GPU " + std::to_string(p.device_));
+    if (p.posted_.tag > tag) throw CodedError("TS_PEER", "exchange: GPU " + std::to_string(p.device_) + " is past this superstep");
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(60))
+      throw CodedError("TS_PEER", "exchange: GPU " + std::to_string(p.device_) + " did not start its superstep within 60 s");
+    p.postCv_.wait_for(lk, std::chrono::milliseconds(20));
+  }
+  p.inbound_++;  // its shutdown waits until this one's copies from or to it are done
+}
+
+namespace {
+
+/** The peers a call copies from or into, let go (inbound_) when the copies are done or failed. */
+struct HeldPeers {
+  std::vector<Controller*> peers;
+  std::function<void(Controller*)> release;
+  ~HeldPeers() {
+    for (Controller* p : peers) release(p);
+  }
+};
+
+}  // namespace
+
 void Controller::pushExchange(const ExchangeSpec& ex, int s, RunStats& st) {
   const StateArr& a = findState(state_, ex.slot, "exchange");
   const size_t e = stypeSize(a.type);
-  // A peer posts when its run starts, so the wait is short unless it failed before its run: then
-  // the run is torn down (abortExchanges) or, as a last resort, this gives up after a minute.
   const auto t0 = std::chrono::steady_clock::now();
-  double waited = 0;
-  // The peers copied into let go once the copies are done (their shutdown waits for it).
-  struct Held {
-    std::vector<Controller*> peers;
-    ~Held() {
-      for (Controller* p : peers) {
-        {
-          std::lock_guard<std::mutex> lk(p->postMu_);
-          p->inbound_--;
-        }
-        p->postCv_.notify_all();
-      }
-    }
-  } held;
+  HeldPeers held{{}, [](Controller* p) { p->letGo(); }};
   for (Controller* p : ex.peers) {
-    Posted q;
-    {
-      std::unique_lock<std::mutex> lk(p->postMu_);
-      for (;;) {
-        if (p->postClosed_) throw CodedError("TS_PEER", "exchange: GPU " + std::to_string(p->device_) + " closed before its superstep");
-        if (p->posted_.tag == ex.tag) break;
-        if (abortTag_.load() >= ex.tag) throw CodedError("TS_PEER", "exchange: the run was torn down while this GPU waited for GPU " + std::to_string(p->device_));
-        if (p->posted_.tag > ex.tag) throw CodedError("TS_PEER", "exchange: GPU " + std::to_string(p->device_) + " is past this superstep");
-        if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(60))
-          throw CodedError("TS_PEER", "exchange: GPU " + std::to_string(p->device_) + " did not start its superstep within 60 s");
-        p->postCv_.wait_for(lk, std::chrono::milliseconds(20));
-      }
-      q = p->posted_;
-      p->inbound_++;  // its shutdown waits until these copies are done (no write into freed memory)
-      held.peers.push_back(p);
-    }
-    waited = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    awaitPeer(*p, ex.tag, t0, [&] { return p->posted_.tag == ex.tag; });
+    held.peers.push_back(p);
+    const Posted q = p->posted_;  // stable: the peer posts again only after a meeting this run's vote allows
     if (q.type != a.type || q.n != a.n)
       throw CodedError("TS_TYPE", "exchange: GPU " + std::to_string(p->device_) + " posted " + std::to_string(q.n) + " x " + stypeName(q.type) + " for '" +
                                       ex.slot + "' (" + std::to_string(a.n) + " x " + stypeName(a.type) + " here)");
@@ -183,8 +184,45 @@ void Controller::pushExchange(const ExchangeSpec& ex, int s, RunStats& st) {
       st.peerBytes += (en - b) * e;
     }
   }
+  st.peerWaitMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   be_->syncStream(s);
-  st.peerWaitMs = waited;
+}
+
+uint64_t Controller::exchangeLevel(const ExchangeSpec& ex, uint32_t level, StateArr& next, StateArr& depth, int32_t value) {
+  if (next.type != SType::U8 || depth.type != SType::I32 || depth.n < next.n)
+    throw CodedError("TS_TYPE", "levels on several GPUs: next must hold u8 flags and depth i32 values over the same vertices");
+  {
+    // The level's kernels are done (run() synced): its flags are final but for the peers' ORs.
+    std::lock_guard<std::mutex> lk(postMu_);
+    levelPosts_[level % 2] = LevelPost{ex.tag, level, next.dev};
+  }
+  postCv_.notify_all();
+  const size_t n = next.n;
+  uint8_t* other = (uint8_t*)scratch("@levels.other", n);
+  double* fresh = (double*)scratch("@levels.fresh", sizeof(double));
+  be_->memset(fresh, 0, sizeof(double), 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  HeldPeers held{{}, [](Controller* p) { p->letGo(); }};
+  for (Controller* p : ex.peers) {
+    const LevelPost* q = &p->levelPosts_[level % 2];
+    awaitPeer(*p, ex.tag, t0, [&] { return q->tag == ex.tag && q->level == level; });
+    held.peers.push_back(p);
+    // What it ORed in of this one's flags meanwhile changes nothing (OR twice is OR once).
+    be_->peerCopy(other, q->next, p->device_, n, 0);
+    launch<KOrNext>(gridFor(n), kBlock * sizeof(double), 0, OrNextArgs{other, (u8*)next.dev, (i32*)depth.dev, (u32)n, value, fresh});
+  }
+  double r = 0;
+  be_->d2h(&r, fresh, sizeof(double), 0);
+  be_->syncStream(0);
+  return (uint64_t)r;
+}
+
+void Controller::letGo() {
+  {
+    std::lock_guard<std::mutex> lk(postMu_);
+    inbound_--;
+  }
+  postCv_.notify_all();
 }
 
 }  // namespace ts

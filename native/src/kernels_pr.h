@@ -163,10 +163,8 @@ struct KPrApply {
         }
       }
       acc[c.tid] = s;
-    } else if (c.tid == 0) {
-      double s = 0.0;
-      for (u32 k = 0; k < c.bdim; k++) s += acc[k];
-      if (s != 0.0) atomic_add_f64(a.dangling, s);
+    } else {
+      blockSumTo(c, acc, a.dangling);
     }
   }
 };

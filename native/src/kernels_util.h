@@ -44,8 +44,7 @@ struct FlagDegArgs {
 struct KFlagDeg {
   using Args = FlagDegArgs;
   static constexpr int phases = 2;
-  // Block partial sums in shared memory (kBlock doubles), one atomic per block: one per thread
-  // serialised ~1 M double atomics on one address (0.6 ms a call on an H100 at RMAT 24).
+  // Block partial sums in shared memory (kBlock doubles), one atomic per block (blockSumTo).
   TS_DEVICE static void phase(int p, const Ctx& c, const Args& a) {
     double* part = (double*)c.smem;
     if (p == 0) {
@@ -55,10 +54,41 @@ struct KFlagDeg {
       part[c.tid] = s;
       return;
     }
-    if (c.tid != 0) return;
-    double s = 0;
-    for (u32 t = 0; t < c.bdim; t++) s += part[t];
-    if (s != 0) atomic_add_f64(a.out, s);
+    blockSumTo(c, part, a.out);
+  }
+};
+
+/**
+ * next[v] |= other[v] over [0, n) (a peer GPU's next flags of the same level, its claims and its
+ * owned vertices' pulls); where that sets a fresh flag, depth[v] = value (the level's depth: the
+ * peer claimed v, which this device's copy had unset) and *out counts it (a double, one atomic a
+ * block): both devices end the level with the same flags and depths (controller_levels.cpp).
+ */
+struct OrNextArgs {
+  const u8* other;
+  u8* next;
+  i32* depth;
+  u32 n;
+  i32 value;
+  double* out;
+};
+struct KOrNext {
+  using Args = OrNextArgs;
+  static constexpr int phases = 2;
+  TS_DEVICE static void phase(int p, const Ctx& c, const Args& a) {
+    double* part = (double*)c.smem;
+    if (p == 0) {
+      double s = 0;
+      for (u32 i = c.gtid(); i < a.n; i += c.gstride())
+        if (a.other[i] != 0 && a.next[i] == 0) {
+          a.next[i] = 1;
+          a.depth[i] = a.value;
+          s += 1;
+        }
+      part[c.tid] = s;
+      return;
+    }
+    blockSumTo(c, part, a.out);
   }
 };
 

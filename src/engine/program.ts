@@ -38,8 +38,8 @@ export interface EdgeMapOptions {
    */
   cpuOnly?: boolean;
   /**
-   * Run this superstep on the one GPU actor that owns every vertex (RunContext.soleGpu): its
-   * handler may run a whole phase on the device (wcc's Afforest: linking, sampling, compression
+   * Run this superstep on the GPU actors alone, which own every vertex (RunContext.gpusOwnAll;
+   * a handler may also need soleGpu, one of them): its handler may run a whole phase on the device (wcc's Afforest: linking, sampling, compression
    * and labels in one superstep, none of which a CPU superstep could do without barriers). The
    * kernel needs no CPU side. Throws on other topologies.
    */
@@ -113,8 +113,14 @@ export interface RunContext {
    * no native counterpart may take another, equivalent sequence of kernels when this is > 0.
    */
   readonly gpuActors: number;
-  /** One GPU actor owns every vertex (a GPU-only topology of one GPU): edgeMap's gpuOnly may be used. */
+  /** One GPU actor owns every vertex (a GPU-only topology of one GPU). */
   readonly soleGpu: boolean;
+  /**
+   * GPU actors own every vertex (one, or several together; no CPU actor computes any): edgeMap's
+   * gpuOnly may be used, with kernels whose GPU handlers run on a group (bfs_levels) or, where
+   * soleGpu, on one GPU (wcc's afforest).
+   */
+  readonly gpusOwnAll: boolean;
   /**
    * The mode this run was told to use (EngineOptions.forceMode, `tessera run --mode`), else
    * undefined: a program with another algorithm for some topologies runs the one that has it.

@@ -192,6 +192,12 @@ export class Run implements RunContext {
     return this.engine.topology.gpus.length === 1 && this.engine.gpusOwnAll;
   }
 
+  get gpusOwnAll(): boolean {
+    // Several GPUs exchange device to device: all real or all emulated (group.ts active).
+    const gpus = this.engine.topology.gpus;
+    return gpus.length > 0 && this.engine.gpusOwnAll && gpus.every((x) => x.emulated === gpus[0]!.emulated);
+  }
+
   get forcedMode(): 'push' | 'pull' | undefined {
     return this.engine.forceMode;
   }
@@ -461,9 +467,9 @@ export class Run implements RunContext {
   ): Promise<StepResult> {
     const t0 = performance.now();
     const g = this.graph;
-    // A GPU-only superstep: the one GPU owning every vertex (no CPU side needed; the sockets get no tasks).
-    if (opts.gpuOnly === true && !this.soleGpu)
-      throw new TesseraError(`program '${this.program}' runs kernel '${kernel}' with gpuOnly, which needs one GPU owning every vertex`, { fix: 'check ctx.soleGpu before passing gpuOnly' });
+    // A GPU-only superstep: the GPUs own every vertex (no CPU side needed; the sockets get no tasks).
+    if (opts.gpuOnly === true && !this.gpusOwnAll)
+      throw new TesseraError(`program '${this.program}' runs kernel '${kernel}' with gpuOnly, which needs the GPUs to own every vertex`, { fix: 'check ctx.gpusOwnAll (or ctx.soleGpu) before passing gpuOnly' });
     const k = opts.gpuOnly === true ? {} : this.kernel(kernel);
     const wanted = opts.modes ?? (['push', 'pull'] as const).filter((m) => k[m] !== undefined || opts.gpuOnly === true);
     // A CPU-only superstep on a GPU topology: the sockets alone, over every vertex (no GPU side needed).

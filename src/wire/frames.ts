@@ -390,7 +390,11 @@ export interface GpuStepStats {
    */
   peerBytes?: number;
   peerMs?: number;
-  /** State bytes this device copied into other GPUs' arrays after its kernels (an exchange: GpuGroup.exchangeFor). */
+  /**
+   * State bytes an exchange moved between this device and the others outside the meetings:
+   * copied into theirs after its kernels (pr: GpuGroup.exchangeFor), or their next flags copied
+   * in at each level's end (bfs's levels: GpuGroup.levelsExchange).
+   */
   peerSent?: number;
   /** A traversal's levels run in one native call (kernel 'levels'): a letter a level, T push (top-down), B pull (bottom-up). */
   directions?: string;

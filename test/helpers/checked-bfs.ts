@@ -13,6 +13,7 @@ export function checkedBfs(check: (frontier: Frontier, level: number) => void) {
     name: 'bfs-checked',
     async run(ctx, { source }) {
       const { depth, seen } = ctx.state;
+      ctx.fill(depth, -1); // bfs declares depth unset (its own driver fills it)
       depth[source] = 0;
       seen[source >>> 5] = 1 << (source & 31);
       let frontier = ctx.frontierOf([source]);

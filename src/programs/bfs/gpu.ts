@@ -54,23 +54,30 @@ export const bfs: GpuHandler = {
 export const bfs_levels: GpuHandler = {
   modes: ['push'],
   async run(a, s) {
-    if (!a.ownsAll) throw new Error('bfs_levels runs on one GPU owning every vertex (edgeMap gpuOnly)');
+    if (!a.gpusOwnAll) throw new Error('bfs_levels runs on GPUs owning every vertex (edgeMap gpuOnly)');
     const { source, pullAbove } = s.f.args as { source: number; pullAbove: number };
     for (const [name, kind] of [['depth', 'i32'], [FR, 'u8'], [NX, 'u8']] as const) await a.ensure(name, kind);
     await a.ensureOutDegree();
     // With `source` the controller seeds depth and the frontier itself: nothing is uploaded.
+    // Several GPUs: each walks its own pages over a whole copy of the state, ORing the others'
+    // next flags in at each level's end (native controller_levels.cpp).
+    const exchange = a.group?.levelsExchange(a, NX);
+    if (a.group !== undefined && exchange === undefined) throw new Error('bfs_levels on several GPUs needs them all real or all emulated');
     const st = await a.runLevels({
       setId: SET_OUT,
       pages: Uint32Array.from(a.rangePages(SET_OUT)),
       params: { source, level: 0, size: 1, edges: a.graph.outDegree[source]!, pullAbove },
       state: { depth: 'depth', frontier: FR, next: NX, outDeg: OUTDEG },
       levels: { push: 'bfs_push', pull: 'bfs_pull', inSet: a.directed ? SET_IN : SET_OUT, inPages: Uint32Array.from(a.rangePages(SET_IN)) },
+      ...(exchange !== undefined ? { exchange } : {}),
     });
     // The device's flags are no frontier the engine knows of.
     a.nextStep = -1;
-    const hold = holds(a, s, 'depth', true);
+    const hold = holds(a, s, 'depth', false, true);
     keep(a, s, 'depth', 'owner');
-    return a.out({ sum: st.levels ?? 0, ...(hold ? {} : { sync: await a.syncOwned('depth', 'depth', s) }) });
+    // The levels once: every member ran them all.
+    const levels = a.group === undefined || a.group.lead(a) ? (st.levels ?? 0) : 0;
+    return a.out({ sum: levels, ...(hold ? {} : { sync: await a.syncOwned('depth', 'depth', s) }) });
   },
 };
 

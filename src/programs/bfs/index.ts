@@ -33,10 +33,11 @@ export const bfs = defineProgram({
   async run(ctx, { source }) {
     const { depth, seen } = ctx.state;
     let c = ctx.resume<{ level: number; frontier: Frontier }>();
-    if (c === undefined && ctx.soleGpu && ctx.forcedMode === undefined && !ctx.checkpointing) {
-      // One GPU owning every vertex runs every level in one call (gpu.ts bfs_levels): no
-      // superstep's host round trip per level; the same switch as edgeMap's. It sets every entry
-      // of depth on the device and copies it back whole: no -1 fill here (~3 ms at RMAT 24).
+    if (c === undefined && ctx.gpusOwnAll && ctx.forcedMode === undefined && !ctx.checkpointing) {
+      // GPUs owning every vertex (one, or several exchanging their flags each level) run every
+      // level in one call (gpu.ts bfs_levels): no superstep's host round trip per level; the same
+      // switch as edgeMap's. They set every entry of depth on the devices and copy their owned
+      // ranges back: no -1 fill here (~3 ms at RMAT 24).
       depth[source] = 0;
       const { sum } = await ctx.edgeMap('bfs_levels', ctx.frontierOf([source]), { depth }, { source, pullAbove: ctx.graph.numEdges / ctx.pullDivisor }, { modes: ['push'], gpuOnly: true });
       ctx.note('levels', sum);
