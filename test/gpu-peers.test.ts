@@ -164,6 +164,21 @@ gpuTest('a GPU failing on two GPUs ends the run with one line naming it (no acto
   t.is(r.stderr.trim().split('\n').length, 1, r.stderr);
 });
 
+gpuTest('one of two GPUs failing after the meeting while the other waits for it (pr\'s exchange, bfs\'s levels): one line naming it, at once', async (t) => {
+  const dir = await tempDir('tessera-peers-');
+  for (const [algo, step, extra] of [['pr', 2, []], ['bfs', 0, ['--source', '0']]] as const) {
+    const t0 = performance.now();
+    const r = await tessera(['run', '--algo', algo, ...extra, '--graph', 'rmat:10', '--topology', path.join('configs', '1S2G-emulated.yaml'), '--out', path.join(dir, `${algo}.txt`), '-q'], {
+      env: { TESSERA_FAULT: `gpu-fail@${step}:1` },
+    });
+    t.is(r.code, 1, algo);
+    t.regex(r.stderr, new RegExp(`GPU actor gpu1 failed in superstep ${step}: CUDA error 700`), algo);
+    t.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+    // gpu0 was waiting for gpu1's post: the failure ends that wait (not its one-minute limit).
+    t.true(performance.now() - t0 < 30_000, `${algo}: ${performance.now() - t0} ms`);
+  }
+});
+
 gpuTest('copyFromPeer copies the ranges asked for between two controllers; flaggedDegrees sums degrees under flags; scatterState sets entries, mergeState reduces them in; each checks its arguments', async (t) => {
   const a = await GpuController.create({ device: 0, emulated: true, streams: 2 });
   const b = await GpuController.create({ device: 1, emulated: true, streams: 2 });
