@@ -14,8 +14,8 @@ import type { GpuActor } from './gpu-actor.js';
 import type { GpuStep } from './handler.js';
 import { fromPeers } from './residency.js';
 import { heldFromPeers, swapUpdates, type Updates } from './held.js';
-import type { Exchange } from './native.js';
-import type { VertexRanges } from '../../src/engine/partition.js';
+import type { Exchange, GpuController } from './native.js';
+import { complementRanges, type VertexRanges } from '../../src/engine/partition.js';
 
 interface Meeting<T, R> {
   step: number;
@@ -65,6 +65,7 @@ export class GpuGroup {
   private linked = false;
   /** The meetings so far: the last one's number tags the exchanges of its superstep (exchangeFor). */
   private meetings = 0;
+  private notOwned: VertexRanges | undefined;
 
   join(a: GpuActor): void {
     this.members.push(a);
@@ -83,9 +84,9 @@ export class GpuGroup {
     return this.active && this.members.filter((m) => m.owned.length > 0).length > 1;
   }
 
-  /** Each member's owned ranges. */
-  ownedRanges(): VertexRanges[] {
-    return this.members.map((m) => m.owned);
+  /** The ranges no member owns (the CPU actors'), computed once: ownership is fixed at load. */
+  unowned(): VertexRanges {
+    return (this.notOwned ??= complementRanges(this.members.map((m) => m.owned), this.members[0]!.graph.numVertices));
   }
 
   /** Whether the members together own every vertex (no CPU actor computes any). */
@@ -122,7 +123,7 @@ export class GpuGroup {
    */
   exchangeFor(a: GpuActor, slot: string, setId: number): Exchange | undefined {
     if (!this.sharing || this.meetings === 0 || !this.members.every((m) => m.owned.length > 0 && m.rangePages(setId).length > 0)) return undefined;
-    return { tag: this.meetings, slot, ranges: Float64Array.from(a.owned.flat()), peers: this.members.filter((m) => m !== a).map((m) => m.controller) };
+    return { tag: this.meetings, slot, ranges: Float64Array.from(a.owned.flat()), peers: this.peersOf(a) };
   }
 
   /**
@@ -132,7 +133,12 @@ export class GpuGroup {
    */
   levelsExchange(a: GpuActor, next: string): Exchange | undefined {
     if (!this.active || this.meetings === 0) return undefined;
-    return { tag: this.meetings, slot: next, ranges: new Float64Array(0), peers: this.members.filter((m) => m !== a).map((m) => m.controller) };
+    return { tag: this.meetings, slot: next, ranges: new Float64Array(0), peers: this.peersOf(a) };
+  }
+
+  /** The other members' controllers. */
+  private peersOf(a: GpuActor): GpuController[] {
+    return this.members.filter((m) => m !== a).map((m) => m.controller);
   }
 
   /** Whether `a` is the first member (one of them reports what all of them did alike). */

@@ -185,7 +185,7 @@ export function exchanged(a: GpuActor, slot: string): void {
   const m = mirrors(a).get(slot);
   if (m === undefined || m.where !== 'owned' || a.group === undefined) return;
   m.exchanged = true;
-  m.missing = complementRanges(a.group.ownedRanges(), a.graph.numVertices);
+  m.missing = a.group.unowned();
 }
 
 /** The device array mirroring host view `host` of `kind` after some superstep of this run, if any. */

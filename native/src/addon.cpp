@@ -47,18 +47,6 @@ using Tsfn = Napi::TypedThreadSafeFunction<NativeController, Job, CallJs>;
 std::mutex gLiveMutex;
 std::set<NativeController*> gLive;
 
-bool typedArrayState(napi_typedarray_type t, ts::SType* s) {
-  switch (t) {
-    case napi_float64_array: *s = ts::SType::F64; return true;
-    case napi_float32_array: *s = ts::SType::F32; return true;
-    case napi_uint32_array: *s = ts::SType::U32; return true;
-    case napi_int32_array: *s = ts::SType::I32; return true;
-    case napi_uint8_array:
-    case napi_uint8_clamped_array: *s = ts::SType::U8; return true;
-    default: return false;
-  }
-}
-
 class NativeController : public Napi::ObjectWrap<NativeController> {
  public:
   static Napi::Function Init(Napi::Env env) {
@@ -404,15 +392,17 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     return queue(info.Env(), [this, dst, src] { ctl_->takeState(dst, src); });
   }
 
-  /** The NativeController argument i (a peer on another device), open. */
-  NativeController* peerArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
-    Napi::Env env = info.Env();
+  /** `v` as a NativeController (a peer on another device), open. */
+  NativeController* peerOf(Napi::Env env, Napi::Value v, const char* what) {
     AddonData* data = env.GetInstanceData<AddonData>();
-    if (info.Length() <= i || !info[i].IsObject() || !info[i].As<Napi::Object>().InstanceOf(data->ctor.Value()))
-      throw codedError(env, "TS_ARG", std::string(what) + ": a native controller is required");
-    NativeController* p = Unwrap(info[i].As<Napi::Object>());
+    if (!v.IsObject() || !v.As<Napi::Object>().InstanceOf(data->ctor.Value())) throw codedError(env, "TS_ARG", std::string(what) + ": a native controller is required");
+    NativeController* p = Unwrap(v.As<Napi::Object>());
     if (p == this || p->ctl_ == nullptr || p->stopping_) throw codedError(env, "TS_ARG", std::string(what) + ": the peer must be another open controller");
     return p;
+  }
+
+  NativeController* peerArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
+    return peerOf(info.Env(), info.Length() > i ? info[i] : info.Env().Undefined(), what);
   }
 
   /** copyFromPeer(peer, src, dst, ranges: Float64Array [b0, e0, b1, e1, ...]) -> Promise<bytes>. */
@@ -420,11 +410,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     Napi::Env env = info.Env();
     NativeController* peer = peerArg(info, 0, "copyFromPeer");
     const std::string src = stringArg(info, 1, "copyFromPeer: src"), dst = stringArg(info, 2, "copyFromPeer: dst");
-    TA r;
-    if (info.Length() < 4 || !getTypedArray(env, info[3], &r) || r.type != napi_float64_array || r.length % 2 != 0)
-      throw codedError(env, "TS_ARG", "copyFromPeer: ranges must be a Float64Array of begin/end pairs");
-    std::vector<std::pair<size_t, size_t>> ranges;
-    for (size_t i = 0; i < r.length; i += 2) ranges.emplace_back((size_t)((double*)r.data)[i], (size_t)((double*)r.data)[i + 1]);
+    const auto ranges = rangePairs(env, info.Length() > 3 ? info[3] : env.Undefined(), "copyFromPeer");
     auto bytes = std::make_shared<size_t>(0);
     Job* j = newJob(env);
     j->keep.push_back(std::make_unique<Napi::Reference<Napi::Value>>(Napi::Persistent(info[0])));
@@ -506,7 +492,6 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     return enqueue(env, j);
   }
 
-  /** enablePeer(peer) -> Promise<boolean>: whether this device reads the peer's memory directly. */
   /** abortExchanges(tag): ends this controller's waits for peers' posts up to tag (not queued: a run may be waiting). */
   Napi::Value AbortExchanges(const Napi::CallbackInfo& info) {
     const double tag = numberArg(info, 0, "abortExchanges: tag", 0, true);
@@ -514,6 +499,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     return info.Env().Undefined();
   }
 
+  /** enablePeer(peer) -> Promise<boolean>: whether this device reads the peer's memory directly. */
   Napi::Value EnablePeer(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     ts::Controller* other = peerArg(info, 0, "enablePeer")->ctl_.get();
@@ -585,30 +571,11 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
   Napi::Value Run(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     ts::RunRequest rq = runRequest(info);
-    Job* j = newJob(env);
-    // { exchange: { tag, slot, ranges: Float64Array [b0, e0, ...], peers: [controllers] } } (ExchangeSpec)
+    std::vector<Napi::Value> peers;
     Napi::Value xv = info[1].As<Napi::Object>().Get("exchange");
-    if (xv.IsObject()) {
-      Napi::Object x = xv.As<Napi::Object>();
-      Napi::Value tag = x.Get("tag"), slot = x.Get("slot"), peers = x.Get("peers");
-      TA r;
-      if (!tag.IsNumber() || tag.As<Napi::Number>().DoubleValue() < 1 || !slot.IsString() || !peers.IsArray() || !getTypedArray(env, x.Get("ranges"), &r) ||
-          r.type != napi_float64_array || r.length % 2 != 0)
-        throw codedError(env, "TS_ARG", "run: exchange needs a tag >= 1, a slot name, ranges (a Float64Array of begin/end pairs) and peers");
-      rq.exchange.tag = (uint64_t)tag.As<Napi::Number>().DoubleValue();
-      rq.exchange.slot = slot.As<Napi::String>().Utf8Value();
-      for (size_t i = 0; i < r.length; i += 2) rq.exchange.ranges.emplace_back((size_t)((double*)r.data)[i], (size_t)((double*)r.data)[i + 1]);
-      Napi::Array pa = peers.As<Napi::Array>();
-      AddonData* data = env.GetInstanceData<AddonData>();
-      for (uint32_t i = 0; i < pa.Length(); i++) {
-        Napi::Value pv = pa.Get(i);
-        if (!pv.IsObject() || !pv.As<Napi::Object>().InstanceOf(data->ctor.Value())) throw codedError(env, "TS_ARG", "run: exchange.peers must hold native controllers");
-        NativeController* p = Unwrap(pv.As<Napi::Object>());
-        if (p == this || p->ctl_ == nullptr || p->stopping_) throw codedError(env, "TS_ARG", "run: exchange.peers must be other open controllers");
-        rq.exchange.peers.push_back(p->ctl_.get());
-        j->keep.push_back(std::make_unique<Napi::Reference<Napi::Value>>(Napi::Persistent(pv)));
-      }
-    }
+    if (xv.IsObject()) rq.exchange = exchangeSpec(env, xv, [&](Napi::Value p) { return (peers.push_back(p), peerOf(env, p, "run: exchange.peers")->ctl_.get()); });
+    Job* j = newJob(env);
+    for (Napi::Value p : peers) j->keep.push_back(std::make_unique<Napi::Reference<Napi::Value>>(Napi::Persistent(p)));
     auto st = std::make_shared<ts::RunStats>();
     j->work = [this, rq, st] { *st = ctl_->run(rq); };
     j->settle = [st](Napi::Env env) -> Napi::Value {

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -16,6 +18,9 @@
 namespace ts {
 struct ControllerInfo;
 struct RunRequest;
+struct ExchangeSpec;
+class Controller;
+enum class SType : uint32_t;
 struct RunStats;
 namespace addon {
 
@@ -29,6 +34,15 @@ struct CreateOptions {
 CreateOptions createOptions(const Napi::CallbackInfo& info);
 /** run(kernel, { setId, pages, params?, state? })'s arguments, checked (addon_info.cpp). */
 ts::RunRequest runRequest(const Napi::CallbackInfo& info);
+/** The state type of a typed array's elements; false for types state arrays do not hold. */
+bool typedArrayState(napi_typedarray_type t, ts::SType* s);
+/**
+ * run's `exchange` option { tag, slot, ranges: Float64Array [b0, e0, ...], peers } as a
+ * ts::ExchangeSpec; `peer` checks each peer object and gives its controller.
+ */
+ts::ExchangeSpec exchangeSpec(Napi::Env env, Napi::Value xv, const std::function<ts::Controller*(Napi::Value)>& peer);
+/** A Float64Array of begin/end pairs as ranges; else TS_ARG "<what>: ranges must be ...". */
+std::vector<std::pair<size_t, size_t>> rangePairs(Napi::Env env, Napi::Value v, const std::string& what);
 
 /** What a controller's info() resolves with (addon_info.cpp). */
 Napi::Object controllerInfo(Napi::Env env, const ts::ControllerInfo& info);

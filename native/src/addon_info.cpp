@@ -141,6 +141,42 @@ static void eachEntry(Napi::Value v, F fn) {
   }
 }
 
+bool typedArrayState(napi_typedarray_type t, ts::SType* s) {
+  switch (t) {
+    case napi_float64_array: *s = ts::SType::F64; return true;
+    case napi_float32_array: *s = ts::SType::F32; return true;
+    case napi_uint32_array: *s = ts::SType::U32; return true;
+    case napi_int32_array: *s = ts::SType::I32; return true;
+    case napi_uint8_array:
+    case napi_uint8_clamped_array: *s = ts::SType::U8; return true;
+    default: return false;
+  }
+}
+
+ts::ExchangeSpec exchangeSpec(Napi::Env env, Napi::Value xv, const std::function<ts::Controller*(Napi::Value)>& peer) {
+  ts::ExchangeSpec ex;
+  Napi::Object x = xv.As<Napi::Object>();
+  Napi::Value tag = x.Get("tag"), slot = x.Get("slot"), peers = x.Get("peers");
+  if (!tag.IsNumber() || tag.As<Napi::Number>().DoubleValue() < 1 || !slot.IsString() || !peers.IsArray())
+    throw codedError(env, "TS_ARG", "run: exchange needs a tag >= 1, a slot name, ranges and peers");
+  ex.tag = (uint64_t)tag.As<Napi::Number>().DoubleValue();
+  ex.slot = slot.As<Napi::String>().Utf8Value();
+  ex.ranges = rangePairs(env, x.Get("ranges"), "run: exchange");
+  Napi::Array pa = peers.As<Napi::Array>();
+  for (uint32_t i = 0; i < pa.Length(); i++) ex.peers.push_back(peer(pa.Get(i)));
+  return ex;
+}
+
+std::vector<std::pair<size_t, size_t>> rangePairs(Napi::Env env, Napi::Value v, const std::string& what) {
+  TA r;
+  if (!getTypedArray(env, v, &r) || r.type != napi_float64_array || r.length % 2 != 0)
+    throw codedError(env, "TS_ARG", what + ": ranges must be a Float64Array of begin/end pairs");
+  std::vector<std::pair<size_t, size_t>> out;
+  const double* d = (const double*)r.data;
+  for (size_t i = 0; i < r.length; i += 2) out.emplace_back((size_t)d[i], (size_t)d[i + 1]);
+  return out;
+}
+
 ts::RunRequest runRequest(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   ts::RunRequest rq;

@@ -87,6 +87,7 @@ struct ExchangeSpec {
   std::string slot;
   std::vector<std::pair<size_t, size_t>> ranges;
   std::vector<Controller*> peers;
+  bool on() const { return tag != 0 && !peers.empty(); }
 };
 
 struct RunRequest {
@@ -353,6 +354,11 @@ class Controller {
   int inbound_ = 0;  // peers copying from or into this one's posted arrays now (under postMu_)
   /** A peer's copies from or into this one are done (inbound_). */
   void letGo();
+  /** The peers a call copies from or into, let go when the copies are done or failed. */
+  struct HeldPeers {
+    std::vector<Controller*> peers;
+    ~HeldPeers();
+  };
   std::atomic<uint64_t> abortTag_{0};
   void unloadOperators();
   struct UserModule {

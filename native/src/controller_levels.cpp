@@ -1,10 +1,11 @@
 // Kernel "levels": a claim traversal's levels in one call, for a GPU owning every vertex, or
-// several owning every vertex together (src/programs/bfs/gpu.ts). Each level is a push or a pull chosen by Ligra's switch (Shun and
-// Blelloch; Beamer's direction optimisation): pull when the frontier's vertices and out-edges
-// exceed params.pullAbove. Run from JS, a level was a superstep: frames, a vote and five awaited
-// controller calls, ~1 ms of host time a level against 0.06-2.6 ms of kernels (RMAT 24 on the H100
-// host). Here a level is the same device work (activePages, the kernel, flaggedDegrees, the
-// frontier swap) with nothing between its launches and syncs but this thread.
+// several owning every vertex together (src/programs/bfs/gpu.ts). Each level is a push or a pull
+// chosen by Ligra's switch (Shun and Blelloch; Beamer's direction optimisation): pull when the
+// frontier's vertices and out-edges exceed params.pullAbove. Run from JS, a level was a
+// superstep: frames, a vote and five awaited controller calls, ~1 ms of host time a level against
+// 0.06-2.6 ms of kernels (RMAT 24 on the H100 host). Here a level is the same device work
+// (activePages, the kernel, flaggedDegrees, the frontier swap) with nothing between its launches
+// and syncs but this thread.
 //
 // Request: levels.push / levels.pull (kernel names reading state roles depth, frontier, next and
 // params.level, as bfs_push / bfs_pull do); setId / pages the push pages, levels.inSet /
@@ -58,7 +59,6 @@ RunStats Controller::runLevels(const RunRequest& rq) {
   // from its sources, pulls into its vertices) over a whole copy of the state, and at each level's
   // end ORs the others' next flags into its own (exchangeLevel), so all of them see the same
   // frontier, depths and counts and take the same directions.
-  const bool multi = rq.exchange.tag != 0 && !rq.exchange.peers.empty();
   RunRequest k;
   k.state = {{"depth", depth}, {"frontier", fr}, {"next", nx}};
   RunStats total;
@@ -85,7 +85,7 @@ RunStats Controller::runLevels(const RunRequest& rq) {
     total.activated += activated;
     total.levels++;
     total.directions += pull ? 'B' : 'T';
-    if (multi) {
+    if (rq.exchange.on()) {
       const auto x0 = std::chrono::steady_clock::now();
       activated += exchangeLevel(rq.exchange, (uint32_t)level, findState(state_, nx, "levels"), findState(state_, depth, "levels"), (int32_t)(level + 1));
       total.peerWaitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - x0).count();

@@ -369,8 +369,7 @@ RunStats Controller::run(const RunRequest& rq) {
   st.pages = (uint32_t)pages.size();
   Plan pl;
   buildPlan(rq, pages, pl);
-  const bool exchange = rq.exchange.tag != 0 && !rq.exchange.peers.empty();
-  if (exchange) postExchange(rq.exchange);
+  if (rq.exchange.on()) postExchange(rq.exchange);
   ensureCache();
   struct Unpin {
     std::vector<Slot>& slots;
@@ -490,7 +489,7 @@ RunStats Controller::run(const RunRequest& rq) {
   }
   // After every kernel of the call (stream 0 waits for the others): the peers' kernels may still
   // run, and these copies overlap them on the link.
-  if (exchange) pushExchange(rq.exchange, 0, st);
+  if (rq.exchange.on()) pushExchange(rq.exchange, 0, st);
   uint32_t counts[4] = {0, 0, 0, 0};
   be_->d2h(counts, ctr, 16, 0);
   be_->syncAll();

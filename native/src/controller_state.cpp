@@ -153,24 +153,15 @@ void Controller::awaitPeer(Controller& p, uint64_t tag, const std::chrono::stead
   p.inbound_++;  // its shutdown waits until this one's copies from or to it are done
 }
 
-namespace {
-
-/** The peers a call copies from or into, let go (inbound_) when the copies are done or failed. */
-struct HeldPeers {
-  std::vector<Controller*> peers;
-  std::function<void(Controller*)> release;
-  ~HeldPeers() {
-    for (Controller* p : peers) release(p);
-  }
-};
-
-}  // namespace
+Controller::HeldPeers::~HeldPeers() {
+  for (Controller* p : peers) p->letGo();
+}
 
 void Controller::pushExchange(const ExchangeSpec& ex, int s, RunStats& st) {
   const StateArr& a = findState(state_, ex.slot, "exchange");
   const size_t e = stypeSize(a.type);
   const auto t0 = std::chrono::steady_clock::now();
-  HeldPeers held{{}, [](Controller* p) { p->letGo(); }};
+  HeldPeers held;
   for (Controller* p : ex.peers) {
     awaitPeer(*p, ex.tag, t0, [&] { return p->posted_.tag == ex.tag; });
     held.peers.push_back(p);
@@ -202,7 +193,7 @@ uint64_t Controller::exchangeLevel(const ExchangeSpec& ex, uint32_t level, State
   double* fresh = (double*)scratch("@levels.fresh", sizeof(double));
   be_->memset(fresh, 0, sizeof(double), 0);
   const auto t0 = std::chrono::steady_clock::now();
-  HeldPeers held{{}, [](Controller* p) { p->letGo(); }};
+  HeldPeers held;
   for (Controller* p : ex.peers) {
     const LevelPost* q = &p->levelPosts_[level % 2];
     awaitPeer(*p, ex.tag, t0, [&] { return q->tag == ex.tag && q->level == level; });
