@@ -78,7 +78,8 @@ gpuTest('PageRank on two GPUs: each copies its owned contributions into the othe
   const g = rmat(true);
   const pr = algorithm('pr').program;
   for (const share of [1, 0.6]) {
-    const r = await withEngine(g, oneSocket(2), { gpuShare: share }, (e) => e.run(pr, paramsFor(g, 'pr') as never));
+    // forceMode: a superstep an iteration (without it, GPUs owning every vertex run pr_iterations: below).
+    const r = await withEngine(g, oneSocket(2), { gpuShare: share, forceMode: 'pull' }, (e) => e.run(pr, paramsFor(g, 'pr') as never));
     const owned = ownedBy(r.report);
     const steps = gpuSteps(r.report);
     t.true(steps.length > 2);
@@ -96,7 +97,30 @@ gpuTest('PageRank on two GPUs: each copies its owned contributions into the othe
   }
 });
 
-gpuTest("bfs's depth and wcc's label after pull levels come device to device on two GPUs (an owner array there), results unchanged", async (t) => {
+gpuTest('PageRank on GPUs owning every vertex: every iteration in one call (pr_iterations), ranks equal to a superstep an iteration, contributions exchanged each iteration, ranks read back once', async (t) => {
+  const pr = algorithm('pr').program;
+  for (const [label, g] of [['directed', rmat(true)], ['undirected', makeGraph('skewed', false)]] as const) {
+    const params = { iterations: 7, damping: 0.85 };
+    for (const [topo, opts] of [[oneSocket(1), {}], [oneSocket(2), {}], [oneSocket(2), { multiGpu: 's' }], [oneSocket(3), { partition: 'low' }]] as Array<[Topology, EngineOptions]>) {
+      const what = `${label} ${topo.name} ${JSON.stringify(opts)}`;
+      const loop = await withEngine(g, topo, { gpuShare: 1, ...opts }, (e) => e.run(pr, params as never));
+      const steps = await withEngine(g, topo, { gpuShare: 1, forceMode: 'pull', ...opts }, (e) => e.run(pr, params as never));
+      t.is(loop.report.supersteps, 1, what);
+      t.is(steps.report.supersteps, 7, what);
+      // The same kernels with the same bases (the dangling masses' block sums add atomically: the last bits may differ).
+      t.is(firstMismatch(loop.values, steps.values, true), -1, what);
+      const owned = ownedBy(loop.report);
+      for (const row of gpuSteps(loop.report)[0]!) {
+        const mine = owned.get(row.actor)!;
+        t.is(row.stateBytesOut, 8 * mine, `${what} ${row.actor}: ranks only`);
+        // Six exchanges (none after the last iteration), each of its owned contributions to every peer.
+        t.is(row.peerSent ?? 0, topo.gpus.length > 1 ? 6 * 8 * mine * (topo.gpus.length - 1) : 0, `${what} ${row.actor} sent`);
+      }
+    }
+  }
+});
+
+gpuTest("bfs's depth and wcc's label after pull levels come device to device on two GPUs (an owner array there) beside a CPU actor; owning every vertex, bfs's levels and wcc's Afforest exchange within one superstep; results unchanged", async (t) => {
   const g = rmat(true);
   const want = await cpuResults(g);
   for (const name of ['bfs', 'wcc'] as const)
@@ -104,10 +128,11 @@ gpuTest("bfs's depth and wcc's label after pull levels come device to device on 
       const p = algorithm(name).program;
       const r = await withEngine(g, oneSocket(2), { gpuShare: share }, (e) => e.run(p, paramsFor(g, name) as never));
       t.is(firstMismatch(r.values, want.get(name)!, false), -1, `${name} ${share}`);
-      if (name === 'bfs' && share === 1) {
-        // Two GPUs owning every vertex run bfs's levels in one call each, exchanging next flags.
-        t.is(r.report.supersteps, 1);
-        t.true(r.report.steps[0]!.actors.filter((a) => a.kind === 'gpu').every((a) => (a.gpu!.peerSent ?? 0) > 0), 'bfs levels: flags exchanged');
+      if (share === 1) {
+        // Two GPUs owning every vertex run bfs's levels in one call each, exchanging next flags,
+        // and wcc's Afforest over their own pages, merging their forests (aff_merge).
+        t.is(r.report.supersteps, 1, name);
+        t.true(r.report.steps[0]!.actors.filter((a) => a.kind === 'gpu').every((a) => (a.gpu!.peerSent ?? 0) > 0), `${name}: exchanged`);
         continue;
       }
       const pulls = r.report.steps.filter((s, i) => i > 0 && r.report.steps[i - 1]!.mode === 'pull');
@@ -164,9 +189,9 @@ gpuTest('a GPU failing on two GPUs ends the run with one line naming it (no acto
   t.is(r.stderr.trim().split('\n').length, 1, r.stderr);
 });
 
-gpuTest('one of two GPUs failing after the meeting while the other waits for it (pr\'s exchange, bfs\'s levels): one line naming it, at once', async (t) => {
+gpuTest('one of two GPUs failing after the meeting while the other waits for it (pr\'s exchange and iterations, wcc\'s forests, bfs\'s levels): one line naming it, at once', async (t) => {
   const dir = await tempDir('tessera-peers-');
-  for (const [algo, step, extra] of [['pr', 2, []], ['bfs', 0, ['--source', '0']]] as const) {
+  for (const [algo, step, extra] of [['pr', 2, []], ['pr', 0, ['--alpha', '0']], ['wcc', 0, ['--alpha', '0']], ['bfs', 0, ['--source', '0']]] as const) {
     const t0 = performance.now();
     const r = await tessera(['run', '--algo', algo, ...extra, '--graph', 'rmat:10', '--topology', path.join('configs', '1S2G-emulated.yaml'), '--out', path.join(dir, `${algo}.txt`), '-q'], {
       env: { TESSERA_FAULT: `gpu-fail@${step}:1` },
@@ -334,5 +359,42 @@ gpuTest('an exchange: two controllers each copy what their run wrote into the ot
   } finally {
     await a.close();
     await b.close();
+  }
+});
+
+/** Union-find over n vertices by `edges`, the larger root under the smaller, then each entry its root: Afforest's forest after compression. */
+function forest(n: number, edges: ReadonlyArray<readonly [number, number]>): Uint32Array {
+  const p = Uint32Array.from({ length: n }, (_, i) => i);
+  const root = (v: number): number => (p[v] === v ? v : (p[v] = root(p[v]!)));
+  for (const [u, v] of edges) {
+    const a = root(u), b = root(v);
+    if (a !== b) p[Math.max(a, b)] = Math.min(a, b);
+  }
+  return p.map((_, v) => root(v));
+}
+
+gpuTest('aff_merge: controllers holding the forests of disjoint edge sets each end with the forest of their union (two and three GPUs); its arguments are checked', async (t) => {
+  const n = 2000;
+  const r = rng(9);
+  const edges = Array.from({ length: 1500 }, () => [Math.floor(r() * n), Math.floor(r() * n)] as const);
+  const want = forest(n, edges);
+  for (const k of [2, 3]) {
+    const cs = await Promise.all(Array.from({ length: k }, (_, d) => GpuController.create({ device: d, emulated: true, streams: 2 })));
+    try {
+      await Promise.all(cs.map(async (c, i) => {
+        await c.allocState('comp', 'u32', n);
+        await c.writeState('comp', forest(n, edges.filter((_, e) => e % k === i)));
+      }));
+      const stats = await Promise.all(cs.map((c) => c.run('aff_merge', { setId: 0, pages: [], params: { step: 0 }, state: { comp: 'comp' }, exchange: { tag: 1, slot: 'comp', ranges: new Float64Array(0), peers: cs.filter((x) => x !== c) } })));
+      for (const st of stats) t.is(st.peerBytes, 4 * n * (k - 1));
+      for (const [i, c] of cs.entries()) t.deepEqual(await c.readState('comp', new Uint32Array(n)), want, `${k} GPUs: GPU ${i}`);
+      // A second merge of the same run (step 2) changes nothing: the forests are equal.
+      await Promise.all(cs.map((c) => c.run('aff_merge', { setId: 0, pages: [], params: { step: 2 }, state: { comp: 'comp' }, exchange: { tag: 1, slot: 'comp', ranges: new Float64Array(0), peers: cs.filter((x) => x !== c) } })));
+      t.deepEqual(await cs[0]!.readState('comp', new Uint32Array(n)), want);
+      await t.throwsAsync(cs[0]!.run('aff_merge', { setId: 0, pages: [], params: { step: 1 }, state: { comp: 'comp' }, exchange: { tag: 2, slot: 'comp', ranges: new Float64Array(0), peers: [cs[1]!] } }), { code: 'TS_ARG', message: /even/ });
+      await t.throwsAsync(cs[0]!.run('aff_merge', { setId: 0, pages: [], params: { step: 0 }, state: { comp: 'comp' } }), { code: 'TS_ARG', message: /exchange/ });
+    } finally {
+      await Promise.all(cs.map((c) => c.close()));
+    }
   }
 });

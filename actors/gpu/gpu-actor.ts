@@ -40,13 +40,14 @@ import type {
   Task,
 } from '../../src/wire/frames.js';
 import { STATE_CTORS, sharedArray, type KernelGraph, type StateArray } from '../../src/engine/kernel.js';
-import type { Page } from '../../src/graph/types.js';
+import type { Graph, Page } from '../../src/graph/types.js';
 import { materializeGraph } from '../cpu/share.js';
 import { complementRanges, overlapsRanges, rangeVertices, type VertexRanges } from '../../src/engine/partition.js';
 import { faultAt, injectGpuFault } from '../../src/engine/faults.js';
 import { GpuController, nativeAvailable, pageBufferBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
 import { countFlags, inOutPages, listPages, unionPages, vertexRuns } from './pages.js';
 import { HostPins } from './pins.js';
+import { joinMerges } from './outbox.js';
 import { addRunStats, zeroStats } from './stats.js';
 import { operatorHandler } from './operators.js';
 import { settle } from './held.js';
@@ -249,6 +250,17 @@ export class GpuActor {
     });
   }
 
+  /**
+   * A preloaded program's device arrays and graph constants before its first run (its handlers'
+   * GpuHandler.prepare, gpu module `url`); they are that program's: another program frees them.
+   */
+  async prepare(url: string, graph: Graph): Promise<void> {
+    const { table } = await loadGpuHandlers(url);
+    if (url !== this.family) await this.freeProgramArrays();
+    this.family = url;
+    for (const h of new Set(Object.values(table))) if (h.prepare !== undefined) await h.prepare(this, graph);
+  }
+
   async register(setId: number, pages: Page[]): Promise<void> {
     const ctl = this.ctl!;
     await ctl.registerPageSet(setId, pages);
@@ -286,8 +298,7 @@ export class GpuActor {
     if (!h.modes.includes(f.mode)) throw new Error(`kernel '${f.kernel}' runs ${h.modes.join('/')} on the GPU, not ${f.mode}`);
     const family = f.gpu ?? `ops:${f.ops!.program}`;
     if (family !== this.family) {
-      // Another program: free the previous one's device arrays (they would shrink the page cache).
-      for (const name of [...this.device.keys()]) if (!name.startsWith('@')) (await this.ctl!.freeState(name), this.device.delete(name));
+      await this.freeProgramArrays();
       // ...and unlock the host arrays of the previous run (the coordinator has dropped them).
       await this.unpinAll();
       this.family = family;
@@ -328,7 +339,7 @@ export class GpuActor {
       }
       if (push !== undefined && stolen > 0) {
         Object.assign(out, await push.owned(this, step));
-        out.outbox = this.joinMerges(boxes);
+        out.outbox = joinMerges(boxes);
       }
       out.edges += stolenEdges;
     }
@@ -383,6 +394,11 @@ export class GpuActor {
     await this.ctl!.registerPageSet(SET_ALLIN, fresh);
     for (const p of fresh) this.allIn.add(p.index);
     return pages.map((p) => p.index);
+  }
+
+  /** Another program: frees the previous one's device arrays (they would shrink the page cache); '@' names are graph constants. */
+  private async freeProgramArrays(): Promise<void> {
+    for (const name of [...this.device.keys()]) if (!name.startsWith('@')) (await this.ctl!.freeState(name), this.device.delete(name));
   }
 
   /** Allocates (or keeps) a device array of `n` entries (default: one per vertex); freed when another program runs. */
@@ -530,9 +546,10 @@ export class GpuActor {
     return this.counted(await this.ctl!.run(kernel, opts));
   }
 
-  /** Runs kernel 'levels' (a traversal's levels in one call) and adds its counters and edges to the step's. */
-  async runLevels(opts: RunOptions & { levels: NonNullable<RunOptions['levels']> }): Promise<RunStats> {
-    const st = this.counted(await this.ctl!.run('levels', opts));
+  /** Runs a kernel that loops in one call ('levels': a traversal's levels; 'pr_iterations') and adds its counters and the edges it read to the step's. */
+  async runLoop(kernel: 'levels' | 'pr_iterations', opts: RunOptions): Promise<RunStats> {
+    if (opts.setId === SET_IN && !this.directed) opts = { ...opts, setId: SET_OUT };
+    const st = this.counted(await this.ctl!.run(kernel, opts));
     this.edges += st.edges ?? 0;
     return st;
   }
@@ -610,25 +627,6 @@ export class GpuActor {
     const { ids, values } = await this.ctl!.compact(NX, name, this.begin, this.end, this.single ? undefined : OWNED);
     this.stats.stateBytesOut += ids.byteLength + values.byteLength;
     return { state: name, op, activate: ACTIVATE, ids, values };
-  }
-
-  outbox(st: RunStats | undefined, name: string, op: MergeOp, activate: boolean): StateMerge | undefined {
-    return st?.outbox === undefined ? undefined : { state: name, op, activate, ids: st.outbox.ids, values: st.outbox.values };
-  }
-
-  /** One outbox from several calls (entries may repeat a destination; the fold is idempotent for min and claim). */
-  joinOutboxes(stats: RunStats[], name: string, op: MergeOp): StateMerge | undefined {
-    return this.joinMerges(stats.map((s) => this.outbox(s, name, op, ACTIVATE)).filter((o) => o !== undefined));
-  }
-
-  joinMerges(boxes: StateMerge[]): StateMerge | undefined {
-    if (boxes.length <= 1) return boxes[0];
-    const len = boxes.reduce((a, b) => a + b.ids.length, 0);
-    const ids = new Uint32Array(len);
-    const values = new Float64Array(len);
-    let at = 0;
-    for (const b of boxes) (ids.set(b.ids, at), values.set(b.values, at), (at += b.ids.length));
-    return { ...boxes[0]!, ids, values };
   }
 
   /** A handler's result, with the edges the step's kernels walked. */

@@ -127,13 +127,14 @@ export class GpuGroup {
   }
 
   /**
-   * The exchange of a levels call (native controller_levels.cpp) at this superstep: every member
-   * runs one and ORs the others' next flags (array `next`) in at each level's end. Undefined
-   * unless the members are active together.
+   * The exchange of a call that loops (native controller_levels.cpp) at this superstep: every
+   * member runs one and, at each step's end, ORs the others' next flags (array `slot`) in
+   * ('levels'), or copies their owned ranges of the array that step wrote ('pr_iterations':
+   * `owned`). Undefined unless the members are active together.
    */
-  levelsExchange(a: GpuActor, next: string): Exchange | undefined {
+  loopExchange(a: GpuActor, slot: string, owned = false): Exchange | undefined {
     if (!this.active || this.meetings === 0) return undefined;
-    return { tag: this.meetings, slot: next, ranges: new Float64Array(0), peers: this.peersOf(a) };
+    return { tag: this.meetings, slot, ranges: owned ? Float64Array.from(a.owned.flat()) : new Float64Array(0), peers: this.peersOf(a) };
   }
 
   /** The other members' controllers. */

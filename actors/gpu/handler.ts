@@ -7,6 +7,7 @@
 import type { FlagMerge, Mode, StateMerge, StateSync, SuperstepFrame, Task } from '../../src/wire/frames.js';
 import { STATE_CTORS, type StateArray } from '../../src/engine/kernel.js';
 import type { GpuActor } from './gpu-actor.js';
+import type { Graph } from '../../src/graph/types.js';
 import { loadExports, type ExportTable } from '../../src/engine/kernel-modules.js';
 
 /** Page set ids registered with the controller. */
@@ -94,6 +95,13 @@ export interface GpuHandler {
     run(a: GpuActor, s: GpuStep, tasks: Task[]): Promise<StateMerge | undefined>;
     owned(a: GpuActor, s: GpuStep): Promise<Pick<StepOut, 'merges' | 'flagged'>>;
   };
+  /**
+   * Called once when the engine preloads the program (EngineOptions.preload), after every GPU
+   * actor has its pages: makes what the program's first run would otherwise make on the device
+   * (its device arrays, graph constants such as the original ids), so a session's first run
+   * does not pay it. `graph` is the engine's whole graph (ids included).
+   */
+  prepare?(a: GpuActor, graph: Graph): Promise<void>;
 }
 
 export type GpuHandlers = ExportTable<GpuHandler>;

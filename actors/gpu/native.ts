@@ -69,6 +69,10 @@ export type KernelName =
   | 'wcc_afforest'
   /** A claim traversal's levels in one call (native/src/controller_levels.cpp): RunOptions.levels. */
   | 'levels'
+  /** PageRank's fixed iterations in one call (native/src/controller_levels.cpp runPrIterations). */
+  | 'pr_iterations'
+  /** Afforest's forests merged across GPUs owning every vertex together (native/src/controller_aff.cpp runAffMerge); no pages. */
+  | 'aff_merge'
   /** A program's GPU operator (operators.ts): user:<module key>:<operator>:<push|pull>. */
   | `user:${string}`;
 export type NativeFlavor = 'cuda' | 'host';

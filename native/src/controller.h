@@ -329,6 +329,24 @@ class Controller {
    * the fresh marks, so every member ends the level with the same flags and depths.
    */
   uint64_t exchangeLevel(const ExchangeSpec& ex, uint32_t level, StateArr& next, StateArr& depth, int32_t value);
+  /** Kernel "aff_merge": Afforest's forests merged across GPUs (controller_aff.cpp). */
+  RunStats runAffMerge(const RunRequest& rq);
+  /**
+   * An all-gather between GPUs owning every vertex together: posts `a` at `step`, copies each
+   * peer's posted array of the same size into `into` (peer i at i * a's bytes), then posts
+   * step + 1 and waits for every peer's: no member changes its array before all have copied it.
+   * Returns the bytes copied.
+   */
+  uint64_t gatherPeers(const ExchangeSpec& ex, uint32_t step, const StateArr& a, void* into);
+  /** Kernel "pr_iterations": PageRank's iterations in one call (controller_levels.cpp). */
+  RunStats runPrIterations(const RunRequest& rq);
+  /**
+   * pr_iterations on several GPUs owning every vertex together: posts this iteration's new
+   * contributions `next` (its kernels done) and its dangling mass `mine`, copies each peer's owned
+   * ranges of theirs into `next`, and returns the iteration's dangling mass over every GPU (added
+   * in device order, so every member computes the same base).
+   */
+  double exchangeIteration(const ExchangeSpec& ex, uint32_t it, StateArr& next, double mine);
   /** Waits for peer p's post matching `ready` (abort, close and a minute's timeout end it with TS_PEER), then holds p (inbound_). */
   template <class Ready>
   void awaitPeer(Controller& p, uint64_t tag, const std::chrono::steady_clock::time_point& t0, Ready ready);
@@ -343,14 +361,18 @@ class Controller {
   std::condition_variable postCv_;
   Posted posted_;
   bool postClosed_ = false;
-  // Kernel "levels" across GPUs: this controller's next flags by level (a peer reads level L while
-  // this one may have posted L + 1 already; never further ahead: L + 2 waits for the peer's L + 1).
-  struct LevelPost {
+  // Kernels "levels" and "pr_iterations" across GPUs: this controller's array by step (a peer
+  // reads step L while this one may have posted L + 1 already; never further ahead: L + 2 waits
+  // for the peer's L + 1), with pr_iterations' partial sum and the ranges the peers copy.
+  struct LoopPost {
     uint64_t tag = 0;
-    uint32_t level = 0;
-    const void* next = nullptr;
+    uint32_t step = 0;
+    const void* dev = nullptr;
+    size_t n = 0;
+    double sum = 0;
+    std::vector<std::pair<size_t, size_t>> ranges;
   };
-  LevelPost levelPosts_[2];
+  LoopPost loopPosts_[2];
   int inbound_ = 0;  // peers copying from or into this one's posted arrays now (under postMu_)
   /** A peer's copies from or into this one are done (inbound_). */
   void letGo();

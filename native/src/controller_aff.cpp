@@ -6,6 +6,8 @@
 //     most frequent root of 1024 samples, returned as stats.sum) link their neighbours from the
 //     `from`-th on (a directed graph calls it again over its in-pages, from 0, with that skip);
 //   phase 2 (no pages): compression, then label[v] = the smallest orig of v's tree.
+// Kernel "aff_merge" (runAffMerge): several GPUs owning every vertex together each run the phases
+// over their own pages and merge their forests after phases 0 and 1.
 #include "controller_internal.h"
 
 #include <unordered_map>
@@ -102,6 +104,44 @@ void Controller::buildAffPlan(const RunRequest& rq, std::vector<HostPage*>& page
   };
   // A page loaded in this call (the cache streams): a batch of one.
   pl.page = [batch = pl.batch](HostPage&, const PageDev& pd, int s) { batch(&pd, 1, s); };
+}
+
+// Kernel "aff_merge": Afforest on several GPUs owning every vertex together (src/programs/wcc/
+// gpu.ts). Each runs phases 0 and 1 over its own pages, so its forest `comp` holds only its edges;
+// after each phase every member posts its compressed forest (params.step), copies each peer's
+// into scratch, waits until every peer has copied its own (step + 1: no forest changes while a
+// peer reads it), then links every vertex with its root in each copy (KAffMerge) and compresses.
+// The union of the same edges gives every member the same array, each entry its tree's smallest
+// vertex, so the sample of phase 1 (the biggest component skipped) and the labels of phase 2 are
+// the same on every GPU. Request: state comp (u32/i32), params step (even; the next merge of a
+// run takes step + 2), exchange (tag and peers; no ranges).
+RunStats Controller::runAffMerge(const RunRequest& rq) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  evUsed_ = 0;
+  const ExchangeSpec& ex = rq.exchange;
+  if (!ex.on()) throw CodedError("TS_ARG", "aff_merge: needs an exchange with the peers");
+  auto it = rq.params.find("step");
+  if (it == rq.params.end() || !(it->second >= 0 && it->second == (double)(uint32_t)it->second) || (uint32_t)it->second % 2 != 0)
+    throw CodedError("TS_ARG", "aff_merge: params.step must be an even count");
+  const uint32_t step = (uint32_t)it->second;
+  StateArr* comp = role(rq, "comp", {SType::U32, SType::I32}, true);
+  const size_t n = comp->n;
+  RunStats st;
+  st.kernel = rq.kernel;
+  const auto t0 = std::chrono::steady_clock::now();
+  u32* other = (u32*)scratch("@aff.other", n * 4 * ex.peers.size());
+  // The caller's phase synced: this forest is final until every peer has copied it.
+  st.peerBytes = gatherPeers(ex, step, *comp, other);
+  st.peerWaitMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  Event k0 = timingEvent(), k1 = timingEvent();
+  be_->record(k0, 0);
+  for (size_t i = 0; i < ex.peers.size(); i++) launch<KAffMerge>(gridFor((uint32_t)n), 0, 0, AffMergeArgs{(u32*)comp->dev, other + i * n, (u32)n});
+  launch<KAffVertex>(gridFor((uint32_t)n), 0, 0, AffVertexArgs{(u32*)comp->dev, nullptr, nullptr, nullptr, nullptr, (u32)n, 1});
+  be_->record(k1, 0);
+  be_->syncStream(0);
+  st.kernelMs = be_->elapsedMs(k0, k1);
+  st.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
+  return st;
 }
 
 }  // namespace ts

@@ -99,4 +99,91 @@ RunStats Controller::runLevels(const RunRequest& rq) {
   return total;
 }
 
+
+// Kernel "pr_iterations": PageRank's fixed iterations in one call, for a GPU owning every vertex
+// or several owning every vertex together (src/programs/pr/gpu.ts). Run from JS, an iteration
+// was a superstep: frames, a vote and the handlers' calls on the main thread that the coordinator
+// and every GPU actor share, ~1.2-1.6 ms a superstep against ~4 ms of kernels on each of two H200s
+// at RMAT 25 (bench/results/h200-x2-2026-11-27-exchange). Here an iteration is pr_pull's device
+// work and, on several GPUs, the exchange of the new contributions and dangling masses.
+//
+// Request: setId / pages the pull pages; params iterations, damping, n (the vertex count of the
+// base), r0 (every rank before the first iteration), dangling (the dangling mass of r0), and
+// applyBegin / applyEnd as pr_pull's; state contrib and nextContrib (two f64 arrays the
+// iterations write in turn, nextContrib first), rank (f64: the last iteration's ranks), outDeg,
+// and pr_pull's optional owned. Iteration i computes base = (1 - d) / n + d * dangling / n as
+// the driver does (src/programs/pr/index.ts), so one call gives the ranks its supersteps give.
+// stats.sum: the last iteration's dangling mass over the owned vertices; stats.levels the
+// iterations run, stats.edges the edges they read.
+RunStats Controller::runPrIterations(const RunRequest& rq) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  auto param = [&](const char* k) {
+    auto it = rq.params.find(k);
+    if (it == rq.params.end()) throw CodedError("TS_ARG", std::string("pr_iterations: params.") + k + " is required");
+    return it->second;
+  };
+  auto role = [&](const char* k) -> const std::string& {
+    auto it = rq.state.find(k);
+    if (it == rq.state.end()) throw CodedError("TS_ARG", std::string("pr_iterations: state.") + k + " is required");
+    return it->second;
+  };
+  const double iterations = param("iterations"), d = param("damping"), nv = param("n"), r0 = param("r0");
+  double dangling = param("dangling");
+  if (!(iterations >= 0 && iterations == (double)(uint32_t)iterations)) throw CodedError("TS_RANGE", "pr_iterations: params.iterations must be a count");
+  if (!(nv >= 1)) throw CodedError("TS_RANGE", "pr_iterations: params.n must be the vertex count");
+  const std::string bufs[2] = {role("nextContrib"), role("contrib")};
+  if (bufs[0] == bufs[1]) throw CodedError("TS_ARG", "pr_iterations: contrib and nextContrib must be two arrays");
+  RunRequest k;
+  k.kernel = "pr_pull";
+  k.setId = rq.setId;
+  k.pages = rq.pages;
+  for (const char* p : {"applyBegin", "applyEnd"})
+    if (rq.params.count(p) > 0) k.params[p] = rq.params.at(p);
+  k.params["d"] = d;
+  k.state = {{"next", role("rank")}, {"outDeg", role("outDeg")}};
+  if (rq.state.count("owned") > 0) k.state["owned"] = rq.state.at("owned");
+  double pageEdges = 0;
+  for (uint32_t p : rq.pages) {
+    auto it = pages_.find(key(rq.setId, p));
+    if (it != pages_.end()) pageEdges += it->second.spec.edges;
+  }
+  RunStats total;
+  total.kernel = rq.kernel;
+  for (uint32_t it = 0; it < (uint32_t)iterations; it++) {
+    k.params["base"] = (1 - d) / nv + (d * dangling) / nv;
+    k.state["nextContrib"] = bufs[it % 2];
+    if (it == 0) {
+      k.params["r0"] = r0;
+    } else {
+      k.params.erase("r0");
+      k.state["contrib"] = bufs[(it + 1) % 2];
+    }
+    double sum = 0;
+    if (!k.pages.empty()) {
+      const RunStats st = run(k);
+      sum = st.sum;
+      total.hits += st.hits, total.misses += st.misses, total.evictions += st.evictions;
+      total.bytesCopied += st.bytesCopied, total.fileBytes += st.fileBytes, total.bufferHits += st.bufferHits;
+      total.copyMs += st.copyMs, total.kernelMs += st.kernelMs;
+      total.cacheSlots = st.cacheSlots, total.slotBytes = st.slotBytes;
+    }
+    // The last iteration's contributions and mass are read by no one.
+    if (rq.exchange.on() && it + 1 < (uint32_t)iterations) {
+      const auto x0 = std::chrono::steady_clock::now();
+      StateArr& next = findState(state_, bufs[it % 2], "pr_iterations");
+      sum = exchangeIteration(rq.exchange, it, next, sum);
+      total.peerWaitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - x0).count();
+      for (const auto& [b, e] : rq.exchange.ranges) total.peerBytes += (e - b) * sizeof(double) * rq.exchange.peers.size();
+    }
+    dangling = sum;
+    total.levels++;
+    total.edges += pageEdges;
+  }
+  total.pages = (uint32_t)rq.pages.size();
+  total.hasSum = true;
+  total.sum = dangling;
+  total.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
+  return total;
+}
+
 }  // namespace ts

@@ -185,7 +185,7 @@ uint64_t Controller::exchangeLevel(const ExchangeSpec& ex, uint32_t level, State
   {
     // The level's kernels are done (run() synced): its flags are final but for the peers' ORs.
     std::lock_guard<std::mutex> lk(postMu_);
-    levelPosts_[level % 2] = LevelPost{ex.tag, level, next.dev};
+    loopPosts_[level % 2] = LoopPost{ex.tag, level, next.dev, next.n, 0, {}};
   }
   postCv_.notify_all();
   const size_t n = next.n;
@@ -195,17 +195,82 @@ uint64_t Controller::exchangeLevel(const ExchangeSpec& ex, uint32_t level, State
   const auto t0 = std::chrono::steady_clock::now();
   HeldPeers held;
   for (Controller* p : ex.peers) {
-    const LevelPost* q = &p->levelPosts_[level % 2];
-    awaitPeer(*p, ex.tag, t0, [&] { return q->tag == ex.tag && q->level == level; });
+    const LoopPost* q = &p->loopPosts_[level % 2];
+    awaitPeer(*p, ex.tag, t0, [&] { return q->tag == ex.tag && q->step == level; });
     held.peers.push_back(p);
     // What it ORed in of this one's flags meanwhile changes nothing (OR twice is OR once).
-    be_->peerCopy(other, q->next, p->device_, n, 0);
+    if (q->n != n) throw CodedError("TS_TYPE", "levels on several GPUs: GPU " + std::to_string(p->device_) + " posted " + std::to_string(q->n) + " flags against " + std::to_string(n) + " here");
+    be_->peerCopy(other, q->dev, p->device_, n, 0);
     launch<KOrNext>(gridFor(n), kBlock * sizeof(double), 0, OrNextArgs{other, (u8*)next.dev, (i32*)depth.dev, (u32)n, value, fresh});
   }
   double r = 0;
   be_->d2h(&r, fresh, sizeof(double), 0);
   be_->syncStream(0);
   return (uint64_t)r;
+}
+
+double Controller::exchangeIteration(const ExchangeSpec& ex, uint32_t it, StateArr& next, double mine) {
+  if (next.type != SType::F64) throw CodedError("TS_TYPE", "pr_iterations on several GPUs: the contributions must be f64");
+  {
+    // The iteration's kernels are done (run() synced): its owned contributions are final.
+    std::lock_guard<std::mutex> lk(postMu_);
+    loopPosts_[it % 2] = LoopPost{ex.tag, it, next.dev, next.n, mine, ex.ranges};
+  }
+  postCv_.notify_all();
+  std::vector<std::pair<int, double>> sums{{device_, mine}};
+  const auto t0 = std::chrono::steady_clock::now();
+  HeldPeers held;
+  for (Controller* p : ex.peers) {
+    const LoopPost* q = &p->loopPosts_[it % 2];
+    awaitPeer(*p, ex.tag, t0, [&] { return q->tag == ex.tag && q->step == it; });
+    held.peers.push_back(p);
+    if (q->n != next.n) throw CodedError("TS_TYPE", "pr_iterations on several GPUs: GPU " + std::to_string(p->device_) + " posted " + std::to_string(q->n) + " contributions against " + std::to_string(next.n) + " here");
+    // Its post stays until it posts it + 2, which waits for this one's it + 1 (after these copies).
+    for (const auto& [b, e] : q->ranges) {
+      if (b >= e) continue;
+      if (e > next.n) throw CodedError("TS_RANGE", "pr_iterations: GPU " + std::to_string(p->device_) + " owns a range past the contributions");
+      be_->peerCopy((double*)next.dev + b, (const double*)q->dev + b, p->device_, (e - b) * sizeof(double), 0);
+    }
+    sums.push_back({p->device_, q->sum});
+  }
+  be_->syncStream(0);
+  std::sort(sums.begin(), sums.end());
+  double total = 0;
+  for (const auto& s : sums) total += s.second;
+  return total;
+}
+
+uint64_t Controller::gatherPeers(const ExchangeSpec& ex, uint32_t step, const StateArr& a, void* into) {
+  const size_t bytes = a.n * stypeSize(a.type);
+  auto post = [&](uint32_t s) {
+    {
+      std::lock_guard<std::mutex> lk(postMu_);
+      loopPosts_[s % 2] = LoopPost{ex.tag, s, a.dev, a.n, 0, {}};
+    }
+    postCv_.notify_all();
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  post(step);
+  {
+    HeldPeers held;
+    for (size_t i = 0; i < ex.peers.size(); i++) {
+      Controller* p = ex.peers[i];
+      const LoopPost* q = &p->loopPosts_[step % 2];
+      awaitPeer(*p, ex.tag, t0, [&] { return q->tag == ex.tag && q->step == step; });
+      held.peers.push_back(p);
+      if (q->n != a.n) throw CodedError("TS_TYPE", "exchange: GPU " + std::to_string(p->device_) + " posted " + std::to_string(q->n) + " entries against " + std::to_string(a.n) + " here");
+      be_->peerCopy((uint8_t*)into + i * bytes, q->dev, p->device_, bytes, 0);
+    }
+    be_->syncStream(0);
+  }
+  // Every peer has copied this one's array once it posts step + 1: it may change after that.
+  post(step + 1);
+  for (Controller* p : ex.peers) {
+    const LoopPost* q = &p->loopPosts_[(step + 1) % 2];
+    awaitPeer(*p, ex.tag, t0, [&] { return q->tag == ex.tag && q->step == step + 1; });
+    p->letGo();  // awaitPeer held it; nothing is copied from it
+  }
+  return bytes * ex.peers.size();
 }
 
 void Controller::letGo() {

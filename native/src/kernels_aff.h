@@ -97,4 +97,25 @@ struct KAffVertex {
   }
 };
 
+/**
+ * Afforest across GPUs (controller_aff.cpp runAffMerge): links each vertex with its root in a
+ * peer's compressed forest `other` (each entry a root: a tree's smallest vertex), so this forest
+ * ends with the union of both partitions.
+ */
+struct AffMergeArgs {
+  u32* comp;
+  const u32* other;
+  u32 n;
+};
+struct KAffMerge {
+  using Args = AffMergeArgs;
+  static constexpr int phases = 1;
+  TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
+    for (u32 v = c.gtid(); v < a.n; v += c.gstride()) {
+      const u32 o = a.other[v];
+      if (o != v) affLink(a.comp, v, o);
+    }
+  }
+};
+
 }  // namespace ts

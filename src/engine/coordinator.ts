@@ -164,7 +164,9 @@ export class Engine {
     });
     e.layout = { graph, threads: e.threads, cpuThreads: e.actors.slice(0, e.cpuCount).map((a) => a.threads), cpuRanges: e.cpuRanges, gpuOwned: e.actors.slice(e.cpuCount).map((a) => a.owned!) };
     const results = await Promise.allSettled(ready);
-    const failed = [...results, ...(await Promise.allSettled(cpuReady))].find((r) => r.status === 'rejected');
+    // The preloaded program's device side (GpuHandler.prepare) while the sockets may still start.
+    const prepared = results.every((r) => r.status === 'fulfilled') ? [Engine.prepareGpus(e, opts.preload ?? [])] : [];
+    const failed = [...results, ...(await Promise.allSettled(cpuReady)), ...(await Promise.allSettled(prepared))].find((r) => r.status === 'rejected');
     if (failed !== undefined) {
       await e.close();
       throw (failed as PromiseRejectedResult).reason;
@@ -172,6 +174,23 @@ export class Engine {
     results.forEach((r, i) => (e.actors[e.cpuCount + i]!.ready = (r as PromiseFulfilledResult<ReadyFrame>).value));
     warmPools(e, opts.preload ?? []);
     return e;
+  }
+
+  /**
+   * Every GPU actor makes the device side of the last preloaded program with GPU handlers (run()
+   * names its own program last; a device holds one program's arrays at a time): after all of them
+   * have their pages, so a group knows who owns what.
+   */
+  private static async prepareGpus(e: Engine, preload: ReadonlyArray<AnyProgram>): Promise<void> {
+    const p = [...preload].reverse().find((q) => q.gpu !== undefined);
+    if (p === undefined) return;
+    await Promise.all(
+      e.actors.slice(e.cpuCount).map((a, i) =>
+        (a.actor as GpuActor).prepare(p.gpu!, e.graph).catch((err: Error & { code?: string }) => {
+          throw gpuOpenError(e.topology, i, { type: 'error', actor: a.name, message: `preparing program '${p.name}': ${err.message}`, ...(err.code !== undefined ? { code: err.code } : {}) });
+        }),
+      ),
+    );
   }
 
   /** Threads of all CPU socket actors. */
@@ -652,5 +671,4 @@ export function notResumable(program: string, resume: boolean): TesseraError {
     fix: 'run it without --checkpoint, or make its driver resumable (docs/PROGRAMS.md, Checkpoints)',
   });
 }
-
 

@@ -393,7 +393,8 @@ export interface GpuStepStats {
   /**
    * State bytes an exchange moved between this device and the others outside the meetings:
    * copied into theirs after its kernels (pr: GpuGroup.exchangeFor), or their next flags copied
-   * in at each level's end (bfs's levels: GpuGroup.levelsExchange).
+   * in at each level's end (bfs's levels: GpuGroup.loopExchange), or its owned contributions
+   * copied out at each iteration's end (pr_iterations).
    */
   peerSent?: number;
   /** A traversal's levels run in one native call (kernel 'levels'): a letter a level, T push (top-down), B pull (bottom-up). */

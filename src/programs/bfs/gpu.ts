@@ -1,5 +1,6 @@
 /** bfs on GPUs: handlers over the precompiled native kernels (native/src), imported by URL. */
 import { SET_OUT, SET_IN, FR, NX, OUTDEG, ACTIVATE, type GpuHandler } from '../../../actors/gpu/handler.js';
+import { outbox } from '../../../actors/gpu/outbox.js';
 import { keep, refresh, stale } from '../../../actors/gpu/residency.js';
 import { clearNext, frontierAll, frontierOwned, pushPagesOf } from '../../../actors/gpu/frontier.js';
 import { holdNext, holds } from '../../../actors/gpu/held.js';
@@ -27,18 +28,18 @@ export const bfs: GpuHandler = {
     keep(a, s, 'depth', push ? 'claim' : 'owner');
     // The kernel's activations are the flags set since clearNext (NextSet counts fresh marks).
     const activated = st?.activated ?? 0;
-    const held = hold ? await holdNext(a, s, activated, push ? a.outbox(st, 'depth', 'claim', ACTIVATE) : undefined) : undefined;
+    const held = hold ? await holdNext(a, s, activated, push ? outbox(st, 'depth', 'claim', ACTIVATE) : undefined) : undefined;
     if (held !== undefined) return a.out({ active: held });
     // Pull: the actor is its ranges' one writer: depth and next flags go back dense, in place
     // (a compacted merge of RMAT 24's 10 M claims a level cost ~250 ms on the coordinator).
     if (!push) return a.out({ sync: hold ? [] : await a.syncOwned('depth', 'depth', s), active: await a.syncNext(s, activated) });
     // Every claim of a level writes level + 1: the device's next flags say it all.
-    return a.out({ ...(await a.changedOwned('depth', 'claim', s, activated, level + 1)), outbox: a.outbox(st, 'depth', 'claim', ACTIVATE) });
+    return a.out({ ...(await a.changedOwned('depth', 'claim', s, activated, level + 1)), outbox: outbox(st, 'depth', 'claim', ACTIVATE) });
   },
   stealPush: {
     async run(a, s, tasks) {
       const st = await a.pushStolen('bfs_push', s, tasks, { level: s.f.args.level! }, { depth: 'depth' });
-      return a.outbox(st, 'depth', 'claim', ACTIVATE);
+      return outbox(st, 'depth', 'claim', ACTIVATE);
     },
     owned: (a, s) => a.changedOwned('depth', 'claim', s, undefined, s.f.args.level! + 1),
   },
@@ -61,9 +62,9 @@ export const bfs_levels: GpuHandler = {
     // With `source` the controller seeds depth and the frontier itself: nothing is uploaded.
     // Several GPUs: each walks its own pages over a whole copy of the state, ORing the others'
     // next flags in at each level's end (native controller_levels.cpp).
-    const exchange = a.group?.levelsExchange(a, NX);
+    const exchange = a.group?.loopExchange(a, NX);
     if (a.group !== undefined && exchange === undefined) throw new Error('bfs_levels on several GPUs needs them all real or all emulated');
-    const st = await a.runLevels({
+    const st = await a.runLoop('levels', {
       setId: SET_OUT,
       pages: Uint32Array.from(a.rangePages(SET_OUT)),
       params: { source, level: 0, size: 1, edges: a.graph.outDegree[source]!, pullAbove },
@@ -78,6 +79,10 @@ export const bfs_levels: GpuHandler = {
     // The levels once: every member ran them all.
     const levels = a.group === undefined || a.group.lead(a) ? (st.levels ?? 0) : 0;
     return a.out({ sum: levels, ...(hold ? {} : { sync: await a.syncOwned('depth', 'depth', s) }) });
+  },
+  // Preloaded: depth and the flags (every path uses them).
+  async prepare(a) {
+    for (const [name, kind] of [['depth', 'i32'], [FR, 'u8'], [NX, 'u8']] as const) await a.ensure(name, kind);
   },
 };
 

@@ -78,3 +78,36 @@ export const pr: GpuHandler = {
     return { sum: st?.sum ?? 0, sync };
   },
 };
+
+/**
+ * Every iteration of a fresh run in one superstep, on GPUs owning every vertex (index.ts, edgeMap
+ * gpuOnly): the controller runs pr_pull iteration by iteration, its contributions in two device
+ * arrays it writes in turn (native/src/controller_levels.cpp runPrIterations). Several GPUs copy
+ * each other's owned contributions and add their dangling masses at each iteration's end. The
+ * ranks come back once; the contributions stay on the devices and mirror nothing after.
+ */
+export const pr_iterations: GpuHandler = {
+  modes: ['pull'],
+  async run(a, s) {
+    if (!a.gpusOwnAll) throw new Error('pr_iterations runs on GPUs owning every vertex (edgeMap gpuOnly)');
+    const { iterations, damping, r0, dangling } = s.f.args as { iterations: number; damping: number; r0: number; dangling: number };
+    for (const name of ['contrib', 'nextContrib', 'rank']) await a.ensure(name, 'f64');
+    await a.ensureOutDegree();
+    const exchange = a.group?.loopExchange(a, 'nextContrib', true);
+    if (a.group !== undefined && exchange === undefined) throw new Error('pr_iterations on several GPUs needs them all real or all emulated');
+    const one = a.single;
+    const st = await a.runLoop('pr_iterations', {
+      setId: SET_IN,
+      pages: a.rangePages(SET_IN),
+      params: { iterations, damping, n: a.graph.numVertices, r0, dangling, ...(one ? { applyBegin: a.begin, applyEnd: a.end } : {}) },
+      state: { contrib: 'contrib', nextContrib: 'nextContrib', rank: 'rank', outDeg: OUTDEG, ...(one ? {} : { owned: OWNED }) },
+      ...(exchange !== undefined ? { exchange } : {}),
+    });
+    // Ranks once, the owned ranges; the mass of the last iteration is no one's input.
+    return a.out({ sum: st.sum ?? 0, sync: await a.syncOwned('rank', 'rank', s) });
+  },
+  // Preloaded: the contributions and ranks (pr's supersteps use the same device arrays).
+  async prepare(a) {
+    for (const name of ['contrib', 'nextContrib', 'rank']) await a.ensure(name, 'f64');
+  },
+};

@@ -62,7 +62,17 @@ export const pr = defineProgram({
     const n = ctx.graph.numVertices;
     const r0 = 1 / n;
     const { rank } = ctx.state;
+    const all = ctx.all();
     let c = ctx.resume<{ it: number; dangling: number; contrib: Float64Array; nextContrib: Float64Array }>();
+    if (c === undefined && ctx.gpusOwnAll && ctx.forcedMode === undefined && !ctx.checkpointing && iterations >= 1 && iterations <= WATCH_FROM + 1) {
+      // GPUs owning every vertex (one, or several exchanging their contributions each iteration)
+      // run every iteration in one call (gpu.ts pr_iterations): no superstep's host round trip per
+      // iteration. No state watch is due (WATCH_FROM); the ranks are the supersteps' below.
+      const k = await sinks(ctx);
+      const step = await ctx.edgeMap('pr_iterations', all, { rank }, { iterations, damping, r0, dangling: k === 0 ? 0 : k * r0 }, { modes: ['pull'], gpuOnly: true });
+      ctx.release(step.next);
+      return rank;
+    }
     if (c === undefined || c.it === 0) {
       // rank = 1/n everywhere: the first iteration computes each contribution (r0 / outdeg) where
       // it reads it, so no pass writes rank and contrib first (on a GPU that pass and the upload of
@@ -72,7 +82,6 @@ export const pr = defineProgram({
       c = { it: 0, dangling: k === 0 ? 0 : k * r0, contrib, nextContrib };
     }
     let { it, dangling, contrib, nextContrib } = c;
-    const all = ctx.all();
     const watch = new StateWatch();
     let settled = false;
     for (; it < iterations; it++) {

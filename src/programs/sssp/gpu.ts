@@ -3,6 +3,7 @@
  * (native/src), which the GPU actor imports by URL (the definition's `gpu`).
  */
 import { SET_OUT, FR, NX, ACTIVATE, type GpuHandler } from '../../../actors/gpu/handler.js';
+import { outbox } from '../../../actors/gpu/outbox.js';
 import { keep, refresh } from '../../../actors/gpu/residency.js';
 import { clearNext, frontierOwned } from '../../../actors/gpu/frontier.js';
 
@@ -16,6 +17,6 @@ export const sssp: GpuHandler = {
     await frontierOwned(a, s);
     const st = await a.run('sssp_push', { setId: SET_OUT, pages: a.pushPages(SET_OUT, s), params: a.ownedParams(), state: { dist: 'dist', frontier: FR, next: NX, ...a.ownedState() } });
     keep(a, s, 'dist', 'min');
-    return a.out({ ...(await a.changedOwned('dist', 'min', s, st?.activated ?? 0)), outbox: a.outbox(st, 'dist', 'min', ACTIVATE) });
+    return a.out({ ...(await a.changedOwned('dist', 'min', s, st?.activated ?? 0)), outbox: outbox(st, 'dist', 'min', ACTIVATE) });
   },
 };

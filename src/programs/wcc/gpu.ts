@@ -3,10 +3,12 @@
  * (native/src), which the GPU actor imports by URL (the definition's `gpu`).
  */
 import { SET_OUT, SET_IN, FR, NX, type GpuHandler } from '../../../actors/gpu/handler.js';
+import { joinOutboxes } from '../../../actors/gpu/outbox.js';
 import type { RunStats } from '../../../actors/gpu/native.js';
 import { keep, refresh } from '../../../actors/gpu/residency.js';
 import { clearNext, frontierOwned, pushPagesOf } from '../../../actors/gpu/frontier.js';
 import { holdNext, holds } from '../../../actors/gpu/held.js';
+import { sharedIds } from './ids.js';
 
 export const wcc: GpuHandler = {
   modes: ['push', 'pull'],
@@ -31,7 +33,7 @@ export const wcc: GpuHandler = {
         if (st) stats.push(st);
       }
     }
-    const outbox = a.joinOutboxes(stats, 'label', 'min');
+    const outbox = joinOutboxes(stats, 'label', 'min');
     const activated = stats.reduce((x, st) => x + st.activated, 0);
     // The coordinator's min fold of the changes reproduces the device's labels. A pull writes only
     // the owned vertices (one writer each), as an 'owner' array: its owned ranges stay valid beside
@@ -50,31 +52,51 @@ export const wcc: GpuHandler = {
 const ORIG = '@orig';
 
 /**
- * Afforest on the GPU owning every vertex (index.ts, edgeMap gpuOnly): the three wcc_afforest
- * calls of native/src/controller_aff.cpp. The forest is device scratch; the labels stay on the
- * device (held) until the run ends, or go back at once where the engine does not hold them.
+ * Afforest on GPUs owning every vertex (index.ts, edgeMap gpuOnly): the three wcc_afforest calls
+ * of native/src/controller_aff.cpp. The forest is device scratch; the labels stay on the device
+ * (held) until the run ends, or go back at once where the engine does not hold them. Several GPUs
+ * each run phases 0 and 1 over their own pages and merge their forests after each (aff_merge:
+ * every member then holds the same forest, so the same sample and labels).
  */
 export const afforest: GpuHandler = {
   modes: ['pull'],
   async run(a, s) {
-    if (!a.ownsAll) throw new Error("wcc's afforest runs on one GPU owning every vertex (edgeMap gpuOnly)");
+    if (!a.gpusOwnAll) throw new Error("wcc's afforest runs on GPUs owning every vertex (edgeMap gpuOnly)");
     const orig = s.state.orig as Uint32Array | undefined;
     if (orig === undefined) throw new Error("wcc's afforest needs the original ids as state 'orig'");
     await a.ensure('comp', 'u32');
     await a.ensure('label', 'u32');
     await a.ensureDegrees(ORIG, orig);
+    const exchange = a.group?.loopExchange(a, 'comp');
+    if (a.group !== undefined && exchange === undefined) throw new Error("wcc's afforest on several GPUs needs them all real or all emulated");
+    const merge = async (step: number) => {
+      if (exchange !== undefined) await a.runPageless('aff_merge', { params: { step }, state: comp, exchange });
+    };
     const rounds = s.f.args.rounds!;
     const comp = { comp: 'comp' };
-    // Phase 0 also resets the forest: a graph without pages still needs that.
-    if (a.rangePages(SET_OUT).length === 0) await a.runPageless('wcc_afforest', { params: { phase: 0, rounds }, state: comp });
-    else await a.run('wcc_afforest', { setId: SET_OUT, pages: a.rangePages(SET_OUT), params: { phase: 0, rounds }, state: comp });
-    const st = await a.run('wcc_afforest', { setId: SET_OUT, pages: a.rangePages(SET_OUT), params: { phase: 1, from: rounds }, state: comp });
+    const out = a.rangePages(SET_OUT);
+    // Phase 0 also resets the forest; phase 1 samples the biggest component: both run without pages too.
+    const phase = (params: Record<string, number>, setId = SET_OUT, pages = out) =>
+      pages.length === 0 ? a.runPageless('wcc_afforest', { params, state: comp }) : a.run('wcc_afforest', { setId, pages, params, state: comp });
+    await phase({ phase: 0, rounds });
+    await merge(0);
+    const st = await phase({ phase: 1, from: rounds });
     // Directed: an edge into a vertex outside the biggest component is linked from that end.
-    if (a.directed && st !== undefined) await a.run('wcc_afforest', { setId: SET_IN, pages: a.rangePages(SET_IN), params: { phase: 1, from: 0, skip: st.sum! }, state: comp });
+    if (a.directed) await a.run('wcc_afforest', { setId: SET_IN, pages: a.rangePages(SET_IN), params: { phase: 1, from: 0, skip: st!.sum! }, state: comp });
+    await merge(2);
     await a.runPageless('wcc_afforest', { params: { phase: 2 }, state: { ...comp, label: 'label', orig: ORIG } });
-    const hold = holds(a, s, 'label');
+    // Several GPUs: every member's labels are exact everywhere ('whole'); each sends its own ranges.
+    const hold = holds(a, s, 'label', false, true);
     keep(a, s, 'label', 'owner');
     if (hold) return a.out({ active: 0 });
     return a.out({ active: 0, sync: await a.syncOwned('label', 'label', s) });
+  },
+  // Preloaded: the labels (either path), and on GPUs owning every vertex Afforest's forest
+  // and the original ids (RMAT 24: 67 MB up, ~3 ms of a 9 ms run).
+  async prepare(a, graph) {
+    await a.ensure('label', 'u32');
+    if (!a.gpusOwnAll) return;
+    await a.ensure('comp', 'u32');
+    await a.ensureDegrees(ORIG, sharedIds(graph));
   },
 };

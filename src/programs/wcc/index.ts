@@ -5,10 +5,10 @@
  * Graphalytics expected files; validation only compares the partition). Weights are ignored.
  *
  * On CPU-only topologies: Afforest (afforest.ts; GAPBS cc.cc), union-find with sampling, then
- * each tree's smallest original id. On one GPU owning every vertex, the same Afforest on the device
+ * each tree's smallest original id. On GPUs owning every vertex, the same Afforest on the devices
  * in one superstep (gpu.ts `afforest`: a vertex map between phases would bring the forest back to
- * the host). With GPU actors sharing the work (or a forced mode), min-label propagation as
- * follows (its GPU kernels are native).
+ * the host; several GPUs merge their forests after each phase). With CPU and GPU actors sharing
+ * the work (or a forced mode), min-label propagation as follows (its GPU kernels are native).
  *
  * Min-label propagation (labels start as original ids, graph.ids.toOriginal): a superstep takes,
  * for every vertex, the minimum label over its active neighbours through in- AND out-edges
@@ -18,13 +18,13 @@
  * graph.out. Halts when no label changes (kernels.ts). Serial reference: reference.ts.
  */
 import { copyArray, fillIndex } from '../../engine/fill.js';
-import { toShared } from '../../engine/frontier-lists.js';
 import { defineProgram } from '../../engine/define.js';
 import type { Frontier, RunContext } from '../../engine/program.js';
 import type { Graph } from '../../graph/types.js';
 import { peers } from './peers.js';
 import { referenceWcc } from './reference.js';
 import { mostFrequent } from './afforest.js';
+import { sharedIds } from './ids.js';
 
 export const wcc = defineProgram({
   name: 'wcc',
@@ -58,7 +58,7 @@ export const wcc = defineProgram({
     const c = ctx.resume<{ frontier?: Frontier; phase?: number }>();
     const cpu = ctx.gpuActors === 0 && ctx.forcedMode === undefined;
     if (cpu && (c === undefined || c.phase !== undefined)) return afforest(ctx, c?.phase);
-    if (c === undefined && ctx.soleGpu && ctx.forcedMode === undefined) {
+    if (c === undefined && ctx.gpusOwnAll && ctx.forcedMode === undefined) {
       ctx.note('algorithm', 'afforest');
       await ctx.edgeMap('afforest', ctx.all(), { label: ctx.state.label, orig: sharedIds(ctx.graph) }, { rounds: ROUNDS }, { modes: ['pull'], pullPages: 'out', gpuOnly: true });
       return ctx.state.label;
@@ -105,13 +105,3 @@ async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array
 
 /** Afforest's sampling rounds: each vertex's first ROUNDS out-edges (GAPBS neighbor_rounds). */
 const ROUNDS = 2;
-
-const idCopies = new WeakMap<Graph, Uint32Array>();
-/** The graph's original ids in shared memory (a frame carries shared buffers only): a copy once per graph where they are not. */
-function sharedIds(g: Graph): Uint32Array {
-  const ids = g.ids.toOriginal;
-  if (ids.buffer instanceof SharedArrayBuffer) return ids;
-  let c = idCopies.get(g);
-  if (c === undefined) idCopies.set(g, (c = toShared(ids)));
-  return c;
-}

@@ -1,0 +1,83 @@
+/**
+ * A preloaded program's device side is made while the engine starts (GpuHandler.prepare): a
+ * session's first run of it allocates no device array and uploads no graph constant, and its
+ * results are the CPU's; another program run after it frees those arrays and makes its own.
+ */
+import test from 'ava';
+import { GpuController, nativeAvailable } from '../actors/gpu/native.js';
+import { Engine } from '../src/engine/coordinator.js';
+import { withOwnership } from '../src/api.js';
+import type { Graph } from '../src/graph/types.js';
+import type { Topology } from '../src/topology/schema.js';
+import { algorithm } from './helpers/programs.js';
+import { cpuResults, firstMismatch, paramsFor, rmat } from './helpers/gpu-compare.js';
+
+const avail = nativeAvailable();
+const gpuTest = !avail.ok && avail.toolchainMissing ? test.skip : test.serial;
+
+const topo = (gpus: number): Topology => ({
+  name: `1S${gpus}G`,
+  source: 'test',
+  sockets: [{ id: 0, threads: 1 }],
+  gpus: Array.from({ length: gpus }, (_, i) => ({ device: i, emulated: true, streams: 2 })),
+  interconnect: {},
+  model: {},
+});
+
+/** Counts the controller calls that allocate device arrays or copy host arrays up while `f` runs. */
+async function counting<T>(f: () => Promise<T>): Promise<{ result: T; allocs: number; writes: number }> {
+  const proto = GpuController.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const saved = { allocState: proto.allocState!, writeState: proto.writeState! };
+  const n = { allocs: 0, writes: 0 };
+  proto.allocState = function (this: unknown, ...a: unknown[]) {
+    n.allocs++;
+    return saved.allocState.apply(this, a);
+  };
+  proto.writeState = function (this: unknown, ...a: unknown[]) {
+    n.writes++;
+    return saved.writeState.apply(this, a);
+  };
+  try {
+    return { result: await f(), ...n };
+  } finally {
+    Object.assign(proto, saved);
+  }
+}
+
+async function engine(g: Graph, t: Topology, preload: string[]): Promise<Engine> {
+  return Engine.create(g, t, await withOwnership(g, t, { gpuShare: 1, preload: preload.map((p) => algorithm(p).program) }));
+}
+
+gpuTest('a preloaded program allocates and uploads nothing in its first run on GPUs owning every vertex (wcc on one GPU, bfs and pr on one and two); without preload it does', async (t) => {
+  const g = rmat(true);
+  const want = await cpuResults(g);
+  for (const [name, gpus] of [['wcc', 1], ['bfs', 1], ['pr', 1], ['bfs', 2], ['pr', 2]] as const) {
+    const p = algorithm(name).program;
+    for (const preload of [[name], []]) {
+      const e = await engine(g, topo(gpus), preload);
+      try {
+        const { result, allocs, writes } = await counting(() => e.run(p, paramsFor(g, name) as never));
+        t.is(firstMismatch(result.values, want.get(name)!, p.output === 'float'), -1, `${name} ${gpus} GPU(s) preload ${preload.length}`);
+        if (preload.length > 0) t.deepEqual([allocs, writes], [0, 0], `${name} on ${gpus} GPU(s), preloaded: device arrays made in the run`);
+        else t.true(allocs > 0, `${name} on ${gpus} GPU(s) without preload: the run allocates (the test can fail)`);
+      } finally {
+        await e.close();
+      }
+    }
+  }
+});
+
+gpuTest("another program after the preloaded one frees its arrays and makes its own; the preloaded one's later runs are right", async (t) => {
+  const g = rmat(false);
+  const want = await cpuResults(g);
+  const e = await engine(g, topo(1), ['wcc']);
+  try {
+    for (const name of ['bfs', 'wcc', 'pr', 'wcc'] as const) {
+      const p = algorithm(name).program;
+      const r = await e.run(p, paramsFor(g, name) as never);
+      t.is(firstMismatch(r.values, want.get(name)!, p.output === 'float'), -1, name);
+    }
+  } finally {
+    await e.close();
+  }
+});
