@@ -464,3 +464,28 @@ test('steal policy: balances shared-memory queues, refuses transfers that do not
   t.is(busiestQueue([100, 300, 200], [1, 10, 1], 0), 2);
   t.is(busiestQueue([100, 0, 0], [1, 1, 1], 0), -1);
 });
+
+test('gpuWorkByVertices (bfs): the GPUs\' edges shared by their vertices, the sockets\' untouched; P\'s hub range then predicts slower than dealt pages', async (t) => {
+  const { loadsOf, sweepPoint } = await import('../src/model/partition.js');
+  const g = buildGraph({ ...generateEdges('rmat:13:ef=12:seed=3'), directed: true }, { pageEdges: 256 });
+  const els: ModelElement[] = [
+    { name: 'socket0', kind: 'cpu', rate: 1e8, threads: 2 },
+    { name: 'gpu0', kind: 'gpu', rate: 1e9 },
+    { name: 'gpu1', kind: 'gpu', rate: 1e9 },
+  ];
+  // No per-range charge: dealt pages make many ranges on a graph this small (RANGE_S would decide).
+  const params: ModelParams = { elements: els, c: 1e9, messageBytes: 12, rangeS: 0 };
+  const part = (multiGpu: 'p' | 's', alpha: number) => partitionGraph(g, params, { strategy: 'high', multiGpu, alpha, orientation: 'in' });
+  const p = part('p', 0.2);
+  const plain = loadsOf(p);
+  const byV = loadsOf(p, undefined, true);
+  t.is(byV[0]!.edges, plain[0]!.edges);
+  const gpuEdges = plain[1]!.edges + plain[2]!.edges;
+  t.true(close(byV[1]!.edges + byV[2]!.edges, gpuEdges));
+  t.true(close(byV[1]!.edges / byV[2]!.edges, plain[1]!.vertices! / plain[2]!.vertices!));
+  // HIGH-P gives the first GPU the hubs: few vertices, so the second holds most of the work.
+  t.true(plain[1]!.vertices! * 4 < plain[2]!.vertices!, `${plain[1]!.vertices} vs ${plain[2]!.vertices}`);
+  const ms = (multiGpu: 'p' | 's', flag: boolean) => sweepPoint(g, { ...params, gpuWorkByVertices: flag }, part(multiGpu, 0)).prediction.makespanS;
+  t.true(ms('s', true) < ms('p', true), `by vertices: S ${ms('s', true)} against P ${ms('p', true)}`);
+  t.true(ms('p', true) > ms('p', false) * 1.2, 'P slower by vertices than by edges');
+});

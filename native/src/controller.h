@@ -347,6 +347,11 @@ class Controller {
    * in device order, so every member computes the same base).
    */
   double exchangeIteration(const ExchangeSpec& ex, uint32_t it, StateArr& next, double mine);
+  /** Posts `a` (and `sum`, and the exchange's ranges) as this controller's loop step `step`. */
+  void postLoop(const ExchangeSpec& ex, uint32_t step, const StateArr& a, double sum = 0);
+  struct LoopPost;
+  /** Waits for peer p's loop post of `step` (n entries, else TS_TYPE naming `what`) and holds p (letGo when done with it). */
+  const LoopPost& awaitLoop(Controller& p, const ExchangeSpec& ex, uint32_t step, size_t n, const std::chrono::steady_clock::time_point& t0, const char* what);
   /** Waits for peer p's post matching `ready` (abort, close and a minute's timeout end it with TS_PEER), then holds p (inbound_). */
   template <class Ready>
   void awaitPeer(Controller& p, uint64_t tag, const std::chrono::steady_clock::time_point& t0, Ready ready);

@@ -179,15 +179,29 @@ void Controller::pushExchange(const ExchangeSpec& ex, int s, RunStats& st) {
   be_->syncStream(s);
 }
 
+void Controller::postLoop(const ExchangeSpec& ex, uint32_t step, const StateArr& a, double sum) {
+  {
+    std::lock_guard<std::mutex> lk(postMu_);
+    loopPosts_[step % 2] = LoopPost{ex.tag, step, a.dev, a.n, sum, ex.ranges};
+  }
+  postCv_.notify_all();
+}
+
+const Controller::LoopPost& Controller::awaitLoop(Controller& p, const ExchangeSpec& ex, uint32_t step, size_t n, const std::chrono::steady_clock::time_point& t0, const char* what) {
+  const LoopPost& q = p.loopPosts_[step % 2];
+  awaitPeer(p, ex.tag, t0, [&] { return q.tag == ex.tag && q.step == step; });
+  if (q.n != n) {
+    p.letGo();
+    throw CodedError("TS_TYPE", std::string(what) + ": GPU " + std::to_string(p.device_) + " posted " + std::to_string(q.n) + " entries against " + std::to_string(n) + " here");
+  }
+  return q;
+}
+
 uint64_t Controller::exchangeLevel(const ExchangeSpec& ex, uint32_t level, StateArr& next, StateArr& depth, int32_t value) {
   if (next.type != SType::U8 || depth.type != SType::I32 || depth.n < next.n)
     throw CodedError("TS_TYPE", "levels on several GPUs: next must hold u8 flags and depth i32 values over the same vertices");
-  {
-    // The level's kernels are done (run() synced): its flags are final but for the peers' ORs.
-    std::lock_guard<std::mutex> lk(postMu_);
-    loopPosts_[level % 2] = LoopPost{ex.tag, level, next.dev, next.n, 0, {}};
-  }
-  postCv_.notify_all();
+  // The level's kernels are done (run() synced): its flags are final but for the peers' ORs.
+  postLoop(ex, level, next);
   const size_t n = next.n;
   uint8_t* other = (uint8_t*)scratch("@levels.other", n);
   double* fresh = (double*)scratch("@levels.fresh", sizeof(double));
@@ -195,12 +209,10 @@ uint64_t Controller::exchangeLevel(const ExchangeSpec& ex, uint32_t level, State
   const auto t0 = std::chrono::steady_clock::now();
   HeldPeers held;
   for (Controller* p : ex.peers) {
-    const LoopPost* q = &p->loopPosts_[level % 2];
-    awaitPeer(*p, ex.tag, t0, [&] { return q->tag == ex.tag && q->step == level; });
+    const LoopPost& q = awaitLoop(*p, ex, level, n, t0, "levels on several GPUs");
     held.peers.push_back(p);
     // What it ORed in of this one's flags meanwhile changes nothing (OR twice is OR once).
-    if (q->n != n) throw CodedError("TS_TYPE", "levels on several GPUs: GPU " + std::to_string(p->device_) + " posted " + std::to_string(q->n) + " flags against " + std::to_string(n) + " here");
-    be_->peerCopy(other, q->dev, p->device_, n, 0);
+    be_->peerCopy(other, q.dev, p->device_, n, 0);
     launch<KOrNext>(gridFor(n), kBlock * sizeof(double), 0, OrNextArgs{other, (u8*)next.dev, (i32*)depth.dev, (u32)n, value, fresh});
   }
   double r = 0;
@@ -211,27 +223,21 @@ uint64_t Controller::exchangeLevel(const ExchangeSpec& ex, uint32_t level, State
 
 double Controller::exchangeIteration(const ExchangeSpec& ex, uint32_t it, StateArr& next, double mine) {
   if (next.type != SType::F64) throw CodedError("TS_TYPE", "pr_iterations on several GPUs: the contributions must be f64");
-  {
-    // The iteration's kernels are done (run() synced): its owned contributions are final.
-    std::lock_guard<std::mutex> lk(postMu_);
-    loopPosts_[it % 2] = LoopPost{ex.tag, it, next.dev, next.n, mine, ex.ranges};
-  }
-  postCv_.notify_all();
+  // The iteration's kernels are done (run() synced): its owned contributions are final.
+  postLoop(ex, it, next, mine);
   std::vector<std::pair<int, double>> sums{{device_, mine}};
   const auto t0 = std::chrono::steady_clock::now();
   HeldPeers held;
   for (Controller* p : ex.peers) {
-    const LoopPost* q = &p->loopPosts_[it % 2];
-    awaitPeer(*p, ex.tag, t0, [&] { return q->tag == ex.tag && q->step == it; });
+    const LoopPost& q = awaitLoop(*p, ex, it, next.n, t0, "pr_iterations on several GPUs");
     held.peers.push_back(p);
-    if (q->n != next.n) throw CodedError("TS_TYPE", "pr_iterations on several GPUs: GPU " + std::to_string(p->device_) + " posted " + std::to_string(q->n) + " contributions against " + std::to_string(next.n) + " here");
     // Its post stays until it posts it + 2, which waits for this one's it + 1 (after these copies).
-    for (const auto& [b, e] : q->ranges) {
+    for (const auto& [b, e] : q.ranges) {
       if (b >= e) continue;
       if (e > next.n) throw CodedError("TS_RANGE", "pr_iterations: GPU " + std::to_string(p->device_) + " owns a range past the contributions");
-      be_->peerCopy((double*)next.dev + b, (const double*)q->dev + b, p->device_, (e - b) * sizeof(double), 0);
+      be_->peerCopy((double*)next.dev + b, (const double*)q.dev + b, p->device_, (e - b) * sizeof(double), 0);
     }
-    sums.push_back({p->device_, q->sum});
+    sums.push_back({p->device_, q.sum});
   }
   be_->syncStream(0);
   std::sort(sums.begin(), sums.end());
@@ -242,33 +248,23 @@ double Controller::exchangeIteration(const ExchangeSpec& ex, uint32_t it, StateA
 
 uint64_t Controller::gatherPeers(const ExchangeSpec& ex, uint32_t step, const StateArr& a, void* into) {
   const size_t bytes = a.n * stypeSize(a.type);
-  auto post = [&](uint32_t s) {
-    {
-      std::lock_guard<std::mutex> lk(postMu_);
-      loopPosts_[s % 2] = LoopPost{ex.tag, s, a.dev, a.n, 0, {}};
-    }
-    postCv_.notify_all();
-  };
   const auto t0 = std::chrono::steady_clock::now();
-  post(step);
+  postLoop(ex, step, a);
   {
     HeldPeers held;
     for (size_t i = 0; i < ex.peers.size(); i++) {
       Controller* p = ex.peers[i];
-      const LoopPost* q = &p->loopPosts_[step % 2];
-      awaitPeer(*p, ex.tag, t0, [&] { return q->tag == ex.tag && q->step == step; });
+      const LoopPost& q = awaitLoop(*p, ex, step, a.n, t0, "exchange");
       held.peers.push_back(p);
-      if (q->n != a.n) throw CodedError("TS_TYPE", "exchange: GPU " + std::to_string(p->device_) + " posted " + std::to_string(q->n) + " entries against " + std::to_string(a.n) + " here");
-      be_->peerCopy((uint8_t*)into + i * bytes, q->dev, p->device_, bytes, 0);
+      be_->peerCopy((uint8_t*)into + i * bytes, q.dev, p->device_, bytes, 0);
     }
     be_->syncStream(0);
   }
   // Every peer has copied this one's array once it posts step + 1: it may change after that.
-  post(step + 1);
+  postLoop(ex, step + 1, a);
   for (Controller* p : ex.peers) {
-    const LoopPost* q = &p->loopPosts_[(step + 1) % 2];
-    awaitPeer(*p, ex.tag, t0, [&] { return q->tag == ex.tag && q->step == step + 1; });
-    p->letGo();  // awaitPeer held it; nothing is copied from it
+    awaitLoop(*p, ex, step + 1, a.n, t0, "exchange");
+    p->letGo();  // awaitLoop held it; nothing is copied from it
   }
   return bytes * ex.peers.size();
 }

@@ -74,6 +74,7 @@ export async function modelSweep(graph: Graph, topology: Topology, algo: string,
   const rates = await calibrate(topology, profile.algo, mode, { graphVertices: graph.numVertices, ...opts.calibrate });
   const params = modelParamsFor(topology, rates, graph, { passes: opts.passes, pagesResident: opts.pagesResident });
   if (profile.levels === true && mode === 'push' && opts.source !== undefined) params.levelPageEdges = pushLevels(graph, opts.source);
+  if (profile.levels === true && mode === 'pull') params.gpuWorkByVertices = true;
   const strategies = opts.partition === undefined || opts.partition === 'auto' ? (opts.strategies ?? STRATEGIES) : [opts.partition];
   const orientation = mode === 'push' ? 'out' : 'in';
   const grid = opts.steps ?? 20;

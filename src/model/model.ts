@@ -107,6 +107,15 @@ export interface ModelParams {
    * (levels.ts pushLevels); partitions then load each element per level.
    */
   levelPageEdges?: Float64Array[];
+  /**
+   * Direction-optimising traversals (profile `levels`, pull): most of the work is bottom-up
+   * levels, where each unvisited vertex scans its in-edges until it meets a parent (Beamer), so
+   * among several GPUs the work follows the vertices each owns, not its edges (Strategy-P's
+   * ranges of equal in-edges leave the GPU owning an RMAT graph's hubs a sliver of its vertices,
+   * and the other nearly all the bottom-up work). The GPUs' edges together are unchanged (their
+   * rate was calibrated on whole runs).
+   */
+  gpuWorkByVertices?: boolean;
   /** Seconds of every run outside supersteps (allocation, vertex maps, result); default 0. */
   setupS?: number;
   /** The CPU sockets' one-time start over the whole graph (their first superstep beyond a steady one); default 0. */

@@ -367,9 +367,9 @@ function randMatrices(graph: Graph, part: Partition): { agg: Float64Array; raw: 
  * The model's input for one element from a partition; with `levels` (pushLevels over the out-pages
  * a push partition cuts) its edges per level too.
  */
-export function loadsOf(part: Partition, levels?: Float64Array[]): ElementLoad[] {
+export function loadsOf(part: Partition, levels?: Float64Array[], gpuWorkByVertices = false): ElementLoad[] {
   const perLevel = levels !== undefined && part.orientation === 'out';
-  return part.elements.map((e) => ({
+  const loads = part.elements.map((e) => ({
     edges: e.edges,
     vertices: e.vertices,
     ranges: e.ranges.length,
@@ -377,12 +377,19 @@ export function loadsOf(part: Partition, levels?: Float64Array[]): ElementLoad[]
     streamedBytes: e.kind === 'gpu' ? e.streamedBytes : 0,
     ...(perLevel ? { levels: levelEdgesOf(levels, e.pages) } : {}),
   }));
+  if (!gpuWorkByVertices || perLevel) return loads;
+  // ModelParams.gpuWorkByVertices: the GPUs' edges together, shared by the vertices each owns.
+  const gpus = part.elements.flatMap((e, i) => (e.kind === 'gpu' ? [i] : []));
+  let edges = 0, vertices = 0;
+  for (const i of gpus) (edges += loads[i]!.edges), (vertices += loads[i]!.vertices);
+  if (gpus.length > 1 && vertices > 0) for (const i of gpus) loads[i]!.edges = (edges * loads[i]!.vertices) / vertices;
+  return loads;
 }
 
 /** A partition's prediction: its exact loads and boundary traffic through model.ts predict. */
 export function predictPartition(graph: Graph, params: ModelParams, part: Partition): { prediction: Prediction; traffic: BoundaryTraffic } {
   const traffic = boundaryTraffic(graph, part);
-  return { prediction: predict(params, loadsOf(part, params.levelPageEdges), traffic), traffic };
+  return { prediction: predict(params, loadsOf(part, params.levelPageEdges, params.gpuWorkByVertices), traffic), traffic };
 }
 
 /** One point of a sweep: what the partition looks like and what the model predicts. */

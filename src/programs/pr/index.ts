@@ -64,7 +64,7 @@ export const pr = defineProgram({
     const { rank } = ctx.state;
     const all = ctx.all();
     let c = ctx.resume<{ it: number; dangling: number; contrib: Float64Array; nextContrib: Float64Array }>();
-    if (c === undefined && ctx.gpusOwnAll && ctx.forcedMode === undefined && !ctx.checkpointing && iterations >= 1 && iterations <= WATCH_FROM + 1) {
+    if (c === undefined && ctx.gpusOwnAll && ctx.forcedMode === undefined && !ctx.checkpointing && n > 0 && iterations >= 1 && iterations <= WATCH_FROM + 1) {
       // GPUs owning every vertex (one, or several exchanging their contributions each iteration)
       // run every iteration in one call (gpu.ts pr_iterations): no superstep's host round trip per
       // iteration. No state watch is due (WATCH_FROM); the ranks are the supersteps' below.
