@@ -142,6 +142,12 @@ export class GpuGroup {
     return this.members.filter((m) => m !== a).map((m) => m.controller);
   }
 
+  /** `a`'s even share of n vertices among the members (one range; settle's read-back of arrays exact on every member). */
+  evenShare(a: GpuActor, n: number): VertexRanges {
+    const k = this.members.indexOf(a), g = this.members.length;
+    return [[Math.floor((k * n) / g), Math.floor(((k + 1) * n) / g)]];
+  }
+
   /** Whether `a` is the first member (one of them reports what all of them did alike). */
   lead(a: GpuActor): boolean {
     return this.members[0] === a;

@@ -28,8 +28,20 @@ export function holds(a: GpuActor, s: GpuStep, name: string, swaps = false, whol
   if (s.f.held?.includes(name) !== true || !(a.ownsAll || (whole && a.gpusOwnAll) || (swaps && a.gpusOwnAll && s.f.holdNext === true))) return false;
   s.held ??= { state: [], next: false };
   if (!s.held.state.includes(name)) s.held.state.push(name);
+  // By host buffer: settle names the arrays it brings back its own way.
+  const w = wholeHeld(a), buf = s.state[name]!.buffer;
+  if (whole && !a.ownsAll) w.add(buf);
+  else w.delete(buf);
   return true;
 }
+
+/** Held arrays (host buffers) whose copy is exact on every GPU of the group (holds' `whole`): settle reads an even share from each. */
+function wholeHeld(a: GpuActor): Set<ArrayBufferLike> {
+  let w = a.scratch.get(WHOLE) as Set<ArrayBufferLike> | undefined;
+  if (w === undefined) a.scratch.set(WHOLE, (w = new Set()));
+  return w;
+}
+const WHOLE = 'held:whole';
 
 /** A GPU's updates of vertices any GPU may own (its outbox), or those others sent it. */
 export type Updates = StateMerge;
@@ -137,15 +149,18 @@ export async function settle(a: GpuActor, f: SuperstepFrame, s: GpuStep): Promis
   const t0 = performance.now();
   const n = a.graph.numVertices;
   let bytes = 0;
-  // Each GPU its own vertices (one owning every vertex: all of them).
+  // Each GPU its own vertices (one owning every vertex: all of them); an array exact on every GPU,
+  // an even share each (P leaves one GPU nearly every vertex of an RMAT graph: its read-back alone).
   const ranges: VertexRanges = a.ownsAll ? [[0, n]] : a.owned;
+  const whole = wholeHeld(a);
   for (const r of f.state) {
     const host = s.state[r.name]!;
     const slot = mirrorSlot(a, host, r.kind);
     if (slot === undefined) continue;
+    const mine = whole.has(host.buffer) && a.group !== undefined ? a.group.evenShare(a, n) : ranges;
     await a.pin(host);
-    for (const [b, e] of ranges) await a.controller.readState(slot, host.subarray(b, Math.min(e, host.length)) as StateArray, b);
-    bytes += rangeVertices(ranges) * host.BYTES_PER_ELEMENT;
+    for (const [b, e] of mine) await a.controller.readState(slot, host.subarray(b, Math.min(e, host.length)) as StateArray, b);
+    bytes += rangeVertices(mine) * host.BYTES_PER_ELEMENT;
   }
   if (f.settle?.next === true) {
     if (a.nextStep !== f.step) throw new Error(`settle: the device's next flags are of superstep ${a.nextStep}, not ${f.step}`);
