@@ -120,6 +120,21 @@ gpuTest('PageRank on GPUs owning every vertex: every iteration in one call (pr_i
   }
 });
 
+gpuTest('PageRank past 101 iterations on GPUs owning every vertex: the first 100 in one call, its last contributions handed back, the rest (watched) a superstep each; ranks equal to the CPU', async (t) => {
+  const pr = algorithm('pr').program;
+  const g = rmat(true);
+  const params = { iterations: 110, damping: 0.85 };
+  const cpu = await withEngine(g, { ...oneSocket(0), name: '1S' }, {}, (e) => e.run(pr, params as never));
+  for (const [topo, opts] of [[oneSocket(1), {}], [oneSocket(2), {}], [oneSocket(2), { multiGpu: 's' }]] as Array<[Topology, EngineOptions]>) {
+    const what = `${topo.name} ${JSON.stringify(opts)}`;
+    const r = await withEngine(g, topo, { gpuShare: 1, ...opts }, (e) => e.run(pr, params as never));
+    t.is(firstMismatch(r.values, cpu.values, true), -1, what);
+    // One call for iterations 0-99, then at most ten supersteps (the watch may stop them early).
+    t.true(r.report.supersteps >= 2 && r.report.supersteps <= 11, `${what}: ${r.report.supersteps} supersteps`);
+    t.is(r.report.steps[0]!.kernel, 'pr_iterations', what);
+  }
+});
+
 gpuTest("bfs's depth and wcc's label after pull levels come device to device on two GPUs (an owner array there) beside a CPU actor; owning every vertex, bfs's levels and wcc's Afforest exchange within one superstep; results unchanged", async (t) => {
   const g = rmat(true);
   const want = await cpuResults(g);

@@ -117,8 +117,8 @@ export interface RunContext {
   readonly soleGpu: boolean;
   /**
    * GPU actors own every vertex (one, or several together; no CPU actor computes any): edgeMap's
-   * gpuOnly may be used, with kernels whose GPU handlers run on a group (bfs_levels) or, where
-   * soleGpu, on one GPU (wcc's afforest).
+   * gpuOnly may be used, with kernels whose GPU handlers run on one GPU or on a group
+   * (bfs_levels, pr_iterations, wcc's afforest).
    */
   readonly gpusOwnAll: boolean;
   /**

@@ -84,7 +84,8 @@ export const pr: GpuHandler = {
  * gpuOnly): the controller runs pr_pull iteration by iteration, its contributions in two device
  * arrays it writes in turn (native/src/controller_levels.cpp runPrIterations). Several GPUs copy
  * each other's owned contributions and add their dangling masses at each iteration's end. The
- * ranks come back once; the contributions stay on the devices and mirror nothing after.
+ * ranks come back once; the contributions stay on the devices and mirror nothing after (with
+ * args.handBack the last ones come back too).
  */
 export const pr_iterations: GpuHandler = {
   modes: ['pull'],
@@ -103,8 +104,12 @@ export const pr_iterations: GpuHandler = {
       state: { contrib: 'contrib', nextContrib: 'nextContrib', rank: 'rank', outDeg: OUTDEG, ...(one ? {} : { owned: OWNED }) },
       ...(exchange !== undefined ? { exchange } : {}),
     });
-    // Ranks once, the owned ranges; the mass of the last iteration is no one's input.
-    return a.out({ sum: st.sum ?? 0, sync: await a.syncOwned('rank', 'rank', s) });
+    // Ranks once, the owned ranges; its own mass of the last iteration (the engine sums them).
+    const sync = await a.syncOwned('rank', 'rank', s);
+    // handBack: the last iteration's contributions (device array nextContrib after an odd count of
+    // iterations, contrib after an even one) into the host's contrib, where the supersteps go on.
+    if (s.f.args.handBack === 1) sync.push(...(await a.syncOwned(iterations % 2 === 1 ? 'nextContrib' : 'contrib', 'contrib', s)));
+    return a.out({ sum: st.sum ?? 0, sync });
   },
   // Preloaded: the contributions and ranks (pr's supersteps use the same device arrays).
   async prepare(a) {

@@ -64,14 +64,21 @@ export const pr = defineProgram({
     const { rank } = ctx.state;
     const all = ctx.all();
     let c = ctx.resume<{ it: number; dangling: number; contrib: Float64Array; nextContrib: Float64Array }>();
-    if (c === undefined && ctx.gpusOwnAll && ctx.forcedMode === undefined && !ctx.checkpointing && n > 0 && iterations >= 1 && iterations <= WATCH_FROM + 1) {
+    if (c === undefined && ctx.gpusOwnAll && ctx.forcedMode === undefined && !ctx.checkpointing && n > 0 && iterations >= 1) {
       // GPUs owning every vertex (one, or several exchanging their contributions each iteration)
-      // run every iteration in one call (gpu.ts pr_iterations): no superstep's host round trip per
-      // iteration. No state watch is due (WATCH_FROM); the ranks are the supersteps' below.
+      // run the iterations in one call (gpu.ts pr_iterations): no superstep's host round trip per
+      // iteration; the ranks are the supersteps' below. Past WATCH_FROM the state watch needs the
+      // states on the host: the call runs the first WATCH_FROM and hands its last contributions
+      // back (`handBack`), and the supersteps below go on from there.
       const k = await sinks(ctx);
-      const step = await ctx.edgeMap('pr_iterations', all, { rank }, { iterations, damping, r0, dangling: k === 0 ? 0 : k * r0 }, { modes: ['pull'], gpuOnly: true });
+      const all1 = iterations <= WATCH_FROM + 1;
+      const calls = all1 ? iterations : WATCH_FROM;
+      const { contrib, nextContrib } = ctx.state;
+      const step = await ctx.edgeMap('pr_iterations', all, all1 ? { rank } : { rank, contrib }, { iterations: calls, damping, r0, dangling: k === 0 ? 0 : k * r0, ...(all1 ? {} : { handBack: 1 }) }, { modes: ['pull'], gpuOnly: true });
       ctx.release(step.next);
-      return rank;
+      if (all1) return rank;
+      // The last iteration's mass: each GPU's own, summed by the engine.
+      c = { it: calls, dangling: step.sum, contrib, nextContrib };
     }
     if (c === undefined || c.it === 0) {
       // rank = 1/n everywhere: the first iteration computes each contribution (r0 / outdeg) where
