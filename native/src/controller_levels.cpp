@@ -22,22 +22,40 @@
 
 namespace ts {
 
+namespace {
+
+/** A loop kernel's params.k, or `dflt`; TS_ARG naming the kernel `what` where neither is there. */
+double paramOf(const RunRequest& rq, const char* what, const char* k, const double* dflt = nullptr) {
+  auto it = rq.params.find(k);
+  if (it != rq.params.end()) return it->second;
+  if (dflt == nullptr) throw CodedError("TS_ARG", std::string(what) + ": params." + k + " is required");
+  return *dflt;
+}
+
+/** A loop kernel's state.k (the state array's name); TS_ARG naming the kernel `what` where it is missing. */
+const std::string& roleOf(const RunRequest& rq, const char* what, const char* k) {
+  auto it = rq.state.find(k);
+  if (it == rq.state.end()) throw CodedError("TS_ARG", std::string(what) + ": state." + k + " is required");
+  return it->second;
+}
+
+/** One inner call's page-cache and copy counters added to its loop's total. */
+void addCall(RunStats& total, const RunStats& st) {
+  total.hits += st.hits, total.misses += st.misses, total.evictions += st.evictions;
+  total.bytesCopied += st.bytesCopied, total.fileBytes += st.fileBytes, total.bufferHits += st.bufferHits;
+  total.copyMs += st.copyMs, total.kernelMs += st.kernelMs;
+  total.cacheSlots = st.cacheSlots, total.slotBytes = st.slotBytes;
+}
+
+}  // namespace
+
 RunStats Controller::runLevels(const RunRequest& rq) {
   const auto wall0 = std::chrono::steady_clock::now();
   const LevelsSpec& L = rq.levels;
   if (L.push.empty() || L.pull.empty() || L.push == "levels" || L.pull == "levels")
     throw CodedError("TS_ARG", "levels: levels.push and levels.pull must name a push and a pull kernel");
-  auto param = [&](const char* k, const double* dflt = nullptr) {
-    auto it = rq.params.find(k);
-    if (it != rq.params.end()) return it->second;
-    if (dflt == nullptr) throw CodedError("TS_ARG", std::string("levels: params.") + k + " is required");
-    return *dflt;
-  };
-  auto role = [&](const char* k) -> const std::string& {
-    auto it = rq.state.find(k);
-    if (it == rq.state.end()) throw CodedError("TS_ARG", std::string("levels: state.") + k + " is required");
-    return it->second;
-  };
+  auto param = [&](const char* k, const double* dflt = nullptr) { return paramOf(rq, "levels", k, dflt); };
+  auto role = [&](const char* k) -> const std::string& { return roleOf(rq, "levels", k); };
   const std::string &depth = role("depth"), &fr = role("frontier"), &nx = role("next"), &deg = role("outDeg");
   const double minusOne = -1;
   const double pullAbove = param("pullAbove"), unset = param("unset", &minusOne);
@@ -74,10 +92,8 @@ RunStats Controller::runLevels(const RunRequest& rq) {
     if (!k.pages.empty()) {
       const RunStats st = run(k);
       activated = st.activated;
-      total.pages += st.pages, total.hits += st.hits, total.misses += st.misses, total.evictions += st.evictions;
-      total.bytesCopied += st.bytesCopied, total.fileBytes += st.fileBytes, total.bufferHits += st.bufferHits;
-      total.copyMs += st.copyMs, total.kernelMs += st.kernelMs;
-      total.cacheSlots = st.cacheSlots, total.slotBytes = st.slotBytes;
+      total.pages += st.pages;
+      addCall(total, st);
     }
     if (!pull) total.edges += edges;
     else
@@ -99,7 +115,6 @@ RunStats Controller::runLevels(const RunRequest& rq) {
   return total;
 }
 
-
 // Kernel "pr_iterations": PageRank's fixed iterations in one call, for a GPU owning every vertex
 // or several owning every vertex together (src/programs/pr/gpu.ts). Run from JS, an iteration
 // was a superstep: frames, a vote and the handlers' calls on the main thread that the coordinator
@@ -117,16 +132,8 @@ RunStats Controller::runLevels(const RunRequest& rq) {
 // iterations run, stats.edges the edges they read.
 RunStats Controller::runPrIterations(const RunRequest& rq) {
   const auto wall0 = std::chrono::steady_clock::now();
-  auto param = [&](const char* k) {
-    auto it = rq.params.find(k);
-    if (it == rq.params.end()) throw CodedError("TS_ARG", std::string("pr_iterations: params.") + k + " is required");
-    return it->second;
-  };
-  auto role = [&](const char* k) -> const std::string& {
-    auto it = rq.state.find(k);
-    if (it == rq.state.end()) throw CodedError("TS_ARG", std::string("pr_iterations: state.") + k + " is required");
-    return it->second;
-  };
+  auto param = [&](const char* k) { return paramOf(rq, "pr_iterations", k); };
+  auto role = [&](const char* k) -> const std::string& { return roleOf(rq, "pr_iterations", k); };
   const double iterations = param("iterations"), d = param("damping"), nv = param("n"), r0 = param("r0");
   double dangling = param("dangling");
   if (!(iterations >= 0 && iterations == (double)(uint32_t)iterations)) throw CodedError("TS_RANGE", "pr_iterations: params.iterations must be a count");
@@ -162,12 +169,10 @@ RunStats Controller::runPrIterations(const RunRequest& rq) {
     if (!k.pages.empty()) {
       const RunStats st = run(k);
       sum = st.sum;
-      total.hits += st.hits, total.misses += st.misses, total.evictions += st.evictions;
-      total.bytesCopied += st.bytesCopied, total.fileBytes += st.fileBytes, total.bufferHits += st.bufferHits;
-      total.copyMs += st.copyMs, total.kernelMs += st.kernelMs;
-      total.cacheSlots = st.cacheSlots, total.slotBytes = st.slotBytes;
+      addCall(total, st);
     }
-    // The last iteration's contributions and mass are read by no one.
+    // No peer reads the last iteration's contributions or mass (a hand-back takes each GPU's own
+    // ranges; the engine sums the masses).
     if (rq.exchange.on() && it + 1 < (uint32_t)iterations) {
       const auto x0 = std::chrono::steady_clock::now();
       StateArr& next = findState(state_, bufs[it % 2], "pr_iterations");

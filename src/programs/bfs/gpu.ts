@@ -57,7 +57,7 @@ export const bfs_levels: GpuHandler = {
   async run(a, s) {
     if (!a.gpusOwnAll) throw new Error('bfs_levels runs on GPUs owning every vertex (edgeMap gpuOnly)');
     const { source, pullAbove } = s.f.args as { source: number; pullAbove: number };
-    for (const [name, kind] of [['depth', 'i32'], [FR, 'u8'], [NX, 'u8']] as const) await a.ensure(name, kind);
+    await levelArrays(a);
     await a.ensureOutDegree();
     // With `source` the controller seeds depth and the frontier itself: nothing is uploaded.
     // Several GPUs: each walks its own pages over a whole copy of the state, ORing the others'
@@ -81,10 +81,13 @@ export const bfs_levels: GpuHandler = {
     return a.out({ sum: levels, ...(hold ? {} : { sync: await a.syncOwned('depth', 'depth', s) }) });
   },
   // Preloaded: depth and the flags (every path uses them).
-  async prepare(a) {
-    for (const [name, kind] of [['depth', 'i32'], [FR, 'u8'], [NX, 'u8']] as const) await a.ensure(name, kind);
-  },
+  prepare: (a) => levelArrays(a),
 };
+
+/** bfs's device arrays: depth and the frontier and next flags. */
+async function levelArrays(a: GpuActor): Promise<void> {
+  for (const [name, kind] of [['depth', 'i32'], [FR, 'u8'], [NX, 'u8']] as const) await a.ensure(name, kind);
+}
 
 /** The device depth of a fresh run: -1 everywhere but 0 at `source` (what the driver's host array holds). */
 async function seedDepth(a: GpuActor, source: number): Promise<void> {

@@ -92,7 +92,7 @@ export const pr_iterations: GpuHandler = {
   async run(a, s) {
     if (!a.gpusOwnAll) throw new Error('pr_iterations runs on GPUs owning every vertex (edgeMap gpuOnly)');
     const { iterations, damping, r0, dangling } = s.f.args as { iterations: number; damping: number; r0: number; dangling: number };
-    for (const name of ['contrib', 'nextContrib', 'rank']) await a.ensure(name, 'f64');
+    await prArrays(a);
     await a.ensureOutDegree();
     const exchange = a.group?.loopExchange(a, 'nextContrib', true);
     if (a.group !== undefined && exchange === undefined) throw new Error('pr_iterations on several GPUs needs them all real or all emulated');
@@ -112,7 +112,10 @@ export const pr_iterations: GpuHandler = {
     return a.out({ sum: st.sum ?? 0, sync });
   },
   // Preloaded: the contributions and ranks (pr's supersteps use the same device arrays).
-  async prepare(a) {
-    for (const name of ['contrib', 'nextContrib', 'rank']) await a.ensure(name, 'f64');
-  },
+  prepare: (a) => prArrays(a),
 };
+
+/** pr's device arrays: the two of contributions and the ranks. */
+async function prArrays(a: GpuActor): Promise<void> {
+  for (const name of ['contrib', 'nextContrib', 'rank']) await a.ensure(name, 'f64');
+}

@@ -71,12 +71,12 @@ export const pr = defineProgram({
       // states on the host: the call runs the first WATCH_FROM and hands its last contributions
       // back (`handBack`), and the supersteps below go on from there.
       const k = await sinks(ctx);
-      const all1 = iterations <= WATCH_FROM + 1;
-      const calls = all1 ? iterations : WATCH_FROM;
+      const oneCall = iterations <= WATCH_FROM + 1;
+      const calls = oneCall ? iterations : WATCH_FROM;
       const { contrib, nextContrib } = ctx.state;
-      const step = await ctx.edgeMap('pr_iterations', all, all1 ? { rank } : { rank, contrib }, { iterations: calls, damping, r0, dangling: k === 0 ? 0 : k * r0, ...(all1 ? {} : { handBack: 1 }) }, { modes: ['pull'], gpuOnly: true });
+      const step = await ctx.edgeMap('pr_iterations', all, oneCall ? { rank } : { rank, contrib }, { iterations: calls, damping, r0, dangling: k === 0 ? 0 : k * r0, ...(oneCall ? {} : { handBack: 1 }) }, { modes: ['pull'], gpuOnly: true });
       ctx.release(step.next);
-      if (all1) return rank;
+      if (oneCall) return rank;
       // The last iteration's mass: each GPU's own, summed by the engine.
       c = { it: calls, dangling: step.sum, contrib, nextContrib };
     }

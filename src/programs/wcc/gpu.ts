@@ -9,6 +9,7 @@ import { keep, refresh } from '../../../actors/gpu/residency.js';
 import { clearNext, frontierOwned, pushPagesOf } from '../../../actors/gpu/frontier.js';
 import { holdNext, holds } from '../../../actors/gpu/held.js';
 import { sharedIds } from './ids.js';
+import type { GpuActor } from '../../../actors/gpu/gpu-actor.js';
 
 export const wcc: GpuHandler = {
   modes: ['push', 'pull'],
@@ -64,9 +65,7 @@ export const afforest: GpuHandler = {
     if (!a.gpusOwnAll) throw new Error("wcc's afforest runs on GPUs owning every vertex (edgeMap gpuOnly)");
     const orig = s.state.orig as Uint32Array | undefined;
     if (orig === undefined) throw new Error("wcc's afforest needs the original ids as state 'orig'");
-    await a.ensure('comp', 'u32');
-    await a.ensure('label', 'u32');
-    await a.ensureDegrees(ORIG, orig);
+    await afforestArrays(a, orig);
     const exchange = a.group?.loopExchange(a, 'comp');
     if (a.group !== undefined && exchange === undefined) throw new Error("wcc's afforest on several GPUs needs them all real or all emulated");
     const merge = async (step: number) => {
@@ -76,8 +75,8 @@ export const afforest: GpuHandler = {
     const comp = { comp: 'comp' };
     const out = a.rangePages(SET_OUT);
     // Phase 0 also resets the forest; phase 1 samples the biggest component: both run without pages too.
-    const phase = (params: Record<string, number>, setId = SET_OUT, pages = out) =>
-      pages.length === 0 ? a.runPageless('wcc_afforest', { params, state: comp }) : a.run('wcc_afforest', { setId, pages, params, state: comp });
+    const phase = (params: Record<string, number>) =>
+      out.length === 0 ? a.runPageless('wcc_afforest', { params, state: comp }) : a.run('wcc_afforest', { setId: SET_OUT, pages: out, params, state: comp });
     await phase({ phase: 0, rounds });
     await merge(0);
     const st = await phase({ phase: 1, from: rounds });
@@ -91,12 +90,14 @@ export const afforest: GpuHandler = {
     if (hold) return a.out({ active: 0 });
     return a.out({ active: 0, sync: await a.syncOwned('label', 'label', s) });
   },
-  // Preloaded: the labels (either path), and on GPUs owning every vertex Afforest's forest
-  // and the original ids (RMAT 24: 67 MB up, ~3 ms of a 9 ms run).
-  async prepare(a, graph) {
-    await a.ensure('label', 'u32');
-    if (!a.gpusOwnAll) return;
-    await a.ensure('comp', 'u32');
-    await a.ensureDegrees(ORIG, sharedIds(graph));
-  },
+  // Preloaded: the labels (either path), and on GPUs owning every vertex Afforest's forest and
+  // the original ids (an upload of 4 bytes a vertex the first run would otherwise make).
+  prepare: (a, graph) => (a.gpusOwnAll ? afforestArrays(a, sharedIds(graph)) : a.ensure('label', 'u32')),
 };
+
+/** Afforest's device arrays: the forest, the labels and the graph's original ids (a constant, up once). */
+async function afforestArrays(a: GpuActor, orig: Uint32Array): Promise<void> {
+  await a.ensure('comp', 'u32');
+  await a.ensure('label', 'u32');
+  await a.ensureDegrees(ORIG, orig);
+}
