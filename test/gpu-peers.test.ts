@@ -97,7 +97,7 @@ gpuTest('PageRank on two GPUs: each copies its owned contributions into the othe
   }
 });
 
-gpuTest('PageRank on GPUs owning every vertex: every iteration in one call (pr_iterations), ranks equal to a superstep an iteration, contributions exchanged each iteration, ranks read back once', async (t) => {
+gpuTest('PageRank on GPUs owning every vertex: every iteration in one call (pr_iterations), ranks equal to a superstep an iteration, contributions exchanged each iteration (pushed group by group), ranks read back once (several GPUs: each an even share of every rank)', async (t) => {
   const pr = algorithm('pr').program;
   for (const [label, g] of [['directed', rmat(true)], ['undirected', makeGraph('skewed', false)]] as const) {
     const params = { iterations: 7, damping: 0.85 };
@@ -110,12 +110,15 @@ gpuTest('PageRank on GPUs owning every vertex: every iteration in one call (pr_i
       // The same kernels with the same bases (the dangling masses' block sums add atomically: the last bits may differ).
       t.is(firstMismatch(loop.values, steps.values, true), -1, what);
       const owned = ownedBy(loop.report);
-      for (const row of gpuSteps(loop.report)[0]!) {
+      const k = topo.gpus.length, n = g.numVertices;
+      const rows = gpuSteps(loop.report)[0]!;
+      rows.forEach((row, i) => {
         const mine = owned.get(row.actor)!;
-        t.is(row.stateBytesOut, 8 * mine, `${what} ${row.actor}: ranks only`);
-        // Six exchanges (none after the last iteration), each of its owned contributions to every peer.
-        t.is(row.peerSent ?? 0, topo.gpus.length > 1 ? 6 * 8 * mine * (topo.gpus.length - 1) : 0, `${what} ${row.actor} sent`);
-      }
+        // Ranks only: its own on one GPU; on several, which each end with every rank, an even share.
+        t.is(row.stateBytesOut, 8 * (k > 1 ? Math.floor(((i + 1) * n) / k) - Math.floor((i * n) / k) : mine), `${what} ${row.actor}: ranks only`);
+        // Six exchanges of its owned contributions and, last, its owned ranks, to every peer.
+        t.is(row.peerSent ?? 0, k > 1 ? 7 * 8 * mine * (k - 1) : 0, `${what} ${row.actor} sent`);
+      });
     }
   }
 });

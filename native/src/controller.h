@@ -4,6 +4,7 @@
 // (no Node-API); every method is called on the controller's own worker thread (addon.cpp).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -11,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -98,6 +100,8 @@ struct RunRequest {
   std::map<std::string, std::string> state;
   LevelsSpec levels;
   ExchangeSpec exchange;
+  // pr_pull inside pr_iterations: peers' contribution arrays its apply writes too (peer access).
+  std::vector<double*> remote;
 };
 
 struct RunStats {
@@ -340,15 +344,23 @@ class Controller {
   uint64_t gatherPeers(const ExchangeSpec& ex, uint32_t step, const StateArr& a, void* into);
   /** Kernel "pr_iterations": PageRank's iterations in one call (controller_levels.cpp). */
   RunStats runPrIterations(const RunRequest& rq);
+  /** The backend's stream past the kernels' (nstreams_ of them): peer copies that overlap kernels. */
+  int copyStream() const { return nstreams_; }
+  /** Each peer's arrays of a loop (pr_iterations: its two of contributions, its ranks), by the peers' order in the exchange. */
+  using PeerBuffers = std::vector<std::array<void*, 3>>;
+  struct HeldPeers;
+  std::set<int> direct_;  // peers whose memory this device's kernels write (enablePeer succeeded)
   /**
-   * pr_iterations on several GPUs owning every vertex together: posts this iteration's new
-   * contributions `next` (its kernels done) and its dangling mass `mine`, copies each peer's owned
-   * ranges of theirs into `next`, and returns the iteration's dangling mass over every GPU (added
-   * in device order, so every member computes the same base).
+   * pr_iterations on several GPUs owning every vertex together, at iteration `it`'s end: posts
+   * `posted` (the array its kernels and pushes finished: contributions, or the last iteration's
+   * ranks), its own arrays `arrays` and its dangling mass `mine`, waits for every peer's post
+   * (holding the peers in `held`), learns their arrays (`bufs`) and, with `copy`, copies each
+   * peer's owned ranges of its posted array into `posted`. Returns the iteration's dangling mass
+   * over every GPU (added in device order, so every member computes the same base).
    */
-  double exchangeIteration(const ExchangeSpec& ex, uint32_t it, StateArr& next, double mine);
+  double meetIteration(const ExchangeSpec& ex, uint32_t it, const StateArr& posted, const std::array<void*, 3>& arrays, double mine, bool copy, PeerBuffers& bufs, HeldPeers& held);
   /** Posts `a` (and `sum`, and the exchange's ranges) as this controller's loop step `step`. */
-  void postLoop(const ExchangeSpec& ex, uint32_t step, const StateArr& a, double sum = 0);
+  void postLoop(const ExchangeSpec& ex, uint32_t step, const StateArr& a, double sum = 0, const std::array<void*, 3>& arrays = {});
   struct LoopPost;
   /** Waits for peer p's loop post of `step` (n entries, else TS_TYPE naming `what`) and holds p (letGo when done with it). */
   const LoopPost& awaitLoop(Controller& p, const ExchangeSpec& ex, uint32_t step, size_t n, const std::chrono::steady_clock::time_point& t0, const char* what);
@@ -376,6 +388,7 @@ class Controller {
     size_t n = 0;
     double sum = 0;
     std::vector<std::pair<size_t, size_t>> ranges;
+    std::array<void*, 3> arrays{};  // pr_iterations: its contributions' two arrays and its ranks (peers push into them)
   };
   LoopPost loopPosts_[2];
   int inbound_ = 0;  // peers copying from or into this one's posted arrays now (under postMu_)

@@ -124,7 +124,8 @@ RunStats Controller::runLevels(const RunRequest& rq) {
 //
 // Request: setId / pages the pull pages; params iterations, damping, n (the vertex count of the
 // base), r0 (every rank before the first iteration), dangling (the dangling mass of r0), and
-// applyBegin / applyEnd as pr_pull's; state contrib and nextContrib (two f64 arrays the
+// applyBegin / applyEnd as pr_pull's, optional wholeRanks (several GPUs: 1 leaves every rank on
+// each GPU); state contrib and nextContrib (two f64 arrays the
 // iterations write in turn, nextContrib first), rank (f64: the last iteration's ranks), outDeg,
 // and pr_pull's optional owned. Iteration i computes base = (1 - d) / n + d * dangling / n as
 // the driver does (src/programs/pr/index.ts), so one call gives the ranks its supersteps give.
@@ -143,7 +144,6 @@ RunStats Controller::runPrIterations(const RunRequest& rq) {
   RunRequest k;
   k.kernel = "pr_pull";
   k.setId = rq.setId;
-  k.pages = rq.pages;
   for (const char* p : {"applyBegin", "applyEnd"})
     if (rq.params.count(p) > 0) k.params[p] = rq.params.at(p);
   k.params["d"] = d;
@@ -154,6 +154,20 @@ RunStats Controller::runPrIterations(const RunRequest& rq) {
     auto it = pages_.find(key(rq.setId, p));
     if (it != pages_.end()) pageEdges += it->second.spec.edges;
   }
+  const bool multi = rq.exchange.on();
+  // wholeRanks: several GPUs end with every rank on each (copied at a last meeting), so each reads
+  // back an even share instead of its owned ranges (P leaves one GPU nearly every vertex, S each
+  // many small ranges).
+  const double zero = 0;
+  const bool whole = multi && paramOf(rq, "pr_iterations", "wholeRanks", &zero) != 0;
+  k.pages = rq.pages;
+  StateArr* arr[3] = {&findState(state_, bufs[0], "pr_iterations"), &findState(state_, bufs[1], "pr_iterations"), &findState(state_, role("rank"), "pr_iterations")};
+  if (multi && (arr[0]->type != SType::F64 || arr[1]->type != SType::F64 || arr[2]->type != SType::F64))
+    throw CodedError("TS_TYPE", "pr_iterations on several GPUs: the contributions and ranks must be f64");
+  bool direct = multi;
+  for (Controller* p : rq.exchange.peers) direct = direct && direct_.count(p->device_) > 0;
+  PeerBuffers peerBufs;  // each peer's arrays (contributions in turn, ranks), learnt at the first meeting
+  std::unique_ptr<HeldPeers> held;  // the peers this GPU writes into, held from a meeting to the next
   RunStats total;
   total.kernel = rq.kernel;
   for (uint32_t it = 0; it < (uint32_t)iterations; it++) {
@@ -165,20 +179,49 @@ RunStats Controller::runPrIterations(const RunRequest& rq) {
       k.params.erase("r0");
       k.state["contrib"] = bufs[(it + 1) % 2];
     }
+    // No peer reads the last iteration's contributions or mass (a hand-back takes each GPU's own
+    // ranges; the engine sums the masses). With wholeRanks each copies the peers' owned ranks at a
+    // last meeting (pulled, not pushed: a page straddling two GPUs' ranges has its kernel write the
+    // peer's ranks too, so a push could land before that write).
+    const bool last = it + 1 == (uint32_t)iterations;
+    const bool meet = multi && (!last || whole);
+    const int target = last ? 2 : (int)(it % 2);  // the array posted: contributions, last the ranks
+    // From the second iteration on, each GPU writes its owned contributions into the peers' copies
+    // of the iteration's array itself: with peer access, pr_pull's apply stores each one there as
+    // it computes it (no copy after the kernels; GTS §4.1's peer copies, fused), else the owned
+    // ranges are copied after them. The peer finished reading that array (its contributions of the
+    // iteration before last) before the meeting that let this iteration start, and starts the
+    // next only after this one's meeting post, made once its kernels (and copies) are done.
+    const bool push = meet && !last && held != nullptr;
+    k.remote.clear();
+    if (push && direct)
+      for (const auto& b : peerBufs) k.remote.push_back((double*)b[target]);
     double sum = 0;
     if (!k.pages.empty()) {
       const RunStats st = run(k);
       sum = st.sum;
       addCall(total, st);
     }
-    // No peer reads the last iteration's contributions or mass (a hand-back takes each GPU's own
-    // ranges; the engine sums the masses).
-    if (rq.exchange.on() && it + 1 < (uint32_t)iterations) {
+    if (push) {
       const auto x0 = std::chrono::steady_clock::now();
-      StateArr& next = findState(state_, bufs[it % 2], "pr_iterations");
-      sum = exchangeIteration(rq.exchange, it, next, sum);
+      for (size_t i = 0; i < rq.exchange.peers.size(); i++)
+        for (const auto& [b, e] : rq.exchange.ranges) {
+          if (e > arr[target]->n) throw CodedError("TS_RANGE", "pr_iterations: an owned range past the contributions");
+          if (!direct) be_->peerCopyTo((double*)peerBufs[i][target] + b, rq.exchange.peers[i]->device_, (const double*)arr[target]->dev + b, (e - b) * sizeof(double), copyStream());
+          total.peerBytes += (e - b) * sizeof(double);
+        }
+      be_->syncStream(copyStream());
       total.peerWaitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - x0).count();
-      for (const auto& [b, e] : rq.exchange.ranges) total.peerBytes += (e - b) * sizeof(double) * rq.exchange.peers.size();
+    }
+    held.reset();
+    if (meet) {
+      const auto x0 = std::chrono::steady_clock::now();
+      held = std::make_unique<HeldPeers>();
+      const double all = meetIteration(rq.exchange, it, *arr[target], {arr[0]->dev, arr[1]->dev, arr[2]->dev}, sum, !push, peerBufs, *held);
+      if (!last) sum = all;
+      total.peerWaitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - x0).count();
+      if (!push)
+        for (const auto& [b, e] : rq.exchange.ranges) total.peerBytes += (e - b) * sizeof(double) * rq.exchange.peers.size();
     }
     dangling = sum;
     total.levels++;

@@ -10,6 +10,13 @@
 
 namespace ts {
 
+namespace {
+// pr_pull over more merged vertex ranges than this zeroes and finishes them in one launch each
+// (KPrZero, KPrFinish) over chunks of at most kRangeChunk vertices.
+constexpr size_t kFewRanges = 2;
+constexpr uint32_t kRangeChunk = 1u << 15;
+}  // namespace
+
 StateArr* Controller::role(const RunRequest& rq, const std::string& r, std::initializer_list<SType> types, bool required) {
   auto m = rq.state.find(r);
   const std::string name = m != rq.state.end() ? m->second : r;
@@ -249,6 +256,27 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     checkTarget(om, "owned");
     const u8* mask = om ? (const u8*)om->dev : nullptr;
     double* ncp = nc ? (double*)nc->dev : nullptr;
+    if (!rq.remote.empty() && (!deg || rq.remote.size() > kMaxRemote)) throw CodedError("TS_ARG", "pr_pull: peers' arrays need the vertex apply (outDeg, nextContrib), at most " + std::to_string(kMaxRemote));
+    if (merged.size() > kFewRanges || !rq.remote.empty()) {
+      // Many ranges (dealt pages), or peers' arrays to write: the zeroing and the finish as one
+      // launch each over chunks.
+      std::vector<u32> chunks;
+      for (auto& r : merged)
+        for (u32 x = r.first; x < r.second; x += kRangeChunk) chunks.push_back(x), chunks.push_back(std::min<u32>(r.second, x + kRangeChunk));
+      u32* dc = (u32*)scratch("pr.chunks", chunks.size() * 4);
+      PrRangesArgs ra{out, ncp, dg, dangling, dc, mask, base, d, (u32)std::max<double>(ab, 0), (u32)std::min<double>(ae, 4294967295.0), (u32)!(base == 0 && d == 1), (u32)rq.remote.size(), {}};
+      for (size_t q = 0; q < rq.remote.size(); q++) ra.remote[q] = rq.remote[q];
+      const u32 nb = (u32)(chunks.size() / 2);
+      pl.pre = [this, chunks, dc, dangling, ra, nb] {
+        be_->h2d(dc, chunks.data(), chunks.size() * 4, 0);
+        if (dangling) be_->memset(dangling, 0, 8, 0);
+        launch<KPrZero>(nb, 0, 0, ra);
+      };
+      pl.post = [this, ra, nb] {
+        if (ra.axpb != 0 || ra.deg != nullptr) launch<KPrFinish>(nb, kPrApplySmem, 0, ra);
+      };
+      return;
+    }
     pl.post = [this, merged, out, base, d, dg, ncp, dangling, ab, ae, mask] {
       if (!(base == 0 && d == 1))
         for (auto& r : merged) launch<KAxpb>(gridFor(r.second - r.first), 0, 0, AxpbArgs{out, r.first, r.second, base, d});

@@ -109,7 +109,9 @@ uint32_t Controller::mergeState(const std::string& name, const uint32_t* ids, co
 
 bool Controller::enablePeer(Controller& peer) {
   if (peer.emulated_ != emulated_) return false;
-  return be_->enablePeer(peer.device_);
+  const bool ok = be_->enablePeer(peer.device_);
+  if (ok) direct_.insert(peer.device_);
+  return ok;
 }
 
 }  // namespace ts
@@ -179,10 +181,10 @@ void Controller::pushExchange(const ExchangeSpec& ex, int s, RunStats& st) {
   be_->syncStream(s);
 }
 
-void Controller::postLoop(const ExchangeSpec& ex, uint32_t step, const StateArr& a, double sum) {
+void Controller::postLoop(const ExchangeSpec& ex, uint32_t step, const StateArr& a, double sum, const std::array<void*, 3>& arrays) {
   {
     std::lock_guard<std::mutex> lk(postMu_);
-    loopPosts_[step % 2] = LoopPost{ex.tag, step, a.dev, a.n, sum, ex.ranges};
+    loopPosts_[step % 2] = LoopPost{ex.tag, step, a.dev, a.n, sum, ex.ranges, arrays};
   }
   postCv_.notify_all();
 }
@@ -221,25 +223,27 @@ uint64_t Controller::exchangeLevel(const ExchangeSpec& ex, uint32_t level, State
   return (uint64_t)r;
 }
 
-double Controller::exchangeIteration(const ExchangeSpec& ex, uint32_t it, StateArr& next, double mine) {
-  if (next.type != SType::F64) throw CodedError("TS_TYPE", "pr_iterations on several GPUs: the contributions must be f64");
-  // The iteration's kernels are done (run() synced): its owned contributions are final.
-  postLoop(ex, it, next, mine);
+double Controller::meetIteration(const ExchangeSpec& ex, uint32_t it, const StateArr& posted, const std::array<void*, 3>& mine3, double mine, bool copy, PeerBuffers& bufs, HeldPeers& held) {
+  // The iteration's kernels are done (run() synced) and so are its pushes: its owned values are final.
+  postLoop(ex, it, posted, mine, mine3);
   std::vector<std::pair<int, double>> sums{{device_, mine}};
   const auto t0 = std::chrono::steady_clock::now();
-  HeldPeers held;
-  for (Controller* p : ex.peers) {
-    const LoopPost& q = awaitLoop(*p, ex, it, next.n, t0, "pr_iterations on several GPUs");
+  bufs.resize(ex.peers.size());
+  for (size_t i = 0; i < ex.peers.size(); i++) {
+    Controller* p = ex.peers[i];
+    const LoopPost& q = awaitLoop(*p, ex, it, posted.n, t0, "pr_iterations on several GPUs");
     held.peers.push_back(p);
+    bufs[i] = q.arrays;
+    sums.push_back({p->device_, q.sum});
+    if (!copy) continue;
     // Its post stays until it posts it + 2, which waits for this one's it + 1 (after these copies).
     for (const auto& [b, e] : q.ranges) {
       if (b >= e) continue;
-      if (e > next.n) throw CodedError("TS_RANGE", "pr_iterations: GPU " + std::to_string(p->device_) + " owns a range past the contributions");
-      be_->peerCopy((double*)next.dev + b, (const double*)q.dev + b, p->device_, (e - b) * sizeof(double), 0);
+      if (e > posted.n) throw CodedError("TS_RANGE", "pr_iterations: GPU " + std::to_string(p->device_) + " owns a range past the contributions");
+      be_->peerCopy((double*)posted.dev + b, (const double*)q.dev + b, p->device_, (e - b) * sizeof(double), 0);
     }
-    sums.push_back({p->device_, q.sum});
   }
-  be_->syncStream(0);
+  if (copy) be_->syncStream(0);
   std::sort(sums.begin(), sums.end());
   double total = 0;
   for (const auto& s : sums) total += s.second;

@@ -170,4 +170,62 @@ struct KPrApply {
 };
 constexpr size_t kPrApplySmem = kBlock * 8;
 
+/**
+ * pr_pull's zeroing, Axpb and apply over many vertex ranges in one launch each (block b the b-th
+ * chunk [chunks[2b], chunks[2b + 1])): a GPU of dealt pages (GTS's Strategy-S) owns hundreds of
+ * ranges, and a memset and two launches a range cost more host and device time than the work.
+ * KPrFinish is KAxpb (with `axpb`) then KPrApply (with deg: over [ab, ae) and the mask) per vertex,
+ * each contribution also stored into the `nremote` peers' arrays (peer access: pr_iterations'
+ * exchange in the apply instead of a copy after it).
+ */
+constexpr u32 kMaxRemote = 7;
+struct PrRangesArgs {
+  double* out;
+  double* contrib;
+  const u32* deg;
+  double* dangling;
+  const u32* chunks;
+  const u8* mask;
+  double base, d;
+  u32 ab, ae;
+  u32 axpb;
+  u32 nremote;
+  double* remote[kMaxRemote];
+};
+struct KPrZero {
+  using Args = PrRangesArgs;
+  static constexpr int phases = 1;
+  TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
+    const u32 b = a.chunks[2 * c.bid], e = a.chunks[2 * c.bid + 1];
+    for (u32 i = b + c.tid; i < e; i += c.bdim) a.out[i] = 0.0;
+  }
+};
+struct KPrFinish {
+  using Args = PrRangesArgs;
+  static constexpr int phases = 2;
+  TS_DEVICE static void phase(int p, const Ctx& c, const Args& a) {
+    double* acc = (double*)c.smem;
+    if (p == 0) {
+      const u32 b = a.chunks[2 * c.bid], e = a.chunks[2 * c.bid + 1];
+      double s = 0.0;
+      for (u32 i = b + c.tid; i < e; i += c.bdim) {
+        double r = a.out[i];
+        if (a.axpb != 0) {
+          r = a.base + a.d * r;
+          a.out[i] = r;
+        }
+        if (a.deg == nullptr || i < a.ab || i >= a.ae || (a.mask != nullptr && a.mask[i] == 0)) continue;
+        const u32 k = a.deg[i];
+        const double x = k == 0 ? 0.0 : r / (double)k;
+        if (k == 0) s += r;
+        a.contrib[i] = x;
+        for (u32 q = 0; q < a.nremote; q++) a.remote[q][i] = x;
+      }
+      acc[c.tid] = s;
+    } else if (a.deg != nullptr) {
+      blockSumTo(c, acc, a.dangling);
+    }
+  }
+};
+
 }  // namespace ts

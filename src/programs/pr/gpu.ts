@@ -100,12 +100,14 @@ export const pr_iterations: GpuHandler = {
     const st = await a.runLoop('pr_iterations', {
       setId: SET_IN,
       pages: a.rangePages(SET_IN),
-      params: { iterations, damping, n: a.graph.numVertices, r0, dangling, ...(one ? { applyBegin: a.begin, applyEnd: a.end } : {}) },
+      params: { iterations, damping, n: a.graph.numVertices, r0, dangling, ...(one ? { applyBegin: a.begin, applyEnd: a.end } : {}), ...(a.group !== undefined ? { wholeRanks: 1 } : {}) },
       state: { contrib: 'contrib', nextContrib: 'nextContrib', rank: 'rank', outDeg: OUTDEG, ...(one ? {} : { owned: OWNED }) },
       ...(exchange !== undefined ? { exchange } : {}),
     });
-    // Ranks once, the owned ranges; its own mass of the last iteration (the engine sums them).
-    const sync = await a.syncOwned('rank', 'rank', s);
+    // Ranks once: one GPU its own; several, every rank on each (wholeRanks), an even share each
+    // (P leaves one GPU nearly every vertex of an RMAT graph, S each many small ranges). Its own
+    // mass of the last iteration (the engine sums them).
+    const sync = a.group === undefined ? await a.syncOwned('rank', 'rank', s) : await Promise.all(a.group.evenShare(a, a.graph.numVertices).map(([b, e]) => a.syncRange('rank', 'rank', s, b, e)));
     // handBack: the last iteration's contributions (device array nextContrib after an odd count of
     // iterations, contrib after an even one) into the host's contrib, where the supersteps go on.
     if (s.f.args.handBack === 1) sync.push(...(await a.syncOwned(iterations % 2 === 1 ? 'nextContrib' : 'contrib', 'contrib', s)));
