@@ -7,7 +7,7 @@
  */
 import type { Graph } from '../graph/types.js';
 import type { AnyProgram, StateSpecs } from './define.js';
-import { prefault } from './fill.js';
+import { fillArray, prefault } from './fill.js';
 import { sharedArray, type StateArray } from './kernel.js';
 import type { StateKind } from '../wire/frames.js';
 
@@ -23,6 +23,22 @@ export function poolKey(kind: StateKind, length: number): string {
 export function newBitmap(n: number): Uint8Array {
   const b = new Uint8Array(new SharedArrayBuffer(Math.max(8, n)));
   prefault(b);
+  return b;
+}
+
+const onesMaps = new WeakMap<Pools, Uint8Array>();
+/**
+ * The engine's all-ones byte map, the bitmap of every Run.all() frontier: filled once per engine
+ * (a fresh map filled with ones and cleared again each run cost two passes over n bytes), read by
+ * supersteps and programs, written by neither (frontiers are read-only, program.ts).
+ */
+export function allOnes(e: Pools): Uint8Array {
+  let b = onesMaps.get(e);
+  if (b === undefined) {
+    b = new Uint8Array(new SharedArrayBuffer(Math.max(8, e.graph.numVertices)));
+    fillArray(b, 1);
+    onesMaps.set(e, b);
+  }
   return b;
 }
 
@@ -61,4 +77,5 @@ export function warmPools(e: Pools, programs: readonly AnyProgram[]): void {
   }
   if (programs.length === 0) return;
   while (e.bitmapPool.length < BITMAPS) e.bitmapPool.push(newBitmap(e.graph.numVertices));
+  allOnes(e);
 }

@@ -7,7 +7,10 @@ import type { Graph } from '../graph/types.js';
 import type { StateKind } from '../wire/frames.js';
 import type { StateArray } from './kernel.js';
 
-/** Active vertices: a byte per vertex, plus a list when the producer had one. */
+/**
+ * Active vertices: a byte per vertex, plus a list when the producer had one. Read-only: the
+ * engine reuses its buffers (every all() frontier shares one byte map); frontierOf makes a new one.
+ */
 export interface Frontier {
   readonly bitmap: Uint8Array;
   /**
@@ -106,7 +109,7 @@ export interface RunContext {
    */
   fill(array: StateArray, value: number): void;
   frontierOf(ids: ArrayLike<number>): Frontier;
-  /** Every vertex active. */
+  /** Every vertex active (its byte map is the engine's, shared by every all() frontier: never write it). */
   all(): Frontier;
   /**
    * GPU actors of the topology (0 on CPU-only ones). A program whose CPU superstep structure has

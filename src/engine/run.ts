@@ -5,7 +5,7 @@ import type { Mode, StateKind, Task } from '../wire/frames.js';
 import type { GpuHandlers } from '../../actors/gpu/handler.js';
 import { sharedArray, type CpuKernel, type KernelCtx, type StateArray } from './kernel.js';
 import { fillArray, populate, prefault } from './fill.js';
-import { newBitmap, poolKey } from './pools.js';
+import { allOnes, newBitmap, poolKey } from './pools.js';
 import { IdList } from './ids.js';
 import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
 import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './checkpoint.js';
@@ -331,9 +331,7 @@ export class Run implements RunContext {
   }
 
   all(): Frontier {
-    const bitmap = this.bitmap();
-    fillArray(bitmap, 1);
-    return { bitmap, list: undefined, size: this.graph.numVertices };
+    return { bitmap: allOnes(this.engine), list: undefined, size: this.graph.numVertices };
   }
 
   private ref(kernel: string): KernelRef {
