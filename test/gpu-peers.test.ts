@@ -123,6 +123,26 @@ gpuTest('PageRank on GPUs owning every vertex: every iteration in one call (pr_i
   }
 });
 
+gpuTest('PageRank on GPUs owning every vertex without peer access (TESSERA_NO_PEER_ACCESS=1): the owned contributions copied after the kernels, not stored by the apply; ranks equal to the CPU', async (t) => {
+  const pr = algorithm('pr').program;
+  const g = rmat(true);
+  const params = { iterations: 7, damping: 0.85 };
+  const cpu = await withEngine(g, { ...oneSocket(0), name: '1S' }, {}, (e) => e.run(pr, params as never));
+  process.env.TESSERA_NO_PEER_ACCESS = '1';
+  try {
+    for (const [topo, opts] of [[oneSocket(2), {}], [oneSocket(2), { multiGpu: 's' }], [oneSocket(3), { partition: 'low' }]] as Array<[Topology, EngineOptions]>) {
+      const what = `${topo.name} ${JSON.stringify(opts)}`;
+      const r = await withEngine(g, topo, { gpuShare: 1, ...opts }, (e) => e.run(pr, params as never));
+      t.is(r.report.supersteps, 1, what);
+      t.is(firstMismatch(r.values, cpu.values, true), -1, what);
+      const owned = ownedBy(r.report);
+      for (const row of gpuSteps(r.report)[0]!) t.is(row.peerSent ?? 0, 7 * 8 * owned.get(row.actor)! * (topo.gpus.length - 1), `${what} ${row.actor} sent`);
+    }
+  } finally {
+    delete process.env.TESSERA_NO_PEER_ACCESS;
+  }
+});
+
 gpuTest('PageRank past 101 iterations on GPUs owning every vertex: the first 100 in one call, its last contributions handed back, the rest (watched) a superstep each; ranks equal to the CPU', async (t) => {
   const pr = algorithm('pr').program;
   const g = rmat(true);
