@@ -45,6 +45,13 @@ const fail = (msg) => {
   console.error(`gpu-check: ${msg}`);
   process.exit(1);
 };
+// A run that fails (a GPU out of memory under --memory-limit, a device error) ends the check with
+// its one line (the message names the fix), not a stack trace.
+process.on('uncaughtException', (e) => {
+  const msg = e instanceof Error ? e.message : String(e);
+  console.error(msg.startsWith('gpu-check:') ? msg : `gpu-check: ${msg}`);
+  process.exit(1);
+});
 
 const scale = Number(opt('scale', 20));
 const emulated = flag('emulated');

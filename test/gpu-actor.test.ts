@@ -319,6 +319,12 @@ gpuTest('npm run gpu-check runs in emulated mode: every program matches, the ben
     t.is(r2.status, 1);
     t.regex(r2.stderr, /gpu-check: no CUDA device 0 here .*Fix: .*--emulated/);
   }
+  // A GPU out of memory under --memory-limit: its one line, naming the fix, and exit 1 (no stack trace).
+  const r4 = spawnSync(process.execPath, [script, '--emulated', '--scale', '12', '--no-snap', '--no-bench', '--programs', 'cdlp', '--memory-limit', '1MiB'], { encoding: 'utf8' });
+  t.is(r4.status, 1, r4.stderr + r4.stdout);
+  const errLines = r4.stderr.trim().split('\n');
+  t.is(errLines.length, 1, r4.stderr);
+  t.regex(errLines[0]!, /^gpu-check: GPU actor gpu0 failed .*GPU out of memory.*Fix: raise memoryLimit/);
 });
 
 gpuTest('BFS on a GPU that owns every vertex never uploads depth whole (set on the device from the seed), push and pull levels alike; a split GPU every later level', async (t) => {

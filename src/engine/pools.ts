@@ -26,6 +26,17 @@ export function newBitmap(n: number): Uint8Array {
   return b;
 }
 
+/** Pooled arrays no run has written yet (zero throughout): a run that wants zeros takes them as they are. */
+const pristine = new WeakSet<ArrayBufferLike>();
+/** Marks `a` (fresh, so zero) as pristine until taken. */
+export function markPristine(a: StateArray): void {
+  pristine.add(a.buffer);
+}
+/** Whether `a` was pristine; it is not once taken. */
+export function takePristine(a: StateArray): boolean {
+  return pristine.delete(a.buffer);
+}
+
 const onesMaps = new WeakMap<Pools, Uint8Array>();
 /**
  * The engine's all-ones byte map, the bitmap of every Run.all() frontier: filled once per engine
@@ -71,6 +82,7 @@ export function warmPools(e: Pools, programs: readonly AnyProgram[]): void {
     while (list.length < w.count) {
       const a = sharedArray(w.kind, w.length);
       prefault(a);
+      markPristine(a);
       list.push(a);
     }
     e.arrayPool.set(key, list);

@@ -5,7 +5,7 @@ import type { Mode, StateKind, Task } from '../wire/frames.js';
 import type { GpuHandlers } from '../../actors/gpu/handler.js';
 import { sharedArray, type CpuKernel, type KernelCtx, type StateArray } from './kernel.js';
 import { fillArray, populate, prefault } from './fill.js';
-import { allOnes, newBitmap, poolKey } from './pools.js';
+import { allOnes, newBitmap, poolKey, takePristine } from './pools.js';
 import { IdList } from './ids.js';
 import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
 import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './checkpoint.js';
@@ -213,12 +213,14 @@ export class Run implements RunContext {
   alloc(kind: StateKind, fill: number | 'unset' = 0, length = this.graph.numVertices): StateArray {
     const pooled = this.engine.arrayPool.get(poolKey(kind, length))?.pop();
     const a = pooled ?? sharedArray(kind, length);
+    // A pooled array no run wrote yet (filled ahead for a preloaded program) is zero already.
+    const zero = pooled === undefined || takePristine(pooled);
     if (fill === 'unset') {
       // TESSERA_POISON_UNSET (tests): garbage, so a program that reads an entry before writing it shows.
       if (process.env.TESSERA_POISON_UNSET === '1') fillArray(a, a instanceof Float64Array || a instanceof Float32Array ? NaN : 0x5a5a5a5a);
       else if (pooled === undefined) populate(a);
-    } else if (fill !== 0 || pooled !== undefined) fillArray(a, fill);
-    else populate(a);
+    } else if (fill !== 0 || !zero) fillArray(a, fill);
+    else if (pooled === undefined) populate(a);
     this.taken.push(a);
     return a.length === length ? a : (a.subarray(0, length) as StateArray);
   }

@@ -1,0 +1,99 @@
+/**
+ * The engine's pools across runs (engine/pools.ts, Run.alloc / Run.finish): a run's result leaves
+ * with the caller; an array filled ahead for a preloaded program serves an `init: 0` declaration
+ * as it is, one a run wrote is zeroed again; every `all()` frontier shares one all-ones byte map.
+ */
+import test from 'ava';
+import { Engine } from '../src/engine/coordinator.js';
+import { defineProgram } from '../src/engine/define.js';
+import type { Topology } from '../src/topology/schema.js';
+import { buildGraph } from '../src/graph/build.js';
+import { generateEdges } from '../src/graph/generate/index.js';
+import { algorithm } from './helpers/programs.js';
+import { paramsFor } from './helpers/gpu-compare.js';
+
+// 2^16 vertices: a u32 per vertex is the addon's fill threshold (256 KiB), from which results are replaced.
+const big = () => buildGraph({ ...generateEdges('rmat:16:ef=4'), directed: true });
+const oneSocket: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} };
+
+test("a run's result is its own: the next run's result is another buffer and leaves the first as it was", async (t) => {
+  const g = big();
+  const bfs = algorithm('bfs').program;
+  const e = await Engine.create(g, oneSocket, {});
+  try {
+    const r1 = await e.run(bfs, paramsFor(g, 'bfs') as never);
+    const kept = Array.from(r1.values);
+    const r2 = await e.run(bfs, { ...(paramsFor(g, 'bfs') as object), source: g.ids.toOriginal[1]! } as never);
+    t.not(r2.values.buffer, r1.values.buffer);
+    t.deepEqual(Array.from(r1.values), kept);
+  } finally {
+    await e.close();
+  }
+});
+
+// x (the output) and y, both u32 zeros: x[1] = 5; y must read zero before the run writes it.
+const zeros = defineProgram({
+  name: 'zeros',
+  summary: 'checks init 0 across runs',
+  params: {},
+  state: { x: { type: 'u32', init: 0, reduce: 'owner' }, y: { type: 'u32', init: 0, reduce: 'owner' } },
+  output: 'int',
+  kernels: `data:text/javascript,${encodeURIComponent('export const none = {};')}`,
+  profile: { mode: 'pull', stateBytesPerVertex: 8, passes: 1, unit: 'pass', vertexTerm: false },
+  async run(ctx: { state: { x: Uint32Array; y: Uint32Array }; note(k: string, v: number): void }) {
+    const { x, y } = ctx.state;
+    let dirty = 0;
+    for (let v = 0; v < x.length; v++) dirty += (x[v] !== 0 ? 1 : 0) + (y[v] !== 0 ? 1 : 0);
+    ctx.note('dirty', dirty);
+    y.fill(9);
+    x[1] = 5;
+    return x;
+  },
+} as never);
+
+test('init 0 holds on every run: pooled arrays a run wrote are zeroed again, those filled ahead (preload) taken as they are', async (t) => {
+  const g = big();
+  const e = await Engine.create(g, oneSocket, { preload: [zeros as never] });
+  try {
+    for (let run = 0; run < 4; run++) {
+      const r = await e.run(zeros as never, {} as never);
+      t.is(r.report.notes.dirty, 0, `run ${run}: x and y start as zeros`);
+      t.is(r.values[1], 5);
+      t.is(Array.from(r.values).filter((v) => v !== 0).length, 1);
+    }
+  } finally {
+    await e.close();
+  }
+});
+
+const seen: Uint8Array[] = [];
+const allOf = defineProgram({
+  name: 'all-of',
+  summary: 'keeps its all() byte map',
+  params: {},
+  state: { x: { type: 'u32', init: 0, reduce: 'owner' } },
+  output: 'int',
+  kernels: `data:text/javascript,${encodeURIComponent('export const none = {};')}`,
+  profile: { mode: 'pull', stateBytesPerVertex: 4, passes: 1, unit: 'pass', vertexTerm: false },
+  async run(ctx: { state: { x: Uint32Array }; all(): { bitmap: Uint8Array; size: number } }) {
+    const f = ctx.all();
+    seen.push(f.bitmap);
+    return ctx.state.x;
+  },
+} as never);
+
+test('every all() frontier shares the engine\'s one all-ones byte map, unchanged by the runs between', async (t) => {
+  const g = big();
+  const e = await Engine.create(g, oneSocket, {});
+  try {
+    await e.run(allOf as never, {} as never);
+    await e.run(algorithm('pr').program, paramsFor(g, 'pr') as never);
+    await e.run(algorithm('wcc').program, {} as never);
+    await e.run(allOf as never, {} as never);
+  } finally {
+    await e.close();
+  }
+  t.is(seen.length, 2);
+  t.is(seen[0], seen[1]);
+  t.true(seen[1]!.subarray(0, g.numVertices).every((b) => b === 1));
+});
