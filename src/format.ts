@@ -19,3 +19,16 @@ export function compactBytes(x: number): string {
   while (i < BYTES.length - 1 && Math.abs(x) >= 1000 ** (i + 1)) i++;
   return BYTES[i]!.format(x / 1000 ** i);
 }
+
+let GROUPED: Intl.NumberFormat | undefined;
+let SHORT: Intl.NumberFormat | undefined;
+
+/** 1234567 -> "1,234,567" (the demo's counts). */
+export function grouped(x: number): string {
+  return (GROUPED ??= new Intl.NumberFormat('en-US')).format(x);
+}
+
+/** Three significant digits: 0.0123456 -> "0.0123" (the demo's values). */
+export function short(x: number): string {
+  return (SHORT ??= new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 })).format(x);
+}

@@ -17,14 +17,13 @@ import type { Graph } from '../graph/types.js';
 import { PROGRAMS } from '../programs/index.js';
 import { prepareRun } from '../api.js';
 import { loadTopology } from '../topology/load.js';
+import { grouped, short } from '../format.js';
 
 type Values = ArrayLike<number>;
 
 /** Float results are sums in a different order than the reference: compare relatively. */
 const FLOAT_TOLERANCE = 1e-6;
 
-const num = new Intl.NumberFormat('en-US');
-const short = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
 const ms = (x: number): string => (x < 1000 ? `${x.toFixed(0)} ms` : `${(x / 1000).toFixed(2)} s`);
 
 /** Number of vertices whose values differ (integers exactly, floats within FLOAT_TOLERANCE). */
@@ -54,21 +53,21 @@ function describe(g: Graph, p: AnyProgram, values: Values, params: Record<string
       reached++;
       far = Math.max(far, x);
     }
-    return `${num.format(reached)} of ${num.format(n)} vertices reachable${from}; the farthest is ${short.format(far)} ${p.output === 'depth' ? 'hops' : '(sum of weights)'} away`;
+    return `${grouped(reached)} of ${grouped(n)} vertices reachable${from}; the farthest is ${short(far)} ${p.output === 'depth' ? 'hops' : '(sum of weights)'} away`;
   }
   if (p.output === 'label') {
     const size = new Map<number, number>();
     for (let v = 0; v < n; v++) size.set(values[v]!, (size.get(values[v]!) ?? 0) + 1);
     const largest = Math.max(...size.values());
-    return `${num.format(size.size)} groups; the largest has ${num.format(largest)} vertices (${short.format((100 * largest) / n)}%)`;
+    return `${grouped(size.size)} groups; the largest has ${grouped(largest)} vertices (${short((100 * largest) / n)}%)`;
   }
   const top = Array.from({ length: n }, (_, v) => v)
     .sort((a, b) => values[b]! - values[a]!)
     .slice(0, 3)
-    .map((v) => `${ids[v]} (${short.format(values[v]!)})`);
+    .map((v) => `${ids[v]} (${short(values[v]!)})`);
   let sum = 0;
   for (let v = 0; v < n; v++) sum += values[v]!;
-  return `highest: ${top.join(', ')}; average ${short.format(sum / n)}`;
+  return `highest: ${top.join(', ')}; average ${short(sum / n)}`;
 }
 
 export async function runDemo(scale: number, topologySpec: string, verbose = false): Promise<void> {
@@ -76,7 +75,7 @@ export async function runDemo(scale: number, topologySpec: string, verbose = fal
   const out = (s: string): boolean => process.stdout.write(s + '\n');
   out('tessera demo: a generated graph, every built-in algorithm on it, each result checked against a simple serial reference.');
   const { graph, loadMs } = await loadGraph(spec);
-  out(`graph: ${num.format(graph.numVertices)} vertices and ${num.format(graph.numEdges)} directed edges with weights in (0, 1], a skewed "social network" shape (Graph500 RMAT scale ${scale}, ${spec}); made in ${ms(loadMs)}`);
+  out(`graph: ${grouped(graph.numVertices)} vertices and ${grouped(graph.numEdges)} directed edges with weights in (0, 1], a skewed "social network" shape (Graph500 RMAT scale ${scale}, ${spec}); made in ${ms(loadMs)}`);
   const topology = await loadTopology(topologySpec);
   const threads = topology.sockets.reduce((a, s) => a + (typeof s.threads === 'number' ? s.threads : 0), 0);
   out(`machine: ${topology.sockets.length} CPU socket(s), ${threads} threads${topology.gpus.length > 0 ? `, ${topology.gpus.length} GPU(s)${topology.gpus.some((x) => x.emulated) ? ' (emulated)' : ''}` : ''}`);
@@ -98,7 +97,7 @@ export async function runDemo(scale: number, topologySpec: string, verbose = fal
       out('');
       out(`${program.name}: ${program.summary}${sampled}`);
       out(`  ${describe(graph, program, values, params as Record<string, unknown>)}`);
-      out(`  ${ms(report.totalMs)}; the serial reference took ${ms(checkMs)}; ${bad === 0 ? 'same result' : `FAILED: ${num.format(bad)} vertices differ`}`);
+      out(`  ${ms(report.totalMs)}; the serial reference took ${ms(checkMs)}; ${bad === 0 ? 'same result' : `FAILED: ${grouped(bad)} vertices differ`}`);
       if (verbose) out(summarize(report).replace(/^/gm, '    '));
       if (bad !== 0) failed.push(program.name);
     }
