@@ -123,11 +123,12 @@ gpuTest('PageRank on GPUs owning every vertex: every iteration in one call (pr_i
   }
 });
 
-gpuTest('PageRank on GPUs owning every vertex without peer access (TESSERA_NO_PEER_ACCESS=1): the owned contributions copied after the kernels, not stored by the apply; ranks equal to the CPU', async (t) => {
+gpuTest('PageRank and bfs on GPUs owning every vertex without peer access (TESSERA_NO_PEER_ACCESS=1): the owned contributions copied after the kernels, not stored by the apply, bfs\'s next flags ORed in at each level\'s end; results equal to the CPU', async (t) => {
   const pr = algorithm('pr').program;
   const g = rmat(true);
   const params = { iterations: 7, damping: 0.85 };
   const cpu = await withEngine(g, { ...oneSocket(0), name: '1S' }, {}, (e) => e.run(pr, params as never));
+  const want = await cpuResults(g);
   process.env.TESSERA_NO_PEER_ACCESS = '1';
   try {
     for (const [topo, opts] of [[oneSocket(2), {}], [oneSocket(2), { multiGpu: 's' }], [oneSocket(3), { partition: 'low' }]] as Array<[Topology, EngineOptions]>) {
@@ -137,6 +138,11 @@ gpuTest('PageRank on GPUs owning every vertex without peer access (TESSERA_NO_PE
       t.is(firstMismatch(r.values, cpu.values, true), -1, what);
       const owned = ownedBy(r.report);
       for (const row of gpuSteps(r.report)[0]!) t.is(row.peerSent ?? 0, 7 * 8 * owned.get(row.actor)! * (topo.gpus.length - 1), `${what} ${row.actor} sent`);
+      // bfs's levels OR each other's next flags at each level's end instead of claiming into them.
+      const bfs = algorithm('bfs').program;
+      const b = await withEngine(g, topo, { gpuShare: 1, ...opts }, (e) => e.run(bfs, paramsFor(g, 'bfs') as never));
+      t.is(firstMismatch(b.values, want.get('bfs')!, false), -1, `bfs ${what}`);
+      t.true(gpuSteps(b.report)[0]!.every((row) => (row.peerBytes ?? 0) + (row.peerSent ?? 0) > 0), `bfs ${what}: flags exchanged`);
     }
   } finally {
     delete process.env.TESSERA_NO_PEER_ACCESS;
@@ -167,10 +173,13 @@ gpuTest("bfs's depth and wcc's label after pull levels come device to device on 
       const r = await withEngine(g, oneSocket(2), { gpuShare: share }, (e) => e.run(p, paramsFor(g, name) as never));
       t.is(firstMismatch(r.values, want.get(name)!, false), -1, `${name} ${share}`);
       if (share === 1) {
-        // Two GPUs owning every vertex run bfs's levels in one call each, exchanging next flags,
-        // and wcc's Afforest over their own pages, merging their forests (aff_merge).
+        // Two GPUs owning every vertex run bfs's levels in one call each, each claim written into
+        // the other's copy (a GPU whose peer claimed everything first sends none), and wcc's
+        // Afforest over their own pages, merging their forests (aff_merge).
         t.is(r.report.supersteps, 1, name);
-        t.true(r.report.steps[0]!.actors.filter((a) => a.kind === 'gpu').every((a) => (a.gpu!.peerSent ?? 0) > 0), `${name}: exchanged`);
+        const gpus = r.report.steps[0]!.actors.filter((a) => a.kind === 'gpu');
+        const sent = (a: (typeof gpus)[number]) => (a.gpu!.peerSent ?? 0) > 0;
+        t.true(name === 'bfs' ? gpus.some(sent) : gpus.every(sent), `${name}: exchanged`);
         continue;
       }
       const pulls = r.report.steps.filter((s, i) => i > 0 && r.report.steps[i - 1]!.mode === 'pull');

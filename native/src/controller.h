@@ -102,6 +102,8 @@ struct RunRequest {
   ExchangeSpec exchange;
   // pr_pull inside pr_iterations: peers' contribution arrays its apply writes too (peer access).
   std::vector<double*> remote;
+  // bfs_push / bfs_pull inside levels: a device Claims (peers' copies the claims go to as well).
+  const void* claims = nullptr;
 };
 
 struct RunStats {
@@ -165,7 +167,7 @@ class Controller {
   /** dst[begin, end) = src[begin, end) on the device (same type): e.g. a diffed array's `before` copy. */
   void copyState(const std::string& dst, const std::string& src, size_t begin, size_t end);
   /** dst takes src's values and src is zeroed (one type and length): the device memory changes names, nothing is copied. */
-  void takeState(const std::string& dst, const std::string& src);
+  void takeState(const std::string& dst, const std::string& src, bool clear = true);
   /**
    * dst[b, e) = peer's src[b, e) for each range (same type), device to device (GTS Strategy-P's
    * peer copies, §4.1). Reads the peer's array table from this thread: the caller guarantees the
@@ -328,11 +330,25 @@ class Controller {
   /** Copies the run's exchange ranges into every peer's posted array on stream s (after its kernels). */
   void pushExchange(const ExchangeSpec& ex, int s, RunStats& st);
   /**
-   * Kernel "levels" on several GPUs owning every vertex together: posts this level's next flags
-   * (its kernels done), ORs each peer's in (KOrNext: fresh flags get depth `value`) and returns
-   * the fresh marks, so every member ends the level with the same flags and depths.
+   * Each peer's arrays of a loop (pr_iterations: its two of contributions, its ranks; levels: its
+   * frontier, next flags and depth), by the peers' order in the exchange.
+   */
+  using PeerBuffers = std::vector<std::array<void*, 3>>;
+  struct HeldPeers;
+  /**
+   * Kernel "levels" on several GPUs owning every vertex together, without peer access: posts this
+   * level's next flags (its kernels done), ORs each peer's in (KOrNext: fresh flags get depth
+   * `value`) and returns the fresh marks, so every member ends the level with the same flags and
+   * depths.
    */
   uint64_t exchangeLevel(const ExchangeSpec& ex, uint32_t level, StateArr& next, StateArr& depth, int32_t value);
+  /**
+   * Levels whose claims go into the peers' copies too: posts `mine` (this level's claims, its
+   * kernels done) and `arrays` at loop step `step`, waits for every peer's post (holding them in
+   * `held`), learns their arrays into `learn` (unless null) and returns the claims summed.
+   */
+  uint64_t meetLevel(const ExchangeSpec& ex, uint32_t step, const StateArr& next, uint64_t mine, const std::array<void*, 3>& arrays, PeerBuffers* learn,
+                     HeldPeers& held);
   /** Kernel "aff_merge": Afforest's forests merged across GPUs (controller_aff.cpp). */
   RunStats runAffMerge(const RunRequest& rq);
   /**
@@ -346,9 +362,6 @@ class Controller {
   RunStats runPrIterations(const RunRequest& rq);
   /** The backend's stream past the kernels' (nstreams_ of them): peer copies that overlap kernels. */
   int copyStream() const { return nstreams_; }
-  /** Each peer's arrays of a loop (pr_iterations: its two of contributions, its ranks), by the peers' order in the exchange. */
-  using PeerBuffers = std::vector<std::array<void*, 3>>;
-  struct HeldPeers;
   std::set<int> direct_;  // peers whose memory this device's kernels write (enablePeer succeeded)
   /**
    * pr_iterations on several GPUs owning every vertex together, at iteration `it`'s end: posts

@@ -74,9 +74,29 @@ RunStats Controller::runLevels(const RunRequest& rq) {
     fillState(nx, 0);
   }
   // Several GPUs owning every vertex together (rq.exchange): each walks its own pages (pushes
-  // from its sources, pulls into its vertices) over a whole copy of the state, and at each level's
-  // end ORs the others' next flags into its own (exchangeLevel), so all of them see the same
-  // frontier, depths and counts and take the same directions.
+  // from its sources, pulls into its vertices) over a whole copy of the state, so that all of them
+  // see the same frontier, depths and counts and take the same directions. With peer access each
+  // claim goes into the peers' copies as well (depth and next flag: Claims; the arrays exchanged at
+  // a first meeting) and a level ends with a meeting that sums the claims (meetLevel), no flags
+  // copied. A peer past the meeting claims into this one's next flags of the following level at
+  // once, so the array that becomes them (this level's frontier, which no peer reads) is cleared
+  // before the meeting, not after. Without peer access each ORs the others' next flags into its
+  // own at the level's end (exchangeLevel).
+  const bool multi = rq.exchange.on();
+  bool direct = multi && rq.exchange.peers.size() <= kMaxClaimPeers;
+  for (Controller* p : rq.exchange.peers) direct = direct && direct_.count(p->device_) > 0;
+  PeerBuffers peers;  // each peer's frontier, next flags and depth, as of this level (swapped as it swaps its own)
+  std::unique_ptr<HeldPeers> held;  // the peers this GPU claims into, held from a meeting to the next
+  Claims claims{};
+  void* dClaims = nullptr;
+  uint32_t step = 0;  // the loop posts' steps: with peer access the first meeting, then one a level
+  if (direct) {
+    dClaims = scratch("@levels.claims", sizeof(Claims));
+    StateArr &nxa = findState(state_, nx, "levels"), &fra = findState(state_, fr, "levels"), &da = findState(state_, depth, "levels");
+    held = std::make_unique<HeldPeers>();
+    meetLevel(rq.exchange, step++, nxa, 0, {fra.dev, nxa.dev, da.dev}, &peers, *held);
+    claims.n = (u32)peers.size();
+  }
   RunRequest k;
   k.state = {{"depth", depth}, {"frontier", fr}, {"next", nx}};
   RunStats total;
@@ -88,6 +108,12 @@ RunStats Controller::runLevels(const RunRequest& rq) {
     // Pull: the pages with a vertex still unset; push: those with a frontier vertex.
     k.pages = pull ? activePages(L.inSet, L.inPages, depth, unset) : activePages(rq.setId, rq.pages, fr, 1);
     k.params["level"] = level;
+    if (direct) {
+      for (size_t i = 0; i < peers.size(); i++) claims.depth[i] = (u32*)peers[i][2], claims.next[i] = (u8*)peers[i][1];
+      be_->h2d(dClaims, &claims, sizeof(Claims), 0);
+      be_->syncStream(0);
+      k.claims = dClaims;
+    }
     uint64_t activated = 0;
     if (!k.pages.empty()) {
       const RunStats st = run(k);
@@ -101,15 +127,26 @@ RunStats Controller::runLevels(const RunRequest& rq) {
     total.activated += activated;
     total.levels++;
     total.directions += pull ? 'B' : 'T';
-    if (rq.exchange.on()) {
+    if (multi) {
       const auto x0 = std::chrono::steady_clock::now();
-      activated += exchangeLevel(rq.exchange, (uint32_t)level, findState(state_, nx, "levels"), findState(state_, depth, "levels"), (int32_t)(level + 1));
+      StateArr &nxa = findState(state_, nx, "levels"), &fra = findState(state_, fr, "levels");
+      if (direct) {
+        be_->memset(fra.dev, 0, fra.bytes, 0);
+        be_->syncStream(0);
+        held = std::make_unique<HeldPeers>();
+        total.peerBytes += activated * (sizeof(int32_t) + 1) * rq.exchange.peers.size();  // each claim's depth and flag, to every peer
+        activated = meetLevel(rq.exchange, step++, nxa, activated, {}, nullptr, *held);
+      } else {
+        activated += exchangeLevel(rq.exchange, step++, nxa, findState(state_, depth, "levels"), (int32_t)(level + 1));
+        total.peerBytes += n * rq.exchange.peers.size();
+      }
       total.peerWaitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - x0).count();
-      total.peerBytes += n * rq.exchange.peers.size();
     }
     size = (double)activated;
     edges = activated > 0 ? flaggedDegrees(nx, deg, 0, n) : 0;
-    takeState(fr, nx);  // the claimed vertices are the next frontier; next comes out clear
+    // The claimed vertices are the next frontier; next comes out clear (cleared already where peers claim into it).
+    takeState(fr, nx, !direct);
+    for (auto& b : peers) std::swap(b[0], b[1]);
   }
   total.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
   return total;

@@ -299,6 +299,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
       a.s0 = depth->dev;
       n = (uint32_t)depth->n;
       a.level = (uint32_t)need("level");
+      if (k == "bfs_push") a.claims = (const Claims*)rq.claims;
       if (k == "bc_forward") {
         StateArr* sigma = role(rq, "sigma", {SType::F64}, true);
         checkBoth(sigma, "sigma");
@@ -350,6 +351,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
       a.level = (uint32_t)need("level");
       a.fr = frontier((uint32_t)depth->n, true);
       a.next = next((uint32_t)depth->n);
+      a.claims = (const Claims*)rq.claims;
     } else if (k == "wcc_pull") {
       StateArr* label = role(rq, "label", {SType::U32, SType::I32}, true);
       checkBoth(label, "label");

@@ -19,7 +19,7 @@ void Controller::copyState(const std::string& dst, const std::string& src, size_
   be_->syncStream(0);
 }
 
-void Controller::takeState(const std::string& dst, const std::string& src) {
+void Controller::takeState(const std::string& dst, const std::string& src, bool clear) {
   StateArr& d = findState(state_, dst, "takeState");
   StateArr& s = findState(state_, src, "takeState");
   if (&d == &s) throw CodedError("TS_ARG", "takeState('" + dst + "', '" + src + "'): name two different arrays");
@@ -28,6 +28,7 @@ void Controller::takeState(const std::string& dst, const std::string& src) {
                                     std::to_string(d.n) + ", " + stypeName(s.type) + " x " + std::to_string(s.n) + ")");
   be_->syncAll();  // no kernel still reads either under its old name
   std::swap(d.dev, s.dev);
+  if (!clear) return;
   be_->memset(s.dev, 0, s.bytes, 0);
   be_->syncStream(0);
 }
@@ -225,6 +226,23 @@ uint64_t Controller::exchangeLevel(const ExchangeSpec& ex, uint32_t level, State
   be_->d2h(&r, fresh, sizeof(double), 0);
   be_->syncStream(0);
   return (uint64_t)r;
+}
+
+uint64_t Controller::meetLevel(const ExchangeSpec& ex, uint32_t step, const StateArr& next, uint64_t mine, const std::array<void*, 3>& arrays, PeerBuffers* learn,
+                               HeldPeers& held) {
+  // The level's kernels, and with them their stores into the peers' copies, are done (run() synced).
+  postLoop(ex, step, next, (double)mine, arrays);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (learn) learn->resize(ex.peers.size());
+  uint64_t total = mine;
+  for (size_t i = 0; i < ex.peers.size(); i++) {
+    Controller* p = ex.peers[i];
+    const LoopPost& q = awaitLoop(*p, ex, step, next.n, t0, "levels on several GPUs");
+    held.peers.push_back(p);
+    if (learn) (*learn)[i] = q.arrays;
+    total += (uint64_t)q.sum;
+  }
+  return total;
 }
 
 double Controller::meetIteration(const ExchangeSpec& ex, uint32_t it, const StateArr& posted, const std::array<void*, 3>& mine3, double mine, bool copy, PeerBuffers& bufs, HeldPeers& held) {

@@ -22,6 +22,24 @@ struct PageDev {
   }
 };
 
+/**
+ * A traversal's claims written into other GPUs' copies too (peer access; controller_levels.cpp):
+ * each claimed vertex's depth and next flag in every peer's arrays, so that no exchange of the
+ * flags follows the level. In device memory; kernels hold a pointer (null: none).
+ */
+constexpr u32 kMaxClaimPeers = 7;
+struct Claims {
+  u32 n;
+  u32* depth[kMaxClaimPeers];
+  u8* next[kMaxClaimPeers];
+  TS_DEVICE void put(u32 v, u32 d) const {
+    for (u32 q = 0; q < n; q++) {
+      depth[q][v] = d;
+      next[q][v] = 1;
+    }
+  }
+};
+
 /** Active set read by a kernel: a bitmap (u32 words), a byte per vertex, or everything. */
 struct Frontier {
   const u32* bits;

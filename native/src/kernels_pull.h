@@ -20,6 +20,7 @@ struct PullArgs {
   void* s1;
   void* s2;
   void* s3;
+  const Claims* claims;  // bfs_pull in levels on several GPUs: peers' copies to claim into
 };
 
 /**
@@ -67,7 +68,10 @@ struct BfsPullOp {
   TS_DEVICE static double combine(double x, double y) { return x > y ? x : y; }
   TS_DEVICE static bool done(double r) { return r != 0.0; }
   TS_DEVICE static void apply(const PullArgs& a, u32 v, double r, bool) {
-    if (r != 0.0 && atomic_cas_u32(&((u32*)a.s0)[v], kUnvisited, a.level + 1) == kUnvisited) a.next.mark(v);
+    if (r != 0.0 && atomic_cas_u32(&((u32*)a.s0)[v], kUnvisited, a.level + 1) == kUnvisited) {
+      a.next.mark(v);
+      if (a.claims != nullptr) a.claims->put(v, a.level + 1);
+    }
   }
 };
 

@@ -30,6 +30,7 @@ struct PushArgs {
   void* s1;
   u32 level;
   u32 pad;
+  const Claims* claims;  // bfs_push in levels on several GPUs: peers' copies to claim into
 };
 
 /** Bins the page's active vertices by degree; does the small ones itself (thread per vertex). */
@@ -105,7 +106,10 @@ struct BfsPushOp {
     u32* depth = (u32*)a.s0;
     if (load_u32(&depth[v]) != kUnvisited) return;
     if (a.ob.owned(v)) {
-      if (atomic_cas_u32(&depth[v], kUnvisited, a.level + 1) == kUnvisited) a.next.mark(v);
+      if (atomic_cas_u32(&depth[v], kUnvisited, a.level + 1) == kUnvisited) {
+        a.next.mark(v);
+        if (a.claims != nullptr) a.claims->put(v, a.level + 1);
+      }
     } else {
       a.ob.put(v, (double)(a.level + 1));
     }
