@@ -97,7 +97,7 @@ gpuTest('PageRank on two GPUs: each copies its owned contributions into the othe
   }
 });
 
-gpuTest('PageRank on GPUs owning every vertex: every iteration in one call (pr_iterations), ranks equal to a superstep an iteration, contributions exchanged each iteration (pushed group by group), ranks read back once (several GPUs: each an even share of every rank)', async (t) => {
+gpuTest('PageRank on GPUs owning every vertex: every iteration in one call (pr_iterations), ranks equal to a superstep an iteration, contributions exchanged each iteration (stored into the peers by the apply), ranks read back once (several GPUs: each an even share of every rank)', async (t) => {
   const pr = algorithm('pr').program;
   for (const [label, g] of [['directed', rmat(true)], ['undirected', makeGraph('skewed', false)]] as const) {
     const params = { iterations: 7, damping: 0.85 };

@@ -150,7 +150,7 @@ void Controller::init() {
       throw CodedError("TS_BAD_DEVICE", "GPU device " + std::to_string(device_) +
                                             " does not exist: emulated devices are numbered 0.." +
                                             std::to_string(kMaxEmulatedDevices - 1));
-    be_ = makeHostBackend(nstreams_ + 1);  // + copyStream()
+    be_ = makeHostBackend(nstreams_);
     props_ = be_->props();
     limit_ = (size_t)(requestedLimit_ > 0 ? requestedLimit_ : kDefaultEmulatedLimit);
     props_.totalMemory = limit_;
@@ -160,7 +160,7 @@ void Controller::init() {
   } else {
     if (device_ < 0)
       throw CodedError("TS_BAD_DEVICE", "GPU device " + std::to_string(device_) + " does not exist: device indices start at 0");
-    be_ = makeCudaBackend(device_, nstreams_ + 1);  // + copyStream()
+    be_ = makeCudaBackend(device_, nstreams_);
     props_ = be_->props();
     // Half the cores, up to 16: two H200s reading 134 MB each back at once took 5.25 ms with 16
     // threads each against 7.07 with 8 on a 32-core host (bench/results/h200-x2-2026-11-27-exchange).

@@ -360,9 +360,9 @@ class Controller {
   uint64_t gatherPeers(const ExchangeSpec& ex, uint32_t step, const StateArr& a, void* into);
   /** Kernel "pr_iterations": PageRank's iterations in one call (controller_levels.cpp). */
   RunStats runPrIterations(const RunRequest& rq);
-  /** The backend's stream past the kernels' (nstreams_ of them): peer copies that overlap kernels. */
-  int copyStream() const { return nstreams_; }
   std::set<int> direct_;  // peers whose memory this device's kernels write (enablePeer succeeded)
+  /** Whether this device's kernels write every peer of `ex` directly (peer access). */
+  bool directTo(const ExchangeSpec& ex) const;
   /**
    * pr_iterations on several GPUs owning every vertex together, at iteration `it`'s end: posts
    * `posted` (the array its kernels and pushes finished: contributions, or the last iteration's
@@ -401,7 +401,7 @@ class Controller {
     size_t n = 0;
     double sum = 0;
     std::vector<std::pair<size_t, size_t>> ranges;
-    std::array<void*, 3> arrays{};  // pr_iterations: its contributions' two arrays and its ranks (peers push into them)
+    std::array<void*, 3> arrays{};  // the arrays peers write into (pr_iterations: contributions' two and ranks; levels: frontier, next, depth)
   };
   LoopPost loopPosts_[2];
   int inbound_ = 0;  // peers copying from or into this one's posted arrays now (under postMu_)

@@ -83,19 +83,25 @@ RunStats Controller::runLevels(const RunRequest& rq) {
   // before the meeting, not after. Without peer access each ORs the others' next flags into its
   // own at the level's end (exchangeLevel).
   const bool multi = rq.exchange.on();
-  bool direct = multi && rq.exchange.peers.size() <= kMaxClaimPeers;
-  for (Controller* p : rq.exchange.peers) direct = direct && direct_.count(p->device_) > 0;
-  PeerBuffers peers;  // each peer's frontier, next flags and depth, as of this level (swapped as it swaps its own)
+  const bool direct = directTo(rq.exchange) && rq.exchange.peers.size() <= kMaxClaimPeers;
   std::unique_ptr<HeldPeers> held;  // the peers this GPU claims into, held from a meeting to the next
-  Claims claims{};
-  void* dClaims = nullptr;
+  // Each GPU's frontier and next flags swap every level (takeState): the peers' next flags are
+  // their first level's next at even steps and its frontier at odd ones, so the two Claims go up once.
+  const Claims* dClaims = nullptr;
   uint32_t step = 0;  // the loop posts' steps: with peer access the first meeting, then one a level
   if (direct) {
-    dClaims = scratch("@levels.claims", sizeof(Claims));
     StateArr &nxa = findState(state_, nx, "levels"), &fra = findState(state_, fr, "levels"), &da = findState(state_, depth, "levels");
+    PeerBuffers peers;  // each peer's frontier, next flags and depth at the first level
     held = std::make_unique<HeldPeers>();
     meetLevel(rq.exchange, step++, nxa, 0, {fra.dev, nxa.dev, da.dev}, &peers, *held);
-    claims.n = (u32)peers.size();
+    Claims claims[2] = {};
+    for (int parity = 0; parity < 2; parity++) {
+      claims[parity].n = (u32)peers.size();
+      for (size_t i = 0; i < peers.size(); i++) claims[parity].depth[i] = (u32*)peers[i][2], claims[parity].next[i] = (u8*)peers[i][1 - parity];
+    }
+    dClaims = (const Claims*)scratch("@levels.claims", sizeof(claims));
+    be_->h2d((void*)dClaims, claims, sizeof(claims), 0);
+    be_->syncStream(0);
   }
   RunRequest k;
   k.state = {{"depth", depth}, {"frontier", fr}, {"next", nx}};
@@ -108,12 +114,7 @@ RunStats Controller::runLevels(const RunRequest& rq) {
     // Pull: the pages with a vertex still unset; push: those with a frontier vertex.
     k.pages = pull ? activePages(L.inSet, L.inPages, depth, unset) : activePages(rq.setId, rq.pages, fr, 1);
     k.params["level"] = level;
-    if (direct) {
-      for (size_t i = 0; i < peers.size(); i++) claims.depth[i] = (u32*)peers[i][2], claims.next[i] = (u8*)peers[i][1];
-      be_->h2d(dClaims, &claims, sizeof(Claims), 0);
-      be_->syncStream(0);
-      k.claims = dClaims;
-    }
+    if (direct) k.claims = dClaims + (total.levels % 2);
     uint64_t activated = 0;
     if (!k.pages.empty()) {
       const RunStats st = run(k);
@@ -146,7 +147,6 @@ RunStats Controller::runLevels(const RunRequest& rq) {
     edges = activated > 0 ? flaggedDegrees(nx, deg, 0, n) : 0;
     // The claimed vertices are the next frontier; next comes out clear (cleared already where peers claim into it).
     takeState(fr, nx, !direct);
-    for (auto& b : peers) std::swap(b[0], b[1]);
   }
   total.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
   return total;
@@ -201,8 +201,7 @@ RunStats Controller::runPrIterations(const RunRequest& rq) {
   StateArr* arr[3] = {&findState(state_, bufs[0], "pr_iterations"), &findState(state_, bufs[1], "pr_iterations"), &findState(state_, role("rank"), "pr_iterations")};
   if (multi && (arr[0]->type != SType::F64 || arr[1]->type != SType::F64 || arr[2]->type != SType::F64))
     throw CodedError("TS_TYPE", "pr_iterations on several GPUs: the contributions and ranks must be f64");
-  bool direct = multi;
-  for (Controller* p : rq.exchange.peers) direct = direct && direct_.count(p->device_) > 0;
+  const bool direct = directTo(rq.exchange);
   PeerBuffers peerBufs;  // each peer's arrays (contributions in turn, ranks), learnt at the first meeting
   std::unique_ptr<HeldPeers> held;  // the peers this GPU writes into, held from a meeting to the next
   RunStats total;
@@ -244,10 +243,10 @@ RunStats Controller::runPrIterations(const RunRequest& rq) {
       for (size_t i = 0; i < rq.exchange.peers.size(); i++)
         for (const auto& [b, e] : rq.exchange.ranges) {
           if (e > arr[target]->n) throw CodedError("TS_RANGE", "pr_iterations: an owned range past the contributions");
-          if (!direct) be_->peerCopyTo((double*)peerBufs[i][target] + b, rq.exchange.peers[i]->device_, (const double*)arr[target]->dev + b, (e - b) * sizeof(double), copyStream());
+          if (!direct) be_->peerCopyTo((double*)peerBufs[i][target] + b, rq.exchange.peers[i]->device_, (const double*)arr[target]->dev + b, (e - b) * sizeof(double), 0);
           total.peerBytes += (e - b) * sizeof(double);
         }
-      be_->syncStream(copyStream());
+      be_->syncStream(0);
       total.peerWaitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - x0).count();
     }
     held.reset();

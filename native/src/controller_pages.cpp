@@ -494,8 +494,7 @@ RunStats Controller::run(const RunRequest& rq) {
   if (rq.exchange.on()) pushExchange(rq.exchange, 0, st);
   uint32_t counts[4] = {0, 0, 0, 0};
   be_->d2h(counts, ctr, 16, 0);
-  // The kernel streams only: copyStream()'s pushes of an earlier call may still run (pr_iterations).
-  for (int s = 0; s < nstreams_; s++) be_->syncStream(s);
+  be_->syncAll();
   // Every copy and kernel of the call is done: no later call need wait on these slots' events.
   for (auto& sl : slots_) sl.readyRecorded = sl.usedRecorded = false;
   st.activated = counts[0];

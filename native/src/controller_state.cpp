@@ -119,6 +119,12 @@ bool Controller::enablePeer(Controller& peer) {
   return ok;
 }
 
+bool Controller::directTo(const ExchangeSpec& ex) const {
+  for (Controller* p : ex.peers)
+    if (direct_.count(p->device_) == 0) return false;
+  return ex.on();
+}
+
 }  // namespace ts
 
 namespace ts {

@@ -82,10 +82,11 @@ export const pr: GpuHandler = {
 /**
  * Every iteration of a fresh run in one superstep, on GPUs owning every vertex (index.ts, edgeMap
  * gpuOnly): the controller runs pr_pull iteration by iteration, its contributions in two device
- * arrays it writes in turn (native/src/controller_levels.cpp runPrIterations). Several GPUs copy
- * each other's owned contributions and add their dangling masses at each iteration's end. The
- * ranks come back once; the contributions stay on the devices and mirror nothing after (with
- * args.handBack the last ones come back too).
+ * arrays it writes in turn (native/src/controller_levels.cpp runPrIterations). Several GPUs write
+ * their owned contributions into each other's arrays (from the apply itself where they have peer
+ * access) and add their dangling masses at each iteration's end. The ranks come back once; the
+ * contributions stay on the devices and mirror nothing after (with args.handBack the last ones
+ * come back too).
  */
 export const pr_iterations: GpuHandler = {
   modes: ['pull'],
