@@ -350,7 +350,14 @@ gpuTest("GPU pulls count their activations' out-edges (countNext): BFS switches 
       // GPUs owning every vertex (one, or two exchanging flags each level) run every level in one
       // call (kernel 'levels'), each by the same rule.
       t.is(r.report.supersteps, 1);
-      for (const a of r.report.steps[0]!.actors.filter((x) => x.kind === 'gpu')) t.is(a.gpu!.directions, ligra.map((m) => (m === 'pull' ? 'B' : 'T')).join(''), `${topo.name} ${a.actor}`);
+      for (const a of r.report.steps[0]!.actors.filter((x) => x.kind === 'gpu')) {
+        t.is(a.gpu!.directions, ligra.map((m) => (m === 'pull' ? 'B' : 'T')).join(''), `${topo.name} ${a.actor}`);
+        // Each level's four timed parts (pages, call, meeting, next frontier) within the call's wall.
+        const times = a.gpu!.levelTimes!;
+        t.is(times.length, ligra.length);
+        t.true(times.every((x) => x.length === 4 && x.every((ms) => ms >= 0)));
+        t.true(times.flat().reduce((x, ms) => x + ms, 0) <= a.gpu!.runMs! + 0.01, `${topo.name} ${a.actor}: levels within the call`);
+      }
       continue;
     }
     t.deepEqual(r.report.steps.map((s) => s.mode), ligra, `${topo.name} ${JSON.stringify(opts)}`);

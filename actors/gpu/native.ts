@@ -196,6 +196,8 @@ export interface RunStats {
   levels?: number;
   edges?: number;
   directions?: string;
+  /** Kernel 'levels': each level's wall ms as [pages to walk, kernel call, meeting with the peers, next frontier]. */
+  levelTimes?: number[][];
 }
 
 interface NativeControllerHandle {

@@ -24,4 +24,5 @@ export function addRunStats(s: GpuStepStats, st: RunStats): void {
   if (st.peerBytes !== undefined) s.peerSent = (s.peerSent ?? 0) + st.peerBytes;
   if (st.peerWaitMs !== undefined) s.peerMs = (s.peerMs ?? 0) + st.peerWaitMs;
   if (st.directions !== undefined) s.directions = (s.directions ?? '') + st.directions;
+  if (st.levelTimes !== undefined) s.levelTimes = [...(s.levelTimes ?? []), ...st.levelTimes.map((t) => t.map((ms) => Math.round(ms * 1000) / 1000))];
 }

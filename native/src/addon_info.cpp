@@ -97,6 +97,13 @@ Napi::Object runStatsObject(Napi::Env env, const ts::RunStats& st) {
     r.Set("levels", st.levels);
     r.Set("edges", st.edges);
     r.Set("directions", st.directions);
+    Napi::Array lt = Napi::Array::New(env, st.levelTimes.size() / 4);
+    for (size_t i = 0; i + 3 < st.levelTimes.size(); i += 4) {
+      Napi::Array one = Napi::Array::New(env, 4);
+      for (uint32_t j = 0; j < 4; j++) one.Set(j, st.levelTimes[i + j]);
+      lt.Set((uint32_t)(i / 4), one);
+    }
+    r.Set("levelTimes", lt);
   }
   if (st.hasOutbox) {
     Napi::Object ob = idsValues(env, st.outIds.data(), st.outVals.data(), st.outIds.size());

@@ -127,6 +127,9 @@ struct RunStats {
   uint32_t levels = 0;  // kernel "levels": the levels run, the edges they walked, and each
   double edges = 0;     // level's direction ('T' top-down: push, 'B' bottom-up: pull; Beamer's terms)
   std::string directions;
+  // Kernel "levels": each level's wall ms in four parts (the pages to walk, the kernel's call, the
+  // meeting with the peers, the next frontier's count and swap), four numbers a level.
+  std::vector<double> levelTimes;
 };
 
 struct Totals {

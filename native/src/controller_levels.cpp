@@ -107,7 +107,10 @@ RunStats Controller::runLevels(const RunRequest& rq) {
   k.state = {{"depth", depth}, {"frontier", fr}, {"next", nx}};
   RunStats total;
   total.kernel = rq.kernel;
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
   for (; size > 0; level++) {
+    const auto t0 = Clock::now();
     const bool pull = size + edges > pullAbove;
     k.kernel = pull ? L.pull : L.push;
     k.setId = pull ? L.inSet : rq.setId;
@@ -115,6 +118,8 @@ RunStats Controller::runLevels(const RunRequest& rq) {
     k.pages = pull ? activePages(L.inSet, L.inPages, depth, unset) : activePages(rq.setId, rq.pages, fr, 1);
     k.params["level"] = level;
     if (direct) k.claims = dClaims + (total.levels % 2);
+    const double pagesMs = since(t0);
+    const auto t1 = Clock::now();
     uint64_t activated = 0;
     if (!k.pages.empty()) {
       const RunStats st = run(k);
@@ -128,8 +133,9 @@ RunStats Controller::runLevels(const RunRequest& rq) {
     total.activated += activated;
     total.levels++;
     total.directions += pull ? 'B' : 'T';
+    const double callMs = since(t1);
+    const auto x0 = Clock::now();
     if (multi) {
-      const auto x0 = std::chrono::steady_clock::now();
       StateArr &nxa = findState(state_, nx, "levels"), &fra = findState(state_, fr, "levels");
       if (direct) {
         be_->memset(fra.dev, 0, fra.bytes, 0);
@@ -141,12 +147,15 @@ RunStats Controller::runLevels(const RunRequest& rq) {
         activated += exchangeLevel(rq.exchange, step++, nxa, findState(state_, depth, "levels"), (int32_t)(level + 1));
         total.peerBytes += n * rq.exchange.peers.size();
       }
-      total.peerWaitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - x0).count();
     }
+    const double meetMs = since(x0);
+    if (multi) total.peerWaitMs += meetMs;
+    const auto t3 = Clock::now();
     size = (double)activated;
     edges = activated > 0 ? flaggedDegrees(nx, deg, 0, n) : 0;
     // The claimed vertices are the next frontier; next comes out clear (cleared already where peers claim into it).
     takeState(fr, nx, !direct);
+    total.levelTimes.insert(total.levelTimes.end(), {pagesMs, callMs, meetMs, since(t3)});
   }
   total.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
   return total;

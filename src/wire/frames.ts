@@ -399,6 +399,11 @@ export interface GpuStepStats {
   peerSent?: number;
   /** A traversal's levels run in one native call (kernel 'levels'): a letter a level, T push (top-down), B pull (bottom-up). */
   directions?: string;
+  /**
+   * Kernel 'levels': each level's wall ms on the device's thread as [pages to walk (activePages),
+   * the kernel's call, the meeting with the peers, the next frontier's count and swap].
+   */
+  levelTimes?: number[][];
 }
 
 /** GPU actor -> coordinator after load: the device is open, and which kernels it maps. */
