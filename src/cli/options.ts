@@ -1,6 +1,6 @@
 /** Option parsers that turn bad values into one-line commander errors. */
 import { InvalidArgumentError } from 'commander';
-import { parseSize } from '../topology/schema.js';
+import { parseSize } from '../topology/size.js';
 
 export function intOption(name: string, min = 0) {
   return (v: string): number => {

@@ -5,32 +5,24 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { flagOf, type AnyProgram } from '../engine/define.js';
 import { InvalidArgumentError, type Command } from 'commander';
-import { EventEmitter } from 'eventemitter3';
 import type { EngineEvents } from '../engine/coordinator.js';
-import { runOnce, vertexIdOf, type RunResult } from '../api.js';
-import { checkpointRecord, checkWritableFolder, loadCheckpoint } from '../checkpoint.js';
-import { notResumable } from '../engine/coordinator.js';
+import type { RunResult } from '../api.js';
 import type { Json } from '../engine/checkpoint.js';
 import { mergeRecordedFlags, recordFlags } from './resume.js';
 import { faults } from '../engine/faults.js';
 import { summarize, type RunReport } from '../engine/report.js';
-import { loadGraph } from '../graph/load.js';
-import { Prestart } from '../engine/prestart.js';
 import type { Graph } from '../graph/types.js';
 import type { ModelSummary } from '../model/index.js';
 import type { Topology } from '../topology/schema.js';
-import { readLines, readVertexFile } from '../graph/readers/index.js';
-import { isKeyedGraph } from '../graphology.js';
-import { detectTopology, topologyToYaml } from '../topology/detect.js';
-import { loadTopology } from '../topology/load.js';
 import { choiceOption, floatOption, intOption, positiveOption, sizeOption } from './options.js';
-import { runDemo } from './demo.js';
-import { superstepProgress } from './progress.js';
 import { DEFAULT_PARTITION_SEED, type MultiGpu, type RunnableStrategy } from '../engine/partition.js';
 import { TesseraError } from '../errors.js';
-import { writeResultToStdout } from '../engine/output.js';
 import { hasPaths } from '../engine/paths.js';
 import { findProgram, programList } from '../programs/index.js';
+
+// The engine, the graph readers, the topology's schema (zod) and the checkpoints load when a
+// command needs them: `tessera run` starts reading its graph, then imports the engine (~0.15 s
+// on the 2-core box) while a .tsr is read on the addon's threads.
 
 interface RunFlags {
   algo?: string;
@@ -118,6 +110,7 @@ async function chooseSplit(f: ReadyFlags, graph: Graph, topology: Topology): Pro
   const { modelSplit } = await import('../model/split.js');
   // The rates of the mode the run is forced to (else the program's own), and the source (a
   // top-down BFS is predicted level by level).
+  const { vertexIdOf } = await import('../api.js');
   const source = f.source === undefined ? undefined : vertexIdOf(graph, f.source, '--source');
   // --multi-gpu auto keeps the alpha given, else the topology's, and HIGH unless --partition names
   // one; --alpha auto and --partition auto choose what they name (and --partition auto alone, alpha too).
@@ -186,6 +179,7 @@ async function readSourceList(file: string, graph: Graph): Promise<Array<number 
   await access(file).catch(() => {
     throw new TesseraError('source list not found', { file, key: '--source-list', fix: 'give a file with one original vertex id per line' });
   });
+  const [{ isKeyedGraph }, { readLines, readVertexFile }] = await Promise.all([import('../graphology.js'), import('../graph/readers/index.js')]);
   if (isKeyedGraph(graph)) {
     // A graph read with names: one name per line.
     const names: string[] = [];
@@ -241,8 +235,9 @@ export function registerRunCommands(program: Command): void {
     .action(async (flags: RunFlags, cmd: Command) => {
       faults(); // a misspelt TESSERA_FAULT is refused here, not ignored
       // --resume DIR: the flags the checkpointed run was started with, where none are given.
-      const resumed = flags.resume !== undefined ? await loadCheckpoint(flags.resume) : undefined;
-      const recorded = resumed !== undefined ? checkpointRecord(resumed) : undefined;
+      const checkpoints = flags.resume !== undefined || flags.checkpoint !== undefined ? await import('../checkpoint.js') : undefined;
+      const resumed = flags.resume !== undefined ? await checkpoints!.loadCheckpoint(flags.resume) : undefined;
+      const recorded = resumed !== undefined ? checkpoints!.checkpointRecord(resumed) : undefined;
       if (recorded !== undefined) mergeRecordedFlags(flags, (recorded.extra as { flags?: Json } | null)?.flags ?? null, cmd);
       if (flags.algo === undefined || flags.graph === undefined) {
         throw new TesseraError(`${flags.algo === undefined ? '--algo' : '--graph'} is required`, { key: flags.algo === undefined ? '--algo' : '--graph', fix: 'give --algo ALGO --graph FILE, or --resume DIR to continue a checkpointed run' });
@@ -256,12 +251,13 @@ export function registerRunCommands(program: Command): void {
       const program = isModulePath(f.algo) ? await programFromModule(f.algo) : f.algo;
       const def = typeof program === 'string' ? findProgram(program) : program;
       // Refused before the graph loads: a program without safe points cannot checkpoint.
-      if ((f.checkpoint !== undefined || resumed !== undefined) && def.resumable !== true) throw notResumable(def.name, resumed !== undefined);
+      if ((f.checkpoint !== undefined || resumed !== undefined) && def.resumable !== true) throw (await import('../engine/coordinator.js')).notResumable(def.name, resumed !== undefined);
       const output = def.output;
       if (f.parents && !hasPaths(output)) throw new TesseraError(`--parents needs a program whose output is a depth or a distance (bfs, sssp); ${f.algo} gives '${output}' values`, { key: '--parents', fix: 'drop --parents, or run bfs or sssp' });
       if (f.parents && f.out === undefined) throw new TesseraError('--parents adds a column to the --out file, and there is no --out', { key: '--parents', fix: 'give --out FILE (or --out - for standard output)' });
       // A resumed run goes on on the checkpoint's topology unless --topology names one.
-      const topology = f.topology === undefined && recorded !== undefined ? recorded.topology : await loadTopology(f.topology);
+      const topology = f.topology === undefined && recorded !== undefined ? recorded.topology : await (await import('../topology/load.js')).loadTopology(f.topology);
+      const { loadGraph } = await import('../graph/load.js');
       const loading = loadGraph(f.graph, {
         undirected: f.undirected,
         names: f.names,
@@ -271,10 +267,19 @@ export function registerRunCommands(program: Command): void {
         pageEdges: f.pageEdges,
         hostMemoryLimit: f.hostMemory ?? topology.hostMemoryLimit,
       });
-      // The GPUs open while the graph is read (prestart.ts; a .tsr is read on the addon's threads,
-      // so the load goes on meanwhile). The sockets' threads start after it: on the H100/H200
-      // hosts' 16 cores, starting them during a load from the page cache slowed the load about
-      // as much as it saved (bench/results/h200-2026-11-27-cli-start).
+      // What the run needs besides the graph, imported while a .tsr is read on the addon's threads
+      // (a rejected load is awaited below).
+      loading.catch(() => undefined);
+      const [{ Prestart }, { runOnce }, { EventEmitter }, { superstepProgress }, { writeResultToStdout }] = await Promise.all([
+        import('../engine/prestart.js'),
+        import('../api.js'),
+        import('eventemitter3'),
+        import('./progress.js'),
+        import('../engine/output.js'),
+      ]);
+      // The GPUs open while the graph is read (prestart.ts). The sockets' threads start after it:
+      // on the H100/H200 hosts' 16 cores, starting them during a load from the page cache slowed
+      // the load about as much as it saved (bench/results/h200-2026-11-27-cli-start).
       const early = new Prestart(topology, [def], { sockets: false });
       try {
         const { graph, defaults, loadMs, header } = await loading;
@@ -337,7 +342,7 @@ export function registerRunCommands(program: Command): void {
     .option('--scale <s>', 'RMAT scale (2^s vertices, 16 edges each)', intOption('--scale', 4), 16)
     .option('--topology <file|auto>', 'topology YAML, or auto', 'auto')
     .option('--verbose', "the engine's run report of each program as well")
-    .action(async (f: { scale: number; topology: string; verbose?: boolean }) => runDemo(f.scale, f.topology, f.verbose === true));
+    .action(async (f: { scale: number; topology: string; verbose?: boolean }) => (await import('./demo.js')).runDemo(f.scale, f.topology, f.verbose === true));
 
   const topo = program.command('topology').description('topology files');
   topo
@@ -345,6 +350,7 @@ export function registerRunCommands(program: Command): void {
     .description('describe this machine as a topology (sockets, cores, GPUs)')
     .option('--out <file>', 'write the YAML here instead of stdout')
     .action(async (f: { out?: string }) => {
+      const { detectTopology, topologyToYaml } = await import('../topology/detect.js');
       const yaml = topologyToYaml(detectTopology());
       if (f.out) await writeFile(f.out, yaml).catch((e: Error) => {
         throw new TesseraError(`cannot write: ${e.message}`, { file: f.out, fix: 'check the directory exists and is writable' });
@@ -395,7 +401,7 @@ async function checkOutputs(f: ReadyFlags): Promise<void> {
   for (const [key, file] of inputs) seen.set(await real(file), key);
   // The checkpoint folder is an output too: a file there (an input, --out) would be lost or break it.
   if (f.checkpoint !== undefined) {
-    await checkWritableFolder(f.checkpoint);
+    await (await import('../checkpoint.js')).checkWritableFolder(f.checkpoint);
     outs.push(['--checkpoint', f.checkpoint]);
   }
   for (const [key, file] of outs) {

@@ -2,7 +2,6 @@
  * Topology files (YAML): which processing elements a run uses. Validated with zod; every error
  * names the file, the key and a fix.
  */
-import bytes from 'bytes-iec';
 import { z } from 'zod';
 
 const size = z.union([
@@ -65,11 +64,4 @@ export interface Topology {
   model: { rCpu?: number; rGpu?: number; c?: number; gpuShare?: number };
 }
 
-/**
- * '8GiB' -> bytes; '25GB/s' -> bytes per second. bytes-iec in its metric mode: GB = 10^9 and
- * GiB = 2^30, as everywhere in tessera (the `bytes` package reads GB as 2^30).
- */
-export function parseSize(v: string | number): number {
-  if (typeof v === 'number') return v;
-  return Math.round(bytes.parse(v.replace(/\/s\s*$/i, ''), { mode: 'metric' }) ?? NaN);
-}
+export { parseSize } from './size.js';
