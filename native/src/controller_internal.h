@@ -27,6 +27,18 @@ inline uint32_t groupSize(const PageDev& pd) {
 }
 inline uint32_t gridFor(size_t n) { return (uint32_t)std::max<size_t>(1, std::min<size_t>((n + kBlock - 1) / kBlock, 4096)); }
 
+/**
+ * KTwcBlock's grid for a push page (0: no vertex of a block's degree). A huge vertex's edges go
+ * over the whole grid, and a page holding one (an RMAT hub) has few vertices: sized by them, the
+ * grid was a few blocks (BFS's first level on RMAT 25, a source of ~0.5 M out-edges, ~1 ms on an
+ * H100). Sized by the page's edges too where it may hold one: ~8 edges a thread.
+ */
+inline uint32_t twcBlockGrid(const PageDev& pd) {
+  const uint32_t big = std::min(pd.nv, pd.edges / kTwcLarge);
+  if (big == 0) return 0;
+  return std::min<uint32_t>(pd.edges >= kTwcHuge ? std::max<uint32_t>(big, pd.edges / (kBlock * 8)) : big, 1024);
+}
+
 inline std::string mib(size_t b) {
   std::ostringstream o;
   o.setf(std::ios::fixed);

@@ -51,8 +51,7 @@ void Controller::pushPage(PushArgs a, const PageDev& pd, int s, uint8_t* twc, si
   launch<KTwcBin<Op>>(gridFor(pd.nv), 0, s, a);
   const uint32_t maxMid = std::min(pd.nv, pd.edges / kTwcSmall);
   if (maxMid > 0) launch<KTwcWarp<Op>>(std::min<uint32_t>((maxMid + 7) / 8, 2048), 0, s, a);
-  const uint32_t maxBig = std::min(pd.nv, pd.edges / kTwcLarge);
-  if (maxBig > 0) launch<KTwcBlock<Op>>(std::min<uint32_t>(maxBig, 1024), 0, s, a);
+  if (const uint32_t grid = twcBlockGrid(pd)) launch<KTwcBlock<Op>>(grid, 0, s, a);
 }
 
 template <class Op>

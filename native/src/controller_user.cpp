@@ -114,8 +114,7 @@ void Controller::buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pag
       be_->launchFn(fb, gridFor(pd.nv), kBlock, 0, s, &b);
       const uint32_t maxMid = std::min(pd.nv, pd.edges / kTwcSmall);
       if (maxMid > 0) be_->launchFn(fw, std::min<uint32_t>((maxMid + 7) / 8, 2048), kBlock, 0, s, &b);
-      const uint32_t maxBig = std::min(pd.nv, pd.edges / kTwcLarge);
-      if (maxBig > 0) be_->launchFn(fk, std::min<uint32_t>(maxBig, 1024), kBlock, 0, s, &b);
+      if (const uint32_t grid = twcBlockGrid(pd)) be_->launchFn(fk, grid, kBlock, 0, s, &b);
     };
     return;
   }
