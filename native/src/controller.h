@@ -177,8 +177,13 @@ class Controller {
    * peer runs nothing meanwhile (the GPU actors meet at a barrier). Returns the bytes copied.
    */
   size_t copyFromPeer(Controller& peer, const std::string& src, const std::string& dst, const std::vector<std::pair<size_t, size_t>>& ranges);
-  /** Sum of deg[v] (u32) over v in [begin, end) with flags[v] (u8) set. */
-  double flaggedDegrees(const std::string& flags, const std::string& deg, size_t begin, size_t end);
+  /**
+   * Sum of deg[v] (u32) over v in [begin, end) with flags[v] (u8) set. With `ranges` (disjoint
+   * vertex ranges, ascending, two numbers each) also marks[r] = 1 where a flagged vertex is in
+   * range r.
+   */
+  double flaggedDegrees(const std::string& flags, const std::string& deg, size_t begin, size_t end, const std::vector<uint32_t>* ranges = nullptr,
+                        std::vector<uint8_t>* marks = nullptr);
   /** name[ids[i]] = vals[i] for i < count (vals of the array's type). */
   void scatterState(const std::string& name, const uint32_t* ids, const void* vals, SType type, size_t count);
   /** name[ids[i]] reduced with vals[i] (op kMergeClaim/Min/Max), marking u8 array `next` where it changed; returns the fresh marks. */

@@ -3,6 +3,8 @@
 // folded changes) that spare copying whole ranges across the host link.
 #include "controller_internal.h"
 
+#include <cstring>
+
 namespace ts {
 
 void Controller::copyState(const std::string& dst, const std::string& src, size_t begin, size_t end) {
@@ -54,18 +56,27 @@ size_t Controller::copyFromPeer(Controller& peer, const std::string& src, const 
   return bytes;
 }
 
-double Controller::flaggedDegrees(const std::string& flags, const std::string& deg, size_t begin, size_t end) {
+double Controller::flaggedDegrees(const std::string& flags, const std::string& deg, size_t begin, size_t end, const std::vector<uint32_t>* ranges, std::vector<uint8_t>* marks) {
   StateArr& f = findState(state_, flags, "flaggedDegrees");
   StateArr& d = findState(state_, deg, "flaggedDegrees");
   if (f.type != SType::U8 || d.type != SType::U32) throw CodedError("TS_TYPE", "flaggedDegrees: the flags must hold u8 and the degrees u32");
   if (begin > end || end > f.n || end > d.n) throw CodedError("TS_RANGE", "flaggedDegrees: range [" + std::to_string(begin) + ", " + std::to_string(end) + ") exceeds the arrays");
   if (begin == end) return 0;
-  double* out = (double*)scratch("@flagdeg", sizeof(double));
-  be_->memset(out, 0, sizeof(double), 0);
-  launch<KFlagDeg>(gridFor(end - begin), kBlock * sizeof(double), 0, FlagDegArgs{(const u8*)f.dev, (const u32*)d.dev, (u32)begin, (u32)end, out});
-  double r = 0;
-  be_->d2h(&r, out, sizeof(double), 0);
+  // The sum, then the marks, read back at once.
+  const size_t nr = ranges != nullptr ? ranges->size() / 2 : 0;
+  uint8_t* sc = (uint8_t*)scratch("@flagdeg", sizeof(double) + nr);
+  double* out = (double*)sc;
+  u8* mark = sc + sizeof(double);
+  u32* dr = nr > 0 ? (u32*)scratch("@flagdeg.ranges", nr * 8) : nullptr;
+  if (nr > 0) be_->h2d(dr, ranges->data(), nr * 8, 0), marks->assign(nr, 0);
+  be_->memset(out, 0, sizeof(double) + nr, 0);
+  launch<KFlagDeg>(gridFor(end - begin), kBlock * sizeof(double), 0, FlagDegArgs{(const u8*)f.dev, (const u32*)d.dev, (u32)begin, (u32)end, out, dr, (u32)nr, mark});
+  std::vector<uint8_t> host(sizeof(double) + nr);
+  be_->d2h(host.data(), sc, host.size(), 0);
   be_->syncStream(0);
+  double r = 0;
+  std::memcpy(&r, host.data(), sizeof(double));
+  if (nr > 0) std::memcpy(marks->data(), host.data() + sizeof(double), nr);
   return r;
 }
 

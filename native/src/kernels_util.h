@@ -40,6 +40,11 @@ struct FlagDegArgs {
   const u32* deg;
   u32 begin, end;
   double* out;
+  // Optional (nranges > 0): disjoint vertex ranges ascending ([2r], [2r + 1]); mark[r] set where a
+  // flagged vertex falls in range r (the pages a push from these flags walks: levels).
+  const u32* ranges;
+  u32 nranges;
+  u8* mark;
 };
 struct KFlagDeg {
   using Args = FlagDegArgs;
@@ -49,8 +54,27 @@ struct KFlagDeg {
     double* part = (double*)c.smem;
     if (p == 0) {
       double s = 0;
-      for (u32 i = a.begin + c.gtid(); i < a.end; i += c.gstride())
-        if (a.flags[i] != 0) s += (double)a.deg[i];
+      // kRun consecutive vertices a thread, so that a range found for one serves the next ones (a
+      // search for every flagged vertex of a level's large frontier cost ~0.8 ms on RMAT 25, one
+      // for every 8 vertices ~0.4).
+      constexpr u32 kRun = 32;
+      for (u64 c0 = a.begin + (u64)c.gtid() * kRun; c0 < a.end; c0 += (u64)c.gstride() * kRun) {
+        const u32 e = (u32)(c0 + kRun < a.end ? c0 + kRun : a.end);
+        u32 r = 0, rb = 1, re = 0;  // the range last found: [rb, re), none yet
+        for (u32 i = (u32)c0; i < e; i++) {
+          if (a.flags[i] == 0) continue;
+          s += (double)a.deg[i];
+          if (a.nranges == 0 || (rb <= i && i < re)) continue;
+          u32 lo = 0, hi = a.nranges;  // the last range beginning at or before i
+          while (hi - lo > 1) {
+            const u32 mid = (lo + hi) / 2;
+            if (a.ranges[2 * mid] <= i) lo = mid;
+            else hi = mid;
+          }
+          r = lo, rb = a.ranges[2 * r], re = a.ranges[2 * r + 1];
+          if (rb <= i && i < re && *(volatile u8*)&a.mark[r] == 0) a.mark[r] = 1;
+        }
+      }
       part[c.tid] = s;
       return;
     }

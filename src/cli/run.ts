@@ -267,21 +267,20 @@ export function registerRunCommands(program: Command): void {
         pageEdges: f.pageEdges,
         hostMemoryLimit: f.hostMemory ?? topology.hostMemoryLimit,
       });
-      // What the run needs besides the graph, imported while a .tsr is read on the addon's threads
-      // (a rejected load is awaited below).
+      // A rejected load is awaited below.
       loading.catch(() => undefined);
-      const [{ Prestart }, { runOnce }, { EventEmitter }, { superstepProgress }, { writeResultToStdout }] = await Promise.all([
-        import('../engine/prestart.js'),
-        import('../api.js'),
-        import('eventemitter3'),
-        import('./progress.js'),
-        import('../engine/output.js'),
-      ]);
       // The GPUs open while the graph is read (prestart.ts). The sockets' threads start after it:
       // on the H100/H200 hosts' 16 cores, starting them during a load from the page cache slowed
       // the load about as much as it saved (bench/results/h200-2026-11-27-cli-start).
-      const early = new Prestart(topology, [def], { sockets: false });
+      const early = new (await import('../engine/prestart.js')).Prestart(topology, [def], { sockets: false });
       try {
+        // What the run needs besides the graph, imported meanwhile (a .tsr is read on the addon's threads).
+        const [{ runOnce }, { EventEmitter }, { superstepProgress }, { writeResultToStdout }] = await Promise.all([
+          import('../api.js'),
+          import('eventemitter3'),
+          import('./progress.js'),
+          import('../engine/output.js'),
+        ]);
         const { graph, defaults, loadMs, header } = await loading;
         // A header line was guessed (not given): say so, with the way back.
         if (header !== undefined && f.header === undefined) process.stderr.write(`tessera: ${f.graph}: the first line (${header.join(', ')}) is a header; --no-header reads it as an edge\n`);
