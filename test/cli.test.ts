@@ -343,6 +343,9 @@ const ERROR_CASES: ErrorCase[] = [
   { title: '--vertices with a generator spec', args: () => ['run', '--algo', 'wcc', '--graph', 'rmat:4', '--vertices', 'x.v'], patterns: [/--vertices does not apply here/, /rmat:4/] },
   { title: 'misspelt --algo', args: (f) => ['run', '--algo', 'pagernak', '--graph', f.small], patterns: [/unknown algorithm 'pagernak'/, /did you mean 'pagerank'\?/] },
   { title: 'a flag the program does not take', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--source', '1', '--damping', '0.5'], patterns: [/bfs has no parameter --damping/, /bfs takes --source/] },
+  // Refused before the graph loads: the graph here does not exist.
+  { title: 'a flag the program does not take, before the load', args: (f) => ['run', '--algo', 'bfs', '--graph', path.join(f.dir, 'nope.tsr'), '--iterations', '3'], patterns: [/bfs has no parameter --iterations/, /bfs takes --source/] },
+  { title: 'a --param the program does not take, before the load', args: (f) => ['run', '--algo', 'pr', '--graph', path.join(f.dir, 'nope.tsr'), '--param', 'sorce=3'], patterns: [/pr has no parameter --param sorce/, /pr takes --iterations, --damping/] },
   { title: 'bfs without a source', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small], patterns: [/bfs needs --source/, /Fix: add --source/] },
   { title: 'negative --iterations', args: (f) => ['run', '--algo', 'pr', '--graph', f.small, '--iterations', '-1'], patterns: [/--iterations/, /'-1'/] },
   { title: '--damping 2', args: (f) => ['run', '--algo', 'pr', '--graph', f.small, '--damping', '2'], patterns: [/--damping 2 is out of range/, />= 0 and <= 1/] },

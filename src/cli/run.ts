@@ -3,7 +3,7 @@ import { constants as fsConstants } from 'node:fs';
 import { access, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { flagOf, type AnyProgram } from '../engine/define.js';
+import { checkParamNames, flagOf, type AnyProgram } from '../engine/define.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { EngineEvents } from '../engine/coordinator.js';
 import type { RunResult } from '../api.js';
@@ -255,6 +255,9 @@ export function registerRunCommands(program: Command): void {
       const output = def.output;
       if (f.parents && !hasPaths(output)) throw new TesseraError(`--parents needs a program whose output is a depth or a distance (bfs, sssp); ${f.algo} gives '${output}' values`, { key: '--parents', fix: 'drop --parents, or run bfs or sssp' });
       if (f.parents && f.out === undefined) throw new TesseraError('--parents adds a column to the --out file, and there is no --out', { key: '--parents', fix: 'give --out FILE (or --out - for standard output)' });
+      // A flag or --param the program does not take is refused before the (possibly long) load.
+      const flagged: Record<string, unknown> = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList: f.sourceList, seed: f.seed };
+      checkParamNames(def, { ...flagged, ...f.param }, (k) => (k in flagged && !(k in f.param) ? flagOf(k) : `--param ${k}`));
       // A resumed run goes on on the checkpoint's topology unless --topology names one.
       const topology = f.topology === undefined && recorded !== undefined ? recorded.topology : await (await import('../topology/load.js')).loadTopology(f.topology);
       const { loadGraph } = await import('../graph/load.js');

@@ -357,6 +357,19 @@ function checkValue(program: string, key: string, p: IntParam | NumberParam, x: 
 }
 
 /**
+ * Refuses a parameter the program does not take, naming the ones it takes (resolveParams' first
+ * check; the CLI makes it before loading the graph as well).
+ */
+export function checkParamNames(program: { name: string; params: ParamSpecs }, input: Readonly<Record<string, unknown>>, style: ParamStyle = 'library'): void {
+  const label = labeller(style);
+  const keys = Object.keys(program.params);
+  const takes = keys.length === 0 ? `${program.name} takes no parameters` : `${program.name} takes ${keys.map(label).join(', ')}`;
+  for (const k of Object.keys(input)) {
+    if (input[k] !== undefined && !(k in program.params)) throw new TesseraError(`${program.name} has no parameter ${label(k)}`, { key: label(k), fix: `remove it (${takes})` });
+  }
+}
+
+/**
  * Validates a caller's parameters against the definition: unknown keys are refused (naming the
  * ones the program takes), required ones must be there (or in the graph's Graphalytics
  * defaults), numbers are checked against their bounds and vertices mapped to internal ids by
@@ -374,13 +387,7 @@ export function resolveParams<R>(
   const name = program.name;
   const specs = program.params;
   const label = labeller(style);
-  const takes = (): string => {
-    const keys = Object.keys(specs);
-    return keys.length === 0 ? `${name} takes no parameters` : `${name} takes ${keys.map(label).join(', ')}`;
-  };
-  for (const k of Object.keys(input)) {
-    if (input[k] !== undefined && !(k in specs)) throw new TesseraError(`${name} has no parameter ${label(k)}`, { key: label(k), fix: `remove it (${takes()})` });
-  }
+  checkParamNames(program, input, style);
   const out: Record<string, unknown> = {};
   for (const [k, p] of Object.entries(specs)) {
     let x = input[k];
