@@ -383,6 +383,13 @@ class Controller {
   /** Posts `a` (and `sum`, and the exchange's ranges) as this controller's loop step `step`. */
   void postLoop(const ExchangeSpec& ex, uint32_t step, const StateArr& a, double sum = 0, const std::array<void*, 3>& arrays = {});
   struct LoopPost;
+  /**
+   * meetLevel's and meetIteration's meeting: posts `posted` (with `sum` and `arrays`) as loop step
+   * `step`, waits for every peer's post of it (holding each in `held`) and returns their posts in
+   * the exchange's peer order (TS_TYPE naming `what` where a peer's length differs).
+   */
+  std::vector<const LoopPost*> meetPeers(const ExchangeSpec& ex, uint32_t step, const StateArr& posted, double sum, const std::array<void*, 3>& arrays, HeldPeers& held,
+                                         const char* what);
   /** Waits for peer p's loop post of `step` (n entries, else TS_TYPE naming `what`) and holds p (letGo when done with it). */
   const LoopPost& awaitLoop(Controller& p, const ExchangeSpec& ex, uint32_t step, size_t n, const std::chrono::steady_clock::time_point& t0, const char* what);
   /** Waits for peer p's post matching `ready` (abort, close and a minute's timeout end it with TS_PEER), then holds p (inbound_). */

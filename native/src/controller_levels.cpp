@@ -85,7 +85,7 @@ RunStats Controller::runLevels(const RunRequest& rq) {
   // before the meeting, not after. Without peer access each ORs the others' next flags into its
   // own at the level's end (exchangeLevel).
   const bool multi = rq.exchange.on();
-  const bool direct = directTo(rq.exchange) && rq.exchange.peers.size() <= kMaxClaimPeers;
+  const bool direct = directTo(rq.exchange) && rq.exchange.peers.size() <= kMaxStorePeers;
   std::unique_ptr<HeldPeers> held;  // the peers this GPU claims into, held from a meeting to the next
   // Each GPU's frontier and next flags swap every level (takeState): the peers' next flags are
   // their first level's next at even steps and its frontier at odd ones, so the two Claims go up once.

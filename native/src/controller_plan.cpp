@@ -255,7 +255,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     checkTarget(om, "owned");
     const u8* mask = om ? (const u8*)om->dev : nullptr;
     double* ncp = nc ? (double*)nc->dev : nullptr;
-    if (!rq.remote.empty() && (!deg || rq.remote.size() > kMaxRemote)) throw CodedError("TS_ARG", "pr_pull: peers' arrays need the vertex apply (outDeg, nextContrib), at most " + std::to_string(kMaxRemote));
+    if (!rq.remote.empty() && (!deg || rq.remote.size() > kMaxStorePeers)) throw CodedError("TS_ARG", "pr_pull: peers' arrays need the vertex apply (outDeg, nextContrib), at most " + std::to_string(kMaxStorePeers));
     if (merged.size() > kFewRanges || !rq.remote.empty()) {
       // Many ranges (dealt pages), or peers' arrays to write: the zeroing and the finish as one
       // launch each over chunks.

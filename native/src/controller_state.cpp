@@ -245,41 +245,47 @@ uint64_t Controller::exchangeLevel(const ExchangeSpec& ex, uint32_t level, State
   return (uint64_t)r;
 }
 
+std::vector<const Controller::LoopPost*> Controller::meetPeers(const ExchangeSpec& ex, uint32_t step, const StateArr& posted, double sum, const std::array<void*, 3>& arrays,
+                                                               HeldPeers& held, const char* what) {
+  postLoop(ex, step, posted, sum, arrays);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<const LoopPost*> posts;
+  for (Controller* p : ex.peers) {
+    posts.push_back(&awaitLoop(*p, ex, step, posted.n, t0, what));
+    held.peers.push_back(p);
+  }
+  return posts;
+}
+
 uint64_t Controller::meetLevel(const ExchangeSpec& ex, uint32_t step, const StateArr& next, uint64_t mine, const std::array<void*, 3>& arrays, PeerBuffers* learn,
                                HeldPeers& held) {
   // The level's kernels, and with them their stores into the peers' copies, are done (run() synced).
-  postLoop(ex, step, next, (double)mine, arrays);
-  const auto t0 = std::chrono::steady_clock::now();
-  if (learn) learn->resize(ex.peers.size());
+  const auto posts = meetPeers(ex, step, next, (double)mine, arrays, held, "levels on several GPUs");
+  if (learn) learn->resize(posts.size());
   uint64_t total = mine;
-  for (size_t i = 0; i < ex.peers.size(); i++) {
-    Controller* p = ex.peers[i];
-    const LoopPost& q = awaitLoop(*p, ex, step, next.n, t0, "levels on several GPUs");
-    held.peers.push_back(p);
-    if (learn) (*learn)[i] = q.arrays;
-    total += (uint64_t)q.sum;
+  for (size_t i = 0; i < posts.size(); i++) {
+    if (learn) (*learn)[i] = posts[i]->arrays;
+    total += (uint64_t)posts[i]->sum;
   }
   return total;
 }
 
 double Controller::meetIteration(const ExchangeSpec& ex, uint32_t it, const StateArr& posted, const std::array<void*, 3>& mine3, double mine, bool copy, PeerBuffers& bufs, HeldPeers& held) {
   // The iteration's kernels are done (run() synced) and so are its pushes: its owned values are final.
-  postLoop(ex, it, posted, mine, mine3);
+  const auto posts = meetPeers(ex, it, posted, mine, mine3, held, "pr_iterations on several GPUs");
   std::vector<std::pair<int, double>> sums{{device_, mine}};
-  const auto t0 = std::chrono::steady_clock::now();
-  bufs.resize(ex.peers.size());
-  for (size_t i = 0; i < ex.peers.size(); i++) {
-    Controller* p = ex.peers[i];
-    const LoopPost& q = awaitLoop(*p, ex, it, posted.n, t0, "pr_iterations on several GPUs");
-    held.peers.push_back(p);
+  bufs.resize(posts.size());
+  for (size_t i = 0; i < posts.size(); i++) {
+    const LoopPost& q = *posts[i];
+    const int dev = ex.peers[i]->device_;
     bufs[i] = q.arrays;
-    sums.push_back({p->device_, q.sum});
+    sums.push_back({dev, q.sum});
     if (!copy) continue;
     // Its post stays until it posts it + 2, which waits for this one's it + 1 (after these copies).
     for (const auto& [b, e] : q.ranges) {
       if (b >= e) continue;
-      if (e > posted.n) throw CodedError("TS_RANGE", "pr_iterations: GPU " + std::to_string(p->device_) + " owns a range past the contributions");
-      be_->peerCopy((double*)posted.dev + b, (const double*)q.dev + b, p->device_, (e - b) * sizeof(double), 0);
+      if (e > posted.n) throw CodedError("TS_RANGE", "pr_iterations: GPU " + std::to_string(dev) + " owns a range past the contributions");
+      be_->peerCopy((double*)posted.dev + b, (const double*)q.dev + b, dev, (e - b) * sizeof(double), 0);
     }
   }
   if (copy) be_->syncStream(0);

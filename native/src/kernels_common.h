@@ -27,11 +27,12 @@ struct PageDev {
  * each claimed vertex's depth and next flag in every peer's arrays, so that no exchange of the
  * flags follows the level. In device memory; kernels hold a pointer (null: none).
  */
-constexpr u32 kMaxClaimPeers = 7;
+/** Peers one kernel stores into (Claims; pr_pull's contributions, PrRangesArgs::remote). */
+constexpr u32 kMaxStorePeers = 7;
 struct Claims {
   u32 n;
-  u32* depth[kMaxClaimPeers];
-  u8* next[kMaxClaimPeers];
+  u32* depth[kMaxStorePeers];
+  u8* next[kMaxStorePeers];
   TS_DEVICE void put(u32 v, u32 d) const {
     for (u32 q = 0; q < n; q++) {
       depth[q][v] = d;

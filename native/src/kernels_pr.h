@@ -178,7 +178,6 @@ constexpr size_t kPrApplySmem = kBlock * 8;
  * each contribution also stored into the `nremote` peers' arrays (peer access: pr_iterations'
  * exchange in the apply instead of a copy after it).
  */
-constexpr u32 kMaxRemote = 7;
 struct PrRangesArgs {
   double* out;
   double* contrib;
@@ -190,7 +189,7 @@ struct PrRangesArgs {
   u32 ab, ae;
   u32 axpb;
   u32 nremote;
-  double* remote[kMaxRemote];
+  double* remote[kMaxStorePeers];
 };
 struct KPrZero {
   using Args = PrRangesArgs;
