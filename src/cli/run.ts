@@ -255,9 +255,12 @@ export function registerRunCommands(program: Command): void {
       const output = def.output;
       if (f.parents && !hasPaths(output)) throw new TesseraError(`--parents needs a program whose output is a depth or a distance (bfs, sssp); ${f.algo} gives '${output}' values`, { key: '--parents', fix: 'drop --parents, or run bfs or sssp' });
       if (f.parents && f.out === undefined) throw new TesseraError('--parents adds a column to the --out file, and there is no --out', { key: '--parents', fix: 'give --out FILE (or --out - for standard output)' });
+      // The program's parameters by the flags `run` has for them (a --source-list is read once the
+      // graph is there). Errors name a parameter by its flag where `run` has one, else as --param KEY.
+      const byFlag: Record<string, unknown> = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList: f.sourceList, seed: f.seed };
+      const label = (k: string): string => (k in byFlag && !(k in f.param) ? flagOf(k) : `--param ${k}`);
       // A flag or --param the program does not take is refused before the (possibly long) load.
-      const flagged: Record<string, unknown> = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList: f.sourceList, seed: f.seed };
-      checkParamNames(def, { ...flagged, ...f.param }, (k) => (k in flagged && !(k in f.param) ? flagOf(k) : `--param ${k}`));
+      checkParamNames(def, { ...byFlag, ...f.param }, label);
       // A resumed run goes on on the checkpoint's topology unless --topology names one.
       const topology = f.topology === undefined && recorded !== undefined ? recorded.topology : await (await import('../topology/load.js')).loadTopology(f.topology);
       const { loadGraph } = await import('../graph/load.js');
@@ -291,10 +294,8 @@ export function registerRunCommands(program: Command): void {
         const split = await chooseSplit(f, graph, topology);
         const events = new EventEmitter<EngineEvents>();
         const stopProgress = f.quiet ? () => undefined : superstepProgress(events);
-        // The program's parameters: the flags `run` has for them, then --param KEY=VALUE (a parameter
-        // the program does not take is refused).
-        const byFlag: Record<string, unknown> = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList, seed: f.seed };
-        const params = { ...byFlag };
+        // The program's parameters: the flags `run` has for them, then --param KEY=VALUE.
+        const params: Record<string, unknown> = { ...byFlag, sourceList };
         for (const [k, v] of Object.entries(f.param)) {
           if (params[k] !== undefined) throw new TesseraError(`--param ${k} repeats ${flagOf(k)}`, { key: '--param', fix: 'give it once' });
           // One id for a list of vertices is a list of one.
@@ -313,8 +314,6 @@ export function registerRunCommands(program: Command): void {
           ownership: split?.ownership,
           multiGpu: split?.multiGpu,
         };
-        // Errors name a parameter by its flag where `run` has one, else as --param KEY.
-        const label = (k: string): string => (k in byFlag && !(k in f.param) ? flagOf(k) : `--param ${k}`);
         const control = {
           ...(f.checkpoint !== undefined || f.checkpointEvery !== undefined || f.checkpointInterval !== undefined
             ? { checkpoint: { dir: f.checkpoint ?? f.resume!, every: f.checkpointEvery, interval: f.checkpointInterval } }
