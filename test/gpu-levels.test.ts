@@ -6,20 +6,12 @@
  */
 import test from 'ava';
 import { nativeAvailable } from '../actors/gpu/native.js';
-import { generate, run, type Topology } from '../src/index.js';
+import { generate, run } from '../src/index.js';
+import { emulatedGpus } from './helpers/gpu-compare.js';
 import type { Graph } from '../src/graph/types.js';
 
 const avail = nativeAvailable();
 const gpuTest = !avail.ok && avail.toolchainMissing ? test.skip : test.serial;
-
-const gpus = (k: number): Topology => ({
-  name: `1S${k}G`,
-  source: 'test',
-  sockets: [{ id: 0, threads: 1 }],
-  gpus: Array.from({ length: k }, (_, device) => ({ device, emulated: true, streams: 2 })),
-  interconnect: {},
-  model: {},
-});
 
 /** Pages of `pages` holding a vertex v with want(depth[v]). */
 function holding(pages: Graph['out']['pages'], depth: ArrayLike<number>, want: (d: number) => boolean): number {
@@ -39,7 +31,7 @@ for (const spec of ['rmat:13', 'rmat:14:weighted']) {
     const g = generate(spec, { pageEdges: 500 });
     t.true(g.out.pages.some((p, i) => i > 0 && g.out.pages[i - 1]!.vBegin === p.vBegin), 'a vertex longer than a page');
     const source = g.ids.toOriginal[0]!;
-    const r = await run(g, 'bfs', { source, topology: gpus(1), gpuShare: 1 });
+    const r = await run(g, 'bfs', { source, topology: emulatedGpus(1), gpuShare: 1 });
     const row = r.report.steps[0]!.actors.find((a) => a.kind === 'gpu')!.gpu!;
     const dirs = row.directions!;
     t.true(dirs.includes('T') && dirs.includes('B'), dirs);
@@ -53,7 +45,7 @@ for (const spec of ['rmat:13', 'rmat:14:weighted']) {
     }
     t.is(row.pages, want);
     // Two GPUs dealing the pages (S), each marking its own push pages: the same depths.
-    const two = await run(g, 'bfs', { source, topology: gpus(2), gpuShare: 1, multiGpu: 's' });
+    const two = await run(g, 'bfs', { source, topology: emulatedGpus(2), gpuShare: 1, multiGpu: 's' });
     t.deepEqual([...two.values], [...r.values]);
   });
 }

@@ -13,7 +13,7 @@ import type { RunReport } from '../src/engine/report.js';
 import type { Graph } from '../src/graph/types.js';
 import type { Topology } from '../src/topology/schema.js';
 import { algorithm } from './helpers/programs.js';
-import { cpuResults, firstMismatch, makeGraph, paramsFor, rmat, PROGRAMS } from './helpers/gpu-compare.js';
+import { cpuResults, emulatedGpus, firstMismatch, makeGraph, paramsFor, rmat, PROGRAMS } from './helpers/gpu-compare.js';
 import { hopsPull, relaxSwap } from './fixtures/operators/programs.js';
 import { removeTempDirs, tempDir, tessera } from './helpers/cli.js';
 import { all, close, G1, paginate, register, rng } from './helpers/native-pages.js';
@@ -23,8 +23,7 @@ test.after.always(removeTempDirs);
 const avail = nativeAvailable();
 const gpuTest = !avail.ok && avail.toolchainMissing ? test.skip : test.serial;
 
-const gpu = (device: number) => ({ device, emulated: true, streams: 2 });
-const oneSocket = (gpus: number): Topology => ({ name: `1S${gpus}G`, source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: Array.from({ length: gpus }, (_, i) => gpu(i)), interconnect: {}, model: {} });
+const oneSocket = emulatedGpus;
 const twoTwo: Topology = { ...oneSocket(2), name: '2S2G', sockets: [{ id: 0, threads: 1 }, { id: 1, threads: 1 }] };
 
 type Row = NonNullable<RunReport['steps'][number]['actors'][number]['gpu']> & { actor: string };

@@ -10,19 +10,12 @@ import { withOwnership } from '../src/api.js';
 import type { Graph } from '../src/graph/types.js';
 import type { Topology } from '../src/topology/schema.js';
 import { algorithm } from './helpers/programs.js';
-import { cpuResults, firstMismatch, paramsFor, rmat } from './helpers/gpu-compare.js';
+import { cpuResults, emulatedGpus, firstMismatch, paramsFor, rmat } from './helpers/gpu-compare.js';
 
 const avail = nativeAvailable();
 const gpuTest = !avail.ok && avail.toolchainMissing ? test.skip : test.serial;
 
-const topo = (gpus: number): Topology => ({
-  name: `1S${gpus}G`,
-  source: 'test',
-  sockets: [{ id: 0, threads: 1 }],
-  gpus: Array.from({ length: gpus }, (_, i) => ({ device: i, emulated: true, streams: 2 })),
-  interconnect: {},
-  model: {},
-});
+const topo = emulatedGpus;
 
 /** Counts the controller calls that allocate device arrays or copy host arrays up while `f` runs. */
 async function counting<T>(f: () => Promise<T>): Promise<{ result: T; allocs: number; writes: number }> {

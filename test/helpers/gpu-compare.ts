@@ -11,6 +11,18 @@ import { algorithm } from './programs.js';
 import type { Topology } from '../../src/topology/schema.js';
 import { rawFrom } from './raw.js';
 
+/** One socket of one thread and `gpus` emulated GPUs (two streams each), as the GPU tests run them. */
+export function emulatedGpus(gpus: number): Topology {
+  return {
+    name: `1S${gpus}G`,
+    source: 'test',
+    sockets: [{ id: 0, threads: 1 }],
+    gpus: Array.from({ length: gpus }, (_, device) => ({ device, emulated: true, streams: 2 })),
+    interconnect: {},
+    model: {},
+  };
+}
+
 export const PROGRAMS = ['bfs', 'pr', 'sssp', 'wcc', 'cdlp', 'lcc', 'bc', 'tc', 'kcore'] as const;
 
 function lcg(seed: number): () => number {
