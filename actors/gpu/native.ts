@@ -105,6 +105,8 @@ export interface GpuTotals {
   bufferHits: number;
   /** Times the page cache was dropped to make room (state or scratch grew) or resized. */
   cacheResets: number;
+  /** State read-backs packed on the device into 1 or 2 bytes a value and widened on the host. */
+  narrowReads: number;
   copyMs: number;
   kernelMs: number;
   wallMs: number;

@@ -63,6 +63,7 @@ Napi::Object controllerInfo(Napi::Env env, const ts::ControllerInfo& info) {
   t.Set("evictions", (double)info.totals.evictions);
   t.Set("bytesCopied", (double)info.totals.bytesCopied);
   t.Set("cacheResets", (double)info.totals.cacheResets);
+  t.Set("narrowReads", (double)info.totals.narrowReads);
   t.Set("fileBytes", (double)info.totals.fileBytes);
   t.Set("bufferHits", (double)info.totals.bufferHits);
   t.Set("copyMs", info.totals.copyMs);

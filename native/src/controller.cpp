@@ -85,7 +85,6 @@ class CopyPool {
 namespace {
 
 constexpr size_t kStagingChunk = 4u << 20;  // pinned staging chunk (bytes)
-constexpr size_t kStageChunk = 8u << 20, kStageBuffers = 4, kStageMin = 1u << 20;  // state copies (stageState; pins.ts locks nothing where they apply)
 constexpr double kDefaultEmulatedLimit = 2.0 * (1u << 30);
 constexpr int kMaxEmulatedDevices = 16;
 
@@ -460,6 +459,7 @@ void Controller::readState(const std::string& name, void* dst, SType type, size_
     throw CodedError("TS_RANGE", "readState('" + name + "'): offset " + std::to_string(offset) + " + length " +
                                      std::to_string(count) + " exceeds its length " + std::to_string(a.n));
   if (count == 0) return;
+  if (narrowRead(a, dst, count, offset)) return;
   if (staged(dst, count * stypeSize(type))) return stageState((uint8_t*)a.dev + offset * stypeSize(type), (uint8_t*)dst, count * stypeSize(type), false);
   be_->d2h(dst, (const uint8_t*)a.dev + offset * stypeSize(type), count * stypeSize(type), 0);
   be_->syncStream(0);
@@ -478,14 +478,22 @@ bool Controller::staged(const void* host, size_t n) {
   const uint8_t* q = (const uint8_t*)host;
   for (const auto& kv : pins_)
     if (q >= (const uint8_t*)kv.first && q + n <= (const uint8_t*)kv.first + kv.second.bytes) return false;  // page-locked: direct DMA
-  if (stateStage_.empty()) {
-    stateStage_.assign(kStageBuffers, Chunk{});
-    for (auto& c : stateStage_) {
-      c.buf = (uint8_t*)be_->pinnedAlloc(kStageChunk);
-      c.ev = be_->newEvent(false);
-    }
-  }
+  ensureStateStage();
   return true;
+}
+
+void Controller::ensureStateStage() {
+  if (!stateStage_.empty()) return;
+  stateStage_.assign(kStageBuffers, Chunk{});
+  for (auto& c : stateStage_) {
+    c.buf = (uint8_t*)be_->pinnedAlloc(kStageChunk);
+    c.ev = be_->newEvent(false);
+  }
+}
+
+void Controller::parallel(const std::function<void(unsigned, unsigned)>& fn) {
+  if (copyPool_) copyPool_->each(fn);
+  else fn(0, 1);
 }
 
 void Controller::stageState(uint8_t* dev, uint8_t* host, size_t n, bool toDevice) {

@@ -134,6 +134,7 @@ struct RunStats {
 
 struct Totals {
   uint64_t calls = 0, hits = 0, misses = 0, evictions = 0, bytesCopied = 0, cacheResets = 0, fileBytes = 0, bufferHits = 0;
+  uint64_t narrowReads = 0;  // state read-backs packed into 1 or 2 bytes a value (readState)
   double copyMs = 0, kernelMs = 0, wallMs = 0;
 };
 
@@ -278,7 +279,13 @@ class Controller {
   void copyFileChunks(uint8_t* dst, int fd, uint64_t at, size_t n, int s);
   /** Whether a state copy of n bytes to/from host goes through stageState (large, pageable, CUDA). */
   bool staged(const void* host, size_t n);
+  /** stageState's pinned buffers, made on first use. */
+  void ensureStateStage();
   void stageState(uint8_t* dev, uint8_t* host, size_t n, bool toDevice);
+  /** readState of a large i32/u32 range whose values span under 2^16: packed on the device, widened on the host (controller_state.cpp). */
+  bool narrowRead(StateArr& a, void* dst, size_t count, size_t offset);
+  /** fn(part, parts) on the copy pool's threads and this one (this one alone without a pool). */
+  void parallel(const std::function<void(unsigned, unsigned)>& fn);
   int acquire(HostPage& hp, int s, RunStats& st, Event copyStart);
   PageDev pageDev(const HostPage& hp) const;
   bool isSplit(const HostPage& hp) const;

@@ -3,9 +3,112 @@
 // folded changes) that spare copying whole ranges across the host link.
 #include "controller_internal.h"
 
+#include <cstdlib>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace ts {
+
+namespace {
+
+/** Emulated devices pack from this many values, in chunks of this many bytes (tests reach the path, its chunks and its ring's reuse on small graphs). */
+constexpr size_t kNarrowMinEmulated = 4096, kNarrowChunkEmulated = 16u << 10;
+
+/**
+ * dst[i] = base + src[i] (wrapping) for src of `width` bytes: the host's half of a packed
+ * read-back. Streaming stores where SSE2 has them: the result is written once and larger than the
+ * caches, and plain stores would read each line of it first.
+ */
+void widen(uint32_t* dst, const uint8_t* src, size_t n, size_t width, uint32_t base) {
+  size_t i = 0;
+  auto one = [&](size_t j) { dst[j] = base + (width == 1 ? src[j] : ((const uint16_t*)src)[j]); };
+#if defined(__SSE2__)
+  for (; i < n && ((uintptr_t)(dst + i) & 15) != 0; i++) one(i);
+  const __m128i z = _mm_setzero_si128(), b = _mm_set1_epi32((int)base);
+  if (width == 1) {
+    for (; i + 16 <= n; i += 16) {
+      const __m128i v = _mm_loadu_si128((const __m128i*)(src + i));
+      const __m128i lo = _mm_unpacklo_epi8(v, z), hi = _mm_unpackhi_epi8(v, z);
+      _mm_stream_si128((__m128i*)(dst + i), _mm_add_epi32(_mm_unpacklo_epi16(lo, z), b));
+      _mm_stream_si128((__m128i*)(dst + i + 4), _mm_add_epi32(_mm_unpackhi_epi16(lo, z), b));
+      _mm_stream_si128((__m128i*)(dst + i + 8), _mm_add_epi32(_mm_unpacklo_epi16(hi, z), b));
+      _mm_stream_si128((__m128i*)(dst + i + 12), _mm_add_epi32(_mm_unpackhi_epi16(hi, z), b));
+    }
+  } else {
+    for (; i + 8 <= n; i += 8) {
+      const __m128i v = _mm_loadu_si128((const __m128i*)(src + 2 * i));
+      _mm_stream_si128((__m128i*)(dst + i), _mm_add_epi32(_mm_unpacklo_epi16(v, z), b));
+      _mm_stream_si128((__m128i*)(dst + i + 4), _mm_add_epi32(_mm_unpackhi_epi16(v, z), b));
+    }
+  }
+  _mm_sfence();
+#endif
+  for (; i < n; i++) one(i);
+}
+
+}  // namespace
+
+// A large integer array read back whole moved 4 bytes a value through the link and ~3 times
+// that through host memory (the DMA into pinned buffers, the memcpy's read and write): bfs's
+// 134 MB depth on RMAT 25 took 3.4 ms on one GPU and on two, bound by host memory. Its values
+// span a few levels: packed on the device into 1 or 2 bytes a value (KMinMax, then KPack a chunk
+// at a time), the link and the pinned buffers carry a quarter or half of it and the host widens
+// each chunk on the copy pool while the next one's DMA runs. TESSERA_NARROW_READ=0 turns it off.
+bool Controller::narrowRead(StateArr& a, void* dst, size_t count, size_t offset) {
+  static const bool on = [] {
+    const char* e = std::getenv("TESSERA_NARROW_READ");
+    return e == nullptr || std::string(e) != "0";
+  }();
+  if (!on || (a.type != SType::I32 && a.type != SType::U32)) return false;
+  if (emulated_ ? count < kNarrowMinEmulated : !staged(dst, count * 4)) return false;
+  const size_t k = kStageBuffers, chunk = emulated_ ? kNarrowChunkEmulated : kStageChunk;
+  const size_t need = 256 + k * chunk;
+  // The ring only where it fits beside the page cache (a scratch past the limit drops the cache).
+  auto it = scratch_.find("narrow");
+  if ((it == scratch_.end() || it->second.bytes < need) && used() + need > limit_) return false;
+  uint32_t* range = (uint32_t*)scratch("narrow", need);
+  uint8_t* ring = (uint8_t*)range + 256;
+  const uint32_t flip = a.type == SType::I32 ? 0x80000000u : 0u;
+  const u32* src = (const u32*)a.dev + offset;
+  be_->memset(range, 0xff, 8, 0);
+  launch<KMinMax>(gridFor(count), kBlock * 2 * sizeof(u32), 0, MinMaxArgs{src, (u32)count, flip, range});
+  uint32_t mm[2];
+  be_->d2h(mm, range, 8, 0);
+  be_->syncStream(0);
+  const uint32_t span = ~mm[1] - mm[0];
+  const size_t width = span < 256 ? 1 : span < 65536 ? 2 : 0;
+  if (width == 0) return false;
+  const uint32_t base = mm[0] ^ flip;  // the smallest value's bits
+  ensureStateStage();
+  const size_t per = chunk / width, m = (count + per - 1) / per;
+  auto len = [&](size_t i) { return std::min(per, count - i * per); };
+  auto issue = [&](size_t i) {
+    uint8_t* packed = ring + (i % k) * chunk;
+    launch<KPack>(gridFor(len(i)), 0, 0, PackArgs{src + i * per, (u32)len(i), base, (u32)width, packed});
+    Chunk& c = stateStage_[i % k];
+    be_->d2h(c.buf, packed, len(i) * width, 0);
+    be_->record(c.ev, 0);
+  };
+  for (size_t i = 0; i < std::min(k, m); i++) issue(i);
+  for (size_t i = 0; i < m; i++) {
+    Chunk& c = stateStage_[i % k];
+    be_->sync(c.ev);
+    uint32_t* out = (uint32_t*)dst + i * per;
+    const size_t n = len(i);
+    parallel([&](unsigned t, unsigned parts) {
+      // Parts of whole 64-byte lines of the output.
+      const size_t b = std::min(n, (n * t / parts) & ~(size_t)15), e = t + 1 == parts ? n : std::min(n, (n * (t + 1) / parts) & ~(size_t)15);
+      if (e > b) widen(out + b, c.buf + b * width, e - b, width, base);
+    });
+    if (i + k < m) issue(i + k);
+  }
+  be_->syncStream(0);
+  for (auto& c : stateStage_) c.pending = false;
+  totals_.narrowReads++;
+  return true;
+}
 
 void Controller::copyState(const std::string& dst, const std::string& src, size_t begin, size_t end) {
   StateArr& d = findState(state_, dst, "copyState");

@@ -54,7 +54,8 @@ using KPagesAffLink = KPages<KAffLink>;
   X(WarpPr) X(BlockPr) X(BinBc) X(WarpBc) X(BlockBc) X(PullBfs) X(PullWcc) X(PullBc)         \
   X(CdlpGather) X(CdlpMode) X(TriCost) X(ScanTile) X(ScanAdd) X(Tri) X(TriFlush) X(TriMark) X(FlagDeg) X(MergeVals) \
   X(PageActive) X(LvDeg) X(LvNarrow) X(LvGather) X(LvMove) X(ScatterVals) X(AffLink) X(AffVertex) \
-  X(PagesPullBfs) X(PagesPullWcc) X(PagesPullBc) X(PagesAffLink) X(OrNext) X(AffMerge) X(PrZero) X(PrFinish)
+  X(PagesPullBfs) X(PagesPullWcc) X(PagesPullBc) X(PagesAffLink) X(OrNext) X(AffMerge) X(PrZero) X(PrFinish) \
+  X(MinMax) X(Pack)
 
 enum KernelId : int {
 #define TS_KID(name) kid_##name,

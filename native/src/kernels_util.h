@@ -149,6 +149,61 @@ struct KPageActive {
   }
 };
 
+/**
+ * The smallest and largest of n 32-bit values as order keys (value ^ flip: 0x80000000 for i32):
+ * out[0] = min key, out[1] = ~max key (both lowered by atomic min; out starts at 0xffffffff). A
+ * read-back packs the values into 1 or 2 bytes where their span allows (KPack, readState).
+ */
+struct MinMaxArgs {
+  const u32* src;
+  u32 n, flip;
+  u32* out;
+};
+struct KMinMax {
+  using Args = MinMaxArgs;
+  static constexpr int phases = 2;
+  TS_DEVICE static void phase(int p, const Ctx& c, const Args& a) {
+    u32* part = (u32*)c.smem;
+    if (p == 0) {
+      u32 lo = 0xffffffffu, nhi = 0xffffffffu;
+      for (u32 i = c.gtid(); i < a.n; i += c.gstride()) {
+        const u32 k = ldStream(a.src + i) ^ a.flip;
+        lo = k < lo ? k : lo;
+        nhi = ~k < nhi ? ~k : nhi;
+      }
+      part[2 * c.tid] = lo;
+      part[2 * c.tid + 1] = nhi;
+      return;
+    }
+    if (c.tid != 0) return;
+    u32 lo = 0xffffffffu, nhi = 0xffffffffu;
+    for (u32 t = 0; t < c.bdim; t++) {
+      lo = part[2 * t] < lo ? part[2 * t] : lo;
+      nhi = part[2 * t + 1] < nhi ? part[2 * t + 1] : nhi;
+    }
+    atomic_min_u32(a.out, lo);
+    atomic_min_u32(a.out + 1, nhi);
+  }
+};
+
+/** dst[i] = src[i] - base (wrapping), in `width` bytes (1 or 2): the packed read-back of KMinMax's range. */
+struct PackArgs {
+  const u32* src;
+  u32 n, base, width;
+  void* dst;
+};
+struct KPack {
+  using Args = PackArgs;
+  static constexpr int phases = 1;
+  TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
+    for (u32 i = c.gtid(); i < a.n; i += c.gstride()) {
+      const u32 d = ldStream(a.src + i) - a.base;
+      if (a.width == 1) ((u8*)a.dst)[i] = (u8)d;
+      else ((u16*)a.dst)[i] = (u16)d;
+    }
+  }
+};
+
 /** Frontier list -> bitmap or bytes. */
 struct ScatterArgs {
   const u32* list;

@@ -34,6 +34,7 @@ typedef decltype(sizeof(0)) size_t;
 namespace ts {
 
 using u8 = uint8_t;
+using u16 = unsigned short;  // NVRTC (user operators) has no uint16_t
 using u32 = uint32_t;
 using i32 = int32_t;
 using u64 = unsigned long long;  // what CUDA's 64-bit atomics take
