@@ -19,10 +19,11 @@ export function poolKey(kind: StateKind, length: number): string {
   return `${kind}:${length}`;
 }
 
-/** A fresh frontier byte map of n entries, faulted in (zero). */
-export function newBitmap(n: number): Uint8Array {
+/** A fresh frontier byte map of n entries, faulted in: zero, or every byte `fill`. */
+export function newBitmap(n: number, fill = 0): Uint8Array {
   const b = new Uint8Array(new SharedArrayBuffer(Math.max(8, n)));
-  prefault(b);
+  if (fill === 0) prefault(b);
+  else fillArray(b, fill);
   return b;
 }
 
@@ -46,8 +47,7 @@ const onesMaps = new WeakMap<Pools, Uint8Array>();
 export function allOnes(e: Pools): Uint8Array {
   let b = onesMaps.get(e);
   if (b === undefined) {
-    b = new Uint8Array(new SharedArrayBuffer(Math.max(8, e.graph.numVertices)));
-    fillArray(b, 1);
+    b = newBitmap(e.graph.numVertices, 1);
     onesMaps.set(e, b);
   }
   return b;
