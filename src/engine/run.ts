@@ -215,12 +215,18 @@ export class Run implements RunContext {
     const a = pooled ?? sharedArray(kind, length);
     // A pooled array no run wrote yet (filled ahead for a preloaded program) is zero already.
     const zero = pooled === undefined || takePristine(pooled);
+    // Fresh memory is faulted in before the run writes it: with GPUs on other threads while the run
+    // goes on (a GPU's result is written when its read-back ends the run); on CPU sockets alone here
+    // and now, as the program's first pass over it starts at once and raced the background faulting
+    // (RMAT 22, 16 threads: bfs's fill of its fresh depth array 2-3.3 ms a run against 0.6 after a
+    // prefault of 1.5; bench/results/h100-2026-11-27-cpu-dispatch).
+    const fault = this.gpuActors === 0 ? prefault : populate;
     if (fill === 'unset') {
       // TESSERA_POISON_UNSET (tests): garbage, so a program that reads an entry before writing it shows.
       if (process.env.TESSERA_POISON_UNSET === '1') fillArray(a, a instanceof Float64Array || a instanceof Float32Array ? NaN : 0x5a5a5a5a);
-      else if (pooled === undefined) populate(a);
+      else if (pooled === undefined) fault(a);
     } else if (fill !== 0 || !zero) fillArray(a, fill);
-    else if (pooled === undefined) populate(a);
+    else if (pooled === undefined) fault(a);
     this.taken.push(a);
     return a.length === length ? a : (a.subarray(0, length) as StateArray);
   }
