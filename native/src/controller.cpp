@@ -497,30 +497,39 @@ void Controller::parallel(const std::function<void(unsigned, unsigned)>& fn) {
 }
 
 void Controller::stageState(uint8_t* dev, uint8_t* host, size_t n, bool toDevice) {
-  const size_t k = stateStage_.size(), m = (n + kStageChunk - 1) / kStageChunk;
+  const size_t m = (n + kStageChunk - 1) / kStageChunk;
   auto len = [&](size_t i) { return std::min(kStageChunk, n - i * kStageChunk); };
   if (toDevice) {
     for (size_t i = 0; i < m; i++) {
-      Chunk& c = stateStage_[i % k];
+      Chunk& c = stateStage_[i % stateStage_.size()];
       if (c.pending) be_->sync(c.ev);  // its previous DMA has read the buffer
       copyPool_->copy(c.buf, host + i * kStageChunk, len(i));
       be_->h2d(dev + i * kStageChunk, c.buf, len(i), 0);
       be_->record(c.ev, 0);
       c.pending = true;
     }
+    be_->syncStream(0);
+    for (auto& c : stateStage_) c.pending = false;
   } else {
-    auto issue = [&](size_t i) {
-      Chunk& c = stateStage_[i % k];
-      be_->d2h(c.buf, dev + i * kStageChunk, len(i), 0);
-      be_->record(c.ev, 0);
-    };
-    for (size_t i = 0; i < std::min(k, m); i++) issue(i);
-    for (size_t i = 0; i < m; i++) {
-      Chunk& c = stateStage_[i % k];
-      be_->sync(c.ev);
-      copyPool_->copy(host + i * kStageChunk, c.buf, len(i));
-      if (i + k < m) issue(i + k);
-    }
+    drainStaged(
+        m, [&](size_t i, uint8_t* buf) { be_->d2h(buf, dev + i * kStageChunk, len(i), 0); },
+        [&](size_t i, const uint8_t* buf) { copyPool_->copy(host + i * kStageChunk, buf, len(i)); });
+  }
+}
+
+void Controller::drainStaged(size_t m, const std::function<void(size_t, uint8_t*)>& fetch, const std::function<void(size_t, const uint8_t*)>& use) {
+  const size_t k = stateStage_.size();
+  auto issue = [&](size_t i) {
+    Chunk& c = stateStage_[i % k];
+    fetch(i, c.buf);
+    be_->record(c.ev, 0);
+  };
+  for (size_t i = 0; i < std::min(k, m); i++) issue(i);
+  for (size_t i = 0; i < m; i++) {
+    Chunk& c = stateStage_[i % k];
+    be_->sync(c.ev);
+    use(i, c.buf);
+    if (i + k < m) issue(i + k);
   }
   be_->syncStream(0);
   for (auto& c : stateStage_) c.pending = false;

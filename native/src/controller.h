@@ -282,6 +282,12 @@ class Controller {
   /** stageState's pinned buffers, made on first use. */
   void ensureStateStage();
   void stageState(uint8_t* dev, uint8_t* host, size_t n, bool toDevice);
+  /**
+   * Chunks [0, m) back from the device through stateStage_'s buffers, as many in flight as there
+   * are buffers: fetch(i, buf) queues chunk i's copy into buf on stream 0, use(i, buf) reads it
+   * once it has landed (stageState, narrowRead).
+   */
+  void drainStaged(size_t m, const std::function<void(size_t, uint8_t*)>& fetch, const std::function<void(size_t, const uint8_t*)>& use);
   /** readState of a large i32/u32 range whose values span under 2^16: packed on the device, widened on the host (controller_state.cpp). */
   bool narrowRead(StateArr& a, void* dst, size_t count, size_t offset);
   /** fn(part, parts) on the copy pool's threads and this one (this one alone without a pool). */

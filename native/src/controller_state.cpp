@@ -84,28 +84,23 @@ bool Controller::narrowRead(StateArr& a, void* dst, size_t count, size_t offset)
   ensureStateStage();
   const size_t per = chunk / width, m = (count + per - 1) / per;
   auto len = [&](size_t i) { return std::min(per, count - i * per); };
-  auto issue = [&](size_t i) {
-    uint8_t* packed = ring + (i % k) * chunk;
-    launch<KPack>(gridFor(len(i)), 0, 0, PackArgs{src + i * per, (u32)len(i), base, (u32)width, packed});
-    Chunk& c = stateStage_[i % k];
-    be_->d2h(c.buf, packed, len(i) * width, 0);
-    be_->record(c.ev, 0);
-  };
-  for (size_t i = 0; i < std::min(k, m); i++) issue(i);
-  for (size_t i = 0; i < m; i++) {
-    Chunk& c = stateStage_[i % k];
-    be_->sync(c.ev);
-    uint32_t* out = (uint32_t*)dst + i * per;
-    const size_t n = len(i);
-    parallel([&](unsigned t, unsigned parts) {
-      // Parts of whole 64-byte lines of the output.
-      const size_t b = std::min(n, (n * t / parts) & ~(size_t)15), e = t + 1 == parts ? n : std::min(n, (n * (t + 1) / parts) & ~(size_t)15);
-      if (e > b) widen(out + b, c.buf + b * width, e - b, width, base);
-    });
-    if (i + k < m) issue(i + k);
-  }
-  be_->syncStream(0);
-  for (auto& c : stateStage_) c.pending = false;
+  drainStaged(
+      m,
+      [&](size_t i, uint8_t* buf) {
+        // Packed into the device ring's slot of the pinned buffer it goes to (both reused every k chunks).
+        uint8_t* packed = ring + (i % k) * chunk;
+        launch<KPack>(gridFor(len(i)), 0, 0, PackArgs{src + i * per, (u32)len(i), base, (u32)width, packed});
+        be_->d2h(buf, packed, len(i) * width, 0);
+      },
+      [&](size_t i, const uint8_t* buf) {
+        uint32_t* out = (uint32_t*)dst + i * per;
+        const size_t n = len(i);
+        parallel([&](unsigned t, unsigned parts) {
+          // Parts of whole 64-byte lines of the output.
+          const size_t b = std::min(n, (n * t / parts) & ~(size_t)15), e = t + 1 == parts ? n : std::min(n, (n * (t + 1) / parts) & ~(size_t)15);
+          if (e > b) widen(out + b, buf + b * width, e - b, width, base);
+        });
+      });
   totals_.narrowReads++;
   return true;
 }
