@@ -82,7 +82,7 @@ export type PlainGraph = Graph & { readonly keys?: never };
  * taken for a parameter and refused).
  */
 const SETUP_KEY_SET: Record<keyof RunSetup | 'defaults', true> = {
-  topology: true, defaults: true, events: true, pullDivisor: true, forceMode: true, gpuShare: true, steal: true, partition: true, multiGpu: true, partitionSeed: true, partitionPages: true, ownership: true, preload: true, prestart: true,
+  topology: true, defaults: true, events: true, pullDivisor: true, forceMode: true, gpuShare: true, steal: true, partition: true, multiGpu: true, partitionSeed: true, partitionPages: true, ownership: true, preload: true, prestart: true, teams: true,
 };
 const SETUP_KEYS = new Set<string>(Object.keys(SETUP_KEY_SET));
 /** Keys of RunControl: per run, on sessions too. */

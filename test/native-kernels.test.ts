@@ -26,12 +26,19 @@ test('the native kernels check their arguments: one line, no crash', (t) => {
   t.throws(() => cpu.bfsPull(off, nbrs, 0, 0, 3, depth, bytes, bytes, 1, stats), { message: /out of bounds/ });
   t.throws(() => cpu.bfsPull(off, nbrs, 0, 0, 2, new Int32Array(1), bytes, bytes, 1, stats), { message: /out of bounds/ });
   t.throws(() => cpu.affVertex(1, new Int32Array(2), new Uint32Array(2), 0, 5), { message: /out of bounds/ });
-  t.throws(() => cpu.bfsPull(off, nbrs, 0, 0, 2, depth as never, new Int32Array(2) as never, bytes, 1, stats), { message: /wrong type/ });
+  t.throws(() => cpu.bfsPull(off, nbrs, 0, 0, 2, depth as never, new Int32Array(2) as never, bytes, 1, stats), { message: /frontier must be a Uint8Array .* or a Uint32Array/ });
+  t.throws(() => cpu.bfsPull(off, nbrs, 0, 0, 2, depth, new Uint32Array(1), bytes, 1, stats), { message: /two kinds/ });
   // Vertex 0's in-neighbour 1 is in the frontier, vertex 1's (0) is not.
   const frontier = new Uint8Array([0, 1]);
   const next = new Uint8Array(2);
   cpu.bfsPull(off, nbrs, 0, 0, 2, depth, frontier, next, 1, stats);
   t.deepEqual([...depth, ...next, ...stats], [1, -1, 1, 0, 2, 1]);
+  // The same as bits: vertex 1 flagged in the frontier's word; vertex 0's bit set in next.
+  depth.fill(-1);
+  stats.fill(0);
+  const bits = new Uint32Array(1);
+  cpu.bfsPull(off, nbrs, 0, 0, 2, depth, new Uint32Array([2]), bits, 1, stats);
+  t.deepEqual([...depth, ...bits, ...stats], [1, -1, 1, 2, 1]);
 });
 
 test("degreeSum: a push's listed vertices and a pull's flagged range sum the out-degrees the engine counts", (t) => {

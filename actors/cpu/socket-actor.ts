@@ -18,6 +18,7 @@ import type { KernelGraph } from '../../src/engine/kernel.js';
 import type { TaskMessage, TaskResult, WorkerData } from './worker.js';
 import { TaskQueue } from './task-queue.js';
 import { Gang } from './gang.js';
+import { abortTeam } from '../../src/engine/team.js';
 
 // A CommonJS entry that imports worker.js (see worker-entry.cts for why).
 const WORKER = new URL('./worker-entry.cjs', import.meta.url);
@@ -177,6 +178,7 @@ export class CpuSocketActor {
       pullPages: f.pullPages,
       vertex: f.vertexMap === true,
       countNext: f.countNext === true,
+      ...(f.team !== undefined ? { team: shared[f.team]!, teamSize: this.threads } : {}),
     };
     // One shared queue per batch of work: the frame's tasks, then each answer to an idle ask.
     let queue = new TaskQueue(f.tasks);
@@ -246,6 +248,7 @@ export class CpuSocketActor {
       this.gang = undefined;
     }
     const dispatch = async (): Promise<void> => {
+      if (base.team !== undefined) return this.teamRun({ ...base, queue: queue.buffer }, add);
       if (fault === undefined && this.gang !== undefined) for (const r of await this.gang.run({ ...base, queue: queue.buffer })) add(r);
       else {
         this.gang?.close();
@@ -316,6 +319,21 @@ export class CpuSocketActor {
       ...(f.countNext === true ? { nextEdges: totals.nextEdges } : {}),
       ...(disk !== undefined ? { disk } : {}),
     });
+  }
+
+  /**
+   * A team (SuperstepFrame.team): the gang's threads all run the message together. A thread that
+   * fails, or dies, leaves the others at a barrier: they are let go (they throw TeamAborted) before
+   * the failure is reported.
+   */
+  private async teamRun(msg: TaskMessage, add: (r: TaskResult) => void): Promise<void> {
+    if (this.gang === undefined) throw new Error('a team needs the socket threads as a gang (TESSERA_GANG=0 turns it off; RunContext.teamwork says so)');
+    try {
+      for (const r of await this.gang.run(msg)) add(r);
+    } catch (e) {
+      abortTeam(msg.team!);
+      throw e;
+    }
   }
 
   /** Sends `idle` and resolves with the tasks the coordinator found (none: nothing to steal). */

@@ -6,7 +6,7 @@
  * run by exactly one thread or released, never both (GAPBS and Ligra get the same effect from an
  * OpenMP dynamic schedule; Garaph's victims give up pages not started).
  *
- * Layout: BigInt64 words [claim, kernelEdges, taskEdges, spare] then Float64 rows of ROW fields.
+ * Layout: BigInt64 words [claim, kernelEdges, taskEdges, tasks] then Float64 rows of ROW fields.
  * `claim` packs end (high 32 bits) and next (low 32 bits), so taking the next task and lowering the
  * end are one atomic word each.
  */
@@ -36,6 +36,7 @@ export class TaskQueue {
       this.rows[r + 6] = t.edgeHi ?? -1;
     });
     this.ctrl[0] = BigInt(tasks.length) << 32n;
+    this.ctrl[3] = BigInt(tasks.length);
   }
 
   /** Tasks not yet taken: [next, end). */
@@ -102,17 +103,28 @@ export class TaskTaker {
       const next = Number(w & LOW);
       if (next >= Number(w >> 32n)) return false;
       if (Atomics.compareExchange(this.ctrl, 0, w, w + 1n) !== w) continue;
-      const r = next * ROW, t = this.task, rows = this.rows;
-      t.page = rows[r]!;
-      t.count = rows[r + 1]!;
-      t.lo = rows[r + 2]!;
-      t.hi = rows[r + 3]!;
-      t.edges = rows[r + 4]!;
-      const a = rows[r + 5]!, b = rows[r + 6]!;
-      t.edgeLo = a < 0 ? undefined : a;
-      t.edgeHi = b < 0 ? undefined : b;
+      this.read(next);
       return true;
     }
+  }
+
+  /** Tasks the queue was made with (a team reads them by index: RunContext.team). */
+  get count(): number {
+    return Number(this.ctrl[3]);
+  }
+
+  /** Task i into `task`, taken or not (a team's). */
+  read(i: number): Task {
+    const r = i * ROW, t = this.task, rows = this.rows;
+    t.page = rows[r]!;
+    t.count = rows[r + 1]!;
+    t.lo = rows[r + 2]!;
+    t.hi = rows[r + 3]!;
+    t.edges = rows[r + 4]!;
+    const a = rows[r + 5]!, b = rows[r + 6]!;
+    t.edgeLo = a < 0 ? undefined : a;
+    t.edgeHi = b < 0 ? undefined : b;
+    return t;
   }
 
   /** After a task: what it walked and its queued edges (read by release() for the victim's rate). */

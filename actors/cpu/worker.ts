@@ -14,6 +14,7 @@ import { activatedEdges, discoveredEdges, runOne } from '../../src/engine/run-ta
 import { gangLoop, type GangStart } from './gang.js';
 import { nativeCpuKernels } from '../gpu/native-host.js';
 import { markInputError } from '../../src/errors.js';
+import { TeamAborted, TeamView } from '../../src/engine/team.js';
 
 /**
  * What the actor gives a thread: the graph's share, or (a pool started before the graph was
@@ -55,6 +56,10 @@ export interface TaskMessage {
   countNext: boolean;
   /** The superstep's TaskQueue: this thread takes tasks from it until it is empty. */
   queue: SharedArrayBuffer;
+  /** A team's control block (SuperstepFrame.team): the kernel's `team` runs instead of the tasks. */
+  team?: SharedArrayBuffer;
+  /** The team's threads (the socket's). */
+  teamSize?: number;
   /** Fault injection (TESSERA_FAULT): the thread exits, or dies of an uncaught exception, in this task. */
   fault?: 'exit' | 'throw';
 }
@@ -120,6 +125,7 @@ function runTask(m: TaskMessage): TaskResult | Promise<TaskResult> {
 }
 
 function runTaskIn(m: TaskMessage): TaskResult | Promise<TaskResult> {
+  if (m.team !== undefined) return teamTask(m);
   if (m.fault === 'exit') process.exit(1);
   if (m.fault === 'throw') {
     // Uncaught, outside the task: the thread dies with its task pending (not a rejected task).
@@ -160,4 +166,25 @@ function runTaskIn(m: TaskMessage): TaskResult | Promise<TaskResult> {
     ms: performance.now() - t0,
     discovered: out.discovered !== undefined && out.discovered.length <= m.listCap ? out.discovered.copy() : undefined,
   };
+}
+
+/** This thread's part of a team (RunContext.team); a gang runs it on every thread at once. */
+function teamTask(m: TaskMessage): TaskResult {
+  const t0 = performance.now();
+  const table = loadedKernels(m.module);
+  if (table === undefined) throw new Error(`kernel module ${m.module} was not imported by the gang`);
+  const kernel = table.table[m.kernel];
+  if (kernel?.team === undefined) throw new Error(`kernel '${m.kernel}' of ${m.module} has no team function`);
+  const taker = new TaskTaker(m.queue);
+  const team = new TeamView(m.team!, m.teamSize!, taker.count, (i) => taker.read(i));
+  const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: undefined };
+  try {
+    kernel.team(contextFor(m), team, out);
+  } catch (e) {
+    team.abort();
+    // Another thread's failure: its own reply carries the error.
+    if (e instanceof TeamAborted) return { active: 0, tasks: 0, sums: [], edges: 0, nextEdges: 0, ms: 0, discovered: undefined };
+    throw e;
+  }
+  return { active: out.active, tasks: 1, sums: [out.sum], edges: out.edges, nextEdges: 0, ms: performance.now() - t0, discovered: undefined };
 }

@@ -53,6 +53,8 @@ export type TsrCheckFn = (blobs: Uint8Array[], spec: Float64Array, n: number, ou
  */
 export type TsrLoadFn = (fd: number, blobs: Uint8Array[], positions: Float64Array, spec: Float64Array, n: number, check: boolean, out: Uint32Array) => Promise<void>;
 
+/** Vertex flags: a byte a vertex (1 = set), or a bit a vertex in 32-bit words (BFS's team: n / 8 bytes stay in cache). */
+export type Flags = Uint8Array | Uint32Array;
 /** A page set's pages as the addon's CPU kernels read them (NativeCpuKernels.pageSet). */
 export type NativePageSet = { readonly __nativePageSet: true };
 /**
@@ -61,15 +63,17 @@ export type NativePageSet = { readonly __nativePageSet: true };
  */
 export interface NativeCpuKernels {
   pageSet(pages: readonly Page[], firstPageOf: Uint32Array): NativePageSet;
-  bfsPull(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, depth: Int32Array, frontier: Uint8Array, next: Uint8Array, level: number, stats: Float64Array): void;
+  bfsPull(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, depth: Int32Array, frontier: Flags, next: Flags, level: number, stats: Float64Array): void;
   /** list[lo, hi) (edgeLo < 0) or list[lo]'s out-edges [edgeLo, edgeHi); claimed ids into found (room for the task's edges), stats[1] of them. */
-  bfsPush(out: NativePageSet, list: Uint32Array, lo: number, hi: number, edgeLo: number, edgeHi: number, depth: Int32Array, seen: Int32Array, next: Uint8Array, level: number, found: Uint32Array, stats: Float64Array): void;
+  bfsPush(out: NativePageSet, list: Uint32Array, lo: number, hi: number, edgeLo: number, edgeHi: number, depth: Int32Array, seen: Int32Array, next: Flags, level: number, found: Uint32Array, stats: Float64Array): void;
   affSample(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, comp: Int32Array, rounds: number, stats: Float64Array): void;
   affFinal(out: NativePageSet, inSet: NativePageSet | null, lo: number, hi: number, comp: Int32Array, skip: number, from: number, stats: Float64Array): void;
   /** op 0: comp[v] = v; 1: compress; 2: compress, roots' labels lowered; 3: label[v] = label[root]. */
   affVertex(op: 0 | 1, comp: Int32Array, label: Uint32Array, lo: number, hi: number): void;
   /** deg summed over ids[0, k), or (ids null) over v in [lo, hi) with flags[v] set; absent in older builds. */
   degreeSum?(deg: Uint32Array, ids: Uint32Array | null, k: number, flags: Uint8Array | null, lo: number, hi: number): number;
+  /** The vertices whose bits are set in words [wlo, whi) of `bits`, ascending, into out; their count. */
+  listBits?(bits: Uint32Array, wlo: number, whi: number, out: Uint32Array): number;
   /** Louvain's coarse graph on one thread per core (addon_louvain.cpp; src/programs/louvain/serial.ts aggregate). */
   louvainAggregate?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, loop: Float64Array, comm: Uint32Array, C: number): { off: Float64Array; adj: Uint32Array; wt: Float64Array; k: Float64Array; loop: Float64Array };
   /** Louvain's sequential local moving (addon_louvain.cpp; serial.ts moveOrdered): comm, tot and size updated in place. */

@@ -11,7 +11,9 @@
 //   pageSet(pages, firstPageOf) -> handle   a page set's raw pointers (pages keep their buffers)
 //   bfsPull(offsets, nbrs, vBegin, lo, hi, depth, frontier, next, level, stats)
 //   bfsPush(out, list, lo, hi, edgeLo, edgeHi, depth, seen, next, level, found, stats)
+//       (frontier and next: a byte a vertex, Uint8Array, or a bit a vertex, Uint32Array words)
 //       (edgeLo < 0: whole vertices; found: room for every edge, the claimed ids written first)
+//   listBits(bits, wlo, whi, out) -> k   (the set bits of words [wlo, whi) as vertex ids)
 //   affSample(offsets, nbrs, vBegin, lo, hi, comp, rounds, stats)   (each vertex's first `rounds` edges)
 //   affFinal(out, in | null, lo, hi, comp, skip, from, stats)   (vertex ids lo..hi, page sets)
 //   affVertex(op, comp, label, lo, hi)   (op 0: compress + lower the roots' labels, 1: spread the
@@ -22,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <vector>
+
 
 namespace ts {
 namespace addon {
@@ -163,29 +166,48 @@ Napi::Value PageSet(const Napi::CallbackInfo& info) {
   return Napi::External<PageSetN>::New(env, s, [](Napi::Env, PageSetN* d) { delete d; });
 }
 
-Napi::Value BfsPull(const Napi::CallbackInfo& info) {
-  size_t nOff, nv, nf, nn;
-  const uint32_t* off = arrayArg<uint32_t>(info, 0, napi_uint32_array, "offsets", &nOff);
-  const uint32_t* nbrs = arrayArg<uint32_t>(info, 1, napi_uint32_array, "nbrs");
-  const uint32_t vBegin = (uint32_t)uintArg(info, 2, "vBegin", 0, true);
-  const uint32_t lo = (uint32_t)uintArg(info, 3, "lo", 0, true), hi = (uint32_t)uintArg(info, 4, "hi", 0, true);
-  int32_t* depth = arrayArg<int32_t>(info, 5, napi_int32_array, "depth", &nv);
-  const uint8_t* fr = arrayArg<uint8_t>(info, 6, napi_uint8_array, "frontier", &nf);
-  uint8_t* next = arrayArg<uint8_t>(info, 7, napi_uint8_array, "next", &nn);
-  const int32_t level = (int32_t)numberArg(info, 8, "level", 0, true);
-  double* stats = arrayArg<double>(info, 9, napi_float64_array, "stats");
-  if (hi < lo || hi >= nOff || vBegin + hi > nv || nn < nv || nf < nv) throw codedError(info.Env(), "TS_ARG", "bfsPull: range out of bounds");
-  uint64_t edges = 0, active = 0;
+/** A vertex flag map: a byte per vertex (Uint8Array) or a bit per vertex (Uint32Array words). */
+struct Flags {
+  void* data = nullptr;
+  bool bits = false;
+  size_t vertices = 0;
+};
+
+Flags flagsArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
+  TA a;
+  if (i >= info.Length() || !getTypedArray(info.Env(), info[i], &a) || (a.type != napi_uint8_array && a.type != napi_uint32_array))
+    throw codedError(info.Env(), "TS_ARG", std::string("cpu kernel: ") + what + " must be a Uint8Array (a byte a vertex) or a Uint32Array (a bit a vertex)");
+  Flags f;
+  f.data = a.data;
+  f.bits = a.type == napi_uint32_array;
+  f.vertices = f.bits ? a.length * 32 : a.length;
+  return f;
+}
+
+/** Sets v's flag; bits are shared by 32 vertices that other threads may set at once. */
+inline void flag(const Flags& f, uint32_t v) {
+  if (f.bits) __atomic_fetch_or((uint32_t*)f.data + (v >> 5), 1u << (v & 31), __ATOMIC_RELAXED);
+  else ((uint8_t*)f.data)[v] = 1;
+}
+
+/** bfsPull's loop, the flag maps' kind a template argument (BITS: a frontier of n / 8 bytes stays in cache). */
+template <bool BITS>
+void pullLoop(const uint32_t* off, const uint32_t* nbrs, uint32_t vBegin, uint32_t lo, uint32_t hi, int32_t* depth, const Flags& fr, const Flags& next, int32_t level, uint64_t& edges, uint64_t& active) {
+  const uint32_t* frw = (const uint32_t*)fr.data;
+  const uint8_t* frb = (const uint8_t*)fr.data;
   uint32_t start = off[lo];
   for (uint32_t i = lo; i < hi; i++) {
     const uint32_t end = off[i + 1];
     const uint32_t v = vBegin + i;
     if (depth[v] == -1) {
       uint32_t e = start;
-      while (e < end && fr[nbrs[e]] != 1) e++;
+      if (BITS)
+        while (e < end && ((frw[nbrs[e] >> 5] >> (nbrs[e] & 31)) & 1u) == 0) e++;
+      else
+        while (e < end && frb[nbrs[e]] != 1) e++;
       if (e < end) {
         depth[v] = level;
-        next[v] = 1;
+        flag(next, v);
         active++;
         edges += e - start + 1;
       } else {
@@ -194,6 +216,22 @@ Napi::Value BfsPull(const Napi::CallbackInfo& info) {
     }
     start = end;
   }
+}
+
+Napi::Value BfsPull(const Napi::CallbackInfo& info) {
+  size_t nOff, nv;
+  const uint32_t* off = arrayArg<uint32_t>(info, 0, napi_uint32_array, "offsets", &nOff);
+  const uint32_t* nbrs = arrayArg<uint32_t>(info, 1, napi_uint32_array, "nbrs");
+  const uint32_t vBegin = (uint32_t)uintArg(info, 2, "vBegin", 0, true);
+  const uint32_t lo = (uint32_t)uintArg(info, 3, "lo", 0, true), hi = (uint32_t)uintArg(info, 4, "hi", 0, true);
+  int32_t* depth = arrayArg<int32_t>(info, 5, napi_int32_array, "depth", &nv);
+  const Flags fr = flagsArg(info, 6, "frontier"), next = flagsArg(info, 7, "next");
+  const int32_t level = (int32_t)numberArg(info, 8, "level", 0, true);
+  double* stats = arrayArg<double>(info, 9, napi_float64_array, "stats");
+  if (hi < lo || hi >= nOff || vBegin + hi > nv || next.vertices < nv || fr.vertices < nv || fr.bits != next.bits) throw codedError(info.Env(), "TS_ARG", "bfsPull: range out of bounds (or frontier and next of two kinds)");
+  uint64_t edges = 0, active = 0;
+  if (fr.bits) pullLoop<true>(off, nbrs, vBegin, lo, hi, depth, fr, next, level, edges, active);
+  else pullLoop<false>(off, nbrs, vBegin, lo, hi, depth, fr, next, level, edges, active);
   stats[0] += (double)edges;
   stats[1] += (double)active;
   return info.Env().Undefined();
@@ -207,17 +245,17 @@ Napi::Value BfsPull(const Napi::CallbackInfo& info) {
  */
 Napi::Value BfsPush(const Napi::CallbackInfo& info) {
   const PageSetN* out = setArg(info, 0);
-  size_t nl, nv, ns, nn, nf;
+  size_t nl, nv, ns, nf;
   const uint32_t* list = arrayArg<uint32_t>(info, 1, napi_uint32_array, "list", &nl);
   const uint32_t lo = (uint32_t)uintArg(info, 2, "lo", 0, true), hi = (uint32_t)uintArg(info, 3, "hi", 0, true);
   const double edgeLo = numberArg(info, 4, "edgeLo", -1, true), edgeHi = numberArg(info, 5, "edgeHi", -1, true);
   int32_t* depth = arrayArg<int32_t>(info, 6, napi_int32_array, "depth", &nv);
   int32_t* seen = arrayArg<int32_t>(info, 7, napi_int32_array, "seen", &ns);
-  uint8_t* next = arrayArg<uint8_t>(info, 8, napi_uint8_array, "next", &nn);
+  const Flags next = flagsArg(info, 8, "next");
   const int32_t level = (int32_t)numberArg(info, 9, "level", 0, true);
   uint32_t* found = arrayArg<uint32_t>(info, 10, napi_uint32_array, "found", &nf);
   double* stats = arrayArg<double>(info, 11, napi_float64_array, "stats");
-  if (hi < lo || hi > nl || out->n != nv || nn < nv || ns < (nv + 31) / 32) throw codedError(info.Env(), "TS_ARG", "bfsPush: range out of bounds");
+  if (hi < lo || hi > nl || out->n != nv || next.vertices < nv || ns < (nv + 31) / 32) throw codedError(info.Env(), "TS_ARG", "bfsPush: range out of bounds");
   uint64_t edges = 0;
   size_t k = 0;
   auto scan = [&](const uint32_t* nbrs, uint32_t a, uint32_t b) -> bool {
@@ -231,7 +269,7 @@ Napi::Value BfsPush(const Napi::CallbackInfo& info) {
       if (__atomic_load_n(depth + v, __ATOMIC_RELAXED) == -1 &&
           __atomic_compare_exchange_n(depth + v, &expected, level, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
         __atomic_fetch_or(seen + (v >> 5), bit, __ATOMIC_RELAXED);
-        next[v] = 1;
+        flag(next, v);
         found[k++] = v;
       }
     }
@@ -328,6 +366,23 @@ Napi::Value AffVertex(const Napi::CallbackInfo& info) {
  * frontier's edges. In TypeScript these loops ran cold in a session's first superstep (3-5 ms
  * for 49 K ids on a thread of the 2-core box, against 0.1 once compiled).
  */
+/** listBits(bits, wlo, whi, out) -> k: the vertices whose bits are set in words [wlo, whi), ascending, into out[0, k). */
+Napi::Value ListBits(const Napi::CallbackInfo& info) {
+  size_t nw, no;
+  const uint32_t* bits = arrayArg<uint32_t>(info, 0, napi_uint32_array, "bits", &nw);
+  const uint32_t wlo = (uint32_t)uintArg(info, 1, "wlo", 0, true), whi = (uint32_t)uintArg(info, 2, "whi", 0, true);
+  uint32_t* out = arrayArg<uint32_t>(info, 3, napi_uint32_array, "out", &no);
+  if (whi < wlo || whi > nw) throw codedError(info.Env(), "TS_ARG", "listBits: words out of bounds");
+  size_t k = 0;
+  for (uint32_t w = wlo; w < whi; w++) {
+    for (uint32_t x = bits[w]; x != 0; x &= x - 1) {
+      if (k == no) throw codedError(info.Env(), "TS_ARG", "listBits: out has no room for every set bit");
+      out[k++] = 32 * w + (uint32_t)__builtin_ctz(x);
+    }
+  }
+  return Napi::Number::New(info.Env(), (double)k);
+}
+
 Napi::Value DegreeSum(const Napi::CallbackInfo& info) {
   size_t n, nk = 0, nf = 0;
   const uint32_t* deg = arrayArg<uint32_t>(info, 0, napi_uint32_array, "deg", &n);
@@ -365,6 +420,7 @@ Napi::Object CpuKernels(Napi::Env env) {
   o.Set("affFinal", Napi::Function::New(env, AffFinal, "affFinal"));
   o.Set("affVertex", Napi::Function::New(env, AffVertex, "affVertex"));
   o.Set("degreeSum", Napi::Function::New(env, DegreeSum, "degreeSum"));
+  o.Set("listBits", Napi::Function::New(env, ListBits, "listBits"));
   ExportLouvain(o);
   return o;
 }

@@ -78,6 +78,10 @@ export class Engine {
   private readonly taskSetNames = new WeakMap<Task[], string>();
   /** Actors [0, cpuCount) are the CPU sockets (in socket order), the rest GPUs. */
   cpuCount = 0;
+  /** Whether the socket actors run supersteps as gangs (TESSERA_GANG when they started): a team needs one. */
+  readonly ganged = process.env.TESSERA_GANG !== '0';
+  /** EngineOptions.teams, else TESSERA_TEAM when the engine was made. */
+  readonly teams: boolean;
   /** The vertices the CPU actors share: the complement of the GPUs' ranges (HIGH: the head, LOW: the tail). */
   private cpuRanges: VertexRanges = [];
   /** Where the last edge step's fold wrote, for the GPU actors' next frame. */
@@ -107,6 +111,7 @@ export class Engine {
   ) {
     this.threads = topology.sockets.reduce((a, s) => a + s.threads, 0);
     this.events = opts.events ?? new EventEmitter<EngineEvents>();
+    this.teams = opts.teams ?? process.env.TESSERA_TEAM === '1';
   }
 
   static async create(graph: Graph, topology: Topology, opts: EngineOptions = {}): Promise<Engine> {
@@ -532,6 +537,7 @@ export class Engine {
     const frontierBitmap = add(frontier.bitmap.buffer);
     const listRef = frontierList ? add(frontierList.buffer) : undefined;
     const nextBitmap = add(next.buffer);
+    const team = kernel.team === undefined ? undefined : add(kernel.team);
     // The previous edge step's fold, for GPU actors patching their copies (residency.ts).
     const c = this.changes;
     this.changes = undefined;
@@ -555,7 +561,7 @@ export class Engine {
         }).then((v) => ((voteMs[i] = performance.now() - sentAt), v)),
     );
     const policy = this.stealPolicy;
-    const steal = policy === 'off' || vertexMap ? undefined : policy;
+    const steal = policy === 'off' || vertexMap || team !== undefined ? undefined : policy;
     this.live = { step, remaining: new Map(actors.map((a, i) => [a.name, shares[i]!.reduce((x, t) => x + t.edges, 0)])), voted: new Set(), asks: new Map(), t0: performance.now(), steals: [] };
     const steals = this.live.steals;
     // GPU actors first: each starts its device work before the socket actors' frames are handled
@@ -581,6 +587,7 @@ export class Engine {
           ...(taskSet !== undefined ? { taskSet } : {}),
           ...(wantList ? { listCap: this.listCap } : {}),
           ...(vertexMap ? { vertexMap } : {}),
+          ...(team !== undefined ? { team } : {}),
           ...(first ? { first } : {}),
           ...(countNext ? { countNext } : {}),
           ...(kernel.resident !== undefined && i >= this.cpuCount ? { resident: kernel.resident } : {}),

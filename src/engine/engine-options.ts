@@ -44,6 +44,13 @@ export interface EngineOptions {
   /** Force a mode for every superstep whose kernel supports it (testing, benchmarks). */
   forceMode?: Mode;
   /**
+   * Whether programs may run phases as teams of the socket's threads (RunContext.teamwork, bfs's
+   * levels in one team). Default false (TESSERA_TEAM=1: true): on the H100 host's 16 threads bfs's
+   * team ran as fast as its supersteps warm and slower in a fresh process's first runs
+   * (bench/results/h100-2026-11-28-cpu-teams), so programs take their supersteps unless asked.
+   */
+  teams?: boolean;
+  /**
    * Fraction of the edges the topology's GPUs own (0..1; default: the topology's model.gpuShare,
    * else 1 on real GPUs and 0.5 on emulated ones). See partition.ts.
    */

@@ -49,7 +49,7 @@ export function loadExports<T>(kind: string, url: string, is: (x: unknown) => x 
 function isKernel(x: unknown): x is CpuKernel {
   if (x === null || typeof x !== 'object') return false;
   const k = x as Record<string, unknown>;
-  return typeof k.pull === 'function' || typeof k.push === 'function' || typeof k.vertex === 'function';
+  return typeof k.pull === 'function' || typeof k.push === 'function' || typeof k.vertex === 'function' || typeof k.team === 'function';
 }
 
 /** The kernels of the module at `url`, imported on first use. */

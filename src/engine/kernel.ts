@@ -6,6 +6,7 @@
  */
 import type { Page, PageSet } from '../graph/types.js';
 import type { StateKind } from '../wire/frames.js';
+import type { Team } from './team.js';
 
 export type StateArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
 
@@ -116,6 +117,11 @@ export interface CpuKernel<S extends object = KernelState> {
   splitPush?: boolean;
   /** Vertex map: vertex ids [lo, hi), no edges, no frontier or next (RunContext.vertexMap). */
   vertex?(ctx: KernelCtx<S>, lo: number, hi: number, out: TaskOut): void;
+  /**
+   * A whole phase run by every thread of the socket together (RunContext.team, engine/team.ts):
+   * loops shared with t.forEach, barriers and totals with t.sync. ctx has no frontier.
+   */
+  team?(ctx: KernelCtx<S>, t: Team, out: TaskOut): void;
 }
 
 export const STATE_CTORS: Record<StateKind, new (b: SharedArrayBuffer) => StateArray> = {

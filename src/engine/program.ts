@@ -79,6 +79,14 @@ export interface EdgeMapOptions {
   deviceNext?: boolean;
 }
 
+/** RunContext.team's options. */
+export interface TeamOptions {
+  /** The pull tasks the team gets (Team.task): over in-pages (default) or out-pages. */
+  pullPages?: 'in' | 'out';
+  /** Leave out tasks over vertices without edges in those pages (EdgeMapOptions.skipEmpty). */
+  skipEmpty?: boolean;
+}
+
 export interface StepResult {
   next: Frontier;
   /** Sum of the kernels' scalar outputs. */
@@ -135,6 +143,20 @@ export interface RunContext {
    * (a traversal's levels in one GPU call).
    */
   readonly pullDivisor: number;
+  /**
+   * Whether `team` may be used: the engine allows teams (EngineOptions.teams), one CPU socket
+   * actor and no GPU actor, the graph's pages in memory, no checkpoints (a team is one step), no
+   * forced mode. Otherwise the program runs its phase as supersteps (edgeMap / vertexMap), which
+   * every topology takes.
+   */
+  readonly teamwork: boolean;
+  /**
+   * Runs `kernel`'s team function once on every thread of the socket together (a whole phase, e.g.
+   * every level of a traversal: GAPBS's parallel region), the threads sharing loops and meeting at
+   * barriers in shared memory (engine/team.ts) instead of a superstep per level. Needs teamwork.
+   * Returns the threads' outputs summed; the run report shows it as one step.
+   */
+  team(kernel: string, state: Record<string, StateArray>, args?: Record<string, number>, opts?: TeamOptions): Promise<{ sum: number; active: number; edges: number }>;
   /** Records a program-specific fact in the run report (e.g. the SSSP update window used). */
   note(key: string, value: string | number | boolean): void;
   /**

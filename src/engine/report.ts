@@ -49,6 +49,8 @@ export interface StepReport {
   actors: ActorStepReport[];
   /** Steal asks answered in this superstep, in order (absent when none). */
   steals?: StealEvent[];
+  /** A team (RunContext.team): the threads that ran the kernel's team function, a whole phase in this one step. */
+  team?: number;
 }
 
 /** One answer to an idle actor's ask (Garaph's page stealing), as the coordinator saw it. */

@@ -7,7 +7,7 @@ import { sharedArray, type CpuKernel, type KernelCtx, type StateArray } from './
 import { fillArray, populate, prefault } from './fill.js';
 import { allOnes, newBitmap, poolKey, takePristine } from './pools.js';
 import { IdList } from './ids.js';
-import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult } from './program.js';
+import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult, TeamOptions } from './program.js';
 import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './checkpoint.js';
 import { faultAt, reachedStep } from './faults.js';
 import { runShareInline } from './run-tasks.js';
@@ -19,6 +19,8 @@ import type { StepReport } from './report.js';
 import type { Engine } from './coordinator.js';
 import { kindOf } from './fold.js';
 import { listEdges, listOf, listsNatively, outEdgesOf, toShared } from './frontier-lists.js';
+import { inlineTeam, noTeamwork, runTeamInline } from './team-step.js';
+import { teamBuffer } from './team.js';
 
 /** Vertex maps over at most this many vertices run on the coordinator's thread (Run.vertexStep). */
 const INLINE_VERTEX_MAP = 1 << 16;
@@ -45,6 +47,8 @@ export interface KernelRef {
   holdNext?: boolean;
   /** The frontier is next flags a GPU held (SuperstepFrame.frontierHeld). */
   frontierHeld?: boolean;
+  /** A team's control block (SuperstepFrame.team). */
+  team?: SharedArrayBuffer;
 }
 
 /** A next frontier a GPU kept on its device: its host bitmap (clean until settled), and who made it. */
@@ -418,6 +422,44 @@ export class Run implements RunContext {
       if ((this.declared(a)?.resident ?? false) !== false) out.push(name);
     }
     return out.length > 0 ? out : undefined;
+  }
+
+  get teamwork(): boolean {
+    return this.whyNoTeam() === undefined;
+  }
+
+  private whyNoTeam(): string | undefined {
+    const e = this.engine;
+    return noTeamwork({ cpuCount: e.cpuCount, gpuCount: e.topology.gpus.length, graph: this.graph, ganged: e.ganged, teams: e.teams }, this.checkpointing, e.forceMode !== undefined);
+  }
+
+  async team(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}, opts: TeamOptions = {}): Promise<{ sum: number; active: number; edges: number }> {
+    const why = this.whyNoTeam();
+    if (why !== undefined) throw new TesseraError(`program '${this.program}' runs kernel '${kernel}' as a team, but ${why}`, { fix: 'check ctx.teamwork before calling ctx.team (and run the phase as supersteps otherwise)' });
+    const k = this.kernel(kernel);
+    if (k.team === undefined) throw new TesseraError(`program '${this.program}' runs kernel '${kernel}' as a team, which has no team function`, { file: this.kernels.url, fix: 'give that kernel team(ctx, t, out)' });
+    const t0 = performance.now();
+    const g = this.graph;
+    const pullPages = opts.pullPages ?? 'in';
+    const shares = this.engine.denseShares(pullPages, false, opts.skipEmpty === true);
+    const step = this.step++;
+    reachedStep(step);
+    // The frame's frontier and next bitmaps: a team reads and writes neither (CpuKernel.team).
+    const unused = this.bitmap();
+    const size = inlineTeam(g) ? 1 : this.engine.topology.sockets[0]!.threads;
+    try {
+      const { votes, voteMs } =
+        size === 1
+          ? this.engine.inlineSuperstep(step, (actor) => runTeamInline(k, { graph: g, state, args, frontier: undefined, frontierList: undefined, next: unused, edgeLo: undefined, edgeHi: undefined }, shares[0]!, actor, step))
+          : await this.engine.superstep(step, { ...this.ref(kernel), team: teamBuffer(size) }, 'pull', shares, args, state, { bitmap: unused, list: undefined, size: 0 }, undefined, unused, false, pullPages);
+      const active = votes.reduce((a, v) => a + v.active, 0), edges = votes.reduce((a, v) => a + v.edges, 0), sum = stepSum(votes);
+      const record: StepReport = { step, kernel, mode: 'pull', frontier: 0, active, edges, ms: performance.now() - t0, planMs: 0, foldMs: 0, listMs: 0, actors: this.engine.actorReports(votes, voteMs, shares), team: size };
+      this.steps.push(record);
+      this.engine.events.emit('superstep', record, this.program);
+      return { sum, active, edges };
+    } finally {
+      this.spare.push(unused);
+    }
   }
 
   async vertexMap(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}): Promise<{ sum: number }> {

@@ -181,6 +181,12 @@ export interface SuperstepFrame {
    */
   vertexMap?: boolean;
   /**
+   * A team (RunContext.team, socket actors only): every thread runs the kernel's `team` once,
+   * meeting the others at barriers in this control block (side-table index; engine/team.ts). The
+   * tasks are the pull tasks the kernel may walk; no stealing.
+   */
+  team?: number;
+  /**
    * Supersteps of a kernel that may switch mode: each pull task sums the out-degrees of the
    * vertices of its range it activated (vote.nextEdges), so Ligra's switch before the next
    * superstep needs no pass over the byte map; socket actors' pushes sum those of the vertices

@@ -43,6 +43,18 @@ export const bfs = defineProgram({
       ctx.note('levels', sum);
       return depth;
     }
+    if (c === undefined && ctx.teamwork) {
+      // One CPU socket alone, teams on (EngineOptions.teams): every level in one team (team.ts), its
+      // threads meeting at a barrier a level instead of a superstep a level (GAPBS's loop).
+      const n = ctx.graph.numVertices;
+      ctx.fill(depth, -1);
+      depth[source] = 0;
+      seen[source >>> 5] = 1 << (source & 31);
+      const queue = ctx.alloc('u32', 'unset', 2 * n), maps = ctx.alloc('u32', 'unset', 3 * ((n + 31) >>> 5));
+      const { sum } = await ctx.team('bfs_team', { depth, seen, queue, maps }, { source }, { skipEmpty: true });
+      ctx.note('levels', sum);
+      return depth;
+    }
     // A fresh run's first level names the source (args.seed): depth is -1 everywhere else, so a GPU
     // sets its copy on the device (gpu.ts) instead of uploading the whole array.
     const seed = c === undefined ? source : undefined;
