@@ -61,7 +61,8 @@ for (const [label, threads] of [['1 thread', [1]], ['2 threads', [2]], ['4 threa
   for (const directed of [true, false]) {
     test(`BFS and PR match the serial versions: ${label}, ${directed ? 'directed' : 'undirected'}`, async (t) => {
       const g = buildGraph(rawFrom(skewed(3000, 30000, 11), { directed }), { pageEdges: 2048 });
-      const e = await Engine.create(g, topo([...threads]));
+      // Supersteps (bfs's team on one socket is test/team.test.ts's).
+      const e = await Engine.create(g, topo([...threads]), { teams: false });
       try {
         for (const mode of [undefined, 'push', 'pull'] as const) {
           const eng = mode ? await Engine.create(g, topo([...threads]), { forceMode: mode }) : e;

@@ -3,8 +3,8 @@
  * bfs's levels as one team (EngineOptions.teams) give the reference's depths and the supersteps'
  * on RMAT and a directed SNAP graph, from a hub, an ordinary vertex and one without out-edges; a
  * user kernel's shared loops cover every index once, sync sums and counters start again at each
- * sync; a thread that throws or dies lets the others go and fails the run in one line; teams are
- * off unless asked for, and a team where there can be none is refused in one line.
+ * sync; a thread that throws or dies lets the others go and fails the run in one line; teams can
+ * be turned off, and a team where there can be none is refused in one line.
  */
 import test from 'ava';
 import path from 'node:path';
@@ -72,15 +72,22 @@ test('a small graph runs its team on the coordinator thread (a team of one), wit
 const KERNELS = new URL('./fixtures/team/kernels.js', import.meta.url);
 const teamProgram = (kernel: string) =>
   defineProgram({
-    name: `team-${kernel}`,
+    name: `team-${kernel.toLowerCase()}`,
     summary: 'a user team kernel',
     params: {},
-    state: { hits: { type: 'u32', init: 0, reduce: 'none' }, ranks: { type: 'u32', init: 0, reduce: 'none', length: () => 3 * 64 } },
+    state: { hits: { type: 'u32', init: 0, reduce: 'none' }, ranks: { type: 'u32', init: 0, reduce: 'none', length: () => 5 * 64 } },
     output: 'int',
     kernels: KERNELS,
     profile: { mode: 'pull', stateBytesPerVertex: 4, passes: 1, unit: 'run', vertexTerm: true },
     async run(ctx) {
       const r = await ctx.team(kernel, ctx.state);
+      // Every round's entries: each rank once (the third test's kernels write none).
+      const ranks = ctx.state.ranks;
+      if (kernel === 'census')
+        for (let round = 0; round < 5; round++) {
+          const got = Array.from(ranks.subarray(round * r.sum, (round + 1) * r.sum)).sort((a, b) => a - b);
+          if (got.some((x, i) => x !== i + 1)) throw new Error(`round ${round}: ranks ${got.join(',')}`);
+        }
       ctx.note('size', r.sum);
       ctx.note('covered', r.active);
       ctx.note('edges', r.edges);
@@ -97,7 +104,7 @@ test("a user's team kernel: shared loops cover each index once, sums agree on ev
       t.is(r.report.notes.size, threads);
       t.is(r.report.notes.covered, g.numVertices, 'the pull tasks cover every vertex once');
       t.is(r.report.notes.edges, 3 * g.numEdges);
-      t.true(Array.from(r.values as Uint32Array).every((x) => x === 4), 'each vertex hit once a round, and once by forTasks');
+      t.true(Array.from(r.values as Uint32Array).every((x) => x === 6), 'each vertex hit once a round, once by forTasks and once a loop');
     } finally {
       await e.close();
     }
@@ -109,6 +116,7 @@ test('a team thread that throws, or dies, lets the others go: the run fails in o
   for (const [kernel, message] of [
     ['fails', /^actor socket0 failed in superstep 0: rank 1 found a bad vertex/],
     ['dies', /^actor socket0 failed in superstep 0/],
+    ['failsInLoop', /^actor socket0 failed in superstep 0: rank 1 failed in a loop/],
   ] as const) {
     const e = await Engine.create(g, topo([3]), { teams: true });
     try {
@@ -128,7 +136,7 @@ test('a team thread that throws, or dies, lets the others go: the run fails in o
   }
 });
 
-test('teams are off unless asked for; a team where there can be none is refused in one line; bfs takes its supersteps there', async (t) => {
+test('teams: false turns teams off; a team where there can be none is refused in one line; bfs takes its supersteps there', async (t) => {
   const { graph: g } = await loadGraph('rmat:15');
   const e = await Engine.create(g, topo([1, 1]), { teams: true });
   try {
@@ -140,9 +148,9 @@ test('teams are off unless asked for; a team where there can be none is refused 
   } finally {
     await e.close();
   }
-  const plain = await Engine.create(g, topo([2]));
+  const plain = await Engine.create(g, topo([2]), { teams: false });
   try {
-    await t.throwsAsync(() => plain.run(teamProgram('census'), {}), { message: /the engine was made without teams \(EngineOptions\.teams: true or TESSERA_TEAM=1/ });
+    await t.throwsAsync(() => plain.run(teamProgram('census'), {}), { message: /the engine was made with teams off \(EngineOptions\.teams: false, or TESSERA_TEAM=0\)/ });
     t.true((await plain.run(bfs, { source: 5 })).report.steps.every((s) => s.team === undefined));
   } finally {
     await plain.close();

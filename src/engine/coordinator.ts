@@ -111,7 +111,7 @@ export class Engine {
   ) {
     this.threads = topology.sockets.reduce((a, s) => a + s.threads, 0);
     this.events = opts.events ?? new EventEmitter<EngineEvents>();
-    this.teams = opts.teams ?? process.env.TESSERA_TEAM === '1';
+    this.teams = opts.teams ?? process.env.TESSERA_TEAM !== '0';
   }
 
   static async create(graph: Graph, topology: Topology, opts: EngineOptions = {}): Promise<Engine> {

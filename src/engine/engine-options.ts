@@ -45,9 +45,8 @@ export interface EngineOptions {
   forceMode?: Mode;
   /**
    * Whether programs may run phases as teams of the socket's threads (RunContext.teamwork, bfs's
-   * levels in one team). Default false (TESSERA_TEAM=1: true): on the H100 host's 16 threads bfs's
-   * team ran as fast as its supersteps warm and slower in a fresh process's first runs
-   * (bench/results/h100-2026-11-28-cpu-teams), so programs take their supersteps unless asked.
+   * levels in one team). Default true (TESSERA_TEAM=0: false); false makes them take their
+   * supersteps (comparisons: bench/results/h100-2026-11-28-cpu-teams).
    */
   teams?: boolean;
   /**

@@ -1,13 +1,15 @@
 /**
  * A socket's threads as one team running a kernel's `team` function together (RunContext.team):
  * GAPBS's OpenMP parallel region, or a GPU running a traversal's levels in one call. Each thread
- * runs the same function from one gang message (actors/cpu/gang.ts); between phases they meet at
- * barriers in shared memory (tens of microseconds) instead of each phase being a superstep (a
- * message to every thread and a vote back: ~0.8 ms on 16 threads, bench/results/
- * h100-2026-11-27-cpu-dispatch). Every thread takes the same decisions from the same totals
- * (sync's sums), so none needs telling what the next phase is.
+ * runs the same function from one gang message (actors/cpu/gang.ts); between phases they meet in
+ * shared memory instead of each phase being a superstep (a message to every thread and a vote
+ * back: ~0.8 ms on 16 threads, bench/results/h100-2026-11-27-cpu-dispatch). Every thread takes the
+ * same decisions from the same totals, so none needs telling what the next phase is. Two ways to
+ * meet: sync (a barrier: every thread) and loop (the loop's chunks all done: a thread that starts
+ * late holds no one up; bench/results/h100-2026-11-28-cpu-teams).
  *
- * The control block is Int32 words, then each rank's sums for the two sync parities:
+ * The control block is Int32 words, then the loop slots (loop's comment), then each slot's integer
+ * sums, then each rank's sums for the two sync parities:
  *   ARRIVED  threads at the barrier        GEN    barrier generation (waited on)
  *   ABORT    1 once a thread failed        RANK   ranks handed out
  *   CLAIM+p  forEach's chunk counter       COUNT+2c+p  add()'s counters
@@ -25,9 +27,22 @@ const CLAIM = 4;
 const COUNT = 6;
 /** add()'s counters. */
 export const TEAM_COUNTERS = 4;
-const WORDS = COUNT + 2 * TEAM_COUNTERS;
-/** The most values one sync sums. */
+/** Loops (Team.loop) in flight at once: a thread may be this many loops behind the first. */
+const SLOTS = 8;
+/** A loop slot's Int32 words: the loop it serves, chunks claimed, chunks done, threads gone, four list tails. */
+const SLOT_WORDS = 8;
+const S_LOOP = 0;
+const S_CLAIM = 1;
+const S_DONE = 2;
+const S_LEFT = 3;
+const S_TAIL = 4;
+const SLOT_AT = COUNT + 2 * TEAM_COUNTERS;
+const WORDS = SLOT_AT + SLOTS * SLOT_WORDS;
+/** The most values one sync or loop sums. */
 export const TEAM_SUMS = 4;
+/** Bytes before the sums: the words, then each slot's integer sums (BigInt64). */
+const SUMS_AT = 8 * Math.ceil(WORDS / 2);
+const VALS_AT = SUMS_AT + 8 * SLOTS * TEAM_SUMS;
 /**
  * How long a thread at a barrier spins before it sleeps, ms. Longer spins were worse on the H100
  * host's 16 vCPUs (2 ms: nearly every barrier took 2 ms, a team thread sharing its CPU with a
@@ -36,9 +51,12 @@ export const TEAM_SUMS = 4;
  */
 const SPIN_MS = 0.05;
 
-/** A team's control block for `size` threads (zeroed: no barrier passed, no rank given). */
+/** A team's control block for `size` threads: no barrier passed, no rank given, slot i serving loop i. */
 export function teamBuffer(size: number): SharedArrayBuffer {
-  return new SharedArrayBuffer(8 * Math.ceil(WORDS / 2) + 8 * 2 * TEAM_SUMS * size);
+  const b = new SharedArrayBuffer(VALS_AT + 8 * 2 * TEAM_SUMS * size);
+  const w = new Int32Array(b, 0, WORDS);
+  for (let i = 0; i < SLOTS; i++) w[SLOT_AT + i * SLOT_WORDS + S_LOOP] = i;
+  return b;
 }
 
 /** Thrown at a barrier once another thread of the team failed: its error is the one reported. */
@@ -78,6 +96,20 @@ export interface Team {
    */
   forTasks(vertices: number, body: (task: Task) => void): void;
   /**
+   * A shared loop that waits for the work, not for every thread: as forEach over [0, n) in chunks
+   * of `grain`, and it returns once every chunk is done, whoever did it. A thread that starts late
+   * (woken late, preempted) finds the chunks taken and goes on; a barrier would hold every other
+   * thread until it came (a superstep's dynamic queue hides a late thread the same way). `done`
+   * runs after this thread's last chunk, before its chunks count as done: `reserve(k)` returns
+   * where its k entries of a list the loop fills go (one tail per loop, from 0). `sums`: integers
+   * this thread adds up (body and done write them), replaced by the loop's totals. Every thread
+   * calls the same loops in the same order; a thread at most 7 loops behind the first.
+   */
+  loop(n: number, grain: number, body: (lo: number, hi: number) => void, done?: (reserve: (k: number) => number) => void, sums?: Float64Array): void;
+  /** The pull tasks cut into pieces of at most `vertices` vertices (forTasks's): their count, and piece j. */
+  pieces(vertices: number): number;
+  piece(vertices: number, j: number): Task;
+  /**
    * Adds k to counter c (< TEAM_COUNTERS) and returns its value before: where a thread's k entries
    * of a shared list go. Counters start each sync at 0.
    */
@@ -103,7 +135,7 @@ export class TeamView implements Team {
   ) {
     this.ctl = new Int32Array(buffer, 0, WORDS);
     this.counters = new Uint32Array(buffer, 0, WORDS);
-    this.vals = new Float64Array(buffer, 8 * Math.ceil(WORDS / 2), 2 * TEAM_SUMS * size);
+    this.vals = new Float64Array(buffer, VALS_AT, 2 * TEAM_SUMS * size);
     this.size = size;
     this.rank = Atomics.add(this.ctl, RANK, 1);
     if (this.rank >= size) throw new Error(`team of ${size} threads joined by a thread more (a bug)`);
@@ -158,42 +190,101 @@ export class TeamView implements Team {
     }
   }
 
-  /** Pieces before each task for forTasks (by piece size), computed once. */
-  private pieces = new Map<number, Float64Array>();
-  private readonly piece: Task = { page: 0, count: 0, lo: 0, hi: 0, edges: 0, edgeLo: undefined, edgeHi: undefined };
+  /** Pieces before each task (by piece size), computed once. */
+  private readonly before = new Map<number, Float64Array>();
+  private readonly cut: Task = { page: 0, count: 0, lo: 0, hi: 0, edges: 0, edgeLo: undefined, edgeHi: undefined };
 
-  forTasks(vertices: number, body: (task: Task) => void): void {
+  private prefix(vertices: number): Float64Array {
     const u = Math.max(1, Math.floor(vertices));
-    let before = this.pieces.get(u);
-    if (before === undefined) {
-      before = new Float64Array(this.tasks + 1);
+    let pre = this.before.get(u);
+    if (pre === undefined) {
+      pre = new Float64Array(this.tasks + 1);
       for (let i = 0; i < this.tasks; i++) {
         const t = this.row(i);
-        before[i + 1] = before[i]! + Math.max(1, Math.ceil((t.hi - t.lo) / u));
+        pre[i + 1] = pre[i]! + Math.max(1, Math.ceil((t.hi - t.lo) / u));
       }
-      this.pieces.set(u, before);
+      this.before.set(u, pre);
     }
-    const pre = before;
-    const p = this.piece;
-    this.forEach(pre[this.tasks]!, 1, (j) => {
-      // The task holding piece j.
-      let a = 0, b = this.tasks;
-      while (a < b) {
-        const m = (a + b) >>> 1;
-        if (pre[m + 1]! <= j) a = m + 1;
-        else b = m;
-      }
-      const t = this.row(a);
-      const k = j - pre[a]!;
-      p.page = t.page;
-      p.count = t.count;
-      p.lo = t.lo + k * u;
-      p.hi = Math.min(t.hi, p.lo + u);
-      p.edges = t.edges;
-      p.edgeLo = t.edgeLo;
-      p.edgeHi = t.edgeHi;
-      body(p);
-    });
+    return pre;
+  }
+
+  pieces(vertices: number): number {
+    return this.prefix(vertices)[this.tasks]!;
+  }
+
+  piece(vertices: number, j: number): Task {
+    const u = Math.max(1, Math.floor(vertices));
+    const pre = this.prefix(u);
+    // The task holding piece j.
+    let a = 0, b = this.tasks;
+    while (a < b) {
+      const m = (a + b) >>> 1;
+      if (pre[m + 1]! <= j) a = m + 1;
+      else b = m;
+    }
+    const t = this.row(a), p = this.cut;
+    p.page = t.page;
+    p.count = t.count;
+    p.lo = t.lo + (j - pre[a]!) * u;
+    p.hi = Math.min(t.hi, p.lo + u);
+    p.edges = t.edges;
+    p.edgeLo = t.edgeLo;
+    p.edgeHi = t.edgeHi;
+    return p;
+  }
+
+  forTasks(vertices: number, body: (task: Task) => void): void {
+    this.forEach(this.pieces(vertices), 1, (j) => body(this.piece(vertices, j)));
+  }
+
+  /** Loops this thread has entered (Team.loop). */
+  private loops = 0;
+  private sums64: BigInt64Array | undefined;
+
+  loop(n: number, grain: number, body: (lo: number, hi: number) => void, done?: (reserve: (k: number) => number) => void, sums?: Float64Array): void {
+    const k = this.loops++;
+    const base = SLOT_AT + (k % SLOTS) * SLOT_WORDS;
+    const ctl = this.ctl;
+    // The slot is this loop's once the last thread has left the loop SLOTS before.
+    this.waitWhile(base + S_LOOP, (x) => x !== k);
+    const g = Math.max(1, Math.floor(grain));
+    const total = Math.ceil(n / g);
+    let mine = 0;
+    for (;;) {
+      const c = Atomics.add(ctl, base + S_CLAIM, 1);
+      if (c >= total || Atomics.load(ctl, ABORT) !== 0) break;
+      body(c * g, Math.min(n, (c + 1) * g));
+      mine++;
+    }
+    done?.((m) => Atomics.add(this.counters, base + S_TAIL, m));
+    const ns = sums === undefined ? 0 : Math.min(sums.length, TEAM_SUMS);
+    const acc = (this.sums64 ??= new BigInt64Array(ctl.buffer, SUMS_AT, SLOTS * TEAM_SUMS));
+    const at = (k % SLOTS) * TEAM_SUMS;
+    for (let j = 0; j < ns; j++) if (sums![j] !== 0) Atomics.add(acc, at + j, BigInt(sums![j]!));
+    if (mine > 0 && Atomics.add(ctl, base + S_DONE, mine) + mine === total) Atomics.notify(ctl, base + S_DONE);
+    if (total > 0) this.waitWhile(base + S_DONE, (x) => x < total);
+    for (let j = 0; j < ns; j++) sums![j] = Number(Atomics.load(acc, at + j));
+    if (Atomics.add(ctl, base + S_LEFT, 1) === this.size - 1) {
+      // Every thread has its totals: the slot serves loop k + SLOTS from now.
+      for (let w = 1; w < SLOT_WORDS; w++) Atomics.store(ctl, base + w, 0);
+      for (let j = 0; j < TEAM_SUMS; j++) Atomics.store(acc, at + j, 0n);
+      Atomics.store(ctl, base + S_LOOP, k + SLOTS);
+      Atomics.notify(ctl, base + S_LOOP);
+    }
+    if (Atomics.load(ctl, ABORT) !== 0) throw new TeamAborted();
+  }
+
+  /** Spins SPIN_MS, then sleeps, while `still(word)`; returns at once on abort. */
+  private waitWhile(i: number, still: (x: number) => boolean): void {
+    const ctl = this.ctl;
+    const t0 = performance.now();
+    let sleep = false;
+    for (let spin = 1; ; spin++) {
+      const x = Atomics.load(ctl, i);
+      if (!still(x) || Atomics.load(ctl, ABORT) !== 0) return;
+      if (sleep) Atomics.wait(ctl, i, x, 10);
+      else if ((spin & 1023) === 0) sleep = performance.now() - t0 > SPIN_MS;
+    }
   }
 
   add(c: number, k: number): number {
@@ -218,4 +309,5 @@ export function abortTeam(buffer: SharedArrayBuffer): void {
   Atomics.store(ctl, ABORT, 1);
   Atomics.add(ctl, GEN, 1);
   Atomics.notify(ctl, GEN);
+  for (let i = 0; i < SLOTS; i++) for (const w of [S_LOOP, S_DONE]) Atomics.notify(ctl, SLOT_AT + i * SLOT_WORDS + w);
 }

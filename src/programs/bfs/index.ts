@@ -50,7 +50,9 @@ export const bfs = defineProgram({
       ctx.fill(depth, -1);
       depth[source] = 0;
       seen[source >>> 5] = 1 << (source & 31);
-      const queue = ctx.alloc('u32', 'unset', 2 * n), maps = ctx.alloc('u32', 'unset', 3 * ((n + 31) >>> 5));
+      const queue = ctx.alloc('u32', 'unset', 2 * n), maps = ctx.alloc('u32', 0, 3 * ((n + 31) >>> 5));
+      queue[0] = source;
+      maps[source >>> 5] = 1 << (source & 31);
       const { sum } = await ctx.team('bfs_team', { depth, seen, queue, maps }, { source }, { skipEmpty: true });
       ctx.note('levels', sum);
       return depth;
