@@ -5,6 +5,7 @@
  */
 import { IdList, type CpuKernel, type KernelCtx, type KernelGraph, type TaskOut } from './kernel.js';
 import type { Mode, Task, VoteFrame } from '../wire/frames.js';
+import type { Page, PageSet } from '../graph/types.js';
 import { nativeCpuKernels, type NativeCpuKernels } from '../../actors/gpu/native-host.js';
 
 // The degree sums below on the addon where it loads: as TypeScript they ran cold (interpreted)
@@ -29,9 +30,7 @@ export function runOne(kernel: CpuKernel, ctx: KernelCtx, m: StepKind, task: Tas
     kernel.vertex(ctx, task.lo, task.hi, out);
   } else if (m.mode === 'pull') {
     if (kernel.pull === undefined) throw new Error(`kernel '${m.kernel}' has no pull mode`);
-    const set = m.pullPages === 'out' ? ctx.graph.out : ctx.graph.in;
-    const pages = task.count === 1 ? [set.pages[task.page]!] : set.pages.slice(task.page, task.page + task.count);
-    kernel.pull(ctx, pages, task.lo, task.hi, out);
+    kernel.pull(ctx, taskPages(m.pullPages === 'out' ? ctx.graph.out : ctx.graph.in, task), task.lo, task.hi, out);
   } else {
     if (kernel.push === undefined) throw new Error(`kernel '${m.kernel}' has no push mode`);
     if (task.edgeHi !== undefined && !kernel.splitPush) throw new Error(`kernel '${m.kernel}' cannot push part of a vertex's edges`);
@@ -40,6 +39,20 @@ export function runOne(kernel: CpuKernel, ctx: KernelCtx, m: StepKind, task: Tas
     ctx.edgeHi = task.edgeHi;
     kernel.push(ctx, task.lo, task.hi, out);
   }
+}
+
+/** A pull task's pages: one, or the split pages of one vertex. */
+export function taskPages(set: PageSet, task: Task): Page[] {
+  return task.count === 1 ? [set.pages[task.page]!] : set.pages.slice(task.page, task.page + task.count);
+}
+
+/** The out-degrees of ids[0, k) summed (on the addon where it loads). */
+export function idsDegreeSum(deg: Uint32Array, ids: Uint32Array, k: number): number {
+  const sum = nativeDegreeSum();
+  if (sum !== undefined) return sum(deg, ids, k, null, 0, 0);
+  let edges = 0;
+  for (let i = 0; i < k; i++) edges += deg[ids[i]!]!;
+  return edges;
 }
 
 /** A pull task's activated vertices (its own range: a pull writes only the vertices it computes), their out-degrees summed. */
@@ -60,13 +73,7 @@ export function activatedEdges(graph: KernelGraph, next: Uint8Array, pullPages: 
 export function discoveredEdges(graph: KernelGraph, out: TaskOut): number {
   const d = out.discovered;
   if (d === undefined || d.length !== out.active) return NaN;
-  const deg = graph.outDegree;
-  const ids = d.ids;
-  const sum = nativeDegreeSum();
-  if (sum !== undefined) return sum(deg, ids, d.length, null, 0, 0);
-  let edges = 0;
-  for (let i = 0; i < d.length; i++) edges += deg[ids[i]!]!;
-  return edges;
+  return idsDegreeSum(graph.outDegree, d.ids, d.length);
 }
 
 /** A CPU actor's share of a superstep run on the coordinator's thread, voted as its threads would. */

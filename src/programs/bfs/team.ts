@@ -16,6 +16,7 @@
 import { IdList, type CpuKernel } from '../../engine/kernel.js';
 import type { Team } from '../../engine/team.js';
 import { pullRange, pushRange, type BfsState } from './kernels.js';
+import { idsDegreeSum, taskPages } from '../../engine/run-tasks.js';
 import { nativeCpuKernels } from '../../../actors/gpu/native-host.js';
 
 // The team's own loops over ids and bits on the addon where it loads: as TypeScript they ran
@@ -52,7 +53,7 @@ const sums = new Float64Array(2);
 
 export const bfs_team: CpuKernel<BfsTeamState> = {
   team(ctx, t, out) {
-    const g = ctx.graph, n = g.numVertices, deg = g.outDegree, set = g.in.pages;
+    const g = ctx.graph, n = g.numVertices, deg = g.outDegree;
     const { depth, seen, queue, maps } = ctx.state;
     const qs = [queue.subarray(0, n), queue.subarray(n, 2 * n)];
     const w = (n + 31) >>> 5;
@@ -75,7 +76,7 @@ export const bfs_team: CpuKernel<BfsTeamState> = {
         t.loop(pulls + clears, 1, (j) => {
           if (j >= pulls) return clear(j - pulls);
           const p = t.piece(PULL_PIECE, j);
-          pullRange(p.count === 1 ? [set[p.page]!] : set.slice(p.page, p.page + p.count), p.lo, p.hi, depth, cur, next, level + 1, st);
+          pullRange(taskPages(g.in, p), p.lo, p.hi, depth, cur, next, level + 1, st);
         }, () => void (sums[0] = st[1]!), sums);
         size = sums[0]!;
         const keep = size >= awake || size > n / BETA;
@@ -91,8 +92,7 @@ export const bfs_team: CpuKernel<BfsTeamState> = {
           const k = found.length;
           into.set(found.ids.subarray(0, k), reserve(k));
           sums[0] = k;
-          if (native?.degreeSum !== undefined) sums[1] = native.degreeSum(deg, found.ids, k, null, 0, 0);
-          else for (let i = 0; i < k; i++) sums[1] += deg[found.ids[i]!]!;
+          sums[1] = idsDegreeSum(deg, found.ids, k);
         }, sums);
         size = sums[0]!;
         scout = frontierEdges = sums[1]!;
@@ -158,8 +158,7 @@ function listFlags(t: Team, deg: Uint32Array, bits: Uint32Array, w: number, into
   }, (reserve) => {
     const k = found.length;
     into.set(found.ids.subarray(0, k), reserve(k));
-    if (native?.degreeSum !== undefined) sums[0] = native.degreeSum(deg, found.ids, k, null, 0, 0);
-    else for (let i = 0; i < k; i++) sums[0] += deg[found.ids[i]!]!;
+    sums[0] = idsDegreeSum(deg, found.ids, k);
   }, sums);
   return sums[0]!;
 }
