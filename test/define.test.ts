@@ -94,6 +94,8 @@ test('defineProgram refuses broken definitions, naming the field', (t) => {
     [{ kernels: './kernels.js' }, /not a module URL/],
     [{ state: { a: { type: 'f16', reduce: 'sum' } } }, /state 'a' has type 'f16'/],
     [{ state: { a: { type: 'f64', reduce: 'avg' } } }, /state 'a' has reduce 'avg'/],
+    [{ scratch: { q: { type: 'u64' } } }, /scratch 'q' has type 'u64'/],
+    [{ scratch: { q: { type: 'u32', length: 7 } } }, /scratch 'q' has a length that is not a function/],
     [{ params: { k: { type: 'int', default: 1.5, description: 'k' } } }, /k its default 1.5 is out of range|k 1.5 is out of range/],
     [{ params: { k: { type: 'string', description: 'k' } } }, /parameter 'k' has type 'string'/],
     [{ profile: { mode: 'sideways' } }, /profile needs/],

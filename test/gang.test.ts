@@ -99,13 +99,38 @@ test("preload fills the engine's pools: the first run's declared arrays and byte
   const e = await Engine.create(g, topo([2]), { preload: [bfs, wcc, pr] });
   try {
     // Per kind and length, the most any one program declares: pr's three f64 arrays, one i32 (bfs's
-    // depth, wcc's forest), one u32 (wcc's labels), bfs's hint bits; and two byte maps.
-    t.deepEqual([...e.arrayPool].map(([k, v]) => [k, v.length]).sort(), [[`f64:${n}`, 3], [`i32:${(n + 31) >>> 5}`, 1], [`i32:${n}`, 1], [`u32:${n}`, 1]].sort());
+    // depth, wcc's forest), one u32 (wcc's labels), bfs's hint bits; bfs's team scratch (one socket,
+    // no GPU: its queues and bitmaps); and two byte maps.
+    const w = (n + 31) >>> 5;
+    t.deepEqual([...e.arrayPool].map(([k, v]) => [k, v.length]).sort(), [[`f64:${n}`, 3], [`i32:${w}`, 1], [`i32:${n}`, 1], [`u32:${n}`, 1], [`u32:${2 * n}`, 1], [`u32:${3 * w}`, 1]].sort());
     t.is(e.bitmapPool.length, 2);
     const pooled = new Set([...e.arrayPool.values()].flat().map((a) => a.buffer));
     const r = await e.run(bfs, { source: 3 });
     t.true(pooled.has(r.values.buffer), 'the result is a pooled array, faulted in at create');
     t.deepEqual(Array.from(r.values), Array.from(referenceBfs(g, 3)));
+  } finally {
+    await e.close();
+  }
+});
+
+test("a program's team scratch is pooled ahead only where the engine may run a team, and its first team run takes it", async (t) => {
+  const { graph: g } = await loadGraph('rmat:16');
+  const n = g.numVertices;
+  const queues = `u32:${2 * n}`;
+  const off = await Engine.create(g, topo([2]), { preload: [bfs], teams: false });
+  try {
+    t.false(off.arrayPool.has(queues), 'teams off: no team scratch');
+  } finally {
+    await off.close();
+  }
+  const e = await Engine.create(g, topo([2]), { preload: [bfs] });
+  try {
+    const pooled = e.arrayPool.get(queues)![0]!;
+    const r = await e.run(bfs, { source: 3 });
+    t.is(r.report.steps[0]!.kernel, 'bfs_team');
+    t.deepEqual(Array.from(r.values), Array.from(referenceBfs(g, 3)));
+    // Taken by the run and given back: the same array, alone in its pool (a fresh one would be a second).
+    t.deepEqual(e.arrayPool.get(queues), [pooled]);
   } finally {
     await e.close();
   }

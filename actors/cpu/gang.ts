@@ -22,8 +22,12 @@ import type { Piscina } from 'piscina';
 import type { TaskMessage, TaskResult } from './worker.js';
 
 export const CLOSED = -1;
-/** A gang thread without a superstep for this long leaves the gang. */
-export const IDLE_MS = 50;
+/**
+ * A gang thread without a superstep for this long leaves the gang: long enough for an engine's
+ * first run after Engine.create (its pools filled meanwhile) and for a session's runs a moment
+ * apart; an engine left open holds the process this much longer.
+ */
+export const IDLE_MS = 250;
 
 /** What a gang task gets: its reply port, the gang's channel name, the shared word, the modules to import first. */
 export interface GangStart {
@@ -60,7 +64,8 @@ export function gangLoop(g: GangStart, run: (m: TaskMessage) => TaskResult): voi
 
 function loop(g: GangStart, ctl: Int32Array, seen: number, held: Array<TaskMessage & { gen: number }>, inbox: BroadcastChannel, run: (m: TaskMessage) => TaskResult): void {
   for (;;) {
-    // Until the first superstep no timeout: the actor starts a gang right before one.
+    // Generation 0: no timeout (the actor starts a gang right before its first superstep, or
+    // Gang.warm rings an empty generation 1 once every thread is in, starting the idle clock).
     const r = Atomics.wait(ctl, 0, seen, seen === 0 ? Infinity : IDLE_MS);
     let now = Atomics.load(ctl, 0);
     if (now === CLOSED) return;
@@ -205,13 +210,21 @@ export class Gang {
 
   /**
    * Has every thread import the worker's modules (piscina imports a worker's file with its first
-   * task: ~100 ms a thread, with the addon) and `modules`, then lets the threads go, so that an
-   * engine's first superstep does not pay it: the gang that next starts imports nothing new.
-   * `graphless`: a prestarted pool's threads, before the graph is loaded.
+   * task: ~100 ms a thread, with the addon) and `modules`, so that an engine's first superstep does
+   * not pay it. The gang then stays for the first superstep, leaving if none comes within IDLE_MS
+   * (a run right after Engine.create found the threads back in piscina's pool and paid a new
+   * gang's start: 16 pool.run calls and as many threads woken, the largest part of a session's
+   * first run over the warm ones). `graphless`: a prestarted pool's threads, before the graph is
+   * loaded; they leave at once (the load's warm-up gives them the graph).
    */
   async warm(modules: string[] = [], graphless = false): Promise<void> {
     await this.start(modules, graphless);
-    this.close();
+    if (graphless) this.close();
+    else {
+      // The idle clock starts now for every thread (a thread that came in first waits no less).
+      Atomics.store(this.ctl, 0, 1);
+      Atomics.notify(this.ctl, 0);
+    }
     this.modules = modules;
   }
 

@@ -152,7 +152,13 @@ export class CpuSocketActor {
     // The threads load their modules now, not in the first superstep (a fresh engine's first run
     // took 3-5x the warm time), the programs' kernels named in the frame too; Engine.create sends
     // no superstep before this ready.
-    await (this.gang ?? new Gang(this.pool!, this.threads)).warm(frame.modules ?? []);
+    if (this.gang !== undefined) await this.gang.warm(frame.modules ?? []);
+    else {
+      // No gang (TESSERA_GANG=0): one for the imports alone, whose threads must not hold the pool's.
+      const once = new Gang(this.pool!, this.threads);
+      await once.warm(frame.modules ?? []);
+      once.close();
+    }
     this.link.send({ type: 'ready', actor: this.name, device: 'cpu', emulated: false, memoryLimit: 0 });
   }
 

@@ -22,6 +22,7 @@ import type { IdList } from './ids.js';
 import type { Frontier } from './program.js';
 import { allocState, type AnyProgram } from './define.js';
 import { loadKernels } from './kernel-modules.js';
+import { noTeamwork } from './team-step.js';
 import { loadGpuHandlers, type GpuHandler } from '../../actors/gpu/handler.js';
 import { runPhases, type ActorStepReport, type RunReport, type StealEvent, type StepReport } from './report.js';
 import { applyVotes, kindOf, type ChangedState, type Vote } from './fold.js';
@@ -168,6 +169,8 @@ export class Engine {
       e.actors.push({ name, kind: 'gpu', threads: 0, link: coord, actor, bytesAtStepStart: 0, owned: mine });
     });
     e.layout = { graph, threads: e.threads, cpuThreads: e.actors.slice(0, e.cpuCount).map((a) => a.threads), cpuRanges: e.cpuRanges, gpuOwned: e.actors.slice(e.cpuCount).map((a) => a.owned!) };
+    // The preloaded programs' kernels on this thread too (run() imports them before its clock starts).
+    const imports = Promise.all((opts.preload ?? []).map((p) => loadKernels(p.kernels, p.name).catch(() => undefined)));
     const results = await Promise.allSettled(ready);
     // The preloaded program's device side (GpuHandler.prepare) while the sockets may still start.
     const prepared = results.every((r) => r.status === 'fulfilled') ? [Engine.prepareGpus(e, opts.preload ?? [])] : [];
@@ -177,7 +180,10 @@ export class Engine {
       throw (failed as PromiseRejectedResult).reason;
     }
     results.forEach((r, i) => (e.actors[e.cpuCount + i]!.ready = (r as PromiseFulfilledResult<ReadyFrame>).value));
-    warmPools(e, opts.preload ?? []);
+    await imports;
+    warmPools(e, opts.preload ?? [], noTeamwork({ cpuCount: e.cpuCount, gpuCount: topology.gpus.length, graph, ganged: e.ganged, teams: e.teams }, false, e.forceMode !== undefined) === undefined);
+    // A first run's dense tasks planned here (cached): 1-1.4 ms of it on the 2-core box.
+    if (opts.preload !== undefined && opts.preload.length > 0 && e.cpuCount > 0) (e.denseShares('in'), e.denseShares('in', false, true));
     return e;
   }
 

@@ -121,6 +121,19 @@ export interface StateSpec {
 }
 export type StateSpecs = Record<string, StateSpec>;
 
+/**
+ * An array the driver takes itself with `ctx.alloc(type, fill, length)` beyond its declared state
+ * (a team's queues, say). Declared, an engine told it will run the program (EngineOptions.preload)
+ * has it faulted in ahead in its pools, so the first run takes it as later runs do.
+ */
+export interface ScratchSpec {
+  type: StateKind;
+  /** Entries (default: one per vertex). */
+  length?: (graph: { numVertices: number; numEdges: number }) => number;
+  /** Taken only where the run may run a team (RunContext.teamwork): pools fill it ahead only there. */
+  team?: boolean;
+}
+
 interface ArrayOfKind {
   f64: Float64Array;
   f32: Float32Array;
@@ -208,6 +221,8 @@ export interface ProgramSpec<N extends string, P extends ParamSpecs, S extends S
   graphalytics?: string;
   params: P;
   state: S;
+  /** Arrays the driver allocates itself on some path (ScratchSpec): filled ahead for preloaded programs. */
+  scratch?: Readonly<Record<string, ScratchSpec>>;
   output: O;
   /**
    * The module of the CPU kernels (`new URL('./kernels.js', import.meta.url)`): its named exports
@@ -301,6 +316,10 @@ export function defineProgram<const N extends string, const P extends ParamSpecs
     if (s.resident !== undefined && typeof s.resident !== 'boolean' && s.resident !== 'device') bad(name, `state '${k}' has resident '${String(s.resident)}'`, "give resident: true, resident: 'device' or leave it out");
     if (s.resident === 'device' && s.length !== undefined) bad(name, `state '${k}' is resident: 'device' and has its own length`, "give 'device' to arrays of one entry per vertex only (resident: true keeps the others)");
     if (s.init !== undefined && s.init !== 'unset' && typeof s.init !== 'number') bad(name, `state '${k}' has init '${String(s.init)}'`, "give a number, or 'unset' when every entry is written before it is read");
+  }
+  for (const [k, s] of Object.entries(spec.scratch ?? {})) {
+    if (!STATE_KINDS.has(s?.type)) bad(name, `scratch '${k}' has type '${String(s?.type)}'`, 'use f64, f32, i32, u32 or u8');
+    if (s.length !== undefined && typeof s.length !== 'function') bad(name, `scratch '${k}' has a length that is not a function`, 'give length: (graph) => entries, or leave it out (one per vertex)');
   }
   const kernels = spec.kernels instanceof URL ? spec.kernels.href : String(spec.kernels);
   const ops = spec.gpu !== undefined && typeof spec.gpu === 'object' && !(spec.gpu instanceof URL) ? checkOperators(name, spec.gpu, spec.state ?? {}) : undefined;

@@ -6,7 +6,7 @@
  * ~8 ms allocating in a session's first run against ~3 in later ones.
  */
 import type { Graph } from '../graph/types.js';
-import type { AnyProgram, StateSpecs } from './define.js';
+import type { AnyProgram, ScratchSpec, StateSpecs } from './define.js';
 import { fillArray, prefault } from './fill.js';
 import { sharedArray, type StateArray } from './kernel.js';
 import type { StateKind } from '../wire/frames.js';
@@ -60,14 +60,16 @@ export interface Pools {
 }
 
 /**
- * Per kind and length, as many arrays as the most any one of `programs` declares (runs are
- * sequential: one program's arrays serve the next), less those pooled already; and the byte maps.
+ * Per kind and length, as many arrays as the most any one of `programs` declares (state, and the
+ * scratch its driver takes; team scratch only where `teams`: the engine may run teams), less those
+ * pooled already (runs are sequential: one program's arrays serve the next); and the byte maps.
  */
-export function warmPools(e: Pools, programs: readonly AnyProgram[]): void {
+export function warmPools(e: Pools, programs: readonly AnyProgram[], teams = false): void {
   const want = new Map<string, { kind: StateKind; length: number; count: number }>();
   for (const p of programs) {
     const mine = new Map<string, number>();
-    for (const s of Object.values(p.state as StateSpecs)) {
+    const specs: ScratchSpec[] = [...Object.values(p.state as StateSpecs), ...Object.values(p.scratch ?? {}).filter((s) => teams || s.team !== true)];
+    for (const s of specs) {
       const length = s.length?.(e.graph) ?? e.graph.numVertices;
       const key = poolKey(s.type, length);
       const count = (mine.get(key) ?? 0) + 1;
@@ -91,3 +93,4 @@ export function warmPools(e: Pools, programs: readonly AnyProgram[]): void {
   while (e.bitmapPool.length < BITMAPS) e.bitmapPool.push(newBitmap(e.graph.numVertices));
   allOnes(e);
 }
+

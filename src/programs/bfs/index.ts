@@ -21,6 +21,11 @@ export const bfs = defineProgram({
     // A hint bit per claimed vertex (kernels.ts); never read across memories.
     seen: { type: 'i32', init: 0, reduce: 'none', length: (g) => (g.numVertices + 31) >>> 5 },
   },
+  // The team's (team.ts): two queues of n ids, three bitmaps of n bits.
+  scratch: {
+    queue: { type: 'u32', length: (g) => 2 * g.numVertices, team: true },
+    maps: { type: 'u32', length: (g) => 3 * ((g.numVertices + 31) >>> 5), team: true },
+  },
   output: 'depth',
   kernels: new URL('./kernels.js', import.meta.url),
   gpu: new URL('./gpu.js', import.meta.url),
