@@ -41,6 +41,49 @@ test('the native kernels check their arguments: one line, no crash', (t) => {
   t.deepEqual([...depth, ...bits, ...stats], [1, -1, 1, 2, 1]);
 });
 
+test('bfsPull over bits: ranges of any length and alignment, pieces of a page, set the bits the byte maps do, keeping those set before', (t) => {
+  const cpu = nativeCpuKernels();
+  if (cpu === undefined) return t.pass('no addon here');
+  // A page of n vertices (not a multiple of 32) starting at vBegin, in-degrees 0-5, random ends.
+  let seed = 12345;
+  const rand = (k: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % k;
+  const vBegin = 40, n = 997, total = vBegin + n + 21;
+  const off = new Uint32Array(n + 1);
+  for (let i = 0; i < n; i++) off[i + 1] = off[i]! + rand(6);
+  const nbrs = Uint32Array.from({ length: off[n]! }, () => rand(total));
+  const frBytes = Uint8Array.from({ length: total }, () => (rand(10) < 3 ? 1 : 0));
+  const frBits = new Uint32Array((total + 31) >>> 5);
+  frBytes.forEach((b, v) => void (frBits[v >>> 5]! |= b << (v & 31)));
+  const depth0 = Int32Array.from({ length: total }, () => (rand(2) === 0 ? -1 : 0));
+  // Bits set before the pass (outside and inside the page) must stay.
+  const before = Uint32Array.from({ length: frBits.length }, () => (rand(4) === 0 ? 1 << rand(32) : 0));
+  const wantDepth = depth0.slice(), wantNext = new Uint8Array(total), s1 = new Float64Array(2);
+  cpu.bfsPull(off, nbrs, vBegin, 0, n, wantDepth, frBytes, wantNext, 3, s1);
+  for (let round = 0; round < 3; round++) {
+    // The page cut into pieces of 1-70 vertices, run in a shuffled order.
+    const cuts: Array<[number, number]> = [];
+    for (let lo = 0; lo < n; ) {
+      const hi = Math.min(n, lo + 1 + rand(70));
+      cuts.push([lo, hi]);
+      lo = hi;
+    }
+    for (let i = cuts.length - 1; i > 0; i--) {
+      const j = rand(i + 1);
+      [cuts[i], cuts[j]] = [cuts[j]!, cuts[i]!];
+    }
+    const depth = depth0.slice(), next = before.slice(), s2 = new Float64Array(2);
+    for (const [lo, hi] of cuts) cpu.bfsPull(off, nbrs, vBegin, lo, hi, depth, frBits, next, 3, s2);
+    t.deepEqual(Array.from(depth), Array.from(wantDepth), `round ${round}: depths`);
+    for (let v = 0; v < total; v++) {
+      const bit = (next[v >>> 5]! >>> (v & 31)) & 1;
+      const was = (before[v >>> 5]! >>> (v & 31)) & 1;
+      if (bit !== (wantNext[v]! | was)) return t.fail(`round ${round}: vertex ${v} bit ${bit}, want ${wantNext[v]! | was}`);
+    }
+    t.deepEqual(Array.from(s2), Array.from(s1), `round ${round}: edges and vertices found`);
+  }
+  t.true(s1[1]! > 50, `the pass found ${s1[1]} vertices`);
+});
+
 test("degreeSum: a push's listed vertices and a pull's flagged range sum the out-degrees the engine counts", (t) => {
   const cpu = nativeCpuKernels();
   if (cpu?.degreeSum === undefined) return process.env.TESSERA_REQUIRE_NATIVE === '1' ? t.fail('the addon has no degreeSum') : t.pass('no addon here');

@@ -190,11 +190,36 @@ inline void flag(const Flags& f, uint32_t v) {
   else ((uint8_t*)f.data)[v] = 1;
 }
 
+/**
+ * Bits of next gathered a word at a time over a pull's range [first, last) of vertex ids: a word
+ * all of whose 32 vertices are in the range is this call's alone (one plain OR); the range's two
+ * end words may be shared with another thread's range (one atomic OR each). An atomic OR per
+ * vertex found (lock-prefixed, a full fence) stalled the loads of the scan around it.
+ */
+struct NextBits {
+  uint32_t* words;
+  uint32_t first, last;
+  uint32_t word = UINT32_MAX, acc = 0;
+  void set(uint32_t v) {
+    const uint32_t w = v >> 5;
+    if (w != word) (flush(), word = w);
+    acc |= 1u << (v & 31);
+  }
+  void flush() {
+    if (acc == 0) return;
+    const uint64_t w0 = (uint64_t)word << 5;
+    if (w0 >= first && w0 + 32 <= last) words[word] |= acc;
+    else __atomic_fetch_or(words + word, acc, __ATOMIC_RELAXED);
+    acc = 0;
+  }
+};
+
 /** bfsPull's loop, the flag maps' kind a template argument (BITS: a frontier of n / 8 bytes stays in cache). */
 template <bool BITS>
 void pullLoop(const uint32_t* off, const uint32_t* nbrs, uint32_t vBegin, uint32_t lo, uint32_t hi, int32_t* depth, const Flags& fr, const Flags& next, int32_t level, uint64_t& edges, uint64_t& active) {
   const uint32_t* frw = (const uint32_t*)fr.data;
   const uint8_t* frb = (const uint8_t*)fr.data;
+  NextBits bits{(uint32_t*)next.data, vBegin + lo, vBegin + hi};
   uint32_t start = off[lo];
   for (uint32_t i = lo; i < hi; i++) {
     const uint32_t end = off[i + 1];
@@ -207,7 +232,8 @@ void pullLoop(const uint32_t* off, const uint32_t* nbrs, uint32_t vBegin, uint32
         while (e < end && frb[nbrs[e]] != 1) e++;
       if (e < end) {
         depth[v] = level;
-        flag(next, v);
+        if (BITS) bits.set(v);
+        else ((uint8_t*)next.data)[v] = 1;
         active++;
         edges += e - start + 1;
       } else {
@@ -216,6 +242,7 @@ void pullLoop(const uint32_t* off, const uint32_t* nbrs, uint32_t vBegin, uint32
     }
     start = end;
   }
+  if (BITS) bits.flush();
 }
 
 Napi::Value BfsPull(const Napi::CallbackInfo& info) {
