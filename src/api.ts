@@ -455,6 +455,14 @@ export class Session<K extends number | string = number> {
     return new RunResult(this.graph, values, prepared.program.output, report, sourceOf(prepared));
   }
 
+  /**
+   * Hands a run's result back to the session: a later run writes into its array instead of fresh
+   * memory (a query loop that is done with each result). Its values must not be read afterwards.
+   */
+  recycle(result: RunResult<K>): void {
+    this.engine.recycle(result.values);
+  }
+
   /** Stops the actors (idempotent). */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -163,6 +163,14 @@ test('a session runs many programs on warm actors, by original id, as run() does
     const [x, y] = await Promise.all([s.run('bfs', { source }), s.run('wcc')]);
     t.deepEqual([...x.values], [...a.values]);
     t.is(y.values.length, g.numVertices);
+    // A result handed back (recycle) is written by a later run; the results stay right.
+    s.recycle(x);
+    const z = await s.run('bfs', { source: g.ids.toOriginal[5]! });
+    t.is(z.values.buffer, x.values.buffer);
+    t.deepEqual([...z.values], [...referenceBfs(g, 5)]);
+    s.recycle(z);
+    t.throws(() => s.recycle(z), { message: /recycle takes the values of a run of this engine/ }, 'twice');
+    t.throws(() => s.recycle({ values: new Int32Array(new SharedArrayBuffer(4 * g.numVertices)) } as never), { message: /recycle takes the values/ }, 'an array of its own');
   } finally {
     await s.close();
   }

@@ -31,6 +31,32 @@ test("a run's result is its own: the next run's result is another buffer and lea
   }
 });
 
+test('recycle: a result handed back is the next run\'s array, whichever program takes it, and the results stay right; only once, only its own', async (t) => {
+  const g = big();
+  const bfs = algorithm('bfs').program, wcc = algorithm('wcc').program;
+  const e = await Engine.create(g, oneSocket, { preload: [bfs, wcc] });
+  try {
+    let last: { buffer: ArrayBufferLike } | undefined, prev = '';
+    // bfs's depth and wcc's forest are both i32 per vertex: a recycled depth serves wcc and back.
+    for (const [name, program] of [['bfs', bfs], ['wcc', wcc], ['bfs', bfs], ['bfs', bfs], ['wcc', wcc]] as const) {
+      const params = paramsFor(g, name) as never;
+      const r = await e.run(program as never, params);
+      t.deepEqual(Array.from(r.values), Array.from(program.reference!(g, params)), `${name} after a recycled result`);
+      // A bfs after a bfs: its depth is the array the last one handed back (pooled last, taken first).
+      if (prev === 'bfs' && name === 'bfs') t.is(r.values.buffer, last!.buffer);
+      e.recycle(r.values);
+      last = r.values;
+      prev = name;
+      t.throws(() => e.recycle(r.values), { message: /recycle takes the values of a run of this engine/ }, 'twice');
+    }
+    const r = await e.run(bfs, paramsFor(g, 'bfs') as never);
+    t.true([...e.arrayPool.values()].flat().every((a) => a.buffer !== r.values.buffer), 'the result is not left in a pool');
+    t.throws(() => e.recycle(new Int32Array(new SharedArrayBuffer(4 * g.numVertices))), { message: /recycle takes the values/ });
+  } finally {
+    await e.close();
+  }
+});
+
 // x (the output) and y, both u32 zeros: x[1] = 5; y must read zero before the run writes it.
 const zeros = defineProgram({
   name: 'zeros',

@@ -236,7 +236,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   const total = job.warmup + job.reps;
   try {
     for (let r = 0; r < total; r++) {
-      const { report } = await engine.run(program, params);
+      const { report, values } = await engine.run(program, params);
       if (split !== undefined) report.model = split.summarize(report);
       const s: Sample = {
         ms: report.totalMs,
@@ -249,6 +249,8 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
         ...(Object.keys(report.notes).length > 0 ? { notes: { ...report.notes } } : {}),
       };
       (r < job.warmup ? warmup : samples).push(s);
+      // As a query loop done with each result would (Engine.recycle): the next run writes into it.
+      if (r < total - 1) engine.recycle(values);
       send({ type: 'progress', done: r + 1, total });
     }
   } finally {

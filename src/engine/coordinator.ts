@@ -28,7 +28,7 @@ import { runPhases, type ActorStepReport, type RunReport, type StealEvent, type 
 import { applyVotes, kindOf, type ChangedState, type Vote } from './fold.js';
 import * as taskPlan from './tasks.js';
 import { Run, type KernelRef } from './run.js';
-import { warmPools } from './pools.js';
+import { recycleOutput, warmPools } from './pools.js';
 import { kernelModules } from './prestart.js';
 import { gpuOpenError, stepError } from './actor-errors.js';
 import type { EngineEvents, EngineOptions, ProgressEmitter, RunCheckpointing } from './engine-options.js';
@@ -374,6 +374,14 @@ export class Engine {
     }
     live.remaining.set(idle.actor, (live.remaining.get(idle.actor) ?? 0) + edges);
     this.actors.find((a) => a.name === idle.actor)!.link.send({ type: 'more', step: r.step, from: r.actor, tasks: r.tasks });
+  }
+
+  /**
+   * Hands a run's result back (its `values`): the next run that needs an array of its kind and
+   * length writes into it instead of fresh memory. The caller must not read it afterwards.
+   */
+  recycle(values: { buffer: ArrayBufferLike }): void {
+    recycleOutput(this, values);
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,7 @@ import type { Mode, StateKind, Task } from '../wire/frames.js';
 import type { GpuHandlers } from '../../actors/gpu/handler.js';
 import { sharedArray, type CpuKernel, type KernelCtx, type StateArray } from './kernel.js';
 import { fillArray, populate, prefault } from './fill.js';
-import { allOnes, newBitmap, poolKey, takePristine } from './pools.js';
+import { allOnes, markHanded, newBitmap, poolKey, takePristine } from './pools.js';
 import { IdList } from './ids.js';
 import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult, TeamOptions } from './program.js';
 import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './checkpoint.js';
@@ -273,7 +273,10 @@ export class Run implements RunContext {
   /** The run is over: what it took goes back to the engine's pools, but for the arrays of `values`. */
   finish(values: { buffer: ArrayBufferLike }): void {
     for (const a of this.taken) {
-      if (a.buffer === values.buffer) continue;
+      if (a.buffer === values.buffer) {
+        markHanded(this.engine, a);
+        continue;
+      }
       const key = poolKey(kindOf(a), a.length);
       const list = this.engine.arrayPool.get(key) ?? [];
       list.push(a);
