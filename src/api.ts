@@ -460,7 +460,10 @@ export class Session<K extends number | string = number> {
    * memory (a query loop that is done with each result). Its values must not be read afterwards.
    */
   recycle(result: RunResult<K>): void {
-    this.engine.recycle(result.values);
+    if (!this.engine.recycle(result.values))
+      throw new TesseraError("recycle takes the result of one of this session's runs, once (and not every program's result is an array the engine can reuse)", {
+        fix: 'pass a result of this session that you have not recycled yet, or drop it and let it be collected',
+      });
   }
 
   /** Stops the actors (idempotent). */

@@ -169,8 +169,8 @@ test('a session runs many programs on warm actors, by original id, as run() does
     t.is(z.values.buffer, x.values.buffer);
     t.deepEqual([...z.values], [...referenceBfs(g, 5)]);
     s.recycle(z);
-    t.throws(() => s.recycle(z), { message: /recycle takes the values of a run of this engine/ }, 'twice');
-    t.throws(() => s.recycle({ values: new Int32Array(new SharedArrayBuffer(4 * g.numVertices)) } as never), { message: /recycle takes the values/ }, 'an array of its own');
+    t.throws(() => s.recycle(z), { message: /recycle takes the result of one of this session's runs, once/ }, 'twice');
+    t.throws(() => s.recycle({ values: new Int32Array(new SharedArrayBuffer(4 * g.numVertices)) } as never), { message: /recycle takes the result/ }, 'an array of its own');
   } finally {
     await s.close();
   }

@@ -378,10 +378,11 @@ export class Engine {
 
   /**
    * Hands a run's result back (its `values`): the next run that needs an array of its kind and
-   * length writes into it instead of fresh memory. The caller must not read it afterwards.
+   * length writes into it instead of fresh memory. The caller must not read it afterwards. False
+   * (nothing taken) for an array the engine did not allocate as a result, or one handed back already.
    */
-  recycle(values: { buffer: ArrayBufferLike }): void {
-    recycleOutput(this, values);
+  recycle(values: { buffer: ArrayBufferLike }): boolean {
+    return recycleOutput(this, values);
   }
 
   async close(): Promise<void> {

@@ -9,7 +9,6 @@ import type { Graph } from '../graph/types.js';
 import type { AnyProgram, ScratchSpec, StateSpecs } from './define.js';
 import { fillArray, prefault } from './fill.js';
 import { kindOf } from './fold.js';
-import { TesseraError } from '../errors.js';
 import { sharedArray, type StateArray } from './kernel.js';
 import type { StateKind } from '../wire/frames.js';
 
@@ -107,22 +106,19 @@ export function markHanded(e: Pools, a: StateArray): void {
 }
 
 /**
- * Takes back an output this engine handed out (its values, or a view of them) into its pools;
- * once. A fresh output each run costs its allocation and page faults (bfs on RMAT 22 with 16
+ * Takes back an output this engine handed out (its values, or a view of them) into its pools,
+ * once; false for any other array (a driver's own result array, one handed back already). A fresh output each run costs its allocation and page faults (bfs on RMAT 22 with 16
  * threads: 1.7-4.9 ms of a 10-14 ms run, 0.2 with the array handed back;
  * bench/results/h100-2026-11-28-recycle).
  */
-export function recycleOutput(e: Pools, values: { buffer: ArrayBufferLike }): void {
+export function recycleOutput(e: Pools, values: { buffer: ArrayBufferLike }): boolean {
   const m = handed.get(e);
   const a = m?.get(values.buffer);
-  if (a === undefined)
-    throw new TesseraError('recycle takes the values of a run of this engine (or session), once', {
-      fix: 'pass the result of one of its runs that you have not recycled yet, or drop the array and let it be collected',
-    });
+  if (a === undefined) return false;
   m!.delete(values.buffer);
   const key = poolKey(kindOf(a), a.length);
   const list = e.arrayPool.get(key) ?? [];
   list.push(a);
   e.arrayPool.set(key, list);
+  return true;
 }
-
