@@ -181,7 +181,7 @@ export class Engine {
     }
     results.forEach((r, i) => (e.actors[e.cpuCount + i]!.ready = (r as PromiseFulfilledResult<ReadyFrame>).value));
     await imports;
-    warmPools(e, opts.preload ?? [], noTeamwork({ cpuCount: e.cpuCount, gpuCount: topology.gpus.length, graph, ganged: e.ganged, teams: e.teams }, false, e.forceMode !== undefined) === undefined);
+    warmPools(e, opts.preload ?? [], noTeamwork(e, false, e.forceMode !== undefined) === undefined);
     // A first run's dense tasks planned here (cached): 1-1.4 ms of it on the 2-core box.
     if (opts.preload !== undefined && opts.preload.length > 0 && e.cpuCount > 0) (e.denseShares('in'), e.denseShares('in', false, true));
     return e;

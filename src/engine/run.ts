@@ -432,8 +432,7 @@ export class Run implements RunContext {
   }
 
   private whyNoTeam(): string | undefined {
-    const e = this.engine;
-    return noTeamwork({ cpuCount: e.cpuCount, gpuCount: e.topology.gpus.length, graph: this.graph, ganged: e.ganged, teams: e.teams }, this.checkpointing, e.forceMode !== undefined);
+    return noTeamwork(this.engine, this.checkpointing, this.engine.forceMode !== undefined);
   }
 
   async team(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}, opts: TeamOptions = {}): Promise<{ sum: number; active: number; edges: number }> {

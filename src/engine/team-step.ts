@@ -12,10 +12,10 @@ import type { Graph } from '../graph/types.js';
 const INLINE_TEAM = 1 << 18;
 
 /** Why a run cannot run a team now (undefined: it can). */
-export function noTeamwork(e: { cpuCount: number; gpuCount: number; graph: Graph; ganged: boolean; teams: boolean }, checkpointing: boolean, forced: boolean): string | undefined {
+export function noTeamwork(e: { cpuCount: number; hasGpus: boolean; graph: Graph; ganged: boolean; teams: boolean }, checkpointing: boolean, forced: boolean): string | undefined {
   if (!e.teams) return 'the engine was made with teams off (EngineOptions.teams: false, or TESSERA_TEAM=0)';
   if (!e.ganged) return 'TESSERA_GANG=0 turned off the socket threads\' gang a team runs on';
-  if (e.gpuCount > 0) return 'the topology has GPU actors';
+  if (e.hasGpus) return 'the topology has GPU actors';
   if (e.cpuCount !== 1) return 'the topology has several CPU sockets';
   if (e.graph.out.stored !== undefined || e.graph.in.stored !== undefined) return 'the graph\'s pages are read from disk superstep by superstep';
   if (checkpointing) return 'the run writes checkpoints (between supersteps)';
