@@ -49,7 +49,7 @@ export function renderMarkdown(r: BenchResults, plots: PlotFile[]): string {
   const m = r.machine;
   L.push(`# tessera benchmark: ${r.config.name}`, '');
   L.push(`Status: **${r.status}**; started ${r.startedAt}${r.finishedAt ? `, finished ${r.finishedAt}` : ''}. Config: \`${r.config.file}\`.`);
-  L.push(`${r.config.warmup} warm-up run(s) per cell (excluded), then ${r.config.repetitions} measured; each cell runs in its own process.`, '');
+  L.push(`${r.config.warmup} warm-up run(s) per cell (excluded), then ${r.config.repetitions} measured; each cell runs in its own process; tessera's cells hand each run's result back to the engine before the next (Engine.recycle).`, '');
   L.push(
     `Machine: ${m.cpuModel}, ${m.cores} cores, ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB, GPUs: ${m.gpus.length ? m.gpus.join('; ') : 'none'}; ` +
       `Node ${m.node}, ${m.platform}; tessera ${m.tesseraRevision ? m.tesseraRevision.slice(0, 12) + (m.tesseraDirty ? ' (uncommitted changes)' : '') : 'revision unknown'}.`,
