@@ -25,7 +25,6 @@
 #include <cmath>
 #include <vector>
 
-
 namespace ts {
 namespace addon {
 namespace {
@@ -387,12 +386,6 @@ Napi::Value AffVertex(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-/**
- * The out-degrees summed over ids[0, k) (a push's claimed vertices) or, with ids null, over the
- * vertices of [lo, hi) whose next flag is set (a pull's): the engine's count of the next
- * frontier's edges. In TypeScript these loops ran cold in a session's first superstep (3-5 ms
- * for 49 K ids on a thread of the 2-core box, against 0.1 once compiled).
- */
 /** listBits(bits, wlo, whi, out) -> k: the vertices whose bits are set in words [wlo, whi), ascending, into out[0, k). */
 Napi::Value ListBits(const Napi::CallbackInfo& info) {
   size_t nw, no;
@@ -410,6 +403,12 @@ Napi::Value ListBits(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), (double)k);
 }
 
+/**
+ * The out-degrees summed over ids[0, k) (a push's claimed vertices) or, with ids null, over the
+ * vertices of [lo, hi) whose next flag is set (a pull's): the engine's count of the next
+ * frontier's edges. In TypeScript these loops ran cold in a session's first superstep (3-5 ms
+ * for 49 K ids on a thread of the 2-core box, against 0.1 once compiled).
+ */
 Napi::Value DegreeSum(const Napi::CallbackInfo& info) {
   size_t n, nk = 0, nf = 0;
   const uint32_t* deg = arrayArg<uint32_t>(info, 0, napi_uint32_array, "deg", &n);

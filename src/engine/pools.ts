@@ -107,9 +107,9 @@ export function markHanded(e: Pools, a: StateArray): void {
 
 /**
  * Takes back an output this engine handed out (its values, or a view of them) into its pools,
- * once; false for any other array (a driver's own result array, one handed back already). A fresh output each run costs its allocation and page faults (bfs on RMAT 22 with 16
- * threads: 1.7-4.9 ms of a 10-14 ms run, 0.2 with the array handed back;
- * bench/results/h100-2026-11-28-recycle).
+ * once; false for any other array (a driver's own result array, one handed back already). A
+ * fresh output each run costs its allocation and page faults (bfs on RMAT 22 with 16 threads:
+ * 1.7-4.9 ms of a 10-14 ms run, 0.2 with the array handed back; bench/results/h100-2026-11-28-recycle).
  */
 export function recycleOutput(e: Pools, values: { buffer: ArrayBufferLike }): boolean {
   const m = handed.get(e);
