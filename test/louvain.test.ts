@@ -216,6 +216,31 @@ test('bad resolution and negative weights: one-line errors with the fix', async 
   }
 });
 
+(native ? test : test.skip)("the addon's batched moves (neighbours gathered on every core, choices in order) leave the serial loop's arrays to the bit", (t) => {
+  const move = nativeCpuKernels()!.louvainMoveOrdered!;
+  for (const g0 of [generate('rmat:12:weighted'), generate('rmat:11'), graphOf('skewed', true, true)]) {
+    let g = undirectedView(g0);
+    const m2 = g.k.reduce((a, b) => a + b, 0);
+    for (let level = 0; level < 2; level++) {
+      const init = (): { comm: Uint32Array; tot: Float64Array; size: Uint32Array } => ({ comm: new Uint32Array(g.n).map((_, i) => i), tot: g.k.slice(), size: new Uint32Array(g.n).fill(1) });
+      const order = level === 0 ? classOrder(g.n) : new Uint32Array(g.n).map((_, i) => i);
+      const want = init();
+      const rw = moveOrderedSerial(g, want.comm, want.tot, want.size, order, 1.1, m2);
+      t.true(rw.sweeps > 1, 'several sweeps');
+      // Batches of 2-3 vertices (the neighbours of a batch's mover often in it), of one entry's
+      // worth (one vertex each) and large ones: each ends as the serial loop.
+      for (const [bv, be] of [[2, 4], [3, 1 << 20], [1, 1], [512, 64], [4096, 1 << 16]] as const) {
+        const got = init();
+        const rg = move(g.off, g.adj, g.wt ?? null, g.k, got.comm, got.tot, got.size, order, 1.1, m2, 200, 1e-7, bv, be);
+        t.deepEqual([got.comm, got.tot, got.size, rg], [want.comm, want.tot, want.size, rw], `level ${level}, batches ${bv} / ${be}`);
+      }
+      const C = relabel(want.comm);
+      if (C === g.n) break;
+      g = aggregateSerial(g, want.comm, C);
+    }
+  }
+});
+
 (native ? test : test.skip)('beside a GPU: a directed graph whose view is merged in a superstep (CPU-only), both actors moving vertices, labels equal to the CPU\'s', async (t) => {
   const g = generate('rmat:14:weighted');
   t.true(g.numEdges * 2 > 1 << 18, 'above the inline merge');

@@ -76,8 +76,12 @@ export interface NativeCpuKernels {
   listBits?(bits: Uint32Array, wlo: number, whi: number, out: Uint32Array): number;
   /** Louvain's coarse graph on one thread per core (addon_louvain.cpp; src/programs/louvain/serial.ts aggregate). */
   louvainAggregate?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, loop: Float64Array, comm: Uint32Array, C: number): { off: Float64Array; adj: Uint32Array; wt: Float64Array; k: Float64Array; loop: Float64Array };
-  /** Louvain's sequential local moving (addon_louvain.cpp; serial.ts moveOrdered): comm, tot and size updated in place. */
-  louvainMoveOrdered?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number, maxSweeps: number, tol: number): { sweeps: number; gain: number };
+  /**
+   * Louvain's sequential local moving (addon_louvain.cpp; serial.ts moveOrdered): comm, tot and
+   * size updated in place. batchVertices > 0: the neighbours' weights gathered a batch at a time on
+   * every core (batchEntries entries at most), the same result to the bit.
+   */
+  louvainMoveOrdered?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number, maxSweeps: number, tol: number, batchVertices?: number, batchEntries?: number): { sweeps: number; gain: number };
 }
 
 /** The addon's foldFlags, or undefined without an addon (or an older build). */

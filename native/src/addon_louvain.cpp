@@ -223,10 +223,91 @@ Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
   return o;
 }
 
-// louvainMoveOrdered(off, adj, wt | null, k, comm, tot, size, order, resolution, m2, maxSweeps, tol)
-//   -> { sweeps, gain }: serial.ts moveOrdered (the sequential local moving, pruned), the same
-//   operations in the same order (no fused multiply-adds: CMake compiles this file with
-//   -ffp-contract=off), so comm, tot and size end as the TypeScript leaves them.
+// louvainMoveOrdered(off, adj, wt | null, k, comm, tot, size, order, resolution, m2, maxSweeps, tol,
+//   batchVertices?, batchEntries?) -> { sweeps, gain }: serial.ts moveOrdered (the sequential local
+//   moving, pruned), the same operations in the same order (no fused multiply-adds: CMake compiles
+//   this file with -ffp-contract=off), so comm, tot and size end as the TypeScript leaves them.
+//
+// With batchVertices > 0 and more than one core, the sweeps go in batches: up to batchVertices
+// active vertices of the order (or until they hold batchEntries entries) gather their neighbouring
+// communities' weights on every thread at once, from the communities as they stand before the
+// batch; then this thread takes the batch's vertices in order as the serial loop does, each
+// choice made on the live totals from the gathered weights, and gathers again itself for a vertex
+// a neighbour's move in the batch made stale (or a move activated). A vertex's gathered weights
+// depend only on its neighbours' communities, and a vertex's own community changes only by its
+// own move, so every choice, total and slack is the serial loop's to the bit, on any number of
+// threads. (Speculation with a serial commit, as in Blelloch, Fineman, Shun 2012, "Greedy
+// sequential maximal independent set and matching are parallel on average".) The gathering is
+// most of a sweep's memory traffic (three random reads an entry against one a touched community
+// for the choice); the choices and the movers' neighbour updates stay on this thread.
+
+/** A vertex's neighbouring communities: ids and summed weights in first-touch order, the index of its own or -1. */
+struct Touched {
+  uint32_t* c;
+  double* w;
+  uint32_t t = 0;
+  int32_t own = -1;
+};
+
+/** One thread's table for gathering (open addressing sized to the vertex's degree). */
+struct HashGather {
+  std::vector<uint32_t> key, at, slots;
+  void run(uint64_t a, uint64_t b, const uint32_t* adj, const double* wt, const uint32_t* comm, uint32_t cv, Touched* out) {
+    size_t cap = 16;
+    while (cap < 2 * (b - a)) cap *= 2;
+    if (key.size() < cap) key.assign(cap, UINT32_MAX), at.resize(cap), slots.resize(cap);
+    const size_t mask = cap - 1;
+    uint32_t t = 0;
+    for (uint64_t e = a; e < b; e++) {
+      const uint32_t c = comm[adj[e]];
+      const double w = wt ? wt[e] : 1.0;
+      size_t s = (size_t)((uint32_t)(c * 0x9e3779b1u)) & mask;
+      while (key[s] != UINT32_MAX && key[s] != c) s = (s + 1) & mask;
+      if (key[s] == UINT32_MAX) key[s] = c, at[s] = t, slots[t] = (uint32_t)s, out->c[t] = c, out->w[t] = w, t++;
+      else out->w[at[s]] += w;
+    }
+    int32_t own = -1;
+    for (uint32_t j = 0; j < t; j++) {
+      if (out->c[j] == cv) own = (int32_t)j;
+      key[slots[j]] = UINT32_MAX;
+    }
+    out->t = t;
+    out->own = own;
+  }
+};
+
+inline void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+/** A batch the threads gather: item i is vertex items[i], its lists from base[i] in c and w. */
+struct Batch {
+  std::atomic<uint64_t> ticket{0};  // count << 32 | next item: one word, so a claim reads the batch it belongs to
+  std::atomic<uint32_t> done{0};
+  std::atomic<bool> stop{false};
+  std::vector<uint32_t> items, t, c;
+  std::vector<uint64_t> base;
+  std::vector<int32_t> own;
+  std::vector<double> w;
+  /** Claims and gathers items until the batch has none left; false once nothing was claimable. */
+  template <typename G>
+  bool help(G gatherItem) {
+    bool any = false;
+    for (;;) {
+      uint64_t x = ticket.load(std::memory_order_acquire);
+      if ((x & 0xffffffffu) >= (x >> 32)) return any;
+      x = ticket.fetch_add(1, std::memory_order_acq_rel);
+      const uint32_t i = (uint32_t)x;
+      if (i >= (uint32_t)(x >> 32)) return any;
+      gatherItem(i);
+      any = true;
+      done.fetch_add(1, std::memory_order_release);
+    }
+  }
+};
+
 Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   TA off, adj, wt, k, comm, tot, size, order;
@@ -240,12 +321,15 @@ Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
   const double m2 = numberArg(info, 9, "louvainMoveOrdered: m2", 0, true);
   const double maxSweeps = numberArg(info, 10, "louvainMoveOrdered: maxSweeps", 0, true);
   const double tol = numberArg(info, 11, "louvainMoveOrdered: tol", 0, true);
+  const double batchV = info.Length() > 12 ? numberArg(info, 12, "louvainMoveOrdered: batchVertices", 0, true) : 0;
+  const double batchE = info.Length() > 13 ? numberArg(info, 13, "louvainMoveOrdered: batchEntries", 1, true) : 1;
   const size_t n = comm.length;
   const double* offp = (const double*)off.data;
   if (off.length != n + 1 || k.length < n || tot.length < n || size.length < n || order.length != n || n >= (1u << 31))
     throw codedError(env, "TS_ARG", "louvainMoveOrdered: off needs n + 1 entries, k, tot, size and order n");
   if ((uint64_t)offp[n] > adj.length || (weighted && (uint64_t)offp[n] > wt.length))
     throw codedError(env, "TS_ARG", "louvainMoveOrdered: adj and wt need off[n] entries");
+  if (batchV >= (double)(1u << 20)) throw codedError(env, "TS_ARG", "louvainMoveOrdered: batchVertices below 2^20");
   const uint32_t* adjp = (const uint32_t*)adj.data;
   const double* wtp = weighted ? (const double*)wt.data : nullptr;
   const double* kp = (const double*)k.data;
@@ -255,61 +339,142 @@ Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
   const uint32_t* orderp = (const uint32_t*)order.data;
   for (size_t i = 0; i < n; i++)
     if (orderp[i] >= n || cp[i] >= n) throw codedError(env, "TS_ARG", "louvainMoveOrdered: order and comm hold vertex ids below n");
-  std::vector<double> acc(n), slack(n);
-  std::vector<int32_t> stamp(n, -1);
-  std::vector<uint32_t> touched(n);
+  const size_t threads = std::min<size_t>(32, std::max<size_t>(1, std::thread::hardware_concurrency()));
+  const uint32_t B = threads > 1 ? (uint32_t)batchV : 0;
+  const uint64_t E = (uint64_t)batchE;
+  // This thread's gathering: a scatter over every community, stamped with the gather's number.
+  std::vector<double> slack(n);
+  std::vector<uint32_t> stamp(n, 0), where(n), tc(n), dirty(n, 0);
+  std::vector<double> tw(n);
   std::vector<uint8_t> act(n, 1);
-  double sweeps = 0, total = 0;
-  while (sweeps < maxSweeps) {
-    sweeps++;
-    double moved = 0, gain = 0;
-    for (size_t i = 0; i < n; i++) {
-      const uint32_t v = orderp[i];
-      if (act[v] == 0) continue;
-      act[v] = 0;
-      const uint32_t cv = cp[v];
-      const uint64_t a = (uint64_t)offp[v], b = (uint64_t)offp[v + 1];
-      size_t t = 0;
-      for (uint64_t e = a; e < b; e++) {
-        const uint32_t c = cp[adjp[e]];
-        const double w = wtp ? wtp[e] : 1.0;
-        if (stamp[c] != (int32_t)v) stamp[c] = (int32_t)v, acc[c] = w, touched[t++] = c;
-        else acc[c] += w;
-      }
-      const double kv = kp[v];
-      totp[cv] -= kv;
-      sizep[cv]--;
-      const double f = (resolution * kv) / m2;
-      const double stay = (stamp[cv] == (int32_t)v ? acc[cv] : 0) - f * totp[cv];
-      uint32_t best = cv;
-      double bestGain = stay, second = -HUGE_VAL;
-      for (size_t j = 0; j < t; j++) {
-        const uint32_t c = touched[j];
-        if (c == cv) continue;
-        const double x = acc[c] - f * totp[c];
-        if (x > bestGain || (x == bestGain && best != cv && c < best)) second = bestGain, best = c, bestGain = x;
-        else if (x > second) second = x;
-      }
-      if (best != cv && sizep[cv] == 0 && sizep[best] == 1 && best > cv) best = cv, bestGain = stay, second = HUGE_VAL;
-      // Math.max(second, 0) as JavaScript has it (+0 for -0).
-      slack[v] = bestGain - (second > 0 ? second : 0.0);
-      totp[best] += kv;
-      sizep[best]++;
-      if (best == cv) continue;
-      cp[v] = best;
-      moved++;
-      gain += (2 * (bestGain - stay)) / m2;
-      const double g2 = (2 * resolution * kv) / m2;
-      for (uint64_t e = a; e < b; e++) {
-        const uint32_t u = adjp[e];
-        if (cp[u] == best) continue;
-        const double left = slack[u] - 2 * (wtp ? wtp[e] : 1.0) - g2 * kp[u];
-        slack[u] = left;
-        if (left < 0) act[u] = 1;
-      }
+  uint32_t tick = 0;
+  auto gatherHere = [&](uint32_t v, uint32_t cv, Touched* o) {
+    if (++tick == UINT32_MAX) std::fill(stamp.begin(), stamp.end(), 0), tick = 1;
+    uint32_t t = 0;
+    for (uint64_t e = (uint64_t)offp[v]; e < (uint64_t)offp[v + 1]; e++) {
+      const uint32_t c = cp[adjp[e]];
+      const double w = wtp ? wtp[e] : 1.0;
+      if (stamp[c] != tick) stamp[c] = tick, where[c] = t, o->c[t] = c, o->w[t] = w, t++;
+      else o->w[where[c]] += w;
     }
-    total += gain;
-    if (moved == 0 || gain < tol) break;
+    o->t = t;
+    o->own = stamp[cv] == tick ? (int32_t)where[cv] : -1;
+  };
+  double sweeps = 0, total = 0, moved = 0, gain = 0;
+  uint32_t batchId = 0;
+  // v's choice from its gathered weights on the live totals, and the move (serial.ts's loop body).
+  auto choose = [&](uint32_t v, const Touched& o) {
+    const uint32_t cv = cp[v];
+    const double kv = kp[v];
+    totp[cv] -= kv;
+    sizep[cv]--;
+    const double f = (resolution * kv) / m2;
+    const double stay = (o.own >= 0 ? o.w[o.own] : 0) - f * totp[cv];
+    uint32_t best = cv;
+    double bestGain = stay, second = -HUGE_VAL;
+    for (uint32_t j = 0; j < o.t; j++) {
+      const uint32_t c = o.c[j];
+      if (c == cv) continue;
+      const double x = o.w[j] - f * totp[c];
+      if (x > bestGain || (x == bestGain && best != cv && c < best)) second = bestGain, best = c, bestGain = x;
+      else if (x > second) second = x;
+    }
+    if (best != cv && sizep[cv] == 0 && sizep[best] == 1 && best > cv) best = cv, bestGain = stay, second = HUGE_VAL;
+    // Math.max(second, 0) as JavaScript has it (+0 for -0).
+    slack[v] = bestGain - (second > 0 ? second : 0.0);
+    totp[best] += kv;
+    sizep[best]++;
+    if (best == cv) return;
+    cp[v] = best;
+    moved++;
+    gain += (2 * (bestGain - stay)) / m2;
+    const double g2 = (2 * resolution * kv) / m2;
+    for (uint64_t e = (uint64_t)offp[v]; e < (uint64_t)offp[v + 1]; e++) {
+      const uint32_t u = adjp[e];
+      dirty[u] = batchId;
+      if (cp[u] == best) continue;
+      const double left = slack[u] - 2 * (wtp ? wtp[e] : 1.0) - g2 * kp[u];
+      slack[u] = left;
+      if (left < 0) act[u] = 1;
+    }
+  };
+  Touched here{tc.data(), tw.data()};
+  Batch bt;
+  if (B > 0) {
+    uint64_t maxDeg = 0;
+    for (size_t v = 0; v < n; v++) maxDeg = std::max<uint64_t>(maxDeg, (uint64_t)(offp[v + 1] - offp[v]));
+    bt.items.resize(B), bt.t.resize(B), bt.own.resize(B), bt.base.resize(B + 1);
+    bt.c.resize(E + maxDeg), bt.w.resize(E + maxDeg);
+  }
+  auto gatherItem = [&](HashGather& h, uint32_t i) {
+    const uint32_t v = bt.items[i];
+    Touched o{bt.c.data() + bt.base[i], bt.w.data() + bt.base[i]};
+    h.run((uint64_t)offp[v], (uint64_t)offp[v + 1], adjp, wtp, cp, cp[v], &o);
+    bt.t[i] = o.t, bt.own[i] = o.own;
+  };
+  auto sweepsLoop = [&](HashGather* h) {
+    while (sweeps < maxSweeps) {
+      sweeps++;
+      moved = 0, gain = 0;
+      for (size_t i0 = 0; i0 < n;) {
+        // The batch: the order's next active vertices (this thread only writes act and comm).
+        uint32_t cnt = 0;
+        uint64_t ent = 0;
+        size_t i1 = i0;
+        if (B > 0)
+          while (i1 < n && cnt < B && ent < E) {
+            const uint32_t v = orderp[i1++];
+            if (act[v] == 0) continue;
+            bt.items[cnt] = v, bt.base[cnt++] = ent;
+            ent += (uint64_t)(offp[v + 1] - offp[v]);
+          }
+        else i1 = n;
+        batchId++;
+        const bool shared = cnt > 1 && ent >= E / 8;
+        if (shared) {
+          bt.done.store(0, std::memory_order_relaxed);
+          bt.ticket.store((uint64_t)cnt << 32, std::memory_order_release);
+          bt.help([&](uint32_t i) { gatherItem(*h, i); });
+          while (bt.done.load(std::memory_order_acquire) < cnt) relax();
+        }
+        uint32_t j = 0;
+        for (size_t i = i0; i < i1; i++) {
+          const uint32_t v = orderp[i];
+          if (act[v] == 0) continue;
+          act[v] = 0;
+          if (shared && j < cnt && bt.items[j] == v) {
+            const uint32_t x = j++;
+            if (dirty[v] != batchId) {
+              choose(v, Touched{bt.c.data() + bt.base[x], bt.w.data() + bt.base[x], bt.t[x], bt.own[x]});
+              continue;
+            }
+          }
+          gatherHere(v, cp[v], &here);
+          choose(v, here);
+        }
+        i0 = i1;
+      }
+      total += gain;
+      if (moved == 0 || gain < tol) break;
+    }
+  };
+  if (B == 0) {
+    sweepsLoop(nullptr);
+  } else {
+    // Part 0 runs the sweeps; the others gather whatever batch is open until it stops.
+    runOnThreads(threads, [&](size_t p) {
+      HashGather h;
+      if (p == 0) {
+        sweepsLoop(&h);
+        bt.stop.store(true, std::memory_order_release);
+        return;
+      }
+      for (unsigned idle = 0; !bt.stop.load(std::memory_order_acquire);) {
+        if (bt.help([&](uint32_t i) { gatherItem(h, i); })) idle = 0;
+        else if (++idle < 4096) relax();
+        else std::this_thread::yield();
+      }
+    });
   }
   Napi::Object o = Napi::Object::New(env);
   o.Set("sweeps", sweeps);

@@ -17,7 +17,8 @@
  *
  * Algorithm (Blondel et al. 2008, levels of local moving and aggregation). The view is built as a
  * CSR: copied from the out-pages of an undirected graph, merged from in- and out-lists on a
- * directed one (louvainFill: a superstep, on the coordinator below INLINE_FILL arcs). Then level
+ * directed one (louvainFill: two supersteps, counting then filling; on the coordinator below
+ * INLINE_FILL arcs). Then level
  * 0's local moving, one of two ways:
  *   sequential, on the coordinator, for views of at most `inlineEdges` adjacency entries
  *   (default 2^22, about the largest graph graphology's Louvain is compared on) — serial.ts
@@ -58,7 +59,7 @@ import { defineProgram } from '../../engine/define.js';
 import { TesseraError } from '../../errors.js';
 import { referenceLouvain } from './reference.js';
 import { peers } from './peers.js';
-import { fillVertices } from './kernels.js';
+import { fillVertices, type FillState } from './kernels.js';
 import { applyMoves, CLASSES, endRound, INLINE_EDGES, measured, relabel, sequentialRounds, smallestOriginal, startRound, sweepQ, toEvaluate, type LevelZero, type SweepState } from './serial.js';
 
 export const louvain = defineProgram({
@@ -110,30 +111,24 @@ export const louvain = defineProgram({
           else for (let e = off[v]!; e < off[v + 1]!; e++) (k[v]! += wt[e]!), (bad += wt[e]! >= 0 ? 0 : 1);
         }
       } else {
-        // Directed: each vertex's lists merged into a slot of out- plus in-degree (louvainFill); the gaps closed here.
-        const slot = new Float64Array(n + 1);
-        for (let v = 0; v < n; v++) slot[v + 1] = slot[v]! + g.outDegree[v]! + g.inDegree[v]!;
+        // Directed: each vertex's in- and out-lists merged, twice (louvainFill): once to count its
+        // neighbours (and k), then into its place in the view, so nothing is moved afterwards.
+        let arcs = 0;
+        for (let v = 0; v < n; v++) arcs += g.outDegree[v]! + g.inDegree[v]!;
         const deg = ctx.alloc('u32') as Uint32Array;
         off = ctx.alloc('f64', 0, n + 1) as Float64Array;
-        off.set(slot);
-        const a1 = ctx.alloc('u32', 0, slot[n]) as Uint32Array;
-        const w1 = weighted ? (ctx.alloc('f64', 0, slot[n]) as Float64Array) : undefined;
-        const fill = { deg, off, adj: a1, ...(w1 !== undefined ? { wt: w1 } : {}), k };
-        // A small graph's merge costs less here than a superstep's round trip (wiki-Vote: 3 ms against 5).
-        if (slot[n]! <= INLINE_FILL) bad = fillVertices(g, fill, 0, n);
-        else {
-          const step = await ctx.edgeMap('louvainFill', all, fill, {}, { modes: ['pull'], cpuOnly: true });
-          bad = step.sum;
+        const fill = async (st: FillState & Record<string, Uint32Array | Float64Array>, count: number): Promise<number> => {
+          // A small graph's merge costs less here than a superstep's round trip (wiki-Vote: 3 ms against 5).
+          if (arcs <= INLINE_FILL) return fillVertices(g, st, 0, n, count);
+          const step = await ctx.edgeMap('louvainFill', all, st, { count }, { modes: ['pull'], cpuOnly: true });
           ctx.release(step.next);
-        }
+          return step.sum;
+        };
+        bad = await fill({ deg, off, k }, 1);
         for (let v = 0; v < n; v++) off[v + 1] = off[v]! + deg[v]!;
         adj = ctx.alloc('u32', 0, off[n]) as Uint32Array;
         wt = weighted ? (ctx.alloc('f64', 0, off[n]) as Float64Array) : undefined;
-        for (let v = 0; v < n; v++) {
-          const from = slot[v]! - off[v]!;
-          for (let e = off[v]!; e < off[v + 1]!; e++) adj[e] = a1[e + from]!;
-          if (wt !== undefined) for (let e = off[v]!; e < off[v + 1]!; e++) wt[e] = w1![e + from]!;
-        }
+        await fill({ deg, off, adj, ...(wt !== undefined ? { wt } : {}), k }, 0);
       }
       if (bad > 0) throw new TesseraError(`louvain: ${bad} edge weights are negative or NaN (counted from both ends)`, { fix: 'give non-negative weights, or read the graph without weights' });
       let m2 = 0;

@@ -1,10 +1,10 @@
 /**
  * Louvain's CPU kernels (the definition and its semantics: index.ts). All pull over every vertex,
  * each vertex written by its own task only:
- *   louvainFill    the view as a CSR: v's merged in- and out-list (the smaller weight where both
- *                  arcs exist) from off[v], the slot of out- plus in-degree the coordinator
- *                  gave it, |N(v)| in deg[v], k(v), and a count of bad weights (directed graphs
- *                  only; the driver closes the gaps, and runs fillVertices itself on small ones);
+ *   louvainFill    the view as a CSR (directed graphs only; the driver runs fillVertices itself
+ *                  on small ones): with args.count, |N(v)| of v's merged in- and out-list in
+ *                  deg[v], k(v) and a count of bad weights; else the list (the smaller weight
+ *                  where both arcs exist) from off[v], the driver's prefix sum of deg;
  *   louvainMove    one synchronous sub-round of local moving (index.ts): a vertex of the round's
  *                  class proposes its best community from the state at the sub-round's start;
  *   louvainIntra   Σ of the weights to neighbours with the same label (the final modularity).
@@ -17,7 +17,8 @@ import type { Page, PageSet } from '../../graph/types.js';
 export interface FillState {
   deg: Uint32Array;
   off: Float64Array;
-  adj: Uint32Array;
+  /** Absent: the counting pass (deg and k only). */
+  adj?: Uint32Array;
   wt?: Float64Array;
   k: Float64Array;
 }
@@ -125,15 +126,16 @@ function merged(g: KernelGraph, v: number, adj: Uint32Array | undefined, wt: Flo
   return d;
 }
 
-/** louvainFill's work on vertices [v0, v1) (the driver runs it itself on small graphs); returns the bad weights. */
-export function fillVertices(g: KernelGraph, st: FillState, v0: number, v1: number): number {
+/**
+ * louvainFill's work on vertices [v0, v1) (the driver runs it itself on small graphs): with
+ * `count`, deg and k and the bad weights (returned); else each list written from off[v].
+ */
+export function fillVertices(g: KernelGraph, st: FillState, v0: number, v1: number, count: number): number {
   const { deg, off, adj, wt, k } = st;
   let bad = 0;
-  for (let v = v0; v < v1; v++) {
-    deg[v] = merged(g, v, adj, wt, off[v]!);
-    k[v] = kSum;
-    bad += badCount;
-  }
+  if (count !== 0) {
+    for (let v = v0; v < v1; v++) (deg[v] = merged(g, v, undefined, undefined, 0)), (k[v] = kSum), (bad += badCount);
+  } else for (let v = v0; v < v1; v++) merged(g, v, adj, wt, off[v]!);
   return bad;
 }
 
@@ -142,7 +144,7 @@ export const louvainFill: CpuKernel<FillState> = {
     const g = ctx.graph;
     const v0 = pages[0]!.vBegin;
     for (let i = lo; i < hi; i++) out.edges += g.outDegree[v0 + i]! + (g.in === g.out ? 0 : g.inDegree[v0 + i]!);
-    out.sum += fillVertices(g, ctx.state, v0 + lo, v0 + hi);
+    out.sum += fillVertices(g, ctx.state, v0 + lo, v0 + hi, ctx.args.count!);
   },
 };
 

@@ -9,6 +9,7 @@
  * A coarse vertex keeps its members' internal weight as `loop` (Σ over ordered pairs, so an edge
  * inside it counts twice, as in m2); the lists hold no self-entries.
  */
+import { availableParallelism } from 'node:os';
 import type { Graph } from '../../graph/types.js';
 import { inCsr, outCsr } from '../adjacency.js';
 import { classOf } from './kernels.js';
@@ -122,17 +123,28 @@ export function moveSerial(g: WCsr, comm: Uint32Array, tot: Float64Array, resolu
  */
 export function moveOrdered(g: WCsr, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number): { sweeps: number; gain: number } {
   // The addon's louvainMoveOrdered: the same operations in the same order, natively (a large run's serial part).
+  // From MOVE_BATCHES entries, the neighbours' weights are gathered a batch at a time on every core.
   const native = nativeCpuKernels()?.louvainMoveOrdered;
-  if (native !== undefined) return native(g.off, g.adj, g.wt ?? null, g.k, comm, tot, size, order, resolution, m2, MAX_SWEEPS, TOL);
+  const batch = g.adj.length >= MOVE_BATCHES && CORES >= 8 ? BATCH_VERTICES : 0;
+  if (native !== undefined) return native(g.off, g.adj, g.wt ?? null, g.k, comm, tot, size, order, resolution, m2, MAX_SWEEPS, TOL, batch, BATCH_ENTRIES);
   return moveOrderedSerial(g, comm, tot, size, order, resolution, m2);
 }
+
+/** Views of at least this many entries, on 8 cores or more, move with batched gathering (below, the batches' meetings cost more than they spread). */
+export const MOVE_BATCHES = 1 << 16;
+const CORES = availableParallelism();
+/** A batch: at most this many vertices, or about this many entries (addon_louvain.cpp). */
+const BATCH_VERTICES = 512;
+const BATCH_ENTRIES = 16384;
 
 /** moveOrdered in TypeScript (without the addon; the native pass's oracle in tests). */
 export function moveOrderedSerial(g: WCsr, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number): { sweeps: number; gain: number } {
   const { n, off, adj, wt, k } = g;
   const acc = new Float64Array(n);
-  // stamp[c] === v: acc[c] holds v's weight to c (no clearing between vertices).
+  // stamp[c] === tick: acc[c] holds the weight to c of the vertex evaluated tick-th (no clearing
+  // between vertices; a vertex's own id would match its stamps from an earlier sweep).
   const stamp = new Int32Array(n).fill(-1);
+  let tick = -1;
   const touched = new Uint32Array(n);
   const act = new Uint8Array(n).fill(1);
   const slack = new Float64Array(n);
@@ -149,17 +161,18 @@ export function moveOrderedSerial(g: WCsr, comm: Uint32Array, tot: Float64Array,
       const cv = comm[v]!;
       const a = off[v]!;
       const b = off[v + 1]!;
+      if (++tick === 0x7fffffff) stamp.fill(-1), (tick = 0);
       let t = 0;
       if (wt === undefined) {
         for (let e = a; e < b; e++) {
           const c = comm[adj[e]!]!;
-          if (stamp[c] !== v) (stamp[c] = v), (acc[c] = 1), (touched[t++] = c);
+          if (stamp[c] !== tick) (stamp[c] = tick), (acc[c] = 1), (touched[t++] = c);
           else acc[c]! += 1;
         }
       } else {
         for (let e = a; e < b; e++) {
           const c = comm[adj[e]!]!;
-          if (stamp[c] !== v) (stamp[c] = v), (acc[c] = wt[e]!), (touched[t++] = c);
+          if (stamp[c] !== tick) (stamp[c] = tick), (acc[c] = wt[e]!), (touched[t++] = c);
           else acc[c]! += wt[e]!;
         }
       }
@@ -167,7 +180,7 @@ export function moveOrderedSerial(g: WCsr, comm: Uint32Array, tot: Float64Array,
       tot[cv]! -= kv;
       size[cv]!--;
       const f = (resolution * kv) / m2;
-      const stay = (stamp[cv] === v ? acc[cv]! : 0) - f * tot[cv]!;
+      const stay = (stamp[cv] === tick ? acc[cv]! : 0) - f * tot[cv]!;
       let best = cv;
       let bestGain = stay;
       // The runner-up's gain: v's slack is how far its choice leads.
