@@ -52,7 +52,8 @@ export { outSlices, outSlicesBetween, undirectedNeighbours, type CpuKernel, type
 export type { RunReport, StepReport } from './engine/report.js';
 export { summarize } from './engine/report.js';
 export { PROGRAMS, PROGRAM_NAMES, findProgram, type BuiltinName } from './programs/index.js';
-export { loadTopology, parseTopology } from './topology/load.js';
+export { loadTopology } from './topology/load.js';
+export { parseTopology } from './topology/parse.js';
 export { detectTopology } from './topology/detect.js';
 export type { Topology } from './topology/schema.js';
 export { TesseraError } from './errors.js';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
-import { parseTopology } from '../src/topology/load.js';
+import { parseTopology } from '../src/topology/parse.js';
 import type { Topology } from '../src/topology/schema.js';
 import { isTesseraError } from '../src/errors.js';
 import { nativeAvailable } from '../actors/gpu/native.js';

@@ -12,7 +12,7 @@ import test from 'ava';
 import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import type { Graph, Orientation } from '../src/graph/types.js';
-import { parseTopology } from '../src/topology/load.js';
+import { parseTopology } from '../src/topology/parse.js';
 import { gpuRanges, gpuShareFor } from '../src/engine/partition.js';
 import {
   bestPoint,

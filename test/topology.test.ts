@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import os from 'node:os';
-import { checkTopology, MAX_THREADS_PER_CORE, parseTopology } from '../src/topology/load.js';
+import { checkTopology, MAX_THREADS_PER_CORE, parseTopology } from '../src/topology/parse.js';
 import { generate, run, TesseraError } from '../src/index.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
 

@@ -4,7 +4,7 @@
  * validated with zod; every error names the file, line, key and a fix. Relative paths (topology
  * files, graph files, peer builds) are resolved against the config file's folder.
  */
-import { yamlValue } from '../topology/load.js';
+import { yamlValue } from '../topology/parse.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
