@@ -237,9 +237,11 @@ Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
 // depend only on its neighbours' communities, and a vertex's own community changes only by its
 // own move, so every choice, total and slack is the serial loop's to the bit, on any number of
 // threads. (Speculation with a serial commit, as in Blelloch, Fineman, Shun 2012, "Greedy
-// sequential maximal independent set and matching are parallel on average".) The gathering is
-// most of a sweep's memory traffic (three random reads an entry against one a touched community
-// for the choice); the choices and the movers' neighbour updates stay on this thread.
+// sequential maximal independent set and matching are parallel on average".) The gathering
+// threads also rank each vertex's options on the totals before the batch; where the first two
+// and the second and third lie further apart than the batch's moves can have shifted any gain,
+// this thread computes the two gains only, else it reads the whole list again. The movers'
+// neighbour updates stay on this thread.
 
 /** A vertex's neighbouring communities: ids and summed weights in first-touch order, the index of its own or -1. */
 struct Touched {
@@ -282,6 +284,9 @@ inline void relax() {
 #endif
 }
 
+/** An option that is the vertex's own community (Batch's top1, top2). */
+constexpr int32_t STAY = -2;
+
 /** A batch the threads gather: item i is vertex items[i], its lists from base[i] in c and w. */
 struct Batch {
   std::atomic<uint64_t> ticket{0};  // count << 32 | next item: one word, so a claim reads the batch it belongs to
@@ -289,8 +294,9 @@ struct Batch {
   std::atomic<bool> stop{false};
   std::vector<uint32_t> items, t, c;
   std::vector<uint64_t> base;
-  std::vector<int32_t> own;
-  std::vector<double> w;
+  /** Per item: its own community's index in its list (-1: none), and its two best options on the totals before the batch: index in the list, or STAY (its own community), or -1 (none); their gains and the third best's. */
+  std::vector<int32_t> own, top1, top2;
+  std::vector<double> w, x1, x2, x3;
   /** Claims and gathers items until the batch has none left; false once nothing was claimable. */
   template <typename G>
   bool help(G gatherItem) {
@@ -362,7 +368,30 @@ Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
   };
   double sweeps = 0, total = 0, moved = 0, gain = 0;
   uint32_t batchId = 0;
-  // v's choice from its gathered weights on the live totals, and the move (serial.ts's loop body).
+  double movedK = 0;  // the movers' k in this batch: no community's total moved further since it began
+  // The move (serial.ts's loop body after the choice): totals, sizes, slack, and the neighbours'.
+  auto apply = [&](uint32_t v, uint32_t cv, double kv, double stay, uint32_t best, double bestGain, double second) {
+    if (best != cv && sizep[cv] == 0 && sizep[best] == 1 && best > cv) best = cv, bestGain = stay, second = HUGE_VAL;
+    // Math.max(second, 0) as JavaScript has it (+0 for -0).
+    slack[v] = bestGain - (second > 0 ? second : 0.0);
+    totp[best] += kv;
+    sizep[best]++;
+    if (best == cv) return;
+    cp[v] = best;
+    moved++;
+    movedK += kv;
+    gain += (2 * (bestGain - stay)) / m2;
+    const double g2 = (2 * resolution * kv) / m2;
+    for (uint64_t e = (uint64_t)offp[v]; e < (uint64_t)offp[v + 1]; e++) {
+      const uint32_t u = adjp[e];
+      dirty[u] = batchId;
+      if (cp[u] == best) continue;
+      const double left = slack[u] - 2 * (wtp ? wtp[e] : 1.0) - g2 * kp[u];
+      slack[u] = left;
+      if (left < 0) act[u] = 1;
+    }
+  };
+  // v's choice from its gathered weights on the live totals.
   auto choose = [&](uint32_t v, const Touched& o) {
     const uint32_t cv = cp[v];
     const double kv = kp[v];
@@ -379,24 +408,7 @@ Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
       if (x > bestGain || (x == bestGain && best != cv && c < best)) second = bestGain, best = c, bestGain = x;
       else if (x > second) second = x;
     }
-    if (best != cv && sizep[cv] == 0 && sizep[best] == 1 && best > cv) best = cv, bestGain = stay, second = HUGE_VAL;
-    // Math.max(second, 0) as JavaScript has it (+0 for -0).
-    slack[v] = bestGain - (second > 0 ? second : 0.0);
-    totp[best] += kv;
-    sizep[best]++;
-    if (best == cv) return;
-    cp[v] = best;
-    moved++;
-    gain += (2 * (bestGain - stay)) / m2;
-    const double g2 = (2 * resolution * kv) / m2;
-    for (uint64_t e = (uint64_t)offp[v]; e < (uint64_t)offp[v + 1]; e++) {
-      const uint32_t u = adjp[e];
-      dirty[u] = batchId;
-      if (cp[u] == best) continue;
-      const double left = slack[u] - 2 * (wtp ? wtp[e] : 1.0) - g2 * kp[u];
-      slack[u] = left;
-      if (left < 0) act[u] = 1;
-    }
+    apply(v, cv, kv, stay, best, bestGain, second);
   };
   Touched here{tc.data(), tw.data()};
   Batch bt;
@@ -404,13 +416,45 @@ Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
     uint64_t maxDeg = 0;
     for (size_t v = 0; v < n; v++) maxDeg = std::max<uint64_t>(maxDeg, (uint64_t)(offp[v + 1] - offp[v]));
     bt.items.resize(B), bt.t.resize(B), bt.own.resize(B), bt.base.resize(B + 1);
+    bt.top1.resize(B), bt.top2.resize(B), bt.x1.resize(B), bt.x2.resize(B), bt.x3.resize(B);
     bt.c.resize(E + maxDeg), bt.w.resize(E + maxDeg);
   }
   auto gatherItem = [&](HashGather& h, uint32_t i) {
     const uint32_t v = bt.items[i];
     Touched o{bt.c.data() + bt.base[i], bt.w.data() + bt.base[i]};
-    h.run((uint64_t)offp[v], (uint64_t)offp[v + 1], adjp, wtp, cp, cp[v], &o);
+    const uint32_t cv = cp[v];
+    h.run((uint64_t)offp[v], (uint64_t)offp[v + 1], adjp, wtp, cp, cv, &o);
     bt.t[i] = o.t, bt.own[i] = o.own;
+    // The three best options on the totals before the batch (the leader's choice stands on them
+    // where no total can have moved enough since to reorder the first two).
+    const double f = (resolution * kp[v]) / m2;
+    int32_t b1 = STAY, b2 = -1;
+    double y1 = (o.own >= 0 ? o.w[o.own] : 0) - f * (totp[cv] - kp[v]), y2 = -HUGE_VAL, y3 = -HUGE_VAL;
+    for (uint32_t j = 0; j < o.t; j++) {
+      if (o.c[j] == cv) continue;
+      const double x = o.w[j] - f * totp[o.c[j]];
+      if (x > y1) y3 = y2, b2 = b1, y2 = y1, b1 = (int32_t)j, y1 = x;
+      else if (x > y2) y3 = y2, b2 = (int32_t)j, y2 = x;
+      else if (x > y3) y3 = x;
+    }
+    bt.top1[i] = b1, bt.top2[i] = b2, bt.x1[i] = y1, bt.x2[i] = y2, bt.x3[i] = y3;
+  };
+  // An item's choice from its ranked options: each option's gain is off its value before the
+  // batch by at most f times how far its community's total moved (movedK, plus the additions'
+  // rounding); with the first two options and the second and third further apart than twice that,
+  // the live order of the first two is theirs, and their live gains are computed as choose does.
+  auto chooseRanked = [&](uint32_t v, uint32_t x, const Touched& o, double epsTot) -> bool {
+    const double kv = kp[v], f = (resolution * kv) / m2;
+    const double bound = 2 * (f * (movedK + epsTot) + 1e-15 * (std::fabs(bt.x1[x]) + f * m2));
+    if (!(bt.x1[x] - bt.x2[x] > bound) || (bt.top2[x] != -1 && !(bt.x2[x] - bt.x3[x] > bound))) return false;
+    const uint32_t cv = cp[v];
+    totp[cv] -= kv;
+    sizep[cv]--;
+    const double stay = (o.own >= 0 ? o.w[o.own] : 0) - f * totp[cv];
+    auto gainOf = [&](int32_t j) { return j == STAY ? stay : o.w[j] - f * totp[o.c[j]]; };
+    const uint32_t best = bt.top1[x] == STAY ? cv : o.c[bt.top1[x]];
+    apply(v, cv, kv, stay, best, gainOf(bt.top1[x]), bt.top2[x] == -1 ? -HUGE_VAL : gainOf(bt.top2[x]));
+    return true;
   };
   auto sweepsLoop = [&](HashGather* h) {
     while (sweeps < maxSweeps) {
@@ -438,6 +482,9 @@ Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
           while (bt.done.load(std::memory_order_acquire) < cnt) relax();
         }
         uint32_t j = 0;
+        movedK = 0;
+        // The totals' rounding: at most two additions a vertex of the batch, each within an ulp of m2.
+        const double epsTot = m2 * 2.3e-16 * (2.0 * (double)(i1 - i0) + 2);
         for (size_t i = i0; i < i1; i++) {
           const uint32_t v = orderp[i];
           if (act[v] == 0) continue;
@@ -445,7 +492,8 @@ Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
           if (shared && j < cnt && bt.items[j] == v) {
             const uint32_t x = j++;
             if (dirty[v] != batchId) {
-              choose(v, Touched{bt.c.data() + bt.base[x], bt.w.data() + bt.base[x], bt.t[x], bt.own[x]});
+              const Touched o{bt.c.data() + bt.base[x], bt.w.data() + bt.base[x], bt.t[x], bt.own[x]};
+              if (!chooseRanked(v, x, o, epsTot)) choose(v, o);
               continue;
             }
           }
