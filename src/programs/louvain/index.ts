@@ -60,7 +60,7 @@ import { TesseraError } from '../../errors.js';
 import { referenceLouvain } from './reference.js';
 import { peers } from './peers.js';
 import { fillVertices, type FillState } from './kernels.js';
-import { applyMoves, CLASSES, endRound, INLINE_EDGES, measured, relabel, sequentialRounds, smallestOriginal, startRound, sweepQ, toEvaluate, type LevelZero, type SweepState } from './serial.js';
+import { applyMoves, CLASSES, endRound, identity, INLINE_EDGES, measured, relabel, sequentialRounds, smallestOriginal, startRound, sweepQ, toEvaluate, type LevelZero, type SweepState } from './serial.js';
 
 export const louvain = defineProgram({
   name: 'louvain',
@@ -190,14 +190,14 @@ export const louvain = defineProgram({
     const dense = s.final.slice();
     const communities = relabel(dense);
     const label = smallestOriginal(dense, g.ids.toOriginal, ctx.state.label);
-    // Q afresh from the labels: the weights inside communities (here on a view small enough for
-    // the sequential path, where a superstep costs more than the pass), totals from k.
+    // Q afresh from the labels: the weights inside communities (here on a view small enough that
+    // a superstep costs more than the pass), totals from k.
     let inside = 0;
-    if (adj.length <= inlineEdges) {
+    if (adj.length <= INLINE_FILL) {
       for (let v = 0; v < n; v++) for (let e = off[v]!; e < off[v + 1]!; e++) if (dense[adj[e]!] === dense[v]) inside += wt === undefined ? 1 : wt[e]!;
     } else {
-      // The safe point before the last superstep.
-      await ctx.checkpoint({ ...s });
+      // The synchronous path's safe point before the last superstep (the sequential one has none).
+      if (adj.length > inlineEdges) await ctx.checkpoint({ ...s });
       ({ sum: inside } = await ctx.edgeMap('louvainIntra', all, { off, adj, ...(wt !== undefined ? { wt } : {}), label }, {}, { modes: ['pull'], cpuOnly: true }));
     }
     const totals = new Float64Array(n);
@@ -211,11 +211,5 @@ export const louvain = defineProgram({
   },
 });
 
-/** Directed graphs of at most this many arcs (out plus in) merge their view on the coordinator. */
+/** Directed graphs of at most this many arcs (out plus in) merge their view on the coordinator, and views of at most this many entries count the modularity's inside weight there. */
 const INLINE_FILL = 1 << 18;
-
-function identity(n: number): Uint32Array {
-  const a = new Uint32Array(n);
-  for (let v = 0; v < n; v++) a[v] = v;
-  return a;
-}

@@ -217,13 +217,15 @@ export function moveOrderedSerial(g: WCsr, comm: Uint32Array, tot: Float64Array,
   return { sweeps, gain: total };
 }
 
-/** The sequential path's vertex order: the synchronous path's classes one after the other, each ascending. */
+/** The sequential path's vertex order: the synchronous path's classes one after the other, each ascending (read-only: the last one is kept for the next run). */
 export function classOrder(n: number): Uint32Array {
+  if (lastOrder.length === n) return lastOrder;
   const order = new Uint32Array(n);
   let i = 0;
   for (let r = 0; r < CLASSES; r++) for (let v = 0; v < n; v++) if (classOf(v, CLASSES) === r) order[i++] = v;
-  return order;
+  return (lastOrder = order);
 }
+let lastOrder = new Uint32Array(0);
 
 /**
  * Louvain with level 0 sequential (index.ts: views up to `inlineEdges`): rounds of moveOrdered
@@ -364,13 +366,13 @@ export function aggregateSerial(g: WCsr, comm: Uint32Array, C: number): WCsr {
  * moveSerial's full sweeps to TOL (Blondel's algorithm as published, a test's baseline).
  */
 export function serialLevels(g: WCsr, resolution: number, m2: number, classic = false): { comm: Uint32Array; levels: number } {
-  const top = new Uint32Array(g.n).map((_, i) => i);
+  const top = identity(g.n);
   let levels = 0;
   for (;;) {
-    const comm = new Uint32Array(g.n).map((_, i) => i);
+    const comm = identity(g.n);
     const tot = g.k.slice();
     if (classic) moveSerial(g, comm, tot, resolution, m2, TOL);
-    else moveOrdered(g, comm, tot, new Uint32Array(g.n).fill(1), comm.slice(), resolution, m2);
+    else moveOrdered(g, comm, tot, new Uint32Array(g.n).fill(1), identity(g.n), resolution, m2);
     const C = relabel(comm);
     if (C === g.n) break;
     levels++;
@@ -378,6 +380,13 @@ export function serialLevels(g: WCsr, resolution: number, m2: number, classic = 
     g = aggregate(g, comm, C);
   }
   return { comm: top, levels };
+}
+
+/** 0, 1, ..., n - 1. */
+export function identity(n: number): Uint32Array {
+  const a = new Uint32Array(n);
+  for (let v = 0; v < n; v++) a[v] = v;
+  return a;
 }
 
 /** Output labels: each vertex's community as the smallest original id in it. */
