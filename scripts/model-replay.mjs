@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => import(path.join(root, 'dist', p));
 const { readTsr } = await dist('src/graph/tsr.js');
-const { parseTopology } = await dist('src/topology/load.js');
+const { parseTopology } = await dist('src/topology/parse.js');
 const { modelSweep } = await dist('src/model/index.js');
 const { modelAccuracy } = await dist('src/bench/accuracy.js');
 const { internalId } = await dist('src/engine/output.js');
