@@ -14,8 +14,7 @@ import type { ActorFrame, CoordinatorFrame, ErrorFrame, IdleFrame, Mode, ReadyFr
 import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
 import { shareGraph, withArena } from '../../actors/cpu/share.js';
 import { storeArenas } from '../graph/store.js';
-import { GpuGroup } from '../../actors/gpu/group.js';
-import { GpuActor } from '../../actors/gpu/gpu-actor.js';
+import type { GpuActor } from '../../actors/gpu/gpu-actor.js';
 import { checkMultiGpu, checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, rangeEdges, rangeVertices, type VertexRanges } from './partition.js';
 import { STATE_CTORS, type StateArray } from './kernel.js';
 import type { IdList } from './ids.js';
@@ -23,7 +22,7 @@ import type { Frontier } from './program.js';
 import { allocState, type AnyProgram } from './define.js';
 import { loadKernels } from './kernel-modules.js';
 import { noTeamwork } from './team-step.js';
-import { loadGpuHandlers, type GpuHandler } from '../../actors/gpu/handler.js';
+import type { GpuHandler } from '../../actors/gpu/handler.js';
 import { runPhases, type ActorStepReport, type RunReport, type StealEvent, type StepReport } from './report.js';
 import { applyVotes, kindOf, type ChangedState, type Vote } from './fold.js';
 import * as taskPlan from './tasks.js';
@@ -152,11 +151,13 @@ export class Engine {
     }
     e.cpuCount = e.actors.length;
     const ready: Array<Promise<ReadyFrame>> = [];
-    const group = topology.gpus.length > 1 ? new GpuGroup() : undefined;
+    // The GPU actors' modules load only for a topology with GPUs (a CPU run's start spares them).
+    const gpuMods = topology.gpus.length > 0 ? await Promise.all([import('../../actors/gpu/gpu-actor.js'), import('../../actors/gpu/group.js')]) : undefined;
+    const group = topology.gpus.length > 1 ? new gpuMods![1].GpuGroup() : undefined;
     topology.gpus.forEach((gpu, i) => {
       const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
       const name = `gpu${gpu.device}`;
-      const actor = new GpuActor(name, actorEnd, group);
+      const actor = new gpuMods![0].GpuActor(name, actorEnd, group);
       if (early !== undefined) actor.adopt(early.gpus[i]!);
       const mine = owned[i]!;
       coord.on((f, shared) => e.onActorFrame(f, shared));
@@ -389,7 +390,7 @@ export class Engine {
     for (const a of this.actors) a.link.send({ type: 'stop' });
     // Let the stop frames be handled (pools destroyed, devices closed) before returning.
     await new Promise((r) => setTimeout(r, 0));
-    await Promise.all(this.actors.map((a) => (a.actor instanceof GpuActor ? a.actor.stopped : undefined)));
+    await Promise.all(this.actors.map((a) => (a.kind === 'gpu' ? (a.actor as GpuActor).stopped : undefined)));
   }
 
   /** Runs a program to completion and returns its values (internal ids) and the run report. */
@@ -413,7 +414,7 @@ export class Engine {
     }
     if ((ckpt.writer !== undefined || ckpt.resume !== undefined) && program.resumable !== true) throw notResumable(program.name, ckpt.resume !== undefined);
     const kernels = await loadKernels(program.kernels, program.name);
-    const gpu = this.hasGpus && program.gpu !== undefined ? await loadGpuHandlers(program.gpu) : undefined;
+    const gpu = this.hasGpus && program.gpu !== undefined ? await (await import('../../actors/gpu/handler.js')).loadGpuHandlers(program.gpu) : undefined;
     const t0 = performance.now();
     const ctx = new Run(this, steps, notes, program, kernels, gpu);
     this.events.emit('run-start', { program: program.name, vertices: this.graph.numVertices, edges: this.graph.numEdges });
