@@ -105,20 +105,24 @@ export function markHanded(e: Pools, a: StateArray): void {
   m.set(a.buffer, a);
 }
 
+/** Puts `a` in the engine's pool of its kind and length, for a later run's alloc. */
+export function giveBack(e: Pools, a: StateArray): void {
+  const key = poolKey(kindOf(a), a.length);
+  const list = e.arrayPool.get(key) ?? [];
+  list.push(a);
+  e.arrayPool.set(key, list);
+}
+
 /**
  * Takes back an output this engine handed out (its values, or a view of them) into its pools,
- * once; false for any other array (a driver's own result array, one handed back already). A
- * fresh output each run costs its allocation and page faults (bfs on RMAT 22 with 16 threads:
- * 1.7-4.9 ms of a 10-14 ms run, 0.2 with the array handed back; bench/results/h100-2026-11-28-recycle).
+ * once, so that a later run writes into it instead of faulting in fresh memory; false for any
+ * other array (a driver's own result array, one handed back already).
  */
 export function recycleOutput(e: Pools, values: { buffer: ArrayBufferLike }): boolean {
   const m = handed.get(e);
   const a = m?.get(values.buffer);
   if (a === undefined) return false;
   m!.delete(values.buffer);
-  const key = poolKey(kindOf(a), a.length);
-  const list = e.arrayPool.get(key) ?? [];
-  list.push(a);
-  e.arrayPool.set(key, list);
+  giveBack(e, a);
   return true;
 }

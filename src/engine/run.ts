@@ -5,7 +5,7 @@ import type { Mode, StateKind, Task } from '../wire/frames.js';
 import type { GpuHandlers } from '../../actors/gpu/handler.js';
 import { sharedArray, type CpuKernel, type KernelCtx, type StateArray } from './kernel.js';
 import { fillArray, populate, prefault } from './fill.js';
-import { allOnes, markHanded, newBitmap, poolKey, takePristine } from './pools.js';
+import { allOnes, giveBack, markHanded, newBitmap, poolKey, takePristine } from './pools.js';
 import { IdList } from './ids.js';
 import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult, TeamOptions } from './program.js';
 import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './checkpoint.js';
@@ -17,7 +17,6 @@ import type { ProgramOperators } from './operators.js';
 import type { KernelTable } from './kernel-modules.js';
 import type { StepReport } from './report.js';
 import type { Engine } from './coordinator.js';
-import { kindOf } from './fold.js';
 import { listEdges, listOf, listsNatively, outEdgesOf, toShared } from './frontier-lists.js';
 import { inlineTeam, noTeamwork, runTeamInline } from './team-step.js';
 import { teamBuffer } from './team.js';
@@ -273,14 +272,8 @@ export class Run implements RunContext {
   /** The run is over: what it took goes back to the engine's pools, but for the arrays of `values`. */
   finish(values: { buffer: ArrayBufferLike }): void {
     for (const a of this.taken) {
-      if (a.buffer === values.buffer) {
-        markHanded(this.engine, a);
-        continue;
-      }
-      const key = poolKey(kindOf(a), a.length);
-      const list = this.engine.arrayPool.get(key) ?? [];
-      list.push(a);
-      this.engine.arrayPool.set(key, list);
+      if (a.buffer === values.buffer) markHanded(this.engine, a);
+      else giveBack(this.engine, a);
     }
     // Spare bitmaps were cleared when recycled; the others (frontiers still held) are cleared here.
     const clean = new Set(this.spare);
