@@ -348,7 +348,8 @@ Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
   const size_t threads = std::min<size_t>(32, std::max<size_t>(1, std::thread::hardware_concurrency()));
   const uint32_t B = threads > 1 ? (uint32_t)batchV : 0;
   const uint64_t E = (uint64_t)batchE;
-  // This thread's gathering: a scatter over every community, stamped with the gather's number.
+  // This thread's gathering: a scatter over every community, stamped with the gather's number
+  // (the serial loop's; the batch threads' hash tables, tried here too, made it slower).
   std::vector<double> slack(n);
   std::vector<uint32_t> stamp(n, 0), where(n), tc(n), dirty(n, 0);
   std::vector<double> tw(n);
