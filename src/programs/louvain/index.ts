@@ -18,8 +18,7 @@
  * Algorithm (Blondel et al. 2008, levels of local moving and aggregation). The view is built as a
  * CSR: copied from the out-pages of an undirected graph, merged from in- and out-lists on a
  * directed one (louvainFill: two supersteps, counting then filling; on the coordinator below
- * INLINE_FILL arcs). Then level
- * 0's local moving, one of two ways:
+ * INLINE_FILL arcs). Then level 0's local moving, one of two ways:
  *   sequential, on the coordinator, for views of at most `inlineEdges` adjacency entries
  *   (default 2^22, about the largest graph graphology's Louvain is compared on) — serial.ts
  *   moveOrdered: Gauss-Seidel moves (each on the live totals, so its gain is exact) in the
