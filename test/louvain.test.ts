@@ -214,6 +214,13 @@ test('bad resolution and negative weights: one-line errors with the fix', async 
       g = want;
     }
   }
+  // A few communities, each with far more entries than the C - 1 others its list can hold (its bound in the output).
+  const g = undirectedView(generate('rmat:12:weighted'));
+  const comm = new Uint32Array(g.n).map((_, v) => v % 5);
+  const want = aggregateSerial(g, comm, 5);
+  const got = nativeCpuKernels()!.louvainAggregate!(g.off, g.adj, g.wt ?? null, g.k, g.loop, comm, 5);
+  t.is(want.adj.length, 20);
+  t.deepEqual([got.off, got.adj, got.wt, got.k, got.loop], [want.off, want.adj, want.wt, want.k, want.loop], 'five communities');
 });
 
 (native ? test : test.skip)("the addon's batched moves (neighbours gathered on every core, choices in order) leave the serial loop's arrays to the bit", (t) => {

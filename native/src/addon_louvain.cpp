@@ -13,7 +13,6 @@
 //   their loops and the weights inside c, in that order. Each community on one thread, chunks
 //   handed out by an atomic counter (community sizes are skewed: a hub's community holds most
 //   edges), its list written at its bound in the output, the lists then moved down over the gaps.
-//   adj and wt may sit in buffers longer than their length (the bound: the view's entries).
 #include "addon.h"
 
 #include <algorithm>
@@ -170,15 +169,17 @@ Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
   double* kc = (double*)kb.Data();
   double* loopc = (double*)lb.Data();
   double* offc = (double*)ob.Data();
-  // Each community's list goes straight into the output at the bound of its members' entries (no
-  // list holds more: one entry a neighbour), then the lists move down over the gaps in order. Per
-  // thread buffers copied into place touched ~3x the output's bytes in fresh pages (the buffers'
-  // growth too): most of the pass on the 2-core box, whose page faults cost.
+  // Each community's list goes straight into the output at its bound (no list holds more than its
+  // members' entries, nor more than the C - 1 other communities), then the lists move down over the
+  // gaps in order. Per thread buffers copied into place touched ~3x the output's bytes in fresh
+  // pages (the buffers' growth too): most of the pass on the 2-core box, whose page faults cost.
+  // (A malloc'd output, which V8 does not zero, was slower: its pages came fresh from the kernel
+  // each call, where V8's zeroed buffers reuse freed memory.)
   std::vector<uint64_t> bound(C + 1, 0);
   for (uint32_t c = 0; c < C; c++) {
     uint64_t e = 0;
     for (uint64_t i = start[c]; i < start[c + 1]; i++) e += (uint64_t)(offp[members[i] + 1] - offp[members[i]]);
-    bound[c + 1] = bound[c] + e;
+    bound[c + 1] = bound[c] + std::min<uint64_t>(e, C - 1);
   }
   const uint64_t cap = bound[C];
   Napi::ArrayBuffer ab = Napi::ArrayBuffer::New(env, std::max<uint64_t>(cap, 1) * 4), wb = Napi::ArrayBuffer::New(env, std::max<uint64_t>(cap, 1) * 8);

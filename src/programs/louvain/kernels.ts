@@ -12,7 +12,7 @@
  * nothing allocated per vertex, memory O(max degree) per worker.
  */
 import type { CpuKernel, KernelGraph } from '../../engine/kernel.js';
-import type { Page, PageSet } from '../../graph/types.js';
+import type { Page, PageSet, WeightArray } from '../../graph/types.js';
 
 export interface FillState {
   deg: Uint32Array;
@@ -54,33 +54,37 @@ export function classOf(v: number, classes: number): number {
   return (Math.imul(v, 0x9e3779b1) >>> 0) % classes;
 }
 
-// Per-worker buffers (each worker thread has its own module instance).
+// Per-worker buffers (each worker thread has its own module instance): a split vertex's list
+// (a hub's, over several pages) copied whole; any other is read in its page.
 let outN = new Uint32Array(1 << 10);
 let outW = new Float64Array(1 << 10);
 let inN = new Uint32Array(1 << 10);
 let inW = new Float64Array(1 << 10);
 
-/** v's whole list in `set` (every page of a split vertex) into nb/wb from 0 (weight 1 unweighted). */
-function gather(set: PageSet, v: number, nb: Uint32Array, wb: Float64Array): number {
+/** The list `list` found (listed): its ids and weights (undefined: every weight 1) in [listLo, listHi). */
+let listN: Uint32Array = outN;
+let listW: WeightArray | Float64Array | undefined;
+let listLo = 0;
+let listHi = 0;
+
+/** v's whole list in `set`: in its page, or (a split vertex) copied into nb/wb from 0. */
+function listed(set: PageSet, v: number, nb: Uint32Array, wb: Float64Array): void {
   const pages = set.pages;
   let pi = set.firstPageOf[v]!;
   let p: Page | undefined = pages[pi]!;
-  let k = 0;
-  const copy = (q: Page, a: number, b: number): void => {
-    nb.set(q.nbrs.subarray(a, b), k);
-    if (q.weights === undefined) wb.fill(1, k, k + b - a);
-    else wb.set(q.weights.subarray(a, b), k);
-    k += b - a;
-  };
   if (!p.split) {
-    copy(p, p.offsets[v - p.vBegin]!, p.offsets[v - p.vBegin + 1]!);
-    return k;
+    (listN = p.nbrs), (listW = p.weights), (listLo = p.offsets[v - p.vBegin]!), (listHi = p.offsets[v - p.vBegin + 1]!);
+    return;
   }
+  let k = 0;
   while (p !== undefined && p.split && p.vBegin === v) {
-    copy(p, 0, p.edges);
+    nb.set(p.nbrs.subarray(0, p.edges), k);
+    if (p.weights === undefined) wb.fill(1, k, k + p.edges);
+    else wb.set(p.weights.subarray(0, p.edges), k);
+    k += p.edges;
     p = pages[++pi];
   }
-  return k;
+  (listN = nb), (listW = wb), (listLo = 0), (listHi = k);
 }
 
 /**
@@ -93,26 +97,27 @@ let badCount = 0;
 function merged(g: KernelGraph, v: number, adj: Uint32Array | undefined, wt: Float64Array | undefined, at: number): number {
   const ko = g.outDegree[v]!;
   if (ko > outN.length) (outN = new Uint32Array(Math.max(ko, 2 * outN.length))), (outW = new Float64Array(outN.length));
-  const lo = gather(g.out, v, outN, outW);
-  let li = 0;
+  listed(g.out, v, outN, outW);
+  const oN = listN, oW = listW, oHi = listHi;
+  let a = listLo;
+  let iN = oN, iW = oW, b = 0, iHi = 0;
   if (g.in !== g.out) {
     const ki = g.inDegree[v]!;
     if (ki > inN.length) (inN = new Uint32Array(Math.max(ki, 2 * inN.length))), (inW = new Float64Array(inN.length));
-    li = gather(g.in, v, inN, inW);
+    listed(g.in, v, inN, inW);
+    (iN = listN), (iW = listW), (b = listLo), (iHi = listHi);
   }
-  let a = 0;
-  let b = 0;
   let d = 0;
   let sum = 0;
   let bad = 0;
-  while (a < lo || b < li) {
-    const x = a < lo ? outN[a]! : 0xffffffff;
-    const y = b < li ? inN[b]! : 0xffffffff;
+  while (a < oHi || b < iHi) {
+    const x = a < oHi ? oN[a]! : 0xffffffff;
+    const y = b < iHi ? iN[b]! : 0xffffffff;
     let u: number;
     let w: number;
-    if (x < y) (u = x), (w = outW[a++]!);
-    else if (y < x) (u = y), (w = inW[b++]!);
-    else (u = x), (w = Math.min(outW[a++]!, inW[b++]!));
+    if (x < y) (u = x), (w = oW === undefined ? 1 : oW[a]!), a++;
+    else if (y < x) (u = y), (w = iW === undefined ? 1 : iW[b]!), b++;
+    else (u = x), (w = Math.min(oW === undefined ? 1 : oW[a]!, iW === undefined ? 1 : iW[b]!)), a++, b++;
     if (!(w >= 0)) bad++;
     if (adj !== undefined) {
       adj[at + d] = u;
