@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { buildGraph, generate, loadGraph, run, type Graph, type RunOptions, type RunReport, type Topology } from '../src/index.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
 import { nativeCpuKernels } from '../actors/gpu/native-host.js';
-import { aggregateSerial, classOrder, moveOrdered, moveOrderedSerial, relabel, undirectedView } from '../src/programs/louvain/serial.js';
+import { aggregateSerial, classOrder, moveOrdered, moveOrderedSerial, relabel, sequentialRounds, undirectedView } from '../src/programs/louvain/serial.js';
 import { TesseraError } from '../src/errors.js';
 import { louvain } from '../src/programs/index.js';
 import { referenceLouvain, sequentialLouvain } from '../src/programs/louvain/reference.js';
@@ -191,6 +191,20 @@ test('bad resolution and negative weights: one-line errors with the fix', async 
   const neg = buildGraph(rawFrom([[1, 2, 1], [2, 3, -1]], { weighted: true }));
   const e = await t.throwsAsync(run(neg, louvain, { topology: ONE }));
   t.regex(e!.message, /louvain: 2 edge weights are negative or NaN .*Fix: give non-negative weights/);
+});
+
+test('the sequential rounds on the vertices with neighbours alone end as on every vertex', (t) => {
+  for (const [g0, resolution] of [[generate('rmat:12'), 1], [generate('rmat:12:weighted'), 1.2], [graphOf('skewed', true, true), 0.8]] as const) {
+    const g = undirectedView(g0);
+    const m2 = g.k.reduce((a, b) => a + b, 0);
+    let lone = 0;
+    for (let v = 0; v < g.n; v++) if (g.off[v + 1] === g.off[v]) lone++;
+    t.true(lone > 0, 'vertices without neighbours');
+    const all = sequentialRounds(g, resolution, m2, false);
+    const some = sequentialRounds(g, resolution, m2);
+    t.true(all.levels > 1);
+    t.deepEqual(some, all);
+  }
 });
 
 (native ? test : test.skip)("the addon's serial passes (aggregate, moveOrdered) leave the TypeScript's arrays to the bit, on every level", (t) => {

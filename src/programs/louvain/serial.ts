@@ -231,10 +231,48 @@ let lastOrder = new Uint32Array(0);
  * Louvain with level 0 sequential (index.ts: views up to `inlineEdges`): rounds of moveOrdered
  * from the last result, each followed by the serial coarse levels, while a round's level 0 gains
  * at least TOL (at most MAX_ROUNDS). Returns the partition (dense ids) and the notes' counts.
+ *
+ * The rounds run on the vertices that have neighbours (with `compact`, where some have none: RMAT
+ * leaves ~30% of its ids without edges): such a vertex never moves and no one joins it, on any
+ * level, so the rest renumbered in order, with the order's sequence kept, take every decision as
+ * before (ids are compared only with ids, which keep their order) on arrays that fit the caches
+ * better; each vertex without neighbours is then a community of its own.
  */
-export function sequentialRounds(g: WCsr, resolution: number, m2: number): { comm: Uint32Array; levels: number; rounds: number; sweeps: number } {
+export function sequentialRounds(g: WCsr, resolution: number, m2: number, compact = true): { comm: Uint32Array; levels: number; rounds: number; sweeps: number } {
   const n = g.n;
   const order = classOrder(n);
+  let kept = 0;
+  for (let v = 0; v < n; v++) if (g.off[v + 1]! > g.off[v]!) kept++;
+  if (!compact || kept === n) return roundsOn(g, order, resolution, m2);
+  // The kept vertices' new ids (-1: none), and each new id's vertex.
+  const to = new Int32Array(n).fill(-1);
+  const from = new Uint32Array(kept);
+  const off = new Float64Array(kept + 1);
+  const k = new Float64Array(kept);
+  const loop = new Float64Array(kept);
+  for (let v = 0, i = 0; v < n; v++) {
+    if (g.off[v + 1]! === g.off[v]!) continue;
+    (to[v] = i), (from[i] = v), (k[i] = g.k[v]!), (loop[i] = g.loop[v]!);
+    off[i + 1] = off[i]! + g.off[v + 1]! - g.off[v]!;
+    i++;
+  }
+  // The lists keep their entries and order (the weights as they are): only the ids change.
+  const adj = new Uint32Array(g.adj.length);
+  for (let e = 0; e < adj.length; e++) adj[e] = to[g.adj[e]!]!;
+  const sub = new Uint32Array(kept);
+  for (let i = 0, j = 0; i < n; i++) if (to[order[i]!]! >= 0) sub[j++] = to[order[i]!]!;
+  const r = roundsOn({ n: kept, off, adj, wt: g.wt, k, loop }, sub, resolution, m2);
+  // Community c of the kept vertices as the vertex from[c] (a vertex with neighbours: no id of a
+  // vertex without), then renumbered as the partition over every vertex.
+  const comm = new Uint32Array(n);
+  for (let v = 0; v < n; v++) comm[v] = to[v]! >= 0 ? from[r.comm[to[v]!]!]! : v;
+  relabel(comm);
+  return { ...r, comm };
+}
+
+/** sequentialRounds' rounds on g, level 0 in `order`. */
+function roundsOn(g: WCsr, order: Uint32Array, resolution: number, m2: number): { comm: Uint32Array; levels: number; rounds: number; sweeps: number } {
+  const n = g.n;
   const comm = new Uint32Array(n);
   for (let v = 0; v < n; v++) comm[v] = v;
   const tot = new Float64Array(n);
