@@ -100,9 +100,9 @@ test("preload fills the engine's pools: the first run's declared arrays and byte
   try {
     // Per kind and length, the most any one program declares: pr's three f64 arrays, one i32 (bfs's
     // depth, wcc's forest), one u32 (wcc's labels), bfs's hint bits; bfs's team scratch (one socket,
-    // no GPU: its queues and bitmaps); and two byte maps.
+    // no GPU: its queues, bitmaps and the addon's team words); and two byte maps.
     const w = (n + 31) >>> 5;
-    t.deepEqual([...e.arrayPool].map(([k, v]) => [k, v.length]).sort(), [[`f64:${n}`, 3], [`i32:${w}`, 1], [`i32:${n}`, 1], [`u32:${n}`, 1], [`u32:${2 * n}`, 1], [`u32:${3 * w}`, 1]].sort());
+    t.deepEqual([...e.arrayPool].map(([k, v]) => [k, v.length]).sort(), [[`f64:${n}`, 3], [`i32:${w}`, 1], [`i32:${n}`, 1], [`u32:${n}`, 1], [`u32:${2 * n}`, 1], [`u32:${3 * w}`, 1], ['f64:4129', 1]].sort());
     t.is(e.bitmapPool.length, 2);
     const pooled = new Set([...e.arrayPool.values()].flat().map((a) => a.buffer));
     const r = await e.run(bfs, { source: 3 });

@@ -62,6 +62,19 @@ for (const [name, spec, threads] of [
   });
 }
 
+test('bfs as one team of 5 threads over pages of 2048 edges (hubs split over pages), directed and undirected: the reference\'s depths', async (t) => {
+  for (const undirected of [false, true]) {
+    const { graph: g } = await loadGraph('rmat:16', { pageEdges: 2048, undirected });
+    t.true(g.in.pages.some((p) => p.split) && g.out.pages.some((p) => p.split), 'hubs over several pages');
+    const from = sources(g);
+    const team = await bfsDepths(g, 5, true, from);
+    for (let i = 0; i < from.length; i++) {
+      t.is(team.steps[i], 'team5');
+      t.deepEqual(team.depths[i], Array.from(referenceBfs(g, from[i]!)), `source ${from[i]}${undirected ? ', undirected' : ''}`);
+    }
+  }
+});
+
 test('a small graph runs its team on the coordinator thread (a team of one), with the same depths', async (t) => {
   const { graph: g } = await loadGraph('rmat:12');
   const r = await bfsDepths(g, 2, true, sources(g));

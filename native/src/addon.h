@@ -154,6 +154,8 @@ void ExportFunctions(Napi::Env env, Napi::Object exports);
 Napi::Object CpuKernels(Napi::Env env);
 // louvainAggregate (addon_louvain.cpp), added to `cpu`.
 void ExportLouvain(Napi::Object cpu);
+// bfsTeam (addon_bfs.cpp), added to `cpu`.
+void ExportBfs(Napi::Object cpu);
 
 }  // namespace addon
 }  // namespace ts

@@ -9,6 +9,9 @@ import type { Frontier } from '../../engine/program.js';
 import { peers } from './peers.js';
 import { referenceBfs } from './reference.js';
 
+/** The team's words in the addon (team.ts BfsTeamState.ctl: 32 and a short level's prefix of SMALL + 1). */
+const TEAM_CTL = 32 + 4096 + 1;
+
 export const bfs = defineProgram({
   name: 'bfs',
   summary: 'depth in edges from a source; unreachable 9223372036854775807',
@@ -25,6 +28,7 @@ export const bfs = defineProgram({
   scratch: {
     queue: { type: 'u32', length: (g) => 2 * g.numVertices, team: true },
     maps: { type: 'u32', length: (g) => 3 * ((g.numVertices + 31) >>> 5), team: true },
+    ctl: { type: 'f64', length: () => TEAM_CTL, team: true },
   },
   output: 'depth',
   kernels: new URL('./kernels.js', import.meta.url),
@@ -55,10 +59,10 @@ export const bfs = defineProgram({
       ctx.fill(depth, -1);
       depth[source] = 0;
       seen[source >>> 5] = 1 << (source & 31);
-      const queue = ctx.alloc('u32', 'unset', 2 * n), maps = ctx.alloc('u32', 0, 3 * ((n + 31) >>> 5));
+      const queue = ctx.alloc('u32', 'unset', 2 * n), maps = ctx.alloc('u32', 0, 3 * ((n + 31) >>> 5)), ctl = ctx.alloc('f64', 0, TEAM_CTL);
       queue[0] = source;
       maps[source >>> 5] = 1 << (source & 31);
-      const { sum } = await ctx.team('bfs_team', { depth, seen, queue, maps }, { source }, { skipEmpty: true });
+      const { sum } = await ctx.team('bfs_team', { depth, seen, queue, maps, ctl }, { source }, { skipEmpty: true });
       ctx.note('levels', sum);
       return depth;
     }

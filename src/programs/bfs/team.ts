@@ -7,6 +7,11 @@
  * the same totals: top-down while the frontier's out-edges are at most the unexplored edges /
  * ALPHA, then bottom-up while the frontier grows or holds more than |V| / BETA vertices.
  *
+ * Where the addon loads, each thread makes one call instead (cpu.bfsTeam, native/src/addon_bfs.cpp:
+ * the same loop and constants, a level a phase that whichever thread finishes it closes): as
+ * TypeScript, V8 compiled each worker's per-chunk code during a session's first runs, the slow ones
+ * (RMAT 22 on 16 threads: bench/results/h100-2026-11-28-bfs-native-team). The loop below runs without it.
+ *
  * State: depth and seen as the supersteps' kernel (kernels.ts), `queue` two lists of n ids and
  * `maps` three frontier bitmaps of n bits (GAPBS's bottom-up step reads a bitmap: n / 8 bytes
  * stay in cache). A level reads one map, flags the next and clears the one before in chunks of
@@ -17,7 +22,7 @@ import { IdList, type CpuKernel } from '../../engine/kernel.js';
 import type { Team } from '../../engine/team.js';
 import { pullRange, pushRange, type BfsState } from './kernels.js';
 import { idsDegreeSum, taskPages } from '../../engine/run-tasks.js';
-import { nativeCpuKernels } from '../../../actors/gpu/native-host.js';
+import { nativeCpuKernels, nativePageSet } from '../../../actors/gpu/native-host.js';
 
 // The team's own loops over ids and bits on the addon where it loads: as TypeScript they ran
 // interpreted in a session's first runs (the kernel runs once a run on each thread).
@@ -43,7 +48,14 @@ export interface BfsTeamState extends BfsState {
   queue: Uint32Array;
   /** Three bitmaps of (n + 31) >>> 5 words each. */
   maps: Uint32Array;
+  /** The addon's words for the team (bfsTeam), zero: at least CTL_WORDS + SMALL + 1 entries. */
+  ctl: Float64Array;
 }
+
+/** The addon's team words before the short level's prefix (addon_bfs.cpp CTL). */
+const CTL_WORDS = 32;
+/** team.ts's constants as bfsTeam's params. */
+const PARAMS = new Float64Array([ALPHA, BETA, SMALL, PIECE, GRAIN, PULL_PIECE, WORDS]);
 
 /** This thread's claims of a level, its edge prefix of a short frontier, its counts. */
 const found = new IdList();
@@ -54,7 +66,17 @@ const sums = new Float64Array(2);
 export const bfs_team: CpuKernel<BfsTeamState> = {
   team(ctx, t, out) {
     const g = ctx.graph, n = g.numVertices, deg = g.outDegree;
-    const { depth, seen, queue, maps } = ctx.state;
+    const { depth, seen, queue, maps, ctl } = ctx.state;
+    if (native?.bfsTeam !== undefined && g.out.stored === undefined && g.in.stored === undefined) {
+      // Every level in the addon, on this thread and its team's (addon_bfs.cpp): no JavaScript a
+      // chunk for V8 to compile during a session's first runs.
+      if (ctl.length < CTL_WORDS + SMALL + 1) throw new Error(`bfs_team: ctl holds ${ctl.length} entries, ${CTL_WORDS + SMALL + 1} needed (a bug)`);
+      st[0] = st[1] = 0;
+      native.bfsTeam(nativePageSet(native, g.out), nativePageSet(native, g.in), deg, depth, seen, queue, maps, ctl, ctx.args.source!, g.numEdges, PARAMS, st);
+      out.edges += st[0]!;
+      if (t.rank === 0) out.sum = st[1]!;
+      return;
+    }
     const qs = [queue.subarray(0, n), queue.subarray(n, 2 * n)];
     const w = (n + 31) >>> 5;
     const ms = [maps.subarray(0, w), maps.subarray(w, 2 * w), maps.subarray(2 * w, 3 * w)];
