@@ -11,11 +11,12 @@ import path from 'node:path';
 import { Engine } from '../src/engine/coordinator.js';
 import { defineProgram } from '../src/engine/define.js';
 import { loadGraph } from '../src/graph/load.js';
-import { bfs } from '../src/programs/index.js';
+import { bfs, wcc } from '../src/programs/index.js';
+import { nativeCpuKernels } from '../actors/gpu/native-host.js';
 import type { Graph } from '../src/graph/types.js';
 import { SNAP } from './helpers/paths.js';
 import { topo } from './helpers/topologies.js';
-import { referenceBfs } from './helpers/references.js';
+import { referenceBfs, referenceWcc } from './helpers/references.js';
 
 /** Sources: the vertex of most out-edges, an ordinary one, one without out-edges (if any). */
 function sources(g: Graph): number[] {
@@ -71,6 +72,24 @@ test('bfs as one team of 5 threads over pages of 2048 edges (hubs split over pag
     for (let i = 0; i < from.length; i++) {
       t.is(team.steps[i], 'team5');
       t.deepEqual(team.depths[i], Array.from(referenceBfs(g, from[i]!)), `source ${from[i]}${undirected ? ', undirected' : ''}`);
+    }
+  }
+});
+
+test('wcc on one socket: Afforest as one team where the addon has it, over pages of 2048 edges, directed and undirected: the reference\'s labels', async (t) => {
+  const teamed = nativeCpuKernels()?.wccTeam !== undefined;
+  for (const undirected of [false, true]) {
+    const { graph: g } = await loadGraph('rmat:16', { pageEdges: 2048, undirected });
+    const e = await Engine.create(g, topo([5]));
+    try {
+      const want = Array.from(referenceWcc(g));
+      for (let k = 0; k < 2; k++) {
+        const r = await e.run(wcc, {});
+        t.is(r.report.steps.map((x) => x.kernel).join(','), teamed ? 'wcc_team' : 'affSample,affFinal');
+        t.deepEqual(Array.from(r.values), want, `run ${k + 1}${undirected ? ', undirected' : ''}`);
+      }
+    } finally {
+      await e.close();
     }
   }
 });

@@ -87,6 +87,12 @@ export interface NativeCpuKernels {
    * entries) is theirs. params: alpha, beta, small, piece, grain, pullPiece, words. stats[0] +=
    * this thread's edges examined, stats[1] = the levels run.
    */
+  /**
+   * wcc's Afforest whole on the calling team thread (addon_cpu.cpp; src/programs/wcc/afforest.ts):
+   * every thread of the team calls it with the same arguments, ctl (zeroed, at least 32 entries)
+   * theirs; label ends as each component's smallest orig. stats[0] += this thread's edges.
+   */
+  wccTeam?(out: NativePageSet, inSet: NativePageSet | null, orig: Uint32Array, comp: Int32Array, label: Uint32Array, ctl: Float64Array, rounds: number, piece: number, stats: Float64Array): void;
   bfsTeam?(out: NativePageSet, inSet: NativePageSet, deg: Uint32Array, depth: Int32Array, seen: Int32Array, queue: Uint32Array, maps: Uint32Array, ctl: Float64Array, source: number, edges: number, params: Float64Array, stats: Float64Array): void;
   louvainMoveOrdered?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number, maxSweeps: number, tol: number, batchVertices?: number, batchEntries?: number): { sweeps: number; gain: number };
 }

@@ -10,26 +10,19 @@
 //             words, the source's bit set): as the TypeScript kernels
 //   queue     u32, 2n: two frontier lists (the source first in the first)
 //   maps      u32, 3 * (n+31)/32 words: three frontier bitmaps (the source's bit in the first), zero
-//   ctl       f64 of at least CTL + small + 1 entries, zero before the run: the team's shared
-//             words (read as 64-bit integers here; nothing in JS reads them)
+//   ctl       f64 of at least 32 + small + 1 entries, zero before the run: the team's words
+//             (addon_team.h), then a short level's edge prefix; nothing in JS reads them
 //   params    f64: alpha, beta, small, piece, grain, pullPiece, words (team.ts's constants)
 //   stats     f64: [0] += this thread's edges examined, [1] = the levels run
 //
-// Every thread of the team calls it with the same arguments. A level is a phase of chunks handed
-// out by one counter; whichever thread finishes a phase's last chunk (the closer) takes the next
-// decision from the phase's totals (top-down or bottom-up, as team.ts) and publishes the next
-// phase; the others wait for it. No barrier: a thread that starts late (woken late from its futex)
-// finds chunks taken and joins the phase in progress, and any one thread can finish the run.
-// Top-down levels claim targets by compare-and-swap and append them to the next list through a
-// per-thread buffer, a reservation a chunk (GAPBS's QueueBuffer); bottom-up levels read the
-// frontier's bitmap over vertex pieces; each level also zeroes the map of the level before last.
+// Every thread of the team calls it with the same arguments. A level is a phase of chunks
+// (addon_team.h); its closer takes the next decision from the phase's sums (top-down or bottom-up,
+// as team.ts). Top-down levels claim targets by compare-and-swap and append them to the next list
+// through a per-thread buffer, a reservation a chunk (GAPBS's QueueBuffer); bottom-up levels read
+// the frontier's bitmap over vertex pieces; each level also zeroes the map of the level before last.
 #include "addon_cpu.h"
+#include "addon_team.h"
 
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include <climits>
 #include <cstring>
 #include <vector>
 
@@ -38,29 +31,15 @@ namespace addon {
 namespace {
 
 using namespace cpu;
+using team::ld;
+using team::st;
 
-// ctl's words (64-bit). A phase's parameters sit in one of two slots by its sequence number's
-// parity: a thread that read phase s's number and is slow to read its parameters may meet phase
-// s + 1's being written, never s's overwritten while its chunks can still be claimed (phase s + 2
-// is published only after s + 1's chunks are all done, and by then the claim word names s + 1).
-enum : size_t {
-  SEQ,    // the published phase (low 32 bits: a futex word); 0 before the first
-  START,  // 1 once a thread has started the run
-  CLAIM,  // seq << 32 | the next chunk
-  DONE,   // chunks finished in this phase
-  FOUND, SCOUT, TAIL,  // the phase's sums: vertices found (listed), their out-edges, the next list's tail
-  // The closer's state (team.ts's loop variables): the last phase's kind and level, the frontier's
-  // size and out-edges, the direction.
-  C_KIND, C_LEVEL, C_SIZE, C_FEDGES, PULLING, AWAKE, SCOUTED, UNEXPLORED,
-  SLOTS,  // two slots of a phase's parameters:
-  P_KIND = 0, P_LEVEL, P_TOTAL, P_WORK, P_SIZE, P_WORDS,
-  CTL = 32  // a short top-down level's edge prefix from here
-};
-static_assert(SLOTS + 2 * P_WORDS <= CTL, "ctl's words overlap the prefix");
-enum : uint64_t { TD = 1, BU = 2, LIST = 3, END = 4 };
-
-inline uint64_t ld(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-inline void st(uint64_t* p, uint64_t x) { __atomic_store_n(p, x, __ATOMIC_RELAXED); }
+// The phases' sums and the closer's words (addon_team.h), and the kinds of phase.
+enum : size_t { FOUND, SCOUT, TAIL };  // vertices found (listed), their out-edges, the next list's tail
+enum : size_t { C_SIZE, C_FEDGES, PULLING, AWAKE, SCOUTED, UNEXPLORED };  // team.ts's loop variables
+enum : uint64_t { TD = 1, BU = 2, LIST = 3 };
+/** A short top-down level's edge prefix: ctl from here. */
+constexpr size_t PREFIX = team::WORDS;
 
 struct Params {
   double alpha, beta;
@@ -68,6 +47,7 @@ struct Params {
 };
 
 struct Run {
+  team::Phases ph;
   const PageSetN* out;
   const PageSetN* in;
   const uint32_t* deg;
@@ -75,38 +55,29 @@ struct Run {
   int32_t* seen;
   uint32_t* queue;
   uint32_t* maps;
-  uint64_t* ctl;
   uint64_t n, w, numEdges;
   Params p;
   uint64_t pulls, clearChunks;
 
-  uint64_t* at(size_t i) const { return ctl + i; }
-  /** Phase seq's parameter i. */
-  uint64_t* slot(uint64_t seq, size_t i) const { return ctl + SLOTS + (seq & 1) * P_WORDS + i; }
+  uint64_t* sum(size_t i) const { return ph.sum(i); }
+  uint64_t* state(size_t i) const { return ph.state(i); }
   uint32_t* list(uint64_t level) const { return queue + (level & 1) * n; }
   uint32_t* map(uint64_t level) const { return maps + (level % 3) * w; }
+  /** Publishes a phase; top-down and bottom-up levels after the first also zero the map before last in extra chunks. */
+  void publish(uint64_t kind, uint64_t level, uint64_t work, uint64_t size) const {
+    const uint64_t clears = (kind == TD || kind == BU) && level > 0 ? clearChunks : 0;
+    ph.publish(kind, level, work, work + clears, size);
+  }
 };
 
-/** Publishes phase `kind` at `level` over `work` chunks (plus, top-down or bottom-up, the clears of the map before last). */
-void publish(const Run& r, uint64_t kind, uint64_t level, uint64_t work, uint64_t size) {
-  const uint64_t clears = (kind == TD || kind == BU) && level > 0 ? r.clearChunks : 0;
-  const uint64_t seq = (ld(r.at(SEQ)) & 0xffffffffu) + 1;
-  st(r.slot(seq, P_KIND), kind), st(r.slot(seq, P_LEVEL), level), st(r.slot(seq, P_WORK), work), st(r.slot(seq, P_TOTAL), work + clears), st(r.slot(seq, P_SIZE), size);
-  st(r.at(C_KIND), kind), st(r.at(C_LEVEL), level);
-  st(r.at(FOUND), 0), st(r.at(SCOUT), 0), st(r.at(TAIL), 0), st(r.at(DONE), 0);
-  st(r.at(CLAIM), seq << 32);
-  __atomic_store_n(r.at(SEQ), seq, __ATOMIC_RELEASE);
-  syscall(SYS_futex, (uint32_t*)r.at(SEQ), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
-}
-
 /**
- * The closer's decision after a phase (team.ts's loop): publishes the next phase, or the end.
- * Returns whether the phase published has no chunk (the caller closes it at once).
+ * The closer's decision after a phase (team.ts's loop; kind 0: the run's start, level 0's list
+ * just made): publishes the next phase, or the end. Returns whether that phase has no chunk.
  */
 bool advance(const Run& r) {
-  const uint64_t kind = ld(r.at(C_KIND)), found = ld(r.at(FOUND)), out = ld(r.at(SCOUT));
-  uint64_t level = ld(r.at(C_LEVEL)), size = ld(r.at(C_SIZE)), scout = ld(r.at(SCOUTED)), fedges = ld(r.at(C_FEDGES));
-  uint64_t pulling = ld(r.at(PULLING)), awake = ld(r.at(AWAKE));
+  const uint64_t kind = r.ph.kind(), found = ld(r.sum(FOUND)), out = ld(r.sum(SCOUT));
+  uint64_t level = r.ph.level(), size = ld(r.state(C_SIZE)), scout = ld(r.state(SCOUTED)), fedges = ld(r.state(C_FEDGES));
+  uint64_t pulling = ld(r.state(PULLING)), awake = ld(r.state(AWAKE));
   if (kind == TD) {
     size = found, scout = fedges = out, level++;
   } else if (kind == BU) {
@@ -114,53 +85,40 @@ bool advance(const Run& r) {
     const bool keep = size >= awake || (double)size > (double)r.n / r.p.beta;
     if (!keep && size > 0) {
       // Back to top-down: the new frontier listed from its flags first (scout 1, as team.ts).
-      st(r.at(PULLING), 0), st(r.at(AWAKE), size), st(r.at(SCOUTED), 1), st(r.at(C_SIZE), size);
-      publish(r, LIST, level, (r.w + r.p.words - 1) / r.p.words, size);
+      st(r.state(PULLING), 0), st(r.state(AWAKE), size), st(r.state(SCOUTED), 1), st(r.state(C_SIZE), size);
+      r.publish(LIST, level, (r.w + r.p.words - 1) / r.p.words, size);
       return false;
     }
     awake = size;
-  } else if (kind == LIST) {
+  } else {
     fedges = out;
   }
-  st(r.at(C_SIZE), size);
+  st(r.state(C_SIZE), size);
   if (size == 0) {
-    publish(r, END, level, 0, 0);
+    r.publish(team::END, level, 0, 0);
     return false;
   }
-  const uint64_t unexplored = ld(r.at(UNEXPLORED));
+  const uint64_t unexplored = ld(r.state(UNEXPLORED));
   if (!pulling && (double)scout > (double)unexplored / r.p.alpha) pulling = 1, awake = size;
-  st(r.at(PULLING), pulling), st(r.at(AWAKE), awake), st(r.at(SCOUTED), scout), st(r.at(C_FEDGES), fedges);
+  st(r.state(PULLING), pulling), st(r.state(AWAKE), awake), st(r.state(SCOUTED), scout), st(r.state(C_FEDGES), fedges);
   if (pulling) {
-    publish(r, BU, level, r.pulls, size);
+    r.publish(BU, level, r.pulls, size);
     return false;
   }
-  st(r.at(UNEXPLORED), unexplored - std::min(unexplored, scout));
+  st(r.state(UNEXPLORED), unexplored - std::min(unexplored, scout));
   uint64_t work;
   if (size > r.p.small) {
     work = (size + r.p.grain - 1) / r.p.grain;
   } else {
     // A short frontier (a hub's level) is cut by edges: its prefix for the chunks' searches.
     const uint32_t* list = r.list(level);
-    uint64_t* pre = r.ctl + CTL;
+    uint64_t* pre = r.ph.ctl + PREFIX;
     pre[0] = 0;
     for (uint64_t i = 0; i < size; i++) pre[i + 1] = pre[i] + r.deg[list[i]];
     work = (fedges + r.p.piece - 1) / r.p.piece;
   }
-  publish(r, TD, level, work, size);
+  r.publish(TD, level, work, size);
   return work == 0 && level == 0;
-}
-
-/** Waits while the published phase is `seq`: a short spin, then the futex. */
-void waitPast(const Run& r, uint64_t seq) {
-  const uint32_t s32 = (uint32_t)seq;
-  for (int i = 0; i < 4096; i++) {
-    if ((uint32_t)__atomic_load_n(r.at(SEQ), __ATOMIC_ACQUIRE) != s32) return;
-    __builtin_ia32_pause();
-  }
-  while ((uint32_t)__atomic_load_n(r.at(SEQ), __ATOMIC_ACQUIRE) == s32) {
-    const timespec ms{0, 1000000};
-    syscall(SYS_futex, (uint32_t*)r.at(SEQ), FUTEX_WAIT_PRIVATE, s32, &ms, nullptr, 0);
-  }
 }
 
 /** This thread's claims of a top-down or listing chunk, appended to the next list a chunk at a time. */
@@ -169,10 +127,10 @@ struct Local {
   uint64_t degrees = 0;
   void flush(const Run& r, uint32_t* into) {
     if (!ids.empty()) {
-      const uint64_t at = __atomic_fetch_add(r.at(TAIL), ids.size(), __ATOMIC_RELAXED);
+      const uint64_t at = __atomic_fetch_add(r.sum(TAIL), ids.size(), __ATOMIC_RELAXED);
       std::memcpy(into + at, ids.data(), ids.size() * 4);
-      __atomic_fetch_add(r.at(FOUND), ids.size(), __ATOMIC_RELAXED);
-      __atomic_fetch_add(r.at(SCOUT), degrees, __ATOMIC_RELAXED);
+      __atomic_fetch_add(r.sum(FOUND), ids.size(), __ATOMIC_RELAXED);
+      __atomic_fetch_add(r.sum(SCOUT), degrees, __ATOMIC_RELAXED);
     }
     ids.clear();
     degrees = 0;
@@ -209,7 +167,7 @@ void pushChunk(const Run& r, uint64_t c, uint64_t level, uint64_t size, Local& m
     for (uint64_t i = c * r.p.grain, e = std::min(size, (c + 1) * r.p.grain); i < e; i++) pushFrom(r, list[i], 0, INFINITY, d, next, mine, edges);
     return;
   }
-  const uint64_t* pre = r.ctl + CTL;
+  const uint64_t* pre = r.ph.ctl + PREFIX;
   const uint64_t e0 = c * r.p.piece, e1 = std::min(pre[size], e0 + r.p.piece);
   // The first vertex whose edges reach past e0.
   uint64_t i = std::upper_bound(pre + 1, pre + size + 1, e0) - (pre + 1);
@@ -274,7 +232,7 @@ Napi::Value BfsTeam(const Napi::CallbackInfo& info) {
   r.seen = arrayArg<int32_t>(info, 4, napi_int32_array, "seen", &ns);
   r.queue = arrayArg<uint32_t>(info, 5, napi_uint32_array, "queue", &nq);
   r.maps = arrayArg<uint32_t>(info, 6, napi_uint32_array, "maps", &nm);
-  r.ctl = (uint64_t*)arrayArg<double>(info, 7, napi_float64_array, "ctl", &nc);
+  r.ph.ctl = (uint64_t*)arrayArg<double>(info, 7, napi_float64_array, "ctl", &nc);
   const double source = uintArg(info, 8, "source", 0, true);
   r.numEdges = (uint64_t)uintArg(info, 9, "edges", 0, true);
   const double* pa = arrayArg<double>(info, 10, napi_float64_array, "params", &np);
@@ -282,55 +240,40 @@ Napi::Value BfsTeam(const Napi::CallbackInfo& info) {
   r.n = n, r.w = (n + 31) / 32;
   if (np < 7 || nst < 2) throw codedError(env, "TS_ARG", "bfsTeam: params needs 7 entries, stats 2");
   r.p = {pa[0], pa[1], (uint64_t)pa[2], (uint64_t)pa[3], (uint64_t)pa[4], (uint64_t)pa[5], (uint64_t)pa[6]};
-  if (nd != n || ns < r.w || nq < 2 * n || nm < 3 * r.w || r.out->n != n || r.in->n != n || source >= (double)n || nc < CTL + r.p.small + 1 ||
+  if (nd != n || ns < r.w || nq < 2 * n || nm < 3 * r.w || r.out->n != n || r.in->n != n || source >= (double)n || nc < PREFIX + r.p.small + 1 ||
       !(r.p.alpha > 0 && r.p.beta > 0) || r.p.piece == 0 || r.p.grain == 0 || r.p.pullPiece == 0 || r.p.words == 0)
     throw codedError(env, "TS_ARG", "bfsTeam: arrays of the wrong lengths (or a zero parameter)");
   r.pulls = (n + r.p.pullPiece - 1) / r.p.pullPiece;
   r.clearChunks = (r.w + r.p.words - 1) / r.p.words;
-  uint64_t expected = 0;
-  if (__atomic_compare_exchange_n(r.at(START), &expected, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-    // The first thread here starts the run: level 0's frontier, the source, as if just listed.
-    const uint64_t d = r.deg[(uint64_t)source];
-    st(r.at(C_KIND), LIST), st(r.at(C_LEVEL), 0), st(r.at(C_SIZE), 1), st(r.at(SCOUT), d), st(r.at(SCOUTED), d), st(r.at(UNEXPLORED), r.numEdges);
-    while (advance(r)) {
-    }
-  }
   uint64_t edges = 0;
   Local mine;
   mine.ids.reserve(1024);
-  for (uint64_t seq = 0;;) {
-    waitPast(r, seq);
-    seq = __atomic_load_n(r.at(SEQ), __ATOMIC_ACQUIRE) & 0xffffffffu;
-    const uint64_t kind = ld(r.slot(seq, P_KIND));
-    if (kind == END) break;
-    const uint64_t level = ld(r.slot(seq, P_LEVEL)), total = ld(r.slot(seq, P_TOTAL)), work = ld(r.slot(seq, P_WORK)), size = ld(r.slot(seq, P_SIZE));
-    for (;;) {
-      uint64_t c = ld(r.at(CLAIM));
-      if ((c >> 32) != seq || (c & 0xffffffffu) >= total) break;
-      if (!__atomic_compare_exchange_n(r.at(CLAIM), &c, c + 1, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) continue;
-      const uint64_t j = c & 0xffffffffu;
-      if (j >= work) {
-        uint32_t* old = r.map(level + 2);
-        const uint64_t lo = (j - work) * r.p.words, hi = std::min(r.w, lo + r.p.words);
-        std::memset(old + lo, 0, (hi - lo) * 4);
-      } else if (kind == TD) {
-        pushChunk(r, j, level, size, mine, edges);
-        mine.flush(r, r.list(level + 1));
-      } else if (kind == BU) {
-        const uint64_t active = pullChunk(r, j, level, edges);
-        if (active > 0) __atomic_fetch_add(r.at(FOUND), active, __ATOMIC_RELAXED);
-      } else {
-        listChunk(r, j, level, mine);
-        mine.flush(r, r.list(level));
-      }
-      // The phase's last chunk: this thread takes the next decision (every chunk's writes seen).
-      if (__atomic_add_fetch(r.at(DONE), 1, __ATOMIC_ACQ_REL) == total)
-        while (advance(r)) {
+  r.ph.run(
+      [&] {
+        // Level 0's frontier, the source, as if just listed.
+        const uint64_t d = r.deg[(uint64_t)source];
+        st(r.state(C_SIZE), 1), st(r.sum(SCOUT), d), st(r.state(SCOUTED), d), st(r.state(UNEXPLORED), r.numEdges);
+        return advance(r);
+      },
+      [&](uint64_t kind, uint64_t level, uint64_t size, uint64_t j, uint64_t work) {
+        if (j >= work) {
+          uint32_t* old = r.map(level + 2);
+          const uint64_t lo = (j - work) * r.p.words, hi = std::min(r.w, lo + r.p.words);
+          std::memset(old + lo, 0, (hi - lo) * 4);
+        } else if (kind == TD) {
+          pushChunk(r, j, level, size, mine, edges);
+          mine.flush(r, r.list(level + 1));
+        } else if (kind == BU) {
+          const uint64_t active = pullChunk(r, j, level, edges);
+          if (active > 0) __atomic_fetch_add(r.sum(FOUND), active, __ATOMIC_RELAXED);
+        } else {
+          listChunk(r, j, level, mine);
+          mine.flush(r, r.list(level));
         }
-    }
-  }
+      },
+      [&] { return advance(r); });
   stats[0] += (double)edges;
-  stats[1] = (double)ld(r.at(C_LEVEL));
+  stats[1] = (double)r.ph.level();
   return env.Undefined();
 }
 

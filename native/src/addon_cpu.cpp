@@ -18,9 +18,12 @@
 //   affFinal(out, in | null, lo, hi, comp, skip, from, stats)   (vertex ids lo..hi, page sets)
 //   affVertex(op, comp, label, lo, hi)   (op 0: compress + lower the roots' labels, 1: spread the
 //       roots' labels)
+//   wccTeam(out, in | null, orig, comp, label, ctl, rounds, piece, stats)   Afforest whole on a
+//       team's threads (below; addon_team.h)
 //   bfsTeam(...)   BFS's every level on a team's threads (addon_bfs.cpp, which shares addon_cpu.h)
 // stats (Float64Array): [0] += edges examined, [1] += vertices activated.
 #include "addon_cpu.h"
+#include "addon_team.h"
 
 #include <algorithm>
 #include <cmath>
@@ -238,6 +241,27 @@ Napi::Value AffFinal(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+/** Every vertex of [lo, hi) points at its root (path halving, as afforest.ts), whose label it lowers to its own. */
+void compressMin(int32_t* comp, uint32_t* label, uint32_t lo, uint32_t hi) {
+  for (uint32_t v = lo; v < hi; v++) {
+    int32_t c = load(comp + v);
+    for (int32_t up; (up = load(comp + c)) != c; c = up) __atomic_store_n(comp + v, up, __ATOMIC_RELAXED);
+    if (c == (int32_t)v) continue;
+    const uint32_t x = label[v];
+    uint32_t cur = __atomic_load_n(label + c, __ATOMIC_RELAXED);
+    while (x < cur && !__atomic_compare_exchange_n(label + c, &cur, x, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+  }
+}
+
+/** Every vertex of [lo, hi) takes its root's label (after compressMin everywhere). */
+void spread(const int32_t* comp, uint32_t* label, uint32_t lo, uint32_t hi) {
+  for (uint32_t v = lo; v < hi; v++) {
+    const int32_t r = comp[v];
+    if (r != (int32_t)v) label[v] = label[r];
+  }
+}
+
 /** The vertex maps: op 0 compress + lower the roots' labels, 1 spread the roots' labels. */
 Napi::Value AffVertex(const Napi::CallbackInfo& info) {
   const uint32_t op = (uint32_t)uintArg(info, 0, "op", 0, true);
@@ -246,27 +270,107 @@ Napi::Value AffVertex(const Napi::CallbackInfo& info) {
   uint32_t* label = arrayArg<uint32_t>(info, 2, napi_uint32_array, "label", &nl);
   const uint32_t lo = (uint32_t)uintArg(info, 3, "lo", 0, true), hi = (uint32_t)uintArg(info, 4, "hi", 0, true);
   if (hi < lo || hi > n || nl < n || op > 1) throw codedError(info.Env(), "TS_ARG", "affVertex: range out of bounds");
-  switch (op) {
-    case 0:
-      for (uint32_t v = lo; v < hi; v++) {
-        // Path halving as afforest.ts: every vertex ends pointing at its root.
-        int32_t c = load(comp + v);
-        for (int32_t up; (up = load(comp + c)) != c; c = up) __atomic_store_n(comp + v, up, __ATOMIC_RELAXED);
-        if (c == (int32_t)v) continue;
-        const uint32_t x = label[v];
-        uint32_t cur = __atomic_load_n(label + c, __ATOMIC_RELAXED);
-        while (x < cur && !__atomic_compare_exchange_n(label + c, &cur, x, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-        }
-      }
-      break;
-    case 1:
-      for (uint32_t v = lo; v < hi; v++) {
-        const int32_t r = comp[v];
-        if (r != (int32_t)v) label[v] = label[r];
-      }
-      break;
-  }
+  if (op == 0) compressMin(comp, label, lo, hi);
+  else spread(comp, label, lo, hi);
   return info.Env().Undefined();
+}
+
+/** Links each vertex of [lo, hi) with its first `rounds` neighbours in s (a split vertex: in its first page). */
+double sampleRange(int32_t* comp, const PageSetN& s, uint32_t lo, uint32_t hi, uint32_t rounds) {
+  double edges = 0;
+  for (uint32_t v = lo; v < hi;) {
+    const size_t pi = s.firstPageOf[v];
+    const uint32_t* nb = s.nbr[pi];
+    if (s.split[pi] != 0) {
+      const uint32_t b = std::min(s.edges[pi], rounds);
+      for (uint32_t e = 0; e < b; e++) link(comp, (int32_t)v, (int32_t)nb[e]);
+      edges += b;
+      v++;
+      continue;
+    }
+    const uint32_t* off = s.off[pi];
+    const uint32_t vb = s.vBegin[pi], ve = std::min(hi, s.vEnd[pi]);
+    for (; v < ve; v++) {
+      const uint32_t a = off[v - vb], b = std::min(off[v - vb + 1], a + rounds);
+      for (uint32_t e = a; e < b; e++) link(comp, (int32_t)v, (int32_t)nb[e]);
+      edges += b - a;
+    }
+  }
+  return edges;
+}
+
+/** The most frequent root among 1024 sampled vertices (afforest.ts mostFrequent's sample; ties to the smallest root: the sample only steers the work). */
+int32_t mostFrequent(const int32_t* comp, uint32_t n) {
+  std::vector<int32_t> roots(1024);
+  uint32_t x = 0x9e3779b9u;
+  for (int32_t& r : roots) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    int32_t c = load(comp + x % n);
+    for (int32_t up; (up = load(comp + c)) != c; c = up) {
+    }
+    r = c;
+  }
+  std::sort(roots.begin(), roots.end());
+  int32_t best = roots[0];
+  size_t most = 0;
+  for (size_t i = 0, j; i < roots.size(); i = j) {
+    for (j = i; j < roots.size() && roots[j] == roots[i]; j++) {
+    }
+    if (j - i > most) most = j - i, best = roots[i];
+  }
+  return best;
+}
+
+// wccTeam(out, in | null, orig, comp, label, ctl, rounds, piece, stats): Afforest (afforest.ts and
+// index.ts's driver) on a team's threads in one call each, in phases (addon_team.h) over vertex
+// pieces: comp[v] = v and label[v] = orig[v]; each vertex linked with its first `rounds'
+// out-neighbours; the closer samples the most frequent root; the vertices outside its tree link
+// the rest of their out-edges and their in-edges (affFinal); every vertex compressed to its root,
+// lowering the root's label; every vertex takes its root's label. stats[0] += this thread's edges.
+enum : uint64_t { W_INIT = 1, W_SAMPLE, W_FINAL, W_COMPRESS, W_SPREAD };
+
+Napi::Value WccTeam(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const PageSetN* out = setArg(info, 0);
+  const PageSetN* in = info[1].IsExternal() ? setArg(info, 1) : nullptr;
+  size_t no, n, nl, nc, nst;
+  const uint32_t* orig = arrayArg<uint32_t>(info, 2, napi_uint32_array, "orig", &no);
+  int32_t* comp = arrayArg<int32_t>(info, 3, napi_int32_array, "comp", &n);
+  uint32_t* label = arrayArg<uint32_t>(info, 4, napi_uint32_array, "label", &nl);
+  team::Phases ph{(uint64_t*)arrayArg<double>(info, 5, napi_float64_array, "ctl", &nc)};
+  const uint32_t rounds = (uint32_t)uintArg(info, 6, "rounds", 0, true);
+  const uint64_t piece = (uint64_t)uintArg(info, 7, "piece", 0, true);
+  double* stats = arrayArg<double>(info, 8, napi_float64_array, "stats", &nst);
+  if (no != n || nl != n || out->n != n || (in != nullptr && in->n != n) || nc < team::WORDS || piece == 0 || nst < 1 || n >= INT32_MAX)
+    throw codedError(env, "TS_ARG", "wccTeam: arrays of the wrong lengths (or a zero piece)");
+  const uint64_t chunks = (n + piece - 1) / piece;
+  const auto next = [&] {
+    const uint64_t kind = ph.kind();
+    if (kind == W_SAMPLE) team::st(ph.state(0), (uint64_t)mostFrequent(comp, (uint32_t)n));
+    ph.publish(n == 0 || kind == W_SPREAD ? team::END : kind + 1, 0, chunks, chunks, 0);
+    return false;
+  };
+  double edges = 0;
+  ph.run(next,
+         [&](uint64_t kind, uint64_t, uint64_t, uint64_t j, uint64_t) {
+           const uint32_t lo = (uint32_t)(j * piece), hi = (uint32_t)std::min<uint64_t>(n, (j + 1) * piece);
+           if (kind == W_INIT) {
+             for (uint32_t v = lo; v < hi; v++) comp[v] = (int32_t)v, label[v] = orig[v];
+           } else if (kind == W_SAMPLE) {
+             edges += sampleRange(comp, *out, lo, hi, rounds);
+           } else if (kind == W_FINAL) {
+             const int32_t skip = (int32_t)team::ld(ph.state(0));
+             edges += linkRange(comp, *out, lo, hi, skip, rounds);
+             if (in != nullptr) edges += linkRange(comp, *in, lo, hi, skip, 0);
+           } else if (kind == W_COMPRESS) {
+             compressMin(comp, label, lo, hi);
+           } else {
+             spread(comp, label, lo, hi);
+           }
+         },
+         next);
+  stats[0] += edges;
+  return env.Undefined();
 }
 
 /** listBits(bits, wlo, whi, out) -> k: the vertices whose bits are set in words [wlo, whi), ascending, into out[0, k). */
@@ -330,6 +434,7 @@ Napi::Object CpuKernels(Napi::Env env) {
   o.Set("affVertex", Napi::Function::New(env, AffVertex, "affVertex"));
   o.Set("degreeSum", Napi::Function::New(env, DegreeSum, "degreeSum"));
   o.Set("listBits", Napi::Function::New(env, ListBits, "listBits"));
+  o.Set("wccTeam", Napi::Function::New(env, WccTeam, "wccTeam"));
   ExportLouvain(o);
   ExportBfs(o);
   return o;

@@ -169,6 +169,27 @@ export const affSpread: CpuKernel<AfforestState> = {
   },
 };
 
+/** The addon's team words (addon_team.h) for wcc_team. */
+export const TEAM_CTL = 32;
+/** Vertices a chunk of wcc_team's phases (GAPBS's dynamic schedules take 16384 in the final link). */
+const TEAM_PIECE = 4096;
+
+/**
+ * Afforest whole as one team, on the addon (cpu.wccTeam: the driver's steps below in phases of
+ * vertex pieces, their last finisher starting the next): a superstep and two vertex maps' round
+ * trips less, and no JavaScript a chunk for V8 to compile in a session's first runs. The driver
+ * runs it only where the addon has it (index.ts).
+ */
+export const wcc_team: CpuKernel<AfforestState & { ctl: Float64Array; orig: Uint32Array }> = {
+  team(ctx, _t, out) {
+    const g = ctx.graph;
+    const { comp, label, ctl, orig } = ctx.state;
+    stats[0] = 0;
+    native!.wccTeam!(handle(g.out), g.in !== g.out ? handle(g.in) : null, orig, comp, label, ctl, ctx.args.rounds!, TEAM_PIECE, stats);
+    out.edges += stats[0]!;
+  },
+};
+
 /** The most frequent root among 1024 sampled vertices (GAPBS SampleFrequentElement), fixed seed; the trees need not be compressed. */
 export function mostFrequent(comp: Int32Array): number {
   const n = comp.length;

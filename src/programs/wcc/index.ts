@@ -23,7 +23,8 @@ import type { Frontier, RunContext } from '../../engine/program.js';
 import type { Graph } from '../../graph/types.js';
 import { peers } from './peers.js';
 import { referenceWcc } from './reference.js';
-import { mostFrequent } from './afforest.js';
+import { mostFrequent, TEAM_CTL } from './afforest.js';
+import { nativeCpuKernels } from '../../../actors/gpu/native-host.js';
 import { sharedIds } from './ids.js';
 
 export const wcc = defineProgram({
@@ -84,6 +85,13 @@ export const wcc = defineProgram({
 async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array; comp: Int32Array } }, resumeAt: number | undefined): Promise<Uint32Array> {
   ctx.note('algorithm', 'afforest');
   const { label, comp } = ctx.state;
+  const g = ctx.graph;
+  if (resumeAt === undefined && ctx.teamwork && nativeCpuKernels()?.wccTeam !== undefined && g.out.stored === undefined && g.in.stored === undefined) {
+    // One socket alone: the whole of it as one team on the addon (afforest.ts wcc_team).
+    const ctl = ctx.alloc('f64', 0, TEAM_CTL);
+    await ctx.team('wcc_team', { comp, label, ctl, orig: sharedIds(g) }, { rounds: ROUNDS });
+    return label;
+  }
   const all = ctx.all();
   if (resumeAt === undefined) {
     copyArray(label, ctx.graph.ids.toOriginal);

@@ -6,7 +6,7 @@
 import type { CpuKernel, KernelCtx, TaskOut } from '../../engine/kernel.js';
 import type { PageSet } from '../../graph/types.js';
 
-export { affCompressMin, affFinal, affSample, affSpread } from './afforest.js';
+export { affCompressMin, affFinal, affSample, affSpread, wcc_team } from './afforest.js';
 
 export interface WccState {
   /** Component label: an original id, lowered to the component's smallest. */
