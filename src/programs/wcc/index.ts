@@ -77,7 +77,8 @@ export const wcc = defineProgram({
 });
 
 /**
- * Afforest on the CPU sockets (afforest.ts): the sampling (both rounds in one pass) and the final
+ * Afforest on the CPU sockets (afforest.ts). On one socket alone, where the addon has it, the
+ * whole of it is one team (wcc_team). Else the sampling (both rounds in one pass) and the final
  * linking are supersteps (pull over out-pages); the trees are compressed once, after the final
  * linking, lowering each root's label to its tree's smallest original id, which is then spread
  * over the tree. A checkpoint before each superstep carries the phase.
