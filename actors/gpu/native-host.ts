@@ -81,20 +81,20 @@ export interface NativeCpuKernels {
    * size updated in place. batchVertices > 0: the neighbours' weights gathered a batch at a time on
    * every core (batchEntries entries at most), the same result to the bit.
    */
+  louvainMoveOrdered?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number, maxSweeps: number, tol: number, batchVertices?: number, batchEntries?: number): { sweeps: number; gain: number };
   /**
    * BFS's every level on the calling team thread (addon_bfs.cpp; src/programs/bfs/team.ts): every
    * thread of the team calls it with the same arguments; ctl (zeroed, at least 32 + params[2] + 1
    * entries) is theirs. params: alpha, beta, small, piece, grain, pullPiece, words. stats[0] +=
    * this thread's edges examined, stats[1] = the levels run.
    */
+  bfsTeam?(out: NativePageSet, inSet: NativePageSet, deg: Uint32Array, depth: Int32Array, seen: Int32Array, queue: Uint32Array, maps: Uint32Array, ctl: Float64Array, source: number, edges: number, params: Float64Array, stats: Float64Array): void;
   /**
    * wcc's Afforest whole on the calling team thread (addon_cpu.cpp; src/programs/wcc/afforest.ts):
    * every thread of the team calls it with the same arguments, ctl (zeroed, at least 32 entries)
    * theirs; label ends as each component's smallest orig. stats[0] += this thread's edges.
    */
   wccTeam?(out: NativePageSet, inSet: NativePageSet | null, orig: Uint32Array, comp: Int32Array, label: Uint32Array, ctl: Float64Array, rounds: number, piece: number, stats: Float64Array): void;
-  bfsTeam?(out: NativePageSet, inSet: NativePageSet, deg: Uint32Array, depth: Int32Array, seen: Int32Array, queue: Uint32Array, maps: Uint32Array, ctl: Float64Array, source: number, edges: number, params: Float64Array, stats: Float64Array): void;
-  louvainMoveOrdered?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number, maxSweeps: number, tol: number, batchVertices?: number, batchEntries?: number): { sweeps: number; gain: number };
 }
 
 /** The addon's foldFlags, or undefined without an addon (or an older build). */

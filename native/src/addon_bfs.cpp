@@ -137,23 +137,12 @@ struct Local {
   }
 };
 
-/** Top-down over u's out-edges [from, to): claims by compare-and-swap (bfsPush's scan). */
+/** Top-down over u's out-edges [from, to): claims (addon_cpu.h claim, as bfsPush). */
 void pushFrom(const Run& r, uint32_t u, double from, double to, int32_t level, const Flags& next, Local& mine, uint64_t& edges) {
   forEdges(*r.out, u, from, to, [&](const uint32_t* nbrs, uint32_t a, uint32_t b) {
     edges += b - a;
-    for (uint32_t e = a; e < b; e++) {
-      const uint32_t v = nbrs[e];
-      const int32_t bit = (int32_t)(1u << (v & 31));
-      if ((__atomic_load_n(r.seen + (v >> 5), __ATOMIC_RELAXED) & bit) != 0) continue;
-      int32_t expected = -1;
-      if (__atomic_load_n(r.depth + v, __ATOMIC_RELAXED) == -1 &&
-          __atomic_compare_exchange_n(r.depth + v, &expected, level, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-        __atomic_fetch_or(r.seen + (v >> 5), bit, __ATOMIC_RELAXED);
-        flag(next, v);
-        mine.ids.push_back(v);
-        mine.degrees += r.deg[v];
-      }
-    }
+    for (uint32_t e = a; e < b; e++)
+      if (claim(r.depth, r.seen, next, nbrs[e], level)) mine.ids.push_back(nbrs[e]), mine.degrees += r.deg[nbrs[e]];
     return true;
   });
 }
@@ -187,19 +176,9 @@ uint64_t pullChunk(const Run& r, uint64_t c, uint64_t level, uint64_t& edges) {
   for (uint32_t v = (uint32_t)(c * r.p.pullPiece); v < hi;) {
     const size_t pi = s.firstPageOf[v];
     if (s.split[pi] != 0) {
-      // A hub's in-list over several pages: one vertex.
-      if (r.depth[v] == -1) {
-        bool hit = false;
-        forEdges(s, v, 0, INFINITY, [&](const uint32_t* nb, uint32_t a, uint32_t b) {
-          const uint32_t* fr = (const uint32_t*)cur.data;
-          uint32_t e = a;
-          while (e < b && ((fr[nb[e] >> 5] >> (nb[e] & 31)) & 1u) == 0) e++;
-          edges += e < b ? e - a + 1 : b - a;
-          hit = e < b;
-          return !hit;
-        });
-        if (hit) r.depth[v] = d, flag(next, v), active++;
-      }
+      // A hub's in-list over several pages: the loop over each page's one vertex (it stops
+      // looking once a page found a frontier neighbour), as bfs/kernels.ts pullRange over a task's pages.
+      for (size_t q = pi; q < s.off.size() && s.split[q] != 0 && s.vBegin[q] == v; q++) pullLoop<true>(s.off[q], s.nbr[q], v, 0, 1, r.depth, cur, next, d, edges, active);
       v++;
       continue;
     }

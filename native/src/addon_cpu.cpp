@@ -173,18 +173,8 @@ Napi::Value BfsPush(const Napi::CallbackInfo& info) {
   auto scan = [&](const uint32_t* nbrs, uint32_t a, uint32_t b) -> bool {
     if (k + (b - a) > nf) return false;
     edges += b - a;
-    for (uint32_t e = a; e < b; e++) {
-      const uint32_t v = nbrs[e];
-      const int32_t bit = (int32_t)(1u << (v & 31));
-      if ((__atomic_load_n(seen + (v >> 5), __ATOMIC_RELAXED) & bit) != 0) continue;
-      int32_t expected = -1;
-      if (__atomic_load_n(depth + v, __ATOMIC_RELAXED) == -1 &&
-          __atomic_compare_exchange_n(depth + v, &expected, level, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-        __atomic_fetch_or(seen + (v >> 5), bit, __ATOMIC_RELAXED);
-        flag(next, v);
-        found[k++] = v;
-      }
-    }
+    for (uint32_t e = a; e < b; e++)
+      if (claim(depth, seen, next, nbrs[e], level)) found[k++] = nbrs[e];
     return true;
   };
   bool room = true;
@@ -200,6 +190,17 @@ Napi::Value BfsPush(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+/** Links each vertex of a page's range [lo, hi) with its first `rounds` neighbours; returns the edges. */
+double sampleRun(int32_t* comp, const uint32_t* off, const uint32_t* nbrs, uint32_t vBegin, uint32_t lo, uint32_t hi, uint32_t rounds) {
+  uint64_t edges = 0;
+  for (uint32_t i = lo; i < hi; i++) {
+    const uint32_t a = off[i], b = std::min(off[i + 1], a + rounds);
+    for (uint32_t e = a; e < b; e++) link(comp, (int32_t)(vBegin + i), (int32_t)nbrs[e]);
+    edges += b - a;
+  }
+  return (double)edges;
+}
+
 Napi::Value AffSample(const Napi::CallbackInfo& info) {
   size_t nOff;
   const uint32_t* off = arrayArg<uint32_t>(info, 0, napi_uint32_array, "offsets", &nOff);
@@ -211,13 +212,7 @@ Napi::Value AffSample(const Napi::CallbackInfo& info) {
   const uint32_t rounds = (uint32_t)uintArg(info, 6, "rounds", 0, true);
   double* stats = arrayArg<double>(info, 7, napi_float64_array, "stats");
   if (hi < lo || hi >= nOff || vBegin + hi > n) throw codedError(info.Env(), "TS_ARG", "affSample: range out of bounds");
-  uint64_t edges = 0;
-  for (uint32_t i = lo; i < hi; i++) {
-    const uint32_t a = off[i], b = std::min(off[i + 1], a + rounds);
-    for (uint32_t e = a; e < b; e++) link(comp, (int32_t)(vBegin + i), (int32_t)nbrs[e]);
-    edges += b - a;
-  }
-  stats[0] += (double)edges;
+  stats[0] += sampleRun(comp, off, nbrs, vBegin, lo, hi, rounds);
   return info.Env().Undefined();
 }
 
@@ -288,13 +283,9 @@ double sampleRange(int32_t* comp, const PageSetN& s, uint32_t lo, uint32_t hi, u
       v++;
       continue;
     }
-    const uint32_t* off = s.off[pi];
     const uint32_t vb = s.vBegin[pi], ve = std::min(hi, s.vEnd[pi]);
-    for (; v < ve; v++) {
-      const uint32_t a = off[v - vb], b = std::min(off[v - vb + 1], a + rounds);
-      for (uint32_t e = a; e < b; e++) link(comp, (int32_t)v, (int32_t)nb[e]);
-      edges += b - a;
-    }
+    edges += sampleRun(comp, s.off[pi], nb, vb, v - vb, ve - vb, rounds);
+    v = ve;
   }
   return edges;
 }

@@ -79,6 +79,21 @@ inline void flag(const Flags& f, uint32_t v) {
 }
 
 /**
+ * Top-down's claim of v for `level` (bfsPush, bfsTeam): a vertex whose `seen` bit is clear and
+ * whose depth is -1 is claimed by compare-and-swap; the claimer sets the bit (a hint: a bit lost to
+ * a racing word update costs a depth read) and v's flag in next. Returns whether this call claimed v.
+ */
+inline bool claim(int32_t* depth, int32_t* seen, const Flags& next, uint32_t v, int32_t level) {
+  const int32_t bit = (int32_t)(1u << (v & 31));
+  if ((__atomic_load_n(seen + (v >> 5), __ATOMIC_RELAXED) & bit) != 0) return false;
+  int32_t expected = -1;
+  if (__atomic_load_n(depth + v, __ATOMIC_RELAXED) != -1 || !__atomic_compare_exchange_n(depth + v, &expected, level, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return false;
+  __atomic_fetch_or(seen + (v >> 5), bit, __ATOMIC_RELAXED);
+  flag(next, v);
+  return true;
+}
+
+/**
  * Bits of next gathered a word at a time over a pull's range [first, last) of vertex ids: a word
  * all of whose 32 vertices are in the range is this call's alone (one plain OR); the range's two
  * end words may be shared with another thread's range (one atomic OR each). An atomic OR per

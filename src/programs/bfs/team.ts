@@ -48,12 +48,10 @@ export interface BfsTeamState extends BfsState {
   queue: Uint32Array;
   /** Three bitmaps of (n + 31) >>> 5 words each. */
   maps: Uint32Array;
-  /** The addon's words for the team (bfsTeam), zero: at least CTL_WORDS + SMALL + 1 entries. */
+  /** The addon's words for the team (bfsTeam), zero: at least 32 + SMALL + 1 entries (index.ts TEAM_CTL). */
   ctl: Float64Array;
 }
 
-/** The addon's team words before the short level's prefix (addon_bfs.cpp CTL). */
-const CTL_WORDS = 32;
 /** team.ts's constants as bfsTeam's params. */
 const PARAMS = new Float64Array([ALPHA, BETA, SMALL, PIECE, GRAIN, PULL_PIECE, WORDS]);
 
@@ -67,10 +65,10 @@ export const bfs_team: CpuKernel<BfsTeamState> = {
   team(ctx, t, out) {
     const g = ctx.graph, n = g.numVertices, deg = g.outDegree;
     const { depth, seen, queue, maps, ctl } = ctx.state;
-    if (native?.bfsTeam !== undefined && g.out.stored === undefined && g.in.stored === undefined) {
-      // Every level in the addon, on this thread and its team's (addon_bfs.cpp): no JavaScript a
-      // chunk for V8 to compile during a session's first runs.
-      if (ctl.length < CTL_WORDS + SMALL + 1) throw new Error(`bfs_team: ctl holds ${ctl.length} entries, ${CTL_WORDS + SMALL + 1} needed (a bug)`);
+    if (native?.bfsTeam !== undefined) {
+      // Every level in the addon, on this thread and its team's (addon_bfs.cpp, which checks ctl's
+      // length): no JavaScript a chunk for V8 to compile during a session's first runs. (A team
+      // never runs over pages read from disk: engine/team-step.ts noTeamwork.)
       st[0] = st[1] = 0;
       native.bfsTeam(nativePageSet(native, g.out), nativePageSet(native, g.in), deg, depth, seen, queue, maps, ctl, ctx.args.source!, g.numEdges, PARAMS, st);
       out.edges += st[0]!;

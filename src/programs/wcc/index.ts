@@ -87,7 +87,7 @@ async function afforest(ctx: RunContext & { readonly state: { label: Uint32Array
   ctx.note('algorithm', 'afforest');
   const { label, comp } = ctx.state;
   const g = ctx.graph;
-  if (resumeAt === undefined && ctx.teamwork && nativeCpuKernels()?.wccTeam !== undefined && g.out.stored === undefined && g.in.stored === undefined) {
+  if (resumeAt === undefined && ctx.teamwork && nativeCpuKernels()?.wccTeam !== undefined) {
     // One socket alone: the whole of it as one team on the addon (afforest.ts wcc_team).
     const ctl = ctx.alloc('f64', 0, TEAM_CTL);
     await ctx.team('wcc_team', { comp, label, ctl, orig: sharedIds(g) }, { rounds: ROUNDS });
