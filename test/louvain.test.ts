@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { buildGraph, generate, loadGraph, run, type Graph, type RunOptions, type RunReport, type Topology } from '../src/index.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
 import { nativeCpuKernels } from '../actors/gpu/native-host.js';
-import { aggregateSerial, classOrder, moveOrdered, moveOrderedSerial, relabel, sequentialRounds, undirectedView } from '../src/programs/louvain/serial.js';
+import { AGGREGATE_BLOCK, aggregateSerial, classOrder, moveOrdered, moveOrderedSerial, relabel, sequentialRounds, undirectedView } from '../src/programs/louvain/serial.js';
 import { TesseraError } from '../src/errors.js';
 import { louvain } from '../src/programs/index.js';
 import { referenceLouvain, sequentialLouvain } from '../src/programs/louvain/reference.js';
@@ -207,6 +207,27 @@ test('the sequential rounds on the vertices with neighbours alone end as on ever
   }
 });
 
+test('the coarse graph summed in blocks: the same lists in the same order, weights to rounding (exact on unit weights)', (t) => {
+  for (const [g0, exact] of [[generate('rmat:12:weighted'), false], [generate('rmat:11'), true]] as const) {
+    const g = undirectedView(g0);
+    const m2 = g.k.reduce((a, b) => a + b, 0);
+    const a = { comm: new Uint32Array(g.n).map((_, i) => i), tot: g.k.slice(), size: new Uint32Array(g.n).fill(1) };
+    moveOrderedSerial(g, a.comm, a.tot, a.size, classOrder(g.n), 1, m2);
+    const C = relabel(a.comm);
+    // One block a community (plain sums) against blocks of 1 entry and of 37.
+    const plain = aggregateSerial(g, a.comm, C, 2 ** 40);
+    for (const block of [1, 37]) {
+      const got = aggregateSerial(g, a.comm, C, block);
+      t.deepEqual([got.off, got.adj], [plain.off, plain.adj], `blocks of ${block}: lists`);
+      const close = (x: Float64Array, y: Float64Array): boolean => x.every((v, i) => (exact ? v === y[i] : Math.abs(v - y[i]!) <= 1e-12 * Math.max(1, Math.abs(v))));
+      t.true(close(got.wt!, plain.wt!) && close(got.k, plain.k) && close(got.loop, plain.loop), `blocks of ${block}: sums`);
+      // The coarse graph's total weight is the view's.
+      const sum = (x: Float64Array): number => x.reduce((p, v) => p + v, 0);
+      t.true(Math.abs(sum(got.wt!) + sum(got.loop) - m2) <= 1e-9 * m2);
+    }
+  }
+});
+
 (native ? test : test.skip)("the addon's serial passes (aggregate, moveOrdered) leave the TypeScript's arrays to the bit, on every level", (t) => {
   t.truthy(nativeCpuKernels()?.louvainAggregate && nativeCpuKernels()?.louvainMoveOrdered);
   for (const g0 of [generate('rmat:12'), generate('rmat:12:weighted'), graphOf('skewed', true, true), graphOf('uniform', false, false)]) {
@@ -223,16 +244,23 @@ test('the sequential rounds on the vertices with neighbours alone end as on ever
       if (C === g.n) break;
       // Above the native threshold on the first level only: force both ways through the two functions.
       const want = aggregateSerial(g, a.comm, C);
-      const got = nativeCpuKernels()!.louvainAggregate!(g.off, g.adj, g.wt ?? null, g.k, g.loop, a.comm, C);
+      const got = nativeCpuKernels()!.louvainAggregate!(g.off, g.adj, g.wt ?? null, g.k, g.loop, a.comm, C, AGGREGATE_BLOCK);
       t.deepEqual([got.off, got.adj, got.wt, got.k, got.loop], [want.off, want.adj, want.wt, want.k, want.loop], `level ${level}: coarse graph`);
+      // Small blocks: most communities of several, folded.
+      for (const block of [1, 50]) {
+        const w = aggregateSerial(g, a.comm, C, block);
+        const o = nativeCpuKernels()!.louvainAggregate!(g.off, g.adj, g.wt ?? null, g.k, g.loop, a.comm, C, block);
+        t.deepEqual([o.off, o.adj, o.wt, o.k, o.loop], [w.off, w.adj, w.wt, w.k, w.loop], `level ${level}: coarse graph, blocks of ${block}`);
+      }
       g = want;
     }
   }
   // A few communities, each with far more entries than the C - 1 others its list can hold (its bound in the output).
   const g = undirectedView(generate('rmat:12:weighted'));
   const comm = new Uint32Array(g.n).map((_, v) => v % 5);
+  t.true(g.adj.length > 5 * AGGREGATE_BLOCK, 'each community of several blocks');
   const want = aggregateSerial(g, comm, 5);
-  const got = nativeCpuKernels()!.louvainAggregate!(g.off, g.adj, g.wt ?? null, g.k, g.loop, comm, 5);
+  const got = nativeCpuKernels()!.louvainAggregate!(g.off, g.adj, g.wt ?? null, g.k, g.loop, comm, 5, AGGREGATE_BLOCK);
   t.is(want.adj.length, 20);
   t.deepEqual([got.off, got.adj, got.wt, got.k, got.loop], [want.off, want.adj, want.wt, want.k, want.loop], 'five communities');
 });

@@ -74,8 +74,8 @@ export interface NativeCpuKernels {
   degreeSum?(deg: Uint32Array, ids: Uint32Array | null, k: number, flags: Uint8Array | null, lo: number, hi: number): number;
   /** The vertices whose bits are set in words [wlo, whi) of `bits`, ascending, into out; their count. */
   listBits?(bits: Uint32Array, wlo: number, whi: number, out: Uint32Array): number;
-  /** Louvain's coarse graph on one thread per core (addon_louvain.cpp; src/programs/louvain/serial.ts aggregate). */
-  louvainAggregate?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, loop: Float64Array, comm: Uint32Array, C: number): { off: Float64Array; adj: Uint32Array; wt: Float64Array; k: Float64Array; loop: Float64Array };
+  /** Louvain's coarse graph on one thread per core, members summed in blocks of `block` entries (addon_louvain.cpp; src/programs/louvain/serial.ts aggregate). */
+  louvainAggregate?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, loop: Float64Array, comm: Uint32Array, C: number, block: number): { off: Float64Array; adj: Uint32Array; wt: Float64Array; k: Float64Array; loop: Float64Array };
   /**
    * Louvain's sequential local moving (addon_louvain.cpp; serial.ts moveOrdered): comm, tot and
    * size updated in place. batchVertices > 0: the neighbours' weights gathered a batch at a time on

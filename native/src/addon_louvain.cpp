@@ -5,14 +5,17 @@
 // between levels, on views as large as level 0's (RMAT's first coarse level is about that large):
 // a large share of a run's serial work as TypeScript on one thread.
 //
-// louvainAggregate(off, adj, wt | null, k, loop, comm, C) -> { off, adj, wt, k, loop }
+// louvainAggregate(off, adj, wt | null, k, loop, comm, C, block) -> { off, adj, wt, k, loop }
 //   off f64 (n + 1), adj u32, wt f64 (null: every weight 1), k and loop f64 (n), comm u32 (n: dense
 //   community ids 0..C-1). Coarse vertex c's list: the communities its members' lists reach, other
 //   than c, in the order the members (ascending) and their lists first reach them, each with the
-//   summed weight (in list order, as serial.ts adds them); k[c] the members' k summed, loop[c]
-//   their loops and the weights inside c, in that order. Each community on one thread, chunks
-//   handed out by an atomic counter (community sizes are skewed: a hub's community holds most
-//   edges), its list written at its bound in the output, the lists then moved down over the gaps.
+//   summed weight; k[c] the members' k summed, loop[c] their loops and the weights inside c. Sums
+//   as serial.ts aggregateSerial adds them: a community's members in blocks of at least `block`
+//   entries (the last one shorter), each block summed in list order from zero, the blocks' sums
+//   added in order. Blocks gathered on one thread per core, chunks handed out by an atomic counter
+//   (a refining round's few communities hold the whole view), a community of one block written at
+//   its bound in the output, the others' blocks folded in a second pass; the lists then moved down
+//   over the gaps.
 #include "addon.h"
 
 #include <algorithm>
@@ -52,11 +55,11 @@ struct Table {
   size_t used = 0;
   bool isDense = false;
   int64_t owner = -1;
-  void start(size_t entries, uint32_t C, uint32_t c) {
+  void start(size_t entries, uint32_t C, int64_t id) {
     isDense = entries > C / 8;
     if (isDense) {
       if (dense.size() < C) dense.resize(C), stamp.assign(C, -1), slot.resize(std::max<size_t>(slot.size(), C));
-      owner = c;
+      owner = id;
       return;
     }
     size_t cap = 1024;
@@ -84,16 +87,11 @@ struct Table {
   }
 };
 
-/** Community c's neighbours into t (first-touch order); its k and loop sums into kc, loopc. */
-inline void gather(const Csr& g, uint32_t C, uint32_t c, Table& t, double* kc, double* loopc) {
-  size_t edges = 0;
-  for (uint64_t i = g.start[c]; i < g.start[c + 1]; i++) {
-    const uint32_t v = g.members[i];
-    edges += (size_t)(g.off[v + 1] - g.off[v]);
-  }
-  t.start(edges, C, c);
+/** Members [from, to) of community c: their neighbours into t (first-touch order; `id` t's stamp), their k and loop sums into kc, loopc. */
+inline void gather(const Csr& g, uint32_t C, uint32_t c, uint64_t from, uint64_t to, size_t edges, int64_t id, Table& t, double* kc, double* loopc) {
+  t.start(edges, C, id);
   double k = 0, inside = 0;
-  for (uint64_t i = g.start[c]; i < g.start[c + 1]; i++) {
+  for (uint64_t i = from; i < to; i++) {
     const uint32_t v = g.members[i];
     k += g.k[v];
     inside += g.loop[v];
@@ -146,10 +144,12 @@ Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
   args.get(4, &loop, napi_float64_array, "loop");
   args.get(5, &comm, napi_uint32_array, "comm");
   const double Cd = numberArg(info, 6, "louvainAggregate: C", 0, true);
+  const double blockd = numberArg(info, 7, "louvainAggregate: block", 1, true);
   const size_t n = comm.length;
   const uint32_t C = (uint32_t)Cd;
-  if (off.length != n + 1 || k.length < n || loop.length < n || (double)C != Cd || C > n)
-    throw codedError(env, "TS_ARG", "louvainAggregate: off needs n + 1 entries, k and loop n, C at most n");
+  const uint64_t block = (uint64_t)blockd;
+  if (off.length != n + 1 || k.length < n || loop.length < n || (double)C != Cd || C > n || (double)block != blockd)
+    throw codedError(env, "TS_ARG", "louvainAggregate: off needs n + 1 entries, k and loop n, C at most n, block a whole number");
   const double* offp = (const double*)off.data;
   const uint32_t* commp = (const uint32_t*)comm.data;
   if ((uint64_t)offp[n] > adj.length || (weighted && (uint64_t)offp[n] > wt.length))
@@ -174,35 +174,85 @@ Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
   // gaps in order. Per thread buffers copied into place touched ~3x the output's bytes in fresh
   // pages (the buffers' growth too): most of the pass on the 2-core box, whose page faults cost.
   // (A malloc'd output, which V8 does not zero, was slower: its pages came fresh from the kernel
-  // each call, where V8's zeroed buffers reuse freed memory.)
+  // each call, where V8's zeroed buffers reuse freed memory.) The blocks of a community of several
+  // put their lists at bounds of their own in `part`.
+  struct Block {
+    uint32_t c;
+    uint64_t from, to, edges, at;
+  };
+  std::vector<Block> blocks;
+  std::vector<uint32_t> firstBlock(C + 1);
   std::vector<uint64_t> bound(C + 1, 0);
+  uint64_t parts = 0;
   for (uint32_t c = 0; c < C; c++) {
+    firstBlock[c] = (uint32_t)blocks.size();
     uint64_t e = 0;
-    for (uint64_t i = start[c]; i < start[c + 1]; i++) e += (uint64_t)(offp[members[i] + 1] - offp[members[i]]);
+    for (uint64_t i = start[c]; i < start[c + 1];) {
+      Block bl{c, i, i, 0, 0};
+      for (; i < start[c + 1] && bl.edges < block; i++) bl.edges += (uint64_t)(offp[members[i] + 1] - offp[members[i]]);
+      bl.to = i;
+      e += bl.edges;
+      blocks.push_back(bl);
+    }
     bound[c + 1] = bound[c] + std::min<uint64_t>(e, C - 1);
+    if (blocks.size() - firstBlock[c] == 1) blocks.back().at = bound[c];
+    else
+      for (size_t b = firstBlock[c]; b < blocks.size(); b++) blocks[b].at = parts, parts += std::min<uint64_t>(blocks[b].edges, C - 1);
   }
+  firstBlock[C] = (uint32_t)blocks.size();
   const uint64_t cap = bound[C];
   Napi::ArrayBuffer ab = Napi::ArrayBuffer::New(env, std::max<uint64_t>(cap, 1) * 4), wb = Napi::ArrayBuffer::New(env, std::max<uint64_t>(cap, 1) * 8);
   uint32_t* adjc = (uint32_t*)ab.Data();
   double* wtc = (double*)wb.Data();
-  std::vector<uint32_t> count(C);
-  // Communities handed out in chunks by an atomic counter: their sizes are skewed.
-  const size_t most = C / 64 + 1;
-  std::atomic<uint32_t> nextChunk{0};
-  const uint32_t chunk = 64;
-  onThreads(most, [&](size_t) {
+  std::vector<uint32_t> partAdj(parts);
+  std::vector<double> partWt(parts);
+  std::vector<uint32_t> count(C), blockCount(blocks.size());
+  std::vector<double> blockK(blocks.size()), blockLoop(blocks.size());
+  // Blocks handed out in chunks of about CHUNK entries (or 64 blocks) by an atomic counter.
+  constexpr uint64_t CHUNK = 1 << 14;
+  std::vector<uint32_t> chunks{0};
+  for (uint64_t b = 0, e = 0; b < blocks.size(); b++) {
+    e += blocks[b].edges;
+    if (e >= CHUNK || b + 1 - chunks.back() >= 64 || b + 1 == blocks.size()) chunks.push_back((uint32_t)(b + 1)), e = 0;
+  }
+  std::atomic<size_t> nextChunk{0};
+  onThreads(chunks.size() - 1, [&](size_t) {
     Table t;
-    for (;;) {
-      const uint32_t lo = nextChunk.fetch_add(chunk);
-      if (lo >= C) return;
-      for (uint32_t c = lo; c < std::min<uint32_t>(C, lo + chunk); c++) {
-        gather(g, C, c, t, kc + c, loopc + c);
-        count[c] = (uint32_t)t.used;
-        uint32_t* a = adjc + bound[c];
-        double* w = wtc + bound[c];
+    for (size_t ch; (ch = nextChunk.fetch_add(1)) + 1 < chunks.size();)
+      for (uint32_t b = chunks[ch]; b < chunks[ch + 1]; b++) {
+        const Block& bl = blocks[b];
+        const bool whole = firstBlock[bl.c + 1] - firstBlock[bl.c] == 1;
+        gather(g, C, bl.c, bl.from, bl.to, bl.edges, b, t, &blockK[b], &blockLoop[b]);
+        blockCount[b] = (uint32_t)t.used;
+        uint32_t* a = (whole ? adjc : partAdj.data()) + bl.at;
+        double* w = (whole ? wtc : partWt.data()) + bl.at;
         for (size_t i = 0; i < t.used; i++) a[i] = t.key(i), w[i] = t.value(i);
         t.clear();
       }
+  });
+  // Communities of several blocks: their blocks' lists and sums added in order.
+  std::vector<uint32_t> folded;
+  for (uint32_t c = 0; c < C; c++) {
+    if (firstBlock[c + 1] - firstBlock[c] > 1) folded.push_back(c);
+    else if (firstBlock[c + 1] > firstBlock[c]) count[c] = blockCount[firstBlock[c]], kc[c] = blockK[firstBlock[c]], loopc[c] = blockLoop[firstBlock[c]];
+  }
+  std::atomic<size_t> nextFold{0};
+  onThreads(folded.size(), [&](size_t) {
+    Table t;
+    for (size_t f; (f = nextFold.fetch_add(1)) < folded.size();) {
+      const uint32_t c = folded[f];
+      size_t entries = 0;
+      for (uint32_t b = firstBlock[c]; b < firstBlock[c + 1]; b++) entries += blockCount[b];
+      t.start(entries, C, c);
+      double kk = 0, inside = 0;
+      for (uint32_t b = firstBlock[c]; b < firstBlock[c + 1]; b++) {
+        kk += blockK[b];
+        inside += blockLoop[b];
+        for (uint64_t i = blocks[b].at; i < blocks[b].at + blockCount[b]; i++) t.add(partAdj[i], partWt[i]);
+      }
+      kc[c] = kk, loopc[c] = inside, count[c] = (uint32_t)t.used;
+      for (size_t i = 0; i < t.used; i++) adjc[bound[c] + i] = t.key(i), wtc[bound[c] + i] = t.value(i);
+      t.clear();
     }
   });
   offc[0] = 0;

@@ -48,8 +48,9 @@
  *   first coarse level, which on RMAT is about as large as level 0, were tried: RMAT 20 examined
  *   4x the edges and lost 5% of the modularity (0.0818 -> 0.0775).
  *   rounds — level 0 runs again from the result (every vertex free to leave its community),
- *   then the coarse levels, while a round gains (at most MAX_ROUNDS; the sequential path also
- *   stops once the coarse levels merge nothing): a vertex can be better off outside the
+ *   then the coarse levels, while a round's level 0 gains at least ROUND_TOL (its moves kept
+ *   either way; at most MAX_ROUNDS; the sequential path also stops once the coarse levels merge
+ *   nothing): a vertex can be better off outside the
  *   community its coarse vertex joined (RMAT 12: Q 0.112 -> 0.118 on the synchronous path).
  * CPU kernels: kernels.ts; GPU: gpu.ts (louvainMove; the view's merge and the modularity pass
  * are CPU-only supersteps). Serial reference (the same algorithm in plain loops): reference.ts.
