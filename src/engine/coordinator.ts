@@ -29,6 +29,7 @@ import * as taskPlan from './tasks.js';
 import { Run, type KernelRef } from './run.js';
 import { recycleOutput, warmPools } from './pools.js';
 import { kernelModules } from './prestart.js';
+import { warmEngine } from './warm-up.js';
 import { gpuOpenError, stepError } from './actor-errors.js';
 import type { EngineEvents, EngineOptions, ProgressEmitter, RunCheckpointing } from './engine-options.js';
 
@@ -91,6 +92,8 @@ export class Engine {
   private readyWait = new Map<string, { resolve: (f: ReadyFrame) => void; reject: (e: ErrorFrame) => void }>();
   /** Progress events: run-start, superstep, run-end. */
   readonly events: ProgressEmitter;
+  /** Where runs send them: nowhere during create's warm-up run (warm-up.ts). */
+  progress: ProgressEmitter;
   private live: LiveStep | undefined;
   /** The last edgeMap superstep sent (error messages name where a run failed). */
   private lastStep = -1;
@@ -110,7 +113,7 @@ export class Engine {
     private readonly opts: EngineOptions,
   ) {
     this.threads = topology.sockets.reduce((a, s) => a + s.threads, 0);
-    this.events = opts.events ?? new EventEmitter<EngineEvents>();
+    this.events = this.progress = opts.events ?? new EventEmitter<EngineEvents>();
     this.teams = opts.teams ?? process.env.TESSERA_TEAM !== '0';
   }
 
@@ -184,7 +187,7 @@ export class Engine {
     await imports;
     warmPools(e, opts.preload ?? [], noTeamwork(e, false, e.forceMode !== undefined) === undefined);
     // A first run's dense tasks planned here (cached): 1-1.4 ms of it on the 2-core box.
-    if (opts.preload !== undefined && opts.preload.length > 0 && e.cpuCount > 0) (e.denseShares('in'), e.denseShares('in', false, true));
+    if (opts.preload !== undefined && opts.preload.length > 0 && e.cpuCount > 0) (e.denseShares('in'), e.denseShares('in', false, true), await warmEngine(e));
     return e;
   }
 
@@ -417,7 +420,7 @@ export class Engine {
     const gpu = this.hasGpus && program.gpu !== undefined ? await (await import('../../actors/gpu/handler.js')).loadGpuHandlers(program.gpu) : undefined;
     const t0 = performance.now();
     const ctx = new Run(this, steps, notes, program, kernels, gpu);
-    this.events.emit('run-start', { program: program.name, vertices: this.graph.numVertices, edges: this.graph.numEdges });
+    this.progress.emit('run-start', { program: program.name, vertices: this.graph.numVertices, edges: this.graph.numEdges });
     ctx.state = allocState(program.state, ctx);
     const allocMs = performance.now() - t0;
     if (ckpt.resume !== undefined) {
@@ -452,7 +455,7 @@ export class Engine {
         edges: steps.reduce((a, s) => a + s.actors.reduce((b, x) => b + x.stolenEdges, 0), 0),
       },
     };
-    this.events.emit('run-end', report);
+    this.progress.emit('run-end', report);
     return { values, report };
   }
 

@@ -11,6 +11,7 @@ import type { Topology } from '../topology/schema.js';
 import { Channel } from '../wire/channel.js';
 import type { ActorFrame, CoordinatorFrame } from '../wire/frames.js';
 import type { AnyProgram } from './define.js';
+import { warmUp } from './warm-up.js';
 
 export interface PrestartedSocket {
   name: string;
@@ -91,7 +92,7 @@ function openEarly(g: Topology['gpus'][number]): Promise<GpuController | undefin
   }
 }
 
-/** The kernel modules of programs, each once (what a socket's threads import before ready). */
+/** The kernel modules of programs, each once, with the warm-up's where there are any (what a socket's threads import before ready). */
 export function kernelModules(preload: ReadonlyArray<AnyProgram>): string[] {
-  return [...new Set(preload.map((p) => p.kernels))];
+  return preload.length === 0 ? [] : [...new Set([...preload.map((p) => p.kernels), warmUp.kernels])];
 }

@@ -450,7 +450,7 @@ export class Run implements RunContext {
       const active = votes.reduce((a, v) => a + v.active, 0), edges = votes.reduce((a, v) => a + v.edges, 0), sum = stepSum(votes);
       const record: StepReport = { step, kernel, mode: 'pull', frontier: 0, active, edges, ms: performance.now() - t0, planMs: 0, foldMs: 0, listMs: 0, actors: this.engine.actorReports(votes, voteMs, shares), team: size };
       this.steps.push(record);
-      this.engine.events.emit('superstep', record, this.program);
+      this.engine.progress.emit('superstep', record, this.program);
       return { sum, active, edges };
     } finally {
       this.spare.push(unused);
@@ -674,7 +674,7 @@ export class Run implements RunContext {
       ...(steals.length > 0 ? { steals } : {}),
     };
     this.steps.push(record);
-    this.engine.events.emit('superstep', record, this.program);
+    this.engine.progress.emit('superstep', record, this.program);
     const nextFrontier: Frontier = { bitmap: next, list: nextList, size: active, ...(nextEdges !== undefined ? { edges: nextEdges } : {}) };
     this.produced.add(nextFrontier);
     if (active === 0 && votes.slice(0, cpuCount).every((v) => v.tasks === 0)) this.untouched.add(nextFrontier);
