@@ -3,6 +3,8 @@ import test from 'ava';
 import { nativeAvailable } from '../actors/gpu/native.js';
 import { nativeCpuKernels } from '../actors/gpu/native-host.js';
 import { checkKernelCases } from './helpers/kernel-cases.js';
+import { loadGraph } from '../src/graph/load.js';
+import { pr, pullTs } from '../src/programs/pr/kernels.js';
 
 const avail = nativeAvailable();
 
@@ -107,4 +109,34 @@ test("degreeSum: a push's listed vertices and a pull's flagged range sum the out
   t.throws(() => cpu.degreeSum!(deg, ids, n + 1, null, 0, 0), { message: /k out of bounds/ });
   t.throws(() => cpu.degreeSum!(deg, new Uint32Array([n]), 1, null, 0, 0), { message: /id out of bounds/ });
   t.throws(() => cpu.degreeSum!(deg, null, 0, flags, 10, n + 1), { message: /range out of bounds/ });
+});
+
+test("prPull equals the TypeScript pull to the bit: the first iteration's r0 and later contributions, pieces of pages, sinks", async (t) => {
+  const cpu = nativeCpuKernels();
+  if (cpu === undefined) return t.pass('no addon here');
+  t.truthy(cpu.prPull);
+  const { graph: g } = await loadGraph('rmat:12');
+  const n = g.numVertices;
+  const args = { base: 0.15 / n, damping: 0.85 };
+  const fresh = (): { rank: Float64Array; nextContrib: Float64Array } => ({ rank: new Float64Array(n), nextContrib: new Float64Array(n) });
+  let contrib: Float64Array | undefined;
+  for (const it of [0, 1, 2]) {
+    const [a, b] = [fresh(), fresh()];
+    const ta = { active: 0, sum: 0, edges: 0, discovered: undefined }, tb = { ...ta };
+    const extra = it === 0 ? { r0: 1 / n } : {};
+    for (const p of g.in.pages) {
+      if (p.split) continue;
+      // Each page in two pieces (tasks cut pages by vertices).
+      const cut = (p.vEnd - p.vBegin) >> 1;
+      for (const [lo, hi] of [[0, cut], [cut, p.vEnd - p.vBegin]] as const) {
+        const ctx = (s: object): never => ({ graph: g, state: { ...s, ...(contrib ? { contrib } : {}) }, args: { ...args, ...extra } }) as never;
+        pr.pull!(ctx(a), [p], lo, hi, ta);
+        pullTs(ctx(b), [p], lo, hi, tb);
+      }
+    }
+    t.deepEqual([a.rank, a.nextContrib, ta.sum, ta.edges], [b.rank, b.nextContrib, tb.sum, tb.edges], `iteration ${it}`);
+    t.true(ta.sum > 0, 'sinks');
+    contrib = a.nextContrib;
+  }
+  t.throws(() => cpu.prPull!(new Uint32Array([0, 1]), new Uint32Array([0]), 0, 0, 2, new Uint32Array(1), null, new Float64Array(1), new Float64Array(1), 0, 1, 1, new Float64Array(2)), { message: /out of bounds/ });
 });

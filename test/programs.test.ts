@@ -18,6 +18,8 @@ import { run } from '../src/api.js';
 import { algorithm, takes } from './helpers/programs.js';
 import { sssp, wcc, cdlp, lcc, bc as betweenness } from '../src/programs/index.js';
 import { sampleSources } from '../src/programs/bc/index.js';
+import { weightMean } from '../src/programs/sssp/index.js';
+import { nativeCpuKernels } from '../actors/gpu/native-host.js';
 import { referenceBetweenness, referenceCdlp, referenceLcc, referenceSssp, referenceWcc } from './helpers/references.js';
 import { rawFrom } from './helpers/raw.js';
 
@@ -190,7 +192,17 @@ test('sssp: windows, unweighted graphs, the window note, negative and NaN weight
     t.truthy((err as { details?: { fix?: string } }).details?.fix);
     // The check is remembered per graph only when it passes: the same graph fails again.
     t.regex((await t.throwsAsync(run(gb, 'sssp', { source: 1, topology: topo([1]) })))!.message, /2 -> 3/);
+    // Over pages of one edge (the addon scans them on its threads): the same edge named.
+    const gp = buildGraph(rawFrom([[1, 2, 1], [2, 3, 5], [3, 4, 2]], { weighted: true }), { pageEdges: 1 });
+    for (const p of gp.out.pages) p.weights!.forEach((w, i, a) => (w === 5 ? (a[i] = bad) : 0));
+    t.true(gp.out.pages.length > 1);
+    for (const scan of [nativeCpuKernels()?.weightScan, undefined]) t.throws(() => weightMean(gp, scan), { message: /2 -> 3/ });
   }
+  // The addon's per-page sums equal the TypeScript's to the bit.
+  const scan = nativeCpuKernels()?.weightScan;
+  if (process.env.TESSERA_REQUIRE_NATIVE === '1') t.truthy(scan);
+  t.is(weightMean(g, scan), weightMean(g, undefined));
+  t.true(g.out.pages.length > 1);
 });
 
 test('bc: explicit source lists (original ids), deterministic sampling, option errors', async (t) => {

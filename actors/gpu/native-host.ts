@@ -74,6 +74,10 @@ export interface NativeCpuKernels {
   degreeSum?(deg: Uint32Array, ids: Uint32Array | null, k: number, flags: Uint8Array | null, lo: number, hi: number): number;
   /** The vertices whose bits are set in words [wlo, whi) of `bits`, ascending, into out; their count. */
   listBits?(bits: Uint32Array, wlo: number, whi: number, out: Uint32Array): number;
+  /** PageRank's pull over page vertices vBegin + [lo, hi) (addon_pr.cpp; pr/kernels.ts): stats[0] += edges, stats[1] += dangling mass; contrib null in the first iteration (r0); absent in older builds. */
+  prPull?(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, outDeg: Uint32Array, contrib: Float64Array | null, nextContrib: Float64Array, rank: Float64Array, base: number, damping: number, r0: number, stats: Float64Array): void;
+  /** Per page i, out[3i..3i+2] = the sum and count of its finite weights and its first negative or NaN weight's index (-1: none), on the addon's threads (sssp's weight check); absent in older builds. */
+  weightScan?(weights: ReadonlyArray<Float32Array | Float64Array>, edges: Uint32Array, out: Float64Array): void;
   /** Louvain's coarse graph on one thread per core, members summed in blocks of `block` entries (addon_louvain.cpp; src/programs/louvain/serial.ts aggregate). */
   louvainAggregate?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, loop: Float64Array, comm: Uint32Array, C: number, block: number): { off: Float64Array; adj: Uint32Array; wt: Float64Array; k: Float64Array; loop: Float64Array };
   /**

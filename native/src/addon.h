@@ -156,6 +156,8 @@ Napi::Object CpuKernels(Napi::Env env);
 void ExportLouvain(Napi::Object cpu);
 // bfsTeam (addon_bfs.cpp), added to `cpu`.
 void ExportBfs(Napi::Object cpu);
+// prPull (addon_pr.cpp), added to `cpu`.
+void ExportPr(Napi::Object cpu);
 
 }  // namespace addon
 }  // namespace ts

@@ -26,7 +26,9 @@
 #include "addon_team.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 namespace ts {
@@ -413,6 +415,49 @@ Napi::Value DegreeSum(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), sum);
 }
 
+/** One page's weights: sum and count of the finite ones (each >= 0), the first negative or NaN one's index or -1. */
+template <typename W>
+void scanWeights(const W* w, uint32_t edges, double* out) {
+  double sum = 0, count = 0, bad = -1;
+  for (uint32_t e = 0; e < edges; e++) {
+    const double x = w[e];
+    if (x >= 0) {
+      if (x != INFINITY) sum += x, count++;
+      continue;
+    }
+    bad = e;
+    break;
+  }
+  out[0] = sum, out[1] = count, out[2] = bad;
+}
+
+// weightScan(weights, edges, out): sssp's weight check (src/programs/sssp/index.ts weightMean) over
+// every page on the addon's threads, a page at a time: out[3i..3i+2] = page i's scanWeights (each
+// page's sum in edge order, as the TypeScript adds them). A first run paid ~330 ms for it on one
+// thread (RMAT 22, the H200 host).
+Napi::Value WeightScan(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 3 || !info[0].IsArray()) throw codedError(env, "TS_ARG", "weightScan: weights must be an array");
+  Napi::Array list = info[0].As<Napi::Array>();
+  const size_t pages = list.Length();
+  size_t nEdges, nOut;
+  const uint32_t* edges = arrayArg<uint32_t>(info, 1, napi_uint32_array, "edges", &nEdges);
+  double* out = arrayArg<double>(info, 2, napi_float64_array, "out", &nOut);
+  if (nEdges < pages || nOut < 3 * pages) throw codedError(env, "TS_ARG", "weightScan: edges needs an entry a page, out three");
+  std::vector<TA> w(pages);
+  for (size_t i = 0; i < pages; i++)
+    if (!getTypedArray(env, list.Get((uint32_t)i), &w[i]) || (w[i].type != napi_float32_array && w[i].type != napi_float64_array) || w[i].length < edges[i])
+      throw codedError(env, "TS_ARG", "weightScan: each page's weights must be a Float32Array or Float64Array of its edges");
+  std::atomic<size_t> next{0};
+  runOnThreads(std::min<size_t>(pages, std::max(1u, std::thread::hardware_concurrency())), [&](size_t) {
+    for (size_t i; (i = next.fetch_add(1)) < pages;) {
+      if (w[i].type == napi_float32_array) scanWeights((const float*)w[i].data, edges[i], out + 3 * i);
+      else scanWeights((const double*)w[i].data, edges[i], out + 3 * i);
+    }
+  });
+  return env.Undefined();
+}
+
 }  // namespace
 
 Napi::Object CpuKernels(Napi::Env env) {
@@ -426,8 +471,10 @@ Napi::Object CpuKernels(Napi::Env env) {
   o.Set("degreeSum", Napi::Function::New(env, DegreeSum, "degreeSum"));
   o.Set("listBits", Napi::Function::New(env, ListBits, "listBits"));
   o.Set("wccTeam", Napi::Function::New(env, WccTeam, "wccTeam"));
+  o.Set("weightScan", Napi::Function::New(env, WeightScan, "weightScan"));
   ExportLouvain(o);
   ExportBfs(o);
+  ExportPr(o);
   return o;
 }
 

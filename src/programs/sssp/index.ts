@@ -28,6 +28,7 @@ import { TesseraError } from '../../errors.js';
 import type { Graph } from '../../graph/types.js';
 import { allocStripedLocks } from '../locks.js';
 import { referenceSssp } from './reference.js';
+import { nativeCpuKernels } from '../../../actors/gpu/native-host.js';
 
 export const sssp = defineProgram({
   name: 'sssp',
@@ -78,27 +79,48 @@ export function checkWeights(g: Graph): number {
   return mean;
 }
 
-function weightMean(g: Graph): number {
+/** checkWeights' pass: per page on the addon's threads where `scan` is given (the same sums as scanPage's), else here. */
+export function weightMean(g: Graph, scan = nativeCpuKernels()?.weightScan): number {
+  const pages = g.out.pages;
+  if (pages.length === 0 || pages[0]!.weights === undefined) return 1;
+  // Per page: the sum and count of its finite weights, its first bad one's index (-1: none).
+  const stats = new Float64Array(3 * pages.length);
+  if (scan !== undefined && pages.length > 1) scan(pages.map((p) => p.weights!), Uint32Array.from(pages, (p) => p.edges), stats);
+  else pages.forEach((p, i) => scanPage(p.weights!, p.edges, stats, 3 * i));
   let sum = 0;
   let count = 0;
-  for (const p of g.out.pages) {
-    const w = p.weights;
-    if (w === undefined) return 1;
-    for (let e = 0; e < p.edges; e++) {
-      const x = w[e]!;
-      if (x >= 0) {
-        if (x !== Infinity) (sum += x), count++;
-        continue;
-      }
-      let i = 0;
-      while (p.offsets[i + 1]! <= e) i++;
-      const from = g.ids.toOriginal[p.vBegin + i]!;
-      const to = g.ids.toOriginal[p.nbrs[e]!]!;
-      throw new TesseraError(`SSSP needs non-negative edge weights, but edge ${from} -> ${to} weighs ${x}`, {
+  for (let i = 0; i < pages.length; i++) {
+    const bad = stats[3 * i + 2]!;
+    if (bad >= 0) {
+      const p = pages[i]!;
+      let v = 0;
+      while (p.offsets[v + 1]! <= bad) v++;
+      const from = g.ids.toOriginal[p.vBegin + v]!;
+      const to = g.ids.toOriginal[p.nbrs[bad]!]!;
+      throw new TesseraError(`SSSP needs non-negative edge weights, but edge ${from} -> ${to} weighs ${p.weights![bad]}`, {
         file: g.source,
         fix: 'correct or remove the edges with negative or NaN weights (shortest paths are undefined with them), or run bfs for hop counts',
       });
     }
+    sum += stats[3 * i]!;
+    count += stats[3 * i + 1]!;
   }
   return count > 0 && sum > 0 ? sum / count : 1;
+}
+
+/** One page's part of weightMean (the addon's weightScan: the same sums in the same order). */
+function scanPage(w: Float32Array | Float64Array, edges: number, out: Float64Array, at: number): void {
+  let sum = 0;
+  let count = 0;
+  let bad = -1;
+  for (let e = 0; e < edges; e++) {
+    const x = w[e]!;
+    if (x >= 0) {
+      if (x !== Infinity) (sum += x), count++;
+      continue;
+    }
+    bad = e;
+    break;
+  }
+  (out[at] = sum), (out[at + 1] = count), (out[at + 2] = bad);
 }
