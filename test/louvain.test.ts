@@ -18,6 +18,7 @@ import { nativeAvailable } from '../actors/gpu/native.js';
 import { nativeCpuKernels } from '../actors/gpu/native-host.js';
 import { AGGREGATE_BLOCK, aggregateSerial, classOrder, moveOrdered, moveOrderedSerial, relabel, sequentialRounds, undirectedView } from '../src/programs/louvain/serial.js';
 import { TesseraError } from '../src/errors.js';
+import { fillVertices, type FillState } from '../src/programs/louvain/kernels.js';
 import { louvain } from '../src/programs/index.js';
 import { referenceLouvain, sequentialLouvain } from '../src/programs/louvain/reference.js';
 import { outCsr } from './helpers/references.js';
@@ -263,6 +264,42 @@ test('the coarse graph summed in blocks: the same lists in the same order, weigh
   const got = nativeCpuKernels()!.louvainAggregate!(g.off, g.adj, g.wt ?? null, g.k, g.loop, comm, 5, AGGREGATE_BLOCK);
   t.is(want.adj.length, 20);
   t.deepEqual([got.off, got.adj, got.wt, got.k, got.loop], [want.off, want.adj, want.wt, want.k, want.loop], 'five communities');
+});
+
+(native ? test : test.skip)("the view's merge and the modularity pass on the addon equal the TypeScript's: lists, weights, degrees, sums and bad weights, split hubs too", (t) => {
+  t.truthy(nativeCpuKernels()?.louvainFillNative && nativeCpuKernels()?.louvainIntra);
+  const cases = [generate('rmat:12:weighted'), generate('rmat:11'), graphOf('skewed', true, true), graphOf('skewed', false, true), graphOf('uniform', true, false)];
+  // A negative weight and a NaN: counted alike.
+  const bad = graphOf('skewed', true, true);
+  for (const set of [bad.out, bad.in]) for (const p of set.pages) if (p.weights !== undefined && p.edges > 3) (p.weights[1] = -2), (p.weights[2] = NaN);
+  cases.push(bad);
+  let split = 0;
+  for (const g of cases) {
+    const n = g.numVertices;
+    const weighted = g.out.pages[0]!.weights !== undefined;
+    split += g.out.pages.filter((p) => p.split).length + g.in.pages.filter((p) => p.split).length;
+    const make = (): FillState => ({ deg: new Uint32Array(n), off: new Float64Array(n + 1), k: new Float64Array(n) });
+    const [a, b] = [make(), make()];
+    const badA = fillVertices(g, a, 0, n, 1, true);
+    const badB = fillVertices(g, b, 0, n, 1);
+    // k as numbers: a bad vertex's NaN may carry other bits.
+    t.deepEqual([b.deg, [...b.k], badB], [a.deg, [...a.k], badA], 'counts');
+    for (let v = 0; v < n; v++) a.off[v + 1] = a.off[v]! + a.deg[v]!;
+    b.off.set(a.off);
+    for (const st of [a, b]) (st.adj = new Uint32Array(a.off[n]!)), (st.wt = weighted ? new Float64Array(a.off[n]!) : undefined);
+    // In two ranges, as two tasks would.
+    for (const [lo, hi] of [[0, n >> 1], [n >> 1, n]]) fillVertices(g, a, lo, hi, 0, true), fillVertices(g, b, lo, hi, 0);
+    t.deepEqual([b.adj, b.wt && [...b.wt]], [a.adj, a.wt && [...a.wt]], 'lists');
+    // The modularity pass's inside weight on the addon, against the plain loop (to the bit).
+    const label = Uint32Array.from({ length: n }, (_, v) => (v * 7) % 5);
+    let want = 0;
+    for (let v = 0; v < n; v++) for (let e = a.off[v]!; e < a.off[v + 1]!; e++) if (label[a.adj![e]!] === label[v]) want += a.wt === undefined ? 1 : a.wt[e]!;
+    const st = new Float64Array(2);
+    nativeCpuKernels()!.louvainIntra!(a.off, a.adj!, a.wt ?? null, label, 0, 0, n, st);
+    t.true(Object.is(st[1], want) && st[0] === a.off[n], `inside ${st[1]} against ${want}`);
+  }
+  t.true(split > 0, 'hubs over split pages');
+  t.true(fillVertices(bad, { deg: new Uint32Array(bad.numVertices), off: new Float64Array(bad.numVertices + 1), k: new Float64Array(bad.numVertices) }, 0, bad.numVertices, 1) > 0, 'bad weights counted');
 });
 
 (native ? test : test.skip)("the addon's batched moves (neighbours gathered on every core, choices in order) leave the serial loop's arrays to the bit", (t) => {

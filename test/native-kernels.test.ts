@@ -11,6 +11,7 @@ const avail = nativeAvailable();
 test('the addon exports the CPU kernels where it loads', (t) => {
   if (!avail.ok && process.env.TESSERA_REQUIRE_NATIVE !== '1') return t.pass(`no addon here: ${avail.reason}`);
   t.truthy(nativeCpuKernels(), 'cpu kernels');
+  for (const k of ['bfsPull', 'bfsPush', 'bfsTeam', 'wccTeam', 'prPull', 'ssspPush', 'ssspPull', 'ssspSelect', 'weightScan', 'louvainFillNative', 'louvainIntra', 'louvainRenumber'] as const) t.is(typeof nativeCpuKernels()![k], 'function', k);
 });
 
 test('bfs, wcc and sssp with the native kernels equal the references', async (t) => {
@@ -28,6 +29,10 @@ test('the native kernels check their arguments: one line, no crash', (t) => {
   t.throws(() => cpu.bfsPull(off, nbrs, 0, 0, 3, depth, bytes, bytes, 1, stats), { message: /out of bounds/ });
   t.throws(() => cpu.bfsPull(off, nbrs, 0, 0, 2, new Int32Array(1), bytes, bytes, 1, stats), { message: /out of bounds/ });
   t.throws(() => cpu.affVertex(1, new Int32Array(2), new Uint32Array(2), 0, 5), { message: /out of bounds/ });
+  t.throws(() => cpu.ssspPull!(off, nbrs, null, 0, 0, 2, new Float64Array(1), bytes, bytes, stats), { message: /out of bounds/ });
+  t.throws(() => cpu.louvainRenumber!(new Uint32Array([1]), new Int32Array([0, -1]), new Uint32Array(1)), { message: /no new one/ });
+  t.throws(() => cpu.louvainIntra!(new Float64Array([0, 1]), new Uint32Array([0]), null, new Uint32Array(1), 0, 0, 2, stats), { message: /out of bounds/ });
+  t.throws(() => cpu.ssspPull!(off, nbrs, new Float32Array(1), 0, 0, 2, new Float64Array(2), bytes, bytes, stats), { message: /out of bounds/ });
   t.throws(() => cpu.bfsPull(off, nbrs, 0, 0, 2, depth as never, new Int32Array(2) as never, bytes, 1, stats), { message: /frontier must be a Uint8Array .* or a Uint32Array/ });
   t.throws(() => cpu.bfsPull(off, nbrs, 0, 0, 2, depth, new Uint32Array(1), bytes, 1, stats), { message: /two kinds/ });
   // Vertex 0's in-neighbour 1 is in the frontier, vertex 1's (0) is not.

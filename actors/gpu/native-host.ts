@@ -76,6 +76,18 @@ export interface NativeCpuKernels {
   listBits?(bits: Uint32Array, wlo: number, whi: number, out: Uint32Array): number;
   /** PageRank's pull over page vertices vBegin + [lo, hi) (addon_pr.cpp; pr/kernels.ts): stats[0] += edges, stats[1] += dangling mass; contrib null in the first iteration (r0); absent in older builds. */
   prPull?(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, outDeg: Uint32Array, contrib: Float64Array | null, nextContrib: Float64Array, rank: Float64Array, base: number, damping: number, r0: number, stats: Float64Array): void;
+  /** SSSP's push from list[lo, hi) over the out-pages (addon_sssp.cpp; sssp/kernels.ts): stats[0] += edges, stats[1] += vertices appended to found; absent in older builds. */
+  ssspPush?(out: NativePageSet, list: Uint32Array, lo: number, hi: number, dist: Float64Array, next: Uint8Array, found: Uint32Array, stats: Float64Array): void;
+  /** SSSP's pull over page vertices vBegin + [lo, hi): stats[0] += edges, stats[1] += vertices lowered; absent in older builds. */
+  ssspPull?(offsets: Uint32Array, nbrs: Uint32Array, weights: Float32Array | Float64Array | null, vBegin: number, lo: number, hi: number, dist: Float64Array, frontier: Uint8Array, next: Uint8Array, stats: Float64Array): void;
+  /** delta.ts's bucket filter over [lo, hi) (addon_sssp.cpp; sssp/kernels.ts ssspSelect): stats[0] += taken, stats[1] += left pending; absent in older builds. */
+  ssspSelect?(dist: Float64Array, pending: Uint8Array, act: Uint8Array | null, next: Uint8Array, lo: number, hi: number, bound: number, low: Float64Array, stats: Float64Array): void;
+  /** Louvain's view for vertices [v0, v1) (addon_louvain_view.cpp; louvain/kernels.ts fillVertices): count != 0 sets deg and k, else writes the lists from off; returns the bad weights counted; absent in older builds. */
+  louvainFillNative?(out: NativePageSet, inSet: NativePageSet | null, v0: number, v1: number, count: number, deg: Uint32Array, off: Float64Array, adj: Uint32Array | null, wt: Float64Array | null, k: Float64Array): number;
+  /** Louvain's modularity pass over view vertices vBegin + [lo, hi) (addon_louvain_view.cpp; louvain/kernels.ts louvainIntra): stats[0] += entries, stats[1] += weight inside labels; absent in older builds. */
+  louvainIntra?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, label: Uint32Array, vBegin: number, lo: number, hi: number, stats: Float64Array): void;
+  /** out[e] = to[adj[e]] (addon_louvain_view.cpp; louvain/serial.ts sequentialRounds); absent in older builds. */
+  louvainRenumber?(adj: Uint32Array, to: Int32Array, out: Uint32Array): void;
   /** Per page i, out[3i..3i+2] = the sum and count of its finite weights and its first negative or NaN weight's index (-1: none), on the addon's threads (sssp's weight check); absent in older builds. */
   weightScan?(weights: ReadonlyArray<Float32Array | Float64Array>, edges: Uint32Array, out: Float64Array): void;
   /** Louvain's coarse graph on one thread per core, members summed in blocks of `block` entries (addon_louvain.cpp; src/programs/louvain/serial.ts aggregate). */

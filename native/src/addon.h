@@ -158,6 +158,10 @@ void ExportLouvain(Napi::Object cpu);
 void ExportBfs(Napi::Object cpu);
 // prPull (addon_pr.cpp), added to `cpu`.
 void ExportPr(Napi::Object cpu);
+// ssspPush, ssspPull, ssspSelect (addon_sssp.cpp), added to `cpu`.
+void ExportSssp(Napi::Object cpu);
+// louvainFillNative (addon_louvain_view.cpp), added to `cpu`.
+void ExportLouvainView(Napi::Object cpu);
 
 }  // namespace addon
 }  // namespace ts

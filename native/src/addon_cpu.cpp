@@ -124,6 +124,12 @@ Napi::Value PageSet(const Napi::CallbackInfo& info) {
       s->vEnd.push_back(p.Get("vEnd").As<Napi::Number>().Uint32Value());
       s->edges.push_back(p.Get("edges").As<Napi::Number>().Uint32Value());
       s->split.push_back(p.Get("split").ToBoolean().Value() ? 1 : 0);
+      TA w;
+      const bool weighted = getTypedArray(env, p.Get("weights"), &w);
+      if (weighted && ((w.type != napi_float32_array && w.type != napi_float64_array) || w.length < s->edges.back()))
+        throw codedError(env, "TS_ARG", "pageSet: a page's weights must be a Float32Array or Float64Array of its edges");
+      s->wt.push_back(weighted ? w.data : nullptr);
+      s->wt64.push_back(weighted && w.type == napi_float64_array ? 1 : 0);
     }
   } catch (...) {
     delete s;
@@ -475,6 +481,8 @@ Napi::Object CpuKernels(Napi::Env env) {
   ExportLouvain(o);
   ExportBfs(o);
   ExportPr(o);
+  ExportSssp(o);
+  ExportLouvainView(o);
   return o;
 }
 

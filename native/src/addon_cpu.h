@@ -16,6 +16,9 @@ namespace cpu {
 /** A PageSet's pages as raw pointers; the JS PageSet owns the buffers and outlives the handle. */
 struct PageSetN {
   std::vector<const uint32_t*> off, nbr;
+  /** Each page's weights (nullptr: unweighted), float64 where wt64 is set, else float32. */
+  std::vector<const void*> wt;
+  std::vector<uint8_t> wt64;
   std::vector<uint32_t> vBegin, vEnd, edges;
   std::vector<uint8_t> split;
   const uint32_t* firstPageOf = nullptr;
@@ -37,11 +40,11 @@ inline const PageSetN* setArg(const Napi::CallbackInfo& info, size_t i) {
 }
 
 /**
- * Calls f(nbrs, a, b) on v's edges [from, to), counted from its first across its slices (one page
+ * Calls f(page, a, b) on v's edges [from, to), counted from its first across its slices (one page
  * slice, or the pages of a split vertex), a slice at a time; f returns false to stop (then false).
  */
 template <typename F>
-bool forEdges(const PageSetN& s, uint32_t v, double from, double to, F f) {
+bool forSlices(const PageSetN& s, uint32_t v, double from, double to, F f) {
   double before = 0;
   for (size_t pi = s.firstPageOf[v];;) {
     const bool split = s.split[pi] != 0;
@@ -49,9 +52,15 @@ bool forEdges(const PageSetN& s, uint32_t v, double from, double to, F f) {
     const uint32_t a = split ? 0 : off[v - s.vBegin[pi]], b = split ? s.edges[pi] : off[v - s.vBegin[pi] + 1];
     const double s0 = std::max<double>(a, a + from - before), e0 = std::min<double>(b, a + to - before);
     before += b - a;
-    if (e0 > s0 && !f(s.nbr[pi], (uint32_t)s0, (uint32_t)e0)) return false;
+    if (e0 > s0 && !f(pi, (uint32_t)s0, (uint32_t)e0)) return false;
     if (!split || ++pi >= s.off.size() || !s.split[pi] || s.vBegin[pi] != v) return true;
   }
+}
+
+/** forSlices with f(nbrs, a, b). */
+template <typename F>
+bool forEdges(const PageSetN& s, uint32_t v, double from, double to, F f) {
+  return forSlices(s, v, from, to, [&](size_t pi, uint32_t a, uint32_t b) { return f(s.nbr[pi], a, b); });
 }
 
 /** A vertex flag map: a byte per vertex (Uint8Array) or a bit per vertex (Uint32Array words). */

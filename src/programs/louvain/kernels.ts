@@ -13,6 +13,13 @@
  */
 import type { CpuKernel, KernelGraph } from '../../engine/kernel.js';
 import type { Page, PageSet, WeightArray } from '../../graph/types.js';
+import { nativeCpuKernels, nativePageSet } from '../../../actors/gpu/native-host.js';
+
+// The view's merge and the modularity pass in C++ (native/src/addon_louvain_view.cpp) where the
+// addon loads: the same lists and sums, without their JIT warm-up on every thread in a session's
+// first run.
+const native = nativeCpuKernels();
+const st = new Float64Array(2);
 
 export interface FillState {
   deg: Uint32Array;
@@ -133,10 +140,15 @@ function merged(g: KernelGraph, v: number, adj: Uint32Array | undefined, wt: Flo
 
 /**
  * louvainFill's work on vertices [v0, v1) (the driver runs it itself on small graphs): with
- * `count`, deg and k and the bad weights (returned); else each list written from off[v].
+ * `count`, deg and k and the bad weights (returned); else each list written from off[v]. On the
+ * addon where it loads (`ts`: the TypeScript, the native merge's oracle in tests).
  */
-export function fillVertices(g: KernelGraph, st: FillState, v0: number, v1: number, count: number): number {
+export function fillVertices(g: KernelGraph, st: FillState, v0: number, v1: number, count: number, ts = false): number {
   const { deg, off, adj, wt, k } = st;
+  if (!ts && native?.louvainFillNative !== undefined && g.out.stored === undefined && g.in.stored === undefined) {
+    const inSet = g.in === g.out ? null : nativePageSet(native, g.in);
+    return native.louvainFillNative(nativePageSet(native, g.out), inSet, v0, v1, count, deg, off, adj ?? null, wt ?? null, k);
+  }
   let bad = 0;
   if (count !== 0) {
     for (let v = v0; v < v1; v++) (deg[v] = merged(g, v, undefined, undefined, 0)), (k[v] = kSum), (bad += badCount);
@@ -237,6 +249,13 @@ export const louvainIntra: CpuKernel<IntraState> = {
   pull(ctx, pages, lo, hi, out) {
     const { off, adj, wt, label } = ctx.state;
     const v0 = pages[0]!.vBegin;
+    if (native?.louvainIntra !== undefined) {
+      st.fill(0);
+      native.louvainIntra(off, adj, wt ?? null, label, v0, lo, hi, st);
+      out.edges += st[0]!;
+      out.sum += st[1]!;
+      return;
+    }
     let inside = 0;
     for (let i = lo; i < hi; i++) {
       const v = v0 + i;

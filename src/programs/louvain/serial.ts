@@ -258,7 +258,9 @@ export function sequentialRounds(g: WCsr, resolution: number, m2: number, compac
   }
   // The lists keep their entries and order (the weights as they are): only the ids change.
   const adj = new Uint32Array(g.adj.length);
-  for (let e = 0; e < adj.length; e++) adj[e] = to[g.adj[e]!]!;
+  const renumber = nativeCpuKernels()?.louvainRenumber;
+  if (renumber !== undefined) renumber(g.adj, to, adj);
+  else for (let e = 0; e < adj.length; e++) adj[e] = to[g.adj[e]!]!;
   const sub = new Uint32Array(kept);
   for (let i = 0, j = 0; i < n; i++) if (to[order[i]!]! >= 0) sub[j++] = to[order[i]!]!;
   const r = roundsOn({ n: kept, off, adj, wt: g.wt, k, loop }, sub, resolution, m2);

@@ -4,6 +4,12 @@
  * spin-lock of its target, re-checks and writes under it.
  */
 import type { CpuKernel } from '../../engine/kernel.js';
+import { nativeCpuKernels, nativePageSet } from '../../../actors/gpu/native-host.js';
+
+// The loops in C++ (native/src/addon_sssp.cpp) where the addon loads: the same distances, without
+// their JIT warm-up on every thread in a session's first run.
+const native = nativeCpuKernels();
+const st = new Float64Array(2);
 
 export interface SsspState {
   /** Distance from the source, Infinity unreached. */
@@ -18,6 +24,14 @@ export const sssp: CpuKernel<SsspState> = {
     const fr = ctx.frontier!;
     const next = ctx.next;
     let edges = 0;
+    if (native?.ssspPull !== undefined && pages.length === 1 && !pages[0]!.split) {
+      const p = pages[0]!;
+      st.fill(0);
+      native.ssspPull(p.offsets, p.nbrs, p.weights ?? null, p.vBegin, lo, hi, dist, fr, next, st);
+      out.edges += st[0]!;
+      out.active += st[1]!;
+      return;
+    }
     if (pages.length > 1 || pages[0]!.split) {
       const v = pages[0]!.vBegin;
       let best = dist[v]!;
@@ -65,7 +79,18 @@ export const sssp: CpuKernel<SsspState> = {
     const list = ctx.frontierList!;
     const next = ctx.next;
     const found = out.discovered!;
-    const { pages, firstPageOf } = ctx.graph.out;
+    const g = ctx.graph;
+    if (native?.ssspPush !== undefined && g.out.stored === undefined) {
+      let room = 0;
+      for (let k = lo; k < hi; k++) room += g.outDegree[list[k]!]!;
+      st.fill(0);
+      native.ssspPush(nativePageSet(native, g.out), list, lo, hi, dist, next, found.room(room), st);
+      found.added(st[1]!);
+      out.edges += st[0]!;
+      out.active += st[1]!;
+      return;
+    }
+    const { pages, firstPageOf } = g.out;
     let edges = 0;
     for (let k = lo; k < hi; k++) {
       const u = list[k]!;
@@ -144,6 +169,13 @@ export const ssspSelect: CpuKernel<SelectState> = {
     const bound = ctx.args.bound!;
     const merge = ctx.args.merge === 1;
     const next = ctx.next;
+    if (native?.ssspSelect !== undefined) {
+      st.fill(0);
+      native.ssspSelect(dist, pending, merge ? act : null, next, lo, hi, bound, low, st);
+      out.active += st[0]!;
+      out.sum += st[1]!;
+      return;
+    }
     let m = Infinity;
     let taken = 0;
     let left = 0;
