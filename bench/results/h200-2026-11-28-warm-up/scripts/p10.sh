@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 39 call 10: gpu-check of the session's build (RMAT 20 and the SNAP graphs, GPU share 1): every built-in on the GPU equals the CPU (whose pr and sssp kernels are now native).
+# Session 39 calls 10 and 14: gpu-check of the session's build (RMAT 20 and the SNAP graphs, GPU share 1): every built-in on the GPU equals the CPU (whose pr, sssp and louvain passes are now native).
 set -u
 xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
 [ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp
