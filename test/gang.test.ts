@@ -15,6 +15,8 @@ import { REPO_ROOT } from './helpers/paths.js';
 import { topo } from './helpers/topologies.js';
 import { referenceBfs } from './helpers/references.js';
 
+// The tests that set TESSERA_GANG around Engine.create run serially (AVA runs them before the
+// others): an engine another test made meanwhile would read it too.
 async function results(gang: boolean): Promise<Array<ArrayLike<number>>> {
   const prev = process.env.TESSERA_GANG;
   if (gang) delete process.env.TESSERA_GANG;
@@ -37,7 +39,7 @@ async function results(gang: boolean): Promise<Array<ArrayLike<number>>> {
   }
 }
 
-test('the gang gives the results of one pool.run per thread, across idle periods', async (t) => {
+test.serial('the gang gives the results of one pool.run per thread, across idle periods', async (t) => {
   const a = await results(true);
   const b = await results(false);
   t.is(a.length, b.length);
@@ -58,7 +60,7 @@ const bad = defineProgram({
   },
 });
 
-test('a kernel that throws in the gang fails the run with one line naming the actor and its message', async (t) => {
+test.serial('a kernel that throws in the gang fails the run with one line naming the actor and its message', async (t) => {
   const { graph: g } = await loadGraph('rmat:17');
   for (const gang of [true, false]) {
     if (!gang) process.env.TESSERA_GANG = '0';
@@ -73,7 +75,7 @@ test('a kernel that throws in the gang fails the run with one line naming the ac
   }
 });
 
-test("preload: the programs' kernels imported at create, the same results with the gang and without", async (t) => {
+test.serial("preload: the programs' kernels imported at create, the same results with the gang and without", async (t) => {
   const { graph: g } = await loadGraph('rmat:13:weighted');
   const plain = await Engine.create(g, topo([2]));
   const want = [(await plain.run(bfs, { source: 3 })).values, (await plain.run(wcc, {})).values];
