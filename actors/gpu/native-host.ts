@@ -88,8 +88,8 @@ export interface NativeCpuKernels {
   louvainIntra?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, label: Uint32Array, vBegin: number, lo: number, hi: number, stats: Float64Array): void;
   /** out[e] = to[adj[e]] (addon_louvain_view.cpp; louvain/serial.ts sequentialRounds); absent in older builds. */
   louvainRenumber?(adj: Uint32Array, to: Int32Array, out: Uint32Array): void;
-  /** Per page i, out[3i..3i+2] = the sum and count of its finite weights and its first negative or NaN weight's index (-1: none), on the addon's threads (sssp's weight check); absent in older builds. */
-  weightScan?(weights: ReadonlyArray<Float32Array | Float64Array>, edges: Uint32Array, out: Float64Array): void;
+  /** Per page i of the set, out[3i..3i+2] = the sum and count of its finite weights and its first negative or NaN weight's index (-1: none), on the addon's threads (sssp's weight check); absent in older builds. */
+  weightScan?(set: NativePageSet, out: Float64Array): void;
   /** Louvain's coarse graph on one thread per core, members summed in blocks of `block` entries (addon_louvain.cpp; src/programs/louvain/serial.ts aggregate). */
   louvainAggregate?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, loop: Float64Array, comm: Uint32Array, C: number, block: number): { off: Float64Array; adj: Uint32Array; wt: Float64Array; k: Float64Array; loop: Float64Array };
   /**

@@ -437,28 +437,24 @@ void scanWeights(const W* w, uint32_t edges, double* out) {
   out[0] = sum, out[1] = count, out[2] = bad;
 }
 
-// weightScan(weights, edges, out): sssp's weight check (src/programs/sssp/index.ts weightMean) over
-// every page on the addon's threads, a page at a time: out[3i..3i+2] = page i's scanWeights (each
-// page's sum in edge order, as the TypeScript adds them). A first run paid ~330 ms for it on one
-// thread (RMAT 22, the H200 host).
+// weightScan(set, out): sssp's weight check (src/programs/sssp/index.ts weightMean) over every page
+// of a page set on the addon's threads, a page at a time: out[3i..3i+2] = page i's scanWeights (each
+// page's sum in edge order, as the TypeScript adds them; an unweighted page's weights are 1). A
+// first run paid ~330 ms for it on one thread (RMAT 22, the H200 host).
 Napi::Value WeightScan(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 3 || !info[0].IsArray()) throw codedError(env, "TS_ARG", "weightScan: weights must be an array");
-  Napi::Array list = info[0].As<Napi::Array>();
-  const size_t pages = list.Length();
-  size_t nEdges, nOut;
-  const uint32_t* edges = arrayArg<uint32_t>(info, 1, napi_uint32_array, "edges", &nEdges);
-  double* out = arrayArg<double>(info, 2, napi_float64_array, "out", &nOut);
-  if (nEdges < pages || nOut < 3 * pages) throw codedError(env, "TS_ARG", "weightScan: edges needs an entry a page, out three");
-  std::vector<TA> w(pages);
-  for (size_t i = 0; i < pages; i++)
-    if (!getTypedArray(env, list.Get((uint32_t)i), &w[i]) || (w[i].type != napi_float32_array && w[i].type != napi_float64_array) || w[i].length < edges[i])
-      throw codedError(env, "TS_ARG", "weightScan: each page's weights must be a Float32Array or Float64Array of its edges");
+  const PageSetN* set = setArg(info, 0);
+  const size_t pages = set->off.size();
+  size_t nOut;
+  double* out = arrayArg<double>(info, 1, napi_float64_array, "out", &nOut);
+  if (nOut < 3 * pages) throw codedError(env, "TS_ARG", "weightScan: out needs three entries a page");
   std::atomic<size_t> next{0};
   runOnThreads(std::min<size_t>(pages, std::max(1u, std::thread::hardware_concurrency())), [&](size_t) {
     for (size_t i; (i = next.fetch_add(1)) < pages;) {
-      if (w[i].type == napi_float32_array) scanWeights((const float*)w[i].data, edges[i], out + 3 * i);
-      else scanWeights((const double*)w[i].data, edges[i], out + 3 * i);
+      const void* w = set->wt[i];
+      if (w == nullptr) out[3 * i] = out[3 * i + 1] = set->edges[i], out[3 * i + 2] = -1;
+      else if (set->wt64[i]) scanWeights((const double*)w, set->edges[i], out + 3 * i);
+      else scanWeights((const float*)w, set->edges[i], out + 3 * i);
     }
   });
   return env.Undefined();

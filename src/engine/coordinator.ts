@@ -185,9 +185,10 @@ export class Engine {
     }
     results.forEach((r, i) => (e.actors[e.cpuCount + i]!.ready = (r as PromiseFulfilledResult<ReadyFrame>).value));
     await imports;
-    warmPools(e, opts.preload ?? [], noTeamwork(e, false, e.forceMode !== undefined) === undefined);
-    // A first run's dense tasks planned here (cached): 1-1.4 ms of it on the 2-core box.
-    if (opts.preload !== undefined && opts.preload.length > 0 && e.cpuCount > 0) (e.denseShares('in'), e.denseShares('in', false, true), await warmEngine(e));
+    const teams = noTeamwork(e, false, e.forceMode !== undefined) === undefined;
+    warmPools(e, opts.preload ?? [], teams);
+    // A first run's dense tasks planned here (cached): 1-1.4 ms of it on the 2-core box; then, where a run may run teams, the warm-up run.
+    if (opts.preload !== undefined && opts.preload.length > 0 && e.cpuCount > 0) (e.denseShares('in'), e.denseShares('in', false, true), teams && (await warmEngine(e)));
     return e;
   }
 

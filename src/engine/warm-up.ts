@@ -7,7 +7,6 @@
  * within 1.5x of the warm median). It writes no state, and no progress event leaves the engine.
  */
 import { defineProgram } from './define.js';
-import { noTeamwork } from './team-step.js';
 import { EventEmitter } from 'eventemitter3';
 import type { Engine } from './coordinator.js';
 import type { EngineEvents } from './engine-options.js';
@@ -21,14 +20,13 @@ export const warmUp = defineProgram({
   kernels: new URL('./warm-up-kernels.js', import.meta.url),
   profile: { mode: 'pull', stateBytesPerVertex: 0, passes: 1, unit: 'run', vertexTerm: false },
   async run(ctx) {
-    if (ctx.teamwork) await ctx.team('meet', {});
+    await ctx.team('meet', {});
     return new Int32Array(0);
   },
 });
 
-/** Runs warmUp on `e` where its runs may run teams (a CPU socket alone); what it costs is the engine's start. */
+/** Runs warmUp on `e`, whose runs may run teams (Engine.create asks noTeamwork first); what it costs is the engine's start. */
 export async function warmEngine(e: Engine): Promise<void> {
-  if (noTeamwork(e, false, e.forceMode !== undefined) !== undefined) return;
   e.progress = new EventEmitter<EngineEvents>();
   try {
     await e.run(warmUp, {});

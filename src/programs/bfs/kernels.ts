@@ -4,6 +4,7 @@
 import { IdList, outSlices, outSlicesBetween, type CpuKernel, type KernelGraph } from '../../engine/kernel.js';
 import type { Page } from '../../graph/types.js';
 import { nativeCpuKernels, nativePageSet, type Flags } from '../../../actors/gpu/native-host.js';
+import { idsDegreeSum } from '../../engine/run-tasks.js';
 
 export { bfs_team } from './team.js';
 
@@ -81,8 +82,7 @@ function pullBits(pages: readonly Page[], lo: number, hi: number, depth: Int32Ar
  */
 export function pushRange(g: KernelGraph, list: Uint32Array, lo: number, hi: number, edgeLo: number, edgeHi: number, depth: Int32Array, seen: Int32Array, next: Flags, level: number, found: IdList, st: Float64Array): void {
   if (native !== undefined && g.out.stored === undefined) {
-    let room = edgeLo >= 0 ? edgeHi - edgeLo : 0;
-    if (edgeLo < 0) for (let i = lo; i < hi; i++) room += g.outDegree[list[i]!]!;
+    const room = edgeLo >= 0 ? edgeHi - edgeLo : idsDegreeSum(g.outDegree, list.subarray(lo, hi), hi - lo);
     const k0 = st[1]!;
     native.bfsPush(nativePageSet(native, g.out), list, lo, hi, edgeLo, edgeHi, depth, seen, next, level, found.room(room), st);
     found.added(st[1]! - k0);

@@ -28,7 +28,7 @@ import { TesseraError } from '../../errors.js';
 import type { Graph } from '../../graph/types.js';
 import { allocStripedLocks } from '../locks.js';
 import { referenceSssp } from './reference.js';
-import { nativeCpuKernels } from '../../../actors/gpu/native-host.js';
+import { nativeCpuKernels, nativePageSet } from '../../../actors/gpu/native-host.js';
 
 export const sssp = defineProgram({
   name: 'sssp',
@@ -79,13 +79,13 @@ export function checkWeights(g: Graph): number {
   return mean;
 }
 
-/** checkWeights' pass: per page on the addon's threads where `scan` is given (the same sums as scanPage's), else here. */
-export function weightMean(g: Graph, scan = nativeCpuKernels()?.weightScan): number {
+/** checkWeights' pass: per page on the addon's threads where `cpu` has it (the same sums as scanPage's), else here. */
+export function weightMean(g: Graph, cpu = nativeCpuKernels()): number {
   const pages = g.out.pages;
   if (pages.length === 0 || pages[0]!.weights === undefined) return 1;
   // Per page: the sum and count of its finite weights, its first bad one's index (-1: none).
   const stats = new Float64Array(3 * pages.length);
-  if (scan !== undefined && pages.length > 1) scan(pages.map((p) => p.weights!), Uint32Array.from(pages, (p) => p.edges), stats);
+  if (cpu?.weightScan !== undefined && pages.length > 1 && g.out.stored === undefined) cpu.weightScan(nativePageSet(cpu, g.out), stats);
   else pages.forEach((p, i) => scanPage(p.weights!, p.edges, stats, 3 * i));
   let sum = 0;
   let count = 0;

@@ -5,6 +5,7 @@
  */
 import type { CpuKernel } from '../../engine/kernel.js';
 import { nativeCpuKernels, nativePageSet } from '../../../actors/gpu/native-host.js';
+import { idsDegreeSum } from '../../engine/run-tasks.js';
 
 // The loops in C++ (native/src/addon_sssp.cpp) where the addon loads: the same distances, without
 // their JIT warm-up on every thread in a session's first run.
@@ -81,10 +82,8 @@ export const sssp: CpuKernel<SsspState> = {
     const found = out.discovered!;
     const g = ctx.graph;
     if (native?.ssspPush !== undefined && g.out.stored === undefined) {
-      let room = 0;
-      for (let k = lo; k < hi; k++) room += g.outDegree[list[k]!]!;
       st.fill(0);
-      native.ssspPush(nativePageSet(native, g.out), list, lo, hi, dist, next, found.room(room), st);
+      native.ssspPush(nativePageSet(native, g.out), list, lo, hi, dist, next, found.room(idsDegreeSum(g.outDegree, list.subarray(lo, hi), hi - lo)), st);
       found.added(st[1]!);
       out.edges += st[0]!;
       out.active += st[1]!;
