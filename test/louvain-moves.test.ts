@@ -8,7 +8,7 @@
 import test from 'ava';
 import { generate } from '../src/index.js';
 import { nativeCpuKernels } from '../actors/gpu/native-host.js';
-import { aggregateSerial, classOrder, MAX_SWEEPS, moveOrderedSerial, relabel, TOL, undirectedView, type WCsr } from '../src/programs/louvain/serial.js';
+import { AGGREGATE_BLOCK, aggregateSerial, CLASSES, classOrder, MAX_ROUNDS, MAX_SWEEPS, moveOrderedSerial, relabel, ROUND_TOL, sequentialRoundsTs, TOL, undirectedView, type WCsr } from '../src/programs/louvain/serial.js';
 
 function plainMoves(g: WCsr, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number): { sweeps: number; gain: number } {
   const { n, off, adj, wt, k } = g;
@@ -88,4 +88,38 @@ test('the sequential moves equal the same moves with a fresh sum per vertex, on 
       g = aggregateSerial(g, a.comm, C);
     }
   }
+});
+
+const roundsOpts = { classes: CLASSES, maxSweeps: MAX_SWEEPS, tol: TOL, roundTol: ROUND_TOL, maxRounds: MAX_ROUNDS, batchVertices: 0, batchEntries: 16384, moveBatches: 0, block: AGGREGATE_BLOCK, compact: true };
+
+(nativeCpuKernels()?.louvainRounds ? test : test.skip)("the addon's whole sequential path (louvainRounds) ends as the TypeScript's rounds, compacted or not, batched or not", (t) => {
+  const native = nativeCpuKernels()!.louvainRounds!;
+  for (const [spec, resolution] of [['rmat:12', 1], ['rmat:12:weighted', 1.2], ['uniform:11:ef=4:weighted', 0.8], ['rmat:10:weighted', 1]] as const) {
+    const g = undirectedView(generate(spec));
+    const m2 = g.k.reduce((a, b) => a + b, 0);
+    for (const compact of [true, false]) {
+      const want = sequentialRoundsTs(g, resolution, m2, compact);
+      t.true(want.rounds >= 1 && want.levels >= 1, spec);
+      // Small batches on every level: the gathering threads' path too (their choices are the serial loop's).
+      for (const batch of [{ batchVertices: 0 }, { batchVertices: 3, batchEntries: 64 }, { batchVertices: 512, block: 7 }]) {
+        const got = native(g.off, g.adj, g.wt ?? null, g.k, g.loop, resolution, m2, { ...roundsOpts, ...batch, compact });
+        t.deepEqual(got, want, `${spec} compact ${compact} ${JSON.stringify(batch)}`);
+      }
+    }
+  }
+});
+
+(nativeCpuKernels()?.louvainRounds ? test : test.skip)('louvainRounds refuses a view it cannot read, naming the argument', (t) => {
+  const native = nativeCpuKernels()!.louvainRounds!;
+  const g = undirectedView(generate('rmat:6'));
+  const m2 = g.k.reduce((a, b) => a + b, 0);
+  const call = (over: Partial<{ off: Float64Array; adj: Uint32Array; k: Float64Array }>, opts: Record<string, unknown> = roundsOpts): unknown =>
+    native(over.off ?? g.off, over.adj ?? g.adj, g.wt ?? null, over.k ?? g.k, g.loop, 1, m2, opts as typeof roundsOpts);
+  t.throws(() => call({ adj: Uint32Array.from(g.adj, (x) => (x === 0 ? g.n : x)) }), { message: /louvainRounds: adj holds vertex ids below n/ });
+  t.throws(() => call({ off: g.off.map((x, i) => (i === g.n ? x + 1 : x)) }), { message: /adj and wt need off\[n\] entries/ });
+  t.throws(() => call({ k: g.k.subarray(1) }), { message: /k and loop need n entries/ });
+  t.throws(() => call({}, { ...roundsOpts, classes: 0 }), { message: /classes, block and batchEntries/ });
+  t.throws(() => call({}, { ...roundsOpts, block: 1.5 }), { message: /opts.block must be a whole number/ });
+  t.throws(() => call({}, { ...roundsOpts, tol: undefined }), { message: /opts.tol must be a number/ });
+  t.throws(() => (native as unknown as (...a: unknown[]) => unknown)(g.off, g.adj, null, g.k, g.loop, 1, m2), { message: /opts must be an object/ });
 });

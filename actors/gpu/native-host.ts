@@ -61,6 +61,24 @@ export type NativePageSet = { readonly __nativePageSet: true };
  * The built-in programs' native CPU kernels (native/src/addon_cpu.cpp), each over one task's range
  * on the calling thread; stats[0] += edges examined, stats[1] += vertices activated.
  */
+/** louvainRounds' constants (serial.ts). */
+export interface LouvainRoundsOptions {
+  classes: number;
+  maxSweeps: number;
+  tol: number;
+  roundTol: number;
+  maxRounds: number;
+  /** 0: no batched gathering. */
+  batchVertices: number;
+  batchEntries: number;
+  /** Views of fewer entries move unbatched. */
+  moveBatches: number;
+  /** Aggregation blocks (serial.ts AGGREGATE_BLOCK). */
+  block: number;
+  /** false: the rounds run on every vertex, not only on those with neighbours. */
+  compact: boolean;
+}
+
 export interface NativeCpuKernels {
   pageSet(pages: readonly Page[], firstPageOf: Uint32Array): NativePageSet;
   bfsPull(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, depth: Int32Array, frontier: Flags, next: Flags, level: number, stats: Float64Array): void;
@@ -98,6 +116,12 @@ export interface NativeCpuKernels {
    * every core (batchEntries entries at most), the same result to the bit.
    */
   louvainMoveOrdered?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number, maxSweeps: number, tol: number, batchVertices?: number, batchEntries?: number): { sweeps: number; gain: number };
+  /**
+   * Louvain's sequential path whole (addon_louvain_rounds.cpp; serial.ts sequentialRounds): the
+   * class order, the compaction, the rounds of moves and serial coarse levels, the relabelling.
+   * comm: dense ids in order of each community's smallest vertex.
+   */
+  louvainRounds?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, loop: Float64Array, resolution: number, m2: number, opts: LouvainRoundsOptions): { comm: Uint32Array; levels: number; rounds: number; sweeps: number };
   /**
    * BFS's every level on the calling team thread (addon_bfs.cpp; src/programs/bfs/team.ts): every
    * thread of the team calls it with the same arguments; ctl (zeroed, at least 32 + params[2] + 1

@@ -152,7 +152,7 @@ Napi::Value DropFileCache(const Napi::CallbackInfo& info);
 void ExportFunctions(Napi::Env env, Napi::Object exports);
 // The built-in programs' native CPU kernels (addon_cpu.cpp), exported as `cpu`.
 Napi::Object CpuKernels(Napi::Env env);
-// louvainAggregate (addon_louvain.cpp), added to `cpu`.
+// louvainAggregate, louvainMoveOrdered (addon_louvain.cpp), added to `cpu`.
 void ExportLouvain(Napi::Object cpu);
 // bfsTeam (addon_bfs.cpp), added to `cpu`.
 void ExportBfs(Napi::Object cpu);
@@ -162,6 +162,8 @@ void ExportPr(Napi::Object cpu);
 void ExportSssp(Napi::Object cpu);
 // louvainFillNative (addon_louvain_view.cpp), added to `cpu`.
 void ExportLouvainView(Napi::Object cpu);
+// louvainRounds (addon_louvain_rounds.cpp), added to `cpu`.
+void ExportLouvainRounds(Napi::Object cpu);
 
 }  // namespace addon
 }  // namespace ts

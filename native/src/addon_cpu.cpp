@@ -479,6 +479,7 @@ Napi::Object CpuKernels(Napi::Env env) {
   ExportPr(o);
   ExportSssp(o);
   ExportLouvainView(o);
+  ExportLouvainRounds(o);
   return o;
 }
 

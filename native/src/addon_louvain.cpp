@@ -17,6 +17,7 @@
 //   its bound in the output, the others' blocks folded in a second pass; the lists then moved down
 //   over the gaps.
 #include "addon.h"
+#include "louvain_core.h"
 
 #include <algorithm>
 #include <atomic>
@@ -136,26 +137,11 @@ struct Args {
   }
 };
 
-Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  TA off, adj, wt, k, loop, comm;
-  const Args args{info, "louvainAggregate"};
-  const bool weighted = args.view(&off, &adj, &wt, &k);
-  args.get(4, &loop, napi_float64_array, "loop");
-  args.get(5, &comm, napi_uint32_array, "comm");
-  const double Cd = numberArg(info, 6, "louvainAggregate: C", 0, true);
-  const double blockd = numberArg(info, 7, "louvainAggregate: block", 1, true);
-  const size_t n = comm.length;
-  const uint32_t C = (uint32_t)Cd;
-  const uint64_t block = (uint64_t)blockd;
-  if (off.length != n + 1 || k.length < n || loop.length < n || (double)C != Cd || C > n || (double)block != blockd)
-    throw codedError(env, "TS_ARG", "louvainAggregate: off needs n + 1 entries, k and loop n, C at most n, block a whole number");
-  const double* offp = (const double*)off.data;
-  const uint32_t* commp = (const uint32_t*)comm.data;
-  if ((uint64_t)offp[n] > adj.length || (weighted && (uint64_t)offp[n] > wt.length))
-    throw codedError(env, "TS_ARG", "louvainAggregate: adj and wt need off[n] entries");
-  for (size_t v = 0; v < n; v++)
-    if (commp[v] >= C) throw codedError(env, "TS_ARG", "louvainAggregate: a community id is not below C");
+}  // namespace
+
+uint64_t lvAggregate(const LvView& gv, const uint32_t* commp, uint32_t C, uint64_t block, const std::function<LvOut(uint64_t cap)>& alloc) {
+  const size_t n = gv.n;
+  const double* offp = gv.off;
   // Members of each community in vertex order (a counting sort).
   std::vector<uint64_t> start(C + 1, 0);
   for (size_t v = 0; v < n; v++) start[commp[v] + 1]++;
@@ -163,12 +149,7 @@ Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
   std::vector<uint64_t> fill(start.begin(), start.end() - 1);
   std::vector<uint32_t> members(n);
   for (size_t v = 0; v < n; v++) members[fill[commp[v]]++] = (uint32_t)v;
-  const Csr g{offp, (const uint32_t*)adj.data, weighted ? (const double*)wt.data : nullptr, (const double*)k.data, (const double*)loop.data, commp, members.data(), start.data()};
-  Napi::ArrayBuffer kb = Napi::ArrayBuffer::New(env, (size_t)C * 8), lb = Napi::ArrayBuffer::New(env, (size_t)C * 8);
-  Napi::ArrayBuffer ob = Napi::ArrayBuffer::New(env, ((size_t)C + 1) * 8);
-  double* kc = (double*)kb.Data();
-  double* loopc = (double*)lb.Data();
-  double* offc = (double*)ob.Data();
+  const Csr g{offp, gv.adj, gv.wt, gv.k, gv.loop, commp, members.data(), start.data()};
   // Each community's list goes straight into the output at its bound (no list holds more than its
   // members' entries, nor more than the C - 1 other communities), then the lists move down over the
   // gaps in order. Per thread buffers copied into place touched ~3x the output's bytes in fresh
@@ -201,9 +182,12 @@ Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
   }
   firstBlock[C] = (uint32_t)blocks.size();
   const uint64_t cap = bound[C];
-  Napi::ArrayBuffer ab = Napi::ArrayBuffer::New(env, std::max<uint64_t>(cap, 1) * 4), wb = Napi::ArrayBuffer::New(env, std::max<uint64_t>(cap, 1) * 8);
-  uint32_t* adjc = (uint32_t*)ab.Data();
-  double* wtc = (double*)wb.Data();
+  const LvOut out = alloc(cap);
+  double* kc = out.k;
+  double* loopc = out.loop;
+  double* offc = out.off;
+  uint32_t* adjc = out.adj;
+  double* wtc = out.wt;
   std::vector<uint32_t> partAdj(parts);
   std::vector<double> partWt(parts);
   std::vector<uint32_t> count(C), blockCount(blocks.size());
@@ -265,6 +249,39 @@ Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
     }
     offc[c + 1] = (double)(m += count[c]);
   }
+  return m;
+}
+
+namespace {
+
+Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  TA off, adj, wt, k, loop, comm;
+  const Args args{info, "louvainAggregate"};
+  const bool weighted = args.view(&off, &adj, &wt, &k);
+  args.get(4, &loop, napi_float64_array, "loop");
+  args.get(5, &comm, napi_uint32_array, "comm");
+  const double Cd = numberArg(info, 6, "louvainAggregate: C", 0, true);
+  const double blockd = numberArg(info, 7, "louvainAggregate: block", 1, true);
+  const size_t n = comm.length;
+  const uint32_t C = (uint32_t)Cd;
+  const uint64_t block = (uint64_t)blockd;
+  if (off.length != n + 1 || k.length < n || loop.length < n || (double)C != Cd || C > n || (double)block != blockd)
+    throw codedError(env, "TS_ARG", "louvainAggregate: off needs n + 1 entries, k and loop n, C at most n, block a whole number");
+  const double* offp = (const double*)off.data;
+  const uint32_t* commp = (const uint32_t*)comm.data;
+  if ((uint64_t)offp[n] > adj.length || (weighted && (uint64_t)offp[n] > wt.length))
+    throw codedError(env, "TS_ARG", "louvainAggregate: adj and wt need off[n] entries");
+  for (size_t v = 0; v < n; v++)
+    if (commp[v] >= C) throw codedError(env, "TS_ARG", "louvainAggregate: a community id is not below C");
+  const LvView g{n, offp, (const uint32_t*)adj.data, weighted ? (const double*)wt.data : nullptr, (const double*)k.data, (const double*)loop.data};
+  Napi::ArrayBuffer kb, lb, ob, ab, wb;
+  const uint64_t m = lvAggregate(g, commp, C, block, [&](uint64_t cap) {
+    kb = Napi::ArrayBuffer::New(env, (size_t)C * 8), lb = Napi::ArrayBuffer::New(env, (size_t)C * 8);
+    ob = Napi::ArrayBuffer::New(env, ((size_t)C + 1) * 8);
+    ab = Napi::ArrayBuffer::New(env, std::max<uint64_t>(cap, 1) * 4), wb = Napi::ArrayBuffer::New(env, std::max<uint64_t>(cap, 1) * 8);
+    return LvOut{(double*)ob.Data(), (uint32_t*)ab.Data(), (double*)wb.Data(), (double*)kb.Data(), (double*)lb.Data()};
+  });
   Napi::Object o = Napi::Object::New(env);
   o.Set("off", Napi::Float64Array::New(env, (size_t)C + 1, ob, 0));
   o.Set("adj", Napi::Uint32Array::New(env, m, ab, 0));
@@ -273,6 +290,7 @@ Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
   o.Set("loop", Napi::Float64Array::New(env, C, lb, 0));
   return o;
 }
+
 
 // louvainMoveOrdered(off, adj, wt | null, k, comm, tot, size, order, resolution, m2, maxSweeps, tol,
 //   batchVertices?, batchEntries?) -> { sweeps, gain }: serial.ts moveOrdered (the sequential local
@@ -365,40 +383,17 @@ struct Batch {
   }
 };
 
-Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  TA off, adj, wt, k, comm, tot, size, order;
-  const Args args{info, "louvainMoveOrdered"};
-  const bool weighted = args.view(&off, &adj, &wt, &k);
-  args.get(4, &comm, napi_uint32_array, "comm");
-  args.get(5, &tot, napi_float64_array, "tot");
-  args.get(6, &size, napi_uint32_array, "size");
-  args.get(7, &order, napi_uint32_array, "order");
-  const double resolution = numberArg(info, 8, "louvainMoveOrdered: resolution", 0, true);
-  const double m2 = numberArg(info, 9, "louvainMoveOrdered: m2", 0, true);
-  const double maxSweeps = numberArg(info, 10, "louvainMoveOrdered: maxSweeps", 0, true);
-  const double tol = numberArg(info, 11, "louvainMoveOrdered: tol", 0, true);
-  const double batchV = info.Length() > 12 ? numberArg(info, 12, "louvainMoveOrdered: batchVertices", 0, true) : 0;
-  const double batchE = info.Length() > 13 ? numberArg(info, 13, "louvainMoveOrdered: batchEntries", 1, true) : 1;
-  const size_t n = comm.length;
-  const double* offp = (const double*)off.data;
-  if (off.length != n + 1 || k.length < n || tot.length < n || size.length < n || order.length != n || n >= (1u << 31))
-    throw codedError(env, "TS_ARG", "louvainMoveOrdered: off needs n + 1 entries, k, tot, size and order n");
-  if ((uint64_t)offp[n] > adj.length || (weighted && (uint64_t)offp[n] > wt.length))
-    throw codedError(env, "TS_ARG", "louvainMoveOrdered: adj and wt need off[n] entries");
-  if (batchV >= (double)(1u << 20)) throw codedError(env, "TS_ARG", "louvainMoveOrdered: batchVertices below 2^20");
-  const uint32_t* adjp = (const uint32_t*)adj.data;
-  const double* wtp = weighted ? (const double*)wt.data : nullptr;
-  const double* kp = (const double*)k.data;
-  uint32_t* cp = (uint32_t*)comm.data;
-  double* totp = (double*)tot.data;
-  uint32_t* sizep = (uint32_t*)size.data;
-  const uint32_t* orderp = (const uint32_t*)order.data;
-  for (size_t i = 0; i < n; i++)
-    if (orderp[i] >= n || cp[i] >= n) throw codedError(env, "TS_ARG", "louvainMoveOrdered: order and comm hold vertex ids below n");
+}  // namespace
+
+LvMoved lvMoveOrdered(const LvView& g, uint32_t* cp, double* totp, uint32_t* sizep, const uint32_t* orderp, double resolution, double m2, double maxSweeps, double tol, uint32_t batchV, uint64_t batchE) {
+  const size_t n = g.n;
+  const double* offp = g.off;
+  const uint32_t* adjp = g.adj;
+  const double* wtp = g.wt;
+  const double* kp = g.k;
   const size_t threads = std::min<size_t>(32, std::max<size_t>(1, std::thread::hardware_concurrency()));
-  const uint32_t B = threads > 1 ? (uint32_t)batchV : 0;
-  const uint64_t E = (uint64_t)batchE;
+  const uint32_t B = threads > 1 ? batchV : 0;
+  const uint64_t E = batchE;
   // This thread's gathering: a scatter over every community, stamped with the gather's number
   // (the serial loop's; the batch threads' hash tables, tried here too, made it slower).
   std::vector<double> slack(n);
@@ -576,9 +571,42 @@ Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
       }
     });
   }
+  return LvMoved{sweeps, total};
+}
+
+namespace {
+
+Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  TA off, adj, wt, k, comm, tot, size, order;
+  const Args args{info, "louvainMoveOrdered"};
+  const bool weighted = args.view(&off, &adj, &wt, &k);
+  args.get(4, &comm, napi_uint32_array, "comm");
+  args.get(5, &tot, napi_float64_array, "tot");
+  args.get(6, &size, napi_uint32_array, "size");
+  args.get(7, &order, napi_uint32_array, "order");
+  const double resolution = numberArg(info, 8, "louvainMoveOrdered: resolution", 0, true);
+  const double m2 = numberArg(info, 9, "louvainMoveOrdered: m2", 0, true);
+  const double maxSweeps = numberArg(info, 10, "louvainMoveOrdered: maxSweeps", 0, true);
+  const double tol = numberArg(info, 11, "louvainMoveOrdered: tol", 0, true);
+  const double batchV = info.Length() > 12 ? numberArg(info, 12, "louvainMoveOrdered: batchVertices", 0, true) : 0;
+  const double batchE = info.Length() > 13 ? numberArg(info, 13, "louvainMoveOrdered: batchEntries", 1, true) : 1;
+  const size_t n = comm.length;
+  const double* offp = (const double*)off.data;
+  if (off.length != n + 1 || k.length < n || tot.length < n || size.length < n || order.length != n || n >= (1u << 31))
+    throw codedError(env, "TS_ARG", "louvainMoveOrdered: off needs n + 1 entries, k, tot, size and order n");
+  if ((uint64_t)offp[n] > adj.length || (weighted && (uint64_t)offp[n] > wt.length))
+    throw codedError(env, "TS_ARG", "louvainMoveOrdered: adj and wt need off[n] entries");
+  if (batchV >= (double)(1u << 20)) throw codedError(env, "TS_ARG", "louvainMoveOrdered: batchVertices below 2^20");
+  const uint32_t* orderp = (const uint32_t*)order.data;
+  uint32_t* cp = (uint32_t*)comm.data;
+  for (size_t i = 0; i < n; i++)
+    if (orderp[i] >= n || cp[i] >= n) throw codedError(env, "TS_ARG", "louvainMoveOrdered: order and comm hold vertex ids below n");
+  const LvView g{n, offp, (const uint32_t*)adj.data, weighted ? (const double*)wt.data : nullptr, (const double*)k.data, nullptr};
+  const LvMoved r = lvMoveOrdered(g, cp, (double*)tot.data, (uint32_t*)size.data, orderp, resolution, m2, maxSweeps, tol, (uint32_t)batchV, (uint64_t)batchE);
   Napi::Object o = Napi::Object::New(env);
-  o.Set("sweeps", sweeps);
-  o.Set("gain", total);
+  o.Set("sweeps", r.sweeps);
+  o.Set("gain", r.gain);
   return o;
 }
 

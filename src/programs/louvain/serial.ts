@@ -239,6 +239,16 @@ let lastOrder = new Uint32Array(0);
  * better; each vertex without neighbours is then a community of its own.
  */
 export function sequentialRounds(g: WCsr, resolution: number, m2: number, compact = true): { comm: Uint32Array; levels: number; rounds: number; sweeps: number } {
+  // The addon's louvainRounds: the same passes, natively (the O(n) ones a session's first run took cold here).
+  const native = nativeCpuKernels()?.louvainRounds;
+  if (native === undefined) return sequentialRoundsTs(g, resolution, m2, compact);
+  const batchVertices = CORES >= 8 ? BATCH_VERTICES : 0;
+  const opts = { classes: CLASSES, maxSweeps: MAX_SWEEPS, tol: TOL, roundTol: ROUND_TOL, maxRounds: MAX_ROUNDS, batchVertices, batchEntries: BATCH_ENTRIES, moveBatches: MOVE_BATCHES, block: AGGREGATE_BLOCK, compact };
+  return native(g.off, g.adj, g.wt ?? null, g.k, g.loop, resolution, m2, opts);
+}
+
+/** sequentialRounds in TypeScript, pass by pass (the addon's passes where it loads; the native whole's oracle in tests). */
+export function sequentialRoundsTs(g: WCsr, resolution: number, m2: number, compact = true): { comm: Uint32Array; levels: number; rounds: number; sweeps: number } {
   const n = g.n;
   const order = classOrder(n);
   let kept = 0;
