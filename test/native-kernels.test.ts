@@ -11,10 +11,10 @@ const avail = nativeAvailable();
 test('the addon exports the CPU kernels where it loads', (t) => {
   if (!avail.ok && process.env.TESSERA_REQUIRE_NATIVE !== '1') return t.pass(`no addon here: ${avail.reason}`);
   t.truthy(nativeCpuKernels(), 'cpu kernels');
-  for (const k of ['bfsPull', 'bfsPush', 'bfsTeam', 'wccTeam', 'prPull', 'ssspPush', 'ssspPull', 'ssspSelect', 'weightScan', 'louvainFillNative', 'louvainIntra', 'louvainRenumber', 'louvainRounds'] as const) t.is(typeof nativeCpuKernels()![k], 'function', k);
+  for (const k of ['bfsPull', 'bfsPush', 'bfsTeam', 'wccTeam', 'prPull', 'ssspPush', 'ssspPull', 'ssspSelect', 'weightScan', 'louvainFillNative', 'louvainIntra', 'louvainRenumber', 'louvainRounds', 'bcFwdPush', 'bcFwdPull', 'bcBackPull', 'bcBackPush'] as const) t.is(typeof nativeCpuKernels()![k], 'function', k);
 });
 
-test('bfs, wcc and sssp with the native kernels equal the references', async (t) => {
+test('bfs, wcc, sssp and bc with the native kernels equal the references', async (t) => {
   await checkKernelCases(t);
 });
 
@@ -30,6 +30,10 @@ test('the native kernels check their arguments: one line, no crash', (t) => {
   t.throws(() => cpu.bfsPull(off, nbrs, 0, 0, 2, new Int32Array(1), bytes, bytes, 1, stats), { message: /out of bounds/ });
   t.throws(() => cpu.affVertex(1, new Int32Array(2), new Uint32Array(2), 0, 5), { message: /out of bounds/ });
   t.throws(() => cpu.ssspPull!(off, nbrs, null, 0, 0, 2, new Float64Array(1), bytes, bytes, stats), { message: /out of bounds/ });
+  t.throws(() => cpu.bcFwdPull!(off, nbrs, 0, 0, 3, new Int32Array(2), new Float64Array(2), bytes, bytes, 1, stats), { message: /bcFwdPull: range out of bounds/ });
+  t.throws(() => cpu.bcBackPull!(off, nbrs, 1, 0, 2, new Int32Array(2), new Float64Array(2), new Float64Array(2), new Float64Array(2), bytes, 1, true, stats), { message: /bcBackPull: range out of bounds/ });
+  t.throws(() => cpu.bcFwdPull!(off, nbrs, 0, 0, 2, new Int32Array(2), new Float64Array(2), bytes, bytes, -1, stats), { message: /level must be a whole number/ });
+  t.throws(() => cpu.bcBackPull!(off, nbrs, 0, 0, 2, new Int32Array(2), new Float64Array(1), new Float64Array(2), new Float64Array(2), bytes, 1, false, stats), { message: /out of bounds/ });
   t.throws(() => cpu.louvainRenumber!(new Uint32Array([1]), new Int32Array([0, -1]), new Uint32Array(1)), { message: /no new one/ });
   t.throws(() => cpu.louvainIntra!(new Float64Array([0, 1]), new Uint32Array([0]), null, new Uint32Array(1), 0, 0, 2, stats), { message: /out of bounds/ });
   t.throws(() => cpu.ssspPull!(off, nbrs, new Float32Array(1), 0, 0, 2, new Float64Array(2), bytes, bytes, stats), { message: /out of bounds/ });

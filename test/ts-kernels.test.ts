@@ -13,6 +13,6 @@ test('TESSERA_NATIVE_KERNELS=0 turns the native kernels off', (t) => {
   t.is(nativeCpuKernels(), undefined);
 });
 
-test('bfs, wcc and sssp with the TypeScript kernels equal the references', async (t) => {
+test('bfs, wcc, sssp and bc with the TypeScript kernels equal the references', async (t) => {
   await checkKernelCases(t);
 });

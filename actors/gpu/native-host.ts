@@ -116,6 +116,14 @@ export interface NativeCpuKernels {
    * every core (batchEntries entries at most), the same result to the bit.
    */
   louvainMoveOrdered?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, k: Float64Array, comm: Uint32Array, tot: Float64Array, size: Uint32Array, order: Uint32Array, resolution: number, m2: number, maxSweeps: number, tol: number, batchVertices?: number, batchEntries?: number): { sweeps: number; gain: number };
+  /** Betweenness's forward push (addon_bc.cpp; src/programs/bc/kernels.ts): depth by compare-and-swap, sigma added by compare-and-swap; stats[0] += edges, stats[1] += vertices appended to found. */
+  bcFwdPush?(out: NativePageSet, list: Uint32Array, lo: number, hi: number, dist: Int32Array, sigma: Float64Array, next: Uint8Array, found: Uint32Array, level: number, stats: Float64Array): void;
+  /** Betweenness's forward pull over one page's vertices vBegin + [lo, hi). */
+  bcFwdPull?(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, dist: Int32Array, sigma: Float64Array, frontier: Uint8Array, next: Uint8Array, level: number, stats: Float64Array): void;
+  /** Betweenness's backward step over one page's vertices of the level (frontier, or depth where byDist): the TypeScript's sums to the bit. */
+  bcBackPull?(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, dist: Int32Array, sigma: Float64Array, delta: Float64Array, bc: Float64Array, frontier: Uint8Array, level: number, byDist: boolean, stats: Float64Array): void;
+  /** Betweenness's backward step over list[lo, hi). */
+  bcBackPush?(out: NativePageSet, list: Uint32Array, lo: number, hi: number, dist: Int32Array, sigma: Float64Array, delta: Float64Array, bc: Float64Array, level: number, byDist: boolean, stats: Float64Array): void;
   /**
    * Louvain's sequential path whole (addon_louvain_rounds.cpp; serial.ts sequentialRounds): the
    * class order, the compaction, the rounds of moves and serial coarse levels, the relabelling.

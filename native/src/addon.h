@@ -162,6 +162,8 @@ void ExportPr(Napi::Object cpu);
 void ExportSssp(Napi::Object cpu);
 // louvainFillNative (addon_louvain_view.cpp), added to `cpu`.
 void ExportLouvainView(Napi::Object cpu);
+// bcFwdPush, bcFwdPull, bcBackPull, bcBackPush (addon_bc.cpp), added to `cpu`.
+void ExportBc(Napi::Object cpu);
 // louvainRounds (addon_louvain_rounds.cpp), added to `cpu`.
 void ExportLouvainRounds(Napi::Object cpu);
 

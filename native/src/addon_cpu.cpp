@@ -480,6 +480,7 @@ Napi::Object CpuKernels(Napi::Env env) {
   ExportSssp(o);
   ExportLouvainView(o);
   ExportLouvainRounds(o);
+  ExportBc(o);
   return o;
 }
 

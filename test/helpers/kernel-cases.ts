@@ -1,5 +1,5 @@
 /**
- * The programs whose CPU kernels have a native twin (bfs, wcc's Afforest; native/src/addon_cpu.cpp)
+ * The programs whose CPU kernels have a native twin (bfs, wcc's Afforest, sssp, bc; native/src)
  * against their serial references, on graphs whose supersteps go to the worker threads (RMAT 14,
  * directed and undirected) and on a small graph with 64-edge pages (hubs over split pages, run on
  * the coordinator's thread), on 1, 2 and 4 threads. Run twice: with the native kernels
@@ -11,7 +11,8 @@ import { internalId } from '../../src/engine/output.js';
 import { loadGraph } from '../../src/graph/load.js';
 import { buildGraph } from '../../src/graph/build.js';
 import type { Graph } from '../../src/graph/types.js';
-import { bfs, sssp, wcc } from '../../src/programs/index.js';
+import { bc, bfs, sssp, wcc } from '../../src/programs/index.js';
+import { referenceBetweenness } from '../../src/programs/bc/reference.js';
 import { referenceBfs, referenceSssp, referenceWcc } from './references.js';
 import { rawFrom } from './raw.js';
 import { topo } from './topologies.js';
@@ -39,12 +40,13 @@ function same(t: ExecutionContext, got: ArrayLike<number>, want: ArrayLike<numbe
   t.true(got.length === want.length && bad < 0, bad < 0 ? what : `${what}: vertex ${bad} got ${got[bad]} want ${want[bad]}`);
 }
 
-/** bfs (from the top hub and from a low-degree vertex), wcc and sssp equal their references. */
+/** bfs (from the top hub and from a low-degree vertex), wcc, sssp and bc (from both) equal their references. */
 export async function checkKernelCases(t: ExecutionContext): Promise<void> {
   for (const { label, graph: g } of await kernelCases()) {
     const sources = [0, internalId(g, g.ids.toOriginal[Math.floor(g.numVertices / 3)]!)];
     const refs = sources.map((s) => ({ s, bfs: referenceBfs(g, s), sssp: referenceSssp(g, s) }));
     const refWcc = referenceWcc(g);
+    const refBc = referenceBetweenness(g, Uint32Array.from(sources));
     for (const threads of [1, 2, 4]) {
       const e = await Engine.create(g, topo([threads]));
       try {
@@ -54,6 +56,7 @@ export async function checkKernelCases(t: ExecutionContext): Promise<void> {
           const d = await e.run(sssp, { source: r.s });
           same(t, d.values, r.sssp, `sssp ${label}, source ${r.s}, ${threads} threads`);
         }
+        same(t, (await e.run(bc, { sources: Uint32Array.from(sources) })).values, refBc, `bc ${label}, ${threads} threads`);
         // Twice: the second run reuses pooled arrays.
         for (let k = 0; k < 2; k++) same(t, (await e.run(wcc, {})).values, refWcc, `wcc ${label}, ${threads} threads, run ${k + 1}`);
       } finally {

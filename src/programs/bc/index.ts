@@ -18,8 +18,10 @@
  *            σ[v]/σ[w] (1 + δ[w]); then BC[v] += δ[v]. Every write is to the vertex itself, so
  *            both modes are race-free: push walks the out-edges of the level's vertex list, pull
  *            walks the out-pages (edgeMap pullPages: 'out') for the vertices of the level.
- * Level lists are kept from the forward phase, and only reached vertices are reset between
- * sources, so a source costs O(reached vertices + their edges) plus the supersteps.
+ * A push level's list is kept from the forward phase; a pull level (its frontier a byte map) is
+ * kept as its depth, and its backward step takes the vertices at that depth over every vertex
+ * (args.byDist), so the coordinator makes no list of it. The reset between sources: the lists'
+ * vertices where every level was a list (a small reach), else a vertex map on the sockets.
  * CPU kernels: kernels.ts. Serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
@@ -82,34 +84,39 @@ export const bc = defineProgram({
       const s = sources === undefined ? si : sources[si]!;
       dist[s] = 0;
       sigma[s] = 1;
-      // Forward: BFS levels with path counts; keep each level's vertex list.
-      const levels: Uint32Array[] = [Uint32Array.of(s)];
+      // Forward: BFS levels with path counts; keep each level's vertex list, or undefined for a
+      // level that came as a byte map (a pull step): its vertices are those at its depth, which
+      // the backward step picks itself over every vertex, where a list made here would cost the
+      // coordinator a pass over n (and the list's frontier another).
+      const levels: (Uint32Array | undefined)[] = [Uint32Array.of(s)];
       let frontier = ctx.frontierOf(levels[0]!);
       for (let level = 0; ; level++) {
         ({ next: frontier } = await ctx.edgeMap('bcFwd', frontier, { dist, sigma, lock }, { level }, { readsFrontier: true, pullIf: { state: 'dist', value: -1 } }));
         if (frontier.size === 0) break;
-        if (frontier.list !== undefined) levels.push(frontier.list.slice());
-        else {
-          const l = new Uint32Array(frontier.size);
-          for (let v = 0, k = 0; k < l.length; v++) if (frontier.bitmap[v] === 1) l[k++] = v;
-          levels.push(l);
-        }
+        levels.push(frontier.list?.slice());
       }
       // Backward: dependencies from the deepest level up; the deepest level has δ = 0, and
       // level 0 is the source itself (no BC for it).
       for (let level = levels.length - 2; level >= 1; level--) {
-        const f = ctx.frontierOf(levels[level]!);
+        const l = levels[level];
+        if (l === undefined) {
+          await ctx.edgeMap('bcBack', ctx.all(), { dist, sigma, delta, bc }, { level, byDist: 1 }, { pullPages: 'out', readsFrontier: true });
+          continue;
+        }
+        const f = ctx.frontierOf(l);
         await ctx.edgeMap('bcBack', f, { dist, sigma, delta, bc }, { level }, { pullPages: 'out', readsFrontier: true });
         ctx.release(f);
       }
-      for (const l of levels) for (let k = 0; k < l.length; k++) {
-        const v = l[k]!;
-        dist[v] = -1;
-        sigma[v] = 0;
-        delta[v] = 0;
-      }
+      if (levels.includes(undefined)) await ctx.vertexMap('bcReset', { dist, sigma, delta });
+      else
+        for (const l of levels) for (let k = 0; k < l!.length; k++) {
+          const v = l![k]!;
+          dist[v] = -1;
+          sigma[v] = 0;
+          delta[v] = 0;
+        }
     }
-    if (g.in === g.out) for (let v = 0; v < n; v++) bc[v]! /= 2;
+    if (g.in === g.out) await ctx.vertexMap('bcHalf', { bc });
     return bc;
   },
 });

@@ -1,9 +1,19 @@
 /**
  * Brandes' CPU kernels (the definition and its semantics: index.ts). bcFwd: one BFS level that
  * also counts shortest paths σ (push: CAS on dist, σ added under a striped spin-lock; pull: one
- * writer per vertex). bcBack: the dependencies δ of one level, every write to the vertex itself.
+ * writer per vertex). bcBack: the dependencies δ of one level, every write to the vertex itself
+ * (args.byDist: the level's vertices are those at depth args.level, over every vertex's frontier).
+ * bcReset, bcHalf: vertex maps between sources and at the end.
  */
 import type { CpuKernel } from '../../engine/kernel.js';
+import { nativeCpuKernels, nativePageSet } from '../../../actors/gpu/native-host.js';
+import { idsDegreeSum } from '../../engine/run-tasks.js';
+
+// The steps in C++ (native/src/addon_bc.cpp) where the addon loads: the same values, without their
+// JIT warm-up on every thread in a session's first run. The TypeScript stays for builds without
+// the addon, split vertices (pulls) and pages read from disk (pushes).
+const native = nativeCpuKernels();
+const st = new Float64Array(2);
 
 export interface BcFwdState {
   /** Depth from the source, -1 unreached. */
@@ -31,6 +41,14 @@ export const bcFwd: CpuKernel<BcFwdState> = {
     const next = ctx.next;
     const level = ctx.args.level! + 1;
     const split = pages.length > 1 || pages[0]!.split;
+    if (native?.bcFwdPull !== undefined && !split) {
+      const p = pages[0]!;
+      st.fill(0);
+      native.bcFwdPull(p.offsets, p.nbrs, p.vBegin, lo, hi, dist, sigma, fr, next, level, st);
+      out.edges += st[0]!;
+      out.active += st[1]!;
+      return;
+    }
     const v0 = pages[0]!.vBegin;
     let edges = 0;
     for (let i = lo; i < hi; i++) {
@@ -67,7 +85,17 @@ export const bcFwd: CpuKernel<BcFwdState> = {
     const next = ctx.next;
     const found = out.discovered!;
     const level = ctx.args.level! + 1;
-    const { pages, firstPageOf } = ctx.graph.out;
+    const g = ctx.graph;
+    if (native?.bcFwdPush !== undefined && g.out.stored === undefined) {
+      // Every push task of a step takes this path or none: the TypeScript adds under the locks, this by compare-and-swap.
+      st.fill(0);
+      native.bcFwdPush(nativePageSet(native, g.out), list, lo, hi, dist, sigma, next, found.room(idsDegreeSum(g.outDegree, list.subarray(lo, hi), hi - lo)), level, st);
+      found.added(st[1]!);
+      out.edges += st[0]!;
+      out.active += st[1]!;
+      return;
+    }
+    const { pages, firstPageOf } = g.out;
     let edges = 0;
     for (let k = lo; k < hi; k++) {
       const u = list[k]!;
@@ -118,13 +146,22 @@ export const bcBack: CpuKernel<BcBackState> = {
     const delta = ctx.state.delta;
     const bc = ctx.state.bc;
     const fr = ctx.frontier!;
-    const below = ctx.args.level! + 1;
+    const level = ctx.args.level!;
+    const below = level + 1;
+    const byDist = ctx.args.byDist === 1;
     const split = pages.length > 1 || pages[0]!.split;
+    if (native?.bcBackPull !== undefined && !split) {
+      const p = pages[0]!;
+      st.fill(0);
+      native.bcBackPull(p.offsets, p.nbrs, p.vBegin, lo, hi, dist, sigma, delta, bc, fr, level, byDist, st);
+      out.edges += st[0]!;
+      return;
+    }
     const v0 = pages[0]!.vBegin;
     let edges = 0;
     for (let i = lo; i < hi; i++) {
       const v = v0 + i;
-      if (fr[v] !== 1) continue;
+      if (byDist ? dist[v] !== level : fr[v] !== 1) continue;
       const sv = sigma[v]!;
       let dv = 0;
       if (split) {
@@ -156,11 +193,21 @@ export const bcBack: CpuKernel<BcBackState> = {
     const delta = ctx.state.delta;
     const bc = ctx.state.bc;
     const list = ctx.frontierList!;
-    const below = ctx.args.level! + 1;
-    const { pages, firstPageOf } = ctx.graph.out;
+    const level = ctx.args.level!;
+    const below = level + 1;
+    const byDist = ctx.args.byDist === 1;
+    const g = ctx.graph;
+    if (native?.bcBackPush !== undefined && g.out.stored === undefined) {
+      st.fill(0);
+      native.bcBackPush(nativePageSet(native, g.out), list, lo, hi, dist, sigma, delta, bc, level, byDist, st);
+      out.edges += st[0]!;
+      return;
+    }
+    const { pages, firstPageOf } = g.out;
     let edges = 0;
     for (let k = lo; k < hi; k++) {
       const v = list[k]!;
+      if (byDist && dist[v] !== level) continue;
       const sv = sigma[v]!;
       let dv = 0;
       let pi = firstPageOf[v]!;
@@ -186,5 +233,21 @@ export const bcBack: CpuKernel<BcBackState> = {
       bc[v]! += dv;
     }
     out.edges += edges;
+  },
+};
+
+/** Between sources: dist, sigma and delta back to their initial values wherever the source reached. */
+export const bcReset: CpuKernel<Pick<BcBackState, 'dist' | 'sigma' | 'delta'>> = {
+  vertex(ctx, lo, hi) {
+    const { dist, sigma, delta } = ctx.state;
+    for (let v = lo; v < hi; v++) if (dist[v] !== -1) (dist[v] = -1), (sigma[v] = 0), (delta[v] = 0);
+  },
+};
+
+/** Undirected graphs: each unordered pair counted once (index.ts). */
+export const bcHalf: CpuKernel<Pick<BcBackState, 'bc'>> = {
+  vertex(ctx, lo, hi) {
+    const bc = ctx.state.bc;
+    for (let v = lo; v < hi; v++) bc[v]! /= 2;
   },
 };

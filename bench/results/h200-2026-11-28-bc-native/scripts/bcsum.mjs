@@ -1,0 +1,20 @@
+// One engine's bc run (4 sources, seed 7) on a graph: the values' FNV-1a hash and sum, to compare builds. ROOT: the build's folder.
+import path from 'node:path';
+import os from 'node:os';
+const root = process.env.ROOT ?? process.cwd();
+const dist = (p) => import(path.join(root, 'dist', p));
+const { Engine } = await dist('src/engine/coordinator.js');
+const { findProgram } = await dist('src/programs/index.js');
+const { prepareRun, generate } = await dist('src/api.js');
+const g = generate(process.argv[2] ?? 'rmat:22:weighted');
+const topo = { name: '1S', source: 'bcsum', sockets: [{ id: 0, threads: os.availableParallelism() }], gpus: [], interconnect: {}, model: {} };
+const program = findProgram('bc');
+const params = prepareRun(g, program, { sources: 4, seed: 7 }).params;
+const e = await Engine.create(g, topo, { preload: [program] });
+const res = await e.run(program, params);
+const v = res.values, b = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+let h = 0x811c9dc5, sum = 0;
+for (let i = 0; i < b.length; i++) h = Math.imul(h ^ b[i], 0x01000193) >>> 0;
+for (let i = 0; i < v.length; i++) sum += v[i];
+console.log(`bc ${process.argv[2] ?? 'rmat:22:weighted'} n ${v.length} fnv ${h.toString(16)} sum ${sum}`);
+await e.close();
