@@ -74,3 +74,45 @@ gpuTest("another program after the preloaded one frees its arrays and makes its 
     await e.close();
   }
 });
+
+gpuTest('an engine with GPU actors runs its warm-up at create: two supersteps through each GPU actor, no progress event, the preloaded arrays kept; results equal the CPU', async (t) => {
+  const { GpuActor } = await import('../actors/gpu/gpu-actor.js');
+  const { EventEmitter } = await import('eventemitter3');
+  const g = rmat(true);
+  const want = await cpuResults(g);
+  const proto = GpuActor.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const saved = proto.superstep!;
+  let steps = 0;
+  proto.superstep = function (this: unknown, ...a: unknown[]) {
+    steps++;
+    return saved.apply(this, a);
+  };
+  try {
+    // GPUs owning every vertex (gpuOnly steps), and one GPU beside the socket (share 0.5).
+    for (const [gpus, gpuShare] of [[1, 1], [2, 1], [1, 0.5]] as const) {
+      const events = new EventEmitter();
+      const heard: string[] = [];
+      for (const k of ['run-start', 'superstep', 'run-end']) events.on(k, () => heard.push(k));
+      steps = 0;
+      const topology = topo(gpus);
+      const p = algorithm('bfs').program;
+      const e = await Engine.create(g, topology, await withOwnership(g, topology, { gpuShare, events, preload: [p] }));
+      try {
+        t.is(steps, 2 * gpus, `${gpus} GPU(s) share ${gpuShare}: the warm-up's two supersteps on each`);
+        t.deepEqual(heard, [], 'no progress event from the warm-up');
+        const { result, allocs } = await counting(() => e.run(p, paramsFor(g, 'bfs') as never));
+        t.is(firstMismatch(result.values, want.get('bfs')!, false), -1);
+        if (gpuShare === 1) t.is(allocs, 0, 'the preloaded device arrays outlived the warm-up');
+      } finally {
+        await e.close();
+      }
+    }
+    // Without preload: no warm-up.
+    steps = 0;
+    const e = await Engine.create(g, topo(1), await withOwnership(g, topo(1), { gpuShare: 1 }));
+    await e.close();
+    t.is(steps, 0);
+  } finally {
+    proto.superstep = saved;
+  }
+});

@@ -292,12 +292,12 @@ export class GpuActor {
     const tMeet = performance.now();
     const peerBytes = this.group === undefined ? 0 : await this.group.meet(this, step);
     const peerMs = performance.now() - tMeet;
-    injectGpuFault(f.step, this.cfg!.device); // engine/faults.ts: TESSERA_FAULT's gpu-fail / gpu-oom at this superstep
     const h = f.ops !== undefined ? operatorHandler(f.ops, f.kernel) : f.gpu === undefined ? undefined : (await loadGpuHandlers(f.gpu)).table[f.kernel];
+    if (h?.transient !== true) injectGpuFault(f.step, this.cfg!.device); // engine/faults.ts: TESSERA_FAULT's gpu-fail / gpu-oom at this superstep
     if (h === undefined) throw new Error(`kernel '${f.kernel}' has no GPU mapping`);
     if (!h.modes.includes(f.mode)) throw new Error(`kernel '${f.kernel}' runs ${h.modes.join('/')} on the GPU, not ${f.mode}`);
     const family = f.gpu ?? `ops:${f.ops!.program}`;
-    if (family !== this.family) {
+    if (family !== this.family && h.transient !== true) {
       await this.freeProgramArrays();
       // ...and unlock the host arrays of the previous run (the coordinator has dropped them).
       await this.unpinAll();

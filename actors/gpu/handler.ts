@@ -102,6 +102,12 @@ export interface GpuHandler {
    * does not pay it. `graph` is the engine's whole graph (ids included).
    */
   prepare?(a: GpuActor, graph: Graph): Promise<void>;
+  /**
+   * The handler uses no device array of its own and writes no state (the engine's warm-up,
+   * engine/warm-up.ts): its step leaves the last program's device arrays and pinned host arrays
+   * where they are, and TESSERA_FAULT's GPU faults do not fire in it.
+   */
+  transient?: true;
 }
 
 export type GpuHandlers = ExportTable<GpuHandler>;

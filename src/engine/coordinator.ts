@@ -187,8 +187,8 @@ export class Engine {
     await imports;
     const teams = noTeamwork(e, false, e.forceMode !== undefined) === undefined;
     warmPools(e, opts.preload ?? [], teams);
-    // A first run's dense tasks planned here (cached): 1-1.4 ms of it on the 2-core box; then, where a run may run teams, the warm-up run.
-    if (opts.preload !== undefined && opts.preload.length > 0 && e.cpuCount > 0) (e.denseShares('in'), e.denseShares('in', false, true), teams && (await warmEngine(e)));
+    // A first run's dense tasks planned here (cached): 1-1.4 ms of it on the 2-core box; then the warm-up run (warm-up.ts).
+    if (opts.preload !== undefined && opts.preload.length > 0 && e.cpuCount > 0) (e.denseShares('in'), e.denseShares('in', false, true), await warmEngine(e, teams));
     return e;
   }
 
