@@ -11,8 +11,12 @@ export const bcFwd: GpuHandler = {
   // anywhere and the actor sends the difference against what it uploaded.
   modes: ['push'],
   async run(a, s) {
-    const dist0 = await a.upload('dist', s, true) as Int32Array;
-    const sigma0 = await a.upload('sigma', s, true) as Float64Array;
+    // One GPU owning every vertex: a level's claims are the device's next flags, and sigma changed
+    // only at those vertices (from 0: unreached until this level), so both go back compacted on the
+    // device. Otherwise the whole arrays, diffed against what was uploaded.
+    const sole = a.gpusOwnAll && a.group === undefined;
+    const dist0 = await a.upload('dist', s, !sole) as Int32Array;
+    const sigma0 = await a.upload('sigma', s, !sole) as Float64Array;
     await clearNext(a, s);
     await frontierOwned(a, s);
     const st = await a.run('bc_forward', {
@@ -22,7 +26,10 @@ export const bcFwd: GpuHandler = {
       state: { depth: 'dist', sigma: 'sigma', frontier: FR, next: NX },
     });
     const merges: StateMerge[] = [];
-    if (st !== undefined) {
+    if (st !== undefined && sole) {
+      merges.push(await a.ownedChanges('dist', 'claim', s));
+      merges.push({ ...(await a.ownedChanges('sigma', 'sum', s)), activate: false });
+    } else if (st !== undefined) {
       const dist = await a.readAll('dist', 'i32') as Int32Array;
       const sigma = await a.readAll('sigma', 'f64') as Float64Array;
       const claimed: number[] = [];
