@@ -7,7 +7,7 @@
  * cmake or a C++ compiler is missing (build/native-status.json says so); a missing or broken addon
  * otherwise fails them.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
 import { REPO_ROOT } from './helpers/paths.js';
 import { bitmapWords, GpuController, nativeAvailable, type RunStats } from '../actors/gpu/native.js';
@@ -608,13 +608,19 @@ function brandes(out: Lists, sources: number[]): Float64Array {
   return bc;
 }
 
-t_('bc_forward / bc_backward (Brandes levels) match the reference', async (t) => {
+t_('bc_forward / bc_forward_pull / bc_backward (Brandes levels, forward pushed, pulled or both) match the reference', async (t) => {
   const g = randomGraph(1500, 6000, 13, [[2, 400, 'out'], [3, 300, 'in']]);
   const pages = paginate(g.out, 200, undefined);
-  t.true(pages.some((p) => p.split));
+  const inPages = paginate(g.in, 200, undefined);
+  t.true(pages.some((p) => p.split) && inPages.some((p) => p.split), 'split out- and in-pages (hubs)');
+  for (const mode of ['push', 'pull', 'mixed'] as const) await brandesOnController(t, g, pages, inPages, mode);
+});
+
+async function brandesOnController(t: ExecutionContext, g: G, pages: HPage[], inPages: HPage[], mode: 'push' | 'pull' | 'mixed'): Promise<void> {
   const c = await emu();
   try {
     await register(c, 0, pages);
+    await register(c, 1, inPages);
     const n = g.n;
     for (const [name, type] of [['depth', 'u32'], ['sigma', 'f64'], ['delta', 'f64'], ['bc', 'f64'], ['fa', 'u32'], ['fb', 'u32']] as const)
       await c.allocState(name, type, name[0] === 'f' ? bitmapWords(n) : n);
@@ -631,15 +637,18 @@ t_('bc_forward / bc_backward (Brandes levels) match the reference', async (t) =>
       let [cur, nxt] = ['fa', 'fb'];
       let level = 0;
       for (; ; level++) {
-        const st = await c.run('bc_forward', { setId: 0, pages: all(pages), params: { level }, state: { frontier: cur, next: nxt } });
+        const pull = mode === 'pull' || (mode === 'mixed' && level % 2 === 1);
+        const st = pull
+          ? await c.run('bc_forward_pull', { setId: 1, pages: all(inPages), params: { level }, state: { frontier: cur, next: nxt } })
+          : await c.run('bc_forward', { setId: 0, pages: all(pages), params: { level }, state: { frontier: cur, next: nxt } });
         if (st.activated === 0) break;
         await c.fillState(cur, 0);
         [cur, nxt] = [nxt, cur];
       }
       for (let l = level; l >= 0; l--) await c.run('bc_backward', { setId: 0, pages: all(pages), params: { level: l, source: s } });
     }
-    close(t, await c.readState('bc', new Float64Array(n)), brandes(g.out, sources), 'bc', 1e-9);
+    close(t, await c.readState('bc', new Float64Array(n)), brandes(g.out, sources), `bc, forward ${mode}`, 1e-9);
   } finally {
     await c.close();
   }
-});
+}

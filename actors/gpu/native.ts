@@ -28,6 +28,8 @@
  *               each vertex: most frequent label, ties to the smallest; a split vertex needs all
  *               its pages in the same call
  *   bc_forward  depth, sigma f64, frontier | frontierList, optional next; params level
+ *   bc_forward_pull depth, sigma f64, frontier, optional next; params level (in-pages: an
+ *               unvisited vertex sums sigma over its frontier in-neighbours, a positive sum claims it)
  *   bc_backward depth, sigma, delta f64 (zero before the first level of a source), optional bc f64;
  *               params level, source (out-pages; delta[v] for depth[v] == level, bc[v] += delta[v])
  *   lcc_tri     the forward triangle enumeration over N+ in state arrays (controller_tri.cpp)
@@ -60,6 +62,7 @@ export type KernelName =
   | 'wcc_push'
   | 'cdlp_pull'
   | 'bc_forward'
+  | 'bc_forward_pull'
   | 'bc_backward'
   /** Forward triangle enumeration over N+ lists in state arrays (native/src/controller_tri.cpp); no pages. */
   | 'lcc_tri'

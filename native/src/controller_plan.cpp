@@ -341,9 +341,19 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     return;
   }
 
-  if (k == "bfs_pull" || k == "wcc_pull" || k == "bc_backward") {
+  if (k == "bfs_pull" || k == "wcc_pull" || k == "bc_backward" || k == "bc_forward_pull") {
     PullArgs a{};
-    if (k == "bfs_pull") {
+    if (k == "bc_forward_pull") {
+      StateArr* depth = role(rq, "depth", {SType::U32, SType::I32}, true);
+      StateArr* sigma = role(rq, "sigma", {SType::F64}, true);
+      checkBoth(depth, "depth");
+      checkBoth(sigma, "sigma");
+      a.s0 = depth->dev;
+      a.s1 = sigma->dev;
+      a.level = (uint32_t)need("level");
+      a.fr = frontier((uint32_t)depth->n, true);
+      a.next = next((uint32_t)depth->n);
+    } else if (k == "bfs_pull") {
       StateArr* depth = role(rq, "depth", {SType::U32, SType::I32}, true);
       checkBoth(depth, "depth");
       a.s0 = depth->dev;
@@ -376,11 +386,13 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     pl.page = [this, a, k](HostPage&, const PageDev& pd, int s) {
       if (k == "bfs_pull") pullPage<BfsPullOp>(a, pd, s);
       else if (k == "wcc_pull") pullPage<WccPullOp>(a, pd, s);
+      else if (k == "bc_forward_pull") pullPage<BcForwardPullOp>(a, pd, s);
       else pullPage<BcBackwardOp>(a, pd, s);
     };
     pl.batch = [this, a, k](const PageDev* pds, uint32_t n, int s) {
       if (k == "bfs_pull") launchPages<KPullBfs>(a, pds, n, s, kGroupPullSmem, groupSize);
       else if (k == "wcc_pull") launchPages<KPullWcc>(a, pds, n, s, kGroupPullSmem, groupSize);
+      else if (k == "bc_forward_pull") launchPages<KPullBcFwd>(a, pds, n, s, kGroupPullSmem, groupSize);
       else launchPages<KPullBc>(a, pds, n, s, kGroupPullSmem, groupSize);
     };
     return;
@@ -459,7 +471,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
 
   throw CodedError("TS_KERNEL", "unknown kernel '" + k +
                                     "': one of pr_pull, pr_push, bfs_push, bfs_pull, sssp_push, wcc_pull, wcc_push, cdlp_pull, "
-                                    "bc_forward, bc_backward, lcc_tri, louvain_move, wcc_afforest, levels, pr_iterations, aff_merge");
+                                    "bc_forward, bc_forward_pull, bc_backward, lcc_tri, louvain_move, wcc_afforest, levels, pr_iterations, aff_merge");
 }
 
 }  // namespace ts

@@ -42,19 +42,21 @@ using KBlockBc = KTwcBlock<BcForwardOp>;
 using KPullBfs = KGroupPull<BfsPullOp>;
 using KPullWcc = KGroupPull<WccPullOp>;
 using KPullBc = KGroupPull<BcBackwardOp>;
+using KPullBcFwd = KGroupPull<BcForwardPullOp>;
 using KPagesPullBfs = KPages<KPullBfs>;
 using KPagesPullWcc = KPages<KPullWcc>;
 using KPagesPullBc = KPages<KPullBc>;
+using KPagesPullBcFwd = KPages<KPullBcFwd>;
 using KPagesAffLink = KPages<KAffLink>;
 
 #define TS_KERNEL_LIST(X)                                                                      \
   X(Fill) X(Scatter) X(Axpb) X(OutboxGather) X(OutboxReset) X(Compact) X(PrPull) X(PrPull0) X(PrApply) X(BinBfs)    \
   X(WarpBfs)                                                                                   \
   X(BlockBfs) X(BinSssp) X(WarpSssp) X(BlockSssp) X(BinWcc) X(WarpWcc) X(BlockWcc) X(BinPr)  \
-  X(WarpPr) X(BlockPr) X(BinBc) X(WarpBc) X(BlockBc) X(PullBfs) X(PullWcc) X(PullBc)         \
+  X(WarpPr) X(BlockPr) X(BinBc) X(WarpBc) X(BlockBc) X(PullBfs) X(PullWcc) X(PullBc) X(PullBcFwd) \
   X(CdlpGather) X(CdlpMode) X(TriCost) X(ScanTile) X(ScanAdd) X(Tri) X(TriFlush) X(TriMark) X(FlagDeg) X(MergeVals) \
   X(PageActive) X(LvDeg) X(LvNarrow) X(LvGather) X(LvMove) X(ScatterVals) X(AffLink) X(AffVertex) \
-  X(PagesPullBfs) X(PagesPullWcc) X(PagesPullBc) X(PagesAffLink) X(OrNext) X(AffMerge) X(PrZero) X(PrFinish) \
+  X(PagesPullBfs) X(PagesPullWcc) X(PagesPullBc) X(PagesPullBcFwd) X(PagesAffLink) X(OrNext) X(AffMerge) X(PrZero) X(PrFinish) \
   X(MinMax) X(Pack)
 
 enum KernelId : int {

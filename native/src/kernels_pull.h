@@ -90,6 +90,35 @@ struct WccPullOp {
 };
 
 /**
+ * Brandes forward pull (s0 = depth, s1 = sigma f64): an unvisited vertex sums sigma over its
+ * in-neighbours in the frontier; a positive sum puts it at level+1 with that sigma (the CPU's
+ * bcFwd pull). A split vertex's pages add their parts atomically (path counts are whole numbers:
+ * any order gives the same sum), so a part also wants a vertex another part already put at level+1.
+ */
+struct BcForwardPullOp {
+  TS_DEVICE static double identity() { return 0.0; }
+  TS_DEVICE static bool want(const PullArgs& a, u32 v) {
+    const u32 d = load_u32(&((u32*)a.s0)[v]);
+    return d == kUnvisited || (a.pg.split != 0 && d == a.level + 1);
+  }
+  TS_DEVICE static double gather(const PullArgs& a, u32, u32 u, double) { return a.fr.has(u) ? ((const double*)a.s1)[u] : 0.0; }
+  TS_DEVICE static double combine(double x, double y) { return x + y; }
+  TS_DEVICE static bool done(double) { return false; }
+  TS_DEVICE static void apply(const PullArgs& a, u32 v, double r, bool partial) {
+    if (!(r > 0.0)) return;
+    u32* depth = (u32*)a.s0;
+    if (!partial) {
+      depth[v] = a.level + 1;
+      ((double*)a.s1)[v] = r;
+      a.next.mark(v);
+      return;
+    }
+    if (atomic_cas_u32(&depth[v], kUnvisited, a.level + 1) == kUnvisited) a.next.mark(v);
+    atomic_add_f64(&((double*)a.s1)[v], r);
+  }
+};
+
+/**
  * Brandes backward over out-edges, for the vertices at `level` (s0 = depth, s1 = sigma f64,
  * s2 = delta f64, s3 = optional bc f64): delta[v] = sigma[v] * sum over successors w at level+1 of
  * (1 + delta[w]) / sigma[w]; bc[v] += delta[v] unless v is the source. delta must start at 0.
