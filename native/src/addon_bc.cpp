@@ -47,23 +47,35 @@ int32_t levelArg(const Napi::CallbackInfo& info, size_t i, const char* fn) {
   return (int32_t)x;
 }
 
+/** A push's arguments at 0-3 (outSet, list, lo, hi), checked against n vertices. */
+struct ListArgs {
+  const PageSetN* out;
+  const uint32_t* list;
+  uint32_t lo, hi;
+  size_t nl;
+  ListArgs(const Napi::CallbackInfo& info) : out(setArg(info, 0)) {
+    list = arrayArg<uint32_t>(info, 1, napi_uint32_array, "list", &nl);
+    lo = (uint32_t)uintArg(info, 2, "lo", 0, true), hi = (uint32_t)uintArg(info, 3, "hi", 0, true);
+  }
+  bool ok(size_t n) const { return !(hi < lo || hi > nl || out->n != n); }
+};
+
 Napi::Value BcFwdPush(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const PageSetN* out = setArg(info, 0);
-  size_t nl, nd, ns, nn, nf;
-  const uint32_t* list = arrayArg<uint32_t>(info, 1, napi_uint32_array, "list", &nl);
-  const uint32_t lo = (uint32_t)uintArg(info, 2, "lo", 0, true), hi = (uint32_t)uintArg(info, 3, "hi", 0, true);
+  const ListArgs p(info);
+  const PageSetN* out = p.out;
+  size_t nd, ns, nn, nf;
   int32_t* dist = arrayArg<int32_t>(info, 4, napi_int32_array, "dist", &nd);
   double* sigma = arrayArg<double>(info, 5, napi_float64_array, "sigma", &ns);
   uint8_t* next = arrayArg<uint8_t>(info, 6, napi_uint8_array, "next", &nn);
   uint32_t* found = arrayArg<uint32_t>(info, 7, napi_uint32_array, "found", &nf);
   const int32_t level = levelArg(info, 8, "bcFwdPush");
   double* stats = arrayArg<double>(info, 9, napi_float64_array, "stats");
-  if (hi < lo || hi > nl || out->n != nd || ns < nd || nn < nd) throw codedError(env, "TS_ARG", "bcFwdPush: range out of bounds");
+  if (!p.ok(nd) || ns < nd || nn < nd) throw codedError(env, "TS_ARG", "bcFwdPush: range out of bounds");
   uint64_t edges = 0;
   size_t k = 0;
-  for (uint32_t i = lo; i < hi; i++) {
-    const uint32_t u = list[i];
+  for (uint32_t i = p.lo; i < p.hi; i++) {
+    const uint32_t u = p.list[i];
     if (u >= nd) throw codedError(env, "TS_ARG", "bcFwdPush: a listed vertex is out of range");
     const double su = sigma[u];
     const bool room = forSlices(*out, u, 0, INFINITY, [&](size_t pi, uint32_t a, uint32_t b) -> bool {
@@ -184,10 +196,9 @@ Napi::Value BcBackPull(const Napi::CallbackInfo& info) {
 
 Napi::Value BcBackPush(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const PageSetN* out = setArg(info, 0);
-  size_t nl, nd, ns, nde, nb;
-  const uint32_t* list = arrayArg<uint32_t>(info, 1, napi_uint32_array, "list", &nl);
-  const uint32_t lo = (uint32_t)uintArg(info, 2, "lo", 0, true), hi = (uint32_t)uintArg(info, 3, "hi", 0, true);
+  const ListArgs p(info);
+  const PageSetN* out = p.out;
+  size_t nd, ns, nde, nb;
   const int32_t* dist = arrayArg<int32_t>(info, 4, napi_int32_array, "dist", &nd);
   const double* sigma = arrayArg<double>(info, 5, napi_float64_array, "sigma", &ns);
   double* delta = arrayArg<double>(info, 6, napi_float64_array, "delta", &nde);
@@ -195,10 +206,10 @@ Napi::Value BcBackPush(const Napi::CallbackInfo& info) {
   const int32_t level = levelArg(info, 8, "bcBackPush");
   const bool byDist = info.Length() > 9 && info[9].ToBoolean().Value();
   double* stats = arrayArg<double>(info, 10, napi_float64_array, "stats");
-  if (hi < lo || hi > nl || out->n != nd || ns < nd || nde < nd || nb < nd) throw codedError(env, "TS_ARG", "bcBackPush: range out of bounds");
+  if (!p.ok(nd) || ns < nd || nde < nd || nb < nd) throw codedError(env, "TS_ARG", "bcBackPush: range out of bounds");
   uint64_t edges = 0;
-  for (uint32_t i = lo; i < hi; i++) {
-    const uint32_t v = list[i];
+  for (uint32_t i = p.lo; i < p.hi; i++) {
+    const uint32_t v = p.list[i];
     if (v >= nd) throw codedError(env, "TS_ARG", "bcBackPush: a listed vertex is out of range");
     if (byDist && dist[v] != level) continue;
     edges += backOne(v, level + 1, dist, sigma, delta, bc, [&](auto f) {

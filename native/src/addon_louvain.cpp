@@ -118,24 +118,6 @@ void onThreads(size_t most, F work) {
   for (auto& th : pool) th.join();
 }
 
-/** A call's typed-array arguments, each checked for its type (errors name the function). */
-struct Args {
-  const Napi::CallbackInfo& info;
-  const char* fn;
-  void get(size_t i, TA* a, napi_typedarray_type type, const char* what) const {
-    if (i >= info.Length() || !getTypedArray(info.Env(), info[i], a) || a->type != type)
-      throw codedError(info.Env(), "TS_ARG", std::string(fn) + ": " + what + " has the wrong type");
-  }
-  /** The view at 0-3: off (f64), adj (u32), wt (f64, or null: every weight 1), k (f64); whether weighted. */
-  bool view(TA* off, TA* adj, TA* wt, TA* k) const {
-    get(0, off, napi_float64_array, "off");
-    get(1, adj, napi_uint32_array, "adj");
-    const bool weighted = info.Length() > 2 && !info[2].IsNull() && !info[2].IsUndefined();
-    if (weighted) get(2, wt, napi_float64_array, "wt");
-    get(3, k, napi_float64_array, "k");
-    return weighted;
-  }
-};
 
 }  // namespace
 
@@ -257,7 +239,7 @@ namespace {
 Napi::Value LouvainAggregate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   TA off, adj, wt, k, loop, comm;
-  const Args args{info, "louvainAggregate"};
+  const LvArgs args{info, "louvainAggregate"};
   const bool weighted = args.view(&off, &adj, &wt, &k);
   args.get(4, &loop, napi_float64_array, "loop");
   args.get(5, &comm, napi_uint32_array, "comm");
@@ -579,7 +561,7 @@ namespace {
 Napi::Value LouvainMoveOrdered(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   TA off, adj, wt, k, comm, tot, size, order;
-  const Args args{info, "louvainMoveOrdered"};
+  const LvArgs args{info, "louvainMoveOrdered"};
   const bool weighted = args.view(&off, &adj, &wt, &k);
   args.get(4, &comm, napi_uint32_array, "comm");
   args.get(5, &tot, napi_float64_array, "tot");

@@ -153,16 +153,9 @@ double optNumber(Napi::Object o, const char* name) {
 Napi::Value LouvainRounds(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   TA off, adj, wt, k, loop;
-  auto get = [&](size_t i, TA* a, napi_typedarray_type type, const char* what) {
-    if (i >= info.Length() || !getTypedArray(env, info[i], a) || a->type != type)
-      throw codedError(env, "TS_ARG", std::string("louvainRounds: ") + what + " has the wrong type");
-  };
-  get(0, &off, napi_float64_array, "off");
-  get(1, &adj, napi_uint32_array, "adj");
-  const bool weighted = info.Length() > 2 && !info[2].IsNull() && !info[2].IsUndefined();
-  if (weighted) get(2, &wt, napi_float64_array, "wt");
-  get(3, &k, napi_float64_array, "k");
-  get(4, &loop, napi_float64_array, "loop");
+  const LvArgs args{info, "louvainRounds"};
+  const bool weighted = args.view(&off, &adj, &wt, &k);
+  args.get(4, &loop, napi_float64_array, "loop");
   const double resolution = numberArg(info, 5, "louvainRounds: resolution", 0, true);
   const double m2 = numberArg(info, 6, "louvainRounds: m2", 0, true);
   if (info.Length() < 8 || !info[7].IsObject()) throw codedError(env, "TS_ARG", "louvainRounds: opts must be an object");

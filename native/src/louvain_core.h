@@ -2,9 +2,12 @@
 // functions there and by the whole sequential path (addon_louvain_rounds.cpp).
 #pragma once
 
+#include "addon.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace ts {
 namespace addon {
@@ -34,6 +37,25 @@ struct LvOut {
  * is known (cap entries at most); returns the entries written.
  */
 uint64_t lvAggregate(const LvView& g, const uint32_t* comm, uint32_t C, uint64_t block, const std::function<LvOut(uint64_t cap)>& alloc);
+
+/** A call's typed-array arguments, each checked for its type (errors name the function). */
+struct LvArgs {
+  const Napi::CallbackInfo& info;
+  const char* fn;
+  void get(size_t i, TA* a, napi_typedarray_type type, const char* what) const {
+    if (i >= info.Length() || !getTypedArray(info.Env(), info[i], a) || a->type != type)
+      throw codedError(info.Env(), "TS_ARG", std::string(fn) + ": " + what + " has the wrong type");
+  }
+  /** The view at 0-3: off (f64), adj (u32), wt (f64, or null: every weight 1), k (f64); whether weighted. */
+  bool view(TA* off, TA* adj, TA* wt, TA* k) const {
+    get(0, off, napi_float64_array, "off");
+    get(1, adj, napi_uint32_array, "adj");
+    const bool weighted = info.Length() > 2 && !info[2].IsNull() && !info[2].IsUndefined();
+    if (weighted) get(2, wt, napi_float64_array, "wt");
+    get(3, k, napi_float64_array, "k");
+    return weighted;
+  }
+};
 
 struct LvMoved {
   double sweeps, gain;
