@@ -10,6 +10,7 @@ import { defineProgram } from './define.js';
 import { EventEmitter } from 'eventemitter3';
 import type { Engine } from './coordinator.js';
 import type { EngineEvents } from './engine-options.js';
+import { faults } from './faults.js';
 
 export const warmUp = defineProgram({
   name: 'warm-up',
@@ -54,10 +55,13 @@ export const warmUpGpu = defineProgram({
 
 /**
  * Runs the warm-up that fits `e` (Engine.create, with programs preloaded): warmUp where its runs
- * may run teams, warmUpGpu where it has GPU actors, else none. What it costs is the engine's start.
+ * may run teams, warmUpGpu where it has GPU actors (not while TESSERA_FAULT injects worker faults:
+ * they name the supersteps of a run, and its socket threads take the warm-up's pull too), else
+ * none. What it costs is the engine's start.
  */
 export async function warmEngine(e: Engine, teams: boolean): Promise<void> {
-  const program = teams ? warmUp : e.topology.gpus.length > 0 ? warmUpGpu : undefined;
+  const workerFaults = faults().some((f) => f.kind === 'worker-exit' || f.kind === 'worker-throw');
+  const program = teams ? warmUp : e.topology.gpus.length > 0 && !workerFaults ? warmUpGpu : undefined;
   if (program === undefined) return;
   e.progress = new EventEmitter<EngineEvents>();
   try {
