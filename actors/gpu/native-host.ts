@@ -57,10 +57,7 @@ export type TsrLoadFn = (fd: number, blobs: Uint8Array[], positions: Float64Arra
 export type Flags = Uint8Array | Uint32Array;
 /** A page set's pages as the addon's CPU kernels read them (NativeCpuKernels.pageSet). */
 export type NativePageSet = { readonly __nativePageSet: true };
-/**
- * The built-in programs' native CPU kernels (native/src/addon_cpu.cpp), each over one task's range
- * on the calling thread; stats[0] += edges examined, stats[1] += vertices activated.
- */
+
 /** louvainRounds' constants (serial.ts). */
 export interface LouvainRoundsOptions {
   classes: number;
@@ -79,6 +76,10 @@ export interface LouvainRoundsOptions {
   compact: boolean;
 }
 
+/**
+ * The built-in programs' native CPU kernels (native/src/addon_cpu.cpp), each over one task's range
+ * on the calling thread; stats[0] += edges examined, stats[1] += vertices activated.
+ */
 export interface NativeCpuKernels {
   pageSet(pages: readonly Page[], firstPageOf: Uint32Array): NativePageSet;
   bfsPull(offsets: Uint32Array, nbrs: Uint32Array, vBegin: number, lo: number, hi: number, depth: Int32Array, frontier: Flags, next: Flags, level: number, stats: Float64Array): void;

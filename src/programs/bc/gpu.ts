@@ -50,8 +50,7 @@ export const bcFwd: GpuHandler = {
 
 /**
  * A forward level pulled (the engine's choice for a large frontier): the owned vertices at depth
- * -1 sum sigma over their in-neighbours in the frontier; the claims and their path counts (from 0)
- * go back compacted on the device.
+ * -1 sum sigma over their in-neighbours in the frontier; this GPU is their one writer (settle).
  */
 async function pull(a: GpuActor, s: GpuStep): Promise<StepOut> {
   await a.upload('dist', s);
