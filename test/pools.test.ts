@@ -123,3 +123,35 @@ test('every all() frontier shares the engine\'s one all-ones byte map, unchanged
   t.is(seen[0], seen[1]);
   t.true(seen[1]!.subarray(0, g.numVertices).every((b) => b === 1));
 });
+
+const withGpu: Topology = { ...oneSocket, name: '1S1G', gpus: [{ device: 0, streams: 2, emulated: true }] };
+/** How many arrays the engine's pools hold, of every kind. */
+const pooled = (e: Engine) => [...e.arrayPool.values()].reduce((n, l) => n + l.length, 0);
+
+test("with GPU actors a handed output's place in the pool is taken by a fresh array (the pool keeps its size, recycled results or not); on CPU sockets alone the pool shrinks by it", async (t) => {
+  const g = big();
+  const bfs = algorithm('bfs').program;
+  const params = paramsFor(g, 'bfs') as never;
+  const want = Array.from(bfs.reference!(g, params));
+  for (const [topo, replaced] of [[withGpu, true], [oneSocket, false]] as const) {
+    const e = await Engine.create(g, topo, { preload: [bfs] });
+    try {
+      const before = pooled(e);
+      const kept: ArrayBufferLike[] = [];
+      for (let run = 0; run < 4; run++) {
+        const r = await e.run(bfs, params);
+        t.deepEqual(Array.from(r.values), want, `${topo.name} run ${run}`);
+        t.false(kept.includes(r.values.buffer), 'not a result the caller holds');
+        t.true([...e.arrayPool.values()].flat().every((a) => a.buffer !== r.values.buffer), 'the result is not left in a pool');
+        t.is(pooled(e), replaced ? before : before - 1, `${topo.name} run ${run}: the pool's size`);
+        // Every other result comes back: it takes its replacement's place (on the CPU, the place it left).
+        if (run % 2 === 1) {
+          t.true(e.recycle(r.values));
+          t.is(pooled(e), before, `${topo.name} run ${run}: the pool's size after a recycle`);
+        } else kept.push(r.values.buffer);
+      }
+    } finally {
+      await e.close();
+    }
+  }
+});

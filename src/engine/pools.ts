@@ -7,7 +7,7 @@
  */
 import type { Graph } from '../graph/types.js';
 import type { AnyProgram, ScratchSpec, StateSpecs } from './define.js';
-import { fillArray, prefault } from './fill.js';
+import { fillArray, populate, prefault } from './fill.js';
 import { kindOf } from './fold.js';
 import { sharedArray, type StateArray } from './kernel.js';
 import type { StateKind } from '../wire/frames.js';
@@ -123,6 +123,28 @@ export function recycleOutput(e: Pools, values: { buffer: ArrayBufferLike }): bo
   const a = m?.get(values.buffer);
   if (a === undefined) return false;
   m!.delete(values.buffer);
+  // It takes the place of its replacement where no run took that yet: the pool keeps its size.
+  const fresh = replacements.get(a.buffer);
+  const list = e.arrayPool.get(poolKey(kindOf(a), a.length));
+  const i = fresh === undefined || list === undefined ? -1 : list.indexOf(fresh);
+  if (i >= 0) list!.splice(i, 1);
   giveBack(e, a);
   return true;
+}
+
+/** A handed output's replacement in the pool (replenish), by the output's buffer. */
+const replacements = new WeakMap<ArrayBufferLike, StateArray>();
+
+/**
+ * A pooled array `a` went to the caller as a run's output: a fresh one of its kind and length takes
+ * its place in the pool, faulted in on the addon's threads while the caller goes on, so that the
+ * next run writes faulted-in memory as the first did (a GPU-only run writing its result into fresh
+ * memory paid the page faults in its read-back).
+ */
+export function replenish(e: Pools, a: StateArray): void {
+  const b = sharedArray(kindOf(a), a.length);
+  populate(b);
+  markPristine(b);
+  replacements.set(a.buffer, b);
+  giveBack(e, b);
 }

@@ -5,7 +5,7 @@ import type { Mode, StateKind, Task } from '../wire/frames.js';
 import type { GpuHandlers } from '../../actors/gpu/handler.js';
 import { sharedArray, type CpuKernel, type KernelCtx, type StateArray } from './kernel.js';
 import { fillArray, populate, prefault } from './fill.js';
-import { allOnes, giveBack, markHanded, newBitmap, poolKey, takePristine } from './pools.js';
+import { allOnes, giveBack, markHanded, newBitmap, poolKey, replenish, takePristine } from './pools.js';
 import { IdList } from './ids.js';
 import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult, TeamOptions } from './program.js';
 import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './checkpoint.js';
@@ -104,6 +104,8 @@ export class Run implements RunContext {
   private readonly made = new WeakSet<Frontier>();
   /** Every array and bitmap this run took, for the engine's pools when it ends. */
   private readonly taken: StateArray[] = [];
+  /** Those of `taken` that came from the engine's pools. */
+  private readonly fromPool = new WeakSet<StateArray>();
   private readonly bitmaps: Uint8Array[] = [];
   /** Buffers passed to vertexMap / vertexFilter since the last edgeMap: host writes no GPU saw. */
   private readonly hostWritten = new Set<ArrayBufferLike>();
@@ -216,6 +218,7 @@ export class Run implements RunContext {
   alloc(kind: StateKind, fill: number | 'unset' = 0, length = this.graph.numVertices): StateArray {
     const pooled = this.engine.arrayPool.get(poolKey(kind, length))?.pop();
     const a = pooled ?? sharedArray(kind, length);
+    if (pooled !== undefined) this.fromPool.add(a);
     // A pooled array no run wrote yet (filled ahead for a preloaded program) is zero already.
     const zero = pooled === undefined || takePristine(pooled);
     // Fresh memory is faulted in before the run writes it: with GPUs on other threads while the run
@@ -272,8 +275,15 @@ export class Run implements RunContext {
   /** The run is over: what it took goes back to the engine's pools, but for the arrays of `values`. */
   finish(values: { buffer: ArrayBufferLike }): void {
     for (const a of this.taken) {
-      if (a.buffer === values.buffer) markHanded(this.engine, a);
-      else giveBack(this.engine, a);
+      if (a.buffer !== values.buffer) giveBack(this.engine, a);
+      else {
+        markHanded(this.engine, a);
+        // With GPUs the pool keeps its size: a fresh array for the next run, faulted in meanwhile
+        // (pools.ts replenish). On CPU sockets alone the next run's threads would fault beside it:
+        // its alloc faults a fresh array in first (RMAT 22 bfs back to back: 1.5 ms a run slower;
+        // bench/results/h200-2026-11-28-spare-outputs).
+        if (this.fromPool.has(a) && this.gpuActors > 0) replenish(this.engine, a);
+      }
     }
     // Spare bitmaps were cleared when recycled; the others (frontiers still held) are cleared here.
     const clean = new Set(this.spare);
