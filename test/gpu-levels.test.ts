@@ -2,13 +2,18 @@
  * bfs's levels on GPUs owning every vertex (native controller_levels.cpp) walk exactly the pages
  * that hold work: a push level the out-pages holding a vertex of its frontier (marked by the
  * previous level's count, level 0 the source's page), a pull level the in-pages holding a vertex
- * still unvisited. Pages of a vertex longer than a page count one by one.
+ * still unvisited. Pages of a vertex longer than a page count one by one. bc's forward levels run
+ * through the same loop on one GPU owning every vertex (bc/gpu.ts bcSource).
  */
 import test from 'ava';
 import { nativeAvailable } from '../actors/gpu/native.js';
 import { generate, run } from '../src/index.js';
 import { emulatedGpus } from './helpers/gpu-compare.js';
 import type { Graph } from '../src/graph/types.js';
+import { buildGraph } from '../src/graph/build.js';
+import { internalId } from '../src/engine/output.js';
+import { referenceBetweenness } from '../src/programs/bc/reference.js';
+import { rawFrom } from './helpers/raw.js';
 
 const avail = nativeAvailable();
 const gpuTest = !avail.ok && avail.toolchainMissing ? test.skip : test.serial;
@@ -49,3 +54,30 @@ for (const spec of ['rmat:13', 'rmat:14:weighted']) {
     t.deepEqual([...two.values], [...r.values]);
   });
 }
+
+/** Whether got equals want within 1e-9 relative (bc's sums in another order); the first vertex that does not, else -1. */
+function mismatch(got: ArrayLike<number>, want: ArrayLike<number>): number {
+  for (let v = 0; v < want.length; v++) if (!(Math.abs(got[v]! - want[v]!) <= 1e-9 * Math.max(1, Math.abs(want[v]!)))) return v;
+  return got.length === want.length ? -1 : want.length;
+}
+
+gpuTest("bc on one GPU owning every vertex: a source is one superstep, its forward levels pushed and pulled through the levels loop; equal to the reference, also where a source's deepest vertices had dependencies in the source before", async (t) => {
+  const g = generate('rmat:13', { pageEdges: 500 });
+  const sourceList = [0, 1, 7, 300].map((v) => g.ids.toOriginal[v]!);
+  const r = await run(g, 'bc', { sourceList, topology: emulatedGpus(1), gpuShare: 1 });
+  t.deepEqual(r.report.steps.map((s) => s.kernel), ['bcSource', 'bcSource', 'bcSource', 'bcSource']);
+  const dirs = r.report.steps.map((s) => s.actors.find((a) => a.kind === 'gpu')!.gpu!.directions).join('');
+  t.true(dirs.includes('T') && dirs.includes('B'), dirs);
+  const bad = mismatch(r.values, referenceBetweenness(g, [0, 1, 7, 300]));
+  t.is(bad, -1, `vertex ${bad}`);
+  // From 10: 10 -> 11 -> 12 -> 13 gives 12 a dependency of 1 and 11 one of 2. From 16: 11 and 13
+  // at depth 2 (16 -> 12 -> 13, 16 -> 17 -> 11), the deepest: 17's dependency reads 11's, which
+  // must start from 0 again.
+  const h = buildGraph(rawFrom([[10, 11], [11, 12], [12, 13], [16, 12], [16, 17], [17, 11]], { directed: true }));
+  const list = [10, 16];
+  const hr = await run(h, 'bc', { sourceList: list, topology: emulatedGpus(1), gpuShare: 1 });
+  t.is(hr.report.steps[0]!.kernel, 'bcSource');
+  const want = referenceBetweenness(h, list.map((o) => internalId(h, o)));
+  t.is(mismatch(hr.values, want), -1, `${[...hr.values]} against ${[...want]}`);
+  t.true([...want].some((x) => x > 0));
+});

@@ -10,7 +10,8 @@
 // Request: levels.push / levels.pull (kernel names reading state roles depth, frontier, next and
 // params.level, as bfs_push / bfs_pull do); setId / pages the push pages, levels.inSet /
 // levels.inPages the pull pages. State roles: depth (i32: the claimed array, `unset` where
-// unvisited), frontier and next (u8 flags: the frontier set, next clear), outDeg (u32 out-degrees).
+// unvisited), frontier and next (u8 flags: the frontier set, next clear), outDeg (u32 out-degrees);
+// any other role is passed to both kernels (bc_forward / bc_forward_pull read sigma).
 // Params: level (the frontier's), size and edges (its vertices and their out-edges), pullAbove,
 // unset (default -1); with `source`, a fresh traversal: depth is set to `unset` but 0 at the
 // source, the frontier to the source alone (level 0, size 1), next cleared, here (five calls from
@@ -141,6 +142,10 @@ RunStats Controller::runLevels(const RunRequest& rq) {
   }
   RunRequest k;
   k.state = {{"depth", depth}, {"frontier", fr}, {"next", nx}};
+  // Other roles go to the kernels as they are (bc's forward levels: sigma, the path counts).
+  for (const auto& [r, name] : rq.state)
+    if (r != "outDeg" && k.state.emplace(r, name).second && multi)
+      throw CodedError("TS_ARG", "levels on several GPUs exchanges depth and the flags only: state." + r + " would differ between them");
   RunStats total;
   total.kernel = rq.kernel;
   using Clock = std::chrono::steady_clock;

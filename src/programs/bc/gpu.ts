@@ -2,11 +2,12 @@
  * The GPU side of bc: handlers of the kernels with a precompiled native implementation
  * (native/src), which the GPU actor imports by URL (the definition's `gpu`).
  */
-import { SET_OUT, SET_IN, FR, NX, ACTIVATE, type GpuHandler, type GpuStep, type StepOut } from '../../../actors/gpu/handler.js';
+import { SET_OUT, SET_IN, FR, NX, OUTDEG, ACTIVATE, type GpuHandler, type GpuStep, type StepOut } from '../../../actors/gpu/handler.js';
 import type { GpuActor } from '../../../actors/gpu/gpu-actor.js';
 import { rangeVertices } from '../../engine/partition.js';
 import type { StateMerge } from '../../wire/frames.js';
 import { clearNext, frontierAll, frontierOwned } from '../../../actors/gpu/frontier.js';
+import { keep } from '../../../actors/gpu/residency.js';
 
 export const bcFwd: GpuHandler = {
   // bc_forward has no outbox (depth and sigma change together): it writes the device replica
@@ -91,3 +92,47 @@ export const bcBack: GpuHandler = {
     return a.out({ sync: [...(await a.syncOwned('delta', 'delta', s)), ...(await a.syncOwned('bc', 'bc', s))] });
   },
 };
+
+/**
+ * One source on the GPU owning every vertex alone (index.ts, edgeMap gpuOnly): the forward levels
+ * in one controller call (kernel 'levels' with bc_forward / bc_forward_pull, switching direction
+ * as the engine would: args.pullAbove; native/src/controller_levels.cpp), then bc_backward a level
+ * at a time from the deepest. Depths, path counts and dependencies stay on the device (what the
+ * supersteps above upload and read back whole each level); bc goes back once the source is done.
+ */
+export const bcSource: GpuHandler = {
+  modes: ['pull'],
+  async run(a, s) {
+    if (!a.gpusOwnAll || a.group !== undefined) throw new Error("bc's bcSource runs on one GPU owning every vertex (edgeMap gpuOnly)");
+    const { source, pullAbove } = s.f.args as { source: number; pullAbove: number };
+    await sourceArrays(a);
+    await a.ensureOutDegree();
+    await a.upload('bc', s);
+    // levels seeds the depths (-1, 0 at the source) and the flags; the counts are seeded here.
+    await a.controller.fillState('sigma', 0);
+    await a.controller.scatterState('sigma', Uint32Array.of(source), Float64Array.of(1));
+    await a.controller.fillState('delta', 0);
+    const st = await a.runLoop('levels', {
+      setId: SET_OUT,
+      pages: Uint32Array.from(a.rangePages(SET_OUT)),
+      params: { source, level: 0, size: 1, edges: a.graph.outDegree[source]!, pullAbove },
+      state: { depth: 'dist', sigma: 'sigma', frontier: FR, next: NX, outDeg: OUTDEG },
+      levels: { push: 'bc_forward', pull: 'bc_forward_pull', inSet: a.directed ? SET_IN : SET_OUT, inPages: Uint32Array.from(a.rangePages(SET_IN)) },
+    });
+    // The device's flags and depths are no state the engine knows of.
+    a.nextStep = -1;
+    const pages = a.rangePages(SET_OUT);
+    // st.levels counts the last level, which reached nothing: the deepest has no successors.
+    for (let level = (st.levels ?? 0) - 2; level >= 1; level--)
+      await a.run('bc_backward', { setId: SET_OUT, pages, params: { level }, state: { depth: 'dist', sigma: 'sigma', delta: 'delta', bc: 'bc' } });
+    keep(a, s, 'bc', 'owner');
+    return a.out({ sync: await a.syncOwned('bc', 'bc', s) });
+  },
+  // Preloaded: the device arrays of a source.
+  prepare: (a) => sourceArrays(a),
+};
+
+/** bcSource's device arrays: depths, path counts, dependencies, bc and the flags. */
+async function sourceArrays(a: GpuActor): Promise<void> {
+  for (const [name, kind] of [['dist', 'i32'], ['sigma', 'f64'], ['delta', 'f64'], ['bc', 'f64'], [FR, 'u8'], [NX, 'u8']] as const) await a.ensure(name, kind);
+}

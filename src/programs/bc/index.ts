@@ -22,6 +22,8 @@
  * kept as its depth, and its backward step takes the vertices at that depth over every vertex
  * (args.byDist), so the coordinator makes no list of it. The reset between sources: the lists'
  * vertices where every level was a list (a small reach), else a vertex map on the sockets.
+ * One GPU owning every vertex runs a whole source in one superstep (gpu.ts bcSource: the same
+ * kernels, the levels on the device, no state crossing the link but bc once a source).
  * CPU kernels: kernels.ts. Serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
@@ -82,6 +84,12 @@ export const bc = defineProgram({
     for (let si = ctx.resume<{ si: number }>()?.si ?? 0; si < count; si++) {
       await ctx.checkpoint({ si });
       const s = sources === undefined ? si : sources[si]!;
+      if (ctx.soleGpu && ctx.forcedMode === undefined) {
+        // One GPU owning every vertex: the whole source on the device in one superstep (gpu.ts
+        // bcSource); dist, sigma and delta stay at their initial values here.
+        ctx.release((await ctx.edgeMap('bcSource', ctx.all(), { dist, sigma, delta, bc }, { source: s, pullAbove: g.numEdges / ctx.pullDivisor }, { modes: ['pull'], gpuOnly: true })).next);
+        continue;
+      }
       dist[s] = 0;
       sigma[s] = 1;
       // Forward: BFS levels with path counts; keep each level's vertex list, or undefined for a

@@ -1,0 +1,27 @@
+#!/bin/bash
+# Call 3: bc on one GPU owning every vertex, a source a superstep with its levels on the device (B) against the build before (A: a superstep a level, state uploaded and read back whole), RMAT 24 weighted, 4 sources (seed 48), in turn; the 16 CPU threads on the same graph; the GPU harness's bc cells beside GAPBS; gpu-check at GPU shares 1 and 0.6.
+set -u
+xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
+[ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp
+ln -sfn /tmp/node_modules node_modules
+export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
+S=bench/results/h200-2026-11-28-bc-sources/scripts
+rm -rf /tmp/o; mkdir -p /tmp/o
+{ nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
+rm -rf /tmp/gapbs; cp -r .device/gapbs /tmp/gapbs && (cd /tmp/gapbs && g++ -std=c++11 -O3 -Wall -fopenmp src/bc.cc -o bc) > /tmp/o/gapbs-build.txt 2>&1 &
+[ -f /tmp/g24.tsr ] || node dist/src/cli/main.js generate rmat --scale 24 --weighted --out /tmp/g24.tsr > /tmp/gen.txt 2>&1
+A="ROOT=$PWD/.device/A TESSERA_NATIVE_DIR=$PWD/.device/N0"
+B="ROOT=$PWD"
+P='{"sources":4,"seed":48}'
+for i in 1 2; do for v in A B; do
+  echo "== GPU bc $v"; env ${!v} PARAMS=$P GPU=1 KEEP=1 timeout 60 node $S/so.mjs bc /tmp/g24.tsr 4
+done; done > /tmp/o/bc-gpu.txt 2>&1
+echo "== CPU bc B" > /tmp/o/bc-cpu.txt; PARAMS=$P KEEP=1 timeout 60 node $S/so.mjs bc /tmp/g24.tsr 4 >> /tmp/o/bc-cpu.txt 2>&1
+for share in 1 0.6; do timeout 120 node scripts/gpu-check.mjs --gpus 1 --gpu-share $share --scale 20 --no-bench > /tmp/o/gc-$share.txt 2>&1; echo "gpu-check rc=$?" >> /tmp/o/gc-$share.txt; done
+wait
+t0=$(date +%s)
+timeout 280 node dist/src/cli/main.js bench --config bench/gpu-gapbs-rmat24.yaml --programs bc --peer gapbs=/tmp/gapbs --out-dir /tmp/b24 --no-progress > /tmp/o/bench24.log 2>&1; echo "bench24 rc=$? $(( $(date +%s) - t0 ))s" >> /tmp/o/machine.txt
+d=$(ls -dt /tmp/b24/*/ | head -1); cp "$d"/results.md /tmp/o/results24.md; cp "$d"/cells.jsonl /tmp/o/cells24.jsonl
+tar cJf $OUT/all.tar.xz -C /tmp o
+cat /tmp/o/machine.txt /tmp/o/bc-gpu.txt /tmp/o/bc-cpu.txt; tail -2 /tmp/o/gc-1.txt /tmp/o/gc-0.6.txt; grep " bc " /tmp/o/gc-1.txt /tmp/o/gc-0.6.txt | head
+grep "^| rmat" /tmp/o/results24.md | cut -d'|' -f2-9 | head -12
