@@ -6,7 +6,11 @@ import test from 'ava';
 import { defineProgram, generate, openSession, run, TesseraError, type Topology } from '../src/index.js';
 import { resolveParams } from '../src/engine/define.js';
 import { referenceBfs, referencePageRank } from './helpers/references.js';
-import { bfs } from '../src/programs/index.js';
+import { bfs, sssp } from '../src/programs/index.js';
+import { Engine } from '../src/engine/coordinator.js';
+import { buildGraph } from '../src/graph/build.js';
+import { internalId } from '../src/engine/output.js';
+import { rawFrom } from './helpers/raw.js';
 
 const topo = (threads: number[]): Topology => ({ name: `${threads.length}S`, source: 'test', sockets: threads.map((t, id) => ({ id, threads: t })), gpus: [], interconnect: {}, model: {} });
 const profile = { mode: 'pull', stateBytesPerVertex: 8, passes: 1, unit: 'pass', vertexTerm: true } as const;
@@ -283,5 +287,31 @@ export const mark = {
     }
     t.is(r.report.notes.size, size);
     t.is(r.report.notes.sum, sum);
+  }
+});
+
+test("warm: an engine told it will run a program does the program's per-graph work while it starts, once; sssp's weight check there leaves a bad weight to the run's error", async (t) => {
+  const g = generate('rmat:8');
+  const seen: unknown[] = [];
+  const warmed = defineProgram({ ...degrees, name: 'warmed-degree', warm: (graph) => void seen.push(graph) });
+  const e = await Engine.create(g, topo([1]), { preload: [warmed] });
+  try {
+    t.is(seen.length, 1);
+    t.is(seen[0], g);
+    await e.run(warmed, { factor: 1 } as never);
+    t.is(seen.length, 1, 'not again in a run');
+  } finally {
+    await e.close();
+  }
+  const plain = await Engine.create(g, topo([1]), {});
+  await plain.close();
+  t.is(seen.length, 1, 'only where preloaded');
+  const bad = buildGraph(rawFrom([[0, 1, 1], [1, 2, -1]], { directed: true, weighted: true }));
+  const s = await Engine.create(bad, topo([1]), { preload: [sssp] });
+  try {
+    const err = await t.throwsAsync(s.run(sssp, { source: internalId(bad, 0) } as never));
+    t.regex(err!.message, /non-negative edge weights.*1 -> 2 weighs -1/);
+  } finally {
+    await s.close();
   }
 });

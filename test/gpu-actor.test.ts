@@ -396,7 +396,9 @@ gpuTest('SSSP on a GPU that owns every vertex uploads its distances once per run
   const cpu = await cpuResults(g);
   const n = g.numVertices;
   for (const gpuShare of [1, 0.6]) {
-    const e = await Engine.create(g, oneSocketOneGpu, { gpuShare, steal: 'off' });
+    // Push forced: the bucket supersteps (one GPU owning every vertex otherwise runs every bucket
+    // in one call, sssp_steps: gpu-levels.test.ts).
+    const e = await Engine.create(g, oneSocketOneGpu, { gpuShare, steal: 'off', forceMode: 'push' });
     try {
       for (let run = 0; run < 2; run++) {
         const { values, report } = await e.run(algorithm('sssp').program, paramsFor(g, 'sssp') as never);
@@ -501,7 +503,8 @@ gpuTest('WCC and SSSP on a GPU actor: supersteps that change many owned vertices
   const cpu = await cpuResults(g);
   for (const [algo, valueBytes] of [['wcc', 4], ['sssp', 8]] as const) {
     for (const gpuShare of [1, 0.5]) {
-      const e = await Engine.create(g, topo, { gpuShare, steal: 'off' });
+      // sssp's bucket supersteps: push forced (else one call, sssp_steps, on one GPU owning every vertex).
+      const e = await Engine.create(g, topo, { gpuShare, steal: 'off', ...(algo === 'sssp' ? { forceMode: 'push' as const } : {}) });
       try {
         const { values, report } = await e.run(copiedBack(algorithm(algo).program), paramsFor(g, algo) as never);
         t.is(firstMismatch(values, cpu.get(algo)!, algo === 'sssp'), -1, `${algo} gpuShare ${gpuShare}: same as the CPU`);

@@ -3,7 +3,8 @@
  * that hold work: a push level the out-pages holding a vertex of its frontier (marked by the
  * previous level's count, level 0 the source's page), a pull level the in-pages holding a vertex
  * still unvisited. Pages of a vertex longer than a page count one by one. bc's forward levels run
- * through the same loop on one GPU owning every vertex (bc/gpu.ts bcSource).
+ * through the same loop on one GPU owning every vertex (bc/gpu.ts bcSource), and sssp's buckets
+ * run in a loop of their own there (sssp/gpu.ts sssp_steps).
  */
 import test from 'ava';
 import { nativeAvailable } from '../actors/gpu/native.js';
@@ -13,6 +14,7 @@ import type { Graph } from '../src/graph/types.js';
 import { buildGraph } from '../src/graph/build.js';
 import { internalId } from '../src/engine/output.js';
 import { referenceBetweenness } from '../src/programs/bc/reference.js';
+import { referenceSssp } from '../src/programs/sssp/reference.js';
 import { rawFrom } from './helpers/raw.js';
 
 const avail = nativeAvailable();
@@ -80,4 +82,31 @@ gpuTest("bc on one GPU owning every vertex: a source is one superstep, its forwa
   const want = referenceBetweenness(h, list.map((o) => internalId(h, o)));
   t.is(mismatch(hr.values, want), -1, `${[...hr.values]} against ${[...want]}`);
   t.true([...want].some((x) => x > 0));
+});
+
+gpuTest('sssp on one GPU owning every vertex: the buckets in one superstep (sssp_steps), equal to the reference for any window; zero weights, unreachable vertices', async (t) => {
+  // Weights in [0, 4), some zero; vertices 9 and 5000 isolated (unreachable), as are those without in-edges.
+  const edges: Array<[number, number, number]> = [];
+  let x = 7;
+  const rnd = () => (x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
+  for (let i = 0; i < 6000; i++) {
+    const r = rnd();
+    edges.push([Math.floor(rnd() ** 2 * 900) + 10, Math.floor(rnd() * 900) + 10, r < 0.05 ? 0 : r * 4]);
+  }
+  edges.push([0, 10, 1.5], [10, 0, 0.25]);
+  const g = buildGraph(rawFrom(edges, { directed: true, vertices: [9, 5000], weighted: true }), { pageEdges: 300 });
+  const source = 0;
+  const want = referenceSssp(g, internalId(g, source));
+  for (const window of [undefined, 0.05, 1, Infinity]) {
+    const r = await run(g, 'sssp', { source, ...(window !== undefined ? { window } : {}), topology: emulatedGpus(1), gpuShare: 1 });
+    t.deepEqual(r.report.steps.map((s) => s.kernel), ['sssp_steps'], `window ${window}`);
+    t.deepEqual([...r.values], [...want], `window ${window}`);
+    t.true((r.report.notes.windowSteps as number) > (window === Infinity ? 1 : 10), `window ${window}: ${r.report.notes.windowSteps} steps`);
+    // Every reached vertex was in some step's frontier: its out-edges were walked at least once.
+    let reached = 0;
+    for (let v = 0; v < want.length; v++) if (want[v]! < Infinity) reached += g.outDegree[v]!;
+    t.true(r.report.edgesProcessed >= reached && reached > 0, `window ${window}: ${r.report.edgesProcessed} edges, ${reached} out of reached vertices`);
+  }
+  t.is(want[internalId(g, 9)], Infinity);
+  t.is(want[internalId(g, 5000)], Infinity);
 });

@@ -546,8 +546,8 @@ export class GpuActor {
     return this.counted(await this.ctl!.run(kernel, opts));
   }
 
-  /** Runs a kernel that loops in one call ('levels': a traversal's levels; 'pr_iterations') and adds its counters and the edges it read to the step's. */
-  async runLoop(kernel: 'levels' | 'pr_iterations', opts: RunOptions): Promise<RunStats> {
+  /** Runs a kernel that loops in one call ('levels': a traversal's levels; 'pr_iterations'; 'sssp_steps') and adds its counters and the edges it read to the step's. */
+  async runLoop(kernel: 'levels' | 'pr_iterations' | 'sssp_steps', opts: RunOptions): Promise<RunStats> {
     if (opts.setId === SET_IN && !this.directed) opts = { ...opts, setId: SET_OUT };
     const st = this.counted(await this.ctl!.run(kernel, opts));
     this.edges += st.edges ?? 0;

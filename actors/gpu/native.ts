@@ -74,6 +74,8 @@ export type KernelName =
   | 'levels'
   /** PageRank's fixed iterations in one call (native/src/controller_levels.cpp runPrIterations). */
   | 'pr_iterations'
+  /** Delta-stepping's buckets in one call, on one GPU owning every vertex (native/src/controller_levels.cpp runSsspSteps). */
+  | 'sssp_steps'
   /** Afforest's forests merged across GPUs owning every vertex together (native/src/controller_aff.cpp runAffMerge); no pages. */
   | 'aff_merge'
   /** A program's GPU operator (operators.ts): user:<module key>:<operator>:<push|pull>. */

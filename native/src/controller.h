@@ -338,6 +338,8 @@ class Controller {
   void buildAffPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl);
   /** Kernel "levels": the traversal's loop on this thread (controller_levels.cpp). */
   RunStats runLevels(const RunRequest& rq);
+  /** Kernel "sssp_steps": delta-stepping's buckets on this thread (controller_levels.cpp). */
+  RunStats runSsspSteps(const RunRequest& rq);
   /** Exclusive scan of n u64 in place on stream 0 (tiles, then their totals, recursively). */
   void scanU64(u64* a, uint64_t n, int level);
   /**

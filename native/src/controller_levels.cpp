@@ -1,3 +1,6 @@
+// Loop kernels: a program's whole phase in one call on the controller's thread (levels,
+// pr_iterations and sssp_steps below).
+//
 // Kernel "levels": a claim traversal's levels in one call, for a GPU owning every vertex, or
 // several owning every vertex together (src/programs/bfs/gpu.ts). Each level is a push or a pull
 // chosen by Ligra's switch (Shun and Blelloch; Beamer's direction optimisation): pull when the
@@ -22,6 +25,8 @@
 #include "controller_internal.h"
 
 #include <array>
+#include <cmath>
+#include <limits>
 
 namespace ts {
 
@@ -325,6 +330,81 @@ RunStats Controller::runPrIterations(const RunRequest& rq) {
   total.pages = (uint32_t)rq.pages.size();
   total.hasSum = true;
   total.sum = dangling;
+  total.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
+  return total;
+}
+
+// Kernel "sssp_steps": delta-stepping in one call, for one GPU owning every vertex
+// (src/programs/sssp/gpu.ts). Run from JS, each bucket step was a superstep whose improvements
+// came back to the coordinator's lists and went up again as the next frontier. Here the buckets
+// are a pending flag per vertex, as the CPU's dense way keeps them (sssp/delta.ts): a step
+// selects the pending vertices below the bucket's end (KSsspSelect, which also merges the last
+// push's improvements and finds the lowest distance left pending), pushes from them (sssp_push
+// over the out-pages holding one) and repeats; an empty selection moves to the lowest pending
+// bucket, none left ends the run.
+//
+// Request: setId / pages the push pages; params source and window (> 0, Infinity: Bellman-Ford);
+// state roles dist (f64), frontier, next and pending (u8 flags of the vertex count), outDeg (u32
+// out-degrees). dist is set here (Infinity, 0 at the source) and so are the flags. stats.levels:
+// the push steps run; stats.edges: their frontiers' out-edges; stats.activated: the improvements.
+RunStats Controller::runSsspSteps(const RunRequest& rq) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  auto param = [&](const char* k) { return paramOf(rq, "sssp_steps", k); };
+  auto role = [&](const char* k) -> const std::string& { return roleOf(rq, "sssp_steps", k); };
+  const std::string &dist = role("dist"), &fr = role("frontier"), &nx = role("next"), &pend = role("pending"), &deg = role("outDeg");
+  if (rq.exchange.on()) throw CodedError("TS_ARG", "sssp_steps runs on one GPU owning every vertex");
+  const double w = param("window"), s = param("source");
+  if (!(w > 0)) throw CodedError("TS_RANGE", "sssp_steps: params.window must be > 0");
+  StateArr& d = findState(state_, dist, "sssp_steps");
+  const size_t n = d.n;
+  if (d.type != SType::F64) throw CodedError("TS_TYPE", "sssp_steps: dist must hold f64");
+  StateArr* flags[3] = {&findState(state_, fr, "sssp_steps"), &findState(state_, nx, "sssp_steps"), &findState(state_, pend, "sssp_steps")};
+  for (StateArr* f : flags)
+    if (f->type != SType::U8 || f->n != n) throw CodedError("TS_TYPE", "sssp_steps: frontier, next and pending must be u8 flags of dist's length");
+  StateArr& dg = findState(state_, deg, "sssp_steps");
+  if (dg.type != SType::U32 || dg.n < n) throw CodedError("TS_TYPE", "sssp_steps: outDeg must hold a u32 per vertex");
+  if (!(s >= 0 && s < (double)n && s == (double)(uint32_t)s)) throw CodedError("TS_RANGE", "sssp_steps: params.source is not a vertex");
+  const uint32_t src = (uint32_t)s;
+  const double zero = 0;
+  const uint8_t one = 1;
+  fillState(dist, std::numeric_limits<double>::infinity());
+  scatterState(dist, &src, &zero, SType::F64, 1);
+  fillState(fr, 0);
+  fillState(nx, 0);
+  fillState(pend, 0);
+  scatterState(pend, &src, &one, SType::U8, 1);
+  SelectOut* out = (SelectOut*)scratch("@sssp.select", sizeof(SelectOut));
+  RunRequest k;
+  k.kernel = "sssp_push";
+  k.setId = rq.setId;
+  k.state = {{"dist", dist}, {"frontier", fr}, {"next", nx}};
+  RunStats total;
+  total.kernel = rq.kernel;
+  double bucket = 0;
+  for (;;) {
+    // The bucket's end; with an infinite window every pending vertex (Bellman-Ford's frontier).
+    const double bound = std::isinf(w) ? std::numeric_limits<double>::infinity() : (bucket + 1) * w;
+    const SelectOut init{std::numeric_limits<double>::infinity(), 0, 0};
+    be_->h2d(out, &init, sizeof init, 0);
+    launch<KSsspSelect>(gridFor(n), kSsspSelectSmem, 0, SsspSelectArgs{(const double*)d.dev, (const u32*)dg.dev, (u8*)flags[2]->dev, (u8*)flags[1]->dev, (u8*)flags[0]->dev, (u32)n, bound, out});
+    SelectOut got;
+    be_->d2h(&got, out, sizeof got, 0);
+    be_->syncStream(0);
+    if (got.count == 0) {
+      if (!(got.low < std::numeric_limits<double>::infinity())) break;
+      bucket = std::floor(got.low / w);
+      continue;
+    }
+    k.pages = activePages(rq.setId, rq.pages, fr, 1);
+    if (!k.pages.empty()) {
+      const RunStats st = run(k);
+      total.activated += st.activated;
+      total.pages += st.pages;
+      addCall(total, st);
+    }
+    total.levels++;
+    total.edges += got.edges;
+  }
   total.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
   return total;
 }

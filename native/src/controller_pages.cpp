@@ -350,6 +350,7 @@ std::vector<uint32_t> Controller::activePages(int setId, const std::vector<uint3
 RunStats Controller::run(const RunRequest& rq) {
   if (rq.kernel == "levels") return runLevels(rq);
   if (rq.kernel == "pr_iterations") return runPrIterations(rq);
+  if (rq.kernel == "sssp_steps") return runSsspSteps(rq);
   if (rq.kernel == "aff_merge") return runAffMerge(rq);
   const auto wall0 = std::chrono::steady_clock::now();
   evUsed_ = 0;

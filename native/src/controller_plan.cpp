@@ -471,7 +471,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
 
   throw CodedError("TS_KERNEL", "unknown kernel '" + k +
                                     "': one of pr_pull, pr_push, bfs_push, bfs_pull, sssp_push, wcc_pull, wcc_push, cdlp_pull, "
-                                    "bc_forward, bc_forward_pull, bc_backward, lcc_tri, louvain_move, wcc_afforest, levels, pr_iterations, aff_merge");
+                                    "bc_forward, bc_forward_pull, bc_backward, lcc_tri, louvain_move, wcc_afforest, levels, pr_iterations, sssp_steps, aff_merge");
 }
 
 }  // namespace ts

@@ -57,7 +57,7 @@ using KPagesAffLink = KPages<KAffLink>;
   X(CdlpGather) X(CdlpMode) X(TriCost) X(ScanTile) X(ScanAdd) X(Tri) X(TriFlush) X(TriMark) X(FlagDeg) X(MergeVals) \
   X(PageActive) X(LvDeg) X(LvNarrow) X(LvGather) X(LvMove) X(ScatterVals) X(AffLink) X(AffVertex) \
   X(PagesPullBfs) X(PagesPullWcc) X(PagesPullBc) X(PagesPullBcFwd) X(PagesAffLink) X(OrNext) X(AffMerge) X(PrZero) X(PrFinish) \
-  X(MinMax) X(Pack)
+  X(MinMax) X(Pack) X(SsspSelect)
 
 enum KernelId : int {
 #define TS_KID(name) kid_##name,

@@ -422,4 +422,61 @@ struct KCompact {
 };
 constexpr size_t kCompactSmem = (kBlock + 1) * 4;
 
+/**
+ * sssp_steps' selection (controller_levels.cpp), the CPU's dense bucket step (sssp/kernels.ts
+ * ssspSelect) over flags: a vertex pending or just improved (next) joins the frontier where its
+ * distance is below `bound` (the current bucket's end), else stays pending; next comes out clear.
+ * out->count counts the frontier and out->edges its out-edges (deg), out->low is the smallest
+ * distance left pending (the next bucket's); each added or lowered once a block.
+ */
+struct SelectOut {
+  double low, edges;
+  u32 count;
+};
+struct SsspSelectArgs {
+  const double* dist;
+  const u32* deg;
+  u8 *pending, *next, *frontier;
+  u32 n;
+  double bound;
+  SelectOut* out;
+};
+struct KSsspSelect {
+  using Args = SsspSelectArgs;
+  static constexpr int phases = 2;
+  TS_DEVICE static void phase(int p, const Ctx& c, const Args& a) {
+    SelectOut* part = (SelectOut*)c.smem;
+    const double inf = bits_f64(0x7ff0000000000000ull);
+    if (p == 0) {
+      SelectOut s{inf, 0, 0};
+      for (u32 v = c.gtid(); v < a.n; v += c.gstride()) {
+        const u8 nx = a.next[v], was = a.pending[v] | nx;
+        u8 in = 0;
+        if (was != 0) {
+          const double d = a.dist[v];
+          if (d < a.bound) in = 1, s.count++, s.edges += a.deg[v];
+          else s.low = d < s.low ? d : s.low;
+          a.pending[v] = in ^ 1;
+        }
+        if (nx != 0) a.next[v] = 0;
+        a.frontier[v] = in;
+      }
+      part[c.tid] = s;
+      return;
+    }
+    if (c.tid != 0) return;
+    SelectOut s{inf, 0, 0};
+    for (u32 t = 0; t < c.bdim; t++) {
+      s.low = part[t].low < s.low ? part[t].low : s.low;
+      s.edges += part[t].edges;
+      s.count += part[t].count;
+    }
+    if (s.count == 0 && !(s.low < inf)) return;
+    atomic_add_u32(&a.out->count, s.count);
+    atomic_add_f64(&a.out->edges, s.edges);
+    if (s.low < inf) atomic_min_f64(&a.out->low, s.low);
+  }
+};
+constexpr size_t kSsspSelectSmem = kBlock * sizeof(SelectOut);
+
 }  // namespace ts

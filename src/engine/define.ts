@@ -244,6 +244,12 @@ export interface ProgramSpec<N extends string, P extends ParamSpecs, S extends S
    * gpu-check compare every run with it.
    */
   reference?(graph: Graph, params: R): ArrayLike<number>;
+  /**
+   * Per-graph work of a first run that an engine told it will run the program
+   * (EngineOptions.preload) does while it starts instead (sssp: its weight check, which it keeps
+   * per graph). An error is left to the run, which meets it again.
+   */
+  warm?(graph: Graph): void;
   /** Peers the benchmark harness compares with (GAPBS, graphology). */
   peers?: ProgramPeers;
   /** Parameters for a run on any graph (the demo, gpu-check, the benchmark's defaults): original ids. */
