@@ -149,14 +149,19 @@ gpuTest('page stealing: an idle GPU takes the tail of the CPU queue in PageRank;
     // The GPU owns 2% of the edges: it is idle almost at once and asks for work every superstep.
     const e = await Engine.create(g, oneGpu, { gpuShare: 0.02, steal });
     try {
-      const r = await e.run(algorithm('pr').program, paramsFor(g, 'pr') as never);
-      const bad = firstMismatch(r.values, want, true);
-      t.is(bad, -1, `pr steal ${steal}: vertex ${bad}`);
-      t.is(r.report.steal?.policy, steal);
-      const stolen = gpuStolen(r.report);
-      t.is(r.report.steal?.tasks, stolen, 'only the GPU steals here');
-      counts[steal] = stolen;
-      if (stolen > 0) t.regex(summarize(r.report), /gpu0: .*stole \d+ tasks/);
+      // Whether the GPU asks before the CPU's thread has taken its whole queue is timing: on a
+      // loaded machine (the suite's other files) one run may see no steal; three runs, one engine.
+      counts[steal] = 0;
+      for (let run = 0; run < 3 && (run === 0 || (steal === 'always' && counts[steal] === 0)); run++) {
+        const r = await e.run(algorithm('pr').program, paramsFor(g, 'pr') as never);
+        const bad = firstMismatch(r.values, want, true);
+        t.is(bad, -1, `pr steal ${steal}: vertex ${bad}`);
+        t.is(r.report.steal?.policy, steal);
+        const stolen = gpuStolen(r.report);
+        t.is(r.report.steal?.tasks, stolen, 'only the GPU steals here');
+        counts[steal] += stolen;
+        if (stolen > 0) t.regex(summarize(r.report), /gpu0: .*stole \d+ tasks/);
+      }
     } finally {
       await e.close();
     }

@@ -11,6 +11,7 @@ import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import { algorithm } from './helpers/programs.js';
 import { paramsFor } from './helpers/gpu-compare.js';
+import { markPristine, takePooled } from '../src/engine/pools.js';
 
 // 2^16 vertices: a u32 per vertex is the addon's fill threshold (256 KiB), from which results are replaced.
 const big = () => buildGraph({ ...generateEdges('rmat:16:ef=4'), directed: true });
@@ -154,4 +155,17 @@ test("with GPU actors a handed output's place in the pool is taken by a fresh ar
       await e.close();
     }
   }
+});
+
+test('takePooled: a run that wants zeros gets a pristine array where the pool has one, any other a written one; else the one pooled last', (t) => {
+  const fresh = () => new Uint32Array(new SharedArrayBuffer(64));
+  const [a, b, c] = [fresh(), fresh(), fresh()];
+  markPristine(a);
+  t.is(takePooled([a, b, c], true), a);
+  t.is(takePooled([c, a, b], false), b);
+  const list = [a, b];
+  t.is(takePooled(list, false), b);
+  t.is(takePooled(list, false), a, 'only a pristine one left');
+  t.is(takePooled(list, true), undefined);
+  t.is(takePooled([b, c], true), c, 'no pristine one: the one pooled last');
 });

@@ -1,8 +1,9 @@
 /**
  * State declared `init: 'unset'` is not filled: a program promises to write every entry before
  * reading it. TESSERA_POISON_UNSET=1 (set for this file's process) starts such arrays as garbage,
- * so PageRank, which declares its three arrays unset, bfs (its depth) and wcc (its labels, which
- * Afforest on the sockets starts in its final linking pass) are checked to keep the promise on sockets
+ * so PageRank, which declares its three arrays unset, bfs (its depth), wcc (its labels, which
+ * Afforest on the sockets starts in its final linking pass), sssp (dist) and bc (dist, sigma,
+ * delta) are checked to keep the promise on sockets
  * and emulated GPUs, on fresh engines and on engines that reuse an earlier run's arrays.
  */
 import test from 'ava';
@@ -54,18 +55,19 @@ const cases: Array<[string, Topology, EngineOptions]> = [
   ['an emulated GPU at share 1', oneGpu, { gpuShare: 1 }],
 ];
 for (const [label, topo, opts] of cases)
-  (topo.gpus.length > 0 ? withGpu : test)(`PageRank, bfs and wcc write their unset state before reading it: ${label}, two runs of one engine`, async (t) => {
+  (topo.gpus.length > 0 ? withGpu : test)(`PageRank, bfs, wcc, sssp and bc write their unset state before reading it: ${label}, two runs of one engine`, async (t) => {
     const g = rmat(true);
     const e = await Engine.create(g, topo, opts);
     try {
       // bfs: depth is unset; the driver fills it with -1 but where one GPU owning every vertex writes it whole.
-      for (const name of ['pr', 'bfs', 'wcc'] as const) {
+      // sssp and bc: dist (sigma, delta) unset; the drivers fill them but where one GPU owning every vertex keeps its own.
+      for (const name of ['pr', 'bfs', 'wcc', 'sssp', 'bc'] as const) {
         const p = algorithm(name).program;
         const want = p.reference!(g, paramsFor(g, name) as never) as Float64Array;
         for (let run = 0; run < 2; run++) {
           const r = await e.run(p, paramsFor(g, name) as never);
           t.false([...r.values].some(Number.isNaN), `${name} run ${run}: no NaN`);
-          const bad = firstMismatch(r.values, want, name === 'pr');
+          const bad = firstMismatch(r.values, want, name === 'pr' || name === 'sssp' || name === 'bc');
           t.is(bad, -1, `${name} run ${run}: vertex ${bad} got ${r.values[bad]} want ${want[bad]}`);
         }
       }

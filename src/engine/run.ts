@@ -5,7 +5,7 @@ import type { Mode, StateKind, Task } from '../wire/frames.js';
 import type { GpuHandlers } from '../../actors/gpu/handler.js';
 import { sharedArray, type CpuKernel, type KernelCtx, type StateArray } from './kernel.js';
 import { fillArray, populate, prefault } from './fill.js';
-import { allOnes, giveBack, markHanded, newBitmap, poolKey, replenish, takePristine } from './pools.js';
+import { allOnes, giveBack, markHanded, newBitmap, poolKey, replenish, takePooled, takePristine } from './pools.js';
 import { IdList } from './ids.js';
 import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult, TeamOptions } from './program.js';
 import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './checkpoint.js';
@@ -216,7 +216,7 @@ export class Run implements RunContext {
   }
 
   alloc(kind: StateKind, fill: number | 'unset' = 0, length = this.graph.numVertices): StateArray {
-    const pooled = this.engine.arrayPool.get(poolKey(kind, length))?.pop();
+    const pooled = takePooled(this.engine.arrayPool.get(poolKey(kind, length)), fill === 0);
     const a = pooled ?? sharedArray(kind, length);
     if (pooled !== undefined) this.fromPool.add(a);
     // A pooled array no run wrote yet (filled ahead for a preloaded program) is zero already.

@@ -44,11 +44,12 @@ export const bc = defineProgram({
     seed: { type: 'int', default: 1, min: 0, description: 'seed of the source sample' },
   },
   state: {
-    // Re-initialised per source for the vertices it reached (the driver).
-    dist: { type: 'i32', init: -1, reduce: 'claim' },
-    sigma: { type: 'f64', init: 0, reduce: 'sum' },
+    // Filled by the driver (-1, 0, 0) and re-initialised per source for the vertices it reached;
+    // one GPU owning every vertex keeps its own on the device (unset: no fill for it).
+    dist: { type: 'i32', init: 'unset', reduce: 'claim' },
+    sigma: { type: 'f64', init: 'unset', reduce: 'sum' },
     // bcBack writes only the vertex itself.
-    delta: { type: 'f64', init: 0, reduce: 'owner' },
+    delta: { type: 'f64', init: 'unset', reduce: 'owner' },
     bc: { type: 'f64', init: 0, reduce: 'owner' },
   },
   output: 'float',
@@ -79,14 +80,19 @@ export const bc = defineProgram({
     const lock = allocStripedLocks(ctx, n);
     const count = sources === undefined ? n : sources.length;
     ctx.note('sources', count);
+    // One GPU owning every vertex runs each source on the device (bcSource below). Elsewhere, and
+    // where checkpoints record the arrays (a resume may take another path), they start filled; a
+    // resumed run's are the checkpoint's.
+    const onDevice = ctx.soleGpu && ctx.forcedMode === undefined;
+    if (ctx.resume() === undefined && (!onDevice || ctx.checkpointing)) (ctx.fill(dist, -1), ctx.fill(sigma, 0), ctx.fill(delta, 0));
     // A safe point per source: between sources dist, sigma and delta are back at their initial
     // values and bc holds the sum so far, so the source index is the whole carry.
     for (let si = ctx.resume<{ si: number }>()?.si ?? 0; si < count; si++) {
       await ctx.checkpoint({ si });
       const s = sources === undefined ? si : sources[si]!;
-      if (ctx.soleGpu && ctx.forcedMode === undefined) {
+      if (onDevice) {
         // One GPU owning every vertex: the whole source on the device in one superstep (gpu.ts
-        // bcSource); dist, sigma and delta stay at their initial values here.
+        // bcSource); the host's dist, sigma and delta are not touched.
         ctx.release((await ctx.edgeMap('bcSource', ctx.all(), { dist, sigma, delta, bc }, { source: s, pullAbove: g.numEdges / ctx.pullDivisor }, { modes: ['pull'], gpuOnly: true })).next);
         continue;
       }

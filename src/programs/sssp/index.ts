@@ -40,7 +40,8 @@ export const sssp = defineProgram({
     window: { type: 'number', above: 0, max: Infinity, description: 'delta-stepping update window (> 0, Infinity = Bellman-Ford); default: the mean edge weight' },
   },
   state: {
-    dist: { type: 'f64', init: Infinity, reduce: 'min', resident: true },
+    // Unset: one GPU owning every vertex writes it whole on the device; the driver fills it otherwise.
+    dist: { type: 'f64', init: 'unset', reduce: 'min', resident: true },
   },
   output: 'distance',
   kernels: new URL('./kernels.js', import.meta.url),
@@ -73,6 +74,8 @@ export const sssp = defineProgram({
       ctx.note('windowSteps', sum);
       return dist;
     }
+    // A resumed run's dist is the checkpoint's.
+    if (ctx.resume() === undefined) ctx.fill(dist, Infinity);
     const lock = allocStripedLocks(ctx, n);
     const steps = await deltaSteps(ctx, dist, lock, w, source);
     ctx.note('windowSteps', steps);

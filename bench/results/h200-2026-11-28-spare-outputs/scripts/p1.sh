@@ -5,7 +5,7 @@ xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PA
 [ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp
 ln -sfn /tmp/node_modules node_modules
 export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
-S=bench/results/h200-2026-11-28-spare-outputs/scripts
+S=bench/results/h200-2026-11-28-bc-sources/scripts
 uname -r; cat /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag; nproc
 node dist/src/cli/main.js generate rmat --scale 24 --weighted --out /tmp/g24.tsr > /tmp/gen.txt 2>&1
 node dist/src/cli/main.js generate rmat --scale 22 --weighted --out /tmp/g22.tsr >> /tmp/gen.txt 2>&1

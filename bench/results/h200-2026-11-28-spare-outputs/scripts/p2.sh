@@ -5,7 +5,7 @@ xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PA
 [ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp
 ln -sfn /tmp/node_modules node_modules
 export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
-S=bench/results/h200-2026-11-28-spare-outputs/scripts
+S=bench/results/h200-2026-11-28-bc-sources/scripts
 [ -f /tmp/g24.tsr ] || node dist/src/cli/main.js generate rmat --scale 24 --weighted --out /tmp/g24.tsr > /tmp/gen.txt 2>&1
 A="ROOT=$PWD/.device/A TESSERA_NATIVE_DIR=$PWD/.device/N0"
 B="TESSERA_NATIVE_DIR=$PWD/.device/N0"

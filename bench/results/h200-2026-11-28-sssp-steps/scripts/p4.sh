@@ -5,7 +5,7 @@ xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PA
 [ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp
 ln -sfn /tmp/node_modules node_modules
 export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
-S=bench/results/h200-2026-11-28-sssp-steps/scripts
+S=bench/results/h200-2026-11-28-bc-sources/scripts
 rm -rf /tmp/o; mkdir -p /tmp/o
 { nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
 rm -rf /tmp/gapbs; cp -r .device/gapbs /tmp/gapbs && (cd /tmp/gapbs && g++ -std=c++11 -O3 -Wall -fopenmp src/sssp.cc -o sssp) > /tmp/o/gapbs-build.txt 2>&1 &

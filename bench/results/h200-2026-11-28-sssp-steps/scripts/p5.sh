@@ -8,7 +8,7 @@ export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
 rm -rf /tmp/o; mkdir -p /tmp/o
 { nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
 [ -f /tmp/g24.tsr ] || node dist/src/cli/main.js generate rmat --scale 24 --weighted --out /tmp/g24.tsr > /tmp/gen.txt 2>&1
-S=bench/results/h200-2026-11-28-sssp-steps/scripts
+S=bench/results/h200-2026-11-28-bc-sources/scripts
 for i in 1 2; do echo "== GPU sssp B"; GPU=1 KEEP=1 timeout 60 node $S/so.mjs sssp /tmp/g24.tsr 5; done > /tmp/o/sssp-gpu.txt 2>&1
 timeout 60 node dist/src/cli/main.js run --graph /tmp/g24.tsr --algo sssp --source 9306676 --topology configs/1S1G-pcie5.yaml --alpha 0 --report /tmp/o/run.json > /tmp/o/run.txt 2>&1; echo "rc=$?" >> /tmp/o/run.txt
 timeout 120 node scripts/gpu-check.mjs --gpus 1 --gpu-share 1 --scale 20 --no-bench > /tmp/o/gc-1.txt 2>&1; echo "gpu-check rc=$?" >> /tmp/o/gc-1.txt
