@@ -84,7 +84,7 @@ gpuTest("bc on one GPU owning every vertex: a source is one superstep, its forwa
   t.true([...want].some((x) => x > 0));
 });
 
-gpuTest('sssp on one GPU owning every vertex: the buckets in one superstep (sssp_steps), equal to the reference for any window; zero weights, unreachable vertices', async (t) => {
+gpuTest('sssp on one GPU owning every vertex: the buckets in one superstep (sssp_steps), equal to the reference for any window, one too small to tell buckets apart too; zero weights, unreachable vertices', async (t) => {
   // Weights in [0, 4), some zero; vertices 9 and 5000 isolated (unreachable), as are those without in-edges.
   const edges: Array<[number, number, number]> = [];
   let x = 7;
@@ -97,7 +97,11 @@ gpuTest('sssp on one GPU owning every vertex: the buckets in one superstep (sssp
   const g = buildGraph(rawFrom(edges, { directed: true, vertices: [9, 5000], weighted: true }), { pageEdges: 300 });
   const source = 0;
   const want = referenceSssp(g, internalId(g, source));
-  for (const window of [undefined, 0.05, 1, Infinity]) {
+  // 1e-300: the buckets' ends k w and (k + 1) w are one number beside these distances (both loops
+  // once went round for ever there); the sockets' dense buckets too.
+  const cpu = await run(g, 'sssp', { source, window: 1e-300, topology: { name: '1S', source: 'test', sockets: [{ id: 0, threads: 2 }], gpus: [], interconnect: {}, model: {} } });
+  t.deepEqual([...cpu.values], [...want], 'sockets, window 1e-300');
+  for (const window of [undefined, 0.05, 1, Infinity, 1e-300]) {
     const r = await run(g, 'sssp', { source, ...(window !== undefined ? { window } : {}), topology: emulatedGpus(1), gpuShare: 1 });
     t.deepEqual(r.report.steps.map((s) => s.kernel), ['sssp_steps'], `window ${window}`);
     t.deepEqual([...r.values], [...want], `window ${window}`);

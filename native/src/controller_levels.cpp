@@ -380,10 +380,13 @@ RunStats Controller::runSsspSteps(const RunRequest& rq) {
   k.state = {{"dist", dist}, {"frontier", fr}, {"next", nx}};
   RunStats total;
   total.kernel = rq.kernel;
-  double bucket = 0;
+  double bucket = 0, chosen = -std::numeric_limits<double>::infinity();  // chosen: the pending distance that chose the bucket
   for (;;) {
-    // The bucket's end; with an infinite window every pending vertex (Bellman-Ford's frontier).
-    const double bound = std::isinf(w) ? std::numeric_limits<double>::infinity() : (bucket + 1) * w;
+    // The bucket's end; with an infinite window every pending vertex (Bellman-Ford's frontier);
+    // just above `chosen` where w is too small beside it for bucket + 1 to give another end (as
+    // sssp/delta.ts bucketEnd).
+    double bound = std::isinf(w) ? std::numeric_limits<double>::infinity() : (bucket + 1) * w;
+    if (!(bound > chosen)) bound = std::nextafter(chosen, std::numeric_limits<double>::infinity());
     const SelectOut init{std::numeric_limits<double>::infinity(), 0, 0};
     be_->h2d(out, &init, sizeof init, 0);
     launch<KSsspSelect>(gridFor(n), kSsspSelectSmem, 0, SsspSelectArgs{(const double*)d.dev, (const u32*)dg.dev, (u8*)flags[2]->dev, (u8*)flags[1]->dev, (u8*)flags[0]->dev, (u32)n, bound, out});
@@ -393,6 +396,7 @@ RunStats Controller::runSsspSteps(const RunRequest& rq) {
     if (got.count == 0) {
       if (!(got.low < std::numeric_limits<double>::infinity())) break;
       bucket = std::floor(got.low / w);
+      chosen = got.low;
       continue;
     }
     k.pages = activePages(rq.setId, rq.pages, fr, 1);
