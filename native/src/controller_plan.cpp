@@ -343,24 +343,21 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
 
   if (k == "bfs_pull" || k == "wcc_pull" || k == "bc_backward" || k == "bc_forward_pull") {
     PullArgs a{};
-    if (k == "bc_forward_pull") {
+    if (k == "bfs_pull" || k == "bc_forward_pull") {
+      // A level's claims by depth; bc's forward pull also sums the path counts (sigma).
       StateArr* depth = role(rq, "depth", {SType::U32, SType::I32}, true);
-      StateArr* sigma = role(rq, "sigma", {SType::F64}, true);
+      StateArr* sigma = k == "bc_forward_pull" ? role(rq, "sigma", {SType::F64}, true) : nullptr;
       checkBoth(depth, "depth");
-      checkBoth(sigma, "sigma");
       a.s0 = depth->dev;
-      a.s1 = sigma->dev;
+      if (sigma != nullptr) {
+        checkBoth(sigma, "sigma");
+        a.s1 = sigma->dev;
+      } else {
+        a.claims = (const Claims*)rq.claims;
+      }
       a.level = (uint32_t)need("level");
       a.fr = frontier((uint32_t)depth->n, true);
       a.next = next((uint32_t)depth->n);
-    } else if (k == "bfs_pull") {
-      StateArr* depth = role(rq, "depth", {SType::U32, SType::I32}, true);
-      checkBoth(depth, "depth");
-      a.s0 = depth->dev;
-      a.level = (uint32_t)need("level");
-      a.fr = frontier((uint32_t)depth->n, true);
-      a.next = next((uint32_t)depth->n);
-      a.claims = (const Claims*)rq.claims;
     } else if (k == "wcc_pull") {
       StateArr* label = role(rq, "label", {SType::U32, SType::I32}, true);
       checkBoth(label, "label");

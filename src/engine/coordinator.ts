@@ -27,9 +27,9 @@ import { runPhases, type ActorStepReport, type RunReport, type StealEvent, type 
 import { applyVotes, kindOf, type ChangedState, type Vote } from './fold.js';
 import * as taskPlan from './tasks.js';
 import { Run, type KernelRef } from './run.js';
-import { recycleOutput, warmPools } from './pools.js';
+import { recycleOutput } from './pools.js';
 import { kernelModules } from './prestart.js';
-import { warmEngine } from './warm-up.js';
+import { warmStart } from './warm-up.js';
 import { gpuOpenError, stepError } from './actor-errors.js';
 import type { EngineEvents, EngineOptions, ProgressEmitter, RunCheckpointing } from './engine-options.js';
 
@@ -185,10 +185,7 @@ export class Engine {
     }
     results.forEach((r, i) => (e.actors[e.cpuCount + i]!.ready = (r as PromiseFulfilledResult<ReadyFrame>).value));
     await imports;
-    const teams = noTeamwork(e, false, e.forceMode !== undefined) === undefined;
-    warmPools(e, opts.preload ?? [], teams);
-    // A first run's dense tasks planned here (cached): 1-1.4 ms of it on the 2-core box; then the warm-up run (warm-up.ts).
-    if (opts.preload !== undefined && opts.preload.length > 0 && e.cpuCount > 0) (e.denseShares('in'), e.denseShares('in', false, true), await warmEngine(e, teams));
+    await warmStart(e, opts.preload ?? [], noTeamwork(e, false, e.forceMode !== undefined) === undefined);
     return e;
   }
 

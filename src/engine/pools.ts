@@ -78,8 +78,6 @@ export interface Pools {
  * pooled already (runs are sequential: one program's arrays serve the next); and the byte maps.
  */
 export function warmPools(e: Pools, programs: readonly AnyProgram[], teams = false): void {
-  // Their per-graph work too (the definition's warm: sssp's weight check).
-  for (const p of programs) p.warm?.(e.graph);
   const want = new Map<string, { kind: StateKind; length: number; count: number }>();
   for (const p of programs) {
     const mine = new Map<string, number>();

@@ -24,7 +24,7 @@
 import { forEachFlag, IdList } from '../../engine/ids.js';
 import type { Frontier, RunContext } from '../../engine/program.js';
 
-type Carry = { steps: number; dense: boolean; k: number; low?: number; pending: Uint8Array; keys: number[]; lists: Uint32Array[]; f: Frontier };
+type Carry = { steps: number; dense: boolean; k: number; chosen?: number; pending: Uint8Array; keys: number[]; lists: Uint32Array[]; f: Frontier };
 
 /** Activations from which a superstep's are merged by a vertex filter (n / DENSE). */
 const DENSE = 64;
@@ -65,7 +65,7 @@ export async function deltaSteps(ctx: RunContext, dist: Float64Array, lock: Int3
   let dense = c?.dense ?? false;
   let k = c?.k ?? 0;
   // The lowest pending distance that chose k (dense): bucketEnd keeps the next selection above it.
-  let chosen = c?.low ?? -Infinity;
+  let chosen = c?.chosen ?? -Infinity;
   let f: Frontier | undefined = c?.f;
   // Dense: the last superstep's activations, merged by the next selection.
   let act: Frontier | undefined;
@@ -110,7 +110,7 @@ export async function deltaSteps(ctx: RunContext, dist: Float64Array, lock: Int3
       }
       f = ctx.frontierOf(entries.subarray(0, m));
     }
-    if (ctx.checkpointing) await ctx.checkpoint({ steps, dense, k, low: chosen, pending, keys: [...buckets.keys()], lists: [...buckets.values()].map((l) => l.view()), f });
+    if (ctx.checkpointing) await ctx.checkpoint({ steps, dense, k, chosen, pending, keys: [...buckets.keys()], lists: [...buckets.values()].map((l) => l.view()), f });
     // A push's improvements take a striped lock (kernels.ts); a pull reads every in-edge of every
     // vertex (no early exit): at ~3x a pull's cost per edge a push wins below |E| / 3 out-edges
     // (RMAT 22, 16 threads: alpha 20 576 ms, 3 481 ms, 1 553 ms).
