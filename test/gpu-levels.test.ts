@@ -16,6 +16,12 @@ import { internalId } from '../src/engine/output.js';
 import { referenceBetweenness } from '../src/programs/bc/reference.js';
 import { referenceSssp } from '../src/programs/sssp/reference.js';
 import { rawFrom } from './helpers/raw.js';
+import { EventEmitter } from 'eventemitter3';
+import path from 'node:path';
+import type { EngineEvents } from '../src/engine/coordinator.js';
+import { removeTempDirs, tempDir } from './helpers/cli.js';
+
+test.after.always(removeTempDirs);
 
 const avail = nativeAvailable();
 const gpuTest = !avail.ok && avail.toolchainMissing ? test.skip : test.serial;
@@ -82,6 +88,33 @@ gpuTest("bc on one GPU owning every vertex: a source is one superstep, its forwa
   const want = referenceBetweenness(h, list.map((o) => internalId(h, o)));
   t.is(mismatch(hr.values, want), -1, `${[...hr.values]} against ${[...want]}`);
   t.true([...want].some((x) => x > 0));
+});
+
+gpuTest("bc on one GPU owning every vertex: bc goes up with the first source and stays on the device to the run's end; a run stopped after a checkpoint and resumed from it equals the whole run", async (t) => {
+  const g = generate('rmat:12', { pageEdges: 500 });
+  const bcBytes = 8 * g.numVertices;
+  const internal = [0, 1, 7, 300];
+  const sourceList = internal.map((v) => g.ids.toOriginal[v]!);
+  const topology = emulatedGpus(1);
+  const whole = await run(g, 'bc', { sourceList, topology, gpuShare: 1 });
+  t.is(mismatch(whole.values, referenceBetweenness(g, internal)), -1);
+  const rows = whole.report.steps.map((s) => s.actors.find((a) => a.kind === 'gpu')!.gpu!);
+  t.is(rows.length, 4);
+  t.true(rows[0]!.stateBytesIn >= bcBytes, `the first source took bc up (${rows[0]!.stateBytesIn} bytes)`);
+  rows.forEach((r, i) => {
+    t.true(r.stateBytesOut < bcBytes, `source ${i} read back ${r.stateBytesOut} bytes (bc is ${bcBytes})`);
+    if (i > 0) t.true(r.stateBytesIn < bcBytes, `source ${i} took ${r.stateBytesIn} bytes up`);
+  });
+  // A checkpoint after a source must record the sums held on the device.
+  const ck = path.join(await tempDir('tessera-gpu-ckpt-'), 'ck');
+  const stop = new EventEmitter<EngineEvents>();
+  stop.on('superstep', (s) => {
+    if (s.step === 1) throw new Error('stopped after superstep 1');
+  });
+  await t.throwsAsync(run(g, 'bc', { sourceList, topology, gpuShare: 1, events: stop, checkpoint: { dir: ck, every: 1 } }), { message: /stopped after superstep 1/ });
+  const resumed = await run(g, 'bc', { sourceList, topology, gpuShare: 1, resume: ck });
+  t.true(Number(resumed.report.notes.resumedAt) >= 1, `resumed at ${resumed.report.notes.resumedAt}`);
+  t.deepEqual([...resumed.values], [...whole.values]);
 });
 
 gpuTest('sssp on one GPU owning every vertex: the buckets in one superstep (sssp_steps), equal to the reference for any window, one too small to tell buckets apart too; zero weights, unreachable vertices', async (t) => {

@@ -7,7 +7,8 @@ import type { GpuActor } from '../../../actors/gpu/gpu-actor.js';
 import { rangeVertices } from '../../engine/partition.js';
 import type { StateMerge } from '../../wire/frames.js';
 import { clearNext, frontierAll, frontierOwned } from '../../../actors/gpu/frontier.js';
-import { keep } from '../../../actors/gpu/residency.js';
+import { keep, refresh } from '../../../actors/gpu/residency.js';
+import { holds } from '../../../actors/gpu/held.js';
 
 export const bcFwd: GpuHandler = {
   // bc_forward has no outbox (depth and sigma change together): it writes the device replica
@@ -98,7 +99,7 @@ export const bcBack: GpuHandler = {
  * in one controller call (kernel 'levels' with bc_forward / bc_forward_pull, switching direction
  * as the engine would: args.pullAbove; native/src/controller_levels.cpp), then bc_backward a level
  * at a time from the deepest. Depths, path counts and dependencies stay on the device (what the
- * supersteps above upload and read back whole each level); bc goes back once the source is done.
+ * supersteps above upload and read back whole each level); bc stays there across the sources.
  */
 export const bcSource: GpuHandler = {
   modes: ['pull'],
@@ -107,7 +108,9 @@ export const bcSource: GpuHandler = {
     const { source, pullAbove } = s.f.args as { source: number; pullAbove: number };
     await sourceArrays(a);
     await a.ensureOutDegree();
-    await a.upload('bc', s);
+    // bc is resident 'device' (index.ts): up once a run (the first source's, or a resumed run's
+    // sums), then held across the sources and read back when the run ends.
+    await refresh(a, s, 'bc');
     // levels seeds the depths (-1, 0 at the source) and the flags; the counts are seeded here.
     await a.controller.fillState('sigma', 0);
     await a.controller.scatterState('sigma', Uint32Array.of(source), Float64Array.of(1));
@@ -125,7 +128,9 @@ export const bcSource: GpuHandler = {
     // st.levels counts the last level, which reached nothing: the deepest has no successors.
     for (let level = (st.levels ?? 0) - 2; level >= 1; level--)
       await a.run('bc_backward', { setId: SET_OUT, pages, params: { level }, state: { depth: 'dist', sigma: 'sigma', delta: 'delta', bc: 'bc' } });
+    const hold = holds(a, s, 'bc');
     keep(a, s, 'bc', 'owner');
+    if (hold) return a.out({});
     return a.out({ sync: await a.syncOwned('bc', 'bc', s) });
   },
   // Preloaded: the device arrays of a source.

@@ -23,7 +23,7 @@
  * (args.byDist), so the coordinator makes no list of it. The reset between sources: the lists'
  * vertices where every level was a list (a small reach), else a vertex map on the sockets.
  * One GPU owning every vertex runs a whole source in one superstep (gpu.ts bcSource: the same
- * kernels, the levels on the device, no state crossing the link but bc once a source).
+ * kernels, the levels on the device, no state crossing the link but bc, up and back once a run).
  * CPU kernels: kernels.ts. Serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
@@ -50,7 +50,9 @@ export const bc = defineProgram({
     sigma: { type: 'f64', init: 'unset', reduce: 'sum' },
     // bcBack writes only the vertex itself.
     delta: { type: 'f64', init: 'unset', reduce: 'owner' },
-    bc: { type: 'f64', init: 0, reduce: 'owner' },
+    // The driver reads it only once the run is over: one GPU owning every vertex keeps its sums
+    // on the device from source to source (gpu.ts bcSource).
+    bc: { type: 'f64', init: 0, reduce: 'owner', resident: 'device' },
   },
   output: 'float',
   kernels: new URL('./kernels.js', import.meta.url),
