@@ -15,6 +15,7 @@ import { buildGraph } from '../src/graph/build.js';
 import { internalId } from '../src/engine/output.js';
 import { referenceBetweenness } from '../src/programs/bc/reference.js';
 import { referenceSssp } from '../src/programs/sssp/reference.js';
+import { referenceBfs } from '../src/programs/bfs/reference.js';
 import { rawFrom } from './helpers/raw.js';
 import { EventEmitter } from 'eventemitter3';
 import path from 'node:path';
@@ -88,6 +89,22 @@ gpuTest("bc on one GPU owning every vertex: a source is one superstep, its forwa
   const want = referenceBetweenness(h, list.map((o) => internalId(h, o)));
   t.is(mismatch(hr.values, want), -1, `${[...hr.values]} against ${[...want]}`);
   t.true([...want].some((x) => x > 0));
+});
+
+gpuTest("bc on one GPU owning every vertex: a source's forward levels walk the pages bfs's would, each backward level only the out-pages holding one of its vertices", async (t) => {
+  const g = generate('rmat:13', { pageEdges: 500 });
+  for (const v of [0, 5]) {
+    const r = await run(g, 'bc', { sourceList: [g.ids.toOriginal[v]!], topology: emulatedGpus(1), gpuShare: 1 });
+    const row = r.report.steps[0]!.actors.find((a) => a.kind === 'gpu')!.gpu!;
+    const dirs = row.directions!;
+    const depth = referenceBfs(g, v);
+    let want = 0;
+    for (let level = 0; level < dirs.length; level++)
+      want += dirs[level] === 'T' ? holding(g.out.pages, depth, (d) => d === level) : holding(g.in.pages, depth, (d) => d === -1 || d > level);
+    for (let level = dirs.length - 2; level >= 1; level--) want += holding(g.out.pages, depth, (d) => d === level);
+    t.is(row.pages, want, `source ${v}: ${dirs}`);
+    t.true(dirs.length >= 4, `source ${v} reaches ${dirs.length - 1} levels deep`);
+  }
 });
 
 gpuTest("bc on one GPU owning every vertex: bc goes up with the first source and stays on the device to the run's end; a run stopped after a checkpoint and resumed from it equals the whole run", async (t) => {

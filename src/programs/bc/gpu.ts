@@ -115,19 +115,23 @@ export const bcSource: GpuHandler = {
     await a.controller.fillState('sigma', 0);
     await a.controller.scatterState('sigma', Uint32Array.of(source), Float64Array.of(1));
     await a.controller.fillState('delta', 0);
-    const pages = a.rangePages(SET_OUT);
+    const pages = Uint32Array.from(a.rangePages(SET_OUT));
     const st = await a.runLoop('levels', {
       setId: SET_OUT,
-      pages: Uint32Array.from(pages),
+      pages,
       params: { source, level: 0, size: 1, edges: a.graph.outDegree[source]!, pullAbove },
       state: { depth: 'dist', sigma: 'sigma', frontier: FR, next: NX, outDeg: OUTDEG },
       levels: { push: 'bc_forward', pull: 'bc_forward_pull', inSet: a.directed ? SET_IN : SET_OUT, inPages: Uint32Array.from(a.rangePages(SET_IN)) },
     });
     // The device's flags and depths are no state the engine knows of.
     a.nextStep = -1;
-    // st.levels counts the last level, which reached nothing: the deepest has no successors.
-    for (let level = (st.levels ?? 0) - 2; level >= 1; level--)
-      await a.run('bc_backward', { setId: SET_OUT, pages, params: { level }, state: { depth: 'dist', sigma: 'sigma', delta: 'delta', bc: 'bc' } });
+    // st.levels counts the last level, which reached nothing: the deepest has no successors. A
+    // level walks the out-pages holding one of its vertices (Graphie's active pages): a deep
+    // level's few vertices would cost a launch per page of the graph.
+    for (let level = (st.levels ?? 0) - 2; level >= 1; level--) {
+      const at = Array.from(await a.controller.activePages(SET_OUT, pages, 'dist', level));
+      await a.run('bc_backward', { setId: SET_OUT, pages: at, params: { level }, state: { depth: 'dist', sigma: 'sigma', delta: 'delta', bc: 'bc' } });
+    }
     const hold = holds(a, s, 'bc');
     keep(a, s, 'bc', 'owner');
     if (hold) return a.out({});
