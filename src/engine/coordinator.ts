@@ -432,8 +432,9 @@ export class Engine {
       notes.checkpoints = ckpt.writer.written;
       notes.checkpointMs = Math.round(ckpt.writer.writeMs);
     }
-    const totalMs = performance.now() - t0;
+    // The pools' share of the run's end (a handed output's replacement, maps still held) is on the caller's time too.
     ctx.finish(values);
+    const totalMs = performance.now() - t0;
     const edges = steps.reduce((a, s) => a + s.edges, 0);
     const report: RunReport = {
       program: program.name,

@@ -48,7 +48,12 @@ export const bfs = defineProgram({
       // switch as edgeMap's. They set every entry of depth on the devices and copy their owned
       // ranges back: no -1 fill here (~3 ms at RMAT 24).
       depth[source] = 0;
-      const { sum } = await ctx.edgeMap('bfs_levels', ctx.frontierOf([source]), { depth }, { source, pullAbove: ctx.graph.numEdges / ctx.pullDivisor }, { modes: ['push'], gpuOnly: true });
+      const from = ctx.frontierOf([source]);
+      const { sum, next } = await ctx.edgeMap('bfs_levels', from, { depth }, { source, pullAbove: ctx.graph.numEdges / ctx.pullDivisor }, { modes: ['push'], gpuOnly: true });
+      // Both maps back now, cleared by their list or left as the device left them: a map still
+      // held when the run ends is cleared whole there, on the caller's time.
+      ctx.release(next);
+      ctx.release(from);
       ctx.note('levels', sum);
       return depth;
     }

@@ -70,7 +70,11 @@ export const sssp = defineProgram({
     if (ctx.soleGpu && ctx.forcedMode === undefined && !ctx.checkpointing && ctx.resume() === undefined) {
       // One GPU owning every vertex: every bucket in one call (gpu.ts sssp_steps), the buckets
       // pending flags on the device; dist is set there and copied back once.
-      const { sum } = await ctx.edgeMap('sssp_steps', ctx.frontierOf([source]), { dist }, { source, window: w }, { modes: ['push'], gpuOnly: true });
+      const from = ctx.frontierOf([source]);
+      const { sum, next } = await ctx.edgeMap('sssp_steps', from, { dist }, { source, window: w }, { modes: ['push'], gpuOnly: true });
+      // Both maps back now (as bfs's levels): none left to clear whole when the run ends.
+      ctx.release(next);
+      ctx.release(from);
       ctx.note('windowSteps', sum);
       return dist;
     }

@@ -61,7 +61,7 @@ export const wcc = defineProgram({
     if (cpu && (c === undefined || c.phase !== undefined)) return afforest(ctx, c?.phase);
     if (c === undefined && ctx.gpusOwnAll && ctx.forcedMode === undefined) {
       ctx.note('algorithm', 'afforest');
-      await ctx.edgeMap('afforest', ctx.all(), { label: ctx.state.label, orig: sharedIds(ctx.graph) }, { rounds: ROUNDS }, { modes: ['pull'], pullPages: 'out', gpuOnly: true });
+      ctx.release((await ctx.edgeMap('afforest', ctx.all(), { label: ctx.state.label, orig: sharedIds(ctx.graph) }, { rounds: ROUNDS }, { modes: ['pull'], pullPages: 'out', gpuOnly: true })).next);
       return ctx.state.label;
     }
     ctx.note('algorithm', 'label propagation');
