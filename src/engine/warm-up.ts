@@ -47,8 +47,10 @@ export const warmUpGpu = defineProgram({
   async run(ctx) {
     if (ctx.graph.numVertices === 0) return new Int32Array(0);
     const only = ctx.gpusOwnAll ? { gpuOnly: true } : {};
-    const { next } = await ctx.edgeMap('touch', ctx.frontierOf([0]), {}, {}, { modes: ['push'], ...only });
+    const from = ctx.frontierOf([0]);
+    const { next } = await ctx.edgeMap('touch', from, {}, {}, { modes: ['push'], ...only });
     ctx.release(next);
+    ctx.release(from);
     const all = await ctx.edgeMap('touch', ctx.all(), {}, {}, { modes: ['pull'], ...only });
     ctx.release(all.next);
     return new Int32Array(0);

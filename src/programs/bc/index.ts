@@ -105,22 +105,27 @@ export const bc = defineProgram({
       // the backward step picks itself over every vertex, where a list made here would cost the
       // coordinator a pass over n (and the list's frontier another).
       const levels: (Uint32Array | undefined)[] = [Uint32Array.of(s)];
-      let frontier = ctx.frontierOf(levels[0]!);
+      // Each level's map goes back to the pool once used (edgeMap takes back those it made): a
+      // map still held when the run ends is cleared whole there, and the pool would hold one a level.
+      const first = ctx.frontierOf(levels[0]!);
+      let frontier = first;
       for (let level = 0; ; level++) {
         ({ next: frontier } = await ctx.edgeMap('bcFwd', frontier, { dist, sigma, lock }, { level }, { readsFrontier: true, pullIf: { state: 'dist', value: -1 } }));
+        if (level === 0) ctx.release(first);
         if (frontier.size === 0) break;
         levels.push(frontier.list?.slice());
       }
+      ctx.release(frontier);
       // Backward: dependencies from the deepest level up; the deepest level has δ = 0, and
       // level 0 is the source itself (no BC for it).
       for (let level = levels.length - 2; level >= 1; level--) {
         const l = levels[level];
         if (l === undefined) {
-          await ctx.edgeMap('bcBack', ctx.all(), { dist, sigma, delta, bc }, { level, byDist: 1 }, { pullPages: 'out', readsFrontier: true });
+          ctx.release((await ctx.edgeMap('bcBack', ctx.all(), { dist, sigma, delta, bc }, { level, byDist: 1 }, { pullPages: 'out', readsFrontier: true })).next);
           continue;
         }
         const f = ctx.frontierOf(l);
-        await ctx.edgeMap('bcBack', f, { dist, sigma, delta, bc }, { level }, { pullPages: 'out', readsFrontier: true });
+        ctx.release((await ctx.edgeMap('bcBack', f, { dist, sigma, delta, bc }, { level }, { pullPages: 'out', readsFrontier: true })).next);
         ctx.release(f);
       }
       if (levels.includes(undefined)) await ctx.vertexMap('bcReset', { dist, sigma, delta });

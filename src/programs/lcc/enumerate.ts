@@ -18,7 +18,7 @@ export async function enumerateTriangles(ctx: RunContext, unit: boolean): Promis
   if (c === undefined) {
     const deg = ctx.alloc('u32') as Uint32Array;
     const fwdDeg = ctx.alloc('u32') as Uint32Array;
-    await ctx.edgeMap('lccCount', all, { deg, fwdDeg }, {}, { modes: ['pull'], cpuOnly: true });
+    ctx.release((await ctx.edgeMap('lccCount', all, { deg, fwdDeg }, {}, { modes: ['pull'], cpuOnly: true })).next);
     await ctx.checkpoint((c = { deg, fwdDeg }));
   }
   if (c.filled === undefined) {
@@ -28,7 +28,7 @@ export async function enumerateTriangles(ctx: RunContext, unit: boolean): Promis
     const total = fwdOff[n]!;
     const fwd = ctx.alloc('u32', 0, total) as Uint32Array;
     const mult = ctx.alloc('u8', 0, total) as Uint8Array;
-    await ctx.edgeMap('lccFill', all, { fwdOff, fwd, mult }, {}, { modes: ['pull'], cpuOnly: true });
+    ctx.release((await ctx.edgeMap('lccFill', all, { fwdOff, fwd, mult }, {}, { modes: ['pull'], cpuOnly: true })).next);
     // tc: each corner of a triangle counts 1, whatever the directions of its edges.
     if (unit) mult.fill(1);
     await ctx.checkpoint((c = { ...c, filled: { fwdOff, fwd, mult } }));
@@ -38,7 +38,7 @@ export async function enumerateTriangles(ctx: RunContext, unit: boolean): Promis
   const tHi = ctx.alloc('u32') as Uint32Array;
   // The GPUs' corner counts, folded by 'sum' (the sockets add theirs to tLo/tHi in place).
   const tGpu = ctx.gpuActors > 0 ? (ctx.alloc('f64') as Float64Array) : undefined;
-  await ctx.edgeMap('lccTri', all, { fwdOff, fwd, mult, tLo, tHi, ...(tGpu !== undefined ? { tGpu } : {}) }, { unit: unit ? 1 : 0 }, { modes: ['pull'] });
+  ctx.release((await ctx.edgeMap('lccTri', all, { fwdOff, fwd, mult, tLo, tHi, ...(tGpu !== undefined ? { tGpu } : {}) }, { unit: unit ? 1 : 0 }, { modes: ['pull'] })).next);
   const t = tGpu ?? (ctx.alloc('f64') as Float64Array);
   for (let v = 0; v < n; v++) t[v]! += tHi[v]! * 0x100000000 + tLo[v]!;
   return { deg: c.deg, t };

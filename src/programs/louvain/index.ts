@@ -198,7 +198,9 @@ export const louvain = defineProgram({
     } else {
       // The synchronous path's safe point before the last superstep (the sequential one has none).
       if (adj.length > inlineEdges) await ctx.checkpoint({ ...s });
-      ({ sum: inside } = await ctx.edgeMap('louvainIntra', all, { off, adj, ...(wt !== undefined ? { wt } : {}), label }, {}, { modes: ['pull'], cpuOnly: true }));
+      const step = await ctx.edgeMap('louvainIntra', all, { off, adj, ...(wt !== undefined ? { wt } : {}), label }, {}, { modes: ['pull'], cpuOnly: true });
+      ctx.release(step.next);
+      inside = step.sum;
     }
     const totals = new Float64Array(n);
     for (let v = 0; v < n; v++) totals[dense[v]!]! += k[v]!;

@@ -56,13 +56,19 @@ export const scc = defineProgram({
           await ctx.checkpoint({ rounds, phase: 'forward', f });
           ({ next: f } = await ctx.edgeMap('sccForward', f, { scc, color }, {}, { readsFrontier: true, pullIf: { state: 'scc', value: -1 } }));
         }
+        // Maps back to the pool once used (edgeMap takes back only those it made): one still held
+        // when the run ends is cleared whole there.
+        ctx.release(f);
       }
-      let b: Frontier = at?.phase === 'backward' ? at.f : await ctx.vertexFilter('sccRoots', { scc, color });
+      const roots: Frontier = at?.phase === 'backward' ? at.f : await ctx.vertexFilter('sccRoots', { scc, color });
+      let b = roots;
       at = undefined;
       while (b.size > 0) {
         await ctx.checkpoint({ rounds, phase: 'backward', f: b });
         ({ next: b } = await ctx.edgeMap('sccBackward', b, { scc, color }, {}, { modes: ['pull'], pullPages: 'out', readsFrontier: true, pullIf: { state: 'scc', value: -1 } }));
       }
+      ctx.release(roots);
+      ctx.release(b);
     }
     ctx.note('rounds', rounds);
     // Representatives (internal ids) -> the smallest original id of each component.
