@@ -84,11 +84,11 @@ export const bfs = defineProgram({
     // The first frontier was made here (or restored): edgeMap takes back only the maps it made, so
     // it goes back after its level, and the last (empty) one after the loop; a map still held when
     // the run ends is cleared whole there.
-    const first = frontier;
+    let first: Frontier | undefined = frontier;
     for (; frontier.size > 0; level++) {
       await ctx.checkpoint({ level, frontier });
       ({ next: frontier } = await ctx.edgeMap('bfs', frontier, { depth, seen }, level === 0 && seed !== undefined ? { level, seed } : { level }, { readsFrontier: true, direction: { beta: 18 }, pullIf: { state: 'depth', value: -1 }, skipEmpty: true, deviceNext: true }));
-      ctx.release(first);
+      if (first !== undefined) (ctx.release(first), (first = undefined));
     }
     ctx.release(frontier);
     return depth;
