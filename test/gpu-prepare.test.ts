@@ -116,3 +116,41 @@ gpuTest('an engine with GPU actors runs its warm-up at create: two supersteps th
     proto.superstep = saved;
   }
 });
+
+gpuTest("the warm-up reads each GPU's preloaded pages once on the device (kernel 'touch': the out- and in-pages of its owned ranges); where they were not all preloaded (a memoryLimit below the graph), none: no streaming pass at create", async (t) => {
+  const g = rmat(true);
+  const want = await cpuResults(g);
+  const proto = GpuController.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const saved = proto.run!;
+  const touched: Array<{ setId: number; pages: number[] }> = [];
+  proto.run = function (this: unknown, ...a: unknown[]) {
+    const [kernel, opts] = a as [string, { setId: number; pages: ArrayLike<number> }];
+    if (kernel === 'touch') touched.push({ setId: opts.setId, pages: Array.from(opts.pages) });
+    return saved.apply(this, a);
+  };
+  const p = algorithm('bfs').program;
+  try {
+    for (const [gpus, memoryLimit] of [[1, undefined], [2, undefined], [1, 2 ** 27]] as const) {
+      touched.length = 0;
+      const topology = topo(gpus);
+      if (memoryLimit !== undefined) for (const gpu of topology.gpus) gpu.memoryLimit = memoryLimit;
+      const e = await Engine.create(g, topology, await withOwnership(g, topology, { gpuShare: 1, preload: [p] }));
+      try {
+        if (memoryLimit !== undefined) t.deepEqual(touched, [], 'pages left to stream: no pass over them at create');
+        else {
+          // Each GPU the pages overlapping its ranges (a page across a boundary: both); together every page of both sets.
+          const sorted = (s: number) => [...new Set(touched.filter((x) => x.setId === s).flatMap((x) => x.pages))].sort((a, b) => a - b);
+          t.is(touched.length, 2 * gpus, `${gpus} GPU(s): one call a set a GPU`);
+          t.deepEqual(sorted(1), g.out.pages.map((_, i) => i), `${gpus} GPU(s): out-pages`);
+          t.deepEqual(sorted(2), g.in.pages.map((_, i) => i), `${gpus} GPU(s): in-pages`);
+        }
+        const r = await e.run(p, paramsFor(g, 'bfs') as never);
+        t.is(firstMismatch(r.values, want.get('bfs')!, false), -1);
+      } finally {
+        await e.close();
+      }
+    }
+  } finally {
+    proto.run = saved;
+  }
+});

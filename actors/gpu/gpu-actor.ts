@@ -66,6 +66,8 @@ export class GpuActor {
   /** Pages of each registered set that overlap the owned ranges. */
   private readonly range = new Map<number, number[]>();
   private readonly sets = new Map<number, Page[]>();
+  /** Sets whose pages the actor's start put on the device whole (preload): a pass over them copies nothing. */
+  readonly preloaded = new Set<number>();
   private readonly pageEdges = new WeakMap<Page[], Map<number, number>>();
   stats: GpuStepStats = zeroStats(false); // this superstep's counters (the vote's gpu)
   /** The superstep whose kernels last marked the device's next flags (frontier.ts clearNext); -1: none this run. */
@@ -239,7 +241,10 @@ export class GpuActor {
     // The pages up now where the cache holds them all beside room for the runs' state (64 B a
     // vertex and 256 MiB): a session's first run then copies none (RMAT 24: ~4 GB over the link).
     const reserve = 64 * g.numVertices + 2 ** 28;
-    for (const set of g.in !== g.out ? [SET_OUT, SET_IN] : [SET_OUT]) await this.ctl.preload(set, Uint32Array.from(this.rangePages(set)), reserve);
+    for (const set of g.in !== g.out ? [SET_OUT, SET_IN] : [SET_OUT]) {
+      const pages = this.rangePages(set);
+      if (pages.length > 0 && (await this.ctl.preload(set, Uint32Array.from(pages), reserve)) === pages.length) this.preloaded.add(set);
+    }
     const info = await this.ctl.info();
     this.link.send({
       type: 'ready',

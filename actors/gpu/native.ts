@@ -78,6 +78,8 @@ export type KernelName =
   | 'sssp_steps'
   /** Afforest's forests merged across GPUs owning every vertex together (native/src/controller_aff.cpp runAffMerge); no pages. */
   | 'aff_merge'
+  /** Reads every offset and neighbour id of the pages and changes nothing (the engine's warm-up: native/src/kernels_util.h KTouch). */
+  | 'touch'
   /** A program's GPU operator (operators.ts): user:<module key>:<operator>:<push|pull>. */
   | `user:${string}`;
 export type NativeFlavor = 'cuda' | 'host';

@@ -100,6 +100,12 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
     maxE = std::max(maxE, hp->spec.edges);
   }
   uint32_t* ctr = (uint32_t*)scratch("ctr", 4 * (4 + 4 * (size_t)nstreams_));
+  if (k == "touch") {
+    const TouchArgs t{PageDev{}, (u32*)scratch("touch.sink", 4), 1, 0xffffffffu};
+    pl.batch = [this, t](const PageDev* pds, uint32_t n, int s) { launchPages<KTouch>(t, pds, n, s, 0, [](const PageDev& pd) { return groupSize(pd); }); };
+    pl.page = [batch = pl.batch](HostPage&, const PageDev& pd, int s) { batch(&pd, 1, s); };
+    return;
+  }
   // vertex ranges must lie inside targets, neighbour ids inside sources
   auto checkTarget = [&](StateArr* a, const char* r) {
     if (!a) return;
@@ -468,7 +474,7 @@ void Controller::buildPlan(const RunRequest& rq, std::vector<HostPage*>& pages, 
 
   throw CodedError("TS_KERNEL", "unknown kernel '" + k +
                                     "': one of pr_pull, pr_push, bfs_push, bfs_pull, sssp_push, wcc_pull, wcc_push, cdlp_pull, "
-                                    "bc_forward, bc_forward_pull, bc_backward, lcc_tri, louvain_move, wcc_afforest, levels, pr_iterations, sssp_steps, aff_merge");
+                                    "bc_forward, bc_forward_pull, bc_backward, lcc_tri, louvain_move, wcc_afforest, levels, pr_iterations, sssp_steps, aff_merge, touch");
 }
 
 }  // namespace ts

@@ -48,6 +48,7 @@ using KPagesPullWcc = KPages<KPullWcc>;
 using KPagesPullBc = KPages<KPullBc>;
 using KPagesPullBcFwd = KPages<KPullBcFwd>;
 using KPagesAffLink = KPages<KAffLink>;
+using KPagesTouch = KPages<KTouch>;
 
 #define TS_KERNEL_LIST(X)                                                                      \
   X(Fill) X(Scatter) X(Axpb) X(OutboxGather) X(OutboxReset) X(Compact) X(PrPull) X(PrPull0) X(PrApply) X(BinBfs)    \
@@ -57,7 +58,7 @@ using KPagesAffLink = KPages<KAffLink>;
   X(CdlpGather) X(CdlpMode) X(TriCost) X(ScanTile) X(ScanAdd) X(Tri) X(TriFlush) X(TriMark) X(FlagDeg) X(MergeVals) \
   X(PageActive) X(LvDeg) X(LvNarrow) X(LvGather) X(LvMove) X(ScatterVals) X(AffLink) X(AffVertex) \
   X(PagesPullBfs) X(PagesPullWcc) X(PagesPullBc) X(PagesPullBcFwd) X(PagesAffLink) X(OrNext) X(AffMerge) X(PrZero) X(PrFinish) \
-  X(MinMax) X(Pack) X(SsspSelect)
+  X(MinMax) X(Pack) X(SsspSelect) X(Touch) X(PagesTouch)
 
 enum KernelId : int {
 #define TS_KID(name) kid_##name,

@@ -150,6 +150,30 @@ struct KPageActive {
 };
 
 /**
+ * Reads every offset and neighbour id of a page: the engine's warm-up pass over the pages
+ * (src/engine/warm-up-gpu.ts), so that a session's first run does not find the device cold. It
+ * writes `sink` (scratch) only when the xor of what it read equals `never`, which keeps the loads.
+ */
+struct TouchArgs {
+  PageDev pg;
+  u32* sink;
+  u32 G, never;
+};
+struct KTouch {
+  using Args = TouchArgs;
+  static constexpr int phases = 1;
+  TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
+    const u32 g = c.tid / a.G, lane = c.tid % a.G;
+    const u32 li = c.bid * (c.bdim / a.G) + g;
+    if (li >= a.pg.nv) return;
+    const u32 b = a.pg.off[li], e = a.pg.off[li + 1];
+    u32 x = b ^ e;
+    for (u32 i = b + lane; i < e; i += a.G) x ^= a.pg.nbr[i];
+    if (x == a.never) *a.sink = x;
+  }
+};
+
+/**
  * The smallest and largest of n 32-bit values as order keys (value ^ flip: 0x80000000 for i32):
  * out[0] = min key, out[1] = ~max key (both lowered by atomic min; out starts at 0xffffffff). A
  * read-back packs the values into 1 or 2 bytes where their span allows (KPack, readState).

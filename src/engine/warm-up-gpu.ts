@@ -1,8 +1,20 @@
-/** warm-up.ts's GPU side: `touch` does nothing on the device and changes nothing (transient: the preloaded program's device arrays stay). */
-import type { GpuHandler } from '../../actors/gpu/handler.js';
+/**
+ * warm-up.ts's GPU side. `touch` changes nothing (transient: the preloaded program's device arrays
+ * stay); in the pull over every vertex it reads the actor's pages once on the device (the native
+ * kernel 'touch'), where its start put them there whole (never a streaming pass at create): a
+ * session's first run then does not find the device cold (a first run's kernel calls were slower
+ * than later ones, and no slower after another program's run).
+ */
+import { SET_IN, SET_OUT, type GpuHandler } from '../../actors/gpu/handler.js';
 
 export const touch: GpuHandler = {
   modes: ['push', 'pull'],
   transient: true,
-  run: (a) => Promise.resolve(a.out({})),
+  async run(a, s) {
+    if (s.f.mode === 'pull') {
+      for (const setId of a.directed ? [SET_OUT, SET_IN] : [SET_OUT])
+        if (a.preloaded.has(setId)) await a.run('touch', { setId, pages: a.rangePages(setId), params: {}, state: {} });
+    }
+    return a.out({});
+  },
 };
