@@ -1,8 +1,8 @@
 /**
  * Every built-in gives its frontiers' byte maps back to the run before it ends (ctx.release, or
- * edgeMap consuming those it made): a map still held when the run ends is cleared whole by
- * Run.finish, on the caller's time (bench/results/h200-2026-11-28-run-end), and the run's pool
- * needs one map more for each held.
+ * edgeMap consuming those it made): a map still held when the run ends is cleared by Run.finish,
+ * on the caller's time (whole where it has no short list: bench/results/h200-2026-11-28-run-end),
+ * and the run's pool needs one map more for each held.
  */
 import test, { type ExecutionContext } from 'ava';
 import { Run } from '../src/engine/run.js';

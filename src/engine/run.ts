@@ -102,6 +102,8 @@ export class Run implements RunContext {
   private readonly pulled = new WeakMap<Frontier, number>();
   /** Frontiers frontierOf made: their bitmap is reused only when the driver releases them. */
   private readonly made = new WeakSet<Frontier>();
+  /** Frontiers made or produced whose bitmap is not recycled yet: finish clears them as release would. */
+  private readonly live = new Set<Frontier>();
   /** Every array and bitmap this run took, for the engine's pools when it ends. */
   private readonly taken: StateArray[] = [];
   /** Those of `taken` that came from the engine's pools. */
@@ -285,14 +287,19 @@ export class Run implements RunContext {
         if (this.fromPool.has(a) && this.gpuActors > 0) replenish(this.engine, a);
       }
     }
-    // Spare bitmaps were cleared when recycled; the others (frontiers still held) are cleared here.
+    // Frontiers the program still holds: cleared as release clears them (by their list where short,
+    // not at all where nothing wrote them), not whole below.
+    // (A frontier whose next flags a GPU kept is none of the output's: its bitmap is not to be read.)
+    for (const f of this.live) if (this.heldNext?.frontier === f || (f.bitmap.buffer !== values.buffer && f.list?.buffer !== values.buffer)) this.release(f);
+    this.live.clear();
+    // Spare bitmaps were cleared when recycled; the others are cleared here.
     const clean = new Set(this.spare);
     for (const b of this.bitmaps) {
       if (b.buffer === values.buffer) continue;
       if (!clean.has(b)) fillArray(b, 0);
       this.engine.bitmapPool.push(b);
     }
-    // Only consumed frontiers' lists: a frontier the program still holds keeps its list.
+    // Recycled frontiers' pooled lists (every frontier's by now), but for the output's.
     for (const b of this.listSpare) if (b !== values.buffer) this.engine.listPool.push(b);
   }
 
@@ -306,6 +313,7 @@ export class Run implements RunContext {
     if (made !== undefined && this.pooledLists.has(made.buffer)) this.listSpare.push(made.buffer as SharedArrayBuffer);
     if (!this.produced.has(f)) return;
     this.produced.delete(f);
+    this.live.delete(f);
     if (this.heldNext?.frontier === f) {
       // Nothing wrote its host bitmap: spare as it is.
       this.spare.push(this.heldNext.bitmap);
@@ -345,6 +353,7 @@ export class Run implements RunContext {
 
   private madeHere(f: Frontier): Frontier {
     this.made.add(f);
+    this.live.add(f);
     return f;
   }
 
@@ -484,6 +493,7 @@ export class Run implements RunContext {
     const { sum, active } = await this.vertexStep(kernel, 'vertexFilter', state, args, next);
     const frontier: Frontier = { bitmap: next, list: undefined, size: active };
     this.produced.add(frontier);
+    this.live.add(frontier);
     return Object.assign(frontier, { sum });
   }
 
@@ -687,6 +697,7 @@ export class Run implements RunContext {
     this.engine.progress.emit('superstep', record, this.program);
     const nextFrontier: Frontier = { bitmap: next, list: nextList, size: active, ...(nextEdges !== undefined ? { edges: nextEdges } : {}) };
     this.produced.add(nextFrontier);
+    this.live.add(nextFrontier);
     if (active === 0 && votes.slice(0, cpuCount).every((v) => v.tasks === 0)) this.untouched.add(nextFrontier);
     if (heldNow?.next === true) this.hold(nextFrontier, next, step, kernel);
     this.lastNext = cpuOnly ? undefined : nextFrontier;
