@@ -1,4 +1,4 @@
-// node ft.mjs PROGRAM GRAPH.tsr RUNS: one GPU owning every vertex, the program preloaded, every result kept (a caller holding its outputs); each run's total and phases, and each GpuController call and coordinator step of the first and the last run (start ms from the run's start, its time). PROFILE=DIR: a CPU profile of the first run and of the last (node:inspector). PARAMS: JSON added to the defaults. PRE=a,b: those programs (built-in names, or .mjs files exporting one) run once each after create, before the runs timed. GC_AFTER_CREATE=1 (with node --expose-gc): a full collection after create. Each run's line gives its start (ms since the process began, as --trace-gc's). ROOT: the build (default the repository).
+// node ft.mjs PROGRAM GRAPH.tsr RUNS: one GPU owning every vertex, the program preloaded, every result kept (a caller holding its outputs); each run's total and phases, and each GpuController call and coordinator step of the first and the last run (start ms from the run's start, its time). PROFILE=DIR: a CPU profile of the first run and of the last (node:inspector). PARAMS: JSON added to the defaults. PRE=a,b: those programs (built-in names, or .mjs files exporting one) run once each after create, before the runs timed. GC_AFTER_CREATE=1 (with node --expose-gc): a full collection after create. SLEEP=ms: a pause after create. Each run's line gives its start (ms since the process began, as --trace-gc's). ROOT: the build (default the repository).
 import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
@@ -40,6 +40,7 @@ const e = await Engine.create(g, topo, await withOwnership(g, topo, { gpuShare: 
 console.log('create ms', (performance.now() - tc).toFixed(1));
 if (process.env.GC_AFTER_CREATE === '1') { const g0 = performance.now(); globalThis.gc(); console.log('gc ms', (performance.now() - g0).toFixed(1)); }
 e.events.on('superstep', (s) => log.push({ k: `== step ${s.step} ${s.kernel} ${s.mode}`, at: performance.now() - t0 }));
+if (process.env.SLEEP) await new Promise((r) => setTimeout(r, Number(process.env.SLEEP)));
 if (process.env.PRE) for (const name of process.env.PRE.split(',')) { const q = name.endsWith('.mjs') ? (await import(path.resolve(name))).default : findProgram(name); await e.run(q, prepareRun(g, q, q.params.source ? { source: g.ids.toOriginal[0] } : {}).params); }
 const prof = process.env.PROFILE;
 const session = prof ? new Session() : undefined;
