@@ -177,6 +177,17 @@ function withoutUnusableGpus(topology: Topology, program: AnyProgram): Topology 
   return { ...topology, gpus: topology.gpus.filter((g) => g.emulated) };
 }
 
+/**
+ * A program whose fast GPU path needs one GPU (its definition's soleGpu) runs on the topology's
+ * first GPU alone, unless the set-up says how several share the work (multiGpu, ownership).
+ */
+function soleGpuTopology(topology: Topology, program: AnyProgram, setup: RunSetup, notice: (m: string) => void): Topology {
+  if (program.soleGpu !== true || topology.gpus.length < 2 || setup.multiGpu !== undefined || setup.ownership !== undefined) return topology;
+  const [first] = topology.gpus;
+  notice(`program '${program.name}' runs on one GPU (device ${first!.device}) of the topology's ${topology.gpus.length}: its GPU loop runs on one GPU owning every vertex, and several would take its far slower superstep path (set multiGpu, --multi-gpu p|s, to use them all)`);
+  return { ...topology, gpus: [first!] };
+}
+
 /** The run's source for paths: the value of the program's first vertex parameter (an internal id). */
 function sourceOf(prepared: { program: AnyProgram; params: unknown }): number | undefined {
   const key = Object.keys(prepared.program.params).find((k) => prepared.program.params[k]!.type === 'vertex');
@@ -367,8 +378,8 @@ export async function runOnce(
   const prepared = prepareRun(graph, program, params, defaults, style);
   if (control.checkpoint !== undefined && prepared.program.resumable !== true) throw notResumable(prepared.program.name, false);
   const resumed = await resumeFrom(control, graph, prepared);
-  let topology = withoutUnusableGpus(await resolveTopology(setup.topology), prepared.program);
   const notice = delivery.notice ?? warn;
+  let topology = soleGpuTopology(withoutUnusableGpus(await resolveTopology(setup.topology), prepared.program), prepared.program, setup, notice);
   if (resumed !== undefined) checkIdentity(resumed, graph, prepared.program, prepared.params, topology);
   // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.
   const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');

@@ -64,9 +64,9 @@ for (const spec of ['rmat:13', 'rmat:14:weighted']) {
   });
 }
 
-/** Whether got equals want within 1e-9 relative (bc's sums in another order); the first vertex that does not, else -1. */
+/** Whether got equals want (exactly, or within 1e-9 relative: bc's sums in another order); the first vertex that does not, else -1. */
 function mismatch(got: ArrayLike<number>, want: ArrayLike<number>): number {
-  for (let v = 0; v < want.length; v++) if (!(Math.abs(got[v]! - want[v]!) <= 1e-9 * Math.max(1, Math.abs(want[v]!)))) return v;
+  for (let v = 0; v < want.length; v++) if (got[v] !== want[v] && !(Math.abs(got[v]! - want[v]!) <= 1e-9 * Math.max(1, Math.abs(want[v]!)))) return v;
   return got.length === want.length ? -1 : want.length;
 }
 
@@ -163,4 +163,35 @@ gpuTest('sssp on one GPU owning every vertex: the buckets in one superstep (sssp
   }
   t.is(want[internalId(g, 9)], Infinity);
   t.is(want[internalId(g, 5000)], Infinity);
+});
+
+gpuTest("sssp and bc on a topology of two GPUs run on its first alone (their device loops are single-GPU), with a warning naming it; with multiGpu given, on both; bfs on both either way; the reference's values every time", async (t) => {
+  const g = generate('rmat:11:weighted', { pageEdges: 500 });
+  const source = g.ids.toOriginal[0]!;
+  const sourceList = [0, 1, 7].map((v) => g.ids.toOriginal[v]!);
+  const want: Record<string, ArrayLike<number>> = {
+    sssp: referenceSssp(g, 0),
+    bc: referenceBetweenness(g, [0, 1, 7]),
+    bfs: referenceBfs(g, 0),
+  };
+  const params: Record<string, object> = { sssp: { source }, bc: { sourceList }, bfs: { source } };
+  const warnings: string[] = [];
+  const heard = (w: Error) => void warnings.push(w.message);
+  process.on('warning', heard);
+  try {
+    for (const algo of ['sssp', 'bc', 'bfs'] as const) {
+      for (const multiGpu of [undefined, 'p'] as const) {
+        warnings.length = 0;
+        const r = await run(g, algo, { ...params[algo], topology: emulatedGpus(2), gpuShare: 1, ...(multiGpu !== undefined ? { multiGpu } : {}) } as never);
+        await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+        const one = algo !== 'bfs' && multiGpu === undefined;
+        t.is(r.report.topology.gpus.length, one ? 1 : 2, `${algo} multiGpu ${multiGpu}`);
+        t.is(warnings.filter((m) => m.includes(`program '${algo}' runs on one GPU (device 0) of the topology's 2`)).length, one ? 1 : 0, `${algo} multiGpu ${multiGpu}: ${warnings.join(' | ')}`);
+        if (one) t.deepEqual([...new Set(r.report.steps.map((s) => s.kernel))], [algo === 'sssp' ? 'sssp_steps' : 'bcSource'], `${algo}: its device loop`);
+        t.is(mismatch(r.values, want[algo]!), -1, `${algo} multiGpu ${multiGpu}`);
+      }
+    }
+  } finally {
+    process.off('warning', heard);
+  }
 });

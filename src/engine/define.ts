@@ -261,6 +261,13 @@ export interface ProgramSpec<N extends string, P extends ParamSpecs, S extends S
    */
   resumable?: boolean;
   /**
+   * The program's fast GPU path needs one GPU owning every vertex (`ctx.soleGpu`: a device loop in
+   * one call); on several GPUs it takes its superstep path, far slower (sssp on two H200s ~48x,
+   * bc ~185x). `run()` and the CLI then run it on the topology's first GPU alone, with a notice,
+   * unless the set-up names how the GPUs share the work (multiGpu, ownership).
+   */
+  soleGpu?: boolean;
+  /**
    * Hands a run with these parameters to another program of the same output kind (pr: `weighted`
    * or `tolerance` make it networkx's PageRank, which ppr computes); undefined: this program runs.
    */

@@ -60,6 +60,7 @@ export const sssp = defineProgram({
   },
   demoParams: (g) => ({ source: g.ids.toOriginal[0]! }),
   resumable: true,
+  soleGpu: true,
   async run(ctx, { source, window }) {
     const n = ctx.graph.numVertices;
     const mean = checkWeights(ctx.graph);
