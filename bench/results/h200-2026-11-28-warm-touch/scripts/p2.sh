@@ -13,12 +13,12 @@ A="env ROOT=$PWD/.device/A TESSERA_NATIVE_DIR=$PWD/build/Release"
 for i in 1 2 3 4; do
   echo "== wcc A"; $A timeout 60 node $S/ft.mjs wcc /tmp/g24.tsr 6
   echo "== wcc B"; timeout 60 node $S/ft.mjs wcc /tmp/g24.tsr 6
-  echo "== wcc B+warm2"; PRE=$S/warm2.mjs timeout 60 node $S/ft.mjs wcc /tmp/g24.tsr 6
+  echo "== wcc B+warm2"; PRE=bench/results/h200-2026-11-28-wcc-first/scripts/warm2.mjs timeout 60 node $S/ft.mjs wcc /tmp/g24.tsr 6
   echo "== wcc B+wcc"; PRE=wcc timeout 60 node $S/ft.mjs wcc /tmp/g24.tsr 6
 done > /tmp/o/wcc.txt 2>&1
 for i in 1 2; do
   echo "== bfs B"; timeout 60 node $S/ft.mjs bfs /tmp/g24.tsr 6
-  echo "== bfs B+warm2"; PRE=$S/warm2.mjs timeout 60 node $S/ft.mjs bfs /tmp/g24.tsr 6
+  echo "== bfs B+warm2"; PRE=bench/results/h200-2026-11-28-wcc-first/scripts/warm2.mjs timeout 60 node $S/ft.mjs bfs /tmp/g24.tsr 6
 done > /tmp/o/bfs.txt 2>&1
 python3 $S/ratios.py /tmp/o/wcc.txt > /tmp/o/ratios.txt; python3 $S/ratios.py /tmp/o/bfs.txt >> /tmp/o/ratios.txt
 tar cJf $OUT/call2.tar.xz -C /tmp/o .
