@@ -32,6 +32,7 @@ import type { Graph } from './graph/types.js';
 import { assignByKey, isKeyedGraph, type GraphologyLike, type KeyedGraph } from './graphology.js';
 import { findProgram, type BuiltinName, type ProgramByName } from './programs/index.js';
 import { resolveTopology } from './topology/load.js';
+import { soleGpuTopology } from './topology/sole-gpu.js';
 import type { Topology } from './topology/schema.js';
 
 /** A program: a built-in's name (or alias) or a definition from defineProgram. */
@@ -102,8 +103,10 @@ export function splitOptions(opts: Readonly<Record<string, unknown>>): { params:
 export interface RunDelivery {
   /** Recorded in each checkpoint (the CLI's flags, for `--resume DIR` alone). */
   extra?: Json;
-  /** Says what a resumed run changed (topology); default: a TesseraWarning. */
+  /** Says what a resumed run changed (topology), or that a program runs on fewer GPUs; default: a TesseraWarning. */
   notice?: (message: string) => void;
+  /** Notices the caller found before the run (the CLI's before the load), said once its parameters are accepted. */
+  pending?: string[];
   /** Called with the result before the checkpoint is removed (the CLI writes its outputs): if it throws, the checkpoint stays. */
   deliver?: (r: RunResult<number | string>) => Promise<void>;
 }
@@ -175,17 +178,6 @@ function withoutUnusableGpus(topology: Topology, program: AnyProgram): Topology 
   if (s.ok) return topology;
   process.emitWarning(`program '${program.name}' runs on the CPU sockets only: its GPU operators need NVRTC, and ${s.reason ?? 'it does not load'} (install the CUDA toolkit's NVRTC, or set TESSERA_NVRTC to libnvrtc.so)`, 'TesseraWarning');
   return { ...topology, gpus: topology.gpus.filter((g) => g.emulated) };
-}
-
-/**
- * A program whose fast GPU path needs one GPU (its definition's soleGpu) runs on the topology's
- * first GPU alone, unless the set-up says how several share the work (multiGpu, ownership).
- */
-function soleGpuTopology(topology: Topology, program: AnyProgram, setup: RunSetup, notice: (m: string) => void): Topology {
-  if (program.soleGpu !== true || topology.gpus.length < 2 || setup.multiGpu !== undefined || setup.ownership !== undefined) return topology;
-  const [first] = topology.gpus;
-  notice(`program '${program.name}' runs on one GPU (device ${first!.device}) of the topology's ${topology.gpus.length}: its GPU loop runs on one GPU owning every vertex, and several would take its far slower superstep path (set multiGpu, --multi-gpu p|s, to use them all)`);
-  return { ...topology, gpus: [first!] };
 }
 
 /** The run's source for paths: the value of the program's first vertex parameter (an internal id). */
@@ -379,7 +371,10 @@ export async function runOnce(
   if (control.checkpoint !== undefined && prepared.program.resumable !== true) throw notResumable(prepared.program.name, false);
   const resumed = await resumeFrom(control, graph, prepared);
   const notice = delivery.notice ?? warn;
-  let topology = soleGpuTopology(withoutUnusableGpus(await resolveTopology(setup.topology), prepared.program), prepared.program, setup, notice);
+  const shared = setup.multiGpu !== undefined || setup.ownership !== undefined;
+  const sole = soleGpuTopology(withoutUnusableGpus(await resolveTopology(setup.topology), prepared.program), prepared.program, shared);
+  for (const m of [...(delivery.pending ?? []), ...(sole.notice !== undefined ? [sole.notice] : [])]) notice(m);
+  let topology = sole.topology;
   if (resumed !== undefined) checkIdentity(resumed, graph, prepared.program, prepared.params, topology);
   // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.
   const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');

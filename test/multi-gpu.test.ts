@@ -134,3 +134,24 @@ gpuTest('tessera model --multi-gpu auto on two GPUs predicts P and S columns and
   t.true(rep.partition!.multiGpu === 'p' || rep.partition!.multiGpu === 's');
   t.is(rep.model!.multiGpu, rep.partition!.multiGpu!, 'the model chose what ran');
 });
+
+gpuTest('tessera run --algo sssp on two emulated GPUs: on the first alone, one line saying so, the report one GPU; with --multi-gpu p, on both; a refused run says only why', async (t) => {
+  const dir = await tempDir('tessera-sole-');
+  const topo = path.join('configs', '1S2G-emulated.yaml');
+  const { readFile } = await import('node:fs/promises');
+  for (const mg of [undefined, 'p'] as const) {
+    const report = path.join(dir, `${mg ?? 'none'}.json`);
+    const r = await tessera(['run', '--algo', 'sssp', '--graph', 'rmat:10:weighted', '--source', '0', '--topology', topo, '--alpha', '0', ...(mg !== undefined ? ['--multi-gpu', mg] : []), '--report', report, '-q']);
+    t.is(r.code, 0, r.stderr);
+    const said = r.stderr.split('\n').filter((l) => l.startsWith("tessera: program 'sssp' runs on one GPU (device 0) of the topology's 2"));
+    t.is(said.length, mg === undefined ? 1 : 0, r.stderr);
+    const rep = JSON.parse(await readFile(report, 'utf8')) as RunReport;
+    t.is(rep.topology.gpus.length, mg === undefined ? 1 : 2);
+    if (mg === undefined) t.deepEqual([...new Set(rep.steps.map((s) => s.kernel))], ['sssp_steps'], 'its device loop');
+  }
+  // A refused run says one line, not the notice too.
+  const bad = await tessera(['run', '--algo', 'sssp', '--graph', 'rmat:8:weighted', '--topology', topo]);
+  t.is(bad.code, 1);
+  t.is(bad.stderr.trim().split('\n').length, 1, bad.stderr);
+  t.regex(bad.stderr, /^tessera: sssp needs --source/);
+});

@@ -262,7 +262,10 @@ export function registerRunCommands(program: Command): void {
       // A flag or --param the program does not take is refused before the (possibly long) load.
       checkParamNames(def, { ...byFlag, ...f.param }, label);
       // A resumed run goes on on the checkpoint's topology unless --topology names one.
-      const topology = f.topology === undefined && recorded !== undefined ? recorded.topology : await (await import('../topology/load.js')).loadTopology(f.topology);
+      const loaded = f.topology === undefined && recorded !== undefined ? recorded.topology : await (await import('../topology/load.js')).loadTopology(f.topology);
+      // Before the GPUs open during the load: a program that runs on one GPU of several opens only
+      // it (said once the run's parameters are accepted: a refused run says one line).
+      const { topology, notice: sole } = (await import('../topology/sole-gpu.js')).soleGpuTopology(loaded, def, f.multiGpu !== undefined);
       const { loadGraph } = await import('../graph/load.js');
       const loading = loadGraph(f.graph, {
         undirected: f.undirected,
@@ -329,7 +332,7 @@ export function registerRunCommands(program: Command): void {
           if (f.report !== undefined) await writeJson(f.report, r.report);
         };
         const notice = (m: string): void => void process.stderr.write(`tessera: ${m}\n`);
-        const r = await runOnce(graph, program, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver }).finally(stopProgress);
+        const r = await runOnce(graph, program, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver, ...(sole !== undefined ? { pending: [sole] } : {}) }).finally(stopProgress);
         // With the results on standard output, the summary goes to standard error.
         if (!f.quiet) (f.out === '-' ? process.stderr : process.stdout).write(summarize(r.report) + '\n');
       } finally {
