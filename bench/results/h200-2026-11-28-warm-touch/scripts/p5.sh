@@ -6,7 +6,7 @@ xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PA
 ln -sfn /tmp/node_modules node_modules
 export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
 rm -rf /tmp/o; mkdir -p /tmp/o
-{ nvidia-smi -L; nproc; lscpu | grep "Model name"; git log --oneline -1 2>/dev/null; } > /tmp/o/machine.txt 2>&1
+{ nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
 timeout 200 node scripts/gpu-check.mjs --gpus 1 --gpu-share 1 --scale 20 --no-bench > /tmp/o/check1.txt 2>&1; echo "check share 1 rc $?"; tail -1 /tmp/o/check1.txt
 timeout 200 node scripts/gpu-check.mjs --gpus 1 --gpu-share 0.6 --scale 20 --no-bench > /tmp/o/check06.txt 2>&1; echo "check share 0.6 rc $?"; tail -1 /tmp/o/check06.txt
 tar cJf $OUT/call5.tar.xz -C /tmp/o .
