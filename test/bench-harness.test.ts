@@ -394,3 +394,32 @@ test('tessera bench --programs runs a part of a sweep; a label the config lacks 
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test("a sweep on two emulated GPUs runs sssp on the first alone (its GPU loop is single-GPU), the cell's note saying so, and bfs on both; with multiGpu named, sssp on both", async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-bench-sole-'));
+  const cacheBefore = process.env.TESSERA_CACHE_DIR;
+  process.env.TESSERA_CACHE_DIR = dir;
+  try {
+    const topo = path.join(dir, '1S2G-emulated.yaml');
+    await writeFile(topo, 'name: emu2\nsockets:\n  - threads: 1\ngpus:\n  - device: 0\n    emulated: true\n  - device: 1\n    emulated: true\n');
+    for (const multiGpu of [undefined, 'p'] as const) {
+      const config = parseBenchConfig(
+        ['repetitions: 1', 'warmup: 0', 'graphs: [{ rmat: 9, weighted: true }]', `topologies: [${topo}]`, 'programs: [sssp, bfs]', 'alphas: [0]', 'steal: off', 'peers: { graphology: false }', ...(multiGpu !== undefined ? [`multiGpu: ${multiGpu}`] : [])].join('\n'),
+        path.join(dir, 'c.yaml'),
+      );
+      const { results } = await runSweep({ config, outDir: path.join(dir, multiGpu ?? 'none'), peerOverrides: {}, progress: false, log: () => undefined });
+      for (const c of results.cells) t.is(c.status, 'ok', `${c.id}: ${c.note}`);
+      for (const program of ['sssp', 'bfs']) {
+        const c = results.cells.find((x) => x.program === program && x.alpha === 0)!;
+        const one = program === 'sssp' && multiGpu === undefined;
+        const gpus = new Set(c.samples[0]!.actors.map((a) => a.actor).filter((a) => a.startsWith('gpu')));
+        t.is(gpus.size, one ? 1 : 2, `${program} multiGpu ${multiGpu}: ${[...gpus]}`);
+        t.is(/runs on one GPU \(device 0\) of the topology's 2/.test(c.note ?? ''), one, `${program} multiGpu ${multiGpu}: ${c.note}`);
+      }
+    }
+  } finally {
+    if (cacheBefore === undefined) delete process.env.TESSERA_CACHE_DIR;
+    else process.env.TESSERA_CACHE_DIR = cacheBefore;
+    await rm(dir, { recursive: true, force: true });
+  }
+});

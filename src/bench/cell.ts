@@ -22,6 +22,7 @@ import { findProgram, PROGRAMS } from '../programs/index.js';
 import { prepareRun, withOwnership } from '../api.js';
 import type { AnyProgram, ParamSpecs } from '../engine/define.js';
 import { loadTopology } from '../topology/load.js';
+import { soleGpuTopology } from '../topology/sole-gpu.js';
 import type { GraphPlan, ProgramPlan } from './config.js';
 import type { ActorTime, ModelPrediction, Sample } from './schema.js';
 
@@ -74,6 +75,8 @@ export interface CellResult {
   peakRssBytes: number;
   /** alpha 'auto': the split the model chose, and the seconds choosing it took (before set-up). */
   auto?: { strategy: string; alpha: number; predictedMs: number; modelS: number };
+  /** The cell ran on fewer GPUs than its topology's (the program's soleGpu), and why. */
+  notice?: string;
 }
 
 export type ChildMessage =
@@ -199,9 +202,12 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   const graph = await readTsr(job.tsr);
   const loadMs = performance.now() - t;
   const file = await loadTopology(job.topologyFile);
-  const topology = job.cpuOnly ? { ...file, name: `${file.name} (CPU only)`, gpus: [] } : file;
   const cell = cellParams(job.program, job.source);
   const { program, params } = prepareRun(graph, cell.program, cell.params);
+  // As run() and the CLI: a program whose GPU loop needs one GPU takes the first of several,
+  // unless the sweep names how they share the work (multiGpu).
+  const sole = soleGpuTopology(job.cpuOnly ? { ...file, name: `${file.name} (CPU only)`, gpus: [] } : file, program, job.multiGpu !== undefined);
+  const topology = sole.topology;
   t = performance.now();
   // alpha (TOTEM) is the CPU share of the edges; the engine takes the GPUs' share. The alpha plot
   // uses the share each run measured (cpuEdgeShare), not this request.
@@ -256,7 +262,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   } finally {
     await engine.close();
   }
-  return { loadMs, setupMs, warmup, samples, peakRssBytes: maxRss(), ...(auto ? { auto } : {}) };
+  return { loadMs, setupMs, warmup, samples, peakRssBytes: maxRss(), ...(auto ? { auto } : {}), ...(sole.notice !== undefined ? { notice: sole.notice } : {}) };
 }
 
 // graphology ships CommonJS; load it as such (its typings do not resolve under NodeNext).

@@ -67,9 +67,10 @@ const configSchema = z
     partition: z.enum(['high', 'low', 'rand']).default('high'),
     /**
      * On topologies with two GPUs or more: how they share the GPU side (the engine's --multi-gpu):
-     * p (one range each), s (pages dealt round-robin) or auto (the performance model picks).
+     * p (one range each, the default), s (pages dealt round-robin) or auto (the performance model
+     * picks). Unset, a program whose GPU loop needs one GPU (soleGpu) runs on the first alone.
      */
-    multiGpu: z.enum(['p', 's', 'auto']).default('p'),
+    multiGpu: z.enum(['p', 's', 'auto']).optional(),
     peers: z
       .object({
         graphology: z.union([z.literal(false), z.object({ maxEdges: z.number().int().positive().default(2_000_000) }).strict()]).default({ maxEdges: 2_000_000 }),
@@ -116,7 +117,7 @@ export interface BenchConfig {
   alphas: Array<number | 'auto'>;
   steal: 'auto' | 'off' | 'always';
   partition: 'high' | 'low' | 'rand';
-  multiGpu: 'p' | 's' | 'auto';
+  multiGpu?: 'p' | 's' | 'auto';
   peers: { graphology: false | { maxEdges: number }; gapbs: string | null };
 }
 

@@ -395,5 +395,6 @@ async function runCell(
     const asked = a ? `alpha auto: the model chose ${a.strategy.toUpperCase()} alpha ${a.alpha.toFixed(3)} (predicted ${a.predictedMs.toFixed(0)} ms; choosing took ${a.modelS.toFixed(1)} s)` : `alpha ${c.alpha} requested`;
     cell.note = got ? `${asked}; measured CPU edge share ${got.median.toFixed(3)}` : `${asked}; no per-actor edges reported`;
   }
+  if (m.result.notice !== undefined) cell.note = cell.note === undefined ? m.result.notice : `${cell.note}; ${m.result.notice}`;
   return cell;
 }
