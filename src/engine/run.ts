@@ -287,9 +287,8 @@ export class Run implements RunContext {
         if (this.fromPool.has(a) && this.gpuActors > 0) replenish(this.engine, a);
       }
     }
-    // Frontiers the program still holds: cleared as release clears them (by their list where short,
-    // not at all where nothing wrote them), not whole below.
-    // (A frontier whose next flags a GPU kept is none of the output's: its bitmap is not to be read.)
+    // Frontiers the program still holds, cleared as release clears them (by their list where short,
+    // not at all where nothing wrote them); a GPU-held next frontier's bitmap is not to be read.
     for (const f of this.live) if (this.heldNext?.frontier === f || (f.bitmap.buffer !== values.buffer && f.list?.buffer !== values.buffer)) this.release(f);
     this.live.clear();
     // Spare bitmaps were cleared when recycled; the others are cleared here.

@@ -106,8 +106,8 @@ export const bc = defineProgram({
       // the backward step picks itself over every vertex, where a list made here would cost the
       // coordinator a pass over n (and the list's frontier another).
       const levels: (Uint32Array | undefined)[] = [Uint32Array.of(s)];
-      // Each level's map goes back to the pool once used (edgeMap takes back those it made): a
-      // map still held when the run ends is cleared whole there, and the pool would hold one a level.
+      // Each level's map goes back to the pool once used (edgeMap takes back those it made):
+      // held to the run's end, the run would need a map a level.
       const first = ctx.frontierOf(levels[0]!);
       let frontier = first;
       for (let level = 0; ; level++) {

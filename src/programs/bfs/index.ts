@@ -50,8 +50,8 @@ export const bfs = defineProgram({
       depth[source] = 0;
       const from = ctx.frontierOf([source]);
       const { sum, next } = await ctx.edgeMap('bfs_levels', from, { depth }, { source, pullAbove: ctx.graph.numEdges / ctx.pullDivisor }, { modes: ['push'], gpuOnly: true });
-      // Both maps back now, cleared by their list or left as the device left them: a map still
-      // held when the run ends is cleared whole there, on the caller's time.
+      // Both maps back now, cleared by their list or left as the device left them: the driver
+      // holds no frontier past its last superstep.
       ctx.release(next);
       ctx.release(from);
       ctx.note('levels', sum);
@@ -82,8 +82,8 @@ export const bfs = defineProgram({
     }
     let { level, frontier } = c;
     // The first frontier was made here (or restored): edgeMap takes back only the maps it made, so
-    // it goes back after its level, and the last (empty) one after the loop; a map still held when
-    // the run ends is cleared whole there.
+    // it goes back after its level (a map fewer held for the rest of the run), and the last
+    // (empty) one after the loop.
     let first: Frontier | undefined = frontier;
     for (; frontier.size > 0; level++) {
       await ctx.checkpoint({ level, frontier });

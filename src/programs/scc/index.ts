@@ -56,8 +56,8 @@ export const scc = defineProgram({
           await ctx.checkpoint({ rounds, phase: 'forward', f });
           ({ next: f } = await ctx.edgeMap('sccForward', f, { scc, color }, {}, { readsFrontier: true, pullIf: { state: 'scc', value: -1 } }));
         }
-        // Maps back to the pool once used (edgeMap takes back only those it made): one still held
-        // when the run ends is cleared whole there.
+        // Maps back to the pool once used (edgeMap takes back only those it made), not held to
+        // the run's end: each held one is a map more the run needs at once.
         ctx.release(f);
       }
       const roots: Frontier = at?.phase === 'backward' ? at.f : await ctx.vertexFilter('sccRoots', { scc, color });

@@ -73,7 +73,7 @@ export const sssp = defineProgram({
       // pending flags on the device; dist is set there and copied back once.
       const from = ctx.frontierOf([source]);
       const { sum, next } = await ctx.edgeMap('sssp_steps', from, { dist }, { source, window: w }, { modes: ['push'], gpuOnly: true });
-      // Both maps back now (as bfs's levels): none left to clear whole when the run ends.
+      // Both maps back now (as bfs's levels): the driver holds no frontier past its last superstep.
       ctx.release(next);
       ctx.release(from);
       ctx.note('windowSteps', sum);
