@@ -1,6 +1,6 @@
 /**
  * The native GPU controller's page cache and its other calls on an emulated device: a memoryLimit
- * that streams and evicts pages, compact, copyState, takeState, preload, pinHost, out of memory,
+ * that streams and evicts pages, compact, copyState, takeState, preload, pinHost, pinAside, out of memory,
  * bad device indexes, argument errors and device info (the kernels are in test/native.test.ts).
  * These tests skip only when the addon could not be built because cmake or a C++ compiler is
  * missing (build/native-status.json says so); a missing or broken addon otherwise fails them.
@@ -235,6 +235,34 @@ t_('pinHost page-locks a host view: copies to and from it are unchanged; unpinHo
   } finally {
     await c.close();
   }
+});
+
+t_("pinAside locks a view on the controller's side thread while its calls go on; unpinAside and close release it", async (t) => {
+  const n = 1 << 18;
+  const c = await emu();
+  try {
+    await c.allocState('x', 'f64', n);
+    const host = new Float64Array(new SharedArrayBuffer(8 * n));
+    for (let i = 0; i < n; i++) host[i] = i * 0.25;
+    // The lock and a copy asked together: the copy does not wait for the side thread, nor breaks it.
+    const [ok] = await Promise.all([c.pinAside(host), c.writeState('x', host)]);
+    t.true(ok);
+    t.true(await c.pinAside(host), 'locked already: true, counted once');
+    t.is((await c.info()).pinnedHostBytes, 8 * n);
+    const back = new Float64Array(new SharedArrayBuffer(8 * n));
+    t.true(await c.pinAside(back));
+    await c.readState('x', back);
+    t.is(back[n - 1], (n - 1) * 0.25);
+    t.is((await c.info()).pinnedHostBytes, 16 * n);
+    await c.unpinAside(host);
+    t.is((await c.info()).pinnedHostBytes, 8 * n);
+    await c.unpinAside(host); // unknown now: nothing happens
+    t.throws(() => c.pinAside(42 as never), { code: 'TS_ARG' });
+  } finally {
+    // `back` still locked: close releases it (and ends the side thread) without a hang or a crash.
+    await c.close();
+  }
+  await t.throwsAsync(c.pinAside(new Float64Array(8)), { code: 'TS_CLOSED' });
 });
 
 t_('out of memory: a clear error, never a crash', async (t) => {

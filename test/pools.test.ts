@@ -12,6 +12,7 @@ import { generateEdges } from '../src/graph/generate/index.js';
 import { algorithm } from './helpers/programs.js';
 import { paramsFor } from './helpers/gpu-compare.js';
 import { markPristine, takePooled } from '../src/engine/pools.js';
+import type { GpuController } from '../actors/gpu/native.js';
 
 // 2^16 vertices: a u32 per vertex is the addon's fill threshold (256 KiB), from which results are replaced.
 const big = () => buildGraph({ ...generateEdges('rmat:16:ef=4'), directed: true });
@@ -168,4 +169,38 @@ test('takePooled: a run that wants zeros gets a pristine array where the pool ha
   t.is(takePooled(list, false), a, 'only a pristine one left');
   t.is(takePooled(list, true), undefined);
   t.is(takePooled([b, c], true), c, 'no pristine one: the one pooled last');
+});
+
+test('with GPU actors the pooled arrays a preloaded result may take are locked at create; a result handed to the caller stays locked and a recycled one serves the next run so; fresh replacements are not locked; none on CPU sockets alone', async (t) => {
+  // 2^18 vertices: an i32 per vertex is 1 MiB, the least worth locking.
+  const g = buildGraph({ ...generateEdges('rmat:18:ef=2'), directed: true });
+  const bfs = algorithm('bfs').program;
+  const params = paramsFor(g, 'bfs') as never;
+  const want = Array.from(bfs.reference!(g, params));
+  const cpu = await Engine.create(g, oneSocket, { preload: [bfs] });
+  t.is(cpu.pinned, undefined);
+  await cpu.close();
+  const e = await Engine.create(g, withGpu, { preload: [bfs] });
+  try {
+    const pinned = e.pinned!;
+    const ctl = (e as unknown as { actors: Array<{ kind: string; actor: { controller: GpuController } }> }).actors.find((a) => a.kind === 'gpu')!.actor.controller;
+    const locked = async () => (await ctl.info()).pinnedAsideBytes;
+    const depths = () => e.arrayPool.get(`i32:${g.numVertices}`)!;
+    const atCreate = depths().slice();
+    t.true(atCreate.length > 0 && atCreate.every((a) => pinned.has(a)), 'the pooled i32 arrays are locked by the time create returns');
+    t.is(await locked(), 4 * g.numVertices * atCreate.length);
+    t.false(e.arrayPool.get(`u8:${g.numVertices}`)?.some((a) => pinned.has(a)) ?? false, 'no array a bfs result cannot be');
+    const r1 = await e.run(bfs, params);
+    t.deepEqual(Array.from(r1.values), want);
+    t.true(atCreate.some((a) => a.buffer === r1.values.buffer), 'the first result is one of them');
+    t.true(pinned.has(r1.values), 'and stays locked with the caller');
+    t.true(depths().some((a) => !pinned.has(a)), 'its replacement is not locked');
+    t.true(e.recycle(r1.values));
+    const r2 = await e.run(bfs, params);
+    t.deepEqual(Array.from(r2.values), want);
+    t.is(r2.values.buffer, r1.values.buffer, 'the recycled result, still locked, is the next result');
+    t.is(await locked(), 4 * g.numVertices * atCreate.length, 'nothing locked since create');
+  } finally {
+    await e.close();
+  }
 });

@@ -140,8 +140,10 @@ export interface GpuDeviceInfo {
   registeredPages: number;
   /** Registered pages whose host bytes are page-locked (they streamed: direct DMA from then on). */
   pinnedPages: number;
-  /** Host bytes page-locked (pages and pinHost views). */
+  /** Host bytes page-locked (pages, pinHost and pinAside views). */
   pinnedHostBytes: number;
+  /** Of those, the views pinAside locked (this controller's). */
+  pinnedAsideBytes: number;
   /** The host buffer of pages read from disk: page-locked bytes, its limit, the pages it holds. */
   hostBufferBytes: number;
   hostBufferLimit: number;
@@ -226,6 +228,8 @@ interface NativeControllerHandle {
   preload(setId: number, pages: Uint32Array, reserve: number): Promise<number>;
   pinHost(view: StateArray): Promise<boolean>;
   unpinHost(view: StateArray): Promise<void>;
+  pinAside(view: StateArray): Promise<boolean>;
+  unpinAside(view: StateArray): Promise<void>;
   compact(flags: string, state: string, begin: number, end: number, mask?: string, before?: string, delta?: boolean): Promise<{ ids: Uint32Array; values: Float64Array }>;
   registerPage(setId: number, pageIndex: number, bytes: Uint8Array | { fd: number; offset: number; length: number }, vBegin: number, vEnd: number, edges: number, weightBytes: number, split?: boolean): Promise<void>;
   unregisterSet(setId: number): Promise<void>;
@@ -551,6 +555,20 @@ export class GpuController {
 
   unpinHost(view: StateArray): Promise<void> {
     return this.timed('pinMs', this.h.unpinHost(view));
+  }
+
+  /**
+   * pinHost on the controller's side thread: its calls go on meanwhile (not timed: off every
+   * run's path). Once it resolves true, every GPU's copies to and from views inside it are direct
+   * DMA. Held, the view kept alive, until unpinAside(view) or close.
+   */
+  pinAside(view: StateArray): Promise<boolean> {
+    return this.h.pinAside(view);
+  }
+
+  /** Unlocks a view pinAside locked, after the side thread's earlier jobs; no copy may still use it. */
+  unpinAside(view: StateArray): Promise<void> {
+    return this.h.unpinAside(view);
   }
 
   /**

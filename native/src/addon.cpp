@@ -1,12 +1,11 @@
 // Node-API binding: one NativeController per device, each with its own native worker thread and
-// a job queue. Every long operation runs on that thread (the CUDA context is used from it only)
-// and settles a Promise through a thread-safe function. Typed arrays and page buffers handed to a
+// a job queue (addon_jobs.h). Every long operation runs on that thread (the CUDA context is used
+// from it only, but for pinAside's page locking on a side thread) and settles a Promise through a
+// thread-safe function. Typed arrays and page buffers handed to a
 // job are kept alive by references until the job has settled (pages: until replaced or closed).
 // The coordinator's host passes (foldFlags, listFlags, fillArray, copyArray) are in addon_passes.cpp.
 #include <napi.h>
 
-#include <condition_variable>
-#include <deque>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -14,27 +13,15 @@
 #include <memory>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include "controller.h"
 #include "addon.h"
+#include "addon_jobs.h"
 
 namespace {
 
 using ts::CodedError;
 using namespace ts::addon;
-
-struct Job {
-  std::function<void()> work;                        // worker thread
-  std::function<Napi::Value(Napi::Env)> settle;      // JS thread, after work succeeded
-  std::unique_ptr<Napi::Promise::Deferred> deferred;
-  std::vector<std::unique_ptr<Napi::Reference<Napi::Value>>> keep;
-  std::vector<void*> release;  // page owners (Napi::Reference<Napi::Value>*) to delete on the JS thread
-  bool ok = true;
-  bool closeAfter = false;     // stop the worker after this job (close, failed create)
-  bool closeOnError = false;
-  std::string code, message;
-};
 
 struct AddonData {
   Napi::FunctionReference ctor;
@@ -70,6 +57,8 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("pinHost", &NativeController::PinHost),
                            InstanceMethod("compact", &NativeController::Compact),
                            InstanceMethod("unpinHost", &NativeController::UnpinHost),
+                           InstanceMethod("pinAside", &NativeController::PinAside),
+                           InstanceMethod("unpinAside", &NativeController::UnpinAside),
                            InstanceMethod("registerPage", &NativeController::RegisterPage),
                            InstanceMethod("unregisterSet", &NativeController::UnregisterSet),
                            InstanceMethod("run", &NativeController::Run),
@@ -85,7 +74,20 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     ctl_ = std::make_unique<ts::Controller>(o.device, o.emulated, o.memoryLimit, o.streams, o.hostBuffer);
     tsfn_ = Tsfn::New(env, "tessera-gpu", 0, 1, this);
     tsfn_.Unref(env);
-    worker_ = std::thread([this] { loop(); });
+    // The side thread: jobs that must neither wait behind the controller's queue nor hold it up
+    // (pinAside's page locking, milliseconds an array). The worker stops it before the shutdown.
+    side_.start([this](Job* j) {
+      settleFrom(j);
+      return false;
+    });
+    worker_.start(
+        [this](Job* j) {
+          const bool last = j->closeAfter || (!j->ok && j->closeOnError);
+          if (last) shutdown();
+          settleFrom(j);
+          return last;
+        },
+        [this] { shutdown(); });
     std::lock_guard<std::mutex> lk(gLiveMutex);
     gLive.insert(this);
   }
@@ -100,6 +102,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     for (void* o : pageOwners_) delete (Napi::Reference<Napi::Value>*)o;
     for (auto& kv : hostPins_)
       for (auto* r : kv.second) delete r;
+    for (auto& kv : asideRefs_) delete kv.second;
   }
 
   /** Env teardown: stop the thread without touching JS (the process is exiting). */
@@ -157,7 +160,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     return enqueue(env, j);
   }
 
-  Napi::Value enqueue(Napi::Env env, Job* j) {
+  Napi::Value enqueue(Napi::Env env, Job* j, bool side = false) {
     Napi::Promise p = j->deferred->Promise();
     if (stopping_) {
       j->deferred->Reject(codedError(env, "TS_CLOSED", "the GPU controller is closed").Value());
@@ -169,53 +172,22 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
       Ref();
     }
     if (j->closeAfter) stopping_ = true;
-    {
-      std::lock_guard<std::mutex> lk(m_);
-      q_.push_back(j);
-    }
-    cv_.notify_one();
+    (side ? side_ : worker_).push(j);
     return p;
   }
 
-  void loop() {
-    for (;;) {
-      Job* j = nullptr;
-      {
-        std::unique_lock<std::mutex> lk(m_);
-        cv_.wait(lk, [this] { return stop_ || !q_.empty(); });
-        if (q_.empty()) break;  // stop_ and nothing left
-        j = q_.front();
-        q_.pop_front();
-      }
-      try {
-        j->work();
-      } catch (const CodedError& e) {
-        j->ok = false;
-        j->code = e.code;
-        j->message = e.what();
-      } catch (const std::exception& e) {
-        j->ok = false;
-        j->code = "TS_NATIVE";
-        j->message = e.what();
-      } catch (...) {
-        j->ok = false;
-        j->code = "TS_NATIVE";
-        j->message = "unknown native error";
-      }
-      const bool last = j->closeAfter || (!j->ok && j->closeOnError);
-      if (last) {
-        try {
-          ctl_->shutdown();
-        } catch (...) {
-        }
-      }
-      if (tsfn_.BlockingCall(j) != napi_ok) {
-        // the environment is going away: nothing can be settled any more
-        for (auto& r : j->keep) r->SuppressDestruct();
-        delete j;
-      }
-      if (last) break;
+  void settleFrom(Job* j) {
+    if (tsfn_.BlockingCall(j) != napi_ok) {
+      // the environment is going away: nothing can be settled any more
+      for (auto& r : j->keep) r->SuppressDestruct();
+      delete j;
     }
+  }
+
+  /** The worker's last act: the side thread finishes its jobs and ends, then the device shuts down. */
+  void shutdown() {
+    side_.requestStop();
+    side_.join();
     try {
       ctl_->shutdown();
     } catch (...) {
@@ -224,11 +196,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
 
   void stopWorker(bool abort) {
     if (!worker_.joinable()) return;
-    {
-      std::lock_guard<std::mutex> lk(m_);
-      stop_ = true;
-    }
-    cv_.notify_one();
+    worker_.requestStop();
     if (abort) tsfn_.Abort();
     worker_.join();
     if (!abort) tsfn_.Release();
@@ -332,11 +300,21 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
    * pinHost(view) -> Promise<boolean>: page-locks the view's bytes until unpinHost(view) or close;
    * the addon holds a reference so the buffer cannot be collected while the device may DMA it.
    */
-  Napi::Value PinHost(const Napi::CallbackInfo& info) {
+  Napi::Value PinHost(const Napi::CallbackInfo& info) { return pinView(info, false); }
+
+  /**
+   * pinAside(view) -> Promise<boolean>: pinHost on the side thread (the controller's queue goes
+   * on meanwhile); once it resolves true every GPU's copies to and from the view are direct DMA.
+   * Held, the buffer kept alive, until unpinAside(view) or close.
+   */
+  Napi::Value PinAside(const Napi::CallbackInfo& info) { return pinView(info, true); }
+
+  Napi::Value pinView(const Napi::CallbackInfo& info, bool aside) {
     Napi::Env env = info.Env();
+    const char* name = aside ? "pinAside" : "pinHost";
     TA ta;
     if (info.Length() < 1 || !getTypedArray(env, info[0], &ta))
-      throw codedError(env, "TS_ARG", "pinHost: a typed array (view of the host buffer to page-lock) is required");
+      throw codedError(env, "TS_ARG", std::string(name) + ": a typed array (view of the host buffer to page-lock) is required");
     size_t elem = 1;
     ts::SType t;
     if (typedArrayState(ta.type, &t)) elem = ts::stypeSize(t);
@@ -344,14 +322,34 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
     const size_t bytes = ta.length * elem;
     Job* j = newJob(env);
     auto ok = std::make_shared<bool>(false);
-    j->work = [this, p, bytes, ok] { *ok = ctl_->pinHost(p, bytes); };
+    j->work = [this, p, bytes, ok, aside] { *ok = aside ? ctl_->pinAside(p, bytes) : ctl_->pinHost(p, bytes); };
     auto* ref = new Napi::Reference<Napi::Value>(Napi::Persistent(info[0]));
-    j->settle = [this, p, ok, ref](Napi::Env env) {
-      if (*ok) hostPins_[p].push_back(ref);
-      else delete ref;
+    j->settle = [this, p, ok, ref, aside](Napi::Env env) {
+      if (*ok && !aside) hostPins_[p].push_back(ref);
+      else if (*ok && asideRefs_.count(p) == 0) asideRefs_[p] = ref;
+      else delete ref;  // declined, or locked aside already (counted once)
       return Napi::Boolean::New(env, *ok);
     };
-    return enqueue(env, j);
+    return enqueue(env, j, aside);
+  }
+
+  /** unpinAside(view) -> Promise<void>: after the side thread's earlier jobs; no copy may use the view any more. */
+  Napi::Value UnpinAside(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    TA ta;
+    if (info.Length() < 1 || !getTypedArray(env, info[0], &ta)) throw codedError(env, "TS_ARG", "unpinAside: a typed array is required");
+    void* p = ta.data;
+    Job* j = newJob(env);
+    j->work = [this, p] { ctl_->unpinAside(p); };
+    j->settle = [this, p](Napi::Env env) {
+      auto it = asideRefs_.find(p);
+      if (it != asideRefs_.end()) {
+        delete it->second;
+        asideRefs_.erase(it);
+      }
+      return env.Undefined();
+    };
+    return enqueue(env, j, true);
   }
 
   Napi::Value UnpinHost(const Napi::CallbackInfo& info) {
@@ -603,16 +601,14 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
   std::map<Job*, void*> failOwner_;
   /** Host views pinned by pinHost: kept alive until unpinHost or close. */
   std::map<void*, std::vector<Napi::Reference<Napi::Value>*>> hostPins_;
+  /** Host views pinned by pinAside: kept alive until unpinAside or close. */
+  std::map<void*, Napi::Reference<Napi::Value>*> asideRefs_;
   std::vector<void*> ownersAtExit_;
 
  private:
   int device_ = 0;
   Tsfn tsfn_;
-  std::thread worker_;
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::deque<Job*> q_;
-  bool stop_ = false;
+  JobThread worker_, side_;
   bool stopping_ = false;  // JS thread: no more jobs accepted
   bool closedRefsReleased_ = false;
   int pending_ = 0;        // JS thread only
@@ -638,7 +634,9 @@ void CallJs(Napi::Env env, Napi::Function, NativeController* ctx, Job* job) {
     ctx->pageOwners_.clear();
     for (auto& kv : ctx->hostPins_)
       for (auto* r : kv.second) ctx->ownersAtExit_.push_back(r);
+    for (auto& kv : ctx->asideRefs_) ctx->ownersAtExit_.push_back(kv.second);
     ctx->hostPins_.clear();
+    ctx->asideRefs_.clear();
   }
   ctx->finish(env, job);
 }

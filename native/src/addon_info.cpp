@@ -52,6 +52,7 @@ Napi::Object controllerInfo(Napi::Env env, const ts::ControllerInfo& info) {
   o.Set("registeredPages", info.registeredPages);
   o.Set("pinnedPages", info.pinnedPages);
   o.Set("pinnedHostBytes", (double)info.pinnedHostBytes);
+  o.Set("pinnedAsideBytes", (double)info.pinnedAsideBytes);
   o.Set("hostBufferBytes", (double)info.hostBufferBytes);
   o.Set("hostBufferLimit", (double)info.hostBufferLimit);
   o.Set("bufferedPages", info.bufferedPages);

@@ -44,6 +44,8 @@ class Backend {
    */
   virtual bool hostRegister(void* p, size_t n) = 0;
   virtual void hostUnregister(void* p) = 0;
+  /** Makes this device current on the calling thread (a thread other than the controller's). */
+  virtual void bindThread() {}
   virtual void h2d(void* dst, const void* src, size_t n, int stream) = 0;  // async w.r.t. host
   virtual void d2h(void* dst, const void* src, size_t n, int stream) = 0;  // async w.r.t. host
   virtual void d2d(void* dst, const void* src, size_t n, int stream) = 0;  // async w.r.t. host

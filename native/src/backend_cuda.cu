@@ -207,6 +207,7 @@ class CudaBackend final : public Backend {
   void hostUnregister(void* p) override {
     if (cudaHostUnregister(p) != cudaSuccess) cudaGetLastError();
   }
+  void bindThread() override { cudaSetDevice(device_); }
   void h2d(void* dst, const void* src, size_t n, int s) override {
     check(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, streams_[s]), "cudaMemcpyAsync H2D");
   }

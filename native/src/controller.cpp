@@ -146,6 +146,7 @@ void Controller::shutdown() {
   for (auto& kv : pages_) unpinPage(kv.second), releaseBuffered(kv.second);
   for (auto& kv : pins_) releasePin(kv.first);
   pins_.clear();
+  releaseAside();
   be_.reset();
   copyPool_.reset();
 }
@@ -173,6 +174,8 @@ ControllerInfo Controller::info() {
   in.registeredPages = (uint32_t)pages_.size();
   for (auto& kv : pages_) in.pinnedPages += kv.second.hostPinned ? 1 : 0;
   for (auto& kv : pins_) in.pinnedHostBytes += kv.second.bytes;
+  in.pinnedAsideBytes = asideBytes();
+  in.pinnedHostBytes += in.pinnedAsideBytes;
   for (auto& kv : pages_) in.bufferedPages += kv.second.buffered ? 1 : 0;
   in.hostBufferBytes = hostBufBytes_;
   in.hostBufferLimit = hostBufLimit_;
@@ -411,6 +414,7 @@ bool Controller::staged(const void* host, size_t n) {
   const uint8_t* q = (const uint8_t*)host;
   for (const auto& kv : pins_)
     if (q >= (const uint8_t*)kv.first && q + n <= (const uint8_t*)kv.first + kv.second.bytes) return false;  // page-locked: direct DMA
+  if (pinnedAside(host, n)) return false;
   ensureStateStage();
   return true;
 }
@@ -513,93 +517,6 @@ void Controller::compact(const std::string& flags, const std::string& state, siz
   be_->d2h(ids.data(), a.ids, (size_t)n * 4, 0);
   be_->d2h(vals.data(), a.vals, (size_t)n * 8, 0);
   be_->syncStream(0);
-}
-
-namespace {
-
-// Host ranges page-locked in this process, shared by every CUDA controller (one per GPU): a
-// registration is portable (every device's context sees the range pinned), so a second GPU
-// copying from the same coordinator array takes the DMA path instead of failing to register it
-// again and copying pageable; the last controller to let go unregisters it.
-struct SharedPin {
-  size_t bytes = 0;
-  int holders = 0;
-};
-std::mutex gPinMutex;
-std::unordered_map<void*, SharedPin> gPins;
-
-}  // namespace
-
-bool Controller::pinHost(void* p, size_t bytes) {
-  if (p == nullptr || bytes == 0) return false;
-  auto it = pins_.find(p);
-  if (it != pins_.end()) {
-    if (it->second.bytes < bytes) return false;  // a larger range over the same start: leave it pageable
-    it->second.refs++;
-    return true;
-  }
-  if (emulated_) {
-    if (!be_->hostRegister(p, bytes)) return false;
-  } else {
-    std::lock_guard<std::mutex> lk(gPinMutex);
-    auto g = gPins.find(p);
-    if (g != gPins.end()) {
-      if (g->second.bytes < bytes) return false;
-      g->second.holders++;
-    } else {
-      if (!be_->hostRegister(p, bytes)) return false;
-      gPins[p] = SharedPin{bytes, 1};
-    }
-  }
-  pins_[p] = Pin{bytes, 1};
-  return true;
-}
-
-void Controller::releasePin(void* p) {
-  be_->syncAll();  // no copy of this controller may still be reading it
-  if (emulated_) {
-    be_->hostUnregister(p);
-    return;
-  }
-  std::lock_guard<std::mutex> lk(gPinMutex);
-  auto g = gPins.find(p);
-  if (g == gPins.end() || --g->second.holders > 0) return;
-  be_->hostUnregister(p);
-  gPins.erase(g);
-}
-
-void Controller::pinPage(HostPage& hp) {
-  if (hp.spec.data == nullptr) return;  // read from a file each load: nothing on the host to lock
-  hp.hostPinned = pinHost((void*)hp.spec.data, hp.bytes);
-  // The tiles' staged copy would wait on the staging ring (a host-side sync per page) and add a
-  // small DMA through it: a pinned copy of them streams as directly as the page.
-  const size_t tileBytes = hp.tiles.size() * sizeof(Tile);
-  if (hp.hostPinned && tileBytes > 0 && hp.tilesPinned == nullptr) {
-    try {
-      hp.tilesPinned = (Tile*)be_->pinnedAlloc(tileBytes);
-      if (hp.tilesPinned) std::memcpy(hp.tilesPinned, hp.tiles.data(), tileBytes);
-    } catch (const CodedError&) {
-      hp.tilesPinned = nullptr;  // out of page-locked memory: the tiles keep going through staging
-    }
-  }
-}
-
-void Controller::unpinPage(HostPage& hp) {
-  if (hp.hostPinned) unpinHost((void*)hp.spec.data);
-  hp.hostPinned = false;
-  if (hp.tilesPinned) {
-    be_->syncAll();  // no copy may still be reading it
-    be_->pinnedFree(hp.tilesPinned);
-    hp.tilesPinned = nullptr;
-  }
-}
-
-void Controller::unpinHost(void* p) {
-  auto it = pins_.find(p);
-  if (it == pins_.end()) return;
-  if (--it->second.refs > 0) return;
-  releasePin(p);
-  pins_.erase(it);
 }
 
 void Controller::fillState(const std::string& name, double value) {

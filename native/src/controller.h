@@ -145,6 +145,7 @@ struct ControllerInfo {
   size_t memoryLimit = 0, used = 0, stateBytes = 0, scratchBytes = 0, cacheBytes = 0, slotBytes = 0;
   uint32_t cacheSlots = 0, residentPages = 0, registeredPages = 0, pinnedPages = 0;
   size_t pinnedHostBytes = 0;
+  size_t pinnedAsideBytes = 0;  // of pinnedHostBytes, those pinAside locked
   size_t hostBufferBytes = 0, hostBufferLimit = 0;  // the host buffer's page-locked bytes, and its limit
   uint32_t bufferedPages = 0;
   int streams = 0;
@@ -225,6 +226,15 @@ class Controller {
                std::vector<double>& vals, const std::string& mask = std::string(), const std::string& before = std::string(),
                bool delta = false);
   void unpinHost(void* p);
+  /**
+   * Page-locks [p, p + bytes) from a thread other than the controller's (the addon's side thread),
+   * for a result array pooled ahead of the run that reads back into it: every controller's staged()
+   * then copies straight into it (one DMA instead of a DMA and a copy on the host; cudaHostRegister
+   * of 64 MiB took 5-8 ms on an H200 host, too long for a run's critical path). Thread-safe; false
+   * where the device declined. unpinAside(p) undoes it once no copy uses the range; close does too.
+   */
+  bool pinAside(void* p, size_t bytes);
+  void unpinAside(void* p);
   /** Returns the owner of the page it replaces (or null). */
   void* registerPage(const PageSpec& spec);
   /** Forgets a page set; returns the owners to release. */
@@ -476,6 +486,9 @@ class Controller {
   std::unordered_map<void*, Pin> pins_;
   /** Drops this controller's hold on a page-locked range (unregistered when no controller holds it). */
   void releasePin(void* p);
+  /** Unpins every range this controller pinned aside (close: the addon's side thread has stopped). */
+  void releaseAside();
+  size_t asideBytes() const;
   bool pinPages_ = true;  // TESSERA_PIN_PAGES=0: stream every page through the staging ring
   // GTS's main-memory buffer (MMBuf, Algorithm 1 lines 18-25) of file-backed pages: page-locked
   // chunks filled as pages first load from disk and kept while their set is registered; a cyclic

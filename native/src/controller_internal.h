@@ -27,6 +27,8 @@ inline uint32_t groupSize(const PageDev& pd) {
 }
 /** State copies through pinned buffers (stageState, narrowRead; pins.ts locks nothing where they apply). */
 constexpr size_t kStageChunk = 8u << 20, kStageBuffers = 4, kStageMin = 1u << 20;
+/** Whether [host, host + n) lies in a range some controller pinned aside and the device locked (controller_pins.cpp). */
+bool pinnedAside(const void* host, size_t n);
 inline uint32_t gridFor(size_t n) { return (uint32_t)std::max<size_t>(1, std::min<size_t>((n + kBlock - 1) / kBlock, 4096)); }
 
 /**

@@ -29,6 +29,7 @@ import * as taskPlan from './tasks.js';
 import { Run, type KernelRef } from './run.js';
 import { recycleOutput } from './pools.js';
 import { kernelModules } from './prestart.js';
+import { PinnedOutputs } from './pinned-outputs.js';
 import { warmStart } from './warm-up.js';
 import { gpuOpenError, stepError } from './actor-errors.js';
 import type { EngineEvents, EngineOptions, ProgressEmitter, RunCheckpointing } from './engine-options.js';
@@ -106,6 +107,8 @@ export class Engine {
   readonly bitmapPool: Uint8Array[] = [];
   /** Buffers of long frontier lists (LIST_POOL_MIN entries and up) that finished runs gave back. */
   readonly listPool: SharedArrayBuffer[] = [];
+  /** With GPU actors: pooled result arrays locked at create for their read-backs (pinned-outputs.ts). */
+  pinned?: PinnedOutputs;
 
   private constructor(
     readonly graph: Graph,
@@ -172,6 +175,7 @@ export class Engine {
       coord.send({ ...share.load, gpu: { device: gpu.device, emulated: gpu.emulated, memoryLimit: gpu.memoryLimit, streams: gpu.streams, owned: mine, ...(slots?.gpus[i] ? { hostBuffer: slots.gpus[i] } : {}) } }, share.shared);
       e.actors.push({ name, kind: 'gpu', threads: 0, link: coord, actor, bytesAtStepStart: 0, owned: mine });
     });
+    if (topology.gpus.length > 0) e.pinned = new PinnedOutputs(() => (e.actors.find((a) => a.kind === 'gpu')?.actor as GpuActor | undefined)?.controller);
     e.layout = { graph, threads: e.threads, cpuThreads: e.actors.slice(0, e.cpuCount).map((a) => a.threads), cpuRanges: e.cpuRanges, gpuOwned: e.actors.slice(e.cpuCount).map((a) => a.owned!) };
     // The preloaded programs' kernels on this thread too (run() imports them before its clock starts).
     const imports = Promise.all((opts.preload ?? []).map((p) => loadKernels(p.kernels, p.name).catch(() => undefined)));

@@ -11,6 +11,7 @@ import { fillArray, populate, prefault } from './fill.js';
 import { kindOf } from './fold.js';
 import { sharedArray, type StateArray } from './kernel.js';
 import type { StateKind } from '../wire/frames.js';
+import { mayHoldResult, type PinnedOutputs } from './pinned-outputs.js';
 
 /** Byte maps a superstep holds at once: its frontier and its next. */
 const BITMAPS = 2;
@@ -70,6 +71,8 @@ export interface Pools {
   readonly graph: Graph;
   readonly arrayPool: Map<string, StateArray[]>;
   readonly bitmapPool: Uint8Array[];
+  /** With GPU actors: the pooled arrays locked at create for their read-backs (pinned-outputs.ts). */
+  readonly pinned?: PinnedOutputs;
 }
 
 /**
@@ -103,6 +106,9 @@ export function warmPools(e: Pools, programs: readonly AnyProgram[], teams = fal
     e.arrayPool.set(key, list);
   }
   if (programs.length === 0) return;
+  if (e.pinned !== undefined) {
+    for (const [key, w] of want) if (mayHoldResult(programs, w.kind, w.length, e.graph.numVertices)) for (const a of e.arrayPool.get(key)!) e.pinned.ahead(a);
+  }
   while (e.bitmapPool.length < BITMAPS) e.bitmapPool.push(newBitmap(e.graph.numVertices));
   allOnes(e);
 }

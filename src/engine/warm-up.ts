@@ -84,4 +84,6 @@ export async function warmStart(e: Engine, preload: readonly AnyProgram[], teams
   for (const p of preload) p.warm?.(e.graph);
   warmPools(e, preload, teams);
   if (preload.length > 0 && e.cpuCount > 0) (e.denseShares('in'), e.denseShares('in', false, true), await warmEngine(e, teams));
+  // The results' arrays warmPools locks on a GPU's side thread: done before a run could meet it.
+  await e.pinned?.settled();
 }

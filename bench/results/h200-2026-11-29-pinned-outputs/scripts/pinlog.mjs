@@ -1,0 +1,25 @@
+// node pinlog.mjs PROGRAM GRAPH.tsr: a GPU-only engine (the program preloaded) with every GpuController.pinAside's answer printed (the array's kind and length), then one run with its readState calls timed; the result's array among those locked or not.
+import path from 'node:path';
+import os from 'node:os';
+const root = process.env.ROOT ?? process.cwd();
+const dist = (p) => import(path.join(root, 'dist', p));
+const { GpuController } = await dist('actors/gpu/native.js');
+const { Engine } = await dist('src/engine/coordinator.js');
+const { readTsr } = await dist('src/graph/tsr.js');
+const { findProgram } = await dist('src/programs/index.js');
+const { prepareRun, withOwnership } = await dist('src/api.js');
+const pin = GpuController.prototype.pinAside;
+const locked = new Map();
+GpuController.prototype.pinAside = function (a) { const s = performance.now(); return pin.call(this, a).then((ok) => { locked.set(a.buffer, ok); console.log('pinAside', a.constructor.name, a.length, ok, (performance.now() - s).toFixed(1), 'ms'); return ok; }); };
+const read = GpuController.prototype.readState;
+GpuController.prototype.readState = function (name, into, off) { const s = performance.now(); return read.call(this, name, into, off).then((r) => { console.log('readState', name, into.length, (performance.now() - s).toFixed(2), 'ms', 'locked', locked.get(into.buffer)); return r; }); };
+const [cell, tsr] = process.argv.slice(2);
+const g = await readTsr(tsr);
+const topo = { name: '1S1G', source: 'pl', sockets: [{ id: 0, threads: os.availableParallelism() }], gpus: [{ device: 0, streams: 4, emulated: process.env.EMU === '1' }], interconnect: {}, model: {} };
+const program = findProgram(cell);
+const params = prepareRun(g, program, program.params.source ? { source: g.ids.toOriginal[0] } : {}).params;
+const e = await Engine.create(g, topo, await withOwnership(g, topo, { gpuShare: 1, steal: 'off', preload: [program] }));
+console.log('pools', [...e.arrayPool.entries()].map(([k, l]) => `${k} x${l.length}`).join(', '));
+const r = await e.run(program, params);
+console.log('result', r.values.constructor.name, 'locked', locked.get(r.values.buffer), 'total', r.report.totalMs.toFixed(2));
+await e.close();
