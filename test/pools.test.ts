@@ -204,3 +204,20 @@ test('with GPU actors the pooled arrays a preloaded result may take are locked a
     await e.close();
   }
 });
+
+test('where CPU sockets own vertices beside a GPU, every pooled array and byte map of 1 MiB and up is locked at create; where the GPU owns them all, only the arrays a result may take', async (t) => {
+  // 2^20 vertices: a byte map is 1 MiB.
+  const g = buildGraph({ ...generateEdges('rmat:20:ef=1'), directed: true });
+  const bfs = algorithm('bfs').program;
+  for (const [gpuShare, maps] of [[0.5, true], [1, false]] as const) {
+    const e = await Engine.create(g, withGpu, { preload: [bfs], gpuShare });
+    try {
+      t.is(e.gpusOwnAll, !maps);
+      t.true(e.bitmapPool.length > 0);
+      t.is(e.bitmapPool.every((b) => e.pinned!.has(b)), maps, `share ${gpuShare}: the byte maps`);
+      t.true(e.arrayPool.get(`i32:${g.numVertices}`)!.every((a) => e.pinned!.has(a)), `share ${gpuShare}: the depths`);
+    } finally {
+      await e.close();
+    }
+  }
+});

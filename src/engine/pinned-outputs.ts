@@ -8,7 +8,9 @@
  * Engine.create, for the pooled arrays a preloaded program's result may take; a result handed to
  * the caller stays locked, and a caller that hands it back (Engine.recycle, as the bench harness
  * does) keeps the next runs' read-backs direct at no further cost. Fresh arrays that replace
- * handed results are not locked: their read-backs stage as before. The GPU controller keeps each
+ * handed results are not locked: their read-backs stage as before. Where CPU sockets own vertices
+ * too, their state and byte maps cross the link every superstep: every pooled array and map is
+ * locked then (pools.ts warmPools). The GPU controller keeps each
  * locked buffer alive until it closes (then unlocks it), so at most the arrays locked here stay
  * held after the caller drops them.
  */

@@ -73,6 +73,8 @@ export interface Pools {
   readonly bitmapPool: Uint8Array[];
   /** With GPU actors: the pooled arrays locked at create for their read-backs (pinned-outputs.ts). */
   readonly pinned?: PinnedOutputs;
+  /** Whether GPU actors own every vertex (no CPU socket's state to exchange). */
+  readonly gpusOwnAll?: boolean;
 }
 
 /**
@@ -106,11 +108,16 @@ export function warmPools(e: Pools, programs: readonly AnyProgram[], teams = fal
     e.arrayPool.set(key, list);
   }
   if (programs.length === 0) return;
+  // Where CPU sockets own vertices too, every superstep copies state and byte maps both ways: all
+  // are locked (CPU + GPU at share 0.6, RMAT 24: PageRank 234.67-241.58 ms against 254.95-260.97
+  // with the results alone; bfs, wcc unchanged; bench/results/h200-2026-11-29-pinned-outputs).
+  const all = e.pinned !== undefined && e.gpusOwnAll === false;
   if (e.pinned !== undefined) {
-    for (const [key, w] of want) if (mayHoldResult(programs, w.kind, w.length, e.graph.numVertices)) for (const a of e.arrayPool.get(key)!) e.pinned.ahead(a);
+    for (const [key, w] of want) if (all || mayHoldResult(programs, w.kind, w.length, e.graph.numVertices)) for (const a of e.arrayPool.get(key)!) e.pinned.ahead(a);
   }
   while (e.bitmapPool.length < BITMAPS) e.bitmapPool.push(newBitmap(e.graph.numVertices));
   allOnes(e);
+  if (all) for (const b of [...e.bitmapPool, allOnes(e)]) e.pinned!.ahead(b);
 }
 
 /** Per engine, the outputs its runs handed to their callers, by buffer: the whole array (Engine.recycle). */

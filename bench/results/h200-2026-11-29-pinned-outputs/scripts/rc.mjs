@@ -1,4 +1,4 @@
-// ../../h200-2026-11-28-warm-touch/scripts/ft.mjs with RECYCLE=1: each result handed back to the engine after its run (Engine.recycle, as the bench harness does) instead of kept. node rc.mjs PROGRAM GRAPH.tsr RUNS: one GPU owning every vertex, the program preloaded, every result kept (a caller holding its outputs); each run's total and phases, and each GpuController call and coordinator step of the first and the last run (start ms from the run's start, its time). PROFILE=DIR: a CPU profile of the first run and of the last (node:inspector). PARAMS: JSON added to the defaults. PRE=a,b: those programs (built-in names, or .mjs files exporting one) run once each after create, before the runs timed. GC_AFTER_CREATE=1 (with node --expose-gc): a full collection after create. SLEEP=ms: a pause after create. Each run's line gives its start (ms since the process began, as --trace-gc's). ROOT: the build (default the repository).
+// ../../h200-2026-11-28-warm-touch/scripts/ft.mjs with SHARE=x (the GPU's share, default 1) and RECYCLE=1: each result handed back to the engine after its run (Engine.recycle, as the bench harness does) instead of kept. node rc.mjs PROGRAM GRAPH.tsr RUNS: one GPU owning every vertex, the program preloaded, every result kept (a caller holding its outputs); each run's total and phases, and each GpuController call and coordinator step of the first and the last run (start ms from the run's start, its time). PROFILE=DIR: a CPU profile of the first run and of the last (node:inspector). PARAMS: JSON added to the defaults. PRE=a,b: those programs (built-in names, or .mjs files exporting one) run once each after create, before the runs timed. GC_AFTER_CREATE=1 (with node --expose-gc): a full collection after create. SLEEP=ms: a pause after create. Each run's line gives its start (ms since the process began, as --trace-gc's). ROOT: the build (default the repository).
 import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
@@ -36,7 +36,7 @@ const topo = { name: '1S1G', source: 'ft', sockets: [{ id: 0, threads: os.availa
 const program = findProgram(cell);
 const params = prepareRun(g, program, { ...(cell === 'pr' ? { iterations: 10 } : program.params.source ? { source: g.ids.toOriginal[0] } : {}), ...JSON.parse(process.env.PARAMS ?? '{}') }).params;
 const tc = performance.now();
-const e = await Engine.create(g, topo, await withOwnership(g, topo, { gpuShare: 1, steal: 'off', preload: [program] }));
+const e = await Engine.create(g, topo, await withOwnership(g, topo, { gpuShare: Number(process.env.SHARE ?? 1), steal: 'off', preload: [program] }));
 console.log('create ms', (performance.now() - tc).toFixed(1));
 if (process.env.GC_AFTER_CREATE === '1') { const g0 = performance.now(); globalThis.gc(); console.log('gc ms', (performance.now() - g0).toFixed(1)); }
 e.events.on('superstep', (s) => log.push({ k: `== step ${s.step} ${s.kernel} ${s.mode}`, at: performance.now() - t0 }));
