@@ -1,15 +1,8 @@
 #!/bin/bash
 # Call 2: A (the session's first build: results read back through the staging buffers) against B (results locked ahead on the controller's side thread), in turn, three engines a cell, GPU-only RMAT 24 weighted, every result kept (ft.mjs); then `tessera run` (wcc, bfs) wall times A/B, and gpu-check with B at GPU shares 1 and 0.6.
 set -u
-xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
-[ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp
-ln -sfn /tmp/node_modules node_modules
-export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
-S=bench/results/h200-2026-11-29-pinned-outputs/scripts
-W=bench/results/h200-2026-11-28-warm-touch/scripts
+. bench/results/h200-2026-11-29-pinned-outputs/scripts/setup.sh
 FT=bench/results/h200-2026-11-28-warm-touch/scripts/ft.mjs
-rm -rf /tmp/o; mkdir -p /tmp/o
-{ nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
 [ -f /tmp/g24.tsr ] || node dist/src/cli/main.js generate rmat --scale 24 --weighted --out /tmp/g24.tsr > /tmp/gen.txt 2>&1
 A="env ROOT=$PWD/.device/A TESSERA_NATIVE_DIR=$PWD/build/Release"
 for c in wcc bfs pr; do

@@ -1,15 +1,8 @@
 #!/bin/bash
 # Call 3: the state read-backs' staging buffers' size and count (TESSERA_STAGE_CHUNK_KB, TESSERA_STAGE_BUFFERS) swept, two engines a setting in turn, GPU-only RMAT 24 weighted, wcc, bfs, pr (ft.mjs, 8 runs, results kept).
 set -u
-xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
-[ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp
-ln -sfn /tmp/node_modules node_modules
-export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
-S=bench/results/h200-2026-11-29-pinned-outputs/scripts
-W=bench/results/h200-2026-11-28-warm-touch/scripts
+. bench/results/h200-2026-11-29-pinned-outputs/scripts/setup.sh
 FT=bench/results/h200-2026-11-28-warm-touch/scripts/ft.mjs
-rm -rf /tmp/o; mkdir -p /tmp/o
-{ nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
 [ -f /tmp/g24.tsr ] || node dist/src/cli/main.js generate rmat --scale 24 --weighted --out /tmp/g24.tsr > /tmp/gen.txt 2>&1
 for c in wcc bfs pr; do
   for i in 1 2; do

@@ -1,14 +1,7 @@
 #!/bin/bash
 # Call 4: A (the session's first build) against B (result arrays locked at create), in turn, two engines a cell, GPU-only RMAT 24 weighted: each result handed back (RECYCLE=1, as the harness does) and kept (RECYCLE=0); `tessera run` wall times; gpu-check with B at GPU shares 1 and 0.6.
 set -u
-xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
-[ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp
-ln -sfn /tmp/node_modules node_modules
-export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
-S=bench/results/h200-2026-11-29-pinned-outputs/scripts
-W=bench/results/h200-2026-11-28-warm-touch/scripts
-rm -rf /tmp/o; mkdir -p /tmp/o
-{ nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
+. bench/results/h200-2026-11-29-pinned-outputs/scripts/setup.sh
 [ -f /tmp/g24.tsr ] || node dist/src/cli/main.js generate rmat --scale 24 --weighted --out /tmp/g24.tsr > /tmp/gen.txt 2>&1
 A="env ROOT=$PWD/.device/A TESSERA_NATIVE_DIR=$PWD/build/Release"
 for c in wcc bfs pr; do

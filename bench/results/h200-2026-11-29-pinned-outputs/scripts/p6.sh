@@ -1,13 +1,7 @@
 #!/bin/bash
 # Call 6: the committed build (e4055f3: the controller's jobs on addon_jobs.h's threads, pinHost and pinAside in one method): pinlog.mjs (wcc, pr), gpu-check at GPU shares 1 and 0.6.
 set -u
-xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
-[ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp
-ln -sfn /tmp/node_modules node_modules
-export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
-S=bench/results/h200-2026-11-29-pinned-outputs/scripts
-rm -rf /tmp/o; mkdir -p /tmp/o
-{ nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
+. bench/results/h200-2026-11-29-pinned-outputs/scripts/setup.sh
 [ -f /tmp/g24.tsr ] || node dist/src/cli/main.js generate rmat --scale 24 --weighted --out /tmp/g24.tsr > /tmp/gen.txt 2>&1
 for c in wcc pr; do echo "== $c"; timeout 60 node $S/pinlog.mjs $c /tmp/g24.tsr; done > /tmp/o/pinlog.txt 2>&1
 timeout 200 node scripts/gpu-check.mjs --gpus 1 --gpu-share 1 --scale 20 --no-bench > /tmp/o/check1.txt 2>&1; echo "check1 rc $?" >> /tmp/o/check1.txt

@@ -1,14 +1,7 @@
 #!/bin/bash
 # Call 8: the build that locks every pooled array and byte map where CPU sockets own vertices too (the default since): gpu-check at GPU shares 0.6 and 1; PageRank at share 0.6, two engines, 6 runs, results handed back.
 set -u
-xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
-[ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp
-ln -sfn /tmp/node_modules node_modules
-export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
-S=bench/results/h200-2026-11-29-pinned-outputs/scripts
-W=bench/results/h200-2026-11-28-warm-touch/scripts
-rm -rf /tmp/o; mkdir -p /tmp/o
-{ nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
+. bench/results/h200-2026-11-29-pinned-outputs/scripts/setup.sh
 timeout 200 node scripts/gpu-check.mjs --gpus 1 --gpu-share 0.6 --scale 20 --no-bench > /tmp/o/check06.txt 2>&1; echo "check06 rc $?" >> /tmp/o/check06.txt
 timeout 200 node scripts/gpu-check.mjs --gpus 1 --gpu-share 1 --scale 20 --no-bench > /tmp/o/check1.txt 2>&1; echo "check1 rc $?" >> /tmp/o/check1.txt
 [ -f /tmp/g24.tsr ] || node dist/src/cli/main.js generate rmat --scale 24 --weighted --out /tmp/g24.tsr > /tmp/gen.txt 2>&1
