@@ -463,7 +463,9 @@ export class Session<K extends number | string = number> {
 
   /**
    * Hands a run's result back to the session: a later run writes into its array instead of fresh
-   * memory (a query loop that is done with each result). Its values must not be read afterwards.
+   * memory (a query loop that is done with each result); with GPUs, one page-locked when the
+   * session opened (a preloaded program's) keeps their read-backs direct. Its values must not be
+   * read afterwards.
    */
   recycle(result: RunResult<K>): void {
     if (!this.engine.recycle(result.values))
