@@ -8,7 +8,7 @@ import os from 'node:os';
 import type { GpuController } from './native.js';
 
 /** Host buffers smaller than this are copied pageable (page-locking them costs more than it saves). */
-const PIN_MIN_BYTES = 1 << 20;
+export const PIN_MIN_BYTES = 1 << 20;
 /**
  * A real GPU's controller copies state of 1 MiB and up through its pinned buffers (native
  * stageState, 31-46 GB/s on an H200 host against ~50 for locked memory), smaller copies pageable
@@ -18,7 +18,7 @@ const PIN_MIN_BYTES = 1 << 20;
  */
 const STAGING = process.env.TESSERA_STAGE_STATE !== '0';
 /** At most this much host memory page-locked per actor (LRU beyond it); TESSERA_PIN_HOST=0: none. */
-const PIN_CAP_BYTES = process.env.TESSERA_PIN_HOST === '0' ? 0 : Math.min(16 * 2 ** 30, Math.floor(os.totalmem() / 4));
+export const PIN_CAP_BYTES = process.env.TESSERA_PIN_HOST === '0' ? 0 : Math.min(16 * 2 ** 30, Math.floor(os.totalmem() / 4));
 
 export class HostPins {
   private readonly pins = new Map<ArrayBufferLike, { view: StateArray; ok: boolean }>();

@@ -4,55 +4,37 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <dlfcn.h>
 #include <cstdlib>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <vector>
 
 #include "backend.h"
+#include "copy_pool.h"
 #include "kernels.h"
 
 namespace ts {
 namespace {
 
-/** A small pool that runs fn(block, smem) for block in [0, n), the caller taking part. */
+/**
+ * Runs fn(block, smem) for block in [0, n) on a copy pool's threads and the caller's (blocks
+ * handed out by a counter), each thread with its own shared memory.
+ */
 class BlockPool {
  public:
-  explicit BlockPool(unsigned threads) {
-    for (unsigned i = 1; i < threads; i++) workers_.emplace_back([this, i] { loop(i); });
-    smem_.resize(threads);
-  }
-  ~BlockPool() {
-    {
-      std::lock_guard<std::mutex> lk(m_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    for (auto& t : workers_) t.join();
-  }
+  explicit BlockPool(unsigned threads) : smem_(threads), threads_(threads) {}
   void run(uint32_t n, size_t smemBytes, const std::function<void(uint32_t, char*)>& fn) {
     for (auto& s : smem_)
       if (s.size() < smemBytes + 16) s.assign(smemBytes + 16, (char)0xA5);
-    if (workers_.empty() || n < 2) {
+    if (n < 2) {
       for (uint32_t b = 0; b < n; b++) fn(b, aligned(0));
       return;
     }
-    {
-      std::lock_guard<std::mutex> lk(m_);
-      fn_ = &fn;
-      n_ = n;
-      next_.store(0);
-      busy_ = (unsigned)workers_.size();
-      gen_++;
-    }
-    cv_.notify_all();
-    work(0);
-    std::unique_lock<std::mutex> lk(m_);
-    done_.wait(lk, [this] { return busy_ == 0; });
-    fn_ = nullptr;
+    std::atomic<uint32_t> next{0};
+    threads_.each([&](unsigned i, unsigned) {
+      for (uint32_t b; (b = next.fetch_add(1)) < n;) fn(b, aligned(i));
+    });
   }
 
  private:
@@ -60,43 +42,10 @@ class BlockPool {
     uintptr_t p = (uintptr_t)smem_[i].data();
     return (char*)((p + 15) & ~(uintptr_t)15);
   }
-  void work(unsigned i) {
-    for (;;) {
-      uint32_t b = next_.fetch_add(1);
-      if (b >= n_) break;
-      (*fn_)(b, aligned(i));
-    }
-  }
-  void loop(unsigned i) {
-    uint64_t seen = 0;
-    for (;;) {
-      {
-        std::unique_lock<std::mutex> lk(m_);
-        cv_.wait(lk, [&] { return stop_ || gen_ != seen; });
-        if (stop_) return;
-        seen = gen_;
-      }
-      work(i);
-      {
-        std::lock_guard<std::mutex> lk(m_);
-        busy_--;
-      }
-      done_.notify_all();
-    }
-  }
-  std::vector<std::thread> workers_;
   std::vector<std::vector<char>> smem_;
-  std::mutex m_;
-  std::condition_variable cv_, done_;
-  const std::function<void(uint32_t, char*)>* fn_ = nullptr;
-  uint32_t n_ = 0;
-  std::atomic<uint32_t> next_{0};
-  unsigned busy_ = 0;
-  uint64_t gen_ = 0;
-  bool stop_ = false;
+  CopyPool threads_;
 };
 
-class HostBackend;
 using HostLauncher = void (*)(BlockPool&, uint32_t, uint32_t, size_t, const void*);
 
 template <class K>

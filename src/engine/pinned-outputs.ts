@@ -14,16 +14,11 @@
  * locked buffer alive until it closes (then unlocks it), so at most the arrays locked here stay
  * held after the caller drops them.
  */
-import os from 'node:os';
 import type { GpuController } from '../../actors/gpu/native.js';
+import { PIN_CAP_BYTES, PIN_MIN_BYTES } from '../../actors/gpu/pins.js';
 import type { AnyProgram, OutputKind } from './define.js';
 import type { StateArray } from './kernel.js';
 import type { StateKind } from '../wire/frames.js';
-
-/** Below this a read-back's staging costs less than the lock (pins.ts's threshold). */
-const MIN_BYTES = 1 << 20;
-/** At most this much locked per engine; TESSERA_PIN_HOST=0: nothing (pins.ts's cap). */
-const CAP_BYTES = process.env.TESSERA_PIN_HOST === '0' ? 0 : Math.min(16 * 2 ** 30, Math.floor(os.totalmem() / 4));
 
 /** The array kinds a result of each output kind comes in (define.ts ValuesOf). */
 const RESULT_KINDS: Record<OutputKind, readonly StateKind[]> = { float: ['f64'], distance: ['f64'], depth: ['i32'], int: ['i32', 'u32'], label: ['i32', 'u32'] };
@@ -48,9 +43,9 @@ export class PinnedOutputs {
     return this.held.has(a.buffer);
   }
 
-  /** Locks `a` (a whole pooled array) on the side thread, where it is large enough and under the cap. */
+  /** Locks `a` (a whole pooled array) on the side thread, where it is large enough and under the cap (pins.ts's: TESSERA_PIN_HOST=0, none). */
   ahead(a: StateArray): void {
-    if (this.held.has(a.buffer) || a.byteLength < MIN_BYTES || this.bytes + a.byteLength > CAP_BYTES) return;
+    if (this.held.has(a.buffer) || a.byteLength < PIN_MIN_BYTES || this.bytes + a.byteLength > PIN_CAP_BYTES) return;
     const ctl = this.controller();
     if (ctl === undefined) return;
     this.held.add(a.buffer);

@@ -116,8 +116,8 @@ export function warmPools(e: Pools, programs: readonly AnyProgram[], teams = fal
     for (const [key, w] of want) if (all || mayHoldResult(programs, w.kind, w.length, e.graph.numVertices)) for (const a of e.arrayPool.get(key)!) e.pinned.ahead(a);
   }
   while (e.bitmapPool.length < BITMAPS) e.bitmapPool.push(newBitmap(e.graph.numVertices));
-  allOnes(e);
-  if (all) for (const b of [...e.bitmapPool, allOnes(e)]) e.pinned!.ahead(b);
+  const ones = allOnes(e);
+  if (all) for (const b of [...e.bitmapPool, ones]) e.pinned!.ahead(b);
 }
 
 /** Per engine, the outputs its runs handed to their callers, by buffer: the whole array (Engine.recycle). */
