@@ -46,7 +46,7 @@ type ParamsOf<P extends ProgramRef, K> = ProgramOf<P> extends { params: infer S 
 export type ResultValues<P extends ProgramRef> = ProgramOf<P> extends { output: infer O extends OutputKind } ? ValuesOf<O> : never;
 
 /** How a run is set up (not the program's parameters). */
-export interface RunSetup extends Omit<EngineOptions, 'preload'> {
+export interface RunSetup extends Omit<EngineOptions, 'preload' | 'runs'> {
   /** A topology, a YAML path, or 'auto' (default: detect this machine). */
   topology?: Topology | string;
   /**
@@ -382,14 +382,14 @@ export async function runOnce(
   let engine: Engine;
   const started = performance.now();
   try {
-    engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages, preload }));
+    engine = await Engine.create(graph, topology, await withOwnership(graph, topology, { ...setup, partitionPages, preload, runs: 'one' }));
   } catch (e) {
     // A resumed run whose GPUs are gone goes on on the CPU sockets (its state is all on the host).
     const key = e instanceof TesseraError ? e.details.key : undefined;
     if (resumed === undefined || key === undefined || !key.startsWith('gpus') || topology.gpus.length === 0) throw e;
     notice(`${(e as Error).message.replace(/ Fix: .*$/, '').replace(/ \(at [^)]*\)\.$/, '').replace(/\.$/, '')}; resuming on the CPU sockets only`);
     topology = { ...topology, gpus: [] };
-    engine = await Engine.create(graph, topology, { ...setup, partitionPages, preload, ownership: undefined, gpuShare: undefined, multiGpu: undefined });
+    engine = await Engine.create(graph, topology, { ...setup, partitionPages, preload, runs: 'one', ownership: undefined, gpuShare: undefined, multiGpu: undefined });
   }
   const startMs = performance.now() - started;
   if (resumed !== undefined) {

@@ -6,6 +6,7 @@
 import test from 'ava';
 import { GpuController, nativeAvailable } from '../actors/gpu/native.js';
 import { Engine } from '../src/engine/coordinator.js';
+import { GPU_WARM_ROUNDS } from '../src/engine/warm-up.js';
 import { withOwnership } from '../src/api.js';
 import type { Graph } from '../src/graph/types.js';
 import type { Topology } from '../src/topology/schema.js';
@@ -75,7 +76,7 @@ gpuTest("another program after the preloaded one frees its arrays and makes its 
   }
 });
 
-gpuTest('an engine with GPU actors runs its warm-up at create: two supersteps through each GPU actor, no progress event, the preloaded arrays kept; results equal the CPU', async (t) => {
+gpuTest('an engine with GPU actors runs its warm-up at create: rounds of two supersteps through each GPU actor, no progress event, the preloaded arrays kept; results equal the CPU', async (t) => {
   const { GpuActor } = await import('../actors/gpu/gpu-actor.js');
   const { EventEmitter } = await import('eventemitter3');
   const g = rmat(true);
@@ -98,7 +99,7 @@ gpuTest('an engine with GPU actors runs its warm-up at create: two supersteps th
       const p = algorithm('bfs').program;
       const e = await Engine.create(g, topology, await withOwnership(g, topology, { gpuShare, events, preload: [p] }));
       try {
-        t.is(steps, 2 * gpus, `${gpus} GPU(s) share ${gpuShare}: the warm-up's two supersteps on each`);
+        t.is(steps, 2 * gpus * GPU_WARM_ROUNDS, `${gpus} GPU(s) share ${gpuShare}: the warm-up's two supersteps a round on each`);
         t.deepEqual(heard, [], 'no progress event from the warm-up');
         const { result, allocs } = await counting(() => e.run(p, paramsFor(g, 'bfs') as never));
         t.is(firstMismatch(result.values, want.get('bfs')!, false), -1);
@@ -107,6 +108,11 @@ gpuTest('an engine with GPU actors runs its warm-up at create: two supersteps th
         await e.close();
       }
     }
+    // An engine for one run (run(), the CLI's run): one round.
+    steps = 0;
+    const one = await Engine.create(g, topo(1), await withOwnership(g, topo(1), { gpuShare: 1, preload: [algorithm('bfs').program], runs: 'one' }));
+    await one.close();
+    t.is(steps, 2, "runs 'one': the warm-up's two supersteps once");
     // Without preload: no warm-up.
     steps = 0;
     const e = await Engine.create(g, topo(1), await withOwnership(g, topo(1), { gpuShare: 1 }));
@@ -117,7 +123,7 @@ gpuTest('an engine with GPU actors runs its warm-up at create: two supersteps th
   }
 });
 
-gpuTest("the warm-up reads each GPU's preloaded pages once on the device (kernel 'touch': the out- and in-pages of its owned ranges); where they were not all preloaded (a memoryLimit below the graph), none: no streaming pass at create", async (t) => {
+gpuTest("the warm-up reads each GPU's preloaded pages on the device in its last round, one page a set in the rounds before (kernel 'touch': the out- and in-pages of its owned ranges); where they were not all preloaded (a memoryLimit below the graph), none: no streaming pass at create", async (t) => {
   const g = rmat(true);
   const want = await cpuResults(g);
   const proto = GpuController.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
@@ -139,8 +145,10 @@ gpuTest("the warm-up reads each GPU's preloaded pages once on the device (kernel
         if (memoryLimit !== undefined) t.deepEqual(touched, [], 'pages left to stream: no pass over them at create');
         else {
           // Each GPU the pages overlapping its ranges (a page across a boundary: both); together every page of both sets.
-          const sorted = (s: number) => [...new Set(touched.filter((x) => x.setId === s).flatMap((x) => x.pages))].sort((a, b) => a - b);
-          t.is(touched.length, 2 * gpus, `${gpus} GPU(s): one call a set a GPU`);
+          const last = touched.slice(-2 * gpus);
+          const sorted = (s: number) => [...new Set(last.filter((x) => x.setId === s).flatMap((x) => x.pages))].sort((a, b) => a - b);
+          t.is(touched.length, 2 * gpus * GPU_WARM_ROUNDS, `${gpus} GPU(s): one call a set a GPU a round`);
+          t.true(touched.slice(0, -2 * gpus).every((x) => x.pages.length === 1), 'the rounds before the last: one page a call');
           t.deepEqual(sorted(1), g.out.pages.map((_, i) => i), `${gpus} GPU(s): out-pages`);
           t.deepEqual(sorted(2), g.in.pages.map((_, i) => i), `${gpus} GPU(s): in-pages`);
         }

@@ -189,7 +189,7 @@ export class Engine {
     }
     results.forEach((r, i) => (e.actors[e.cpuCount + i]!.ready = (r as PromiseFulfilledResult<ReadyFrame>).value));
     await imports;
-    await warmStart(e, opts.preload ?? [], noTeamwork(e, false, e.forceMode !== undefined) === undefined);
+    await warmStart(e, opts.preload ?? [], noTeamwork(e, false, e.forceMode !== undefined) === undefined, opts.runs ?? 'many');
     return e;
   }
 

@@ -87,6 +87,12 @@ export interface EngineOptions {
    */
   preload?: ReadonlyArray<AnyProgram>;
   /**
+   * 'one' where the engine is made for a single run (`run()`, the CLI's `run`): its GPU warm-up
+   * takes one round of supersteps instead of GPU_WARM_ROUNDS (engine/warm-up.ts), sparing create
+   * the ~35 ms that only later runs would get back. Default 'many' (sessions, the harness).
+   */
+  runs?: 'one' | 'many';
+  /**
    * Socket actors started before the graph was loaded (`Engine.prestart` with the same topology):
    * the engine takes them instead of starting its own. The CLI starts them while it reads the graph.
    */
