@@ -20,48 +20,31 @@
  *        from the device straight into the coordinator's shared array (page-locked); the vote
  *        names the ranges only (`written`), as a socket actor's workers write theirs in place.
  * The coordinator applies all of it after every vote is in (BSP communication phase) and
- * activates the vertices whose value changed.
+ * activates the vertices whose value changed. The copies between device and host arrays are
+ * state-sync.ts' (GpuStateSync, which this class extends).
  */
 import { WorkRequests } from '../work-requests.js';
 import type { Channel } from '../../src/wire/channel.js';
-import type {
-  ActorFrame,
-  CoordinatorFrame,
-  GpuLoad,
-  GpuStepStats,
-  LoadFrame,
-  MergeOp,
-  Mode,
-  StateKind,
-  StateMerge,
-  StateSync,
-  FlagMerge,
-  SuperstepFrame,
-  Task,
-} from '../../src/wire/frames.js';
-import { STATE_CTORS, sharedArray, type KernelGraph, type StateArray } from '../../src/engine/kernel.js';
+import type { ActorFrame, CoordinatorFrame, LoadFrame, StateMerge, SuperstepFrame, Task } from '../../src/wire/frames.js';
+import type { KernelGraph } from '../../src/engine/kernel.js';
 import type { Graph, Page } from '../../src/graph/types.js';
 import { materializeGraph } from '../cpu/share.js';
-import { complementRanges, overlapsRanges, rangeVertices, type VertexRanges } from '../../src/engine/partition.js';
+import { complementRanges, overlapsRanges } from '../../src/engine/partition.js';
 import { faultAt, injectGpuFault } from '../../src/engine/faults.js';
 import { GpuController, nativeAvailable, pageBufferBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
-import { countFlags, inOutPages, listPages, unionPages, vertexRuns } from './pages.js';
-import { HostPins } from './pins.js';
+import { inOutPages, listPages, unionPages, vertexRuns } from './pages.js';
 import { joinMerges } from './outbox.js';
 import { addRunStats, zeroStats } from './stats.js';
 import { operatorHandler } from './operators.js';
 import { settle } from './held.js';
+import { GpuStateSync } from './state-sync.js';
 import type { GpuGroup } from './group.js';
-import { ACTIVATE, FR, loadGpuHandlers, NX, OUTDEG, OWNED, SET_ALLIN, SET_IN, SET_INOUT, SET_OUT, SET_STOLEN_OUT, SET_UNION, stepOf, type GpuStep as Step, type StepOut } from './handler.js';
+import { FR, loadGpuHandlers, NX, OWNED, SET_ALLIN, SET_IN, SET_INOUT, SET_OUT, SET_STOLEN_OUT, SET_UNION, stepOf, type GpuStep as Step, type StepOut } from './handler.js';
 
 /** An Error carrying the native controller's code (TS_OOM, TS_BAD_DEVICE, ...). */
 const codeOf = (e: unknown): string | undefined => (typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : undefined);
 
-export class GpuActor {
-  private ctl: GpuController | undefined;
-  private g: KernelGraph | undefined;
-  private cfg: GpuLoad | undefined;
-  private readonly device = new Map<string, { kind: StateKind; length: number }>();
+export class GpuActor extends GpuStateSync {
   private family = '';
   /** Pages of each registered set that overlap the owned ranges. */
   private readonly range = new Map<number, number[]>();
@@ -69,7 +52,6 @@ export class GpuActor {
   /** Sets whose pages the actor's start put on the device whole (preload): a pass over them copies nothing. */
   readonly preloaded = new Set<number>();
   private readonly pageEdges = new WeakMap<Page[], Map<number, number>>();
-  stats: GpuStepStats = zeroStats(false); // this superstep's counters (the vote's gpu)
   /** The superstep whose kernels last marked the device's next flags (frontier.ts clearNext); -1: none this run. */
   nextStep = -1;
   /** Edges walked this superstep; pushEdges: those of the last pushPages list (frontier.ts pushPagesOf sets both). */
@@ -78,17 +60,11 @@ export class GpuActor {
   pushList: number[] | undefined;
   /** Outbox messages the device put this superstep, before its aggregation. */
   private outboxSent = 0;
-  /** With countNext (or held next flags): the out-degrees of the owned vertices in next (the vote's nextEdges). */
-  nextEdges: number | undefined;
   /**
    * holdNext's sum of the out-degrees of the next flags it left on the device (one GPU owning every
    * vertex), by superstep: the next push's frontier is those flags (clearNext), with those edges.
    */
   heldDegrees: { step: number; sum: number } | undefined;
-  /** Host buffers page-locked for copies (pins.ts). */
-  private readonly pins = new HostPins();
-  /** Readback buffers reused across supersteps, by state name and length. */
-  private readonly back = new Map<string, StateArray>();
   /**
    * A program's GPU module's own facts for the run in progress (e.g. which host buffer a device
    * array mirrors), by key; cleared when a run starts.
@@ -96,13 +72,10 @@ export class GpuActor {
   readonly scratch = new Map<string, unknown>();
   /** The outstanding idle request (stealing), answered by a 'more' frame. */
   private readonly requests = new WorkRequests();
-  /** Shared buffers sent beside this superstep's vote (FlagMerge buffer indices). */
-  private voteShared: SharedArrayBuffer[] = [];
   /** Whether every out-page is registered under SET_STOLEN_OUT (the first stolen push task). */
   private allOut = false;
   /** In-pages registered under SET_ALLIN so far (on demand, by stolen ranges). */
   private allIn = new Set<number>();
-  private othersRanges: VertexRanges = [];
   /** Settles once the controller is closed after a stop frame. */
   readonly stopped: Promise<void>;
   private resolveStopped!: () => void;
@@ -113,6 +86,7 @@ export class GpuActor {
     /** The engine's other GPU actors, when it has several (state copied device to device). */
     readonly group?: GpuGroup,
   ) {
+    super();
     this.stopped = new Promise((r) => (this.resolveStopped = r));
     group?.join(this);
     link.on((frame, shared) => {
@@ -133,22 +107,6 @@ export class GpuActor {
 
   get graph(): KernelGraph {
     return this.g!;
-  }
-  /** The owned ranges (sorted, disjoint). */
-  get owned(): VertexRanges {
-    return this.cfg!.owned;
-  }
-  /** At most one owned range: the kernels compare against [begin, end) (no byte map). */
-  get single(): boolean {
-    return this.cfg!.owned.length <= 1;
-  }
-  /** First owned vertex and the end of the last range (the span; [0, 0) when nothing is owned). */
-  get begin(): number {
-    return this.cfg!.owned[0]?.[0] ?? 0;
-  }
-  get end(): number {
-    const o = this.cfg!.owned;
-    return o[o.length - 1]?.[1] ?? 0;
   }
   /** Whether it owns every vertex (no other actor computes any). */
   get ownsAll(): boolean {
@@ -401,78 +359,6 @@ export class GpuActor {
     return pages.map((p) => p.index);
   }
 
-  /** Another program: frees the previous one's device arrays (they would shrink the page cache); '@' names are graph constants. */
-  private async freeProgramArrays(): Promise<void> {
-    for (const name of [...this.device.keys()]) if (!name.startsWith('@')) (await this.ctl!.freeState(name), this.device.delete(name));
-  }
-
-  /** Allocates (or keeps) a device array of `n` entries (default: one per vertex); freed when another program runs. */
-  async ensure(name: string, kind: StateKind, n = this.g!.numVertices): Promise<void> {
-    const d = this.device.get(name);
-    if (d !== undefined && d.kind === kind && d.length === n) return;
-    await this.ctl!.allocState(name, kind, n);
-    this.device.set(name, { kind, length: n });
-  }
-
-  /**
-   * Copies the coordinator's array `name` to the device replica. With `snapshot`, from a private
-   * copy taken first (returned), so the actor can diff against exactly what the device started from.
-   */
-  async upload(name: string, s: Step, snapshot = false): Promise<StateArray> {
-    const arr = s.state[name];
-    if (arr === undefined) throw new Error(`kernel '${s.f.kernel}' needs state '${name}' in the frame`);
-    const n = this.g!.numVertices;
-    const kind = s.f.state.find((r) => r.name === name)!.kind;
-    await this.ensure(name, kind);
-    const src = (arr.length === n ? arr : arr.subarray(0, n)) as StateArray;
-    const data = snapshot ? (src.slice() as StateArray) : src;
-    if (!snapshot) await this.pin(src);
-    await this.ctl!.writeState(name, data);
-    this.stats.stateBytesIn += data.byteLength;
-    return data;
-  }
-
-  /** The vertices other actors own (the complement of the owned ranges). */
-  get others(): VertexRanges {
-    return this.othersRanges;
-  }
-
-  /**
-   * Writes the ranges of `src` (a host array of n entries) into the device array `dev`, e.g. the
-   * part of a state array other actors computed while the device holds its own part.
-   */
-  async uploadRanges(dev: string, src: StateArray, ranges: VertexRanges): Promise<void> {
-    // Page-lock only when something is copied: locking a buffer the CPU never touched (a GPU
-    // alone never writes the host's nextContrib) first faults in all of it, ~50 ms on 134 MB.
-    if (ranges.length > 0) await this.pin(src);
-    for (const [b, e] of ranges) {
-      await this.ctl!.writeState(dev, src.subarray(b, e) as StateArray, b);
-      this.stats.stateBytesIn += src.BYTES_PER_ELEMENT * (e - b);
-    }
-  }
-
-  /** Device entries `ids` of `dev` set to the host array's values there. */
-  async scatterHost(dev: string, src: StateArray, ids: Uint32Array): Promise<void> {
-    const vals = new (src.constructor as new (n: number) => StateArray)(ids.length);
-    for (let i = 0; i < ids.length; i++) vals[i] = src[ids[i]!]!;
-    await this.ctl!.scatterState(dev, ids, vals);
-    this.stats.stateBytesIn += ids.byteLength + vals.byteLength;
-  }
-
-  /** The graph's out-degrees on the device (uploaded once). */
-  ensureOutDegree(): Promise<void> {
-    return this.ensureDegrees(OUTDEG, this.g!.outDegree);
-  }
-
-  /** Per-vertex degrees (a graph constant) in device array `name`, uploaded once (kept across programs: '@' names). */
-  async ensureDegrees(name: string, degrees: Uint32Array): Promise<void> {
-    if (this.device.has(name)) return;
-    await this.ensure(name, 'u32');
-    const n = this.g!.numVertices;
-    await this.ctl!.writeState(name, degrees.subarray(0, n));
-    this.stats.stateBytesIn += 4 * n;
-  }
-
   /** Push kernels' owned vertices, one range: params ownedBegin/ownedEnd (with ownedState, below). */
   ownedParams(): Record<string, number> {
     return this.single ? { ownedBegin: this.begin, ownedEnd: this.end } : {};
@@ -572,132 +458,9 @@ export class GpuActor {
     return st;
   }
 
-  /** Device values [begin, begin + length) of `name` in a reused host buffer (see reused). */
-  async read(name: string, kind: StateKind, begin: number, length: number): Promise<StateArray> {
-    const view = this.reused(name, kind, length);
-    await this.pin(view);
-    await this.ctl!.readState(name, view, begin);
-    this.stats.stateBytesOut += view.byteLength;
-    return view;
-  }
-
-  /**
-   * Device values of `name` over [lo, hi) copied straight into the coordinator's shared array
-   * `state`, page-locked so the copy is one DMA at link speed, instead of into a buffer the
-   * coordinator then copies again on its one thread (60 ms a superstep for PageRank on 16.8 M
-   * vertices). The range is this actor's alone this superstep (owned, or tasks a victim released
-   * to it): no one else writes there before the votes are in.
-   */
-  async syncRange(name: string, state: string, s: Step, lo: number, hi: number): Promise<StateSync> {
-    const host = s.state[state];
-    if (host === undefined) throw new Error(`kernel '${s.f.kernel}' needs state '${state}' in the frame`);
-    await this.readInto(name, host, lo, hi);
-    return { state, begin: lo, written: hi - lo };
-  }
-
-  /** syncRange over every owned range (one entry each: the ranges between are other actors'). */
-  async syncOwned(name: string, state: string, s: Step): Promise<StateSync[]> {
-    const out: StateSync[] = [];
-    for (const [b, e] of this.owned) out.push(await this.syncRange(name, state, s, b, e));
-    return out;
-  }
-
-  /** Device values of `name` over [lo, hi) into the same range of the host array `host` (page-locked). */
-  private async readInto(name: string, host: StateArray, lo: number, hi: number): Promise<void> {
-    await this.pin(host);
-    await this.ctl!.readState(name, host.subarray(lo, hi) as StateArray, lo);
-    this.stats.stateBytesOut += (hi - lo) * host.BYTES_PER_ELEMENT;
-  }
-
-  readAll(name: string, kind: StateKind): Promise<StateArray> {
-    return this.read(name, kind, 0, this.g!.numVertices);
-  }
-
-  /** Page-locks the host buffer under `view` (once; LRU beyond the cap; not where copies are staged: pins.ts). */
-  pin(view: StateArray): Promise<void> {
-    return this.pins.pin(this.ctl!, view);
-  }
-
-  private async unpinAll(): Promise<void> {
-    await this.pins.unpinAll(this.ctl!);
-    this.back.clear();
-  }
-
-  /**
-   * Owned vertices the kernel put in next, with their new values of `name`: compacted on the
-   * device, so a superstep that changed k owned vertices reads back 12k bytes, not the range.
-   * Several ranges: one call over their span, masked by the owned byte map.
-   */
-  async ownedChanges(name: string, op: MergeOp, _s: Step): Promise<StateMerge> {
-    const { ids, values } = await this.ctl!.compact(NX, name, this.begin, this.end, this.single ? undefined : OWNED);
-    this.stats.stateBytesOut += ids.byteLength + values.byteLength;
-    return { state: name, op, activate: ACTIVATE, ids, values };
-  }
-
   /** A handler's result, with the edges the step's kernels walked. */
   out(o: Partial<StepOut>): StepOut {
     return { edges: this.edges, sum: o.sum ?? 0, active: o.active ?? 0, merges: o.merges ?? [], outbox: o.outbox, sync: o.sync ?? [], flagged: o.flagged ?? [], ...(o.activate !== undefined ? { activate: o.activate } : {}) };
   }
 
-  /**
-   * Own vertices this superstep's kernels changed (device flags NX), for the coordinator to fold
-   * with `op`: a compacted (id, value) list when few changed (`activated` below 1/256 of the range),
-   * else the range's flags (and for 'min' its values) in shared buffers beside the vote, folded in
-   * vertex order. A list entry costs a random write on the coordinator's thread, ~65x a flag
-   * scanned; a push level of RMAT 24 changes ~10 M vertices.
-   */
-  async changedOwned(name: string, op: 'claim' | 'min', s: Step, activated: number | undefined, value?: number): Promise<Pick<StepOut, 'merges' | 'flagged'>> {
-    const owned = rangeVertices(this.owned);
-    // No kernel ran (no owned frontier vertex) or none marked a vertex: nothing to read back.
-    if (owned === 0 || activated === 0) return { merges: [], flagged: [] };
-    if ((activated ?? Infinity) * 256 < owned) return { merges: [await this.ownedChanges(name, op, s)], flagged: [] };
-    // Indexed by vertex id (n entries): every range reads into its own part.
-    const n = this.g!.numVertices;
-    const flags = this.reused('flagged:@flags', 'u8', n);
-    const flagsBuffer = this.voteShared.push(flags.buffer as SharedArrayBuffer) - 1;
-    const values = op === 'min' ? this.reused(`flagged:${name}`, s.f.state.find((r) => r.name === name)!.kind, n) : undefined;
-    const valuesBuffer = values === undefined ? undefined : this.voteShared.push(values.buffer as SharedArrayBuffer) - 1;
-    // Each range read into its own part of buffers indexed by vertex id; one entry over their
-    // span: nothing else ever writes these flags, so they stay 0 between the ranges (a fold per
-    // range costs a native call and its threads each).
-    for (const [lo, hi] of this.owned) {
-      await this.readInto(NX, flags, lo, hi);
-      if (values !== undefined) await this.readInto(name, values, lo, hi);
-    }
-    return { merges: [], flagged: [{ state: name, op, begin: this.begin, end: this.end, flagsBuffer, ...(op === 'claim' ? { value } : { valuesBuffer }) }] };
-  }
-
-  /**
-   * A shared host array of `length` entries of `kind`, kept under `key` from superstep to
-   * superstep (page-locked on its first copy): what a vote carries is folded by the coordinator
-   * before the next superstep frame comes, so the array is free again by then.
-   */
-  private reused(key: string, kind: StateKind, length: number): StateArray {
-    const k = `${key}:${kind}:${length}`;
-    let a = this.back.get(k);
-    if (a === undefined) {
-      a = sharedArray(kind, length).subarray(0, length) as StateArray;
-      this.back.set(k, a);
-    }
-    return a;
-  }
-
-  /**
-   * The device's next flags of the owned ranges copied into the coordinator's next bitmap, in
-   * place (pull kernels: no one else sets flags there this superstep); returns how many are set:
-   * `known` when the caller has the count (the kernels' activations since clearNext, each a flag
-   * newly set: counting 33 M flags on this thread took ~10 ms a superstep on RMAT 25). With
-   * countNext, also the vote's nextEdges (the coordinator then lists no byte map to switch).
-   */
-  async syncNext(s: Step, known?: number): Promise<number> {
-    let k = 0;
-    // countNext (Ligra's switch next): their out-edges too, summed on the device (OUTDEG is up since load).
-    if (s.f.countNext === true) this.nextEdges = 0;
-    for (const [b, e] of this.owned) {
-      await this.readInto(NX, s.next, b, e);
-      if (known === undefined) k += countFlags(s.next.subarray(b, e));
-      if (this.nextEdges !== undefined) this.nextEdges += await this.ctl!.flaggedDegrees(NX, OUTDEG, b, e);
-    }
-    return known ?? k;
-  }
 }

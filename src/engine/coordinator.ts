@@ -3,38 +3,36 @@
  * communicate / synchronise). Each superstep it picks the mode from the active-edge fraction
  * (Ligra's |F| + out-edges(F) > |E|/20 switch, Garaph's f rule), cuts the work into tasks (page
  * vertex ranges with about equal edges, Garaph's CPU-side edge-balanced split), hands each actor
- * a contiguous share in proportion to its threads, and waits for every actor's vote.
+ * a contiguous share in proportion to its threads, and waits for every actor's vote. Its set-up
+ * is engine-create.ts', a program's run engine-run.ts'.
  */
 import { EventEmitter } from 'eventemitter3';
 import { TesseraError } from '../errors.js';
 import type { Graph } from '../graph/types.js';
 import type { Topology } from '../topology/schema.js';
-import { Channel } from '../wire/channel.js';
+import type { Channel } from '../wire/channel.js';
 import type { ActorFrame, CoordinatorFrame, ErrorFrame, IdleFrame, Mode, ReadyFrame, ReleasedFrame, StateRef, Task, VoteFrame } from '../wire/frames.js';
-import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
-import { shareGraph, withArena } from '../../actors/cpu/share.js';
-import { storeArenas } from '../graph/store.js';
+import type { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
 import type { GpuActor } from '../../actors/gpu/gpu-actor.js';
-import { checkMultiGpu, checkOwnership, complementRanges, DEFAULT_PARTITION_SEED, gpuOwnership, gpuShareFor, rangeEdges, rangeVertices, type VertexRanges } from './partition.js';
-import { STATE_CTORS, type StateArray } from './kernel.js';
+import { DEFAULT_PARTITION_SEED, rangeEdges, rangeVertices, type VertexRanges } from './partition.js';
+import type { StateArray } from './kernel.js';
 import type { IdList } from './ids.js';
 import type { Frontier } from './program.js';
-import { allocState, type AnyProgram } from './define.js';
-import { loadKernels } from './kernel-modules.js';
-import { noTeamwork } from './team-step.js';
+import type { AnyProgram } from './define.js';
 import type { GpuHandler } from '../../actors/gpu/handler.js';
-import { runPhases, type ActorStepReport, type RunReport, type StealEvent, type StepReport } from './report.js';
+import type { ActorStepReport, RunReport, StealEvent } from './report.js';
 import { applyVotes, kindOf, type ChangedState, type Vote } from './fold.js';
 import * as taskPlan from './tasks.js';
-import { Run, type KernelRef } from './run.js';
+import type { KernelRef } from './run.js';
 import { recycleOutput } from './pools.js';
-import { kernelModules } from './prestart.js';
-import { PinnedOutputs } from './pinned-outputs.js';
-import { warmStart } from './warm-up.js';
-import { gpuOpenError, stepError } from './actor-errors.js';
+import type { PinnedOutputs } from './pinned-outputs.js';
+import { stepError } from './actor-errors.js';
+import { createEngine } from './engine-create.js';
+import { runProgram } from './engine-run.js';
 import type { EngineEvents, EngineOptions, ProgressEmitter, RunCheckpointing } from './engine-options.js';
 
 export type { EngineEvents, EngineOptions, ProgressEmitter, RunCheckpointing } from './engine-options.js';
+export { notResumable } from './engine-run.js';
 
 /** Link assumed between a GPU and host memory when the topology gives no interconnect bandwidth. */
 const DEFAULT_LINK_BYTES_PER_SEC = 12e9;
@@ -54,7 +52,7 @@ interface LiveStep {
   steals: StealEvent[];
 }
 
-interface ActorLink {
+export interface ActorLink {
   name: string;
   kind: 'cpu' | 'gpu';
   threads: number;
@@ -67,8 +65,6 @@ interface ActorLink {
   owned?: VertexRanges;
   ready?: ReadyFrame;
 }
-
-let nextGraphId = 1;
 
 export class Engine {
   private readonly actors: ActorLink[] = [];
@@ -120,94 +116,13 @@ export class Engine {
     this.teams = opts.teams ?? process.env.TESSERA_TEAM !== '0';
   }
 
-  static async create(graph: Graph, topology: Topology, opts: EngineOptions = {}): Promise<Engine> {
-    const n = graph.numVertices;
-    checkMultiGpu(opts.multiGpu, topology);
-    const owned =
-      opts.ownership !== undefined
-        ? checkOwnership(opts.ownership, topology.gpus.length, n)
-        : gpuOwnership(graph, topology, gpuShareFor(graph, topology, opts.gpuShare), {
-            strategy: opts.partition ?? 'high',
-            multiGpu: opts.multiGpu,
-            orientation: opts.partitionPages ?? 'in',
-            seed: opts.partitionSeed ?? DEFAULT_PARTITION_SEED,
-          });
-    const e = new Engine(graph, topology, opts);
-    e.cpuRanges = complementRanges(owned, n);
-    // Several ranges per owner (the model's RAND or dealt pages, or the caller's): as many GPUs as
-    // the model's partitions name in their byte per vertex.
-    if ((e.cpuRanges.length > 1 || owned.some((r) => r.length > 1)) && owned.length > 254)
-      throw new TesseraError(`${owned.length} GPU actors: at most 254`, { file: topology.source, key: 'gpus', fix: 'list fewer GPUs' });
-    const slots = storeArenas(graph, topology, opts.steal, owned);
-    const share = shareGraph(graph, nextGraphId++);
-    // Socket actors say ready once their threads have loaded their modules (socket-actor.ts).
-    const modules = kernelModules(opts.preload ?? []);
-    const cpuReady: Array<Promise<unknown>> = [];
-    const early = opts.prestart?.take(topology);
-    for (const [k, s] of topology.sockets.entries()) {
-      const started = early?.sockets[k];
-      const [coord, actorEnd] = started !== undefined ? [started.coord, undefined] : Channel.pair<CoordinatorFrame, ActorFrame>();
-      const name = `socket${s.id}`;
-      const actor = started?.actor ?? new CpuSocketActor(name, s.threads, actorEnd!);
-      coord.on((f, shared) => e.onActorFrame(f, shared));
-      const mine = slots === undefined ? share : withArena(share, slots.sockets[k]!);
-      cpuReady.push(new Promise<ReadyFrame>((resolve, reject) => e.readyWait.set(name, { resolve, reject })).catch((f: ErrorFrame) => Promise.reject(f.code === 'TS_INPUT' ? new TesseraError(f.message) : new TesseraError(`actor ${name} failed to start: ${f.message.replace(/\.$/, '')}`, { fix: 'check that the package is installed whole (npm ci), or rerun with fewer threads' }))));
-      coord.send({ ...mine.load, ...(modules.length > 0 ? { modules } : {}) }, mine.shared);
-      e.actors.push({ name, kind: 'cpu', threads: s.threads, link: coord, actor, bytesAtStepStart: 0 });
-    }
-    e.cpuCount = e.actors.length;
-    const ready: Array<Promise<ReadyFrame>> = [];
-    // The GPU actors' modules load only for a topology with GPUs (a CPU run's start spares them).
-    const gpuMods = topology.gpus.length > 0 ? await Promise.all([import('../../actors/gpu/gpu-actor.js'), import('../../actors/gpu/group.js')]) : undefined;
-    const group = topology.gpus.length > 1 ? new gpuMods![1].GpuGroup() : undefined;
-    topology.gpus.forEach((gpu, i) => {
-      const [coord, actorEnd] = Channel.pair<CoordinatorFrame, ActorFrame>();
-      const name = `gpu${gpu.device}`;
-      const actor = new gpuMods![0].GpuActor(name, actorEnd, group);
-      if (early !== undefined) actor.adopt(early.gpus[i]!);
-      const mine = owned[i]!;
-      coord.on((f, shared) => e.onActorFrame(f, shared));
-      ready.push(
-        new Promise<ReadyFrame>((resolve, reject) => e.readyWait.set(name, { resolve, reject })).catch((f: ErrorFrame) => {
-          throw gpuOpenError(topology, i, f);
-        }),
-      );
-      coord.send({ ...share.load, gpu: { device: gpu.device, emulated: gpu.emulated, memoryLimit: gpu.memoryLimit, streams: gpu.streams, owned: mine, ...(slots?.gpus[i] ? { hostBuffer: slots.gpus[i] } : {}) } }, share.shared);
-      e.actors.push({ name, kind: 'gpu', threads: 0, link: coord, actor, bytesAtStepStart: 0, owned: mine });
+  /** Starts the topology's actors over the graph (engine-create.ts). */
+  static create(graph: Graph, topology: Topology, opts: EngineOptions = {}): Promise<Engine> {
+    return createEngine(graph, topology, opts, (cpuRanges) => {
+      const e = new Engine(graph, topology, opts);
+      e.cpuRanges = cpuRanges;
+      return { engine: e, actors: e.actors, readyWait: e.readyWait, onActorFrame: (f, shared) => e.onActorFrame(f, shared), setLayout: (layout) => (e.layout = layout) };
     });
-    if (topology.gpus.length > 0) e.pinned = new PinnedOutputs(() => (e.actors.find((a) => a.kind === 'gpu')?.actor as GpuActor | undefined)?.controller);
-    e.layout = { graph, threads: e.threads, cpuThreads: e.actors.slice(0, e.cpuCount).map((a) => a.threads), cpuRanges: e.cpuRanges, gpuOwned: e.actors.slice(e.cpuCount).map((a) => a.owned!) };
-    // The preloaded programs' kernels on this thread too (run() imports them before its clock starts).
-    const imports = Promise.all((opts.preload ?? []).map((p) => loadKernels(p.kernels, p.name).catch(() => undefined)));
-    const results = await Promise.allSettled(ready);
-    // The preloaded program's device side (GpuHandler.prepare) while the sockets may still start.
-    const prepared = results.every((r) => r.status === 'fulfilled') ? [Engine.prepareGpus(e, opts.preload ?? [])] : [];
-    const failed = [...results, ...(await Promise.allSettled(cpuReady)), ...(await Promise.allSettled(prepared))].find((r) => r.status === 'rejected');
-    if (failed !== undefined) {
-      await e.close();
-      throw (failed as PromiseRejectedResult).reason;
-    }
-    results.forEach((r, i) => (e.actors[e.cpuCount + i]!.ready = (r as PromiseFulfilledResult<ReadyFrame>).value));
-    await imports;
-    await warmStart(e, opts.preload ?? [], noTeamwork(e, false, e.forceMode !== undefined) === undefined, opts.runs ?? 'many');
-    return e;
-  }
-
-  /**
-   * Every GPU actor makes the device side of the last preloaded program with GPU handlers (run()
-   * names its own program last; a device holds one program's arrays at a time): after all of them
-   * have their pages, so a group knows who owns what.
-   */
-  private static async prepareGpus(e: Engine, preload: ReadonlyArray<AnyProgram>): Promise<void> {
-    const p = [...preload].reverse().find((q) => q.gpu !== undefined);
-    if (p === undefined) return;
-    await Promise.all(
-      e.actors.slice(e.cpuCount).map((a, i) =>
-        (a.actor as GpuActor).prepare(p.gpu!, e.graph).catch((err: Error & { code?: string }) => {
-          throw gpuOpenError(e.topology, i, { type: 'error', actor: a.name, message: `preparing program '${p.name}': ${err.message}`, ...(err.code !== undefined ? { code: err.code } : {}) });
-        }),
-      ),
-    );
   }
 
   /** Threads of all CPU socket actors. */
@@ -398,68 +313,9 @@ export class Engine {
     await Promise.all(this.actors.map((a) => (a.kind === 'gpu' ? (a.actor as GpuActor).stopped : undefined)));
   }
 
-  /** Runs a program to completion and returns its values (internal ids) and the run report. */
-  async run(program: AnyProgram, params: unknown, ckpt: RunCheckpointing = {}): Promise<{ values: Float64Array | Int32Array | Uint32Array; report: RunReport }> {
-    const steps: StepReport[] = [];
-    const notes: Record<string, string | number | boolean> = {};
-    if (program?.defined !== true) throw new TesseraError('Engine.run takes a program from defineProgram', { fix: 'wrap the definition in defineProgram({ ... })' });
-    const handed = program.delegate?.(params, this.graph);
-    if (handed !== undefined) {
-      const r = await this.run(handed.program, handed.params, ckpt);
-      r.report.notes.ranAs = handed.program.name;
-      return r;
-    }
-    if (this.hasGpus && program.gpu === undefined && program.operators === undefined) {
-      // Refused before any work: none of its kernels has a GPU implementation.
-      throw new TesseraError(`program '${program.name}' cannot run on topology '${this.topology.name}' yet: its kernels have no GPU implementation`, {
-        file: this.topology.source,
-        key: 'gpus',
-        fix: 'run it on a CPU-only topology such as configs/1S.yaml',
-      });
-    }
-    if ((ckpt.writer !== undefined || ckpt.resume !== undefined) && program.resumable !== true) throw notResumable(program.name, ckpt.resume !== undefined);
-    const kernels = await loadKernels(program.kernels, program.name);
-    const gpu = this.hasGpus && program.gpu !== undefined ? await (await import('../../actors/gpu/handler.js')).loadGpuHandlers(program.gpu) : undefined;
-    const t0 = performance.now();
-    const ctx = new Run(this, steps, notes, program, kernels, gpu);
-    this.progress.emit('run-start', { program: program.name, vertices: this.graph.numVertices, edges: this.graph.numEdges });
-    ctx.state = allocState(program.state, ctx);
-    const allocMs = performance.now() - t0;
-    if (ckpt.resume !== undefined) {
-      await ctx.restore(ckpt.resume);
-      notes.resumedAt = ctx.nextStep;
-    }
-    ctx.writer = ckpt.writer;
-    const values = await program.run(ctx, params);
-    await ctx.settleAll();
-    if (ckpt.writer !== undefined) {
-      notes.checkpoints = ckpt.writer.written;
-      notes.checkpointMs = Math.round(ckpt.writer.writeMs);
-    }
-    // The pools' share of the run's end (a handed output's replacement, maps still held) is on the caller's time too.
-    ctx.finish(values);
-    const totalMs = performance.now() - t0;
-    const edges = steps.reduce((a, s) => a + s.edges, 0);
-    const report: RunReport = {
-      program: program.name,
-      graph: { source: this.graph.source, vertices: this.graph.numVertices, edges: this.graph.numEdges, directed: this.graph.directed },
-      topology: { name: this.topology.name, source: this.topology.source, sockets: this.topology.sockets, gpus: this.topology.gpus },
-      supersteps: steps.length,
-      steps,
-      totalMs,
-      edgesProcessed: edges,
-      teps: totalMs > 0 ? edges / (totalMs / 1000) : 0,
-      phases: { ...runPhases(totalMs, allocMs, ctx.vertexMapMs, steps), ...(ctx.settleMs > 0 ? { settleMs: ctx.settleMs } : {}) },
-      notes,
-      ...(this.hasGpus ? { partition: this.partitionReport() } : {}),
-      steal: {
-        policy: this.stealPolicy,
-        tasks: steps.reduce((a, s) => a + s.actors.reduce((b, x) => b + x.stolen, 0), 0),
-        edges: steps.reduce((a, s) => a + s.actors.reduce((b, x) => b + x.stolenEdges, 0), 0),
-      },
-    };
-    this.progress.emit('run-end', report);
-    return { values, report };
+  /** Runs a program to completion and returns its values (internal ids) and the run report (engine-run.ts). */
+  run(program: AnyProgram, params: unknown, ckpt: RunCheckpointing = {}): Promise<{ values: Float64Array | Int32Array | Uint32Array; report: RunReport }> {
+    return runProgram(this, program, params, ckpt, () => this.partitionReport());
   }
 
   private partitionSummary: RunReport['partition'];
@@ -692,12 +548,3 @@ function frameState(state: Record<string, StateArray>): { shared: SharedArrayBuf
   const add = (b: ArrayBufferLike): number => shared.push(b as SharedArrayBuffer) - 1;
   return { shared, add, stateRefs: Object.entries(state).map(([name, arr]) => ({ name, kind: kindOf(arr), buffer: add(arr.buffer), length: arr.length })) };
 }
-
-/** A run asked to checkpoint a program whose driver has no safe points: refused before any work. */
-export function notResumable(program: string, resume: boolean): TesseraError {
-  return new TesseraError(`program '${program}' does not support checkpoints (its definition does not set resumable)`, {
-    key: resume ? '--resume' : '--checkpoint',
-    fix: 'run it without --checkpoint, or make its driver resumable (docs/PROGRAMS.md, Checkpoints)',
-  });
-}
-

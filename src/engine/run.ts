@@ -1,11 +1,13 @@
-/** One program run: the RunContext a program's driver sees (state, frontiers, vertexMap, edgeMap). */
+/**
+ * One program run: the RunContext a program's driver sees (state, frontiers, vertexMap, edgeMap).
+ * Its buffers over the engine's pools are run-pools.ts'.
+ */
 import { TesseraError } from '../errors.js';
 import type { Graph } from '../graph/types.js';
-import type { Mode, StateKind, Task } from '../wire/frames.js';
+import type { Mode, Task } from '../wire/frames.js';
 import type { GpuHandlers } from '../../actors/gpu/handler.js';
-import { sharedArray, type CpuKernel, type KernelCtx, type StateArray } from './kernel.js';
-import { fillArray, populate, prefault } from './fill.js';
-import { allOnes, giveBack, markHanded, newBitmap, poolKey, replenish, takePooled, takePristine } from './pools.js';
+import type { CpuKernel, KernelCtx, StateArray } from './kernel.js';
+import { fillArray } from './fill.js';
 import { IdList } from './ids.js';
 import type { Carry, EdgeMapOptions, Frontier, RunContext, StepResult, TeamOptions } from './program.js';
 import { decodeCarry, type CheckpointWriter, type LoadedCheckpoint } from './checkpoint.js';
@@ -20,14 +22,12 @@ import type { Engine } from './coordinator.js';
 import { listEdges, listOf, listsNatively, outEdgesOf, toShared } from './frontier-lists.js';
 import { inlineTeam, noTeamwork, runTeamInline } from './team-step.js';
 import { teamBuffer } from './team.js';
+import { RunPools } from './run-pools.js';
 
 /** Vertex maps over at most this many vertices run on the coordinator's thread (Run.vertexStep). */
 const INLINE_VERTEX_MAP = 1 << 16;
 /** Edge supersteps of at most this cost (edges, plus the vertices of a pull or the frontier of a push) run on the coordinator's thread. */
 const INLINE_STEP = 1 << 16;
-
-/** Lists from this many entries take their buffers from the run's and engine's spares (Run.listArray). */
-const LIST_POOL_MIN = 1 << 16;
 
 /** A kernel as a superstep names it: its module's export, and the program's GPU module (built-ins). */
 export interface KernelRef {
@@ -48,14 +48,6 @@ export interface KernelRef {
   frontierHeld?: boolean;
   /** A team's control block (SuperstepFrame.team). */
   team?: SharedArrayBuffer;
-}
-
-/** A next frontier a GPU kept on its device: its host bitmap (clean until settled), and who made it. */
-interface HeldNext {
-  frontier: Frontier;
-  bitmap: Uint8Array;
-  step: number;
-  kernel: string;
 }
 
 /** Edges of every task of the shares (outside edgeMap, whose loops V8 left unoptimised). */
@@ -83,49 +75,32 @@ export function stepSum(votes: ReadonlyArray<{ sum: number; sums?: Float64Array 
 }
 
 /** One program run: the RunContext programs see. */
-export class Run implements RunContext {
+export class Run extends RunPools implements RunContext {
   private step = 0;
   /** Time in vertexMap/vertexFilter passes (not supersteps), for the report's phases. */
   vertexMapMs = 0;
   /** Whether an edgeMap superstep was sent (the first one tells GPU actors to drop earlier runs' copies). */
   private started = false;
-  private spare: Uint8Array[] = [];
-  /** Frontiers edgeMap returned: consumed (their bitmap reused) when given back to edgeMap. */
-  private readonly produced = new WeakSet<Frontier>();
-  /**
-   * Next frontiers whose host bitmap nobody wrote: nothing activated and no CPU actor ran a task
-   * (GPUs write host flags only through counted folds). Recycled without clearing: PageRank's
-   * 33.5 MB map at RMAT 25 took ~0.5 ms of every iteration on the H200 host.
-   */
-  private readonly untouched = new WeakSet<Frontier>();
   /** Frontiers a pull superstep produced, with the size of the frontier it consumed (EdgeMapOptions.direction.beta). */
   private readonly pulled = new WeakMap<Frontier, number>();
-  /** Frontiers frontierOf made: their bitmap is reused only when the driver releases them. */
-  private readonly made = new WeakSet<Frontier>();
-  /** Frontiers made or produced whose bitmap is not recycled yet: finish clears them as release would. */
-  private readonly live = new Set<Frontier>();
-  /** Every array and bitmap this run took, for the engine's pools when it ends. */
-  private readonly taken: StateArray[] = [];
-  /** Those of `taken` that came from the engine's pools. */
-  private readonly fromPool = new WeakSet<StateArray>();
-  private readonly bitmaps: Uint8Array[] = [];
   /** Buffers passed to vertexMap / vertexFilter since the last edgeMap: host writes no GPU saw. */
   private readonly hostWritten = new Set<ArrayBufferLike>();
   /** Arrays (the views the supersteps passed) whose GPU copy is newer than the host's (held.ts), by buffer. */
   private readonly held = new Map<ArrayBufferLike, StateArray>();
-  private heldNext: HeldNext | undefined;
   /** Time spent bringing held copies back (settle). */
   settleMs = 0;
 
   constructor(
-    private readonly engine: Engine,
+    engine: Engine,
     private readonly steps: StepReport[],
     private readonly notes: Record<string, string | number | boolean>,
     private readonly def: AnyProgram,
     private readonly kernels: KernelTable,
     /** The program's GPU handlers, on topologies with GPUs. */
     private readonly gpu: GpuHandlers | undefined,
-  ) {}
+  ) {
+    super(engine);
+  }
 
   /** The program's declared state, allocated when the run starts (define.ts StateSpecs). */
   state: Record<string, StateArray> = {};
@@ -187,11 +162,11 @@ export class Run implements RunContext {
     this.notes[key] = value;
   }
 
-  get graph(): Graph {
+  override get graph(): Graph {
     return this.engine.graph;
   }
 
-  get gpuActors(): number {
+  override get gpuActors(): number {
     return this.engine.topology.gpus.length;
   }
 
@@ -217,148 +192,8 @@ export class Run implements RunContext {
     fillArray(array, value);
   }
 
-  alloc(kind: StateKind, fill: number | 'unset' = 0, length = this.graph.numVertices): StateArray {
-    const pooled = takePooled(this.engine.arrayPool.get(poolKey(kind, length)), fill === 0);
-    const a = pooled ?? sharedArray(kind, length);
-    if (pooled !== undefined) this.fromPool.add(a);
-    // A pooled array no run wrote yet (filled ahead for a preloaded program) is zero already.
-    const zero = pooled === undefined || takePristine(pooled);
-    // Fresh memory is faulted in before the run writes it: with GPUs on other threads while the run
-    // goes on (a GPU's result is written when its read-back ends the run); on CPU sockets alone here
-    // and now, as the program's first pass over it starts at once and raced the background faulting
-    // (RMAT 22, 16 threads: bfs's fill of its fresh depth array 2-3.3 ms a run against 0.6 after a
-    // prefault of 1.5; bench/results/h100-2026-11-27-cpu-dispatch).
-    const fault = this.gpuActors === 0 ? prefault : populate;
-    if (fill === 'unset') {
-      // TESSERA_POISON_UNSET (tests): garbage, so a program that reads an entry before writing it shows.
-      if (process.env.TESSERA_POISON_UNSET === '1') fillArray(a, a instanceof Float64Array || a instanceof Float32Array ? NaN : 0x5a5a5a5a);
-      else if (pooled === undefined) fault(a);
-    } else if (fill !== 0 || !zero) fillArray(a, fill);
-    else if (pooled === undefined) fault(a);
-    this.taken.push(a);
-    return a.length === length ? a : (a.subarray(0, length) as StateArray);
-  }
-
-  private bitmap(): Uint8Array {
-    const spare = this.spare.pop();
-    if (spare !== undefined) return spare;
-    const b = this.engine.bitmapPool.pop() ?? newBitmap(this.graph.numVertices);
-    this.bitmaps.push(b);
-    return b;
-  }
-
   /** The next frontier the last edge step returned (GPU actors may hold its flags already). */
   private lastNext: Frontier | undefined;
-  /** Spare buffers of long lists: those of frontiers consumed in this run. */
-  private listSpare: SharedArrayBuffer[] = [];
-  /** The list buffers this run handed out from the pools or allocated (returned when consumed). */
-  private readonly pooledLists = new WeakSet<ArrayBufferLike>();
-
-  /**
-   * A Uint32Array of `size` entries over a shared buffer: for a long list one that a consumed
-   * frontier's list used (a fresh 24 MB list buffer for RMAT 24's 6 M-vertex level cost its page
-   * faults every level), else a new one of the next power of two, faulted in by prefault.
-   */
-  listArray(size: number): Uint32Array {
-    if (size < LIST_POOL_MIN) return new Uint32Array(new SharedArrayBuffer(4 * Math.max(1, size)), 0, size);
-    const fit = (pool: SharedArrayBuffer[]): SharedArrayBuffer | undefined => {
-      const i = pool.findIndex((b) => b.byteLength >= 4 * size);
-      return i < 0 ? undefined : pool.splice(i, 1)[0];
-    };
-    let buf = fit(this.listSpare) ?? fit(this.engine.listPool);
-    if (buf === undefined) {
-      buf = new SharedArrayBuffer(4 * Math.min(2 ** Math.ceil(Math.log2(size)), Math.max(size, this.graph.numVertices)));
-      prefault(new Uint32Array(buf));
-    }
-    this.pooledLists.add(buf);
-    return new Uint32Array(buf, 0, size);
-  }
-
-  /** The run is over: what it took goes back to the engine's pools, but for the arrays of `values`. */
-  finish(values: { buffer: ArrayBufferLike }): void {
-    for (const a of this.taken) {
-      if (a.buffer !== values.buffer) giveBack(this.engine, a);
-      else {
-        markHanded(this.engine, a);
-        // With GPUs the pool keeps its size: a fresh array for the next run, faulted in meanwhile
-        // (pools.ts replenish). On CPU sockets alone the next run's threads would fault beside it:
-        // its alloc faults a fresh array in first (RMAT 22 bfs back to back: 1.5 ms a run slower;
-        // bench/results/h200-2026-11-28-spare-outputs).
-        if (this.fromPool.has(a) && this.gpuActors > 0) replenish(this.engine, a);
-      }
-    }
-    // Frontiers the program still holds, cleared as release clears them (by their list where short,
-    // not at all where nothing wrote them); a GPU-held next frontier's bitmap is not to be read.
-    for (const f of this.live) if (this.heldNext?.frontier === f || (f.bitmap.buffer !== values.buffer && f.list?.buffer !== values.buffer)) this.release(f);
-    this.live.clear();
-    // Spare bitmaps were cleared when recycled; the others are cleared here.
-    const clean = new Set(this.spare);
-    for (const b of this.bitmaps) {
-      if (b.buffer === values.buffer) continue;
-      if (!clean.has(b)) fillArray(b, 0);
-      this.engine.bitmapPool.push(b);
-    }
-    // Recycled frontiers' pooled lists (every frontier's by now), but for the output's.
-    for (const b of this.listSpare) if (b !== values.buffer) this.engine.listPool.push(b);
-  }
-
-  /** Returns a frontier's bitmap for reuse, cleared (and the list a superstep `made` for it). */
-  release(f: Frontier): void {
-    if (this.made.has(f)) (this.made.delete(f), this.produced.add(f));
-    this.recycle(f);
-  }
-
-  private recycle(f: Frontier, made?: Uint32Array): void {
-    if (made !== undefined && this.pooledLists.has(made.buffer)) this.listSpare.push(made.buffer as SharedArrayBuffer);
-    if (!this.produced.has(f)) return;
-    this.produced.delete(f);
-    this.live.delete(f);
-    if (this.heldNext?.frontier === f) {
-      // Nothing wrote its host bitmap: spare as it is.
-      this.spare.push(this.heldNext.bitmap);
-      this.heldNext = undefined;
-      return;
-    }
-    if (this.untouched.has(f)) this.untouched.delete(f);
-    else if (f.list !== undefined && f.list.length < f.bitmap.length / 64) for (const v of f.list) f.bitmap[v] = 0;
-    else fillArray(f.bitmap, 0);
-    this.spare.push(f.bitmap);
-    if (f.list !== undefined && this.pooledLists.has(f.list.buffer)) this.listSpare.push(f.list.buffer as SharedArrayBuffer);
-  }
-
-  frontierOf(ids: ArrayLike<number>): Frontier {
-    const bitmap = this.bitmap();
-    // A long frontier gets no list here: edgeMap reads one off the byte map in order when a push
-    // needs it (on the addon's threads), instead of a copy and a sort (SSSP's buckets of millions).
-    if (ids.length >= Math.max(LIST_POOL_MIN, bitmap.length >> 8)) {
-      let size = 0;
-      for (let i = 0; i < ids.length; i++) {
-        const v = ids[i]!;
-        size += 1 - bitmap[v]!;
-        bitmap[v] = 1;
-      }
-      return this.madeHere({ bitmap, list: undefined, size });
-    }
-    const list = new Uint32Array(new SharedArrayBuffer(Math.max(4, 4 * ids.length)), 0, ids.length);
-    let size = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const v = ids[i]!;
-      if (bitmap[v] === 1) continue;
-      bitmap[v] = 1;
-      list[size++] = v;
-    }
-    return this.madeHere({ bitmap, list: list.subarray(0, size).sort(), size });
-  }
-
-  private madeHere(f: Frontier): Frontier {
-    this.made.add(f);
-    this.live.add(f);
-    return f;
-  }
-
-  all(): Frontier {
-    return { bitmap: allOnes(this.engine), list: undefined, size: this.graph.numVertices };
-  }
 
   private ref(kernel: string): KernelRef {
     return { name: kernel, module: this.kernels.url, gpu: this.def.gpu, ...(this.def.operators !== undefined ? { ops: this.def.operators } : {}) };
