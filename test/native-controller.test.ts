@@ -359,3 +359,34 @@ t_('device info of an emulated device says so', async (t) => {
     await c.close();
   }
 });
+
+t_('registerPageSet registers a set in one call (checked and tiled on the copy threads): the same sums as page by page; a bad page among them refuses the call with its error and registers none of it', async (t) => {
+  const g = G1;
+  const pages = paginate(g.in, 600, undefined);
+  const r = rng(7);
+  const contrib = Float64Array.from({ length: g.n }, () => r());
+  const want = new Float64Array(g.n);
+  for (let v = 0; v < g.n; v++) for (const [u] of g.in[v]!) want[v]! += contrib[u]!;
+  const c = await emu();
+  try {
+    await c.registerPageSet(0, pages as never);
+    t.is((await c.info()).registeredPages, pages.length);
+    await c.allocState('contrib', 'f64', g.n);
+    await c.allocState('next', 'f64', g.n);
+    await c.writeState('contrib', contrib);
+    await c.run('pr_pull', { setId: 0, pages: all(pages) });
+    close(t, await c.readState('next', new Float64Array(g.n)), want, 'pr_pull over the pages registered together');
+    // Set 1: the same pages, one of them with decreasing offsets.
+    const bad = pages.map((p) => ({ ...p, buffer: structuredClone(p.buffer) }));
+    const victim = bad[Math.floor(bad.length / 2)]!;
+    const off = new Uint32Array(victim.buffer, 0, victim.vEnd - victim.vBegin + 1);
+    t.true(off.length > 2);
+    off[1] = victim.edges + 1;
+    await t.throwsAsync(c.registerPageSet(1, bad as never), { code: 'TS_PAGE', message: new RegExp(`set 1, page ${victim.index}\\): offsets decrease`) });
+    t.is((await c.info()).registeredPages, pages.length, 'none of the refused set registered');
+    await t.throwsAsync(c.run('pr_pull', { setId: 1, pages: [0] }), { code: 'TS_BAD_PAGE' });
+    await t.throwsAsync(c.registerPageSet(1, [{ ...pages[0]!, vEnd: pages[0]!.vBegin }] as never), { code: 'TS_PAGE', message: /vEnd .* must be greater than vBegin/ });
+  } finally {
+    await c.close();
+  }
+});

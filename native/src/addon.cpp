@@ -17,6 +17,7 @@
 #include "controller.h"
 #include "addon.h"
 #include "addon_jobs.h"
+#include "addon_pages.h"
 
 namespace {
 
@@ -60,6 +61,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("pinAside", &NativeController::PinAside),
                            InstanceMethod("unpinAside", &NativeController::UnpinAside),
                            InstanceMethod("registerPage", &NativeController::RegisterPage),
+                           InstanceMethod("registerPages", &NativeController::RegisterPages),
                            InstanceMethod("unregisterSet", &NativeController::UnregisterSet),
                            InstanceMethod("run", &NativeController::Run),
                            InstanceMethod("loadOperators", &NativeController::LoadOperators),
@@ -510,44 +512,49 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
 
   Napi::Value RegisterPage(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    ts::PageSpec sp;
-    const double setId = numberArg(info, 0, "registerPage: setId", 0, true);
-    if (setId != (double)(int)setId || setId < 0) throw codedError(env, "TS_ARG", "registerPage: setId must be a non-negative integer");
-    sp.setId = (int)setId;
-    sp.index = (uint32_t)uintArg(info, 1, "registerPage: pageIndex", 0, true);
-    TA ta;
-    // { fd, offset, length }: a page read from a file when loaded (a graph larger than host memory).
-    const bool file = info.Length() > 2 && info[2].IsObject() && !info[2].IsTypedArray() && info[2].As<Napi::Object>().Has("fd");
-    if (file) {
-      Napi::Object f = info[2].As<Napi::Object>();
-      sp.fd = f.Get("fd").ToNumber().Int32Value();
-      sp.fileOffset = (uint64_t)f.Get("offset").ToNumber().DoubleValue();
-      sp.dataBytes = (size_t)f.Get("length").ToNumber().DoubleValue();
-    } else if (info.Length() < 3 || !getTypedArray(env, info[2], &ta) || ta.type != napi_uint8_array)
-      throw codedError(env, "TS_ARG", "registerPage: the page buffer must be given as a Uint8Array view of its SharedArrayBuffer, or as { fd, offset, length }");
-    else
-      sp.data = (const uint8_t*)ta.data, sp.dataBytes = ta.length;
-    sp.vBegin = (uint32_t)uintArg(info, 3, "registerPage: vBegin", 0, true);
-    sp.vEnd = (uint32_t)uintArg(info, 4, "registerPage: vEnd", 0, true);
-    sp.edges = (uint32_t)uintArg(info, 5, "registerPage: edges", 0, true);
-    sp.wbytes = (uint32_t)uintArg(info, 6, "registerPage: weightBytes", 0, false);
-    if (info.Length() > 7 && info[7].IsBoolean()) sp.split = info[7].As<Napi::Boolean>().Value() ? 1 : 0;
-    if ((size_t)sp.data % 8 != 0) throw codedError(env, "TS_ARG", "registerPage: the page buffer must be 8-byte aligned");
+    const int setId = setIdArg(info, "registerPage");
+    ts::PageSpec sp = pageSpec(PageArgs{env, "registerPage", [&](size_t i) { return info[i + 1]; }, info.Length() - std::min<size_t>(info.Length(), 1)}, setId);
     auto* owner = new Napi::Reference<Napi::Value>(Napi::Persistent(info[2]));
     sp.owner = owner;
     pageOwners_.insert(owner);
     Job* j = newJob(env);
-    auto replaced = std::make_shared<void*>(nullptr);
-    j->work = [this, sp, replaced] { *replaced = ctl_->registerPage(sp); };
-    j->settle = [this, replaced](Napi::Env env) {
-      if (*replaced) {
-        pageOwners_.erase(*replaced);
-        delete (Napi::Reference<Napi::Value>*)*replaced;
-      }
-      return env.Undefined();
-    };
-    failOwner_[j] = owner;  // released by CallJs if the registration fails
+    auto replaced = std::make_shared<std::vector<void*>>();
+    j->work = [this, sp, replaced] { replaced->push_back(ctl_->registerPage(sp)); };
+    j->settle = [this, replaced](Napi::Env env) { return dropReplaced(env, *replaced); };
+    failOwner_[j] = {owner};  // released by CallJs if the registration fails
     return enqueue(env, j);
+  }
+
+  // registerPages(setId, pages) -> undefined: registerPage for each entry of pages (an array of
+  // [pageIndex, buffer, vBegin, vEnd, edges, weightBytes?, split?]) in one call, the pages checked
+  // and tiled on the controller's copy threads together; none registered where one fails.
+  Napi::Value RegisterPages(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    Napi::Array list;
+    std::vector<ts::PageSpec> specs = pageSpecs(info, &list);
+    std::vector<void*> owners;
+    for (uint32_t k = 0; k < list.Length(); k++) {
+      auto* owner = new Napi::Reference<Napi::Value>(Napi::Persistent(list.Get(k).As<Napi::Array>().Get(1u)));
+      specs[k].owner = owner;
+      pageOwners_.insert(owner);
+      owners.push_back(owner);
+    }
+    Job* j = newJob(env);
+    auto replaced = std::make_shared<std::vector<void*>>();
+    j->work = [this, specs = std::move(specs), replaced] { *replaced = ctl_->registerPages(specs); };
+    j->settle = [this, replaced](Napi::Env env) { return dropReplaced(env, *replaced); };
+    failOwner_[j] = std::move(owners);
+    return enqueue(env, j);
+  }
+
+  /** Releases the owners of the pages a registration replaced. */
+  Napi::Value dropReplaced(Napi::Env env, const std::vector<void*>& replaced) {
+    for (void* o : replaced) {
+      if (!o) continue;
+      pageOwners_.erase(o);
+      delete (Napi::Reference<Napi::Value>*)o;
+    }
+    return env.Undefined();
   }
 
   Napi::Value UnregisterSet(const Napi::CallbackInfo& info) {
@@ -598,7 +605,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
  public:
   std::unique_ptr<ts::Controller> ctl_;
   std::set<void*> pageOwners_;
-  std::map<Job*, void*> failOwner_;
+  std::map<Job*, std::vector<void*>> failOwner_;
   /** Host views pinned by pinHost: kept alive until unpinHost or close. */
   std::map<void*, std::vector<Napi::Reference<Napi::Value>*>> hostPins_;
   /** Host views pinned by pinAside: kept alive until unpinAside or close. */
@@ -623,10 +630,8 @@ void CallJs(Napi::Env env, Napi::Function, NativeController* ctx, Job* job) {
   // registerPage bookkeeping: a failed registration releases its owner here
   auto fo = ctx->failOwner_.find(job);
   if (fo != ctx->failOwner_.end()) {
-    if (!job->ok) {
-      ctx->pageOwners_.erase(fo->second);
-      job->release.push_back(fo->second);
-    }
+    if (!job->ok)
+      for (void* o : fo->second) ctx->pageOwners_.erase(o), job->release.push_back(o);
     ctx->failOwner_.erase(fo);
   }
   if (job->closeAfter || (!job->ok && job->closeOnError)) {

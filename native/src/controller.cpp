@@ -23,10 +23,10 @@ constexpr int kMaxEmulatedDevices = 16;
 
 }  // namespace
 
-uint32_t Controller::maxOf(const uint32_t* a, size_t n) {
+uint32_t Controller::maxOf(const uint32_t* a, size_t n, bool pooled) {
   // One thread reads ~8-10 GB/s: RMAT 24's registration (527 pages of up to 2^20 edges) scanned 2 GB
   // of neighbour ids in ~400 ms on the H100 host.
-  if (!copyPool_ || n < (1u << 16)) {
+  if (!pooled || !copyPool_ || n < (1u << 16)) {
     uint32_t m = 0;
     for (size_t i = 0; i < n; i++) m = std::max(m, a[i]);
     return m;

@@ -237,6 +237,12 @@ class Controller {
   void unpinAside(void* p);
   /** Returns the owner of the page it replaces (or null). */
   void* registerPage(const PageSpec& spec);
+  /**
+   * registerPage for each of specs, checked and tiled on the copy threads together (one page a
+   * thread at a time); the first failing page's error (in order) thrown with none registered.
+   * Returns the owners of the pages replaced.
+   */
+  std::vector<void*> registerPages(const std::vector<PageSpec>& specs);
   /** Forgets a page set; returns the owners to release. */
   std::vector<void*> unregisterSet(int setId);
   std::vector<void*> allOwners() const;
@@ -506,7 +512,12 @@ class Controller {
   // staging
   std::unique_ptr<CopyPool> copyPool_;
   /** The largest of n ids, on the copy pool's threads where it has some and n is large. */
-  uint32_t maxOf(const uint32_t* a, size_t n);
+  uint32_t maxOf(const uint32_t* a, size_t n, bool pooled = true);
+  /** A page's checks, largest neighbour and tiles (registerPage's part that touches no member but the pool). */
+  HostPage checkPage(const PageSpec& sp, bool pooled);
+  /** Puts a checked page in the registry; returns the owner of the page it replaces (or null). */
+  void* insertPage(HostPage&& hp);
+  std::vector<void*> insertPages(std::vector<HostPage>& pages);
   std::vector<Chunk> ring_;
   std::vector<Chunk> stateStage_;  // pinned buffers of stageState
   size_t chunkBytes_ = 0;

@@ -1,6 +1,7 @@
 // The page registry (registerPage: checks, Garaph tiles, the device view of a cached page), the
 // LRU cache slot a page is loaded into (acquire), and run(): a call's pages streamed through its Plan.
 #include "controller_internal.h"
+#include "copy_pool.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,6 +10,8 @@
 #include <cstring>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <chrono>
 #include <set>
 #include <sstream>
@@ -68,7 +71,41 @@ std::vector<Tile> buildTiles(const uint32_t* off, uint32_t nv, uint32_t R) {
 
 // ---- pages ----------------------------------------------------------------------------------
 
-void* Controller::registerPage(const PageSpec& sp) {
+void* Controller::registerPage(const PageSpec& sp) { return insertPage(checkPage(sp, true)); }
+
+std::vector<void*> Controller::registerPages(const std::vector<PageSpec>& specs) {
+  // Fewer pages than twice the threads (a few large ones): each page's scan split over them instead.
+  if (!copyPool_ || specs.size() < 2 * (size_t)copyPool_->parts()) {
+    std::vector<HostPage> pages;
+    for (auto& sp : specs) pages.push_back(checkPage(sp, true));
+    return insertPages(pages);
+  }
+  std::vector<HostPage> pages(specs.size());
+  std::vector<std::exception_ptr> errs(specs.size());
+  std::atomic<size_t> next{0};
+  auto work = [&](unsigned, unsigned) {
+    for (size_t i; (i = next.fetch_add(1)) < specs.size();) {
+      try {
+        pages[i] = checkPage(specs[i], false);
+      } catch (...) {
+        errs[i] = std::current_exception();
+      }
+    }
+  };
+  copyPool_->each(work);
+  for (auto& e : errs)
+    if (e) std::rethrow_exception(e);
+  return insertPages(pages);
+}
+
+std::vector<void*> Controller::insertPages(std::vector<HostPage>& pages) {
+  std::vector<void*> replaced;
+  for (auto& hp : pages)
+    if (void* old = insertPage(std::move(hp))) replaced.push_back(old);
+  return replaced;
+}
+
+HostPage Controller::checkPage(const PageSpec& sp, bool pooled) {
   if (sp.vEnd <= sp.vBegin)
     throw CodedError("TS_PAGE", "registerPage: vEnd (" + std::to_string(sp.vEnd) + ") must be greater than vBegin (" +
                                     std::to_string(sp.vBegin) + ")");
@@ -99,15 +136,18 @@ void* Controller::registerPage(const PageSpec& sp) {
   for (uint32_t i = 0; i < nv; i++)
     if (off[i] > off[i + 1]) throw CodedError("TS_PAGE", where + ": offsets decrease at vertex " + std::to_string(sp.vBegin + i));
   const uint32_t* nbr = (const uint32_t*)(data + nbrOff);
-  hp.maxNbr = maxOf(nbr, sp.edges);
+  hp.maxNbr = maxOf(nbr, sp.edges, pooled);
   hp.anyNbr = sp.edges > 0;
   hp.R = replicationFactor(sp.edges, nv);
   hp.tiles = buildTiles(off, nv, hp.R);
   hp.imageBytes = align16(hp.bytes) + hp.tiles.size() * sizeof(Tile);
-  maxImage_ = std::max(maxImage_, hp.imageBytes);
+  return hp;
+}
 
+void* Controller::insertPage(HostPage&& hp) {
+  maxImage_ = std::max(maxImage_, hp.imageBytes);
   void* old = nullptr;
-  const int64_t k = key(sp.setId, sp.index);
+  const int64_t k = key(hp.spec.setId, hp.spec.index);
   auto it = pages_.find(k);
   if (it != pages_.end()) {
     old = it->second.spec.owner;

@@ -79,6 +79,8 @@ class CopyPool {
       if (e > b) copy_pool_detail::copyPart((uint8_t*)dst + b, (const uint8_t*)src + b, e - b);
     });
   }
+  /** The pool's threads and the caller's: each()'s parts. */
+  unsigned parts() const { return (unsigned)workers_.size() + 1; }
   /** Runs fn(part, parts) on each of the pool's threads and this one (parts = threads). */
   void each(const std::function<void(unsigned, unsigned)>& fn) {
     if (workers_.empty()) return fn(0, 1);
