@@ -89,7 +89,7 @@ export interface EngineOptions {
   /**
    * 'one' where the engine is made for a single run (`run()`, the CLI's `run`): its GPU warm-up
    * takes one round of supersteps instead of GPU_WARM_ROUNDS (engine/warm-up.ts), sparing create
-   * the ~35 ms that only later runs would get back. Default 'many' (sessions, the harness).
+   * the ~15 ms that only later runs would get back. Default 'many' (sessions, the harness).
    */
   runs?: 'one' | 'many';
   /**
