@@ -1,5 +1,7 @@
 /** The .tsr format's constants, types and checksum, shared by the writer (tsr.ts) and the reader (tsr-read.ts). */
-import { Packr } from 'msgpackr';
+// The subpath: msgpackr's main entry also loads its stream classes and looks for its optional native
+// string extractor, ~30 ms of every thread's start (the main one and each socket worker's).
+import { Packr } from 'msgpackr/pack';
 import type { WeightType } from './types.js';
 
 export const TSR_MAGIC = 'TSR1';

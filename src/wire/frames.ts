@@ -5,7 +5,9 @@
  * reference through the channel's side table (see channel.ts): an optimisation, not a protocol
  * assumption.
  */
-import { Packr } from 'msgpackr';
+// The subpath: msgpackr's main entry also loads its stream classes and looks for its optional native
+// string extractor, ~30 ms of every thread's start (the main one and each socket worker's).
+import { Packr } from 'msgpackr/pack';
 import type { ProgramOperators } from '../engine/operators.js';
 
 export type Mode = 'push' | 'pull';

@@ -1,0 +1,1 @@
+const t = performance.now(); await import(process.argv[2]); console.log((performance.now() - t).toFixed(1));
