@@ -480,6 +480,12 @@ test('generate --out x.tsr, then run --graph x.tsr gives what the generator spec
   t.regex(at, /^0 0\n/);
   t.is(at, await readFile(path.join(dir, 'b.txt'), 'utf8'));
   t.deepEqual((await readdir(dir)).sort(), ['a.txt', 'b.txt', 'g.tsr']);
+  // A topology's hostMemoryLimit decides how the .tsr is read (the load starts before a topology
+  // file is parsed only where its text does not name it): 4 KiB is too small for its pages.
+  const limited = path.join(dir, 'limited.yaml');
+  await writeFile(limited, 'name: limited\nhostMemoryLimit: 4KiB\nsockets:\n  - id: 0\n    threads: 2\n');
+  const c = await tessera(['run', '--algo', 'sssp', '--graph', tsr, '--source', '0', '--topology', limited, '-q']);
+  checkErrorLine(t, c, /hostMemoryLimit 4 KiB \(--host-memory, or the topology's\) is too small/);
 });
 
 test('convert to .tsr, info on it, and run on it agrees with the text file', async (t) => {

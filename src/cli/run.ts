@@ -261,23 +261,27 @@ export function registerRunCommands(program: Command): void {
       const label = (k: string): string => (k in byFlag && !(k in f.param) ? flagOf(k) : `--param ${k}`);
       // A flag or --param the program does not take is refused before the (possibly long) load.
       checkParamNames(def, { ...byFlag, ...f.param }, label);
+      const { loadGraph } = await import('../graph/load.js');
+      const load = (hostMemoryLimit: number | undefined) => {
+        const p = loadGraph(f.graph!, { undirected: f.undirected, names: f.names, header: f.header, allowNegativeWeights: f.allowNegativeWeights, vertices: f.vertices, pageEdges: f.pageEdges, hostMemoryLimit });
+        // A rejected load is awaited below.
+        p.catch(() => undefined);
+        return p;
+      };
       // A resumed run goes on on the checkpoint's topology unless --topology names one.
-      const loaded = f.topology === undefined && recorded !== undefined ? recorded.topology : await (await import('../topology/load.js')).loadTopology(f.topology);
+      const topologies = await import('../topology/load.js');
+      const fromCheckpoint = f.topology === undefined && recorded !== undefined;
+      // The load starts before a topology file is parsed (its YAML and schema modules, ~0.1 s on
+      // the 2-core box) unless the file may set hostMemoryLimit, which decides how a .tsr is read.
+      const settled = f.hostMemory !== undefined || (fromCheckpoint ? recorded.topology.hostMemoryLimit === undefined : !(await topologies.mayLimitHostMemory(f.topology)));
+      let loading = settled ? load(f.hostMemory) : undefined;
+      const loaded = fromCheckpoint ? recorded.topology : await topologies.loadTopology(f.topology);
       // Before the GPUs open during the load: a program that runs on one GPU of several opens only
       // it (said once the run's parameters are accepted: a refused run says one line).
       const { topology, notice: sole } = (await import('../topology/sole-gpu.js')).soleGpuTopology(loaded, def, f.multiGpu !== undefined);
-      const { loadGraph } = await import('../graph/load.js');
-      const loading = loadGraph(f.graph, {
-        undirected: f.undirected,
-        names: f.names,
-        header: f.header,
-        allowNegativeWeights: f.allowNegativeWeights,
-        vertices: f.vertices,
-        pageEdges: f.pageEdges,
-        hostMemoryLimit: f.hostMemory ?? topology.hostMemoryLimit,
-      });
-      // A rejected load is awaited below.
-      loading.catch(() => undefined);
+      const limit = f.hostMemory ?? topology.hostMemoryLimit;
+      // (A file that set it where its text did not say so: read again under the limit.)
+      if (loading === undefined || (f.hostMemory === undefined && limit !== undefined)) loading = load(limit);
       // The GPUs open while the graph is read (prestart.ts). The sockets' threads start after it:
       // on the H100/H200 hosts' 16 cores, starting them during a load from the page cache slowed
       // the load about as much as it saved (bench/results/h200-2026-11-27-cli-start).

@@ -19,6 +19,15 @@ export function resolveTopology(t: Topology | string | undefined): Promise<Topol
   return typeof t === 'object' ? import('./parse.js').then((p) => mark(p.checkTopology(t))) : loadTopology(t);
 }
 
+/**
+ * Whether the topology `spec` may set hostMemoryLimit: a file whose text names it, or one that
+ * cannot be read (loadTopology then says why); never a detected one. Reads no YAML.
+ */
+export async function mayLimitHostMemory(spec?: string): Promise<boolean> {
+  if (spec === undefined || spec === 'auto') return false;
+  return readFile(spec, 'utf8').then((text) => text.includes('hostMemoryLimit'), () => true);
+}
+
 /** Loads a topology file, or detects the machine when `spec` is 'auto' / undefined. */
 export async function loadTopology(spec?: string): Promise<Topology> {
   if (spec === undefined || spec === 'auto') return mark(detectTopology());
