@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { isTesseraError } from '../errors.js';
 import { installSignalCleanup } from '../tmp-files.js';
+import { inFlight } from './in-flight.js';
 
 type Register = (program: Command) => void;
 /**
@@ -56,4 +57,6 @@ try {
     if (process.env.TESSERA_DEBUG) process.stderr.write(`${err.stack}\n`);
     process.exitCode = 2;
   }
+  // A graph still being read for a run that failed: exit once the error line is out.
+  if (inFlight.load) process.stderr.write('', () => process.exit());
 }

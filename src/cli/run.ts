@@ -19,6 +19,7 @@ import { DEFAULT_PARTITION_SEED, type MultiGpu, type RunnableStrategy } from '..
 import { TesseraError } from '../errors.js';
 import { hasPaths } from '../engine/paths.js';
 import { findProgram, programList } from '../programs/index.js';
+import { inFlight } from './in-flight.js';
 
 // The engine, the graph readers, the topology's schema (zod) and the checkpoints load when a
 // command needs them: `tessera run` starts reading its graph, then imports the engine (~0.15 s
@@ -275,6 +276,7 @@ export function registerRunCommands(program: Command): void {
       // the 2-core box) unless the file may set hostMemoryLimit, which decides how a .tsr is read.
       const settled = f.hostMemory !== undefined || (fromCheckpoint ? recorded.topology.hostMemoryLimit === undefined : !(await topologies.mayLimitHostMemory(f.topology)));
       let loading = settled ? load(f.hostMemory) : undefined;
+      inFlight.load = loading !== undefined;
       const loaded = fromCheckpoint ? recorded.topology : await topologies.loadTopology(f.topology);
       // Before the GPUs open during the load: a program that runs on one GPU of several opens only
       // it (said once the run's parameters are accepted: a refused run says one line).
@@ -294,7 +296,7 @@ export function registerRunCommands(program: Command): void {
           import('./progress.js'),
           import('../engine/output.js'),
         ]);
-        const { graph, defaults, loadMs, header } = await loading;
+        const { graph, defaults, loadMs, header } = await loading.finally(() => (inFlight.load = false));
         // A header line was guessed (not given): say so, with the way back.
         if (header !== undefined && f.header === undefined) process.stderr.write(`tessera: ${f.graph}: the first line (${header.join(', ')}) is a header; --no-header reads it as an edge\n`);
         const sourceList = f.sourceList === undefined ? undefined : await readSourceList(f.sourceList, graph);
