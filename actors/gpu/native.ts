@@ -601,21 +601,15 @@ export class GpuController {
     return this.h.registerPage(setId, pageIndex, new Uint8Array(buffer), vBegin, vEnd, edges, weightBytes, split);
   }
 
-  /** Files that pages read from disk come from (registerPageOf), open while the controller is. */
+  /** Files that pages read from disk come from (pageArgs), open while the controller is. */
   private readonly files = new Map<string, number>();
-
-  /**
-   * Registers a page: its bytes, or for a page read from disk (graph/store.ts) its place in the
-   * file, which the controller reads whenever it loads the page (disk -> pinned staging -> device).
-   */
-  registerPageOf(setId: number, p: Page): Promise<void> {
-    return this.h.registerPage(setId, ...this.pageArgs(p));
-  }
 
   /**
    * Registers every page of a PageSet under setId in one call: the controller checks and tiles
    * them on its copy threads together (one call a page ran each after the other on its thread:
-   * RMAT 24's 527 pages took 250-370 ms of an engine's start on an H200 host, ~100 together).
+   * RMAT 24's 527 pages took 250-370 ms of an engine's start on an H200 host, ~100 together). A
+   * page read from disk (graph/store.ts) is registered as its place in the file, which the
+   * controller reads whenever it loads the page (disk -> pinned staging -> device).
    */
   async registerPageSet(setId: number, set: PageSet | readonly Page[]): Promise<void> {
     const pages = Array.isArray(set) ? (set as readonly Page[]) : (set as PageSet).pages;

@@ -7,7 +7,7 @@
  *   of shared memory, actors/cpu/arena.ts) ahead of the batch; its threads see them through the
  *   actor's page table;
  * - a GPU actor's controller reads a page from the file whenever it loads it onto the device
- *   (through its pinned staging ring: actors/gpu/native.ts registerPageOf);
+ *   (through its pinned staging ring: actors/gpu/native.ts registerPageSet);
  * - anything else (the coordinator's own small supersteps, a driver's pass, a task walking past
  *   its batch's pages) reads a page into a buffer of its own and keeps the last few
  *   (`PageSource`); a kernel may hold such a view as long as it likes (nothing reuses it).
