@@ -272,12 +272,13 @@ export function registerRunCommands(program: Command): void {
       // A resumed run goes on on the checkpoint's topology unless --topology names one.
       const topologies = await import('../topology/load.js');
       const fromCheckpoint = f.topology === undefined && recorded !== undefined;
+      const text = fromCheckpoint ? undefined : await topologies.readTopologyFile(f.topology);
       // The load starts before a topology file is parsed (its YAML and schema modules, ~0.1 s on
-      // the 2-core box) unless the file may set hostMemoryLimit, which decides how a .tsr is read.
-      const settled = f.hostMemory !== undefined || (fromCheckpoint ? recorded.topology.hostMemoryLimit === undefined : !(await topologies.mayLimitHostMemory(f.topology)));
+      // the 2-core box) unless its text names hostMemoryLimit, which decides how a .tsr is read.
+      const settled = f.hostMemory !== undefined || (fromCheckpoint ? recorded.topology.hostMemoryLimit === undefined : !(text ?? '').includes('hostMemoryLimit'));
       let loading = settled ? load(f.hostMemory) : undefined;
       inFlight.load = loading !== undefined;
-      const loaded = fromCheckpoint ? recorded.topology : await topologies.loadTopology(f.topology);
+      const loaded = fromCheckpoint ? recorded.topology : await topologies.loadTopology(f.topology, text);
       // Before the GPUs open during the load: a program that runs on one GPU of several opens only
       // it (said once the run's parameters are accepted: a refused run says one line).
       const { topology, notice: sole } = (await import('../topology/sole-gpu.js')).soleGpuTopology(loaded, def, f.multiGpu !== undefined);

@@ -19,24 +19,20 @@ export function resolveTopology(t: Topology | string | undefined): Promise<Topol
   return typeof t === 'object' ? import('./parse.js').then((p) => mark(p.checkTopology(t))) : loadTopology(t);
 }
 
-/**
- * Whether the topology `spec` may set hostMemoryLimit: a file whose text names it, or one that
- * cannot be read (loadTopology then says why); never a detected one. Reads no YAML.
- */
-export async function mayLimitHostMemory(spec?: string): Promise<boolean> {
-  if (spec === undefined || spec === 'auto') return false;
-  return readFile(spec, 'utf8').then((text) => text.includes('hostMemoryLimit'), () => true);
-}
-
-/** Loads a topology file, or detects the machine when `spec` is 'auto' / undefined. */
-export async function loadTopology(spec?: string): Promise<Topology> {
-  if (spec === undefined || spec === 'auto') return mark(detectTopology());
-  let text: string;
+/** A topology file's text (loadTopology's first step, no YAML read yet); undefined for 'auto' / undefined. */
+export async function readTopologyFile(spec?: string): Promise<string | undefined> {
+  if (spec === undefined || spec === 'auto') return undefined;
   try {
-    text = await readFile(spec, 'utf8');
+    return await readFile(spec, 'utf8');
   } catch {
     throw new TesseraError('topology file not found', { file: spec, fix: 'give a path to a YAML topology (see configs/) or --topology auto' });
   }
-  return mark((await import('./parse.js')).parseTopology(text, spec));
+}
+
+/** Loads a topology file, or detects the machine when `spec` is 'auto' / undefined; `text`: the file's, read already (readTopologyFile). */
+export async function loadTopology(spec?: string, text?: string): Promise<Topology> {
+  const t = text ?? (await readTopologyFile(spec));
+  if (t === undefined) return mark(detectTopology());
+  return mark((await import('./parse.js')).parseTopology(t, spec!));
 }
 
