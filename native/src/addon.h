@@ -95,20 +95,29 @@ inline bool getTypedArray(Napi::Env env, Napi::Value v, TA* out) {
   return napi_get_typedarray_info(env, v, &out->type, &out->length, &out->data, &ab, &off) == napi_ok;
 }
 
-inline double numberArg(const Napi::CallbackInfo& info, size_t i, const char* what, double dflt, bool required) {
-  if (i >= info.Length() || info[i].IsUndefined()) {
-    if (required) throw codedError(info.Env(), "TS_ARG", std::string(what) + " is required");
+/** A number argument's value v (undefined: dflt, or an error where required); numberArg's, also for an array entry's. */
+inline double numberValue(Napi::Env env, Napi::Value v, const char* what, double dflt, bool required) {
+  if (v.IsUndefined()) {
+    if (required) throw codedError(env, "TS_ARG", std::string(what) + " is required");
     return dflt;
   }
-  if (!info[i].IsNumber()) throw codedError(info.Env(), "TS_ARG", std::string(what) + " must be a number");
-  return info[i].As<Napi::Number>().DoubleValue();
+  if (!v.IsNumber()) throw codedError(env, "TS_ARG", std::string(what) + " must be a number");
+  return v.As<Napi::Number>().DoubleValue();
+}
+
+inline double uintValue(Napi::Env env, Napi::Value v, const char* what, double dflt, bool required) {
+  const double x = numberValue(env, v, what, dflt, required);
+  if (!(x >= 0 && x <= 4294967295.0 && x == (double)(uint64_t)x))
+    throw codedError(env, "TS_ARG", std::string(what) + " must be an integer in [0, 2^32), got " + std::to_string(x));
+  return x;
+}
+
+inline double numberArg(const Napi::CallbackInfo& info, size_t i, const char* what, double dflt, bool required) {
+  return numberValue(info.Env(), i < info.Length() ? info[i] : info.Env().Undefined(), what, dflt, required);
 }
 
 inline double uintArg(const Napi::CallbackInfo& info, size_t i, const char* what, double dflt, bool required) {
-  const double x = numberArg(info, i, what, dflt, required);
-  if (!(x >= 0 && x <= 4294967295.0 && x == (double)(uint64_t)x))
-    throw codedError(info.Env(), "TS_ARG", std::string(what) + " must be an integer in [0, 2^32), got " + std::to_string(x));
-  return x;
+  return uintValue(info.Env(), i < info.Length() ? info[i] : info.Env().Undefined(), what, dflt, required);
 }
 
 inline std::string stringArg(const Napi::CallbackInfo& info, size_t i, const char* what) {

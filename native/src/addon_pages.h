@@ -20,17 +20,7 @@ struct PageArgs {
   std::function<Napi::Value(size_t)> at;
   size_t count;
   Napi::Value get(size_t i) const { return i < count ? at(i) : env.Undefined(); }
-  double uint(size_t i, const char* what, bool required) const {
-    const Napi::Value v = get(i);
-    if (v.IsUndefined()) {
-      if (required) throw codedError(env, "TS_ARG", std::string(fn) + ": " + what + " is required");
-      return 0;
-    }
-    const double x = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
-    if (!(x >= 0 && x <= 4294967295.0 && x == (double)(uint64_t)x))
-      throw codedError(env, "TS_ARG", std::string(fn) + ": " + what + " must be an integer in [0, 2^32)");
-    return x;
-  }
+  double uint(size_t i, const char* what, bool required) const { return uintValue(env, get(i), (std::string(fn) + ": " + what).c_str(), 0, required); }
 };
 
 /** The page's spec under setId; its owner (the buffer argument, kept alive) is the caller's to set. */
