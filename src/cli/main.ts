@@ -13,9 +13,16 @@ type Register = (program: Command) => void;
 /**
  * Each command's module, imported only for that command (`tessera run` skipped the bench's,
  * the model's and the converters' ~100 modules); help and unknown commands take all of them.
+ * `run` imports the built-in programs for its help only (else once its graph's read has begun).
  */
-const modules: Array<{ names: string[]; load: () => Promise<Register> }> = [
-  { names: ['run', 'demo', 'topology'], load: async () => (await import('./run.js')).registerRunCommands },
+const modules: Array<{ names: string[]; load: (help: boolean) => Promise<Register> }> = [
+  {
+    names: ['run', 'demo', 'topology'],
+    load: async (help) => {
+      const [{ registerRunCommands }, list] = await Promise.all([import('./run.js'), help ? import('../programs/index.js').then((m) => m.programList()) : undefined]);
+      return (p) => registerRunCommands(p, list);
+    },
+  },
   { names: ['generate', 'convert', 'info'], load: async () => (await import('./graph-commands.js')).registerGraphCommands },
   { names: ['bench'], load: async () => (await import('./bench-command.js')).registerBenchCommand },
   { names: ['model'], load: async () => (await import('./model-command.js')).registerModelCommand },
@@ -40,7 +47,8 @@ installSignalCleanup();
 // The command is the first word that is not an option (the top level has only -V and -h).
 const word = process.argv.slice(2).find((a) => !a.startsWith('-'));
 const mine = modules.filter((m) => word !== undefined && m.names.includes(word));
-for (const m of mine.length > 0 ? mine : modules) (await m.load())(program);
+const help = mine.length === 0 || process.argv.slice(2).some((a) => a === '-h' || a === '--help');
+for (const m of mine.length > 0 ? mine : modules) (await m.load(help))(program);
 
 try {
   await program.parseAsync(process.argv);

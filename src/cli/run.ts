@@ -18,7 +18,6 @@ import { choiceOption, floatOption, intOption, positiveOption, sizeOption } from
 import { DEFAULT_PARTITION_SEED, type MultiGpu, type RunnableStrategy } from '../engine/partition.js';
 import { TesseraError } from '../errors.js';
 import { hasPaths } from '../engine/paths.js';
-import { findProgram, programList } from '../programs/index.js';
 import { inFlight } from './in-flight.js';
 
 // The engine, the graph readers, the topology's schema (zod) and the checkpoints load when a
@@ -195,11 +194,12 @@ async function readSourceList(file: string, graph: Graph): Promise<Array<number 
   return ids;
 }
 
-export function registerRunCommands(program: Command): void {
+/** `programs`: the built-ins' list for --algo's help (main.ts imports them only where help is asked for). */
+export function registerRunCommands(program: Command, programs = 'a built-in program'): void {
   program
     .command('run')
     .description('run an algorithm on a graph with every actor of a topology')
-    .option('--algo <algo|module>', `${programList()}, or the path of a module exporting a program (defineProgram); required unless --resume`)
+    .option('--algo <algo|module>', `${programs}, or the path of a module exporting a program (defineProgram); required unless --resume`)
     .option('--graph <file|spec>', 'edge list (.txt/.el/.csv[.gz]), Graphalytics .e/.v, .mtx, .tsr, or rmat:SCALE / uniform:SCALE')
     .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
     .option('--undirected', 'treat every edge as undirected')
@@ -249,19 +249,7 @@ export function registerRunCommands(program: Command): void {
       }
       // Refuse an unwritable destination before the (possibly long) load and run, not after.
       await checkOutputs(f);
-      const program = isModulePath(f.algo) ? await programFromModule(f.algo) : f.algo;
-      const def = typeof program === 'string' ? findProgram(program) : program;
-      // Refused before the graph loads: a program without safe points cannot checkpoint.
-      if ((f.checkpoint !== undefined || resumed !== undefined) && def.resumable !== true) throw (await import('../engine/coordinator.js')).notResumable(def.name, resumed !== undefined);
-      const output = def.output;
-      if (f.parents && !hasPaths(output)) throw new TesseraError(`--parents needs a program whose output is a depth or a distance (bfs, sssp); ${f.algo} gives '${output}' values`, { key: '--parents', fix: 'drop --parents, or run bfs or sssp' });
       if (f.parents && f.out === undefined) throw new TesseraError('--parents adds a column to the --out file, and there is no --out', { key: '--parents', fix: 'give --out FILE (or --out - for standard output)' });
-      // The program's parameters by the flags `run` has for them (a --source-list is read once the
-      // graph is there). Errors name a parameter by its flag where `run` has one, else as --param KEY.
-      const byFlag: Record<string, unknown> = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList: f.sourceList, seed: f.seed };
-      const label = (k: string): string => (k in byFlag && !(k in f.param) ? flagOf(k) : `--param ${k}`);
-      // A flag or --param the program does not take is refused before the (possibly long) load.
-      checkParamNames(def, { ...byFlag, ...f.param }, label);
       const { loadGraph } = await import('../graph/load.js');
       const load = (hostMemoryLimit: number | undefined) => {
         const p = loadGraph(f.graph!, { undirected: f.undirected, names: f.names, header: f.header, allowNegativeWeights: f.allowNegativeWeights, vertices: f.vertices, pageEdges: f.pageEdges, hostMemoryLimit });
@@ -278,6 +266,20 @@ export function registerRunCommands(program: Command): void {
       const settled = f.hostMemory !== undefined || (fromCheckpoint ? recorded.topology.hostMemoryLimit === undefined : !(text ?? '').includes('hostMemoryLimit'));
       let loading = settled ? load(f.hostMemory) : undefined;
       inFlight.load = loading !== undefined;
+      // The program is found and its flags checked while the graph is read (the built-ins' modules:
+      // ~60 ms of imports on the 2-core box); a refusal exits once its line is out (main.ts).
+      const program = isModulePath(f.algo) ? await programFromModule(f.algo) : f.algo;
+      const def = typeof program === 'string' ? (await import('../programs/index.js')).findProgram(program) : program;
+      // A program without safe points cannot checkpoint.
+      if ((f.checkpoint !== undefined || resumed !== undefined) && def.resumable !== true) throw (await import('../engine/coordinator.js')).notResumable(def.name, resumed !== undefined);
+      const output = def.output;
+      if (f.parents && !hasPaths(output)) throw new TesseraError(`--parents needs a program whose output is a depth or a distance (bfs, sssp); ${f.algo} gives '${output}' values`, { key: '--parents', fix: 'drop --parents, or run bfs or sssp' });
+      // The program's parameters by the flags `run` has for them (a --source-list is read once the
+      // graph is there). Errors name a parameter by its flag where `run` has one, else as --param KEY.
+      const byFlag: Record<string, unknown> = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList: f.sourceList, seed: f.seed };
+      const label = (k: string): string => (k in byFlag && !(k in f.param) ? flagOf(k) : `--param ${k}`);
+      // A flag or --param the program does not take is refused before the run.
+      checkParamNames(def, { ...byFlag, ...f.param }, label);
       const loaded = fromCheckpoint ? recorded.topology : await topologies.loadTopology(f.topology, text);
       // Before the GPUs open during the load: a program that runs on one GPU of several opens only
       // it (said once the run's parameters are accepted: a refused run says one line).

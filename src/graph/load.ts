@@ -2,16 +2,8 @@
  * One entry point for every graph source: generator specs (rmat:S, uniform:S), .tsr files,
  * and text formats (edge list, Graphalytics, Matrix Market) built into pages.
  */
-import { buildGraph } from './build.js';
-import { createGenerator, generateEdges } from './generate/index.js';
 import { checkGraphFits } from './memory.js';
 import { isGeneratorSpec } from './generate/spec.js';
-import { detectFormat, readGraphFile } from './readers/index.js';
-import { readNamedEdgeList, sniffEdgeList } from './readers/named.js';
-import { isArrowFile, readArrowEdges } from './arrow.js';
-import { withKeys } from './keys.js';
-import { readTsr, readTsrHeader } from './tsr.js';
-import { openStoredTsr, pageBytesOf } from './store.js';
 import type { Graph } from './types.js';
 import { TesseraError } from '../errors.js';
 import type { GraphDefaults } from '../engine/define.js';
@@ -70,11 +62,15 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
   return r;
 }
 
+// Each kind of input imports its readers when it is read: a .tsr's read starts without the text
+// parsers, the builder, the generators and Arrow (~30 ms of imports on the 2-core box), and
+// `tessera run` imports the engine while it goes on.
 async function loadAny(spec: string, opts: LoadOptions): Promise<LoadedGraph> {
   const t0 = performance.now();
   const build = { pageEdges: opts.pageEdges, renumber: opts.renumber, ...(opts.undirected ? { directed: false } : {}) };
   if (isGeneratorSpec(spec)) {
     if (opts.vertices !== undefined) throw notFor(spec, '--vertices', 'a generated graph has every id below 2^scale as a vertex', 'drop --vertices');
+    const [{ createGenerator, generateEdges }, { buildGraph }] = await Promise.all([import('./generate/index.js'), import('./build.js')]);
     const g = createGenerator(spec);
     checkGraphFits(g.numVertices, g.numEdges, { what: `generator spec ${spec}`, says: `makes ${g.numVertices} vertices and ${g.numEdges} edges` });
     const graph = buildGraph(generateEdges(spec), build);
@@ -83,6 +79,7 @@ async function loadAny(spec: string, opts: LoadOptions): Promise<LoadedGraph> {
   if (spec.endsWith('.tsr')) {
     if (opts.vertices !== undefined) throw notFor(spec, '--vertices', 'a .tsr holds its vertices already', 'drop --vertices, or convert the edge list with it again');
     const limit = opts.hostMemoryLimit;
+    const [{ readTsr, readTsrHeader }, { openStoredTsr, pageBytesOf }] = await Promise.all([import('./tsr.js'), import('./store.js')]);
     const graph = limit !== undefined && pageBytesOf(await readTsrHeader(spec)) > limit ? await openStoredTsr(spec, limit) : await readTsr(spec);
     // A .tsr's pages are stored: options that shape them cannot apply; refuse rather than ignore.
     if (opts.undirected && graph.directed) throw notFor(spec, '--undirected', 'this .tsr is stored directed', 'convert the source graph again with --undirected (tessera convert FILE --undirected --out G.tsr), or drop --undirected');
@@ -90,6 +87,13 @@ async function loadAny(spec: string, opts: LoadOptions): Promise<LoadedGraph> {
       throw notFor(spec, '--page-edges', `this .tsr is stored with ${graph.pageEdges}-edge pages`, 'drop --page-edges, or convert the source graph again with it');
     return { graph, defaults: {}, loadMs: performance.now() - t0 };
   }
+  const [{ buildGraph }, { isArrowFile, readArrowEdges }, { withKeys }, { detectFormat, readGraphFile }, { readNamedEdgeList, sniffEdgeList }] = await Promise.all([
+    import('./build.js'),
+    import('./arrow.js'),
+    import('./keys.js'),
+    import('./readers/index.js'),
+    import('./readers/named.js'),
+  ]);
   if (isArrowFile(spec)) {
     if (opts.vertices !== undefined) throw notFor(spec, '--vertices', 'an Arrow table lists edges only', 'drop --vertices');
     const r = await readArrowEdges(spec, { directed: opts.undirected ? false : undefined, allowNegativeWeights: opts.allowNegativeWeights });
