@@ -81,7 +81,9 @@ for (const [label, made] of [['directed', directed], ['undirected', undirected]]
         const gpu = (k: 'misses' | 'fileBytes' | 'bufferHits'): number[] => got.report.steps.map((s) => s.actors.reduce((a, x) => a + (x.gpu?.[k] ?? 0), 0));
         if (topology === TINY_GPU) {
           t.true(gpu('misses').slice(1).every((m) => m > 5), `${p.name} on ${topology.name}: ${gpu('misses')} pages loaded`);
-          t.true(gpu('fileBytes').slice(1).every((b) => b > 0) && gpu('bufferHits').slice(1).every((h) => h > 0), `${gpu('fileBytes')} bytes read, ${gpu('bufferHits')} buffer hits`);
+          // (Pages without weights, as PageRank's run registers them, may all fit the buffer once read.)
+          const sum = (xs: number[]): number => xs.reduce((a, x) => a + x, 0);
+          t.true(sum(gpu('fileBytes')) > 0 && sum(gpu('bufferHits')) > 0 && gpu('fileBytes').every((b, i) => b > 0 || gpu('bufferHits')[i]! > 0), `${gpu('fileBytes')} bytes read, ${gpu('bufferHits')} buffer hits`);
         }
       }
     }

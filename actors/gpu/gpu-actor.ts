@@ -51,6 +51,10 @@ export class GpuActor extends GpuStateSync {
   private readonly sets = new Map<number, Page[]>();
   /** Sets whose pages the actor's start put on the device whole (preload): a pass over them copies nothing. */
   readonly preloaded = new Set<number>();
+  /** Pages registered with the controller, by set (each set's in order of registration). */
+  private readonly registered = new Map<number, Page[]>();
+  /** Whether the registered pages carry their weights (GpuLoad.weights; false until a run reads them). */
+  private weights = true;
   private readonly pageEdges = new WeakMap<Page[], Map<number, number>>();
   /** The superstep whose kernels last marked the device's next flags (frontier.ts clearNext); -1: none this run. */
   nextStep = -1;
@@ -166,6 +170,7 @@ export class GpuActor extends GpuStateSync {
     if (!avail.ok) throw Object.assign(new Error(avail.reason), { code: 'TS_NO_NATIVE' });
     if (faultAt('gpu-gone')) throw Object.assign(new Error(`no CUDA device ${cfg.device} (TESSERA_FAULT gpu-gone)`), { code: 'TS_NO_DEVICE' });
     this.cfg = cfg;
+    this.weights = cfg.weights !== false || frame.weightType === undefined;
     this.g = materializeGraph({ load: frame, shared });
     this.othersRanges = complementRanges([cfg.owned], this.g.numVertices);
     this.stats = zeroStats(cfg.emulated);
@@ -225,10 +230,28 @@ export class GpuActor extends GpuStateSync {
   }
 
   async register(setId: number, pages: Page[]): Promise<void> {
-    const ctl = this.ctl!;
-    await ctl.registerPageSet(setId, pages);
+    await this.registerWith(setId, pages);
     this.range.set(setId, pages.map((p) => p.index));
     this.sets.set(setId, pages);
+  }
+
+  /** Registers pages with the controller, with their weights or without as the actor's pages are. */
+  private async registerWith(setId: number, pages: readonly Page[]): Promise<void> {
+    await this.ctl!.registerPageSet(setId, pages, this.weights);
+    const had = this.registered.get(setId);
+    if (had === undefined) this.registered.set(setId, [...pages]);
+    else had.push(...pages);
+  }
+
+  /**
+   * A run of a program that reads weights on an actor whose pages were registered without them
+   * (GpuLoad.weights): every registered page again with them (the controller drops the device
+   * copies of the ones it replaces; they load again when used).
+   */
+  private async addWeights(): Promise<void> {
+    this.weights = true;
+    for (const [setId, pages] of this.registered) await this.ctl!.registerPageSet(setId, pages, true);
+    this.preloaded.clear();
   }
 
   /** In+out lists of the owned ranges (set SET_INOUT; directed graphs), built on first use. */
@@ -250,6 +273,7 @@ export class GpuActor extends GpuStateSync {
     // A run's first superstep: what the device holds belongs to an earlier run, even where the
     // host arrays are the same buffers (the engine reuses a finished run's arrays).
     if (f.step === 0 || f.first === true) (this.scratch.clear(), (this.nextStep = -1), (this.heldDegrees = undefined));
+    if (f.pageWeights !== false && !this.weights) await this.addWeights();
     const step = stepOf(f, shared, this.g!.numVertices);
     // Before anything that can fail: the other GPU actors wait for this one (group.ts).
     const tMeet = performance.now();
@@ -354,7 +378,7 @@ export class GpuActor extends GpuStateSync {
     if (!this.sets.has(SET_ALLIN)) this.sets.set(SET_ALLIN, g.in.pages);
     const pages = g.in.pages.filter((p) => p.vEnd > lo && p.vBegin < hi);
     const fresh = pages.filter((p) => !this.allIn.has(p.index));
-    await this.ctl!.registerPageSet(SET_ALLIN, fresh);
+    await this.registerWith(SET_ALLIN, fresh);
     for (const p of fresh) this.allIn.add(p.index);
     return pages.map((p) => p.index);
   }
@@ -392,7 +416,7 @@ export class GpuActor extends GpuStateSync {
   async pushStolen(kernel: KernelName, s: Step, tasks: Task[], params: Record<string, number>, state: Record<string, string>): Promise<RunStats | undefined> {
     const g = this.g!;
     if (!this.allOut) {
-      await this.ctl!.registerPageSet(SET_STOLEN_OUT, g.out.pages);
+      await this.registerWith(SET_STOLEN_OUT, g.out.pages);
       this.sets.set(SET_STOLEN_OUT, g.out.pages);
       this.allOut = true;
     }

@@ -609,22 +609,24 @@ export class GpuController {
    * them on its copy threads together (one call a page ran each after the other on its thread:
    * RMAT 24's 527 pages took 250-370 ms of an engine's start on an H200 host, ~100 together). A
    * page read from disk (graph/store.ts) is registered as its place in the file, which the
-   * controller reads whenever it loads the page (disk -> pinned staging -> device).
+   * controller reads whenever it loads the page (disk -> pinned staging -> device). `weights`
+   * false: each page as if unweighted (its offsets and neighbours, the buffer's leading bytes):
+   * kernels then read every weight as 1, for programs that read none.
    */
-  async registerPageSet(setId: number, set: PageSet | readonly Page[]): Promise<void> {
+  async registerPageSet(setId: number, set: PageSet | readonly Page[], weights = true): Promise<void> {
     const pages = Array.isArray(set) ? (set as readonly Page[]) : (set as PageSet).pages;
-    if (pages.length > 0) await this.h.registerPages(setId, pages.map((p) => this.pageArgs(p)));
+    if (pages.length > 0) await this.h.registerPages(setId, pages.map((p) => this.pageArgs(p, weights)));
   }
 
   /** registerPage's arguments for page p after the set: its bytes, or for a page read from disk (graph/store.ts) its place in the file. */
-  private pageArgs(p: Page): [number, PageBytes, number, number, number, number, boolean | undefined] {
+  private pageArgs(p: Page, weights: boolean): [number, PageBytes, number, number, number, number, boolean | undefined] {
     const blob = fileBlob(p);
-    if (blob === undefined) return [p.index, new Uint8Array(p.buffer), p.vBegin, p.vEnd, p.edges, pageWeightBytes(p), p.split];
+    if (blob === undefined) return [p.index, new Uint8Array(p.buffer), p.vBegin, p.vEnd, p.edges, weights ? pageWeightBytes(p) : 0, p.split];
     // Checked here once (checksum, ids: PageSource's first read); the controller has no checksum.
     void p.nbrs;
     let fd = this.files.get(blob.file);
     if (fd === undefined) this.files.set(blob.file, (fd = openSync(blob.file, 'r')));
-    return [p.index, { fd, offset: blob.offset, length: blob.length }, p.vBegin, p.vEnd, p.edges, blob.weightBytes, p.split];
+    return [p.index, { fd, offset: blob.offset, length: blob.length }, p.vBegin, p.vEnd, p.edges, weights ? blob.weightBytes : 0, p.split];
   }
 
   unregisterSet(setId: number): Promise<void> {

@@ -461,7 +461,7 @@ export class Engine {
       if (taskSet !== undefined) (a.taskSets ??= new Set()).add(taskSet);
       a.link.send(
         {
-          type: 'superstep', step, kernel: kernel.name, module: kernel.module, ...(kernel.gpu !== undefined ? { gpu: kernel.gpu } : {}), ...(kernel.ops !== undefined && i >= this.cpuCount ? { ops: kernel.ops } : {}), mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: known ? [] : shares[i]!, steal,
+          type: 'superstep', step, kernel: kernel.name, module: kernel.module, ...(kernel.gpu !== undefined ? { gpu: kernel.gpu } : {}), ...(kernel.ops !== undefined && i >= this.cpuCount ? { ops: kernel.ops } : {}), ...(kernel.pageWeights === false && i >= this.cpuCount ? { pageWeights: false as const } : {}), mode, args, state: stateRefs, frontierBitmap, frontierList: listRef, nextBitmap, wantList, pullPages, tasks: known ? [] : shares[i]!, steal,
           ...(taskSet !== undefined ? { taskSet } : {}),
           ...(wantList ? { listCap: this.listCap } : {}),
           ...(vertexMap ? { vertexMap } : {}),

@@ -268,6 +268,13 @@ export interface ProgramSpec<N extends string, P extends ParamSpecs, S extends S
    */
   soleGpu?: boolean;
   /**
+   * false: the program's GPU kernels read no edge weights (traversals, labels, counts), so a GPU
+   * may hold a weighted graph's pages without them: about half the bytes each page sends over the
+   * link (an engine's preload of its pages, a page streamed in a run). Default true (user
+   * programs' operators are handed each edge's weight).
+   */
+  readsWeights?: boolean;
+  /**
    * Hands a run with these parameters to another program of the same output kind (pr: `weighted`
    * or `tolerance` make it networkx's PageRank, which ppr computes); undefined: this program runs.
    */

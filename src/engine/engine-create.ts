@@ -75,6 +75,10 @@ export async function createEngine(graph: Graph, topology: Topology, opts: Engin
   e.cpuCount = parts.actors.length;
   const ready: Array<Promise<ReadyFrame>> = [];
   // The GPU actors' modules load only for a topology with GPUs (a CPU run's start spares them).
+  // A weighted graph's pages go to the GPUs without their weights where every preloaded program
+  // reads none (a run of one that does registers them again with them: gpu-actor.ts addWeights).
+  const preload = opts.preload ?? [];
+  const weightless = graph.weightType !== undefined && preload.length > 0 && preload.every((p) => p.readsWeights === false);
   const gpuMods = topology.gpus.length > 0 ? await Promise.all([import('../../actors/gpu/gpu-actor.js'), import('../../actors/gpu/group.js')]) : undefined;
   const group = topology.gpus.length > 1 ? new gpuMods![1].GpuGroup() : undefined;
   topology.gpus.forEach((gpu, i) => {
@@ -89,7 +93,7 @@ export async function createEngine(graph: Graph, topology: Topology, opts: Engin
         throw gpuOpenError(topology, i, f);
       }),
     );
-    coord.send({ ...share.load, gpu: { device: gpu.device, emulated: gpu.emulated, memoryLimit: gpu.memoryLimit, streams: gpu.streams, owned: mine, ...(slots?.gpus[i] ? { hostBuffer: slots.gpus[i] } : {}) } }, share.shared);
+    coord.send({ ...share.load, gpu: { device: gpu.device, emulated: gpu.emulated, memoryLimit: gpu.memoryLimit, streams: gpu.streams, owned: mine, ...(slots?.gpus[i] ? { hostBuffer: slots.gpus[i] } : {}), ...(weightless ? { weights: false as const } : {}) } }, share.shared);
     parts.actors.push({ name, kind: 'gpu', threads: 0, link: coord, actor, bytesAtStepStart: 0, owned: mine });
   });
   if (topology.gpus.length > 0) e.pinned = new PinnedOutputs(() => (parts.actors.find((a) => a.kind === 'gpu')?.actor as GpuActor | undefined)?.controller);

@@ -35,6 +35,8 @@ export interface KernelRef {
   module: string;
   gpu: string | undefined;
   ops?: ProgramOperators;
+  /** SuperstepFrame.pageWeights. */
+  pageWeights?: false;
   /** GPU actors may keep these arrays of the call on the device (SuperstepFrame.resident). */
   resident?: string[];
   /** A pull's EdgeMapOptions.pullIf, for GPU actors (SuperstepFrame.pullIf). */
@@ -196,7 +198,7 @@ export class Run extends RunPools implements RunContext {
   private lastNext: Frontier | undefined;
 
   private ref(kernel: string): KernelRef {
-    return { name: kernel, module: this.kernels.url, gpu: this.def.gpu, ...(this.def.operators !== undefined ? { ops: this.def.operators } : {}) };
+    return { name: kernel, module: this.kernels.url, gpu: this.def.gpu, ...(this.def.operators !== undefined ? { ops: this.def.operators } : {}), ...(this.def.readsWeights === false ? { pageWeights: false as const } : {}) };
   }
 
   /** What every GPU vote says it held (they hold alike: the same frame, handler and ownership), or undefined. */

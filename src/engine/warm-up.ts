@@ -52,6 +52,7 @@ export const warmUpGpu = defineProgram({
   kernels: new URL('./warm-up-kernels.js', import.meta.url),
   gpu: new URL('./warm-up-gpu.js', import.meta.url),
   profile: { mode: 'pull', stateBytesPerVertex: 0, passes: 1, unit: 'run', vertexTerm: false },
+  readsWeights: false,
   async run(ctx, { rounds }) {
     if (ctx.graph.numVertices === 0) return new Int32Array(0);
     const only = ctx.gpusOwnAll ? { gpuOnly: true } : {};

@@ -99,6 +99,8 @@ export interface GpuLoad {
    * ranges (one for HIGH/LOW, the merged ranges of its pages for RAND; none: it owns nothing).
    */
   owned: Array<[number, number]>;
+  /** false: register the pages without their weights (every program the engine preloads reads none: ProgramSpec.readsWeights). */
+  weights?: false;
 }
 
 export interface PageRef {
@@ -131,6 +133,8 @@ export interface SuperstepFrame {
   gpu?: string;
   /** The program's GPU operators (GPU actors only; src/engine/operators.ts). */
   ops?: ProgramOperators;
+  /** GPU actors only: false where the program reads no edge weights (ProgramSpec.readsWeights): pages registered without them serve. */
+  pageWeights?: false;
   /**
    * GPU actors only: the state names (as this call passes them) whose host arrays nothing but the
    * folds of the run's supersteps changed since the previous one (declared `resident`, no

@@ -75,6 +75,7 @@ export const bc = defineProgram({
   reference: (g, { sources }) => referenceBetweenness(g, sources),
   demoParams: () => ({ sources: 8, seed: 1 }),
   resumable: true,
+  readsWeights: false,
   soleGpu: true,
   async run(ctx, { sources }) {
     const g = ctx.graph;

@@ -39,6 +39,7 @@ export const bfs = defineProgram({
   reference: (g, { source }) => referenceBfs(g, source),
   demoParams: (g) => ({ source: g.ids.toOriginal[0]! }),
   resumable: true,
+  readsWeights: false,
   async run(ctx, { source }) {
     const { depth, seen } = ctx.state;
     let c = ctx.resume<{ level: number; frontier: Frontier }>();

@@ -36,6 +36,7 @@ export const cdlp = defineProgram({
   reference: (g, { iterations }) => referenceCdlp(g, iterations),
   demoParams: () => ({ iterations: 10 }),
   resumable: true,
+  readsWeights: false,
   async run(ctx, { iterations }) {
     type Carry = { label: Uint32Array; nextLabel: Uint32Array; done: number; prevChanged: number; older: Uint32Array | undefined };
     let c = ctx.resume<Carry>();

@@ -47,6 +47,7 @@ export const kcore = defineProgram({
   // Checkpoints: a safe point before each peel round; the carry is the level, the round's frontier
   // and the counters (deg, core and lowest are declared state, saved by the engine).
   resumable: true,
+  readsWeights: false,
   async run(ctx) {
     const { deg, core, lowest } = ctx.state;
     let r = ctx.resume<{ levels: number; c: number; next: Frontier }>();

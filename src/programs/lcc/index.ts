@@ -54,6 +54,7 @@ export const lcc = defineProgram({
   reference: (g) => referenceLcc(g),
   demoParams: () => ({}),
   resumable: true,
+  readsWeights: false,
   async run(ctx) {
     const n = ctx.graph.numVertices;
     const res = ctx.state.lcc;

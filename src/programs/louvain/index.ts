@@ -81,6 +81,7 @@ export const louvain = defineProgram({
   reference: (g, { resolution, inlineEdges }) => referenceLouvain(g, resolution, inlineEdges),
   demoParams: () => ({}),
   resumable: true,
+  readsWeights: false,
   async run(ctx, { resolution, inlineEdges }) {
     const g = ctx.graph;
     const n = g.numVertices;

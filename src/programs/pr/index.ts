@@ -54,6 +54,7 @@ export const pr = defineProgram({
   },
   demoParams: () => ({ iterations: 10, damping: 0.85 }),
   resumable: true,
+  readsWeights: false,
   delegate: (params) => {
     const nx = asNetworkx(params);
     return nx !== undefined ? { program: ppr, params: nx } : undefined;

@@ -40,6 +40,7 @@ export const scc = defineProgram({
   reference: (g) => referenceScc(g),
   demoParams: () => ({}),
   resumable: true,
+  readsWeights: false,
   async run(ctx) {
     const { scc, color, label } = ctx.state;
     // Safe points in both propagation loops: the carry says which loop and its frontier, and a

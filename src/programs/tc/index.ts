@@ -31,6 +31,7 @@ export const tc = defineProgram({
   reference: (g) => Uint32Array.from(referenceTriangles(g)),
   demoParams: () => ({}),
   resumable: true,
+  readsWeights: false,
   async run(ctx) {
     const n = ctx.graph.numVertices;
     const count = ctx.state.count;

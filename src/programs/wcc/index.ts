@@ -51,6 +51,7 @@ export const wcc = defineProgram({
   reference: (g) => referenceWcc(g),
   demoParams: () => ({}),
   resumable: true,
+  readsWeights: false,
   async run(ctx) {
     // Afforest on CPU sockets; label propagation where GPUs share the work or a mode is forced. A
     // resumed run goes on with the algorithm its checkpoint was written by (the carry says which),
