@@ -266,32 +266,39 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
       const settled = f.hostMemory !== undefined || (fromCheckpoint ? recorded.topology.hostMemoryLimit === undefined : !(text ?? '').includes('hostMemoryLimit'));
       let loading = settled ? load(f.hostMemory) : undefined;
       inFlight.load = loading !== undefined;
-      // The program is found and its flags checked while the graph is read (the built-ins' modules:
-      // ~60 ms of imports on the 2-core box); a refusal exits once its line is out (main.ts).
-      const program = isModulePath(f.algo) ? await programFromModule(f.algo) : f.algo;
-      const def = typeof program === 'string' ? (await import('../programs/index.js')).findProgram(program) : program;
-      // A program without safe points cannot checkpoint.
-      if ((f.checkpoint !== undefined || resumed !== undefined) && def.resumable !== true) throw (await import('../engine/coordinator.js')).notResumable(def.name, resumed !== undefined);
-      const output = def.output;
-      if (f.parents && !hasPaths(output)) throw new TesseraError(`--parents needs a program whose output is a depth or a distance (bfs, sssp); ${f.algo} gives '${output}' values`, { key: '--parents', fix: 'drop --parents, or run bfs or sssp' });
-      // The program's parameters by the flags `run` has for them (a --source-list is read once the
-      // graph is there). Errors name a parameter by its flag where `run` has one, else as --param KEY.
-      const byFlag: Record<string, unknown> = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList: f.sourceList, seed: f.seed };
-      const label = (k: string): string => (k in byFlag && !(k in f.param) ? flagOf(k) : `--param ${k}`);
-      // A flag or --param the program does not take is refused before the run.
-      checkParamNames(def, { ...byFlag, ...f.param }, label);
       const loaded = fromCheckpoint ? recorded.topology : await topologies.loadTopology(f.topology, text);
-      // Before the GPUs open during the load: a program that runs on one GPU of several opens only
-      // it (said once the run's parameters are accepted: a refused run says one line).
-      const { topology, notice: sole } = (await import('../topology/sole-gpu.js')).soleGpuTopology(loaded, def, f.multiGpu !== undefined);
+      // The program, found while the graph is read (the built-ins' modules: ~60 ms of imports on
+      // the 2-core box); before the GPUs open only where it decides which of several open: a
+      // program that runs on one GPU of several opens only it (said once the run's parameters are
+      // accepted: a refused run says one line).
+      const findDef = async (): Promise<AnyProgram> => {
+        const program = isModulePath(f.algo) ? await programFromModule(f.algo) : f.algo;
+        return typeof program === 'string' ? (await import('../programs/index.js')).findProgram(program) : program;
+      };
+      const first = loaded.gpus.length > 1 ? await findDef() : undefined;
+      const { topology, notice: sole } = first === undefined ? { topology: loaded, notice: undefined } : (await import('../topology/sole-gpu.js')).soleGpuTopology(loaded, first, f.multiGpu !== undefined);
       const limit = f.hostMemory ?? topology.hostMemoryLimit;
       // (A file that set it where its text did not say so: read again under the limit.)
       if (loading === undefined || (f.hostMemory === undefined && limit !== undefined)) loading = load(limit);
-      // The GPUs open while the graph is read (prestart.ts). The sockets' threads start after it:
-      // on the H100/H200 hosts' 16 cores, starting them during a load from the page cache slowed
-      // the load about as much as it saved (bench/results/h200-2026-11-27-cli-start).
-      const early = new (await import('../engine/prestart.js')).Prestart(topology, [def], { sockets: false });
+      // The GPUs open while the graph is read, before the engine's modules are imported (their
+      // contexts took ~0.65 s on the H200 hosts: open-gpus.ts). The sockets' threads start after
+      // it: on the H100/H200 hosts' 16 cores, starting them during a load from the page cache
+      // slowed the load about as much as it saved (bench/results/h200-2026-11-27-cli-start).
+      const gpus = topology.gpus.length > 0 ? (await import('../engine/open-gpus.js')).openGpus(topology) : [];
+      const early = new (await import('../engine/prestart.js')).Prestart(topology, [], { sockets: false, gpus });
       try {
+        const def = first ?? (await findDef());
+        // A program without safe points cannot checkpoint; a refusal exits once its line is out
+        // (main.ts), the read and the GPUs' opening abandoned.
+        if ((f.checkpoint !== undefined || resumed !== undefined) && def.resumable !== true) throw (await import('../engine/coordinator.js')).notResumable(def.name, resumed !== undefined);
+        const output = def.output;
+        if (f.parents && !hasPaths(output)) throw new TesseraError(`--parents needs a program whose output is a depth or a distance (bfs, sssp); ${f.algo} gives '${output}' values`, { key: '--parents', fix: 'drop --parents, or run bfs or sssp' });
+        // The program's parameters by the flags `run` has for them (a --source-list is read once the
+        // graph is there). Errors name a parameter by its flag where `run` has one, else as --param KEY.
+        const byFlag: Record<string, unknown> = { source: f.source, iterations: f.iterations, damping: f.damping, window: f.window, sources: f.sources, sourceList: f.sourceList, seed: f.seed };
+        const label = (k: string): string => (k in byFlag && !(k in f.param) ? flagOf(k) : `--param ${k}`);
+        // A flag or --param the program does not take is refused before the run.
+        checkParamNames(def, { ...byFlag, ...f.param }, label);
         // What the run needs besides the graph, imported meanwhile (a .tsr is read on the addon's threads).
         const [{ runOnce }, { EventEmitter }, { superstepProgress }, { writeResultToStdout }] = await Promise.all([
           import('../api.js'),
@@ -341,7 +348,7 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
           if (f.report !== undefined) await writeJson(f.report, r.report);
         };
         const notice = (m: string): void => void process.stderr.write(`tessera: ${m}\n`);
-        const r = await runOnce(graph, program, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver, ...(sole !== undefined ? { pending: [sole] } : {}) }).finally(stopProgress);
+        const r = await runOnce(graph, isModulePath(f.algo) ? def : f.algo, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver, ...(sole !== undefined ? { pending: [sole] } : {}) }).finally(stopProgress);
         // With the results on standard output, the summary goes to standard error.
         if (!f.quiet) (f.out === '-' ? process.stderr : process.stdout).write(summarize(r.report) + '\n');
       } finally {

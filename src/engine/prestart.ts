@@ -5,8 +5,8 @@
  * threads get the graph from a mailbox when the engine is created (actors/cpu/mailbox.ts).
  */
 import { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
-import { GpuController } from '../../actors/gpu/native.js';
-import { faultAt } from './faults.js';
+import type { GpuController } from '../../actors/gpu/native.js';
+import { openGpus } from './open-gpus.js';
 import type { Topology } from '../topology/schema.js';
 import { Channel } from '../wire/channel.js';
 import type { ActorFrame, CoordinatorFrame } from '../wire/frames.js';
@@ -31,13 +31,14 @@ export class Prestart {
   taken = false;
 
   /**
-   * Opens each GPU of `topology` and, unless `sockets` is false, starts one socket actor per socket,
-   * its threads importing `preload`'s kernels (sockets not started here start at Engine.create).
+   * Opens each GPU of `topology` (unless `gpus` gives them opened: open-gpus.ts) and, unless
+   * `sockets` is false, starts one socket actor per socket, its threads importing `preload`'s
+   * kernels (sockets not started here start at Engine.create).
    */
   constructor(
     readonly topology: Topology,
     preload: ReadonlyArray<AnyProgram> = [],
-    opts: { sockets?: boolean } = {},
+    opts: { sockets?: boolean; gpus?: Array<Promise<GpuController | undefined>> } = {},
   ) {
     const modules = kernelModules(preload);
     this.sockets = (opts.sockets === false ? [] : topology.sockets).map((s) => {
@@ -47,9 +48,7 @@ export class Prestart {
       actor.prestart(modules);
       return { name, threads: s.threads, coord, actor };
     });
-    // Not through nativeAvailable(): its device count starts the CUDA driver on this thread
-    // (~0.2 s on the H100 hosts, stalling a load's reads); the controller's thread starts it here.
-    this.gpus = topology.gpus.map((g) => (faultAt('gpu-gone') ? Promise.resolve(undefined) : openEarly(g)));
+    this.gpus = opts.gpus ?? openGpus(topology);
   }
 
   /** The actors for an engine on `topology`: undefined (and these stopped) where it is another. */
@@ -80,15 +79,6 @@ export class Prestart {
   private stop(): void {
     for (const s of this.sockets) s.coord.send({ type: 'stop' });
     for (const g of this.gpus) void g.then((c) => c?.close());
-  }
-}
-
-/** A GPU's controller, or undefined where the addon or the device cannot open it (create says why). */
-function openEarly(g: Topology['gpus'][number]): Promise<GpuController | undefined> {
-  try {
-    return GpuController.create({ device: g.device, emulated: g.emulated, memoryLimit: g.memoryLimit, streams: g.streams }).catch(() => undefined);
-  } catch {
-    return Promise.resolve(undefined);
   }
 }
 
