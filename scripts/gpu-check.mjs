@@ -142,7 +142,9 @@ for (const gs of graphs) {
       const p = params(g, program);
       const a = await cpu.run(program, p);
       const partitionPages = program.profile.mode === 'push' ? 'out' : 'in';
-      const gpuEngine = await Engine.create(g, gpuTopo, await withOwnership(g, gpuTopo, { gpuShare, partition, partitionSeed, partitionPages, multiGpu }));
+      // Preloaded, as run() and the CLI make their engines (a weighted graph's pages then go to
+      // the GPUs without their weights for programs that read none: ProgramSpec.readsWeights).
+      const gpuEngine = await Engine.create(g, gpuTopo, await withOwnership(g, gpuTopo, { gpuShare, partition, partitionSeed, partitionPages, multiGpu, preload: [program] }));
       let b;
       try {
         b = await gpuEngine.run(program, p);
