@@ -17,7 +17,7 @@ import { generateEdges } from '../src/graph/generate/index.js';
 import { parseTopology } from '../src/topology/parse.js';
 import type { Topology } from '../src/topology/schema.js';
 import { isTesseraError } from '../src/errors.js';
-import { nativeAvailable } from '../actors/gpu/native.js';
+import { nativeAvailable, pageBufferBytes, pageBytesWithoutWeights } from '../actors/gpu/native.js';
 import {
   cacheKey,
   cpuCacheKey,
@@ -33,6 +33,8 @@ import {
   measuredBeta,
   modelParamsFor,
   modelSweep,
+  partitionGraph,
+  type Partition,
   programProfile,
   readCache,
   splitRunTime,
@@ -63,6 +65,29 @@ test('calibration: a topology with two GPUs caches the peer link rate the GPU me
   t.is(modelParamsFor(topo, r2, buildGraph(generateEdges('rmat:8'))).peerBytesPerSec, 3e11);
   const one = parseTopology(topoYaml(''), 'emu.yaml');
   t.is(modelParamsFor(one, r2, buildGraph(generateEdges('rmat:8'))).peerBytesPerSec, undefined, 'one GPU: no peer link');
+});
+
+test("the model's GPU holds a weighted graph's pages without weights for a program that reads none (bfs), with them for one that does (sssp): more pages fit a capped GPU", async (t) => {
+  const measure: MeasureFn = async (el) => (el.kind === 'cpu' ? { rate: 5e6, on: 'fake' } : { rate: 4e8, c: 2e9, linkBytesPerSec: 2.4e10, on: 'fake-gpu' });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-cal-'));
+  const g = buildGraph(generateEdges('rmat:10:ef=16:weighted'), { pageEdges: 256 });
+  const unweighted = buildGraph(generateEdges('rmat:10:ef=16'), { pageEdges: 256 });
+  const topo = parseTopology(topoYaml(''), 'emu.yaml');
+  const parts = new Map<string, Partition>();
+  for (const algo of ['bfs', 'sssp'] as const) {
+    const rates = await calibrate(topo, algo, 'push', { cacheFile: path.join(dir, 'calibration.json'), measure });
+    const params = modelParamsFor(topo, rates, g);
+    t.is(params.pageWeights, algo === 'bfs' ? false : undefined, algo);
+    t.is(modelParamsFor(topo, rates, unweighted).pageWeights, undefined, `${algo}: an unweighted graph's pages are whole`);
+    // A GPU with room for about half of the weighted pages.
+    const bytes = g.in.pages.reduce((a, p) => a + pageBufferBytes(p), 0);
+    const elements = params.elements.map((e) => (e.kind === 'gpu' ? { ...e, memoryBytes: (params.gpuStateBytes ?? 0) + bytes / 2 } : e));
+    parts.set(algo, partitionGraph(g, { ...params, elements }, { strategy: 'high', alpha: 0 }));
+  }
+  const gpuOf = (p: Partition) => p.elements.find((e) => e.kind === 'gpu')!;
+  t.is(gpuOf(parts.get('bfs')!).bytes, g.in.pages.reduce((a, p) => a + pageBytesWithoutWeights(p), 0));
+  t.is(gpuOf(parts.get('sssp')!).bytes, g.in.pages.reduce((a, p) => a + pageBufferBytes(p), 0));
+  t.true(gpuOf(parts.get('bfs')!).residentPages > gpuOf(parts.get('sssp')!).residentPages, `${gpuOf(parts.get('bfs')!).residentPages} against ${gpuOf(parts.get('sssp')!).residentPages} resident pages`);
 });
 
 test('calibration cache: measures once, then reads the cache; topology values override; refresh re-measures', async (t) => {

@@ -411,6 +411,12 @@ export function pageBufferBytes(p: Page): number {
   return fileBlob(p)?.length ?? p.buffer.byteLength;
 }
 
+/** Bytes a GPU holds of a page registered without its weights (registerPageSet): its offsets and neighbours, 8-byte aligned each. */
+export function pageBytesWithoutWeights(p: Page): number {
+  const align8 = (x: number): number => Math.ceil(x / 8) * 8;
+  return align8(4 * (p.vEnd - p.vBegin + 1)) + align8(4 * p.edges);
+}
+
 /** Words of a frontier bitmap for n vertices. */
 export function bitmapWords(n: number): number {
   return Math.ceil(n / 32);

@@ -622,6 +622,7 @@ export function modelParamsFor(topology: Topology, rates: ResolvedRates, graph: 
     ...(hasGpu ? { linkBytesPerSec: rates.linkBytesPerSec!.value } : {}),
     ...(rates.peerBytesPerSec !== undefined && topology.gpus.length > 1 ? { peerBytesPerSec: rates.peerBytesPerSec.value } : {}),
     gpuStateBytes: graph.numVertices * profile.stateBytesPerVertex,
+    ...(!profile.readsWeights && graph.weightType !== undefined ? { pageWeights: false as const } : {}),
     passes: opts.passes ?? profile.passes,
     setupS: graph.numVertices * (rates.setupSPerVertex ?? 0),
     cpuStartS: graph.numVertices * (rates.cpuStartSPerVertex ?? 0),

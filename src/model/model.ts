@@ -100,6 +100,8 @@ export interface ModelParams {
   peerBytesPerSec?: number;
   /** Bytes of vertex state each GPU keeps (its replica of the program's arrays), charged at load. */
   gpuStateBytes?: number;
+  /** false: GPUs hold the pages without their weights (the program reads none: ProgramSpec.readsWeights). */
+  pageWeights?: false;
   /** Full passes over the edges the run makes (PageRank: its iterations); default 1. */
   passes?: number;
   /**

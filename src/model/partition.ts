@@ -21,7 +21,7 @@ import type { Graph, Orientation, Page, PageSet } from '../graph/types.js';
 import type { Topology } from '../topology/schema.js';
 import { alphaGrid, best, predict, splitShares, type ElementKind, type ElementLoad, type ModelElement, type ModelParams, type Prediction, type Traffic } from './model.js';
 import { levelEdgesOf } from './levels.js';
-import { pageBufferBytes } from '../../actors/gpu/native.js';
+import { pageBufferBytes, pageBytesWithoutWeights } from '../../actors/gpu/native.js';
 import { twoSideCounts, type TwoSideCounts } from './two-side.js';
 import { countMatrices, markDerived } from './boundary-count.js';
 import { DEFAULT_PARTITION_SEED, unitOrder, unitsOf } from './units.js';
@@ -119,7 +119,9 @@ function gpuSlots(memoryBytes: number | undefined, stateBytes: number, slotBytes
  * Assigns the pages of `graph[orientation]` to `params.elements` for a CPU share alpha with the
  * given strategy (file header). Deterministic: RAND depends only on the seed.
  */
-export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements' | 'gpuStateBytes'>, opts: PartitionOptions): Partition {
+export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements' | 'gpuStateBytes' | 'pageWeights'>, opts: PartitionOptions): Partition {
+  // What a GPU holds of a page: without its weights for a program that reads none (gpu-actor.ts).
+  const pageBytes = params.pageWeights === false && graph.weightType !== undefined ? pageBytesWithoutWeights : pageBufferBytes;
   const els = params.elements;
   if (els.length === 0) throw new RangeError('partitionGraph: no elements');
   if (els.length > 254) throw new RangeError('partitionGraph: at most 254 elements (boundaryTraffic stamps element + 1 in a byte)');
@@ -189,8 +191,8 @@ export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements
     for (const i of list) {
       const p = pages[i]!;
       edges += p.edges;
-      bytes += pageBufferBytes(p);
-      slotBytes = Math.max(slotBytes, pageBufferBytes(p));
+      bytes += pageBytes(p);
+      slotBytes = Math.max(slotBytes, pageBytes(p));
       const last = ranges[ranges.length - 1];
       if (last !== undefined && last[1] === p.vBegin) last[1] = p.vEnd;
       else if (last === undefined || last[1] < p.vEnd) ranges.push([p.vBegin, p.vEnd]);
@@ -207,7 +209,7 @@ export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements
       }
     }
     let residentBytes = 0;
-    for (let k = 0; k < resident; k++) residentBytes += pageBufferBytes(pages[list[k]!]!);
+    for (let k = 0; k < resident; k++) residentBytes += pageBytes(pages[list[k]!]!);
     return {
       name: el.name,
       kind: el.kind,

@@ -16,9 +16,11 @@ export interface ProgramProfile extends ModelProfile {
   /** The program's name (an alias resolved). */
   algo: string;
   messageBytes: number;
+  /** ProgramSpec.readsWeights (default true). */
+  readsWeights: boolean;
 }
 
 export function programProfile(name: string): ProgramProfile {
   const p = findProgram(name);
-  return { ...p.profile, algo: p.name, messageBytes: MESSAGE_BYTES };
+  return { ...p.profile, algo: p.name, messageBytes: MESSAGE_BYTES, readsWeights: p.readsWeights !== false };
 }
