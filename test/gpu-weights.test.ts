@@ -11,6 +11,8 @@ import { withOwnership } from '../src/api.js';
 import type { AnyProgram } from '../src/engine/define.js';
 import type { Graph } from '../src/graph/types.js';
 import { PROGRAMS as BUILTINS } from '../src/programs/index.js';
+import { hits } from '../examples/hits/index.js';
+import { mis } from '../examples/mis/index.js';
 import type { Topology } from '../src/topology/schema.js';
 import { algorithm } from './helpers/programs.js';
 import { emulatedGpus, firstMismatch, paramsFor, rmat } from './helpers/gpu-compare.js';
@@ -47,20 +49,23 @@ async function cpuValues(g: Graph, names: readonly string[]): Promise<Map<string
   const e = await Engine.create(g, cpu);
   try {
     const out = new Map<string, ArrayLike<number>>();
-    for (const name of names) out.set(name, (await e.run(algorithm(name).program, paramsFor(g, name) as never)).values);
+    for (const name of names) out.set(name, (await e.run(programNamed(name), paramsFor(g, name) as never)).values);
     return out;
   } finally {
     await e.close();
   }
 }
 
-const weightless = BUILTINS.filter((p) => p.readsWeights === false && (p.gpu !== undefined || p.operators !== undefined));
+/** A built-in by name, or one of the examples. */
+const programNamed = (name: string): AnyProgram => (name === 'hits' ? hits : name === 'mis' ? mis : algorithm(name).program) as AnyProgram;
+
+const weightless = [...BUILTINS.filter((p) => p.readsWeights === false && (p.gpu !== undefined || p.operators !== undefined)), hits, mis] as AnyProgram[];
 
 test('the built-ins that read no weights say so; those that read them (sssp, ppr) do not', (t) => {
   t.deepEqual(BUILTINS.filter((p) => p.readsWeights !== false).map((p) => p.name).sort(), ['ppr', 'sssp']);
 });
 
-gpuTest('every built-in that reads no weights gives the CPU results from weightless pages on a weighted graph (directed and not)', async (t) => {
+gpuTest('every built-in (and example) that reads no weights gives the CPU results from weightless pages on a weighted graph (directed and not)', async (t) => {
   for (const directed of [true, false]) {
     const g = rmat(directed);
     t.truthy(g.weightType, 'the graph is weighted (the test can fail)');

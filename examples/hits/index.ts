@@ -37,6 +37,8 @@ export const hits = defineProgram({
   demoParams: () => ({ iterations: 20 }),
   // Checkpoints: a safe point per iteration; hub and auth are declared state, the count the carry.
   resumable: true,
+  // Its GPU operators ignore edge weights: a GPU may hold a weighted graph's pages without them.
+  readsWeights: false,
   async run(ctx, { iterations }) {
     const { hub, auth } = ctx.state;
     const all = ctx.all();

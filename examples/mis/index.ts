@@ -41,6 +41,8 @@ export const mis = defineProgram({
   demoParams: () => ({ seed: 1 }),
   // Checkpoints: a safe point per round; mis and prio are declared state, the round's frontier the carry.
   resumable: true,
+  // Its GPU operators ignore edge weights: a GPU may hold a weighted graph's pages without them.
+  readsWeights: false,
   async run(ctx, { seed }) {
     const { mis, prio } = ctx.state;
     let c = ctx.resume<{ rounds: number; size: number; f: Frontier }>();
