@@ -105,6 +105,29 @@ gpuTest('a program that reads weights after a weightless preload registers the p
   }
 });
 
+gpuTest('weightless pages on two GPUs and beside a socket (GPU share 0.5): bfs, pr and wcc as on the CPU, then sssp with the weights registered again', async (t) => {
+  const g = rmat(true);
+  const names = ['bfs', 'pr', 'wcc', 'sssp'];
+  const want = await cpuValues(g, names);
+  for (const [gpus, gpuShare] of [[2, 1], [1, 0.5]] as const) {
+    const topo = emulatedGpus(gpus);
+    for (const name of ['bfs', 'pr', 'wcc']) {
+      const p = programNamed(name);
+      const { result: e, weights } = await registrations(async () => Engine.create(g, topo, await withOwnership(g, topo, { gpuShare, preload: [p] })));
+      try {
+        t.true(weights.length > 0 && weights.every((w) => !w), `${name} on ${gpus} GPU(s) at share ${gpuShare}: weightless`);
+        for (const run of [name, 'sssp']) {
+          const q = programNamed(run);
+          const r = await e.run(q, paramsFor(g, run) as never);
+          t.is(firstMismatch(r.values, want.get(run)!, q.output === 'float'), -1, `${run} after preloading ${name}, ${gpus} GPU(s), share ${gpuShare}`);
+        }
+      } finally {
+        await e.close();
+      }
+    }
+  }
+});
+
 gpuTest('an engine preloading a program that reads weights (or none) registers them with weights', async (t) => {
   const g = rmat(true);
   for (const preload of [[algorithm('bfs').program, algorithm('sssp').program], []]) {
