@@ -16,7 +16,7 @@ import { arenaBytes, openStoredTsr, pageBytesOf, PageSource, RUN_PAGE, arenaShar
 import { graphIdentity } from '../src/checkpoint.js';
 import { activeShares } from '../src/engine/tasks.js';
 import { ARENA_CHUNK, PageArena } from '../actors/cpu/arena.js';
-import { materializeGraph, shareGraph, withArena } from '../actors/cpu/share.js';
+import { loadStoreFor, materializeGraph, shareGraph, withArena } from '../actors/cpu/share.js';
 import { readTsrHeader } from '../src/graph/tsr-read.js';
 import { PROGRAMS } from '../src/programs/index.js';
 import { run } from '../src/api.js';
@@ -187,6 +187,7 @@ test('the arena ring: held pages hold their bytes, never overlap, and the runnin
     const share = withArena(shareGraph(stored, 1), arena, chunk);
     if (chunk < ARENA_CHUNK) t.true(share.load.store!.chunks!.length >= 4);
     const chunks = share.load.store!.chunks!.map((i) => share.shared[i]!);
+    await loadStoreFor(share);
     const pool = new PageArena(st, share.shared[share.load.store!.where!]!, chunks, materializeGraph(share), runPage);
     const source = new PageSource(st, 2, { where: pool.where, chunks });
     let seed = 7;

@@ -27,8 +27,8 @@ const READS = 8;
 /** Runs of pages read with one call (arenaBytes: pages from RUN_PAGE on lie as in the file). */
 const RUN_BYTES = 64 << 20;
 
-/** Largest arena chunk: no buffer near Node's 4 GiB limits. */
-export const ARENA_CHUNK = 1 << 30;
+/** Largest arena chunk (share.ts, which workers import without this module): no buffer near Node's 4 GiB limits. */
+export { ARENA_CHUNK } from './share.js';
 
 /** Page reads planned for a batch: key, chunk, byte offset. */
 export type Loads = Array<[number, number, number]>;

@@ -4,11 +4,22 @@
  * its file, its resident offsets and, per socket actor, that actor's arena instead of page buffers.
  */
 import { pageOver } from '../../src/graph/pages.js';
-import { KEEP, PageSource, storedSet, type PageStore } from '../../src/graph/store.js';
+import type { PageSource, PageStore } from '../../src/graph/store.js';
 import type { Graph, PageSet } from '../../src/graph/types.js';
 import type { KernelGraph } from '../../src/engine/kernel.js';
 import type { LoadFrame, PageRef } from '../../src/wire/frames.js';
-import { ARENA_CHUNK } from './arena.js';
+
+/** Bytes of one SharedArrayBuffer of a socket actor's arena (arena.ts): larger arenas take several, no buffer near Node's 4 GiB limits. */
+export const ARENA_CHUNK = 1 << 30;
+
+// The page store's module (disk reads, .tsr checks: ~50 ms of a thread's imports on the 2-core
+// box) loads only for a graph read from disk (loadStoreFor, before materializeGraph).
+let stores: typeof import('../../src/graph/store.js') | undefined;
+
+/** Imports what materializeGraph needs for `share`: the page store's module where its pages are read from disk. */
+export async function loadStoreFor(share: GraphShare): Promise<void> {
+  if (share.load.store !== undefined) stores ??= await import('../../src/graph/store.js');
+}
 
 export interface GraphShare {
   load: LoadFrame;
@@ -57,7 +68,6 @@ export function shareGraph(g: Graph, graphId: number): GraphShare {
       offsetsAtOut: so.offsetsAt,
       offsetsIn: si === so ? offsetsOut : add(si.offsets.buffer),
       offsetsAtIn: si.offsetsAt,
-      keep: KEEP,
     };
   }
   return { load, shared };
@@ -83,16 +93,17 @@ export function materializeGraph({ load, shared }: GraphShare): KernelGraph {
   let source: PageSource | undefined;
   let store: PageStore | undefined;
   if (st !== undefined) {
+    if (stores === undefined) throw new Error('materializeGraph: a graph read from disk needs loadStoreFor(share) first');
     store = { file: st.file, numVertices: load.numVertices, weightType: load.weightType, source: st.source, cacheBytes: st.cacheBytes, maxBlob: st.maxBlob, entries: st.entries };
     const arena = st.where !== undefined ? { where: new Int32Array(shared[st.where]!), chunks: st.chunks!.map((i) => shared[i]!) } : undefined;
-    source = new PageSource(store, st.keep, arena);
+    source = new stores.PageSource(store, stores.KEEP, arena);
   }
   const set = (orientation: 'in' | 'out', refs: PageRef[], first: number): PageSet => {
     const firstPageOf = new Uint32Array(shared[first]!);
     if (st !== undefined) {
       const out = orientation === 'out' || load.inPages === 'same';
       const offsets = new Uint32Array(shared[out ? st.offsetsOut : st.offsetsIn]!);
-      return storedSet(orientation, store!, out ? 0 : load.outPages.length, refs.length, offsets, out ? st.offsetsAtOut : st.offsetsAtIn, firstPageOf, source!);
+      return stores!.storedSet(orientation, store!, out ? 0 : load.outPages.length, refs.length, offsets, out ? st.offsetsAtOut : st.offsetsAtIn, firstPageOf, source!);
     }
     return {
       orientation,

@@ -12,7 +12,7 @@ import { releaseFromTail } from '../../src/engine/steal.js';
 import { faultAt } from '../../src/engine/faults.js';
 import { actorErrorMessage } from '../../src/errors.js';
 import { GraphMailbox } from './mailbox.js';
-import { materializeGraph, type GraphShare } from './share.js';
+import { loadStoreFor, materializeGraph, type GraphShare } from './share.js';
 import { batches, PageArena, taskKeys, type Batch } from './arena.js';
 import type { KernelGraph } from '../../src/engine/kernel.js';
 import type { TaskMessage, TaskResult, WorkerData } from './worker.js';
@@ -139,6 +139,7 @@ export class CpuSocketActor {
       await this.arena?.close();
     }
     if (st?.where !== undefined) {
+      await loadStoreFor(workerData);
       this.graph = materializeGraph(workerData);
       this.arena = new PageArena(this.graph.out.stored!.store, shared[st.where]!, st.chunks!.map((i) => shared[i]!), this.graph);
     } else this.graph = this.arena = undefined;

@@ -6,7 +6,7 @@
 import { workerData } from 'node:worker_threads';
 import { loadKernels, loadedKernels } from '../../src/engine/kernel-modules.js';
 import { IdList, STATE_CTORS, type KernelCtx, type KernelGraph, type StateArray, type TaskOut } from '../../src/engine/kernel.js';
-import { materializeGraph, type GraphShare } from './share.js';
+import { loadStoreFor, materializeGraph, type GraphShare } from './share.js';
 import { fetchGraph } from './mailbox.js';
 import type { Mode, StateKind } from '../../src/wire/frames.js';
 import { TaskTaker } from './task-queue.js';
@@ -23,13 +23,17 @@ import { TeamAborted, TeamView } from '../../src/engine/team.js';
 export type WorkerData = GraphShare | { mailbox: string };
 
 const given = workerData as WorkerData;
+if (!('mailbox' in given)) await loadStoreFor(given);
 let graph: KernelGraph = 'mailbox' in given ? (undefined as unknown as KernelGraph) : materializeGraph(given);
 let fetching: Promise<void> | undefined;
 
 /** The graph from the mailbox, once per thread; every task of a prestarted pool waits for it. */
 function graphReady(): Promise<void> | undefined {
   if (graph !== undefined) return undefined;
-  return (fetching ??= fetchGraph((given as { mailbox: string }).mailbox).then((share) => void (graph = materializeGraph(share))));
+  return (fetching ??= fetchGraph((given as { mailbox: string }).mailbox).then(async (share) => {
+    await loadStoreFor(share);
+    graph = materializeGraph(share);
+  }));
 }
 // The addon's CPU kernels load while the engine starts, not in a program's first superstep.
 nativeCpuKernels();

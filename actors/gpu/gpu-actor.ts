@@ -28,7 +28,7 @@ import type { Channel } from '../../src/wire/channel.js';
 import type { ActorFrame, CoordinatorFrame, LoadFrame, StateMerge, SuperstepFrame, Task } from '../../src/wire/frames.js';
 import type { KernelGraph } from '../../src/engine/kernel.js';
 import type { Graph, Page } from '../../src/graph/types.js';
-import { materializeGraph } from '../cpu/share.js';
+import { loadStoreFor, materializeGraph } from '../cpu/share.js';
 import { complementRanges, overlapsRanges } from '../../src/engine/partition.js';
 import { faultAt, injectGpuFault } from '../../src/engine/faults.js';
 import { GpuController, nativeAvailable, pageBufferBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
@@ -171,6 +171,7 @@ export class GpuActor extends GpuStateSync {
     if (faultAt('gpu-gone')) throw Object.assign(new Error(`no CUDA device ${cfg.device} (TESSERA_FAULT gpu-gone)`), { code: 'TS_NO_DEVICE' });
     this.cfg = cfg;
     this.weights = cfg.weights !== false || frame.weightType === undefined;
+    await loadStoreFor({ load: frame, shared });
     this.g = materializeGraph({ load: frame, shared });
     this.othersRanges = complementRanges([cfg.owned], this.g.numVertices);
     this.stats = zeroStats(cfg.emulated);

@@ -79,8 +79,6 @@ export interface StoreLoad {
   offsetsAtOut: Uint32Array;
   offsetsIn: number;
   offsetsAtIn: Uint32Array;
-  /** Pages each thread keeps of those it reads itself. */
-  keep: number;
   /** Socket actors: the page table (two Int32 per key, ArenaTable) and the arena's chunks. */
   where?: number;
   chunks?: number[];
