@@ -114,6 +114,8 @@ void Controller::shutdown() {
     postCv_.notify_all();
     postCv_.wait(lk, [this] { return inbound_ == 0; });
   }
+  // No page lock may run once the backend goes (queued ones are cancelled).
+  stopPinner();
   if (!be_) return;
   try {
     be_->syncAll();
@@ -172,7 +174,14 @@ ControllerInfo Controller::info() {
   for (auto& s : slots_)
     if (s.key >= 0) in.residentPages++;
   in.registeredPages = (uint32_t)pages_.size();
-  for (auto& kv : pages_) in.pinnedPages += kv.second.hostPinned ? 1 : 0;
+  waitPins();
+  std::set<const void*> locked;
+  for (auto& kv : pages_) {
+    const PagePin* j = kv.second.pinJob.get();
+    if (j == nullptr || j->state.load(std::memory_order_acquire) != 1) continue;
+    in.pinnedPages++;
+    if (locked.insert(j->p).second) in.pinnedHostBytes += j->bytes;
+  }
   for (auto& kv : pins_) in.pinnedHostBytes += kv.second.bytes;
   in.pinnedAsideBytes = asideBytes();
   in.pinnedHostBytes += in.pinnedAsideBytes;

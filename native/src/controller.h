@@ -8,12 +8,14 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -49,6 +51,16 @@ struct PageSpec {
   void* owner = nullptr;
 };
 
+/**
+ * A streaming page's host bytes page-locked off the controller's thread (pinPage, the pinner
+ * thread): queued, then locked or declined (or cancelled: the page went first).
+ */
+struct PagePin {
+  void* p = nullptr;
+  size_t bytes = 0;
+  std::atomic<int> state{0};  // 0 queued or running, 1 locked, 2 declined or cancelled
+};
+
 struct HostPage {
   PageSpec spec;
   size_t bytes = 0;  // logical page bytes [offsets | nbrs | weights]
@@ -59,7 +71,8 @@ struct HostPage {
   size_t imageBytes = 0;  // bytes + tiles, as held in a cache slot
   int slot = -1;
   uint32_t loads = 0;       // times copied into a cache slot
-  bool hostPinned = false;  // its host bytes are page-locked (registered once it streams)
+  bool hostPinned = false;  // its host bytes are page-locked and its loads copy from them directly
+  std::shared_ptr<PagePin> pinJob;  // the lock asked for on its second load (pinPage)
   Tile* tilesPinned = nullptr;  // a page-locked copy of tiles once it streams (one DMA, no staging)
   uint8_t* buffered = nullptr;  // file-backed: its image (bytes, tiles) in the host buffer (GTS's MMBuf)
   int bufChunk = -1;
@@ -311,10 +324,17 @@ class Controller {
   int acquire(HostPage& hp, int s, RunStats& st, Event copyStart);
   PageDev pageDev(const HostPage& hp) const;
   bool isSplit(const HostPage& hp) const;
-  /** Page-locks a page that streams: its host bytes (registered) and a pinned copy of its tiles. */
+  /** Asks the pinner thread to page-lock a page that streams; its loads go on through staging till then. */
   void pinPage(HostPage& hp);
-  /** Undoes pinPage (the page is replaced, unregistered, or the controller closes). */
+  /** Once its lock is done: its loads copy from its host bytes directly, its tiles from a pinned copy. */
+  void adoptPin(HostPage& hp);
+  /** Undoes pinPage (the page is replaced, unregistered, or the controller closes): a queued lock is cancelled, a running one waited for. */
   void unpinPage(HostPage& hp);
+  /** The pinner thread: page locks one after another (cudaHostRegister takes ms a page; the copies go on meanwhile). */
+  void pinnerLoop();
+  /** Waits until no page lock is queued or running (info: the counts settle). */
+  void waitPins();
+  void stopPinner();
   StateArr* role(const RunRequest& rq, const std::string& role, std::initializer_list<SType> types, bool required);
   Event timingEvent();
   template <class K>
@@ -496,6 +516,12 @@ class Controller {
   void releaseAside();
   size_t asideBytes() const;
   bool pinPages_ = true;  // TESSERA_PIN_PAGES=0: stream every page through the staging ring
+  std::thread pinner_;
+  std::mutex pinMu_;
+  std::condition_variable pinCv_;
+  std::deque<std::shared_ptr<PagePin>> pinQueue_;
+  int pinBusy_ = 0;
+  bool pinStop_ = false;
   // GTS's main-memory buffer (MMBuf, Algorithm 1 lines 18-25) of file-backed pages: page-locked
   // chunks filled as pages first load from disk and kept while their set is registered; a cyclic
   // scan (PageRank) then reads from disk only what neither the device cache nor it holds.

@@ -316,6 +316,7 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
     // A page loaded a second time streams (GTS): page-lock its host bytes once so every later load
     // is one direct DMA at link speed instead of a memcpy into the staging ring plus a DMA.
     if (++hp.loads == 2 && pinPages_) pinPage(hp);
+    if (!hp.hostPinned && hp.pinJob && hp.pinJob->state.load(std::memory_order_acquire) == 1) adoptPin(hp);
     if (hp.spec.fd >= 0)
       copyFileChunks(sl.dev, hp.spec.fd, hp.spec.fileOffset, hp.bytes, s), st.fileBytes += hp.bytes;
     else if (hp.hostPinned)

@@ -1,5 +1,6 @@
 // Host memory page-locked for the controller's copies: ranges a caller pins (pinHost), the pages'
 // own locks (pinPage), and result arrays pinned aside from the addon's side thread (pinAside).
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -155,12 +156,73 @@ void Controller::releasePin(void* p) {
 }
 
 void Controller::pinPage(HostPage& hp) {
-  if (hp.spec.data == nullptr) return;  // read from a file each load: nothing on the host to lock
-  hp.hostPinned = pinHost((void*)hp.spec.data, hp.bytes);
+  if (hp.spec.data == nullptr || hp.pinJob) return;  // read from a file each load: nothing on the host to lock
+  auto job = std::make_shared<PagePin>();
+  job->p = (void*)hp.spec.data;
+  job->bytes = hp.bytes;
+  hp.pinJob = job;
+  {
+    std::lock_guard<std::mutex> lk(pinMu_);
+    if (pinStop_) {
+      job->state.store(2, std::memory_order_release);
+      return;
+    }
+    if (!pinner_.joinable()) pinner_ = std::thread([this] { pinnerLoop(); });
+    pinQueue_.push_back(std::move(job));
+  }
+  pinCv_.notify_all();
+}
+
+void Controller::pinnerLoop() {
+  if (!emulated_) be_->bindThread();
+  std::unique_lock<std::mutex> lk(pinMu_);
+  for (;;) {
+    pinCv_.wait(lk, [this] { return pinStop_ || !pinQueue_.empty(); });
+    if (pinQueue_.empty()) return;
+    std::shared_ptr<PagePin> job = std::move(pinQueue_.front());
+    pinQueue_.pop_front();
+    pinBusy_++;
+    lk.unlock();
+    bool ok = false;
+    try {
+      if (emulated_) {
+        ok = be_->hostRegister(job->p, job->bytes);
+      } else {
+        std::lock_guard<std::mutex> g(gPinMutex);
+        ok = holdPin(*be_, job->p, job->bytes);
+      }
+    } catch (...) {
+      ok = false;  // declined: the page keeps streaming through staging
+    }
+    job->state.store(ok ? 1 : 2, std::memory_order_release);
+    lk.lock();
+    pinBusy_--;
+    pinCv_.notify_all();
+  }
+}
+
+void Controller::waitPins() {
+  std::unique_lock<std::mutex> lk(pinMu_);
+  pinCv_.wait(lk, [this] { return pinQueue_.empty() && pinBusy_ == 0; });
+}
+
+void Controller::stopPinner() {
+  {
+    std::lock_guard<std::mutex> lk(pinMu_);
+    pinStop_ = true;
+    for (auto& j : pinQueue_) j->state.store(2, std::memory_order_release);
+    pinQueue_.clear();
+  }
+  pinCv_.notify_all();
+  if (pinner_.joinable()) pinner_.join();
+}
+
+void Controller::adoptPin(HostPage& hp) {
+  hp.hostPinned = true;
   // The tiles' staged copy would wait on the staging ring (a host-side sync per page) and add a
   // small DMA through it: a pinned copy of them streams as directly as the page.
   const size_t tileBytes = hp.tiles.size() * sizeof(Tile);
-  if (hp.hostPinned && tileBytes > 0 && hp.tilesPinned == nullptr) {
+  if (tileBytes > 0 && hp.tilesPinned == nullptr) {
     try {
       hp.tilesPinned = (Tile*)be_->pinnedAlloc(tileBytes);
       if (hp.tilesPinned) std::memcpy(hp.tilesPinned, hp.tiles.data(), tileBytes);
@@ -171,7 +233,28 @@ void Controller::pinPage(HostPage& hp) {
 }
 
 void Controller::unpinPage(HostPage& hp) {
-  if (hp.hostPinned) unpinHost((void*)hp.spec.data);
+  if (std::shared_ptr<PagePin> job = std::move(hp.pinJob)) {
+    {
+      // A queued lock is cancelled; a running one is waited for.
+      std::unique_lock<std::mutex> lk(pinMu_);
+      auto q = std::find(pinQueue_.begin(), pinQueue_.end(), job);
+      if (q != pinQueue_.end()) {
+        pinQueue_.erase(q);
+        job->state.store(2, std::memory_order_release);
+      }
+      pinCv_.wait(lk, [&] { return job->state.load(std::memory_order_acquire) != 0; });
+    }
+    if (job->state.load(std::memory_order_acquire) == 1) {
+      be_->syncAll();  // no copy may still be reading it
+      if (emulated_) {
+        be_->hostUnregister(job->p);
+      } else {
+        be_->bindThread();
+        std::lock_guard<std::mutex> lk(gPinMutex);
+        dropPin(*be_, job->p);
+      }
+    }
+  }
   hp.hostPinned = false;
   if (hp.tilesPinned) {
     be_->syncAll();  // no copy may still be reading it
