@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildGraph, generate, loadGraph, run, type Graph, type RunOptions, type RunReport, type Topology } from '../src/index.js';
+import { buildGraph, generate, loadGraph, openSession, run, type Graph, type RunOptions, type RunReport, type Topology } from '../src/index.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
 import { nativeCpuKernels } from '../actors/gpu/native-host.js';
 import { AGGREGATE_BLOCK, aggregateSerial, classOrder, moveOrdered, moveOrderedSerial, relabel, sequentialRounds, undirectedView } from '../src/programs/louvain/serial.js';
@@ -192,6 +192,27 @@ test('bad resolution and negative weights: one-line errors with the fix', async 
   const neg = buildGraph(rawFrom([[1, 2, 1], [2, 3, -1]], { weighted: true }));
   const e = await t.throwsAsync(run(neg, louvain, { topology: ONE }));
   t.regex(e!.message, /louvain: 2 edge weights are negative or NaN .*Fix: give non-negative weights/);
+});
+
+test("a session's runs on one graph build its undirected view once: the later runs merge nothing, the same labels and modularity", async (t) => {
+  // RMAT 14 directed: its arcs (out and in) are above what merges on the coordinator, so the first
+  // run merges in supersteps (louvainFill).
+  const g = generate('rmat:14:weighted');
+  const s = await openSession(g, { topology: ONE, preload: ['louvain'] });
+  try {
+    const fills = (r: { report: RunReport }) => r.report.steps.filter((x) => x.kernel === 'louvainFill').length;
+    const first = await s.run('louvain', {});
+    t.is(fills(first), 2, 'the first run counts and fills the view');
+    await s.run('bfs', { source: g.ids.toOriginal[0]! });
+    for (let i = 0; i < 2; i++) {
+      const again = await s.run('louvain', {});
+      t.is(fills(again), 0, `run ${i + 2} merges nothing`);
+      t.deepEqual([...again.values], [...first.values]);
+      t.is(again.report.notes.modularity, first.report.notes.modularity);
+    }
+  } finally {
+    await s.close();
+  }
 });
 
 test('the sequential rounds on the vertices with neighbours alone end as on every vertex', (t) => {
