@@ -378,7 +378,8 @@ export async function runOnce(
   if (resumed !== undefined) checkIdentity(resumed, graph, prepared.program, prepared.params, topology);
   // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.
   const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');
-  const preload = preloaded(setup, prepared.program);
+  // The program the run hands over to, where it does (pr weighted: ppr), is the one preloaded.
+  const preload = preloaded(setup, prepared.program.delegate?.(prepared.params, graph)?.program ?? prepared.program);
   let engine: Engine;
   const started = performance.now();
   try {

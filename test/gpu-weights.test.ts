@@ -7,7 +7,7 @@
 import test from 'ava';
 import { GpuController, nativeAvailable } from '../actors/gpu/native.js';
 import { Engine } from '../src/engine/coordinator.js';
-import { withOwnership } from '../src/api.js';
+import { run, withOwnership } from '../src/api.js';
 import type { AnyProgram } from '../src/engine/define.js';
 import type { Graph } from '../src/graph/types.js';
 import { PROGRAMS as BUILTINS } from '../src/programs/index.js';
@@ -126,6 +126,16 @@ gpuTest('weightless pages on two GPUs and beside a socket (GPU share 0.5): bfs, 
       }
     }
   }
+});
+
+gpuTest("run() preloads the program a run hands over to: weighted PageRank (ppr) registers the pages with their weights once, and equals the CPU's", async (t) => {
+  const g = rmat(true);
+  const topology = emulatedGpus(1);
+  const params = { iterations: 8, weighted: 1 };
+  const { result: r, weights } = await registrations(() => run(g, 'pr', { ...params, topology, gpuShare: 1 }));
+  t.true(weights.length > 0 && weights.every((w) => w), `registrations ${weights.join(', ')}`);
+  const want = await run(g, 'pr', { ...params, topology: cpu });
+  t.is(firstMismatch(r.values as ArrayLike<number>, want.values as ArrayLike<number>, true), -1);
 });
 
 gpuTest('an engine preloading a program that reads weights (or none) registers them with weights', async (t) => {

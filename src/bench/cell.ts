@@ -234,7 +234,8 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   }
   if (job.steal !== undefined) opts.steal = job.steal;
   if (mode !== undefined) opts.forceMode = mode;
-  opts.preload = [program];
+  // The program the runs hand over to, where they do (pr weighted: ppr), is the one preloaded.
+  opts.preload = [program.delegate?.(params, graph)?.program ?? program];
   const engine = await Engine.create(graph, topology, await withOwnership(graph, topology, opts));
   const setupMs = performance.now() - t;
   const warmup: Sample[] = [];
