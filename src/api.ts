@@ -20,7 +20,7 @@ import { hasPaths, parentsOf } from './engine/paths.js';
 import { nvrtcStatus } from '../actors/gpu/native.js';
 import { isArrowFile, resultTable, tableBytes } from './graph/arrow.js';
 import type { Table } from 'apache-arrow';
-import { resolveParams, type AnyProgram, type GraphDefaults, type InputParams, type OutputKind, type ParamSpecs, type ParamStyle, type ValuesOf } from './engine/define.js';
+import { resolveParams, runsAs, type AnyProgram, type GraphDefaults, type InputParams, type OutputKind, type ParamSpecs, type ParamStyle, type ValuesOf } from './engine/define.js';
 import { formatValue, internalId, writeBytes, writeResult } from './engine/output.js';
 import type { RunReport } from './engine/report.js';
 import { TesseraError } from './errors.js';
@@ -378,8 +378,7 @@ export async function runOnce(
   if (resumed !== undefined) checkIdentity(resumed, graph, prepared.program, prepared.params, topology);
   // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.
   const partitionPages = setup.partitionPages ?? (prepared.program.profile.mode === 'push' ? 'out' : 'in');
-  // The program the run hands over to, where it does (pr weighted: ppr), is the one preloaded.
-  const preload = preloaded(setup, prepared.program.delegate?.(prepared.params, graph)?.program ?? prepared.program);
+  const preload = preloaded(setup, runsAs(prepared.program, prepared.params, graph));
   let engine: Engine;
   const started = performance.now();
   try {

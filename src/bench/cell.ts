@@ -20,7 +20,7 @@ import type { Graph } from '../graph/types.js';
 import type { ModelSplit } from '../model/split.js';
 import { findProgram, PROGRAMS } from '../programs/index.js';
 import { prepareRun, withOwnership } from '../api.js';
-import type { AnyProgram, ParamSpecs } from '../engine/define.js';
+import { runsAs, type AnyProgram, type ParamSpecs } from '../engine/define.js';
 import { loadTopology } from '../topology/load.js';
 import { soleGpuTopology } from '../topology/sole-gpu.js';
 import type { GraphPlan, ProgramPlan } from './config.js';
@@ -234,8 +234,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   }
   if (job.steal !== undefined) opts.steal = job.steal;
   if (mode !== undefined) opts.forceMode = mode;
-  // The program the runs hand over to, where they do (pr weighted: ppr), is the one preloaded.
-  opts.preload = [program.delegate?.(params, graph)?.program ?? program];
+  opts.preload = [runsAs(program, params, graph)];
   const engine = await Engine.create(graph, topology, await withOwnership(graph, topology, opts));
   const setupMs = performance.now() - t;
   const warmup: Sample[] = [];

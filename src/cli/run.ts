@@ -348,7 +348,7 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
           if (f.report !== undefined) await writeJson(f.report, r.report);
         };
         const notice = (m: string): void => void process.stderr.write(`tessera: ${m}\n`);
-        const r = await runOnce(graph, isModulePath(f.algo) ? def : f.algo, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver, ...(sole !== undefined ? { pending: [sole] } : {}) }).finally(stopProgress);
+        const r = await runOnce(graph, def, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver, ...(sole !== undefined ? { pending: [sole] } : {}) }).finally(stopProgress);
         // With the results on standard output, the summary goes to standard error.
         if (!f.quiet) (f.out === '-' ? process.stderr : process.stdout).write(summarize(r.report) + '\n');
       } finally {

@@ -299,6 +299,11 @@ export interface Program<N extends string = string, P extends ParamSpecs = Param
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyProgram = Program<string, any, any, OutputKind, any, string>;
 
+/** The program a run of `program` with `params` runs: the one it hands over to (delegate), else itself (what an engine preloads for it). */
+export function runsAs(program: AnyProgram, params: unknown, graph: Graph): AnyProgram {
+  return program.delegate?.(params, graph)?.program ?? program;
+}
+
 const NAME = /^[a-z][a-z0-9-]*$/;
 const OUTPUTS = new Set<OutputKind>(['int', 'label', 'float', 'depth', 'distance']);
 const PARAM_TYPES = new Set(['vertex', 'vertices', 'int', 'number']);

@@ -58,6 +58,7 @@
  */
 import { defineProgram } from '../../engine/define.js';
 import type { Frontier, RunContext } from '../../engine/program.js';
+import { sharedArray } from '../../engine/kernel.js';
 import type { Graph } from '../../graph/types.js';
 import { TesseraError } from '../../errors.js';
 import { referenceLouvain } from './reference.js';
@@ -193,12 +194,6 @@ interface View {
 const views = new WeakMap<Graph, View>();
 const VIEW_CACHE = INLINE_EDGES;
 
-/** Arrays a kept view owns (shared memory: the sockets' threads fill and read them), else the run's. */
-function arrays(ctx: RunContext, keep: boolean): { f64: (len: number) => Float64Array; u32: (len: number) => Uint32Array } {
-  return keep
-    ? { f64: (len) => new Float64Array(new SharedArrayBuffer(8 * Math.max(1, len)), 0, len), u32: (len) => new Uint32Array(new SharedArrayBuffer(4 * Math.max(1, len)), 0, len) }
-    : { f64: (len) => ctx.alloc('f64', 0, len) as Float64Array, u32: (len) => ctx.alloc('u32', 0, len) as Uint32Array };
-}
 
 async function viewOf(ctx: RunContext, all: Frontier): Promise<View> {
   const g = ctx.graph;
@@ -209,7 +204,11 @@ async function viewOf(ctx: RunContext, all: Frontier): Promise<View> {
   let arcs = 0;
   for (let v = 0; v < n; v++) arcs += g.outDegree[v]! + (g.in === g.out ? 0 : g.inDegree[v]!);
   const keep = arcs <= VIEW_CACHE;
-  const a = arrays(ctx, keep);
+  // A kept view's arrays are its own (zeroed shared memory, as the run's pools give), else the run's.
+  const a = {
+    f64: (len: number) => (keep ? sharedArray('f64', len) : ctx.alloc('f64', 0, len)) as Float64Array,
+    u32: (len: number) => (keep ? sharedArray('u32', len) : ctx.alloc('u32', 0, len)) as Uint32Array,
+  };
   const k = a.f64(n);
   const off = a.f64(n + 1);
   let adj: Uint32Array;
