@@ -16,6 +16,7 @@ import { nativeAvailable, nvrtcStatus } from '../actors/gpu/native.js';
 import { operatorUnit } from '../actors/gpu/operators.js';
 import { FAR, hops, hopsPull, hopsUnkept, lowLabel, relaxSwap } from './fixtures/operators/programs.js';
 import { hopsRoundsBroken, hopsRoundsDriver, hopsRoundsMapped } from './fixtures/operators/rounds.js';
+import { mixRounds } from './fixtures/operators/mix.js';
 import type { RunReport } from '../src/engine/report.js';
 import { outCsr, referenceBfs } from './helpers/references.js';
 
@@ -75,8 +76,8 @@ for (const [label, g] of GRAPHS) {
 
 /** State bytes each superstep uploaded to the GPU actor gpu0. */
 const bytesIn = (r: RunReport): number[] => r.steps.map((s) => s.actors.find((a) => a.actor === 'gpu0')!.gpu!.stateBytesIn);
-/** What a superstep's frontier costs a GPU owning `owned` vertices, all the frontier's: a push's short list as ids (5 bytes each), else a byte a vertex. */
-const frontierBytes = (s: RunReport['steps'][number], owned: number): number => (s.mode === 'push' && s.frontier * 16 < owned ? 5 * s.frontier : owned);
+/** What a superstep's frontier costs a GPU owning all `owned` vertices: a push's short list as ids (5 bytes each), a pull's every vertex nothing (set on the device), else a byte a vertex. */
+const frontierBytes = (s: RunReport['steps'][number], owned: number): number => (s.mode === 'push' && s.frontier * 16 < owned ? 5 * s.frontier : s.mode === 'pull' && s.frontier === owned ? 0 : owned);
 /** ...after the first superstep of a driver passing each step's next frontier on, on a GPU owning every vertex: none (its next flags are on the device). */
 const chainedBytes = (s: RunReport['steps'][number], i: number, n: number): number => (i === 0 ? frontierBytes(s, n) : 0);
 /** The GPU owns every vertex: no other actor writes the state during a superstep. */
@@ -183,7 +184,7 @@ try {
 (nvcc || process.env.TESSERA_REQUIRE_NATIVE === '1' ? test : test.skip)('the generated unit of the fixtures compiles as CUDA (nvcc)', (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-ops-'));
   const src = path.join(dir, 'unit.cu');
-  for (const p of [hops, lowLabel]) {
+  for (const p of [hops, lowLabel, mixRounds]) {
     writeFileSync(src, operatorUnit(p.operators!));
     const cubin = path.join(dir, `${p.name}.cubin`);
     execFileSync('nvcc', ['-cubin', '-arch=sm_90', '-std=c++17', '-o', cubin, src], { stdio: 'pipe' });
@@ -214,6 +215,9 @@ test('operator definitions are checked when the program is defined', (t) => {
   t.throws(def({ hop: { modes: ['push'], state: { depth: 'i64' } } }), { message: /state 'depth' has type 'i64'/ });
   t.throws(def({ hop: { modes: ['push'], state: { other: 'i32' } } }), { message: /writes 'other', which is no state of the program, and declares no reduce/ });
   t.throws(def({ hop: { modes: ['push'], state: { depth: 'i32' }, reads: ['x'] } }), { message: /reads names 'x'/ });
+  t.throws(def({ hop: { modes: ['pull'], state: { depth: 'i32' }, reads: ['depth'], fills: ['depth'] } }), { message: /fills names 'depth', which it does not write/ });
+  t.throws(def({ hop: { modes: ['pull'], state: { depth: 'i32' }, fills: ['depth'] } }), { message: /fills 'depth', whose reduce is 'claim'.*Fix: fill only arrays each vertex's owner writes/s });
+  t.throws(def({ hop: { modes: ['push', 'pull'], state: { depth: 'i32' }, reduce: { depth: 'owner' }, fills: ['depth'] } }), { message: /fills arrays and pushes/ });
   t.throws(def({ hop: { modes: ['push'], state: { depth: 'i32' } } }, new URL('file:///nonexistent/gpu.cu')), { message: /source \/nonexistent\/gpu\.cu cannot be read \(ENOENT\)/ });
   const state = (resident: unknown) => ({ depth: { type: 'i32', init: -1, reduce: 'claim', resident } }) as never;
   t.throws(() => defineProgram({ ...base, state: state('yes') }), { instanceOf: TesseraError, message: /program 'checked': state 'depth' has resident 'yes'.*Fix: give resident: true, resident: 'device' or leave it out/s });
@@ -245,3 +249,20 @@ gpuTest('a call whose arrays do not match the declared types is refused', async 
   }
   t.true(warnings.some((m) => /program 'low-label' runs on the CPU sockets only: its GPU operators need NVRTC/.test(m)), warnings.join('\n'));
 });
+
+for (const [label, g] of GRAPHS) {
+  gpuTest(`vertex operators on ${label}: vertex maps and a filter run on GPUs owning every vertex (one, two) and equal the CPU's, host writes between them seen`, async (t) => {
+    const cpu = await run(g, mixRounds, { topology: { ...ONE_GPU, gpus: [] } });
+    for (const [topology, gpuShare] of [[ONE_GPU, 1], [TWO_GPUS, 1], [ONE_GPU, 0.5]] as const) {
+      const what = `${topology.name} share ${gpuShare}`;
+      const r = await run(g, mixRounds, { topology, gpuShare });
+      t.deepEqual([...r.values], [...cpu.values], what);
+      t.is(r.report.notes.total, cpu.report.notes.total, `${what}: mix's sums`);
+      t.is(r.report.notes.odd, cpu.report.notes.odd, `${what}: the filter's size`);
+      // xInit, five mixes and the filter on the GPUs; beside a socket every vertex map is the CPU's.
+      const onGpus = r.report.steps.filter((s) => s.vertexMap === true);
+      t.is(onGpus.length, gpuShare === 1 ? 7 : 0, what);
+      t.true(onGpus.every((s) => s.actors.every((a) => a.kind === 'gpu' || a.tasks === 0)), what);
+    }
+  });
+}

@@ -44,6 +44,19 @@ for (const [label, g] of GRAPHS) {
   });
 }
 
+(withGpu ? test : test.skip)('on a GPU owning every vertex the init, gathers and applies (a vertex pass) run on the device: only p goes up', async (t) => {
+  const g = GRAPHS[0]![1];
+  const r = await run(g, ppr, { topology: GPU, gpuShare: 1, iterations: 6, tolerance: 0 });
+  close(t, r.values, referencePpr(g, { ...base, iterations: 6, tolerance: 0, sources: [] }).values, 'GPU-only');
+  const applies = r.report.steps.filter((s) => s.kernel === 'pprApply');
+  t.is(applies.length, 6);
+  t.true(applies.every((s) => s.vertexMap === true && s.actors.every((a) => a.kind === 'gpu' || a.tasks === 0)));
+  // Only p goes up (the first gather): the init fills x, contrib and outW on the device, the
+  // gathers xn; the frontier (every vertex) is set there; the iterations' arrays stay.
+  const bytesIn = r.report.steps.map((s) => s.actors.reduce((x, a) => x + (a.gpu?.stateBytesIn ?? 0), 0));
+  t.deepEqual(bytesIn, r.report.steps.map((_, i) => (i === 1 ? 8 * g.numVertices : 0)), `state sent up: ${bytesIn.join(', ')}`);
+});
+
 test('the iteration cap, weighted=0 and repeated sources', async (t) => {
   const g = GRAPHS[0]![1];
   const capped = await run(g, ppr, { topology: ONE, iterations: 3, tolerance: 0 });

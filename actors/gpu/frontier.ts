@@ -62,6 +62,8 @@ export async function frontierAll(a: GpuActor, s: GpuStep): Promise<void> {
   if (s.frontierOnDevice === true) return;
   unheld(s);
   await a.ensure(FR, 'u8');
+  // Every vertex (a PageRank-like pull): ones set on the device, no byte map over the link.
+  if (s.f.frontierFull === true) return a.controller.fillState(FR, 1);
   await a.pin(s.frontier!);
   await a.controller.writeState(FR, s.frontier!);
   a.stats.stateBytesIn += s.frontier!.byteLength;

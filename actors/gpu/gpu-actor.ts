@@ -283,7 +283,7 @@ export class GpuActor extends GpuStateSync {
     const h = f.ops !== undefined ? operatorHandler(f.ops, f.kernel) : f.gpu === undefined ? undefined : (await loadGpuHandlers(f.gpu)).table[f.kernel];
     if (h?.transient !== true) injectGpuFault(f.step, this.cfg!.device); // engine/faults.ts: TESSERA_FAULT's gpu-fail / gpu-oom at this superstep
     if (h === undefined) throw new Error(`kernel '${f.kernel}' has no GPU mapping`);
-    if (!h.modes.includes(f.mode)) throw new Error(`kernel '${f.kernel}' runs ${h.modes.join('/')} on the GPU, not ${f.mode}`);
+    if (f.vertexOp === true ? h.vertex !== true : !h.modes.includes(f.mode)) throw new Error(`kernel '${f.kernel}' runs ${h.modes.join('/') || 'vertex maps'} on the GPU, not ${f.vertexOp === true ? 'a vertex map' : f.mode}`);
     const family = f.gpu ?? `ops:${f.ops!.program}`;
     if (family !== this.family && h.transient !== true) {
       await this.freeProgramArrays();

@@ -79,6 +79,8 @@ export function stepOf(f: SuperstepFrame, shared: SharedArrayBuffer[], n: number
 
 export interface GpuHandler {
   modes: Mode[];
+  /** Runs vertex maps too (SuperstepFrame.vertexOp: a GPU operator's `vertex` mode). */
+  vertex?: true;
   run(a: GpuActor, s: GpuStep): Promise<StepOut>;
   /**
    * Pull kernels whose vertices are written by whoever computes them can take work stolen from a

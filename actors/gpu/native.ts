@@ -80,7 +80,7 @@ export type KernelName =
   | 'aff_merge'
   /** Reads every offset and neighbour id of the pages and changes nothing (the engine's warm-up: native/src/kernels_util.h KTouch). */
   | 'touch'
-  /** A program's GPU operator (operators.ts): user:<module key>:<operator>:<push|pull>. */
+  /** A program's GPU operator (operators.ts): user:<module key>:<operator>:<push|pull|vertex>. */
   | `user:${string}`;
 export type NativeFlavor = 'cuda' | 'host';
 

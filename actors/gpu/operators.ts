@@ -58,7 +58,7 @@ export function operatorUnit(ops: ProgramOperators): string {
   }
   // Compiler messages about the program's source name its file and line.
   out.push(`#line 1 "${ops.file.replace(/\\/g, '/').replace(/"/g, '')}"`, ops.source, '#line 1 "tessera-entry-points"');
-  for (const [k, op] of Object.entries(ops.kernels)) for (const m of op.modes) out.push(m === 'push' ? `TS_USER_PUSH(${k})` : `TS_USER_PULL(${k})`);
+  for (const [k, op] of Object.entries(ops.kernels)) for (const m of op.modes) out.push(m === 'push' ? `TS_USER_PUSH(${k})` : m === 'pull' ? `TS_USER_PULL(${k})` : `TS_USER_VERTEX(${k})`);
   return out.join('\n') + '\n';
 }
 
@@ -170,7 +170,8 @@ async function ensureLoaded(a: GpuActor, ops: ProgramOperators): Promise<string>
 export function operatorHandler(ops: ProgramOperators, kernel: string): GpuHandler | undefined {
   const op = ops.kernels[kernel];
   if (op === undefined) return undefined;
-  return { modes: op.modes, run: (a, s) => runOperator(a, s, ops, kernel, op) };
+  const modes = op.modes.filter((m) => m !== 'vertex');
+  return { modes, ...(op.modes.includes('vertex') ? { vertex: true as const } : {}), run: (a, s) => runOperator(a, s, ops, kernel, op) };
 }
 
 async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops: ProgramOperators, kernel: string, op: OperatorSpec): ReturnType<GpuHandler['run']> {
@@ -200,7 +201,10 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
     // What of the device copy another writer may have changed since the last superstep.
     const up = stale(a, s, n, kind, d);
     if (!diffed.has(n)) {
-      await refresh(a, s, n, kind, d, up);
+      // Filled by the operator (GpuOperator.fills): the device's copy need hold nothing yet
+      // (a pullIf pull computes some vertices only: the others' values go up).
+      if (op.fills.includes(n) && f.pullIf === undefined) await a.ensure(d, kind);
+      else await refresh(a, s, n, kind, d, up);
       continue;
     }
     const host = s.state[n]!;
@@ -217,11 +221,18 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
   }
   await clearNext(a, s);
   const push = f.mode === 'push';
-  if (push) await frontierOwned(a, s);
+  // A vertex map reads no frontier and no pages: the owned vertices, each written by its owner (as a pull).
+  const vertex = f.vertexOp === true;
+  if (vertex) delete roles.frontier;
+  else if (push) await frontierOwned(a, s);
   else await frontierAll(a, s);
-  const set = op.view === 'undirected' && a.directed ? await a.ensureUnion() : push || f.pullPages === 'out' ? SET_OUT : SET_IN;
-  const pages = push && set === SET_OUT ? await pushPagesOf(a, SET_OUT, s) : await a.pullPages(set, s, f.pullIf && slots.get(f.pullIf.state));
-  const st = await a.run(`user:${key}:${kernel}:${f.mode}`, { setId: set, pages, params, state: roles });
+  let st: Awaited<ReturnType<GpuActor['run']>>;
+  if (vertex) st = await a.runPageless(`user:${key}:${kernel}:vertex`, { params, state: roles });
+  else {
+    const set = op.view === 'undirected' && a.directed ? await a.ensureUnion() : push || f.pullPages === 'out' ? SET_OUT : SET_IN;
+    const pages = push && set === SET_OUT ? await pushPagesOf(a, SET_OUT, s) : await a.pullPages(set, s, f.pullIf && slots.get(f.pullIf.state));
+    st = await a.run(`user:${key}:${kernel}:${f.mode}`, { setId: set, pages, params, state: roles });
+  }
   const merges: StateMerge[] = [];
   const sync: StateSync[] = [];
   const kinds = new Map(op.state);

@@ -54,9 +54,13 @@ function mirrors(a: GpuActor): Map<string, Mirror> {
   return m;
 }
 
-/** Whether the mirror `m` left by the previous superstep is the host view `host` of `kind`. */
-function sameView(m: Mirror, host: StateArray, kind: StateKind, step: number): boolean {
-  return isViewOf(m, host, kind) && m.step + 1 === step;
+/**
+ * Whether the mirror `m` is the host view `host` of `kind` as it stands at superstep `step`: left
+ * by the previous superstep, or (an actor owning every vertex, the only writer but the host's
+ * passes) by a later one than `touched` (SuperstepFrame.touched) names.
+ */
+function sameView(m: Mirror, host: StateArray, kind: StateKind, step: number, touched?: number): boolean {
+  return isViewOf(m, host, kind) && (m.step + 1 === step || (m.where === 'all' && touched !== undefined && m.step >= touched && m.step < step));
 }
 
 /** Whether `m` mirrors the host view `host` of `kind` (after whichever superstep). */
@@ -74,7 +78,7 @@ export function stale(a: GpuActor, s: GpuStep, name: string, kind: StateKind, sl
   const all = mirrors(a);
   const m = all.get(slot);
   all.delete(slot);
-  if (m === undefined || s.f.resident?.includes(name) !== true || !sameView(m, s.state[name]!, kind, s.f.step)) return 'all';
+  if (m === undefined || s.f.resident?.includes(name) !== true || !sameView(m, s.state[name]!, kind, s.f.step, s.f.touched?.[name])) return 'all';
   if (m.where === 'patch') return patchOf(a, s, name, kind, m.step);
   const miss = m.where === 'all' ? [] : (m.missing ?? a.others);
   return miss.length === 0 ? 'none' : miss;
@@ -112,7 +116,7 @@ export function slotsFor(a: GpuActor, s: GpuStep, state: ReadonlyArray<readonly 
   for (const [n, kind] of state) {
     if (s.f.resident?.includes(n) !== true) continue;
     for (const [d, m] of all)
-      if (!taken.has(d) && sameView(m, s.state[n]!, kind, s.f.step)) {
+      if (!taken.has(d) && sameView(m, s.state[n]!, kind, s.f.step, s.f.touched?.[n])) {
         slots.set(n, d);
         taken.add(d);
         break;

@@ -263,7 +263,7 @@ class Controller {
   /**
    * Loads the user operator module `key` (kernels_user.h; controller_user.cpp): emulated, the
    * shared object at `path`; CUDA, `cubin`, else `source` compiled by NVRTC (the cubin is
-   * returned so the caller can cache it). Kernel "user:<key>:<operator>:<push|pull>" runs it.
+   * returned so the caller can cache it). Kernel "user:<key>:<operator>:<push|pull|vertex>" runs it.
    */
   std::string loadOperators(const std::string& key, const std::string& path, const std::string& source, const std::string& cubin);
   /** Frees device memory and the backend; the controller is unusable afterwards. */

@@ -1,6 +1,7 @@
 // User operator modules (kernels_user.h): loading, and the plan of kernel
-// "user:<key>:<operator>:<push|pull>", which launches the module's entry points over the call's
-// pages exactly as the built-in push (TWC) and vertex-group pull kernels are launched.
+// "user:<key>:<operator>:<push|pull|vertex>", which launches the module's entry points over the
+// call's pages exactly as the built-in push (TWC) and vertex-group pull kernels are launched (a
+// vertex pass: once over the owned vertices, no pages).
 //   state roles s0..s7 -> the operator's state arrays, in the order of its Env; params x0..x7 ->
 //   its arguments; params n (vertices), ownedBegin/ownedEnd or role `owned` (u8 map: pull applies
 //   owned vertices only); roles frontier, next (u8 or u32 bitmap). Stats: sum (Env::addSum),
@@ -46,9 +47,10 @@ void* Controller::userFn(const std::string& key, const std::string& name) {
 void Controller::buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pages, Plan& pl) {
   const std::string& k = rq.kernel;
   const size_t c3 = k.rfind(':'), c2 = k.rfind(':', c3 - 1);
-  if (c3 == std::string::npos || c2 == std::string::npos || c2 <= 5) throw CodedError("TS_KERNEL", "bad user kernel '" + k + "': user:<key>:<operator>:<push|pull>");
+  if (c3 == std::string::npos || c2 == std::string::npos || c2 <= 5) throw CodedError("TS_KERNEL", "bad user kernel '" + k + "': user:<key>:<operator>:<push|pull|vertex>");
   const std::string key = k.substr(5, c2 - 5), op = k.substr(c2 + 1, c3 - c2 - 1), mode = k.substr(c3 + 1);
-  if (mode != "push" && mode != "pull") throw CodedError("TS_KERNEL", k + ": the mode must be push or pull");
+  if (mode != "push" && mode != "pull" && mode != "vertex") throw CodedError("TS_KERNEL", k + ": the mode must be push, pull or vertex");
+  if (mode == "vertex" && !pages.empty()) throw CodedError("TS_ARG", k + ": a vertex pass reads no pages");
   auto param = [&](const std::string& name, double dflt) {
     auto it = rq.params.find(name);
     return it == rq.params.end() ? dflt : it->second;
@@ -60,6 +62,7 @@ void Controller::buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pag
     if (hp->spec.vEnd > n || (hp->anyNbr && hp->maxNbr >= n))
       throw CodedError("TS_RANGE", k + ": page " + std::to_string(hp->spec.index) + " reaches beyond params.n = " + std::to_string(n));
   UserArgs a{};
+  a.n = n;
   for (int i = 0; i < kUserSlots; i++) {
     StateArr* s = role(rq, "s" + std::to_string(i), {SType::U8, SType::U32, SType::I32, SType::F32, SType::F64}, false);
     a.s[i] = s ? s->dev : nullptr;
@@ -96,6 +99,15 @@ void Controller::buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pag
     for (double x : part) st.sum += x;
     st.hasSum = true;
   };
+  if (mode == "vertex") {
+    void* fv = userFn(key, "tsu_" + op + "_vertex");
+    const uint32_t span = a.omap ? n : (a.oe > a.ob ? a.oe - a.ob : 0);
+    pl.pre = [this, sum, fv, a, span] {
+      be_->memset(sum, 0, 8 * kUserSumSlots, 0);
+      if (span > 0) be_->launchFn(fv, gridFor(span), kBlock, 0, 0, &a);
+    };
+    return;
+  }
   if (mode == "push") {
     void* fb = userFn(key, "tsu_" + op + "_bin");
     void* fw = userFn(key, "tsu_" + op + "_warp");

@@ -13,6 +13,8 @@
 //   static double gather(const Env<K>& e, u32 v, u32 u, double w);
 //   static bool apply(const Env<K>& e, u32 v, double r);            // true: v is active next
 //   static bool want(const Env<K>& e, u32 v);  static bool done(double r);
+// and for vertex (a vertexMap / vertexFilter pass over the owned vertices, no pages read):
+//   static bool vertex(const Env<K>& e, u32 v);                     // true: v is in the filter's frontier
 // Env<K> holds one pointer per declared state array and one field per declared argument, plus
 // e.active(u) (u is in the frontier) and e.addSum(x) (the step's sum, as out.sum on the CPU).
 #pragma once
@@ -40,6 +42,7 @@ struct UserArgs {
   u32 nsplit, ob, oe, G;
   void* s[kUserSlots];
   double x[kUserSlots];
+  u32 n;               // vertices (a vertex pass over an owned byte map walks them all)
 };
 
 struct EnvBase {
@@ -153,6 +156,18 @@ struct KUserSplitApply {
   }
 };
 
+/** A vertex pass: K::vertex on every owned vertex (grid-stride), true marks it in next. */
+template <class K>
+struct KUserVertex {
+  using Args = UserArgs;
+  static constexpr int phases = 1;
+  TS_DEVICE static void phase(int, const Ctx& c, const Args& a) {
+    const u32 lo = a.omap ? 0 : a.ob, hi = a.omap ? a.n : a.oe;
+    for (u32 v = lo + c.gtid(); v < hi; v += c.gstride())
+      if (userOwned(a, v) && K::vertex(Env<K>::make(a), v)) a.next.mark(v);
+  }
+};
+
 #if TS_CUDA_SIDE
 template <class K>
 __device__ __forceinline__ void userPhases(const typename K::Args& a) {
@@ -187,6 +202,7 @@ void userBlock(u32 bid, u32 grid, u32 block, char* smem, const void* args) {
   TS_USER_ENTRY(tsu_##K##_pull, ts::KGroupPull<ts::UserPull<K>, ts::UserArgs>)     \
   TS_USER_ENTRY(tsu_##K##_sinit, ts::KUserSplitInit<K>)                            \
   TS_USER_ENTRY(tsu_##K##_sapply, ts::KUserSplitApply<K>)
+#define TS_USER_VERTEX(K) TS_USER_ENTRY(tsu_##K##_vertex, ts::KUserVertex<K>)
 
 }  // namespace ts
 

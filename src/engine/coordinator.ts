@@ -19,7 +19,7 @@ import type { StateArray } from './kernel.js';
 import type { IdList } from './ids.js';
 import type { Frontier } from './program.js';
 import type { AnyProgram } from './define.js';
-import type { GpuHandler } from '../../actors/gpu/handler.js';
+import type { OperatorMode } from './operators.js';
 import type { ActorStepReport, RunReport, StealEvent } from './report.js';
 import { applyVotes, kindOf, type ChangedState, type Vote } from './fold.js';
 import * as taskPlan from './tasks.js';
@@ -184,7 +184,7 @@ export class Engine {
    * every GPU actor runs natively. A kernel no GPU maps is refused with a clear error (never run
    * silently on CPU threads instead).
    */
-  modesFor(gpu: Pick<GpuHandler, 'modes'> | undefined, kernel: string, program: string, wanted: ReadonlyArray<Mode>): ReadonlyArray<Mode> {
+  modesFor(gpu: { readonly modes: ReadonlyArray<OperatorMode> } | undefined, kernel: string, program: string, wanted: ReadonlyArray<Mode>): ReadonlyArray<Mode> {
     if (!this.hasGpus) return wanted;
     if (gpu === undefined)
       throw new TesseraError(`program '${program}' cannot run on topology '${this.topology.name}' yet: its kernel '${kernel}' has no GPU implementation`, {
@@ -439,7 +439,7 @@ export class Engine {
         }).then((v) => ((voteMs[i] = performance.now() - sentAt), v)),
     );
     const policy = this.stealPolicy;
-    const steal = policy === 'off' || vertexMap || team !== undefined ? undefined : policy;
+    const steal = policy === 'off' || vertexMap || kernel.vertexOp === true || team !== undefined ? undefined : policy;
     this.live = { step, remaining: new Map(actors.map((a, i) => [a.name, shares[i]!.reduce((x, t) => x + t.edges, 0)])), voted: new Set(), asks: new Map(), t0: performance.now(), steals: [] };
     const steals = this.live.steals;
     // GPU actors first: each starts its device work before the socket actors' frames are handled
@@ -469,11 +469,14 @@ export class Engine {
           ...(first ? { first } : {}),
           ...(countNext ? { countNext } : {}),
           ...(kernel.resident !== undefined && i >= this.cpuCount ? { resident: kernel.resident } : {}),
+          ...(kernel.touched !== undefined && i >= this.cpuCount ? { touched: kernel.touched } : {}),
           ...(kernel.pullIf !== undefined && i >= this.cpuCount ? { pullIf: kernel.pullIf } : {}),
           ...(kernel.frontierIsNext === true && i >= this.cpuCount ? { frontierIsNext: true } : {}),
           ...(kernel.held !== undefined && i >= this.cpuCount ? { held: kernel.held } : {}),
           ...(kernel.holdNext === true && i >= this.cpuCount ? { holdNext: true } : {}),
           ...(kernel.frontierHeld === true && i >= this.cpuCount ? { frontierHeld: true } : {}),
+          ...(kernel.vertexOp === true && i >= this.cpuCount ? { vertexOp: true as const } : {}),
+          ...(kernel.frontierFull === true && i >= this.cpuCount ? { frontierFull: true as const } : {}),
           ...(changed !== undefined && i >= this.cpuCount ? { changed } : {}),
         },
         shared,

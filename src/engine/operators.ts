@@ -13,10 +13,15 @@ import type { Mode, StateKind } from '../wire/frames.js';
 import type { Reduce, StateSpecs } from './define.js';
 
 export type OperatorArgType = 'f64' | 'i32' | 'u32';
+/** An operator's modes: an edgeMap's push or pull, or a vertexMap / vertexFilter pass (`vertex`). */
+export type OperatorMode = Mode | 'vertex';
 
 export interface GpuOperator {
-  /** What the struct implements: push (`push`), pull (`identity`, `gather`, `combine`, `apply`). */
-  modes: ReadonlyArray<Mode>;
+  /**
+   * What the struct implements: push (`push`), pull (`identity`, `gather`, `combine`, `apply`),
+   * vertex (`vertex`: a vertexMap / vertexFilter pass, run on the GPUs where they own every vertex).
+   */
+  modes: ReadonlyArray<OperatorMode>;
   /**
    * The state arrays the kernel's calls pass, by the names the calls give them (edgeMap's state
    * record), with their types: Env's pointer fields, in this order.
@@ -26,6 +31,12 @@ export interface GpuOperator {
   args?: Readonly<Record<string, OperatorArgType>>;
   /** Arrays it only reads: not read back after the step. */
   reads?: ReadonlyArray<string>;
+  /**
+   * Arrays it writes at every owned vertex (pull: `apply` each, so no `want`; vertex: `vertex`
+   * each) and reads nowhere before (no neighbour's entry either): not copied to the device before
+   * the step. Reduce 'owner' or 'none' only; not with push.
+   */
+  fills?: ReadonlyArray<string>;
   /**
    * How its writes to an array combine with other actors' (default: the reduce of the program's
    * state of the same name). 'owner'/'none': each vertex is written by its owner (pull); the
@@ -51,11 +62,13 @@ export interface GpuOperators {
 
 /** An operator as the GPU actor receives it (the superstep frame's `ops`). */
 export interface OperatorSpec {
-  modes: Mode[];
+  modes: OperatorMode[];
   state: Array<[string, StateKind]>;
   args: Array<[string, OperatorArgType]>;
   /** The written arrays and their reduce. */
   writes: Array<[string, Reduce]>;
+  /** GpuOperator.fills. */
+  fills: string[];
   view: 'graph' | 'undirected';
 }
 
@@ -96,7 +109,7 @@ export function checkOperators(program: string, ops: GpuOperators, state: StateS
   for (const [k, op] of Object.entries(ops.kernels ?? {})) {
     if (!IDENT.test(k)) bad(`kernel '${k}' is not a C++ identifier`, 'name the kernel with letters, digits and _');
     const modes = [...(op.modes ?? [])];
-    if (modes.length === 0 || modes.some((m) => m !== 'push' && m !== 'pull')) bad(`kernel '${k}' needs modes: ['push'] and/or ['pull']`, 'list the modes its struct implements');
+    if (modes.length === 0 || modes.some((m) => m !== 'push' && m !== 'pull' && m !== 'vertex')) bad(`kernel '${k}' needs modes: ['push'], ['pull'] and/or ['vertex']`, 'list the modes its struct implements');
     const st = Object.entries(op.state ?? {});
     const args = Object.entries(op.args ?? {});
     if (st.length > SLOTS || args.length > SLOTS) bad(`kernel '${k}' has more than ${SLOTS} state arrays or arguments`, 'pass fewer');
@@ -120,9 +133,16 @@ export function checkOperators(program: string, ops: GpuOperators, state: StateS
       writes.push([n, r]);
     }
     for (const r of Object.keys(op.reduce ?? {})) if (!(r in (op.state ?? {}))) bad(`kernel '${k}': reduce names '${r}', which is not in its state`, 'list only its state arrays');
+    const fills = [...(op.fills ?? [])];
+    for (const f of fills) {
+      const w = writes.find(([n]) => n === f);
+      if (w === undefined) bad(`kernel '${k}': fills names '${f}', which it does not write`, 'list only state arrays it writes (not in reads)');
+      if (w![1] !== 'owner' && w![1] !== 'none') bad(`kernel '${k}': fills '${f}', whose reduce is '${w![1]}'`, "fill only arrays each vertex's owner writes (reduce 'owner' or 'none')");
+    }
+    if (fills.length > 0 && modes.includes('push')) bad(`kernel '${k}' fills arrays and pushes`, 'give fills to pull and vertex operators only');
     const view = op.view ?? 'graph';
     if (view !== 'graph' && view !== 'undirected') bad(`kernel '${k}': view '${String(view)}'`, "use 'graph' or 'undirected'");
-    kernels[k] = { modes, state: st, args, writes, view };
+    kernels[k] = { modes, state: st, args, writes, fills, view };
   }
   if (Object.keys(kernels).length === 0) bad('names no kernel', 'give gpu.kernels: { <kernel>: { modes, state } }');
   return { program, file, source, kernels };

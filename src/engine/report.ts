@@ -51,6 +51,8 @@ export interface StepReport {
   steals?: StealEvent[];
   /** A team (RunContext.team): the threads that ran the kernel's team function, a whole phase in this one step. */
   team?: number;
+  /** A vertex map (vertexMap / vertexFilter) the GPU actors ran with the kernel's GPU operator (its GPUs own every vertex). */
+  vertexMap?: true;
 }
 
 /** One answer to an idle actor's ask (Garaph's page stealing), as the coordinator saw it. */

@@ -50,6 +50,12 @@ export interface KernelRef {
   frontierHeld?: boolean;
   /** A team's control block (SuperstepFrame.team). */
   team?: SharedArrayBuffer;
+  /** A vertex map on the GPU actors (SuperstepFrame.vertexOp). */
+  vertexOp?: true;
+  /** SuperstepFrame.frontierFull. */
+  frontierFull?: true;
+  /** SuperstepFrame.touched. */
+  touched?: Record<string, number>;
 }
 
 /** Edges of every task of the shares (outside edgeMap, whose loops V8 left unoptimised). */
@@ -87,6 +93,8 @@ export class Run extends RunPools implements RunContext {
   private readonly pulled = new WeakMap<Frontier, number>();
   /** Buffers passed to vertexMap / vertexFilter since the last edgeMap: host writes no GPU saw. */
   private readonly hostWritten = new Set<ArrayBufferLike>();
+  /** Each buffer's last superstep, or the next one's number after a host pass wrote it (SuperstepFrame.touched). */
+  private readonly touched = new Map<ArrayBufferLike, number>();
   /** Arrays (the views the supersteps passed) whose GPU copy is newer than the host's (held.ts), by buffer. */
   private readonly held = new Map<ArrayBufferLike, StateArray>();
   /** Time spent bringing held copies back (settle). */
@@ -338,8 +346,14 @@ export class Run extends RunPools implements RunContext {
     if (this.kernel(kernel).vertex === undefined) {
       throw new TesseraError(`program '${this.program}' runs ${op} with kernel '${kernel}', which has no vertex function`, { file: this.kernels.url, fix: 'give that kernel vertex(ctx, lo, hi, out)' });
     }
+    if (this.vertexOnGpus(kernel)) {
+      // GPUs owning every vertex run the kernel's GPU operator: the state stays where the edge
+      // steps left it (a CPU pass would bring it back to the host and send it up again after).
+      const r = await this.edgeStep(kernel, { bitmap: next, list: undefined, size: 0 }, state, args, {}, next);
+      return { sum: r.sum, active: r.next.size };
+    }
     await this.settle(Object.values(state), false);
-    for (const a of Object.values(state)) this.hostWritten.add(a.buffer);
+    for (const a of Object.values(state)) this.hostWritten.add(a.buffer), this.touched.set(a.buffer, this.step);
     const t0 = performance.now();
     const shares = this.engine.vertexShares();
     if (this.graph.numVertices <= INLINE_VERTEX_MAP) {
@@ -357,23 +371,39 @@ export class Run extends RunPools implements RunContext {
     return { sum: stepSum(votes), active: votes.reduce((a, v) => a + v.active, 0) };
   }
 
-  async edgeMap(
+  /** Whether vertex maps of `kernel` run on the GPUs: they own every vertex and its GPU operator has a `vertex` mode. */
+  private vertexOnGpus(kernel: string): boolean {
+    return this.gpusOwnAll && this.def.operators?.kernels[kernel]?.modes.includes('vertex') === true;
+  }
+
+  edgeMap(kernel: string, frontier: Frontier, state: Record<string, StateArray>, args: Record<string, number> = {}, opts: EdgeMapOptions = {}): Promise<StepResult> {
+    return this.edgeStep(kernel, frontier, state, args, opts, undefined);
+  }
+
+  /**
+   * edgeMap's superstep; with `vertexNext`, a vertex map on the GPU actors instead (vertexStep):
+   * a GPU-only pull superstep of the operator's `vertex` over the owned vertices, marking that
+   * bitmap, its result no frontier of the run's (the caller's bitmap).
+   */
+  private async edgeStep(
     kernel: string,
     frontier: Frontier,
     state: Record<string, StateArray>,
-    args: Record<string, number> = {},
-    opts: EdgeMapOptions = {},
+    args: Record<string, number>,
+    opts: EdgeMapOptions,
+    vertexNext: Uint8Array | undefined,
   ): Promise<StepResult> {
     const t0 = performance.now();
     const g = this.graph;
+    const vertex = vertexNext !== undefined;
     // A GPU-only superstep: the GPUs own every vertex (no CPU side needed; the sockets get no tasks).
     if (opts.gpuOnly === true && !this.gpusOwnAll)
       throw new TesseraError(`program '${this.program}' runs kernel '${kernel}' with gpuOnly, which needs the GPUs to own every vertex`, { fix: 'check ctx.gpusOwnAll (or ctx.soleGpu) before passing gpuOnly' });
-    const k = opts.gpuOnly === true ? {} : this.kernel(kernel);
+    const k = opts.gpuOnly === true || vertex ? {} : this.kernel(kernel);
     const wanted = opts.modes ?? (['push', 'pull'] as const).filter((m) => k[m] !== undefined || opts.gpuOnly === true);
     // A CPU-only superstep on a GPU topology: the sockets alone, over every vertex (no GPU side needed).
     const cpuOnly = opts.cpuOnly === true && this.engine.hasGpus;
-    const modes = cpuOnly ? wanted : this.engine.modesFor(this.def.operators?.kernels[kernel] ?? this.gpu?.table[kernel], kernel, this.program, wanted);
+    const modes = vertex ? (['pull'] as const) : cpuOnly ? wanted : this.engine.modesFor(this.def.operators?.kernels[kernel] ?? this.gpu?.table[kernel], kernel, this.program, wanted);
     // A frontier a GPU holds (held.ts) is taken over on the device by the kernel that made it; anything else reads it here first.
     const h = this.heldNext;
     const onDevice = h !== undefined && h.frontier === frontier && h.kernel === kernel && frontier === this.lastNext && !cpuOnly;
@@ -411,7 +441,8 @@ export class Run extends RunPools implements RunContext {
     }
     let shares: Task[][];
     const pullPages = opts.pullPages ?? 'in';
-    if (mode === 'pull') {
+    if (vertex) shares = Array.from({ length: this.engine.cpuCount + this.engine.topology.gpus.length }, (_, i) => (i < this.engine.cpuCount ? [] : [{ page: 0, count: 0, lo: 0, hi: 0, edges: 0 }]));
+    else if (mode === 'pull') {
       shares = this.engine.denseShares(pullPages, cpuOnly, opts.skipEmpty === true);
       const only = opts.pullIf;
       if (only !== undefined && g[pullPages].stored !== undefined) shares = activeShares(shares, this.engine.cpuCount, g[pullPages].pages, state[only.state]!, only.value);
@@ -426,7 +457,7 @@ export class Run extends RunPools implements RunContext {
       if (!(list.buffer instanceof SharedArrayBuffer)) list = toShared(list);
       ({ shares, list } = this.engine.pushTaskShares(list, frontierEdges ?? frontier.edges, k.splitPush === true, cpuOnly));
     }
-    const next = this.bitmap();
+    const next = vertexNext ?? this.bitmap();
     // GPUs owning every vertex may keep 'device' arrays and (deviceNext) the next flags (held.ts).
     const holding = !cpuOnly && this.engine.gpusOwnAll;
     const holdNext = holding && opts.deviceNext === true;
@@ -453,6 +484,8 @@ export class Run extends RunPools implements RunContext {
     // What a CPU-only superstep writes no GPU copy has seen (as a vertexMap's).
     if (cpuOnly) for (const a of Object.values(state)) this.hostWritten.add(a.buffer);
     else this.hostWritten.clear();
+    const touched = resident?.filter((n) => this.touched.has(state[n]!.buffer)).map((n) => [n, this.touched.get(state[n]!.buffer)!] as const);
+    for (const a of Object.values(state)) this.touched.set(a.buffer, step);
     // A superstep of up to ~64 k edges runs here (CPU-only topologies): a round trip to the
     // workers costs 0.3-4 ms, the kernel microseconds (PageRank on RMAT 10 is ten of them).
     // A push edge (a random read, often a compare-and-swap: ~50 ns in TypeScript) counts 8: RMAT
@@ -466,7 +499,7 @@ export class Run extends RunPools implements RunContext {
           const m = { kernel, mode, pullPages, vertex: false, wantList, listCap: this.engine.listCap, countNext };
           return runShareInline(k, ctx, m, actor, step, shares[i]!);
         })
-      : await this.engine.superstep(step, { ...this.ref(kernel), ...(resident !== undefined ? { resident } : {}), ...(mode === 'pull' && opts.pullIf !== undefined ? { pullIf: opts.pullIf } : {}), ...(frontier === this.lastNext && !cpuOnly ? { frontierIsNext: true } : {}), ...(held !== undefined && held.length > 0 ? { held } : {}), ...(holdNext ? { holdNext } : {}), ...(onDevice ? { frontierHeld: true } : {}) }, mode, shares, args, state, onDevice ? { bitmap: h.bitmap, list: undefined, size: frontier.size } : frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext, cpuOnly);
+      : await this.engine.superstep(step, { ...this.ref(kernel), ...(resident !== undefined ? { resident } : {}), ...(mode === 'pull' && opts.pullIf !== undefined ? { pullIf: opts.pullIf } : {}), ...(frontier === this.lastNext && !cpuOnly ? { frontierIsNext: true } : {}), ...(held !== undefined && held.length > 0 ? { held } : {}), ...(holdNext ? { holdNext } : {}), ...(onDevice ? { frontierHeld: true } : {}), ...(vertex ? { vertexOp: true as const } : {}), ...(!vertex && frontier.size === g.numVertices ? { frontierFull: true as const } : {}), ...(touched !== undefined && touched.length > 0 ? { touched: Object.fromEntries(touched) } : {}) }, mode, shares, args, state, onDevice ? { bitmap: h.bitmap, list: undefined, size: frontier.size } : frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext, cpuOnly);
     let active = 0;
     let sum = 0;
     let edges = 0;
@@ -528,10 +561,16 @@ export class Run extends RunPools implements RunContext {
       listMs,
       actors: this.engine.actorReports(votes, voteMs, shares),
       ...(steals.length > 0 ? { steals } : {}),
+      ...(vertex ? { vertexMap: true as const } : {}),
     };
     this.steps.push(record);
     this.engine.progress.emit('superstep', record, this.program);
     const nextFrontier: Frontier = { bitmap: next, list: nextList, size: active, ...(nextEdges !== undefined ? { edges: nextEdges } : {}) };
+    if (vertex) {
+      // The GPUs' next flags are the vertex map's now (not the last edge step's).
+      this.lastNext = undefined;
+      return { next: nextFrontier, sum, edges };
+    }
     this.produced.add(nextFrontier);
     this.live.add(nextFrontier);
     if (active === 0 && votes.slice(0, cpuCount).every((v) => v.tasks === 0)) this.untouched.add(nextFrontier);

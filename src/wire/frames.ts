@@ -140,6 +140,14 @@ export interface SuperstepFrame {
    */
   resident?: string[];
   /**
+   * GPU actors only, for each `resident` name: the last superstep before this one that passed its
+   * host array, or after which a vertex map or CPU-only superstep wrote it (the next superstep's
+   * number). A GPU owning every vertex keeps a device copy equal to the host's after superstep j
+   * while j is at least that (an array the supersteps between did not pass: ppr's outW between
+   * its applies); absent, only the previous superstep's copy is kept.
+   */
+  touched?: Record<string, number>;
+  /**
    * GPU actors, a pull: only vertices whose state `state` equals `value` change (EdgeMapOptions.
    * pullIf); a page without one need not be walked (GpuActor.pullPages).
    */
@@ -184,6 +192,14 @@ export interface SuperstepFrame {
    * ids run with the kernel's `vertex`; sent to CPU socket actors only (it writes host state).
    */
   vertexMap?: boolean;
+  /**
+   * A vertex map on the GPU actors (GPUs owning every vertex, the kernel's GPU operator has a
+   * `vertex` mode): each runs the operator's `vertex` over its owned vertices, no pages read; the
+   * state and next flags go back as a pull's (each vertex written by its owner).
+   */
+  vertexOp?: true;
+  /** GPU actors: the frontier is every vertex (all ones): a pull sets its device frontier there instead of copying the bitmap. */
+  frontierFull?: true;
   /**
    * A team (RunContext.team, socket actors only): every thread runs the kernel's `team` once,
    * meeting the others at barriers in this control block (side-table index; engine/team.ts). The

@@ -12,3 +12,39 @@ struct pprGather {
     return false;
   }
 };
+
+// pprApply (kernels.ts): x takes xn, the next contributions, and the sinks' rank into the step's sum.
+// A vertex pass, so that GPUs owning every vertex keep the iterations' arrays on the device.
+struct pprApply {
+  static TS_OP bool vertex(const Env<pprApply>& e, u32 v) {
+    const double r = e.xn[v];
+    e.x[v] = r;
+    const double w = e.outW[v];
+    if (w > 0) {
+      e.contrib[v] = r / w;
+    } else {
+      e.contrib[v] = 0.0;
+      e.addSum(r);
+    }
+    return false;
+  }
+};
+
+// pprInit (kernels.ts): a pull over the out-lists, each vertex's out-weight (its out-degree
+// unweighted), x = x0, the contributions, the sinks' rank into the step's sum.
+struct pprInit {
+  static TS_OP double identity() { return 0.0; }
+  static TS_OP double gather(const Env<pprInit>& e, u32, u32, double w) { return e.weighted ? w : 1.0; }
+  static TS_OP double combine(double a, double b) { return a + b; }
+  static TS_OP bool apply(const Env<pprInit>& e, u32 v, double t) {
+    e.outW[v] = t;
+    e.x[v] = e.x0;
+    if (t > 0) {
+      e.contrib[v] = e.x0 / t;
+    } else {
+      e.contrib[v] = 0.0;
+      e.addSum(e.x0);
+    }
+    return false;
+  }
+};

@@ -8,7 +8,8 @@
  * |x' - x| is below n * tolerance (note `converged`), or after `iterations` (networkx raises
  * then; here the last ranks are returned with converged = false). `pr` is the Graphalytics one.
  *
- * Kernels: kernels.ts (CPU; pull only, each vertex written by its owner), gpu.cu (GPU operator);
+ * Kernels: kernels.ts (CPU; pull only, each vertex written by its owner), gpu.cu (GPU operators:
+ * the gather, and the apply as a vertex pass where GPUs own every vertex);
  * serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
@@ -25,24 +26,38 @@ export const ppr = defineProgram({
     tolerance: { type: 'number', default: 1e-6, min: 0, description: 'stop when the sum of changes is below n * tolerance (networkx tol)' },
     weighted: { type: 'int', default: 1, min: 0, max: 1, description: '1: transitions follow edge weights (when the graph has them); 0: every edge weighs 1' },
   },
+  // The iterations' arrays stay on GPUs owning every vertex until the run ends (the driver reads
+  // none of them between its supersteps); outW (the first superstep's) and p go up or back once.
   state: {
-    x: { type: 'f64', init: 0, reduce: 'owner' },
-    xn: { type: 'f64', init: 0, reduce: 'owner' },
-    contrib: { type: 'f64', init: 0, reduce: 'owner' },
-    // Set once before the first superstep: GPUs upload it once.
+    x: { type: 'f64', init: 0, reduce: 'owner', resident: 'device' },
+    xn: { type: 'f64', init: 0, reduce: 'owner', resident: 'device' },
+    contrib: { type: 'f64', init: 0, reduce: 'owner', resident: 'device' },
     p: { type: 'f64', init: 0, reduce: 'none', resident: true },
-    outW: { type: 'f64', init: 0, reduce: 'owner' },
+    outW: { type: 'f64', init: 0, reduce: 'owner', resident: true },
   },
   output: 'float',
   kernels: new URL('./kernels.js', import.meta.url),
   gpu: {
     source: new URL('./gpu.cu', import.meta.url),
     kernels: {
+      pprInit: {
+        modes: ['pull'],
+        state: { x: 'f64', contrib: 'f64', outW: 'f64' },
+        args: { x0: 'f64', weighted: 'i32' },
+        fills: ['x', 'contrib', 'outW'],
+      },
       pprGather: {
         modes: ['pull'],
         state: { contrib: 'f64', x: 'f64', xn: 'f64', p: 'f64' },
         args: { alpha: 'f64', dangling: 'f64', weighted: 'i32' },
         reads: ['contrib', 'x', 'p'],
+        fills: ['xn'],
+      },
+      pprApply: {
+        modes: ['vertex'],
+        state: { x: 'f64', xn: 'f64', contrib: 'f64', outW: 'f64' },
+        reads: ['xn', 'outW'],
+        fills: ['x', 'contrib'],
       },
     },
   },
@@ -55,12 +70,14 @@ export const ppr = defineProgram({
     const n = ctx.graph.numVertices;
     const { x, xn, contrib, p, outW } = ctx.state;
     let c = ctx.resume<{ it: number; converged: boolean; dangling: number }>();
+    const all = ctx.all();
     if (c === undefined) {
       p.set(personalization(n, sources ?? []));
-      c = { it: 0, converged: false, dangling: (await ctx.vertexMap('pprInit', { x, contrib, outW }, { x0: 1 / n, weighted })).sum };
+      const init = await ctx.edgeMap('pprInit', all, { x, contrib, outW }, { x0: 1 / n, weighted }, { modes: ['pull'], pullPages: 'out' });
+      ctx.release(init.next);
+      c = { it: 0, converged: false, dangling: init.sum };
     }
     let { it, converged, dangling } = c;
-    const all = ctx.all();
     while (it < iterations && !converged) {
       await ctx.checkpoint({ it, converged, dangling });
       it++;
