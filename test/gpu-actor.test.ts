@@ -463,10 +463,10 @@ gpuTest('BFS pull on a GPU actor syncs its depth range and next flags in place: 
       t.true(sizes.some((a) => a > 0), `some level activates vertices: ${sizes.join(',')}`);
       for (const s of report.steps) t.is(s.actors.find((a) => a.kind === 'gpu')!.messagesAggregated, 0, 'pull steps send no outbox');
       // Depth (4 B) and a flag (1 B) per owned vertex come back every level, whatever changed,
-      // never a compacted merge (12 B per changed vertex).
+      // never a compacted merge (12 B per changed vertex); the flags not where the GPU marked none.
       const out = gpuRows(report).map((r) => r.stateBytesOut);
-      t.true(out[0]! > 0 && out.every((b) => b === out[0]), `the same dense range every level: ${out.join(',')}`);
-      if (gpuShare === 1) t.is(out[0], 5 * g.numVertices);
+      t.true(out[0]! > 0 && out.every((b) => b === out[0] || b === (out[0]! * 4) / 5), `the same dense range every level: ${out.join(',')}`);
+      if (gpuShare === 1) t.deepEqual(out, report.steps.map((s) => (s.active > 0 ? 5 : 4) * g.numVertices));
     } finally {
       await e.close();
     }

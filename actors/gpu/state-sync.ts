@@ -234,6 +234,9 @@ export abstract class GpuStateSync {
     let k = 0;
     // countNext (Ligra's switch next): their out-edges too, summed on the device (OUTDEG is up since load).
     if (s.f.countNext === true) this.nextEdges = 0;
+    // Nothing marked: the host's next flags are clear already (the run hands out clear bitmaps),
+    // so no byte map comes back (a PageRank-like pull activates nothing: 16 MiB a step on RMAT 24).
+    if (known === 0) return 0;
     for (const [b, e] of this.owned) {
       await this.readInto(NX, s.next, b, e);
       if (known === undefined) k += countFlags(s.next.subarray(b, e));

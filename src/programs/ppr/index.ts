@@ -13,7 +13,7 @@
  * serial reference: reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
-import { personalization, referencePpr } from './reference.js';
+import { referencePpr } from './reference.js';
 
 export const ppr = defineProgram({
   name: 'ppr',
@@ -72,7 +72,10 @@ export const ppr = defineProgram({
     let c = ctx.resume<{ it: number; converged: boolean; dangling: number }>();
     const all = ctx.all();
     if (c === undefined) {
-      p.set(personalization(n, sources ?? []));
+      // In place (p is zeroed state): a fresh array of n entries and its copy cost ~50 ms at RMAT 24.
+      const distinct = new Set(sources ?? []);
+      if (distinct.size === 0) ctx.fill(p, 1 / n);
+      else for (const s of distinct) p[s] = 1 / distinct.size;
       const init = await ctx.edgeMap('pprInit', all, { x, contrib, outW }, { x0: 1 / n, weighted }, { modes: ['pull'], pullPages: 'out' });
       ctx.release(init.next);
       c = { it: 0, converged: false, dangling: init.sum };
