@@ -156,6 +156,16 @@ struct KUserSplitApply {
   }
 };
 
+/**
+ * The layout of a user pull's batch of resident pages (KPages over any kernel whose Args is
+ * UserArgs): what the controller fills for an operator's `_pages` entry (controller_user.cpp).
+ */
+struct UserArgsOnly {
+  using Args = UserArgs;
+  static constexpr int phases = 1;
+};
+using UserPagesArgs = KPages<UserArgsOnly>::Args;
+
 /** A vertex pass: K::vertex on every owned vertex (grid-stride), true marks it in next. */
 template <class K>
 struct KUserVertex {
@@ -179,12 +189,12 @@ __device__ __forceinline__ void userPhases(const typename K::Args& a) {
   }
 }
 #define TS_USER_ENTRY(sym, ...) \
-  extern "C" __global__ void __launch_bounds__(256) sym(const ts::UserArgs a) { ts::userPhases<__VA_ARGS__>(a); }
+  extern "C" __global__ void __launch_bounds__(256) sym(const __VA_ARGS__::Args a) { ts::userPhases<__VA_ARGS__>(a); }
 #else
 /** One emulated block: each phase for every thread before the next (backend_host.cpp's rule). */
 template <class K>
 void userBlock(u32 bid, u32 grid, u32 block, char* smem, const void* args) {
-  const UserArgs& a = *(const UserArgs*)args;
+  const typename K::Args& a = *(const typename K::Args*)args;
   for (int p = 0; p < K::phases; p++)
     for (u32 t = 0; t < block; t++) K::phase(p, Ctx{t, bid, block, grid, smem}, a);
 }
@@ -200,6 +210,7 @@ void userBlock(u32 bid, u32 grid, u32 block, char* smem, const void* args) {
   TS_USER_ENTRY(tsu_##K##_block, ts::KTwcBlock<ts::UserPush<K>, ts::UserArgs>)
 #define TS_USER_PULL(K)                                                             \
   TS_USER_ENTRY(tsu_##K##_pull, ts::KGroupPull<ts::UserPull<K>, ts::UserArgs>)     \
+  TS_USER_ENTRY(tsu_##K##_pages, ts::KPages<ts::KGroupPull<ts::UserPull<K>, ts::UserArgs>>) \
   TS_USER_ENTRY(tsu_##K##_sinit, ts::KUserSplitInit<K>)                            \
   TS_USER_ENTRY(tsu_##K##_sapply, ts::KUserSplitApply<K>)
 #define TS_USER_VERTEX(K) TS_USER_ENTRY(tsu_##K##_vertex, ts::KUserVertex<K>)
