@@ -216,6 +216,13 @@ gpuTest('mis and hits on an emulated GPU owning several ranges (RAND pages)', as
   const bytes = alone.report.steps.map((s) => s.actors.find((a) => a.actor === 'gpu0')!.gpu!.stateBytesIn);
   // Later rounds: mis's state stays on the device, and so does each round's frontier (the last round's next flags).
   t.true(bytes.length > 1 && bytes.slice(1).every((b) => b === 0), `later rounds upload nothing: ${bytes.join(',')}`);
+  // hits on the GPU alone: its scaling runs there too (a vertex pass), so after the first gather
+  // (the hubs' ones) nothing goes up: each gather fills its scores, each scaling reads them there.
+  const h1 = await run(g, hits, { topology: GPU, gpuShare: 1, steal: 'off', iterations: 20 });
+  same(t, h1.values, referenceHits(g, 20), true, 'hits, the GPU owning every vertex');
+  t.true(h1.report.steps.filter((s) => s.kernel === 'hitsScale').length === 40 && h1.report.steps.every((s) => (s.kernel === 'hitsScale') === (s.vertexMap === true)));
+  const up = h1.report.steps.map((s) => s.actors.find((a) => a.actor === 'gpu0')!.gpu!.stateBytesIn);
+  t.deepEqual(up, up.map((_, i) => (i === 0 ? 8 * n : 0)), `only the hubs' first values go up: ${up.join(',')}`);
 });
 
 test('the examples (sources and compiled) import only tessera and their own files', async (t) => {

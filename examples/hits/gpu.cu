@@ -12,3 +12,11 @@ struct hitsGather {
     return false;  // activates nothing: every iteration pulls over all vertices
   }
 };
+
+// hitsScale (kernels.ts): x *= f, a vertex pass (vertexMap on GPUs owning every vertex).
+struct hitsScale {
+  static TS_OP bool vertex(const Env<hitsScale>& e, u32 v) {
+    e.x[v] *= e.f;
+    return false;
+  }
+};

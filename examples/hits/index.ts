@@ -9,7 +9,8 @@
  *
  * Pull only: authorities gather over in-pages, hubs over out-pages (`pullPages: 'out'`), each
  * vertex written by one task; the sum of squares comes back as the step's sum and a vertexMap
- * scales. Kernels: kernels.ts (CPU), gpu.cu (GPU operator); serial reference: reference.ts.
+ * scales (on the GPUs where they own every vertex). Kernels: kernels.ts (CPU), gpu.cu (GPU
+ * operators); serial reference: reference.ts.
  */
 import { defineProgram } from 'tessera';
 import { referenceHits } from './reference.js';
@@ -20,16 +21,21 @@ export const hits = defineProgram({
   params: {
     iterations: { type: 'int', default: 20, min: 0, description: 'number of iterations (each updates authorities, then hubs)' },
   },
+  // resident: a GPU keeps its copies between supersteps (the driver writes neither itself).
   state: {
-    hub: { type: 'f64', init: 1, reduce: 'owner' },
-    auth: { type: 'f64', init: 1, reduce: 'owner' },
+    hub: { type: 'f64', init: 1, reduce: 'owner', resident: true },
+    auth: { type: 'f64', init: 1, reduce: 'owner', resident: true },
   },
   output: 'float',
   kernels: new URL('./kernels.js', import.meta.url),
-  // On GPUs hitsGather runs the operator in gpu.cu; each vertex is written by its owner.
+  // On GPUs hitsGather runs the operator in gpu.cu (each vertex written by its owner, dst filled:
+  // not sent up first); hitsScale too where the GPUs own every vertex (a vertex pass).
   gpu: {
     source: new URL('./gpu.cu', import.meta.url),
-    kernels: { hitsGather: { modes: ['pull'], state: { src: 'f64', dst: 'f64' }, reads: ['src'], reduce: { dst: 'owner' } } },
+    kernels: {
+      hitsGather: { modes: ['pull'], state: { src: 'f64', dst: 'f64' }, reads: ['src'], reduce: { dst: 'owner' }, fills: ['dst'] },
+      hitsScale: { modes: ['vertex'], state: { x: 'f64' }, args: { f: 'f64' }, reduce: { x: 'owner' } },
+    },
   },
   // hub + auth f64; two pull passes over the edges per iteration, 20 iterations by default.
   profile: { mode: 'pull', stateBytesPerVertex: 16, passes: 40, unit: 'pass', vertexTerm: true, calibration: () => ({ iterations: 3 }) },
