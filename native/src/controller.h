@@ -353,8 +353,13 @@ class Controller {
   void launchPages(const typename K::Args& base, const PageDev* pds, uint32_t n, int s, size_t smem, GFn g) {
     typename KPages<K>::Args a{};
     a.base = base;
+    pageBatches(a, pds, n, g, [&](const typename KPages<K>::Args& b) { launch<KPages<K>>(b.blocks[b.count], smem, s, b); });
+  }
+  /** Fills `a` (a KPages Args, its base set) with pds[0, n) kPageBatch pages at a time, go(a) for each batch (its grid: a.blocks[a.count]). */
+  template <class A, class GFn, class Go>
+  static void pageBatches(A& a, const PageDev* pds, uint32_t n, GFn g, Go go) {
     auto flush = [&] {
-      if (a.count > 0) launch<KPages<K>>(a.blocks[a.count], smem, s, a);
+      if (a.count > 0) go(a);
       a.count = 0;
     };
     for (uint32_t i = 0; i < n; i++) {

@@ -164,19 +164,7 @@ void Controller::buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pag
   pl.batch = [this, a, fb](const PageDev* pds, uint32_t n, int s) {
     UserPagesArgs b{};
     b.base = a;
-    auto flush = [&] {
-      if (b.count > 0) be_->launchFn(fb, b.blocks[b.count], kBlock, kGroupPullSmem, s, &b);
-      b.count = 0;
-    };
-    for (uint32_t i = 0; i < n; i++) {
-      const uint32_t G = groupSize(pds[i]), per = kBlock / G, blocks = (pds[i].nv + per - 1) / per;
-      if (blocks == 0) continue;
-      b.pg[b.count] = pds[i];
-      b.G[b.count] = G;
-      b.blocks[b.count + 1] = b.blocks[b.count] + blocks;
-      if (++b.count == kPageBatch) flush();
-    }
-    flush();
+    pageBatches(b, pds, n, groupSize, [&](const UserPagesArgs& x) { be_->launchFn(fb, x.blocks[x.count], kBlock, kGroupPullSmem, s, &x); });
   };
 }
 
