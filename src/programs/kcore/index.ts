@@ -40,7 +40,7 @@ export const kcore = defineProgram({
     kernels: { kcorePeel: { modes: ['pull'], state: { deg: 'i32', core: 'i32' }, args: { c: 'i32' }, view: 'undirected' } },
   },
   // deg + core i32, frontier + next u8. Every vertex walks its in- and out-lists when peeled (and
-  // once for its degree); each level visits every vertex twice (kcoreMin, kcoreSelect).
+  // once for its degree); each level visits every vertex once (twice where it is not the last + 1).
   profile: { mode: 'push', stateBytesPerVertex: 10, passes: 2, unit: 'run', vertexTerm: true },
   reference: (g) => referenceKcore(g),
   demoParams: () => ({}),
@@ -58,11 +58,23 @@ export const kcore = defineProgram({
       let next: Frontier;
       if (r !== undefined) next = r.next;
       else {
-        lowest[0] = 0x7fffffff;
-        if ((await ctx.vertexMap('kcoreMin', { deg, core, lowest })).sum === 0) break;
-        c = Math.max(c, lowest[0]!);
+        // After level c every unpeeled vertex has deg > c: level c + 1 is tried first (the first
+        // level: 0), and where it peels none, the smallest deg left, which that pass found (a pass
+        // and a round trip a level fewer than finding it first).
+        const select = async (at: number): Promise<Frontier & { sum: number }> => {
+          lowest[0] = 0x7fffffff;
+          return ctx.vertexFilter('kcoreSelect', { deg, core, lowest }, { c: at });
+        };
+        let at = levels === 0 ? 0 : c + 1;
+        let f = await select(at);
+        if (f.size === 0) {
+          ctx.release(f);
+          if (f.sum === 0) break;
+          f = await select((at = lowest[0]!));
+        }
+        c = at;
         levels++;
-        next = await ctx.vertexFilter('kcoreSelect', { deg, core }, { c });
+        next = f;
       }
       r = undefined;
       while (next.size > 0) {

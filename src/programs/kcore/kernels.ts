@@ -25,16 +25,28 @@ export const kcoreInit: CpuKernel<Pick<KcoreState, 'deg'>> = {
   },
 };
 
-/** Counts the unpeeled vertices (out.sum) and lowers lowest[0] to their smallest deg. */
-export const kcoreMin: CpuKernel<KcoreState & { lowest: Int32Array }> = {
+/**
+ * Level c's first peel: every unpeeled vertex with deg <= c gets core c and is marked; the others
+ * are counted (out.sum) and lower lowest[0] to their smallest deg (the level to try when this one
+ * marks none).
+ */
+export const kcoreSelect: CpuKernel<KcoreState & { lowest: Int32Array }> = {
   vertex(ctx, lo, hi, out) {
     const { deg, core, lowest } = ctx.state;
-    let alive = 0;
+    const c = ctx.args.c!;
+    let left = 0;
     let min = 0x7fffffff;
     for (let v = lo; v < hi; v++) {
       if (core[v] !== -1) continue;
-      alive++;
-      if (deg[v]! < min) min = deg[v]!;
+      const d = deg[v]!;
+      if (d <= c) {
+        core[v] = c;
+        ctx.next[v] = 1;
+        out.active++;
+      } else {
+        left++;
+        if (d < min) min = d;
+      }
     }
     // Tasks on every thread lower one shared word: a compare-and-swap min loop.
     for (let cur = lowest[0]!; min < cur; ) {
@@ -42,22 +54,7 @@ export const kcoreMin: CpuKernel<KcoreState & { lowest: Int32Array }> = {
       if (seen === cur) break;
       cur = seen;
     }
-    out.sum += alive;
-  },
-};
-
-/** The vertex filter that starts a level: unpeeled vertices with deg <= c get core c. */
-export const kcoreSelect: CpuKernel<KcoreState> = {
-  vertex(ctx, lo, hi, out) {
-    const { deg, core } = ctx.state;
-    const c = ctx.args.c!;
-    for (let v = lo; v < hi; v++) {
-      if (core[v] === -1 && deg[v]! <= c) {
-        core[v] = c;
-        ctx.next[v] = 1;
-        out.active++;
-      }
-    }
+    out.sum += left;
   },
 };
 
