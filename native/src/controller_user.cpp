@@ -158,8 +158,7 @@ void Controller::buildUserPlan(const RunRequest& rq, std::vector<HostPage*>& pag
     const uint32_t per = kBlock / b.G;
     be_->launchFn(fp, (pd.nv + per - 1) / per, kBlock, kGroupPullSmem, s, &b);
   };
-  // Resident pages kPageBatch to a launch (as launchPages for the built-ins): a launch a page was
-  // most of a weighted PageRank gather over RMAT 24's 261 pages.
+  // Resident pages kPageBatch to a launch (as launchPages for the built-ins), not a launch a page.
   void* fb = userFn(key, "tsu_" + op + "_pages");
   pl.batch = [this, a, fb](const PageDev* pds, uint32_t n, int s) {
     UserPagesArgs b{};
