@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * GPU check (npm run gpu-check): on a GPU host, runs every program on a CPU-only topology and on
+ * GPU check (npm run gpu-check): on a GPU host, runs every program (the built-ins that run on GPUs
+ * and the shipped examples, or those --programs names) on a CPU-only topology and on
  * a topology with a GPU actor, checks that the results agree (integers exactly, floats within
  * 1e-6 relative) on RMAT scale 20 and the SNAP graphs, then runs the native kernel benchmark
  * (native/bench/gpu-bench.mjs) and prints one summary. Exit status 1 when any result differs.
@@ -21,7 +22,7 @@
  * Needs a build: `npm run build` (dist/) and the native addon (`node scripts/build-native.mjs`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -62,8 +63,15 @@ if (!(Number.isSafeInteger(gpuCount) && gpuCount >= 1 && gpuCount <= 16)) fail(`
 // the exchange between them), which the engine's default for a real GPU (all of it) would not.
 const gpuShare = Number(opt('gpu-share', '0.5'));
 const bcSources = Number(opt('bc-sources', 4));
-// By default the built-ins that run on GPUs.
-const programs = opt('programs', PROGRAMS.filter((p) => p.gpu !== undefined || p.operators !== undefined).map((p) => p.name).join(',')).split(',');
+// The shipped examples (dist/examples/*/index.js: programs written against the public API).
+const EXAMPLES = [];
+const exDir = path.join(root, 'dist/examples');
+for (const ex of existsSync(exDir) ? readdirSync(exDir).sort() : []) {
+  const file = path.join(exDir, ex, 'index.js');
+  if (existsSync(file)) EXAMPLES.push(...Object.values(await import(pathToFileURL(file).href)).filter((v) => v?.defined === true));
+}
+// By default the built-ins that run on GPUs, and the examples.
+const programs = opt('programs', [...PROGRAMS.filter((p) => p.gpu !== undefined || p.operators !== undefined), ...EXAMPLES].map((p) => p.name).join(',')).split(',');
 const snapDir = flag('no-snap') ? undefined : opt('snap', path.resolve(root, 'test/data/snap'));
 const benchScale = flag('no-bench') ? undefined : Number(opt('bench-scale', scale));
 const memoryLimit = opt('memory-limit', undefined);
@@ -78,8 +86,8 @@ if (multiGpu !== undefined && gpuCount < 2) fail('--multi-gpu needs --gpus 2 or 
 if (!Number.isSafeInteger(partitionSeed) || partitionSeed < 0) fail(`--partition-seed ${opt('partition-seed')} must be an integer >= 0`);
 const jsonOut = opt('json', undefined);
 if (!(scale >= 1 && scale <= 30)) fail(`--scale ${opt('scale')} must be an integer from 1 to 30`);
-for (const p of programs) if (!PROGRAMS.some((x) => x.name === p)) fail(`unknown program '${p}' in --programs`);
-const checked = programs.map((p) => findProgram(p));
+for (const p of programs) if (!PROGRAMS.some((x) => x.name === p) && !EXAMPLES.some((x) => x.name === p)) fail(`unknown program '${p}' in --programs`);
+const checked = programs.map((p) => EXAMPLES.find((x) => x.name === p) ?? findProgram(p));
 for (const [i, a] of args.entries()) {
   if (a !== '--module') continue;
   const file = args[i + 1];
@@ -88,7 +96,8 @@ for (const [i, a] of args.entries()) {
   const found = Object.values(mod).filter((v) => v?.defined === true);
   if (found.length === 0) fail(`--module ${file} exports no program (defineProgram)`);
   for (const p of found) if (p.demoParams === undefined && Object.values(p.params).some((x) => x.required)) fail(`--module ${file}: program '${p.name}' has required parameters and no demoParams`);
-  checked.push(...found);
+  // (A shipped example's module is the one already imported: checked once.)
+  checked.push(...found.filter((p) => !checked.includes(p)));
 }
 
 const avail = nativeAvailable();

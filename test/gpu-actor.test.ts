@@ -298,12 +298,13 @@ gpuTest('npm run gpu-check runs in emulated mode: every program matches, the ben
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-gpu-check-'));
   const json = path.join(dir, 'check.json');
   const script = path.join(REPO_ROOT, 'scripts/gpu-check.mjs');
-  // --module adds a user's programs (their GPU operators compiled here by the host compiler).
+  // The shipped examples are checked too; --module adds a user's programs (their GPU operators
+  // compiled here by the host compiler): an example's module given again is checked once.
   const hits = path.join(REPO_ROOT, 'dist/examples/hits/index.js');
   const r = spawnSync(process.execPath, [script, '--emulated', '--scale', '10', '--no-snap', '--bench-scale', '10', '--json', json, '--module', hits], { encoding: 'utf8' });
   t.is(r.status, 0, r.stderr + r.stdout);
   t.regex(r.stdout, /tessera gpu-check: EMULATED GPU/);
-  const names = [...BUILTINS.map((p) => p.name), 'hits'];
+  const names = [...BUILTINS.map((p) => p.name), 'hits', 'mis'];
   t.regex(r.stdout, new RegExp(`OK: ${names.length} program runs match the CPU results`));
   const out = JSON.parse((await import('node:fs')).readFileSync(json, 'utf8')) as { rows: Array<{ program: string; ok: boolean; gpuEdges: number }>; bench: { bfsCorrect: boolean }; failures: number };
   t.deepEqual(out.rows.map((x) => x.program), names);
@@ -317,7 +318,7 @@ gpuTest('npm run gpu-check runs in emulated mode: every program matches, the ben
   t.regex(r3.stdout, /tessera gpu-check: EMULATED GPUS x2/);
   const two = JSON.parse((await import('node:fs')).readFileSync(json, 'utf8')) as { gpus: number; rows: Array<{ program: string; ok: boolean; gpuActors: number }>; failures: number };
   t.is(two.gpus, 2);
-  t.deepEqual(two.rows.map((x) => x.program), BUILTINS.map((p) => p.name));
+  t.deepEqual(two.rows.map((x) => x.program), [...BUILTINS.map((p) => p.name), 'hits', 'mis']);
   t.true(two.rows.every((x) => x.ok && (x.gpuActors === 2 || x.program === 'kcore')), JSON.stringify(two.rows.map((x) => [x.program, x.ok, x.gpuActors])));
   // Without --emulated on a machine with no CUDA device: one clear line and exit 1.
   if (avail.ok && avail.cudaDevices === 0) {
