@@ -21,10 +21,11 @@ export const hits = defineProgram({
   params: {
     iterations: { type: 'int', default: 20, min: 0, description: 'number of iterations (each updates authorities, then hubs)' },
   },
-  // resident: a GPU keeps its copies between supersteps (the driver writes neither itself).
+  // resident 'device': a GPU owning every vertex keeps them between supersteps and copies them
+  // back when a superstep does not pass one, or at the end (the driver reads and writes neither).
   state: {
-    hub: { type: 'f64', init: 1, reduce: 'owner', resident: true },
-    auth: { type: 'f64', init: 1, reduce: 'owner', resident: true },
+    hub: { type: 'f64', init: 1, reduce: 'owner', resident: 'device' },
+    auth: { type: 'f64', init: 1, reduce: 'owner', resident: 'device' },
   },
   output: 'float',
   kernels: new URL('./kernels.js', import.meta.url),
