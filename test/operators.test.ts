@@ -16,7 +16,7 @@ import { nativeAvailable, nvrtcStatus } from '../actors/gpu/native.js';
 import { operatorUnit } from '../actors/gpu/operators.js';
 import { FAR, hops, hopsPull, hopsUnkept, lowLabel, relaxSwap } from './fixtures/operators/programs.js';
 import { hopsRoundsBroken, hopsRoundsDriver, hopsRoundsMapped } from './fixtures/operators/rounds.js';
-import { mixRounds } from './fixtures/operators/mix.js';
+import { mixHeld, mixRounds } from './fixtures/operators/mix.js';
 import type { RunReport } from '../src/engine/report.js';
 import { outCsr, referenceBfs } from './helpers/references.js';
 
@@ -259,10 +259,19 @@ for (const [label, g] of GRAPHS) {
       t.deepEqual([...r.values], [...cpu.values], what);
       t.is(r.report.notes.total, cpu.report.notes.total, `${what}: mix's sums`);
       t.is(r.report.notes.odd, cpu.report.notes.odd, `${what}: the filter's size`);
-      // xInit, five mixes and the filter on the GPUs; beside a socket every vertex map is the CPU's.
+      // xInit twice, five mixes and the filter on the GPUs; beside a socket every vertex map is the CPU's.
       const onGpus = r.report.steps.filter((s) => s.vertexMap === true);
-      t.is(onGpus.length, gpuShare === 1 ? 7 : 0, what);
+      t.is(onGpus.length, gpuShare === 1 ? 8 : 0, what);
       t.true(onGpus.every((s) => s.actors.every((a) => a.kind === 'gpu' || a.tasks === 0)), what);
+    }
+    // x and y held on the devices ('device'): one GPU keeps them while a CPU vertex map passes w
+    // alone between supersteps; several GPUs (and a GPU beside a socket) bring them back first.
+    const held = await run(g, mixHeld, { topology: { ...ONE_GPU, gpus: [] } });
+    for (const [topology, gpuShare] of [[ONE_GPU, 1], [TWO_GPUS, 1], [ONE_GPU, 0.5]] as const) {
+      const r = await run(g, mixHeld, { topology, gpuShare });
+      t.deepEqual([...r.values], [...held.values], `mix-held ${topology.name} share ${gpuShare}`);
+      t.is(r.report.notes.total, held.report.notes.total);
+      t.is(r.report.notes.z, held.report.notes.z);
     }
   });
 }

@@ -10,7 +10,7 @@ import type { StateArray } from '../../src/engine/kernel.js';
 import type { StateMerge, SuperstepFrame, VoteFrame } from '../../src/wire/frames.js';
 import type { GpuActor } from './gpu-actor.js';
 import { FR, NX, OUTDEG, type GpuStep } from './handler.js';
-import { kindOf, mirrorSlot } from './residency.js';
+import { kindOf, mirrorSlot, settled } from './residency.js';
 import { zeroStats } from './stats.js';
 import { rangeVertices, type VertexRanges } from '../../src/engine/partition.js';
 
@@ -160,6 +160,7 @@ export async function settle(a: GpuActor, f: SuperstepFrame, s: GpuStep): Promis
     const mine = whole.has(host.buffer) && a.group !== undefined ? a.group.evenShare(a, n) : ranges;
     await a.pin(host);
     for (const [b, e] of mine) await a.controller.readState(slot, host.subarray(b, Math.min(e, host.length)) as StateArray, b);
+    settled(a, host);
     bytes += rangeVertices(mine) * host.BYTES_PER_ELEMENT;
   }
   if (f.settle?.next === true) {

@@ -46,6 +46,18 @@ export interface Patch {
 }
 
 const KEY = 'operators:mirrors';
+const HELD = 'operators:held';
+
+/**
+ * Host buffers whose device copy is newer (held.ts: from the superstep that held them until a
+ * settle reads them back): their slots are not given to other arrays meanwhile, as a GPU owning
+ * every vertex keeps held arrays a superstep does not pass (Run.edgeStep).
+ */
+function heldBuffers(a: GpuActor): Set<ArrayBufferLike> {
+  let h = a.scratch.get(HELD) as Set<ArrayBufferLike> | undefined;
+  if (h === undefined) a.scratch.set(HELD, (h = new Set()));
+  return h;
+}
 
 /** The actor's mirrors for the run in progress (GpuActor.scratch is cleared when a run starts). */
 function mirrors(a: GpuActor): Map<string, Mirror> {
@@ -111,6 +123,7 @@ function patchOf(a: GpuActor, s: GpuStep, name: string, kind: StateKind, step: n
  */
 export function slotsFor(a: GpuActor, s: GpuStep, state: ReadonlyArray<readonly [string, StateKind]>): Map<string, string> {
   const all = mirrors(a);
+  const held = heldBuffers(a);
   const slots = new Map<string, string>();
   const taken = new Set<string>();
   for (const [n, kind] of state) {
@@ -124,7 +137,13 @@ export function slotsFor(a: GpuActor, s: GpuStep, state: ReadonlyArray<readonly 
   }
   for (const [n, kind] of state) {
     if (slots.has(n)) continue;
-    const d = [n, ...state.filter(([x, k]) => x !== n && k === kind).map(([x]) => x)].find((x) => !taken.has(x)) ?? `alt:${n}`;
+    // A held array this superstep cannot take over: its host copy is stale.
+    if (held.has(s.state[n]!.buffer)) throw new Error(`kernel '${s.f.kernel}': state '${n}' is held on the device but not kept for this superstep (a bug)`);
+    const free = (x: string): boolean => {
+      const m = all.get(x);
+      return !taken.has(x) && (m === undefined || !held.has(m.buf));
+    };
+    const d = [n, ...state.filter(([x, k]) => x !== n && k === kind).map(([x]) => x)].find(free) ?? [`alt:${n}`, `alt2:${n}`, `alt3:${n}`].find(free) ?? `alt4:${n}`;
     slots.set(n, d);
     taken.add(d);
   }
@@ -240,4 +259,10 @@ export function keep(a: GpuActor, s: GpuStep, name: string, reduce: Reduce | und
   if (where === undefined) return;
   const host = s.state[name]!;
   mirrors(a).set(slot, { buf: host.buffer, offset: host.byteOffset, length: host.length, kind, step: s.f.step, where });
+  if (s.held?.state.includes(name) === true) heldBuffers(a).add(host.buffer);
+}
+
+/** After a settle read `host` back: its host copy is current again. */
+export function settled(a: GpuActor, host: StateArray): void {
+  heldBuffers(a).delete(host.buffer);
 }

@@ -478,7 +478,11 @@ export class Run extends RunPools implements RunContext {
     const resident = cpuOnly ? undefined : this.residentNames(state);
     // Held arrays this superstep does not keep on the device come back first.
     const keeps = new Set(resident?.map((n) => state[n]!.buffer));
-    const back = [...this.held].filter(([b]) => !keeps.has(b)).map(([, a]) => a);
+    // One GPU owning every vertex keeps the held arrays of an operator program that a superstep
+    // does not pass (its slots are not reused meanwhile: residency.ts); any other comes back first.
+    const passed = new Set(Object.values(state).map((a) => a.buffer));
+    const keepUnpassed = !cpuOnly && this.soleGpu && this.def.operators !== undefined;
+    const back = [...this.held].filter(([b]) => !keeps.has(b) && (!keepUnpassed || passed.has(b))).map(([, a]) => a);
     if (back.length > 0) await this.settle(back, false);
     const held = holding ? resident?.filter((n) => this.declared(state[n]!)?.resident === 'device') : undefined;
     // What a CPU-only superstep writes no GPU copy has seen (as a vertexMap's).
