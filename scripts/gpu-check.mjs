@@ -63,12 +63,14 @@ if (!(Number.isSafeInteger(gpuCount) && gpuCount >= 1 && gpuCount <= 16)) fail(`
 // the exchange between them), which the engine's default for a real GPU (all of it) would not.
 const gpuShare = Number(opt('gpu-share', '0.5'));
 const bcSources = Number(opt('bc-sources', 4));
+/** The programs (defineProgram's) a module exports. */
+const programsIn = async (file) => Object.values(await import(pathToFileURL(path.resolve(file)).href)).filter((v) => v?.defined === true);
 // The shipped examples (dist/examples/*/index.js: programs written against the public API).
 const EXAMPLES = [];
 const exDir = path.join(root, 'dist/examples');
 for (const ex of existsSync(exDir) ? readdirSync(exDir).sort() : []) {
   const file = path.join(exDir, ex, 'index.js');
-  if (existsSync(file)) EXAMPLES.push(...Object.values(await import(pathToFileURL(file).href)).filter((v) => v?.defined === true));
+  if (existsSync(file)) EXAMPLES.push(...(await programsIn(file)));
 }
 // By default the built-ins that run on GPUs, and the examples.
 const programs = opt('programs', [...PROGRAMS.filter((p) => p.gpu !== undefined || p.operators !== undefined), ...EXAMPLES].map((p) => p.name).join(',')).split(',');
@@ -92,8 +94,7 @@ for (const [i, a] of args.entries()) {
   if (a !== '--module') continue;
   const file = args[i + 1];
   if (file === undefined || !existsSync(file)) fail(`--module ${file ?? ''}: no such file`);
-  const mod = await import(pathToFileURL(path.resolve(file)).href);
-  const found = Object.values(mod).filter((v) => v?.defined === true);
+  const found = await programsIn(file);
   if (found.length === 0) fail(`--module ${file} exports no program (defineProgram)`);
   for (const p of found) if (p.demoParams === undefined && Object.values(p.params).some((x) => x.required)) fail(`--module ${file}: program '${p.name}' has required parameters and no demoParams`);
   // (A shipped example's module is the one already imported: checked once.)

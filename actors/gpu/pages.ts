@@ -56,8 +56,8 @@ function slices(set: PageSet, v: number, fn: (nbrs: Uint32Array, a: number, b: n
  * Pages over the sorted, disjoint ranges whose list for v is what `fill(v, dst, at)` writes into
  * dst from at (returning the end; `count(v)` its length, at most `cap(v)`). At most pageEdges edges
  * and vertices per page, none spanning two ranges (the vertices between are not the owner's); a
- * longer list gets split pages of its own. Lists are written straight into their page (a copy a
- * vertex through a scratch list and a subarray each took ~1.4 s for RMAT 20's union on the box).
+ * longer list gets split pages of its own. Lists are written straight into their page (no scratch
+ * list and copy a vertex).
  */
 function rangePages(
   ranges: ReadonlyArray<readonly [number, number]>,

@@ -143,7 +143,8 @@ export function slotsFor(a: GpuActor, s: GpuStep, state: ReadonlyArray<readonly 
       const m = all.get(x);
       return !taken.has(x) && (m === undefined || !held.has(m.buf));
     };
-    const d = [n, ...state.filter(([x, k]) => x !== n && k === kind).map(([x]) => x)].find(free) ?? [`alt:${n}`, `alt2:${n}`, `alt3:${n}`].find(free) ?? `alt4:${n}`;
+    let d = [n, ...state.filter(([x, k]) => x !== n && k === kind).map(([x]) => x)].find(free);
+    for (let i = 1; d === undefined; i++) if (free(`alt${i}:${n}`)) d = `alt${i}:${n}`;
     slots.set(n, d);
     taken.add(d);
   }
