@@ -12,7 +12,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildGraph, generate, run, type Graph } from '../src/index.js';
+import { buildGraph, generate, openSession, run, type Graph, type RunReport } from '../src/index.js';
 import { kcore } from '../src/programs/index.js';
 import { referenceKcore } from '../src/programs/kcore/reference.js';
 import { GPU, ONE, TWO, withGpu } from './helpers/topologies.js';
@@ -136,6 +136,36 @@ gpuTest('an emulated GPU owning several ranges (RAND pages), then every vertex (
   const bytes = alone.report.steps.flatMap((s) => s.actors.filter((a) => a.actor === 'gpu0' && a.gpu !== undefined).map((a) => a.gpu!.stateBytesIn));
   // Resident state kept: a round uploads at most its frontier (none where it is the last round's next flags, on the device).
   t.true(bytes.some((b) => b === 0 || b === n), `some peel rounds upload only the frontier, or nothing: ${bytes.join(',')}`);
+});
+
+test('the undirected view merged in supersteps (RMAT 14, directed): 2S equals the reference; a session keeps it, and Louvain after kcore on a weighted graph gets the weighted view', async (t) => {
+  // Its arcs (out and in) are above what merges on the coordinator: two kcoreView supersteps.
+  const g = generate('rmat:14:weighted');
+  const want = [...referenceKcore(g)];
+  const views = (r: { report: RunReport }, k: string) => r.report.steps.filter((x) => x.kernel === k).length;
+  // (Another copy of the graph: views are kept per graph object.)
+  const alone = await run(generate('rmat:14:weighted'), 'louvain', { topology: ONE });
+  const s = await openSession(g, { topology: TWO, preload: ['kcore', 'louvain'] });
+  try {
+    const first = await s.run('kcore', {});
+    t.deepEqual([...first.values], want);
+    t.is(views(first, 'kcoreView'), 2, 'the first run counts and fills the view');
+    t.true(first.report.steps.some((x) => x.kernel === 'kcorePeel' && x.mode === 'pull') && first.report.steps.some((x) => x.kernel === 'kcorePeel' && x.mode === 'push'), 'pulls and pushes');
+    const again = await s.run('kcore', {});
+    t.deepEqual([...again.values], want);
+    t.is(views(again, 'kcoreView'), 0, 'a later run merges nothing');
+    // kcore kept its view without weights: Louvain merges one with them, and labels as alone.
+    const l = await s.run('louvain', {});
+    t.is(views(l, 'louvainFill'), 2);
+    t.deepEqual([...l.values], [...alone.values]);
+    t.is(l.report.notes.modularity, alone.report.notes.modularity);
+    // The weighted view serves kcore too.
+    const third = await s.run('kcore', {});
+    t.is(views(third, 'kcoreView'), 0);
+    t.deepEqual([...third.values], want);
+  } finally {
+    await s.close();
+  }
 });
 
 test('the CLI: tessera run --algo kcore writes the coreness of every vertex', async (t) => {

@@ -18,7 +18,7 @@ import { nativeAvailable } from '../actors/gpu/native.js';
 import { nativeCpuKernels } from '../actors/gpu/native-host.js';
 import { AGGREGATE_BLOCK, aggregateSerial, classOrder, moveOrdered, moveOrderedSerial, relabel, sequentialRounds, undirectedView } from '../src/programs/louvain/serial.js';
 import { TesseraError } from '../src/errors.js';
-import { fillVertices, type FillState } from '../src/programs/louvain/kernels.js';
+import { fillVertices, type FillState } from '../src/engine/undirected-csr.js';
 import { louvain } from '../src/programs/index.js';
 import { referenceLouvain, sequentialLouvain } from '../src/programs/louvain/reference.js';
 import { outCsr } from './helpers/references.js';
@@ -288,7 +288,7 @@ test('the coarse graph summed in blocks: the same lists in the same order, weigh
 });
 
 (native ? test : test.skip)("the view's merge and the modularity pass on the addon equal the TypeScript's: lists, weights, degrees, sums and bad weights, split hubs too", (t) => {
-  t.truthy(nativeCpuKernels()?.louvainFillNative && nativeCpuKernels()?.louvainIntra);
+  t.truthy(nativeCpuKernels()?.undirectedFill && nativeCpuKernels()?.louvainIntra);
   const cases = [generate('rmat:12:weighted'), generate('rmat:11'), graphOf('skewed', true, true), graphOf('skewed', false, true), graphOf('uniform', true, false)];
   // A negative weight and a NaN: counted alike.
   const bad = graphOf('skewed', true, true);

@@ -11,7 +11,7 @@ const avail = nativeAvailable();
 test('the addon exports the CPU kernels where it loads', (t) => {
   if (!avail.ok && process.env.TESSERA_REQUIRE_NATIVE !== '1') return t.pass(`no addon here: ${avail.reason}`);
   t.truthy(nativeCpuKernels(), 'cpu kernels');
-  for (const k of ['bfsPull', 'bfsPush', 'bfsTeam', 'wccTeam', 'prPull', 'ssspPush', 'ssspPull', 'ssspSelect', 'weightScan', 'louvainFillNative', 'louvainIntra', 'louvainRenumber', 'louvainRounds', 'bcFwdPush', 'bcFwdPull', 'bcBackPull', 'bcBackPush'] as const) t.is(typeof nativeCpuKernels()![k], 'function', k);
+  for (const k of ['bfsPull', 'bfsPush', 'bfsTeam', 'wccTeam', 'prPull', 'ssspPush', 'ssspPull', 'ssspSelect', 'weightScan', 'undirectedFill', 'louvainIntra', 'louvainRenumber', 'louvainRounds', 'bcFwdPush', 'bcFwdPull', 'bcBackPull', 'bcBackPush'] as const) t.is(typeof nativeCpuKernels()![k], 'function', k);
 });
 
 test('bfs, wcc, sssp and bc with the native kernels equal the references', async (t) => {

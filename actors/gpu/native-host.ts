@@ -101,8 +101,8 @@ export interface NativeCpuKernels {
   ssspPull?(offsets: Uint32Array, nbrs: Uint32Array, weights: Float32Array | Float64Array | null, vBegin: number, lo: number, hi: number, dist: Float64Array, frontier: Uint8Array, next: Uint8Array, stats: Float64Array): void;
   /** delta.ts's bucket filter over [lo, hi) (addon_sssp.cpp; sssp/kernels.ts ssspSelect): stats[0] += taken, stats[1] += left pending; absent in older builds. */
   ssspSelect?(dist: Float64Array, pending: Uint8Array, act: Uint8Array | null, next: Uint8Array, lo: number, hi: number, bound: number, low: Float64Array, stats: Float64Array): void;
-  /** Louvain's view for vertices [v0, v1) (addon_louvain_view.cpp; louvain/kernels.ts fillVertices): count != 0 sets deg and k, else writes the lists from off; returns the bad weights counted; absent in older builds. */
-  louvainFillNative?(out: NativePageSet, inSet: NativePageSet | null, v0: number, v1: number, count: number, deg: Uint32Array, off: Float64Array, adj: Uint32Array | null, wt: Float64Array | null, k: Float64Array): number;
+  /** The undirected view for vertices [v0, v1) (addon_louvain_view.cpp; engine/undirected-csr.ts fillVertices): count != 0 sets deg and k, else writes the lists from off; returns the bad weights counted; absent in older builds. */
+  undirectedFill?(out: NativePageSet, inSet: NativePageSet | null, v0: number, v1: number, count: number, deg: Uint32Array, off: Float64Array, adj: Uint32Array | null, wt: Float64Array | null, k: Float64Array): number;
   /** Louvain's modularity pass over view vertices vBegin + [lo, hi) (addon_louvain_view.cpp; louvain/kernels.ts louvainIntra): stats[0] += entries, stats[1] += weight inside labels; absent in older builds. */
   louvainIntra?(off: Float64Array, adj: Uint32Array, wt: Float64Array | null, label: Uint32Array, vBegin: number, lo: number, hi: number, stats: Float64Array): void;
   /** out[e] = to[adj[e]] (addon_louvain_view.cpp; louvain/serial.ts sequentialRounds); absent in older builds. */

@@ -169,7 +169,7 @@ void ExportBfs(Napi::Object cpu);
 void ExportPr(Napi::Object cpu);
 // ssspPush, ssspPull, ssspSelect (addon_sssp.cpp), added to `cpu`.
 void ExportSssp(Napi::Object cpu);
-// louvainFillNative (addon_louvain_view.cpp), added to `cpu`.
+// undirectedFill (addon_louvain_view.cpp), added to `cpu`.
 void ExportLouvainView(Napi::Object cpu);
 // bcFwdPush, bcFwdPull, bcBackPull, bcBackPush (addon_bc.cpp), added to `cpu`.
 void ExportBc(Napi::Object cpu);

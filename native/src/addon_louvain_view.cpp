@@ -1,10 +1,10 @@
-// Louvain's undirected view and its modularity pass, natively (src/programs/louvain/kernels.ts
-// fillVertices, louvainIntra): each worker
-// thread calls it per task of the view's two supersteps. As TypeScript, a session's first run paid
+// The undirected view's merge (src/engine/undirected-csr.ts fillVertices: louvain, kcore) and
+// Louvain's modularity pass (src/programs/louvain/kernels.ts louvainIntra): each worker thread
+// calls them per task of their supersteps. As TypeScript, a session's first run paid
 // for the merge's JIT warm-up on every thread (the H200 host, RMAT 16, 16 threads: `merged` 34 ms
 // in a first run's worker against ~6 once warm).
 //
-// louvainFillNative(outSet, inSet | null, v0, v1, count, deg, off, adj | null, wt | null, k) -> bad
+// undirectedFill(outSet, inSet | null, v0, v1, count, deg, off, adj | null, wt | null, k) -> bad
 //   For v in [v0, v1): v's out- and in-lists (inSet null: the out-list alone), each ascending,
 //   merged into its undirected neighbours, the smaller weight where both hold u (1 on an
 //   unweighted page). count != 0: deg[v] = their number, k[v] = their weights summed in order, and
@@ -72,9 +72,9 @@ Napi::Value LouvainFillNative(const Napi::CallbackInfo& info) {
   double* wt = weights ? arrayArg<double>(info, 8, napi_float64_array, "wt", &nw) : nullptr;
   double* k = arrayArg<double>(info, 9, napi_float64_array, "k", &nk);
   if (v1 < v0 || v1 > out->n || v1 > nd || v1 > nk || (lists && v1 >= no) || (in != nullptr && in->n != out->n))
-    throw codedError(env, "TS_ARG", "louvainFillNative: range out of bounds");
+    throw codedError(env, "TS_ARG", "undirectedFill: range out of bounds");
   if (lists && v1 > v0 && ((uint64_t)off[v1] > na || (weights && (uint64_t)off[v1] > nw)))
-    throw codedError(env, "TS_ARG", "louvainFillNative: adj and wt need off[v1] entries");
+    throw codedError(env, "TS_ARG", "undirectedFill: adj and wt need off[v1] entries");
   double bad = 0;
   Cursor a, b;
   for (uint32_t v = v0; v < v1; v++) {
@@ -96,7 +96,7 @@ Napi::Value LouvainFillNative(const Napi::CallbackInfo& info) {
       }
       if (!(w >= 0)) bad++;
       if (lists) {
-        if (at + d >= (uint64_t)off[v + 1]) throw codedError(env, "TS_ARG", "louvainFillNative: a list is longer than off gives it");
+        if (at + d >= (uint64_t)off[v + 1]) throw codedError(env, "TS_ARG", "undirectedFill: a list is longer than off gives it");
         adj[at + d] = u;
         if (weights) wt[at + d] = w;
       }
@@ -161,7 +161,7 @@ Napi::Value LouvainRenumber(const Napi::CallbackInfo& info) {
 
 void ExportLouvainView(Napi::Object o) {
   o.Set("louvainRenumber", Napi::Function::New(o.Env(), LouvainRenumber, "louvainRenumber"));
-  o.Set("louvainFillNative", Napi::Function::New(o.Env(), LouvainFillNative, "louvainFillNative"));
+  o.Set("undirectedFill", Napi::Function::New(o.Env(), LouvainFillNative, "undirectedFill"));
   o.Set("louvainIntra", Napi::Function::New(o.Env(), LouvainIntra, "louvainIntra"));
 }
 

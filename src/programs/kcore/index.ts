@@ -9,12 +9,17 @@
  * Parallel peeling (Ligra's KCore, Julienne's levels): at level c, every unpeeled vertex with at
  * most c unpeeled neighbours gets coreness c and is peeled; peeling lowers its neighbours'
  * degrees, and those dropping to c are peeled in the next round of the same level. A level starts
- * at the smallest degree left, so empty levels cost nothing. Kernels: kernels.ts (CPU), gpu.cu
+ * at the smallest degree left, so empty levels cost nothing. Kernels: kernels.ts (CPU, over the
+ * undirected view's CSR, built once a run or kept per graph: src/engine/undirected-csr.ts), gpu.cu
  * (GPU operator); serial reference (Batagelj-Zaversnik): reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
 import type { Frontier } from '../../engine/program.js';
+import { undirectedCsr } from '../../engine/undirected-csr.js';
 import { referenceKcore } from './reference.js';
+
+/** A sockets-only round pulls when its frontier's out-edges exceed the unpeeled vertices' view entries / PULL_SHARE. */
+const PULL_SHARE = 40;
 
 export const kcore = defineProgram({
   name: 'kcore',
@@ -39,9 +44,11 @@ export const kcore = defineProgram({
     source: new URL('./gpu.cu', import.meta.url),
     kernels: { kcorePeel: { modes: ['pull'], state: { deg: 'i32', core: 'i32' }, args: { c: 'i32' }, view: 'undirected' } },
   },
-  // deg + core i32, frontier + next u8. Every vertex walks its in- and out-lists when peeled (and
-  // once for its degree); each level visits every vertex once (twice where it is not the last + 1).
-  profile: { mode: 'push', stateBytesPerVertex: 10, passes: 2, unit: 'run', vertexTerm: true },
+  // deg + core i32, frontier + next u8, the view's offsets f64 (its entries, ~2 an edge, are beyond
+  // this figure). The view is merged from the in- and out-lists (two passes), then every vertex
+  // walks its list once when peeled; each level visits every vertex once (twice where it is not
+  // the last + 1).
+  profile: { mode: 'push', stateBytesPerVertex: 18, passes: 3, unit: 'run', vertexTerm: true },
   reference: (g) => referenceKcore(g),
   demoParams: () => ({}),
   // Checkpoints: a safe point before each peel round; the carry is the level, the round's frontier
@@ -49,11 +56,17 @@ export const kcore = defineProgram({
   resumable: true,
   readsWeights: false,
   async run(ctx) {
+    const g = ctx.graph;
     const { deg, core, lowest } = ctx.state;
     let r = ctx.resume<{ levels: number; c: number; next: Frontier }>();
-    if (r === undefined) await ctx.vertexMap('kcoreInit', { deg });
+    // The undirected view's CSR, which the CPU kernels walk (GPUs pull over their own union pages).
+    const all = ctx.all();
+    const { off, adj } = await undirectedCsr(ctx, all, 'kcoreView', false);
+    if (r === undefined) await ctx.vertexMap('kcoreInit', { deg, off });
     let levels = r?.levels ?? 0;
     let c = r?.c ?? 0;
+    // The view entries of the unpeeled vertices at the level's start: what a pull reads at most.
+    let left = off[g.numVertices]!;
     for (;;) {
       let next: Frontier;
       if (r !== undefined) next = r.next;
@@ -63,7 +76,7 @@ export const kcore = defineProgram({
         // and a round trip a level fewer than finding it first).
         const select = async (at: number): Promise<Frontier & { sum: number }> => {
           lowest[0] = 0x7fffffff;
-          return ctx.vertexFilter('kcoreSelect', { deg, core, lowest }, { c: at });
+          return ctx.vertexFilter('kcoreSelect', { deg, core, off, lowest }, { c: at });
         };
         let at = levels === 0 ? 0 : c + 1;
         let f = await select(at);
@@ -74,6 +87,7 @@ export const kcore = defineProgram({
         }
         c = at;
         levels++;
+        left = f.sum;
         next = f;
       }
       r = undefined;
@@ -83,8 +97,12 @@ export const kcore = defineProgram({
         // pages. A sparse round (Ligra's m/20) pushes on the sockets alone: GPUs only pull, over
         // every page, and the late levels are thousands of tiny rounds (RMAT 20: 9824; 33.8 s with a
         // GPU against 1.4 s without); deg and core then go up to the GPUs again before a dense one.
-        const sparse = ctx.gpuActors > 0 && ctx.forcedMode === undefined && (next.size + (next.edges ?? next.size)) * 20 < ctx.graph.numEdges;
-        ({ next } = await ctx.edgeMap('kcorePeel', next, { deg, core }, { c }, { readsFrontier: true, pullIf: { state: 'core', value: -1 }, ...(sparse ? { cpuOnly: true, modes: ['push'] as const } : {}) }));
+        const sparse = ctx.gpuActors > 0 && ctx.forcedMode === undefined && (next.size + (next.edges ?? next.size)) * 20 < g.numEdges;
+        // Sockets alone: a push's decrement is an atomic on a counter other threads hit too (a
+        // hub's), ~20x a pull's read of a view entry, so a round pulls once the frontier's
+        // out-edges pass 1/PULL_SHARE of what is left (Ligra's m/20 counts the whole graph).
+        const direction = ctx.gpuActors === 0 ? { direction: { alpha: (g.numEdges * PULL_SHARE) / Math.max(left, 1) } } : {};
+        ({ next } = await ctx.edgeMap('kcorePeel', next, { deg, core, off, adj }, { c }, { readsFrontier: true, pullIf: { state: 'core', value: -1 }, ...direction, ...(sparse ? { cpuOnly: true, modes: ['push'] as const } : {}) }));
       }
       ctx.release(next);
     }

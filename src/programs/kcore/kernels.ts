@@ -1,8 +1,11 @@
 /**
  * k-core's CPU kernels (the definition and its semantics: index.ts). Neighbours are those of the
- * undirected view (undirectedNeighbours: u->v and v->u count once).
+ * undirected view, read from its CSR (off, adj: the engine's undirectedCsr, built by kcoreView),
+ * each neighbour once: a peel walks every list several times, a merge of the in- and out-lists
+ * each time cost ~10 ns an entry.
  */
-import { undirectedNeighbours, type CpuKernel } from '../../engine/kernel.js';
+import type { CpuKernel } from '../../engine/kernel.js';
+import { csrFill } from '../../engine/undirected-csr.js';
 
 export interface KcoreState {
   /** Neighbours not yet peeled (peeled ones may go on being decremented: never read again). */
@@ -11,28 +14,32 @@ export interface KcoreState {
   core: Int32Array;
 }
 
+/** The undirected view: v's neighbours are adj[off[v], off[v + 1]). */
+export interface KcoreView {
+  off: Float64Array;
+  adj: Uint32Array;
+}
+
+/** The undirected view's two supersteps (src/engine/undirected-csr.ts). */
+export const kcoreView = csrFill;
+
 /** deg = the number of neighbours in the undirected view. */
-export const kcoreInit: CpuKernel<Pick<KcoreState, 'deg'>> = {
+export const kcoreInit: CpuKernel<Pick<KcoreState, 'deg'> & Pick<KcoreView, 'off'>> = {
   vertex(ctx, lo, hi, out) {
-    const { deg } = ctx.state;
-    let d = 0;
-    const count = (): void => void d++;
-    for (let v = lo; v < hi; v++) {
-      d = 0;
-      out.edges += undirectedNeighbours(ctx.graph, v, count);
-      deg[v] = d;
-    }
+    const { deg, off } = ctx.state;
+    for (let v = lo; v < hi; v++) deg[v] = off[v + 1]! - off[v]!;
+    out.edges += off[hi]! - off[lo]!;
   },
 };
 
 /**
- * Level c's first peel: every unpeeled vertex with deg <= c gets core c and is marked; the others
- * are counted (out.sum) and lower lowest[0] to their smallest deg (the level to try when this one
- * marks none).
+ * Level c's first peel: every unpeeled vertex with deg <= c gets core c and is marked; the others'
+ * view entries are summed (out.sum: what a pull over them reads) and lower lowest[0] to their
+ * smallest deg (the level to try when this one marks none).
  */
-export const kcoreSelect: CpuKernel<KcoreState & { lowest: Int32Array }> = {
+export const kcoreSelect: CpuKernel<KcoreState & Pick<KcoreView, 'off'> & { lowest: Int32Array }> = {
   vertex(ctx, lo, hi, out) {
-    const { deg, core, lowest } = ctx.state;
+    const { deg, core, off, lowest } = ctx.state;
     const c = ctx.args.c!;
     let left = 0;
     let min = 0x7fffffff;
@@ -44,7 +51,7 @@ export const kcoreSelect: CpuKernel<KcoreState & { lowest: Int32Array }> = {
         ctx.next[v] = 1;
         out.active++;
       } else {
-        left++;
+        left += off[v + 1]! - off[v]!;
         if (d < min) min = d;
       }
     }
@@ -59,36 +66,42 @@ export const kcoreSelect: CpuKernel<KcoreState & { lowest: Int32Array }> = {
 };
 
 /** Peels the frontier (vertices given core c) off their neighbours; those dropping to c follow. */
-export const kcorePeel: CpuKernel<KcoreState> = {
+export const kcorePeel: CpuKernel<KcoreState & KcoreView> = {
   push(ctx, lo, hi, out) {
-    const { deg, core } = ctx.state;
+    const { deg, core, off, adj } = ctx.state;
     const c = ctx.args.c!;
     const list = ctx.frontierList!;
     const next = ctx.next;
+    const found = out.discovered;
     // Several tasks may decrement one vertex: Atomics.sub returns the old value, and exactly one
     // decrement takes it from c + 1 to c (peeled vertices are at c or below and never get there).
-    const hit = (u: number): void => {
-      if (Atomics.sub(deg, u, 1) === c + 1) {
-        core[u] = c;
-        next[u] = 1;
-        out.discovered?.push(u);
-        out.active++;
+    for (let i = lo; i < hi; i++) {
+      const v = list[i]!;
+      const b = off[v + 1]!;
+      for (let e = off[v]!; e < b; e++) {
+        const u = adj[e]!;
+        if (Atomics.sub(deg, u, 1) === c + 1) {
+          core[u] = c;
+          next[u] = 1;
+          found?.push(u);
+          out.active++;
+        }
       }
-    };
-    for (let i = lo; i < hi; i++) out.edges += undirectedNeighbours(ctx.graph, list[i]!, hit);
+      out.edges += b - off[v]!;
+    }
   },
   pull(ctx, pages, lo, hi, out) {
-    const { deg, core } = ctx.state;
+    const { deg, core, off, adj } = ctx.state;
     const c = ctx.args.c!;
     const fr = ctx.frontier!;
-    let k = 0;
-    const count = (u: number): void => void (k += fr[u]!);
     const v0 = pages[0]!.vBegin;
-    // One writer per vertex: its own deg, no atomics; the whole undirected list (graph.out/in).
+    // One writer per vertex: its own deg, no atomics.
     for (let v = v0 + lo; v < v0 + hi; v++) {
       if (core[v] !== -1) continue;
-      k = 0;
-      out.edges += undirectedNeighbours(ctx.graph, v, count);
+      let k = 0;
+      const b = off[v + 1]!;
+      for (let e = off[v]!; e < b; e++) k += fr[adj[e]!]!;
+      out.edges += b - off[v]!;
       if (k === 0) continue;
       const d = (deg[v] = deg[v]! - k);
       if (d <= c) {

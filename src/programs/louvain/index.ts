@@ -16,10 +16,9 @@
  *     sub-rounds (gpu.ts), computing every gain as the CPU kernel does to the last bit.
  *
  * Algorithm (Blondel et al. 2008, levels of local moving and aggregation). The view is built as a
- * CSR: copied from the out-pages of an undirected graph, merged from in- and out-lists on a
- * directed one (louvainFill: two supersteps, counting then filling; on the coordinator below
- * INLINE_FILL arcs); views of at most VIEW_CACHE entries are kept per graph (viewOf), so a
- * session's later runs on it start from the same one. Then level 0's local moving, one of two ways:
+ * CSR (the engine's undirectedCsr, its fill the kernel louvainFill: two supersteps on a directed
+ * graph; small views kept per graph, so a session's later runs on it start from the same one).
+ * Then level 0's local moving, one of two ways:
  *   sequential, on the coordinator, for views of at most `inlineEdges` adjacency entries
  *   (default 2^22, about the largest graph graphology's Louvain is compared on) — serial.ts
  *   moveOrdered: Gauss-Seidel moves (each on the live totals, so its gain is exact) in the
@@ -57,13 +56,10 @@
  * are CPU-only supersteps). Serial reference (the same algorithm in plain loops): reference.ts.
  */
 import { defineProgram } from '../../engine/define.js';
-import type { Frontier, RunContext } from '../../engine/program.js';
-import { sharedArray } from '../../engine/kernel.js';
-import type { Graph } from '../../graph/types.js';
 import { TesseraError } from '../../errors.js';
 import { referenceLouvain } from './reference.js';
 import { peers } from './peers.js';
-import { fillVertices, type FillState } from './kernels.js';
+import { INLINE_FILL, undirectedCsr } from '../../engine/undirected-csr.js';
 import { applyMoves, CLASSES, endRound, identity, INLINE_EDGES, measured, relabel, sequentialRounds, smallestOriginal, startRound, sweepQ, toEvaluate, type LevelZero, type SweepState } from './serial.js';
 
 export const louvain = defineProgram({
@@ -93,7 +89,7 @@ export const louvain = defineProgram({
     type Carry = SweepState & LevelZero & { off: Float64Array; adj: Uint32Array; wt: Float64Array | undefined; k: Float64Array; m2: number; kin: Float64Array; final: Uint32Array; done: boolean; sweeps: number; coarseMs: number };
     let c = ctx.resume<Carry>();
     if (c === undefined) {
-      const { off, adj, wt, k, bad } = await viewOf(ctx, all);
+      const { off, adj, wt, k, bad } = await undirectedCsr(ctx, all, 'louvainFill');
       if (bad > 0) throw new TesseraError(`louvain: ${bad} edge weights are negative or NaN (counted from both ends)`, { fix: 'give non-negative weights, or read the graph without weights' });
       let m2 = 0;
       for (let v = 0; v < n; v++) m2 += k[v]!;
@@ -176,80 +172,3 @@ export const louvain = defineProgram({
     return label;
   },
 });
-
-/** The undirected view of a graph: its CSR (off, adj, wt), each vertex's k, and how many bad weights it met (counted from both ends). */
-interface View {
-  off: Float64Array;
-  adj: Uint32Array;
-  wt: Float64Array | undefined;
-  k: Float64Array;
-  bad: number;
-}
-
-/**
- * Views of at most VIEW_CACHE entries, kept per graph: every run on a graph builds the same one
- * (a session's runs, the harness's repetitions: two supersteps on a directed graph), and its
- * arrays are read, never written, by the runs. Larger views come from the run's pools each time.
- */
-const views = new WeakMap<Graph, View>();
-const VIEW_CACHE = INLINE_EDGES;
-
-
-async function viewOf(ctx: RunContext, all: Frontier): Promise<View> {
-  const g = ctx.graph;
-  const had = views.get(g);
-  if (had !== undefined) return had;
-  const n = g.numVertices;
-  const weighted = g.weightType !== undefined;
-  let arcs = 0;
-  for (let v = 0; v < n; v++) arcs += g.outDegree[v]! + (g.in === g.out ? 0 : g.inDegree[v]!);
-  const keep = arcs <= VIEW_CACHE;
-  // A kept view's arrays are its own (zeroed shared memory, as the run's pools give), else the run's.
-  const a = {
-    f64: (len: number) => (keep ? sharedArray('f64', len) : ctx.alloc('f64', 0, len)) as Float64Array,
-    u32: (len: number) => (keep ? sharedArray('u32', len) : ctx.alloc('u32', 0, len)) as Uint32Array,
-  };
-  const k = a.f64(n);
-  const off = a.f64(n + 1);
-  let adj: Uint32Array;
-  let wt: Float64Array | undefined;
-  let bad = 0;
-  if (g.in === g.out) {
-    // Undirected: the view is the out-pages, whose lists already are in vertex order; copied whole.
-    for (let v = 0; v < n; v++) off[v + 1] = off[v]! + g.outDegree[v]!;
-    adj = a.u32(off[n]!);
-    wt = weighted ? a.f64(off[n]!) : undefined;
-    let at = 0;
-    for (const p of g.out.pages) {
-      adj.set(p.nbrs.subarray(0, p.edges), at);
-      if (wt !== undefined) wt.set(p.weights!.subarray(0, p.edges), at);
-      at += p.edges;
-    }
-    for (let v = 0; v < n; v++) {
-      if (wt === undefined) k[v] = g.outDegree[v]!;
-      else for (let e = off[v]!; e < off[v + 1]!; e++) (k[v]! += wt[e]!), (bad += wt[e]! >= 0 ? 0 : 1);
-    }
-  } else {
-    // Directed: each vertex's in- and out-lists merged, twice (louvainFill): once to count its
-    // neighbours (and k), then into its place in the view, so nothing is moved afterwards.
-    const deg = ctx.alloc('u32') as Uint32Array;
-    const fill = async (st: FillState & Record<string, Uint32Array | Float64Array>, count: number): Promise<number> => {
-      // A small graph's merge costs less here than a superstep's round trip (wiki-Vote: 3 ms against 5).
-      if (arcs <= INLINE_FILL) return fillVertices(g, st, 0, n, count);
-      const step = await ctx.edgeMap('louvainFill', all, st, { count }, { modes: ['pull'], cpuOnly: true });
-      ctx.release(step.next);
-      return step.sum;
-    };
-    bad = await fill({ deg, off, k }, 1);
-    for (let v = 0; v < n; v++) off[v + 1] = off[v]! + deg[v]!;
-    adj = a.u32(off[n]!);
-    wt = weighted ? a.f64(off[n]!) : undefined;
-    await fill({ deg, off, adj, ...(wt !== undefined ? { wt } : {}), k }, 0);
-  }
-  const view = { off, adj, wt, k, bad };
-  if (keep) views.set(g, view);
-  return view;
-}
-
-/** Directed graphs of at most this many arcs (out plus in) merge their view on the coordinator, and views of at most this many entries count the modularity's inside weight there. */
-const INLINE_FILL = 1 << 18;
