@@ -18,6 +18,7 @@ import { referenceKcore } from '../src/programs/kcore/reference.js';
 import { GPU, ONE, TWO, withGpu } from './helpers/topologies.js';
 import { CHAIN, CLIQUE, hand, HAND_VERTICES, TRIANGLE } from './helpers/hand-graph.js';
 import { undirectedCsr } from './helpers/references.js';
+import { csrPages, unionPages } from '../actors/gpu/pages.js';
 import { rawFrom } from './helpers/raw.js';
 import { removeTempDirs, tempDir, tessera } from './helpers/cli.js';
 
@@ -166,6 +167,29 @@ test('the undirected view merged in supersteps (RMAT 14, directed): 2S equals th
   } finally {
     await s.close();
   }
+});
+
+test("a GPU's union pages cut from the view's CSR equal those merged from its in- and out-pages (split hubs, one range and two)", (t) => {
+  for (const [label, g] of [CASES[1]!, CASES[3]!, ['rmat:12 128-edge pages', generate('rmat:12', { pageEdges: 128 })] as const]) {
+    const { offsets, nbrs } = undirectedCsr(g);
+    const off = Float64Array.from(offsets);
+    const n = g.numVertices;
+    for (const ranges of [[[0, n]], [[0, n >> 2], [n >> 1, n]]] as Array<Array<[number, number]>>) {
+      const cut = csrPages(off, Uint32Array.from(nbrs), ranges, g.pageEdges);
+      const merged = unionPages(g.in, g.out, g.inDegree, g.outDegree, ranges, g.pageEdges);
+      const shape = (ps: typeof cut) => ps.map((p) => [p.vBegin, p.vEnd, p.split, p.edges, [...p.offsets], [...p.nbrs.subarray(0, p.edges)]]);
+      t.deepEqual(shape(cut), shape(merged), `${label} ${JSON.stringify(ranges)}`);
+      t.true(cut.some((p) => p.split) || label.startsWith('hand'), `${label}: split pages`);
+    }
+  }
+});
+
+gpuTest("an operator whose viewCsr names arrays the call does not pass is refused with one line", async (t) => {
+  const ops = kcore.operators!;
+  const peel = { ...ops.kernels.kcorePeel!, viewCsr: ['offsets', 'nbrs'] as [string, string] };
+  const wrong = { ...kcore, name: 'kcore-csr', operators: { ...ops, program: 'kcore-csr', kernels: { kcorePeel: peel } } };
+  const g = CASES[0]![1];
+  await t.throwsAsync(run(g, wrong, { topology: GPU, forceMode: 'pull' }), { message: /viewCsr names 'offsets' \(f64\) and 'nbrs' \(u32\), which this call does not pass as such/ });
 });
 
 test('the CLI: tessera run --algo kcore writes the coreness of every vertex', async (t) => {

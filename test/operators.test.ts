@@ -218,6 +218,9 @@ test('operator definitions are checked when the program is defined', (t) => {
   t.throws(def({ hop: { modes: ['pull'], state: { depth: 'i32' }, reads: ['depth'], fills: ['depth'] } }), { message: /fills names 'depth', which it does not write/ });
   t.throws(def({ hop: { modes: ['pull'], state: { depth: 'i32' }, fills: ['depth'] } }), { message: /fills 'depth', whose reduce is 'claim'.*Fix: fill only arrays each vertex's owner writes/s });
   t.throws(def({ hop: { modes: ['push', 'pull'], state: { depth: 'i32' }, reduce: { depth: 'owner' }, fills: ['depth'] } }), { message: /fills arrays and pushes/ });
+  t.throws(def({ hop: { modes: ['pull'], state: { depth: 'i32' }, viewCsr: { off: 'off', adj: 'adj' } } }), { message: /gives viewCsr with view 'graph'/ });
+  t.throws(def({ hop: { modes: ['pull'], state: { depth: 'i32' }, view: 'undirected', viewCsr: { off: 'depth', adj: 'adj' } } }), { message: /viewCsr names 'depth', which is in its state/ });
+  t.throws(def({ hop: { modes: ['pull'], state: { depth: 'i32' }, view: 'undirected', viewCsr: { off: 'off' } } }), { message: /viewCsr names 'undefined'/ });
   t.throws(def({ hop: { modes: ['push'], state: { depth: 'i32' } } }, new URL('file:///nonexistent/gpu.cu')), { message: /source \/nonexistent\/gpu\.cu cannot be read \(ENOENT\)/ });
   const state = (resident: unknown) => ({ depth: { type: 'i32', init: -1, reduce: 'claim', resident } }) as never;
   t.throws(() => defineProgram({ ...base, state: state('yes') }), { instanceOf: TesseraError, message: /program 'checked': state 'depth' has resident 'yes'.*Fix: give resident: true, resident: 'device' or leave it out/s });

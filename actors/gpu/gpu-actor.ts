@@ -32,7 +32,7 @@ import { loadStoreFor, materializeGraph } from '../cpu/share.js';
 import { complementRanges, overlapsRanges } from '../../src/engine/partition.js';
 import { faultAt, injectGpuFault } from '../../src/engine/faults.js';
 import { GpuController, nativeAvailable, pageBufferBytes, type KernelName, type RunOptions, type RunStats } from './native.js';
-import { inOutPages, listPages, unionPages, vertexRuns } from './pages.js';
+import { csrPages, inOutPages, listPages, unionPages, vertexRuns } from './pages.js';
 import { joinMerges } from './outbox.js';
 import { addRunStats, zeroStats } from './stats.js';
 import { operatorHandler } from './operators.js';
@@ -262,10 +262,10 @@ export class GpuActor extends GpuStateSync {
     await this.register(SET_INOUT, inOutPages(g.in, g.out, g.inDegree, g.outDegree, this.owned, g.pageEdges));
   }
 
-  /** N(v) = N_in(v) ∪ N_out(v) of the owned ranges (set SET_UNION), built on first use. */
-  async ensureUnion(): Promise<number> {
+  /** N(v) = N_in(v) ∪ N_out(v) of the owned ranges (set SET_UNION), built on first use: cut from `csr` (the undirected view's, undirected-csr.ts) where given, else merged. */
+  async ensureUnion(csr?: { off: Float64Array; adj: Uint32Array }): Promise<number> {
     const g = this.g!;
-    if (!this.range.has(SET_UNION)) await this.register(SET_UNION, unionPages(g.in, g.out, g.inDegree, g.outDegree, this.owned, g.pageEdges));
+    if (!this.range.has(SET_UNION)) await this.register(SET_UNION, csr !== undefined ? csrPages(csr.off, csr.adj, this.owned, g.pageEdges) : unionPages(g.in, g.out, g.inDegree, g.outDegree, this.owned, g.pageEdges));
     return SET_UNION;
   }
 

@@ -174,6 +174,16 @@ export function operatorHandler(ops: ProgramOperators, kernel: string): GpuHandl
   return { modes, ...(op.modes.includes('vertex') ? { vertex: true as const } : {}), run: (a, s) => runOperator(a, s, ops, kernel, op) };
 }
 
+/** The undirected view's CSR the call passes (OperatorSpec.viewCsr), checked; undefined where the operator names none. */
+function viewCsrOf(a: GpuActor, s: Parameters<GpuHandler['run']>[1], op: OperatorSpec, what: string): { off: Float64Array; adj: Uint32Array } | undefined {
+  if (op.viewCsr === undefined) return undefined;
+  const [o, j] = op.viewCsr;
+  const off = s.state[o], adj = s.state[j];
+  if (!(off instanceof Float64Array) || !(adj instanceof Uint32Array) || off.length <= a.graph.numVertices || adj.length < off[a.graph.numVertices]!)
+    throw operatorError(`${what}: its GPU operator's viewCsr names '${o}' (f64) and '${j}' (u32), which this call does not pass as such`, `pass the undirected view's off and adj (undirectedCsr) as '${o}' and '${j}' in the call's state`);
+  return { off, adj };
+}
+
 async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops: ProgramOperators, kernel: string, op: OperatorSpec): ReturnType<GpuHandler['run']> {
   const f = s.f;
   const what = `kernel '${kernel}' of program '${ops.program}'`;
@@ -229,7 +239,7 @@ async function runOperator(a: GpuActor, s: Parameters<GpuHandler['run']>[1], ops
   let st: Awaited<ReturnType<GpuActor['run']>>;
   if (vertex) st = await a.runPageless(`user:${key}:${kernel}:vertex`, { params, state: roles });
   else {
-    const set = op.view === 'undirected' && a.directed ? await a.ensureUnion() : push || f.pullPages === 'out' ? SET_OUT : SET_IN;
+    const set = op.view === 'undirected' && a.directed ? await a.ensureUnion(viewCsrOf(a, s, op, what)) : push || f.pullPages === 'out' ? SET_OUT : SET_IN;
     const pages = push && set === SET_OUT ? await pushPagesOf(a, SET_OUT, s) : await a.pullPages(set, s, f.pullIf && slots.get(f.pullIf.state));
     st = await a.run(`user:${key}:${kernel}:${f.mode}`, { setId: set, pages, params, state: roles });
   }

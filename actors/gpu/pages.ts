@@ -157,6 +157,16 @@ export function unionPages(inSet: PageSet, outSet: PageSet, inDeg: Uint32Array, 
   return rangePages(ranges, pageEdges, (v) => merge(v, undefined, 0), (v) => inDeg[v]! + outDeg[v]!, merge);
 }
 
+/** The same lists as unionPages, cut from the undirected view's CSR (v's list adj[off[v], off[v + 1])). */
+export function csrPages(off: Float64Array, adj: Uint32Array, ranges: ReadonlyArray<readonly [number, number]>, pageEdges: number): Page[] {
+  const len = (v: number): number => off[v + 1]! - off[v]!;
+  return rangePages(ranges, pageEdges, len, len, (v, dst, at) => {
+    const b = off[v + 1]!;
+    for (let e = off[v]!; e < b; e++) dst[at++] = adj[e]!;
+    return at;
+  });
+}
+
 /** The size of the union of two ascending lists an[i, ae) and bn[j, be). */
 function unionCount(an: Uint32Array, i: number, ae: number, bn: Uint32Array, j: number, be: number): number {
   let k = 0;

@@ -42,7 +42,8 @@ export const kcore = defineProgram({
   // actors at once could take a degree past c + 1 -> c unseen by any of them.)
   gpu: {
     source: new URL('./gpu.cu', import.meta.url),
-    kernels: { kcorePeel: { modes: ['pull'], state: { deg: 'i32', core: 'i32' }, args: { c: 'i32' }, view: 'undirected' } },
+    // Its union pages cut from the view the calls pass (off, adj), not merged again on the actor.
+    kernels: { kcorePeel: { modes: ['pull'], state: { deg: 'i32', core: 'i32' }, args: { c: 'i32' }, view: 'undirected', viewCsr: { off: 'off', adj: 'adj' } } },
   },
   // deg + core i32, frontier + next u8, the view's offsets f64 (its entries, ~2 an edge, are beyond
   // this figure). The view is merged from the in- and out-lists (two passes), then every vertex
@@ -59,7 +60,7 @@ export const kcore = defineProgram({
     const g = ctx.graph;
     const { deg, core, lowest } = ctx.state;
     let r = ctx.resume<{ levels: number; c: number; next: Frontier }>();
-    // The undirected view's CSR, which the CPU kernels walk (GPUs pull over their own union pages).
+    // The undirected view's CSR, which the CPU kernels walk and GPUs cut their union pages from.
     const all = ctx.all();
     const { off, adj } = await undirectedCsr(ctx, all, 'kcoreView', false);
     if (r === undefined) await ctx.vertexMap('kcoreInit', { deg, off });
