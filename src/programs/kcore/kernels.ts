@@ -4,7 +4,7 @@
  * each neighbour once: a peel walks every list several times, a merge of the in- and out-lists
  * each time cost ~10 ns an entry.
  */
-import type { CpuKernel } from '../../engine/kernel.js';
+import type { CpuKernel, TaskOut } from '../../engine/kernel.js';
 import { csrFill } from '../../engine/undirected-csr.js';
 
 export interface KcoreState {
@@ -65,30 +65,49 @@ export const kcoreSelect: CpuKernel<KcoreState & Pick<KcoreView, 'off'> & { lowe
   },
 };
 
+// A push task's neighbours in blocks (per worker): each block's degrees are read first, plain
+// loads whose cache misses overlap, then decremented (an atomic waits for the loads before it).
+const BLOCK = 64;
+const blockIds = new Uint32Array(BLOCK);
+const blockDeg = new Int32Array(BLOCK);
+
+/** Decrements the block's first k neighbours that are not peeled; peels those reaching c. Returns how many it peeled. */
+function peelBlock(deg: Int32Array, core: Int32Array, next: Uint8Array, found: TaskOut['discovered'], c: number, k: number): number {
+  for (let j = 0; j < k; j++) blockDeg[j] = deg[blockIds[j]!]!;
+  let peeled = 0;
+  // Several tasks may decrement one vertex: Atomics.sub returns the old value, and exactly one
+  // decrement takes it from c + 1 to c. A peeled neighbour's deg (at c or below) is never read
+  // again: no atomic for it (a read racing a decrement to c is harmless: the atomic returns <= c).
+  for (let j = 0; j < k; j++) {
+    if (blockDeg[j]! <= c) continue;
+    const u = blockIds[j]!;
+    if (Atomics.sub(deg, u, 1) === c + 1) {
+      core[u] = c;
+      next[u] = 1;
+      found?.push(u);
+      peeled++;
+    }
+  }
+  return peeled;
+}
+
 /** Peels the frontier (vertices given core c) off their neighbours; those dropping to c follow. */
 export const kcorePeel: CpuKernel<KcoreState & KcoreView> = {
   push(ctx, lo, hi, out) {
     const { deg, core, off, adj } = ctx.state;
     const c = ctx.args.c!;
     const list = ctx.frontierList!;
-    const next = ctx.next;
-    const found = out.discovered;
-    // Several tasks may decrement one vertex: Atomics.sub returns the old value, and exactly one
-    // decrement takes it from c + 1 to c (peeled vertices are at c or below and never get there).
+    let k = 0;
     for (let i = lo; i < hi; i++) {
       const v = list[i]!;
       const b = off[v + 1]!;
       for (let e = off[v]!; e < b; e++) {
-        const u = adj[e]!;
-        if (Atomics.sub(deg, u, 1) === c + 1) {
-          core[u] = c;
-          next[u] = 1;
-          found?.push(u);
-          out.active++;
-        }
+        blockIds[k++] = adj[e]!;
+        if (k === BLOCK) (out.active += peelBlock(deg, core, ctx.next, out.discovered, c, k)), (k = 0);
       }
       out.edges += b - off[v]!;
     }
+    out.active += peelBlock(deg, core, ctx.next, out.discovered, c, k);
   },
   pull(ctx, pages, lo, hi, out) {
     const { deg, core, off, adj } = ctx.state;
