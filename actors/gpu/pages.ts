@@ -57,7 +57,8 @@ function slices(set: PageSet, v: number, fn: (nbrs: Uint32Array, a: number, b: n
  * dst from at (returning the end; `count(v)` its length, at most `cap(v)`). At most pageEdges edges
  * and vertices per page, none spanning two ranges (the vertices between are not the owner's); a
  * longer list gets split pages of its own. Lists are written straight into their page (no scratch
- * list and copy a vertex).
+ * list and copy a vertex); with `fillRange(lo, hi, dst)`, an unsplit page's lists in one call
+ * (their lengths exactly count's).
  */
 function rangePages(
   ranges: ReadonlyArray<readonly [number, number]>,
@@ -65,6 +66,7 @@ function rangePages(
   count: (v: number) => number,
   cap: (v: number) => number,
   fill: (v: number, dst: Uint32Array, at: number) => number,
+  fillRange?: (lo: number, hi: number, dst: Uint32Array) => void,
 ): Page[] {
   let tmp = new Uint32Array(1024);
   const pages: Page[] = [];
@@ -79,9 +81,10 @@ function rangePages(
       let at = 0;
       for (let v = lo; v < hi; v++) {
         p.offsets[v - lo] = at;
-        at = fill(v, p.nbrs, at);
+        at = fillRange !== undefined ? at + deg[v - begin]! : fill(v, p.nbrs, at);
       }
       p.offsets[hi - lo] = at;
+      fillRange?.(lo, hi, p.nbrs);
       pages.push(p);
       lo = hi;
       edges = 0;
@@ -160,11 +163,17 @@ export function unionPages(inSet: PageSet, outSet: PageSet, inDeg: Uint32Array, 
 /** The same lists as unionPages, cut from the undirected view's CSR (v's list adj[off[v], off[v + 1])). */
 export function csrPages(off: Float64Array, adj: Uint32Array, ranges: ReadonlyArray<readonly [number, number]>, pageEdges: number): Page[] {
   const len = (v: number): number => off[v + 1]! - off[v]!;
-  return rangePages(ranges, pageEdges, len, len, (v, dst, at) => {
-    const b = off[v + 1]!;
-    for (let e = off[v]!; e < b; e++) dst[at++] = adj[e]!;
-    return at;
-  });
+  return rangePages(
+    ranges,
+    pageEdges,
+    len,
+    len,
+    (v, dst, at) => {
+      dst.set(adj.subarray(off[v]!, off[v + 1]!), at);
+      return at + len(v);
+    },
+    (lo, hi, dst) => dst.set(adj.subarray(off[lo]!, off[hi]!)),
+  );
 }
 
 /** The size of the union of two ascending lists an[i, ae) and bn[j, be). */
