@@ -9,13 +9,14 @@
  *   npm run gpu-check [-- --scale 20] [--emulated] [--device 0] [--gpu-share 0.5]
  *                     [--partition high|low|rand] [--partition-seed 1] [--snap DIR | --no-snap] [--programs bfs,pr,...] [--bc-sources 4]
  *                     [--bench-scale S | --no-bench] [--memory-limit 8GiB] [--page-edges N] [--json FILE]
- *                     [--module FILE.js ...] [--gpus N] [--multi-gpu p|s]
+ *                     [--module FILE.js ...] [--gpus N] [--multi-gpu p|s] [--mode push|pull]
  *
  * --module adds every program a module exports (defineProgram's): a user's programs, their GPU
  * operators compiled at run time, checked like the built-ins (each needs demoParams).
  * --gpus N puts N GPU actors (devices --device .. --device+N-1) in the topology, each owning its
  * share of the GPUs' edges (TOTEM's multi-GPU placement): the exchange between GPUs is checked too.
  * --multi-gpu s deals the GPUs' pages round-robin instead (each owns many ranges; partition.ts MultiGpu).
+ * --mode push|pull forces every superstep of the GPU engine into that mode (the CPU's runs as chosen).
  * --emulated runs the GPU actor on the host (no GPU needed; tests use it at a small scale).
  * --partition rand gives the GPU actor the model's random pages (several vertex ranges: the
  * kernels' owned byte map), shuffling the page set the model does for each program.
@@ -58,6 +59,10 @@ const scale = Number(opt('scale', 20));
 const emulated = flag('emulated');
 const device = Number(opt('device', 0));
 const gpuCount = Number(opt('gpus', 1));
+// Every superstep of the GPU engine in this mode (a program that keeps some rounds off the GPUs
+// by default, as kcore, runs them there when pulls are forced).
+const forceMode = opt('mode');
+if (forceMode !== undefined && forceMode !== 'push' && forceMode !== 'pull') fail(`--mode ${forceMode} must be push or pull`);
 if (!(Number.isSafeInteger(gpuCount) && gpuCount >= 1 && gpuCount <= 16)) fail(`--gpus ${opt('gpus')} must be an integer from 1 to 16`);
 // Half the edges on the GPU unless told: the check covers the split (both actors' results and
 // the exchange between them), which the engine's default for a real GPU (all of it) would not.
@@ -154,7 +159,7 @@ for (const gs of graphs) {
       const partitionPages = program.profile.mode === 'push' ? 'out' : 'in';
       // Preloaded, as run() and the CLI make their engines (a weighted graph's pages then go to
       // the GPUs without their weights for programs that read none: ProgramSpec.readsWeights).
-      const gpuEngine = await Engine.create(g, gpuTopo, await withOwnership(g, gpuTopo, { gpuShare, partition, partitionSeed, partitionPages, multiGpu, preload: [program] }));
+      const gpuEngine = await Engine.create(g, gpuTopo, await withOwnership(g, gpuTopo, { gpuShare, partition, partitionSeed, partitionPages, multiGpu, preload: [program], ...(forceMode !== undefined ? { forceMode } : {}) }));
       let b;
       try {
         b = await gpuEngine.run(program, p);

@@ -78,8 +78,8 @@ async function compareAll(t: import('ava').ExecutionContext, g: Graph, want: Cpu
       const rows = gpuRows(r.report);
       // CPU-only supersteps (EdgeMapOptions.cpuOnly: lcc's and tc's count and fill) have no GPU rows.
       const gpuSteps = r.report.steps.filter((s) => s.actors.some((x) => x.kind === 'gpu')).length;
-      // kcore's peel rounds below Ligra's m/20 run on the sockets alone (cpuOnly), on these small
-      // graphs all of them; kcore.test.ts checks its GPU operator with pull forced.
+      // kcore's peel rounds run on the sockets alone (cpuOnly) unless pull is forced:
+      // kcore.test.ts checks its GPU operator with pull forced.
       t.true((gpuSteps > 0 || name === 'kcore') && rows.length === gpuSteps * topo.gpus.length && rows.every((x) => x.emulated), `${name} ${label}: a row per GPU and superstep, labelled emulated`);
       const share = opts.gpuShare ?? 0.5;
       if (share > 0 && name !== 'kcore') t.true(rows.some((x) => x.calls > 0), `${name} ${label}: the GPU ran kernels`);
@@ -308,7 +308,7 @@ gpuTest('npm run gpu-check runs in emulated mode: every program matches, the ben
   t.regex(r.stdout, new RegExp(`OK: ${names.length} program runs match the CPU results`));
   const out = JSON.parse((await import('node:fs')).readFileSync(json, 'utf8')) as { rows: Array<{ program: string; ok: boolean; gpuEdges: number }>; bench: { bfsCorrect: boolean }; failures: number };
   t.deepEqual(out.rows.map((x) => x.program), names);
-  // (kcore's sparse peel rounds run on the sockets alone: at scale 10, every one.)
+  // (kcore's peel rounds run on the sockets alone unless pull is forced.)
   t.true(out.rows.every((x) => x.ok && (x.gpuEdges > 0 || x.program === 'kcore')), 'every program matched and the GPU walked edges');
   t.true(out.bench.bfsCorrect);
   t.is(out.failures, 0);

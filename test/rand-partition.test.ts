@@ -181,7 +181,7 @@ async function compareRand(t: import('ava').ExecutionContext, g: Graph, want: Cp
       const bad = firstMismatch(r.values, want.get(name)!, p.output === 'float');
       t.is(bad, -1, `${name} ${label}: vertex ${bad} got ${r.values[bad]} want ${want.get(name)![bad]}`);
       const gpuEdges = r.report.steps.reduce((a, s) => a + s.actors.filter((x) => x.kind === 'gpu').reduce((b, x) => b + x.edges, 0), 0);
-      // (kcore's sparse peel rounds run on the sockets alone; kcore.test.ts forces pull for its operator.)
+      // (kcore's peel rounds run on the sockets alone unless pull is forced; kcore.test.ts forces it for its operator.)
       t.true(gpuEdges > 0 || name === 'kcore', `${name} ${label}: the GPU actors walked edges`);
       t.is(r.report.partition?.strategy, 'rand');
       t.deepEqual(

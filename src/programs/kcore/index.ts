@@ -95,15 +95,16 @@ export const kcore = defineProgram({
       while (next.size > 0) {
         await ctx.checkpoint({ levels, c, next });
         // Pulls touch only unpeeled vertices: GPUs (and sockets over a graph on disk) skip the rest's
-        // pages. A sparse round (Ligra's m/20) pushes on the sockets alone: GPUs only pull, over
-        // every page, and the late levels are thousands of tiny rounds (RMAT 20: 9824; 33.8 s with a
-        // GPU against 1.4 s without); deg and core then go up to the GPUs again before a dense one.
-        const sparse = ctx.gpuActors > 0 && ctx.forcedMode === undefined && (next.size + (next.edges ?? next.size)) * 20 < g.numEdges;
-        // Sockets alone: a push's decrement is an atomic on a counter other threads hit too (a
-        // hub's), ~20x a pull's read of a view entry, so a round pulls once the frontier's
-        // out-edges pass 1/PULL_SHARE of what is left (Ligra's m/20 counts the whole graph).
-        const direction = ctx.gpuActors === 0 ? { direction: { alpha: (g.numEdges * PULL_SHARE) / Math.max(left, 1) } } : {};
-        ({ next } = await ctx.edgeMap('kcorePeel', next, { deg, core, off, adj }, { c }, { readsFrontier: true, pullIf: { state: 'core', value: -1 }, ...direction, ...(sparse ? { cpuOnly: true, modes: ['push'] as const } : {}) }));
+        // pages. The rounds run on the sockets alone unless pulls are forced: most are tiny pushes,
+        // a GPU only pulls, and its first pull builds its union pages, which costs more than all
+        // the sockets' pulls of a run (bench/results/h200-2026-11-29-undirected-csr). A forced pull
+        // runs the GPU operator.
+        const sockets = ctx.gpuActors === 0 || ctx.forcedMode !== 'pull';
+        // A push's decrement is an atomic on a counter other threads hit too (a hub's), ~20x a
+        // pull's read of a view entry, so a round pulls once the frontier's out-edges pass
+        // 1/PULL_SHARE of what is left (Ligra's m/20 counts the whole graph).
+        const direction = sockets ? { direction: { alpha: (g.numEdges * PULL_SHARE) / Math.max(left, 1) } } : {};
+        ({ next } = await ctx.edgeMap('kcorePeel', next, { deg, core, off, adj }, { c }, { readsFrontier: true, pullIf: { state: 'core', value: -1 }, ...direction, ...(sockets && ctx.gpuActors > 0 ? { cpuOnly: true } : {}) }));
       }
       ctx.release(next);
     }
