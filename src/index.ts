@@ -49,6 +49,7 @@ export {
   type GraphDefaults,
 } from './engine/define.js';
 export { outSlices, outSlicesBetween, undirectedNeighbours, type CpuKernel, type KernelCtx, type KernelGraph, type TaskOut, type StateArray } from './engine/kernel.js';
+export { undirectedCsr, type UndirectedCsr } from './engine/undirected-csr.js';
 export type { RunReport, StepReport } from './engine/report.js';
 export { summarize } from './engine/report.js';
 export { PROGRAMS, PROGRAM_NAMES, findProgram, type BuiltinName } from './programs/index.js';

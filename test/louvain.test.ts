@@ -18,7 +18,7 @@ import { nativeAvailable } from '../actors/gpu/native.js';
 import { nativeCpuKernels } from '../actors/gpu/native-host.js';
 import { AGGREGATE_BLOCK, aggregateSerial, classOrder, moveOrdered, moveOrderedSerial, relabel, sequentialRounds, undirectedView } from '../src/programs/louvain/serial.js';
 import { TesseraError } from '../src/errors.js';
-import { fillVertices, type FillState } from '../src/engine/undirected-csr.js';
+import { fillVertices, type FillState } from '../src/engine/csr-fill.js';
 import { louvain } from '../src/programs/index.js';
 import { referenceLouvain, sequentialLouvain } from '../src/programs/louvain/reference.js';
 import { outCsr } from './helpers/references.js';

@@ -13,7 +13,7 @@
  * earlier rounds (the round's frontier is the undecided set), so the rounds do not depend on
  * thread timing. Kernels: kernels.ts (CPU), gpu.cu (GPU operator); serial reference: reference.ts.
  */
-import { defineProgram, type Frontier } from 'tessera';
+import { defineProgram, undirectedCsr, type Frontier } from 'tessera';
 import { misPriority, referenceMis } from './reference.js';
 
 export const mis = defineProgram({
@@ -32,11 +32,12 @@ export const mis = defineProgram({
   kernels: new URL('./kernels.js', import.meta.url),
   gpu: {
     source: new URL('./gpu.cu', import.meta.url),
-    kernels: { misRound: { modes: ['pull'], state: { mis: 'i32', prio: 'u32' }, reads: ['prio'], view: 'undirected' } },
+    // Its union pages cut from the view the rounds pass (off, adj), not merged again on the actor.
+    kernels: { misRound: { modes: ['pull'], state: { mis: 'i32', prio: 'u32' }, reads: ['prio'], view: 'undirected', viewCsr: { off: 'off', adj: 'adj' } } },
   },
-  // mis + prio, frontier + next u8. Each round walks the undecided vertices' lists (stopping at a
-  // member neighbour); the undecided set shrinks geometrically.
-  profile: { mode: 'pull', stateBytesPerVertex: 10, passes: 2, unit: 'run', vertexTerm: true },
+  // mis + prio, frontier + next u8, the view's offsets f64. Each round walks the undecided
+  // vertices' lists (stopping at a member neighbour); the undecided set shrinks geometrically.
+  profile: { mode: 'pull', stateBytesPerVertex: 18, passes: 4, unit: 'run', vertexTerm: true },
   reference: (g, { seed }) => referenceMis(g, seed),
   demoParams: () => ({ seed: 1 }),
   // Checkpoints: a safe point per round; mis and prio are declared state, the round's frontier the carry.
@@ -51,10 +52,12 @@ export const mis = defineProgram({
       for (let v = 0; v < prio.length; v++) prio[v] = misPriority(ids[v]!, seed);
       c = { rounds: 0, size: 0, f: ctx.all() };
     }
+    // The undirected view as a CSR, built once (kept per graph when small): the rounds walk it.
+    const { off, adj } = await undirectedCsr(ctx, ctx.all(), 'misView', false);
     let { rounds, size, f } = c;
     while (f.size > 0) {
       await ctx.checkpoint({ rounds, size, f });
-      const r = await ctx.edgeMap('misRound', f, { mis, prio }, {}, { modes: ['pull'], readsFrontier: true });
+      const r = await ctx.edgeMap('misRound', f, { mis, prio, off, adj }, {}, { modes: ['pull'], readsFrontier: true });
       rounds++;
       size += r.sum;
       f = r.next;

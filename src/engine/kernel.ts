@@ -242,3 +242,6 @@ export function undirectedNeighbours(g: KernelGraph, v: number, fn: (u: number) 
     if (fn(u) === false) return read;
   }
 }
+
+// The undirected view's fill, for a kernels module to export under its own name (undirected-csr.ts).
+export { csrFill, type FillState } from './csr-fill.js';

@@ -5,7 +5,7 @@
  * each time cost ~10 ns an entry.
  */
 import type { CpuKernel, TaskOut } from '../../engine/kernel.js';
-import { csrFill } from '../../engine/undirected-csr.js';
+import { csrFill } from '../../engine/csr-fill.js';
 
 export interface KcoreState {
   /** Neighbours not yet peeled (peeled ones may go on being decremented: never read again). */

@@ -9,7 +9,7 @@
  * nothing allocated per vertex, memory O(max degree) per worker.
  */
 import type { CpuKernel } from '../../engine/kernel.js';
-import { csrFill } from '../../engine/undirected-csr.js';
+import { csrFill } from '../../engine/csr-fill.js';
 import { nativeCpuKernels } from '../../../actors/gpu/native-host.js';
 
 // The modularity pass in C++ (native/src/addon_louvain_view.cpp) where the addon loads: the same
