@@ -12,7 +12,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildGraph, generate, openSession, run, type Graph, type RunReport } from '../src/index.js';
+import { buildGraph, generate, openSession, run, undirectedNeighbours, type Graph, type RunReport } from '../src/index.js';
 import { kcore } from '../src/programs/index.js';
 import { referenceKcore } from '../src/programs/kcore/reference.js';
 import { GPU, ONE, TWO, withGpu } from './helpers/topologies.js';
@@ -166,6 +166,24 @@ test('the undirected view merged in supersteps (RMAT 14, directed): 2S equals th
     t.deepEqual([...third.values], want);
   } finally {
     await s.close();
+  }
+});
+
+test('undirectedNeighbours walks N_out(v) ∪ N_in(v) once each, ascending (split hubs too), and stops where fn says', (t) => {
+  for (const [label, g] of CASES) {
+    const { offsets, nbrs } = undirectedCsr(g);
+    for (let v = 0; v < g.numVertices; v++) {
+      const want = [...nbrs.subarray(offsets[v]!, offsets[v + 1]!)];
+      const got: number[] = [];
+      const read = undirectedNeighbours(g, v, (u) => void got.push(u));
+      t.deepEqual(got, want, `${label}: vertex ${v}`);
+      const arcs = g.outDegree[v]! + (g.in === g.out ? 0 : g.inDegree[v]!);
+      t.true(read >= want.length && read <= arcs, `${label}: vertex ${v} read ${read} of ${arcs}`);
+      const stop = 1 + (v % 3);
+      const first: number[] = [];
+      undirectedNeighbours(g, v, (u) => first.push(u) < stop);
+      t.deepEqual(first, want.slice(0, stop), `${label}: vertex ${v} stopped after ${stop}`);
+    }
   }
 });
 
