@@ -12,7 +12,11 @@ import test from 'ava';
 import fc from 'fast-check';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildGraph, generate, openSession, run, undirectedNeighbours, type Graph, type RunReport } from '../src/index.js';
+import { buildGraph, generate, loadGraph, openSession, run, undirectedNeighbours, type Graph, type RunReport } from '../src/index.js';
+import { generateEdges } from '../src/graph/generate/index.js';
+import { writeTsr } from '../src/graph/tsr.js';
+import { readTsrHeader } from '../src/graph/tsr-read.js';
+import { pageBytesOf } from '../src/graph/store.js';
 import { kcore } from '../src/programs/index.js';
 import { referenceKcore } from '../src/programs/kcore/reference.js';
 import { GPU, ONE, TWO, withGpu } from './helpers/topologies.js';
@@ -202,12 +206,26 @@ test("a GPU's union pages cut from the view's CSR equal those merged from its in
   }
 });
 
-gpuTest("an operator whose viewCsr names arrays the call does not pass is refused with one line", async (t) => {
+gpuTest("viewCsr: arrays of the wrong kinds are refused with one line; names the call does not pass merge the pages", async (t) => {
   const ops = kcore.operators!;
-  const peel = { ...ops.kernels.kcorePeel!, viewCsr: ['offsets', 'nbrs'] as [string, string] };
-  const wrong = { ...kcore, name: 'kcore-csr', operators: { ...ops, program: 'kcore-csr', kernels: { kcorePeel: peel } } };
+  const variant = (name: string, viewCsr: [string, string]) => ({ ...kcore, name, operators: { ...ops, program: name, kernels: { kcorePeel: { ...ops.kernels.kcorePeel!, viewCsr } } } });
   const g = CASES[0]![1];
-  await t.throwsAsync(run(g, wrong, { topology: GPU, forceMode: 'pull' }), { message: /viewCsr names 'offsets' \(f64\) and 'nbrs' \(u32\), which this call does not pass as such/ });
+  await t.throwsAsync(run(g, variant('kcore-swapped', ['adj', 'off']), { topology: GPU, forceMode: 'pull' }), { message: /viewCsr names 'adj' \(f64\) and 'off' \(u32\), which this call does not pass as such/ });
+  const r = await run(g, variant('kcore-unnamed', ['offsets', 'nbrs']), { topology: GPU, forceMode: 'pull' });
+  t.deepEqual([...r.values], [...referenceKcore(g)]);
+});
+
+test('a graph read from disk page by page gets no view (its memory stays bounded): the pages merged, equal to the reference', async (t) => {
+  const dir = await tempDir('tessera-kcore-disk-');
+  const g = buildGraph(generateEdges('rmat:14:ef=10:seed=3'), { pageEdges: 128 }); // above INLINE_FILL arcs: a view would be merged in supersteps
+  const file = path.join(dir, 'g.tsr');
+  await writeTsr(g, file);
+  const { graph: stored } = await loadGraph(file, { hostMemoryLimit: Math.floor(pageBytesOf(await readTsrHeader(file)) / 8) });
+  t.truthy(stored.out.stored, 'read from disk');
+  const r = await run(stored, kcore, { topology: TWO });
+  t.deepEqual([...r.values], [...referenceKcore(g)]);
+  t.false(r.report.steps.some((s) => s.kernel === 'kcoreView'), 'no view built');
+  t.true(r.report.steps.some((s) => s.kernel === 'kcorePeel' && s.mode === 'pull') && r.report.steps.some((s) => s.kernel === 'kcorePeel' && s.mode === 'push'), 'pulls and pushes');
 });
 
 test('the CLI: tessera run --algo kcore writes the coreness of every vertex', async (t) => {

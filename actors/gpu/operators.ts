@@ -174,11 +174,12 @@ export function operatorHandler(ops: ProgramOperators, kernel: string): GpuHandl
   return { modes, ...(op.modes.includes('vertex') ? { vertex: true as const } : {}), run: (a, s) => runOperator(a, s, ops, kernel, op) };
 }
 
-/** The undirected view's CSR the call passes (OperatorSpec.viewCsr), checked; undefined where the operator names none. */
+/** The undirected view's CSR the call passes (OperatorSpec.viewCsr), checked; undefined where the operator names none or the call passes neither (the pages are merged then). */
 function viewCsrOf(a: GpuActor, s: Parameters<GpuHandler['run']>[1], op: OperatorSpec, what: string): { off: Float64Array; adj: Uint32Array } | undefined {
   if (op.viewCsr === undefined) return undefined;
   const [o, j] = op.viewCsr;
   const off = s.state[o], adj = s.state[j];
+  if (off === undefined && adj === undefined) return undefined;
   if (!(off instanceof Float64Array) || !(adj instanceof Uint32Array) || off.length <= a.graph.numVertices || adj.length < off[a.graph.numVertices]!)
     throw operatorError(`${what}: its GPU operator's viewCsr names '${o}' (f64) and '${j}' (u32), which this call does not pass as such`, `pass the undirected view's off and adj (undirectedCsr) as '${o}' and '${j}' in the call's state`);
   return { off, adj };

@@ -55,7 +55,8 @@ export interface GpuOperator {
    * With view 'undirected': the names of the call's state arrays that hold that view as a CSR
    * (`undirectedCsr`'s off, f64, and adj, u32; not operator state: they stay on the host). A GPU
    * actor then cuts its union pages from them, a copy, instead of merging its in- and out-pages
-   * on the coordinator's thread (~10 ns an entry: seconds at RMAT 22).
+   * on the coordinator's thread (~10 ns an entry: seconds at RMAT 22). A call that passes
+   * neither (kcore on a graph read from disk) gets the merged pages.
    */
   viewCsr?: { off: string; adj: string };
 }

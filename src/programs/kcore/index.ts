@@ -60,14 +60,15 @@ export const kcore = defineProgram({
     const g = ctx.graph;
     const { deg, core, lowest } = ctx.state;
     let r = ctx.resume<{ levels: number; c: number; next: Frontier }>();
-    // The undirected view's CSR, which the CPU kernels walk and GPUs cut their union pages from.
-    const all = ctx.all();
-    const { off, adj } = await undirectedCsr(ctx, all, 'kcoreView', false);
-    if (r === undefined) await ctx.vertexMap('kcoreInit', { deg, off });
+    // The undirected view's CSR, which the CPU kernels walk and GPUs cut their union pages from;
+    // none for a graph read from disk page by page (it would hold the whole graph in memory).
+    const stored = g.out.stored !== undefined || g.in.stored !== undefined;
+    const view: { off?: Float64Array; adj?: Uint32Array } = stored ? {} : await undirectedCsr(ctx, ctx.all(), 'kcoreView', false).then(({ off, adj }) => ({ off, adj }));
+    if (r === undefined) await ctx.vertexMap('kcoreInit', { deg, ...view });
     let levels = r?.levels ?? 0;
     let c = r?.c ?? 0;
     // The view entries of the unpeeled vertices at the level's start: what a pull reads at most.
-    let left = off[g.numVertices]!;
+    let left = view.off?.[g.numVertices] ?? 2 * g.numEdges;
     for (;;) {
       let next: Frontier;
       if (r !== undefined) next = r.next;
@@ -77,7 +78,7 @@ export const kcore = defineProgram({
         // and a round trip a level fewer than finding it first).
         const select = async (at: number): Promise<Frontier & { sum: number }> => {
           lowest[0] = 0x7fffffff;
-          return ctx.vertexFilter('kcoreSelect', { deg, core, off, lowest }, { c: at });
+          return ctx.vertexFilter('kcoreSelect', { deg, core, lowest, ...(view.off !== undefined ? { off: view.off } : {}) }, { c: at });
         };
         let at = levels === 0 ? 0 : c + 1;
         let f = await select(at);
@@ -104,7 +105,7 @@ export const kcore = defineProgram({
         // pull's read of a view entry, so a round pulls once the frontier's out-edges pass
         // 1/PULL_SHARE of what is left (Ligra's m/20 counts the whole graph).
         const direction = sockets ? { direction: { alpha: (g.numEdges * PULL_SHARE) / Math.max(left, 1) } } : {};
-        ({ next } = await ctx.edgeMap('kcorePeel', next, { deg, core, off, adj }, { c }, { readsFrontier: true, pullIf: { state: 'core', value: -1 }, ...direction, ...(sockets && ctx.gpuActors > 0 ? { cpuOnly: true } : {}) }));
+        ({ next } = await ctx.edgeMap('kcorePeel', next, { deg, core, ...view }, { c }, { readsFrontier: true, pullIf: { state: 'core', value: -1 }, ...direction, ...(sockets && ctx.gpuActors > 0 ? { cpuOnly: true } : {}) }));
       }
       ctx.release(next);
     }

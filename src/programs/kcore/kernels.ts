@@ -1,10 +1,11 @@
 /**
  * k-core's CPU kernels (the definition and its semantics: index.ts). Neighbours are those of the
- * undirected view, read from its CSR (off, adj: the engine's undirectedCsr, built by kcoreView),
- * each neighbour once: a peel walks every list several times, a merge of the in- and out-lists
- * each time cost ~10 ns an entry.
+ * undirected view, each once, read from its CSR (off, adj: the engine's undirectedCsr, built by
+ * kcoreView): a peel walks every list several times, a merge of the in- and out-lists each time
+ * cost ~10 ns an entry. A graph read from disk page by page (host memory bounded) gets no CSR (it
+ * would hold the whole graph): the kernels then merge the lists from the pages (off undefined).
  */
-import type { CpuKernel, TaskOut } from '../../engine/kernel.js';
+import { undirectedNeighbours, type CpuKernel, type TaskOut } from '../../engine/kernel.js';
 import { csrFill } from '../../engine/csr-fill.js';
 
 export interface KcoreState {
@@ -14,10 +15,10 @@ export interface KcoreState {
   core: Int32Array;
 }
 
-/** The undirected view: v's neighbours are adj[off[v], off[v + 1]). */
+/** The undirected view: v's neighbours are adj[off[v], off[v + 1]); absent on a graph read from disk. */
 export interface KcoreView {
-  off: Float64Array;
-  adj: Uint32Array;
+  off?: Float64Array;
+  adj?: Uint32Array;
 }
 
 /** The undirected view's two supersteps (src/engine/undirected-csr.ts). */
@@ -27,15 +28,25 @@ export const kcoreView = csrFill;
 export const kcoreInit: CpuKernel<Pick<KcoreState, 'deg'> & Pick<KcoreView, 'off'>> = {
   vertex(ctx, lo, hi, out) {
     const { deg, off } = ctx.state;
-    for (let v = lo; v < hi; v++) deg[v] = off[v + 1]! - off[v]!;
-    out.edges += off[hi]! - off[lo]!;
+    if (off !== undefined) {
+      for (let v = lo; v < hi; v++) deg[v] = off[v + 1]! - off[v]!;
+      out.edges += off[hi]! - off[lo]!;
+      return;
+    }
+    let d = 0;
+    const count = (): void => void d++;
+    for (let v = lo; v < hi; v++) {
+      d = 0;
+      out.edges += undirectedNeighbours(ctx.graph, v, count);
+      deg[v] = d;
+    }
   },
 };
 
 /**
  * Level c's first peel: every unpeeled vertex with deg <= c gets core c and is marked; the others'
- * view entries are summed (out.sum: what a pull over them reads) and lower lowest[0] to their
- * smallest deg (the level to try when this one marks none).
+ * view entries (without the CSR: their deg) are summed (out.sum: what a pull over them reads) and
+ * lower lowest[0] to their smallest deg (the level to try when this one marks none).
  */
 export const kcoreSelect: CpuKernel<KcoreState & Pick<KcoreView, 'off'> & { lowest: Int32Array }> = {
   vertex(ctx, lo, hi, out) {
@@ -51,7 +62,7 @@ export const kcoreSelect: CpuKernel<KcoreState & Pick<KcoreView, 'off'> & { lowe
         ctx.next[v] = 1;
         out.active++;
       } else {
-        left += off[v + 1]! - off[v]!;
+        left += off !== undefined ? off[v + 1]! - off[v]! : d;
         if (d < min) min = d;
       }
     }
@@ -98,14 +109,22 @@ export const kcorePeel: CpuKernel<KcoreState & KcoreView> = {
     const c = ctx.args.c!;
     const list = ctx.frontierList!;
     let k = 0;
-    for (let i = lo; i < hi; i++) {
-      const v = list[i]!;
-      const b = off[v + 1]!;
-      for (let e = off[v]!; e < b; e++) {
-        blockIds[k++] = adj[e]!;
+    if (off === undefined || adj === undefined) {
+      const add = (u: number): void => {
+        blockIds[k++] = u;
         if (k === BLOCK) (out.active += peelBlock(deg, core, ctx.next, out.discovered, c, k)), (k = 0);
+      };
+      for (let i = lo; i < hi; i++) out.edges += undirectedNeighbours(ctx.graph, list[i]!, add);
+    } else {
+      for (let i = lo; i < hi; i++) {
+        const v = list[i]!;
+        const b = off[v + 1]!;
+        for (let e = off[v]!; e < b; e++) {
+          blockIds[k++] = adj[e]!;
+          if (k === BLOCK) (out.active += peelBlock(deg, core, ctx.next, out.discovered, c, k)), (k = 0);
+        }
+        out.edges += b - off[v]!;
       }
-      out.edges += b - off[v]!;
     }
     out.active += peelBlock(deg, core, ctx.next, out.discovered, c, k);
   },
@@ -114,13 +133,18 @@ export const kcorePeel: CpuKernel<KcoreState & KcoreView> = {
     const c = ctx.args.c!;
     const fr = ctx.frontier!;
     const v0 = pages[0]!.vBegin;
+    let k = 0;
+    const count = (u: number): void => void (k += fr[u]!);
     // One writer per vertex: its own deg, no atomics.
     for (let v = v0 + lo; v < v0 + hi; v++) {
       if (core[v] !== -1) continue;
-      let k = 0;
-      const b = off[v + 1]!;
-      for (let e = off[v]!; e < b; e++) k += fr[adj[e]!]!;
-      out.edges += b - off[v]!;
+      k = 0;
+      if (off === undefined || adj === undefined) out.edges += undirectedNeighbours(ctx.graph, v, count);
+      else {
+        const b = off[v + 1]!;
+        for (let e = off[v]!; e < b; e++) k += fr[adj[e]!]!;
+        out.edges += b - off[v]!;
+      }
       if (k === 0) continue;
       const d = (deg[v] = deg[v]! - k);
       if (d <= c) {
