@@ -103,8 +103,9 @@ export const kcore = defineProgram({
         const sockets = ctx.gpuActors === 0 || ctx.forcedMode !== 'pull';
         // A push's decrement is an atomic on a counter other threads hit too (a hub's), ~20x a
         // pull's read of a view entry, so a round pulls once the frontier's out-edges pass
-        // 1/PULL_SHARE of what is left (Ligra's m/20 counts the whole graph).
-        const direction = sockets ? { direction: { alpha: (g.numEdges * PULL_SHARE) / Math.max(left, 1) } } : {};
+        // 1/PULL_SHARE of what is left (Ligra's m/20 counts the whole graph). Without the view a
+        // pull merges lists from pages read from disk: Ligra's rule.
+        const direction = sockets && view.off !== undefined ? { direction: { alpha: (g.numEdges * PULL_SHARE) / Math.max(left, 1) } } : {};
         ({ next } = await ctx.edgeMap('kcorePeel', next, { deg, core, ...view }, { c }, { readsFrontier: true, pullIf: { state: 'core', value: -1 }, ...direction, ...(sockets && ctx.gpuActors > 0 ? { cpuOnly: true } : {}) }));
       }
       ctx.release(next);

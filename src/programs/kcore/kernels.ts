@@ -45,8 +45,9 @@ export const kcoreInit: CpuKernel<Pick<KcoreState, 'deg'> & Pick<KcoreView, 'off
 
 /**
  * Level c's first peel: every unpeeled vertex with deg <= c gets core c and is marked; the others'
- * view entries (without the CSR: their deg) are summed (out.sum: what a pull over them reads) and
- * lower lowest[0] to their smallest deg (the level to try when this one marks none).
+ * view entries (without the CSR: their deg; nonzero either way) are summed (out.sum: what a pull
+ * over them reads) and lower lowest[0] to their smallest deg (the level to try when this one marks
+ * none).
  */
 export const kcoreSelect: CpuKernel<KcoreState & Pick<KcoreView, 'off'> & { lowest: Int32Array }> = {
   vertex(ctx, lo, hi, out) {
