@@ -7,6 +7,7 @@ import { allocPage, lowerBound } from '../../src/graph/pages.js';
 import type { Page, PageSet } from '../../src/graph/types.js';
 import type { Task } from '../../src/wire/frames.js';
 import { mergeRanges } from '../../src/engine/partition.js';
+import { prefault } from '../../src/engine/fill.js';
 
 /**
  * The pages of `set` holding the vertices of the tasks' slices of `list` (ascending ids), and
@@ -70,6 +71,14 @@ function rangePages(
 ): Page[] {
   let tmp = new Uint32Array(1024);
   const pages: Page[] = [];
+  // A fresh page's buffer faulted in on the addon's threads (2 MiB pages where the kernel gives
+  // them) before its lists are written here: first touches one 4 KiB page at a time on this thread
+  // were most of a page set's build.
+  const page = (vBegin: number, vEnd: number, edges: number, split: boolean): Page => {
+    const p = allocPage(pages.length, vBegin, vEnd, edges, split, undefined);
+    prefault(new Uint8Array(p.buffer));
+    return p;
+  };
   for (const [begin, end] of ranges) {
     const deg = new Uint32Array(end - begin);
     for (let v = begin; v < end; v++) deg[v - begin] = count(v);
@@ -77,7 +86,7 @@ function rangePages(
     let edges = 0;
     const close = (hi: number): void => {
       if (hi === lo) return;
-      const p = allocPage(pages.length, lo, hi, edges, false, undefined);
+      const p = page(lo, hi, edges, false);
       let at = 0;
       for (let v = lo; v < hi; v++) {
         p.offsets[v - lo] = at;
@@ -97,7 +106,7 @@ function rangePages(
         const k = fill(v, tmp, 0);
         for (let done = 0; done < k; done += pageEdges) {
           const c = Math.min(pageEdges, k - done);
-          const p = allocPage(pages.length, v, v + 1, c, true, undefined);
+          const p = page(v, v + 1, c, true);
           p.offsets[1] = c;
           p.nbrs.set(tmp.subarray(done, done + c));
           pages.push(p);
