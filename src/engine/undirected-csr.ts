@@ -49,8 +49,8 @@ export async function undirectedCsr(ctx: RunContext, all: Frontier, fill: string
   const had = views.get(g);
   if (had !== undefined && (had.weighted || !want)) return had;
   const n = g.numVertices;
-  let arcs = 0;
-  for (let v = 0; v < n; v++) arcs += g.outDegree[v]! + (g.in === g.out ? 0 : g.inDegree[v]!);
+  // Out- plus in-lists' entries (numEdges counts one orientation's stored arcs).
+  const arcs = g.in === g.out ? g.numEdges : 2 * g.numEdges;
   const keep = arcs <= VIEW_CACHE;
   // A kept view's arrays are its own (fresh shared memory), else the run's: the lists unfilled, as
   // every entry is written below (clearing a pooled adj first cost as much as filling it).
