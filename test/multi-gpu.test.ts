@@ -12,6 +12,8 @@ import { modelOwnership, partitionGraph, sweep } from '../src/model/partition.js
 import { predict, type ModelElement, type ModelParams } from '../src/model/model.js';
 import { dealStripe, MAX_DEALT_RANGES, rangeVertices } from '../src/engine/partition.js';
 import { Engine } from '../src/engine/coordinator.js';
+import { findProgram } from '../src/programs/index.js';
+import { prepareRun } from '../src/api.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
 import type { RunReport } from '../src/engine/report.js';
 import type { Topology } from '../src/topology/schema.js';
@@ -154,4 +156,28 @@ gpuTest('tessera run --algo sssp on two emulated GPUs: on the first alone, one l
   t.is(bad.code, 1);
   t.is(bad.stderr.trim().split('\n').length, 1, bad.stderr);
   t.regex(bad.stderr, /^tessera: sssp needs --source/);
+});
+
+gpuTest('two emulated GPUs, one owning every vertex and the other none (fewer dealt pages than GPUs): the results of the CPU', async (t) => {
+  const small = buildGraph({ ...generateEdges('rmat:9:ef=8'), directed: true }, { pageEdges: 1 << 16 });
+  const n = small.numVertices;
+  const cpu: Topology = { name: '1S', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [], interconnect: {}, model: {} };
+  const two: Topology = { ...cpu, name: '1S2G', gpus: [0, 1].map((device) => ({ device, emulated: true, streams: 2 })) };
+  const ref = await Engine.create(small, cpu, {});
+  // ppr keeps its state on the device (resident: 'device'), bfs its next flags, wcc its labels.
+  for (const owned of [[[[0, n]], []], [[], [[0, n]]]] as Array<Array<Array<[number, number]>>>) {
+    const e = await Engine.create(small, two, { ownership: owned, steal: 'off' });
+    try {
+      for (const name of ['ppr', 'bfs', 'wcc', 'pr']) {
+        const program = findProgram(name);
+        const params = prepareRun(small, program, program.params.source !== undefined ? { source: small.ids.toOriginal[0] } : {}).params;
+        const want = (await ref.run(program, params)).values as ArrayLike<number>;
+        const got = (await e.run(program, params)).values as ArrayLike<number>;
+        t.true(Array.from(want).every((x, i) => Math.abs(x - got[i]!) <= 1e-9 * Math.max(1, Math.abs(x))), `${name}, owned ${JSON.stringify(owned)}`);
+      }
+    } finally {
+      await e.close();
+    }
+  }
+  await ref.close();
 });

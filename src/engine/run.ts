@@ -202,6 +202,9 @@ export class Run extends RunPools implements RunContext {
     fillArray(array, value);
   }
 
+  /** Per GPU actor, whether it owns any vertex (fixed at load). */
+  private owningGpus: boolean[] | undefined;
+
   /** The next frontier the last edge step returned (GPU actors may hold its flags already). */
   private lastNext: Frontier | undefined;
 
@@ -209,8 +212,15 @@ export class Run extends RunPools implements RunContext {
     return { name: kernel, module: this.kernels.url, gpu: this.def.gpu, ...(this.def.operators !== undefined ? { ops: this.def.operators } : {}), ...(this.def.readsWeights === false ? { pageWeights: false as const } : {}) };
   }
 
-  /** What every GPU vote says it held (they hold alike: the same frame, handler and ownership), or undefined. */
-  private heldBy(votes: ReadonlyArray<{ held?: { state: string[]; next: boolean } }>): { state: string[]; next: boolean } | undefined {
+  /**
+   * What every GPU vote says it held (they hold alike: the same frame, handler and ownership), or
+   * undefined. A GPU owning no vertex (pages dealt to fewer GPUs than the topology has) holds
+   * nothing and keeps nothing, while one owning every vertex beside it holds as if alone: its vote
+   * does not count.
+   */
+  private heldBy(gpuVotes: ReadonlyArray<{ held?: { state: string[]; next: boolean } }>): { state: string[]; next: boolean } | undefined {
+    const owning = (this.owningGpus ??= this.engine.gpuOwned.map((r) => r.length > 0));
+    const votes = gpuVotes.filter((_, i) => owning[i] !== false);
     const h = votes[0]?.held;
     const same = votes.every((v) => v.held?.next === h?.next && (v.held?.state ?? []).join() === (h?.state ?? []).join());
     if (!same) throw new Error(`the GPU actors held different state (${votes.map((v) => JSON.stringify(v.held ?? {})).join(' / ')}): a bug`);
