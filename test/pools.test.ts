@@ -11,7 +11,7 @@ import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import { algorithm } from './helpers/programs.js';
 import { paramsFor } from './helpers/gpu-compare.js';
-import { markPristine, takePooled } from '../src/engine/pools.js';
+import { markPristine, replacementsMade, takePooled } from '../src/engine/pools.js';
 import type { GpuController } from '../actors/gpu/native.js';
 
 // 2^16 vertices: a u32 per vertex is the addon's fill threshold (256 KiB), from which results are replaced.
@@ -127,6 +127,8 @@ test('every all() frontier shares the engine\'s one all-ones byte map, unchanged
 });
 
 const withGpu: Topology = { ...oneSocket, name: '1S1G', gpus: [{ device: 0, streams: 2, emulated: true }] };
+/** A turn of the event loop (pools.ts replenish makes a replacement then). */
+const tick = () => new Promise((r) => setImmediate(r));
 /** How many arrays the engine's pools hold, of every kind. */
 const pooled = (e: Engine) => [...e.arrayPool.values()].reduce((n, l) => n + l.length, 0);
 
@@ -145,9 +147,23 @@ test("with GPU actors a handed output's place in the pool is taken by a fresh ar
         t.deepEqual(Array.from(r.values), want, `${topo.name} run ${run}`);
         t.false(kept.includes(r.values.buffer), 'not a result the caller holds');
         t.true([...e.arrayPool.values()].flat().every((a) => a.buffer !== r.values.buffer), 'the result is not left in a pool');
+        // Runs 0 and 1 keep their results past a turn of the event loop (the replacement is made
+        // then); run 2 hands its back at once (none is made); run 3 keeps it.
+        if (run === 2) {
+          const madeBefore = replacementsMade(e);
+          t.true(e.recycle(r.values));
+          t.is(pooled(e), before, `${topo.name} run ${run}: the pool's size after an immediate recycle`);
+          await tick();
+          t.is(pooled(e), before, `${topo.name} run ${run}: the pool's size a turn later`);
+          t.is(replacementsMade(e), madeBefore, 'no replacement made for a result recycled at once');
+          t.true([...e.arrayPool.values()].flat().some((a) => a.buffer === r.values.buffer), 'the result is pooled again');
+          continue;
+        }
+        await tick();
         t.is(pooled(e), replaced ? before : before - 1, `${topo.name} run ${run}: the pool's size`);
-        // Every other result comes back: it takes its replacement's place (on the CPU, the place it left).
-        if (run % 2 === 1) {
+        t.is(replacementsMade(e), replaced ? [1, 2, 2, 3][run] : 0, `${topo.name} run ${run}: replacements made`);
+        // A result kept past the replacement comes back: it takes its replacement's place (on the CPU, the place it left).
+        if (run === 1) {
           t.true(e.recycle(r.values));
           t.is(pooled(e), before, `${topo.name} run ${run}: the pool's size after a recycle`);
         } else kept.push(r.values.buffer);
@@ -194,6 +210,7 @@ test('with GPU actors the pooled arrays a preloaded result may take are locked a
     t.deepEqual(Array.from(r1.values), want);
     t.true(atCreate.some((a) => a.buffer === r1.values.buffer), 'the first result is one of them');
     t.true(pinned.has(r1.values), 'and stays locked with the caller');
+    await tick();
     t.true(depths().some((a) => !pinned.has(a)), 'its replacement is not locked');
     t.true(e.recycle(r1.values));
     const r2 = await e.run(bfs, params);

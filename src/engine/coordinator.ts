@@ -306,7 +306,11 @@ export class Engine {
     return recycleOutput(this, values);
   }
 
+  /** Whether close was called (pools.ts: no replacement arrays made after it). */
+  closed = false;
+
   async close(): Promise<void> {
+    this.closed = true;
     for (const a of this.actors) a.link.send({ type: 'stop' });
     // Let the stop frames be handled (pools destroyed, devices closed) before returning.
     await new Promise((r) => setTimeout(r, 0));

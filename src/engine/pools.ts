@@ -75,6 +75,8 @@ export interface Pools {
   readonly pinned?: PinnedOutputs;
   /** Whether GPU actors own every vertex (no CPU socket's state to exchange). */
   readonly gpusOwnAll?: boolean;
+  /** Whether the engine is closing (nothing more to pool). */
+  readonly closed?: boolean;
 }
 
 /**
@@ -160,16 +162,50 @@ export function recycleOutput(e: Pools, values: { buffer: ArrayBufferLike }): bo
 /** A handed output's replacement in the pool (replenish), by the output's buffer. */
 const replacements = new WeakMap<ArrayBufferLike, StateArray>();
 
+/** Per engine and pool key, replacements promised (replenish) and not made yet. */
+const owed = new WeakMap<Pools, Map<string, number>>();
+/** Per engine, the replacements made so far. */
+const made = new WeakMap<Pools, number>();
+
+/** How many replacement arrays the engine's pools made (replenish). */
+export function replacementsMade(e: Pools): number {
+  return made.get(e) ?? 0;
+}
+
 /**
  * A pooled array `a` went to the caller as a run's output: a fresh one of its kind and length takes
  * its place in the pool, faulted in on the addon's threads while the caller goes on, so that the
  * next run writes faulted-in memory as the first did (a GPU-only run writing its result into fresh
- * memory paid the page faults in its read-back).
+ * memory paid the page faults in its read-back). Made a turn of the event loop later, and not at
+ * all where the caller handed the result back by then (Engine.recycle straight after the run, as
+ * the bench harness does) or a run took a fresh array in its place meanwhile (owedTaken): a
+ * caller that hands every result back would have a fresh array (134 MB for bfs at RMAT 25)
+ * allocated, faulted in on the addon's threads and dropped again after every run.
  */
 export function replenish(e: Pools, a: StateArray): void {
-  const b = sharedArray(kindOf(a), a.length);
-  populate(b);
-  markPristine(b);
-  replacements.set(a.buffer, b);
-  giveBack(e, b);
+  const key = poolKey(kindOf(a), a.length);
+  let m = owed.get(e);
+  if (m === undefined) owed.set(e, (m = new Map()));
+  m.set(key, (m.get(key) ?? 0) + 1);
+  const buf = a.buffer;
+  setImmediate(() => {
+    const n = m.get(key) ?? 0;
+    if (n === 0) return;
+    m.set(key, n - 1);
+    if (handed.get(e)?.has(buf) !== true || e.closed) return;
+    const b = sharedArray(kindOf(a), a.length);
+    populate(b);
+    markPristine(b);
+    made.set(e, (made.get(e) ?? 0) + 1);
+    replacements.set(buf, b);
+    giveBack(e, b);
+  });
+}
+
+/** A run found no pooled array of `kind` and `length` and made its own: it stands for one replacement owed. */
+export function owedTaken(e: Pools, kind: StateKind, length: number): void {
+  const m = owed.get(e);
+  const key = poolKey(kind, length);
+  const n = m?.get(key) ?? 0;
+  if (n > 0) m!.set(key, n - 1);
 }

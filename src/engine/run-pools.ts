@@ -7,7 +7,7 @@ import type { Graph } from '../graph/types.js';
 import type { StateKind } from '../wire/frames.js';
 import { sharedArray, type StateArray } from './kernel.js';
 import { fillArray, populate, prefault } from './fill.js';
-import { allOnes, giveBack, markHanded, newBitmap, poolKey, replenish, takePooled, takePristine } from './pools.js';
+import { allOnes, giveBack, markHanded, newBitmap, owedTaken, poolKey, replenish, takePooled, takePristine } from './pools.js';
 import type { Frontier } from './program.js';
 import type { Engine } from './coordinator.js';
 
@@ -59,6 +59,7 @@ export abstract class RunPools {
     const pooled = takePooled(this.engine.arrayPool.get(poolKey(kind, length)), fill === 0);
     const a = pooled ?? sharedArray(kind, length);
     if (pooled !== undefined) this.fromPool.add(a);
+    else owedTaken(this.engine, kind, length);
     // A pooled array no run wrote yet (filled ahead for a preloaded program) is zero already.
     const zero = pooled === undefined || takePristine(pooled);
     // Fresh memory is faulted in before the run writes it: with GPUs on other threads while the run
