@@ -27,11 +27,12 @@ export type FoldFlagsFn = (
  * (addon_passes.cpp ListFlags), and with `degree` the sum of degree[i] over them.
  */
 export type ListFlagsFn = (flags: Uint8Array, out: Uint32Array, degree?: Uint32Array) => { count: number; edges: number };
-export type FillArrayFn = (array: Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array, value: number) => void;
+/** `advise` (default true): ask for huge pages first (false for an array advised before). */
+export type FillArrayFn = (array: Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array, value: number, advise?: boolean) => void;
 export type CopyArrayFn = (dst: ArrayBufferView, src: ArrayBufferView) => void;
 /** Faults the array's memory in on other threads without writing it; undefined where the kernel cannot. */
 export type PopulateFn = (array: ArrayBufferView) => Promise<void> | undefined;
-export type FillIndexFn = (array: Int32Array | Uint32Array | Float64Array) => void;
+export type FillIndexFn = (array: Int32Array | Uint32Array | Float64Array, advise?: boolean) => void;
 export type CountEqualFn = (array: Uint32Array | Int32Array, value: number) => number;
 /**
  * A page partition's boundary counts on native threads (addon_model.cpp; src/model/boundary-count.ts

@@ -366,6 +366,10 @@ Napi::Value ListFlags(const Napi::CallbackInfo& info) {
 // (RMAT 24's 67 MB depth array: 30-57 ms on the H100 host, up to a third of a GPU BFS run); each
 // thread here fills (and faults in) its own chunk. (Asking for huge pages first, MADV_HUGEPAGE,
 // was tried: 7-94 ms for 67 MB from run to run on the 2-core box, vs a steady 18-19 ms without.)
+// advise (default true) asks for huge pages first (adviseHugePages); the caller passes false for an
+// array advised before (a pooled one): each madvise takes the process's memory map lock for
+// writing, and beside a GPU's driver threads that wait cost 6-10 ms for a 4 MB fill against 0.2-0.3
+// without it (two H200s, bfs's hint bits at RMAT 25; bench/results/h200-x2-2026-11-29-recycled).
 
 template <typename T>
 void fillChunks(T* a, size_t n, T value) {
@@ -378,7 +382,7 @@ Napi::Value FillArray(const Napi::CallbackInfo& info) {
   TA a;
   if (info.Length() < 2 || !getTypedArray(env, info[0], &a)) throw codedError(env, "TS_ARG", "fillArray: array must be a typed array");
   const double value = numberArg(info, 1, "fillArray: value", 0, true);
-  adviseHugePages(a.data, a.length * (a.type == napi_float64_array ? 8 : a.type == napi_uint8_array ? 1 : 4));
+  if (info.Length() < 3 || info[2].IsUndefined() || info[2].ToBoolean().Value()) adviseHugePages(a.data, a.length * (a.type == napi_float64_array ? 8 : a.type == napi_uint8_array ? 1 : 4));
   switch (a.type) {
     case napi_int32_array: fillChunks<int32_t>((int32_t*)a.data, a.length, (int32_t)(int64_t)value); break;
     case napi_uint32_array: fillChunks<uint32_t>((uint32_t*)a.data, a.length, (uint32_t)(int64_t)value); break;
@@ -391,8 +395,8 @@ Napi::Value FillArray(const Napi::CallbackInfo& info) {
 }
 
 /**
- * fillIndex(array): array[i] = i (wcc's union-find parents), over the threads as fillArray, huge
- * pages asked for first.
+ * fillIndex(array, advise = true): array[i] = i (wcc's union-find parents), over the threads as
+ * fillArray, huge pages asked for first unless advise is false (as fillArray's).
  */
 Napi::Value FillIndex(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -400,16 +404,17 @@ Napi::Value FillIndex(const Napi::CallbackInfo& info) {
   if (info.Length() < 1 || !getTypedArray(env, info[0], &a)) throw codedError(env, "TS_ARG", "fillIndex: array must be a typed array");
   const size_t n = a.length;
   const size_t parts = partsFor(n, (size_t(512) << 10) / 4);
+  const bool advise = info.Length() < 2 || info[1].IsUndefined() || info[1].ToBoolean().Value();
   switch (a.type) {
     case napi_int32_array:
     case napi_uint32_array: {
-      adviseHugePages(a.data, n * 4);
+      if (advise) adviseHugePages(a.data, n * 4);
       uint32_t* p = (uint32_t*)a.data;
       runParts(n, parts, [=](size_t, size_t lo, size_t hi) { for (size_t i = lo; i < hi; i++) p[i] = (uint32_t)i; });
       break;
     }
     case napi_float64_array: {
-      adviseHugePages(a.data, n * 8);
+      if (advise) adviseHugePages(a.data, n * 8);
       double* p = (double*)a.data;
       runParts(n, parts, [=](size_t, size_t lo, size_t hi) { for (size_t i = lo; i < hi; i++) p[i] = (double)i; });
       break;

@@ -11,10 +11,25 @@ import { fillBytes, type StateArray } from './kernel.js';
 /** Bytes from which the addon fills (its memset beat fillBytes 2x at 256 KiB on the 2-core box). */
 export const FILL_NATIVE_MIN = 256 << 10;
 
+/**
+ * Buffers the addon asked huge pages for (its fills, prefaults and populates of the whole buffer):
+ * it is not asked again for them. Each ask (madvise) takes the process's memory map lock for
+ * writing, which beside a GPU driver's threads cost 6-10 ms of a 4 MB fill (bfs's hint bits, every
+ * run, two H200s at RMAT 25: bench/results/h200-x2-2026-11-29-recycled).
+ */
+const advised = new WeakSet<ArrayBufferLike>();
+/** Whether the addon should ask huge pages for `a` (not asked yet); records that it will. */
+function advise(a: StateArray): boolean {
+  if (a.byteOffset !== 0 || a.byteLength !== a.buffer.byteLength) return true;
+  if (advised.has(a.buffer)) return false;
+  advised.add(a.buffer);
+  return true;
+}
+
 /** Sets every entry of `a` to `value` (bytes: modulo 256, as Uint8Array.fill). */
 export function fillArray(a: StateArray, value: number): void {
   const native = a.byteLength >= FILL_NATIVE_MIN ? nativeFillArray() : undefined;
-  if (native !== undefined) native(a, value);
+  if (native !== undefined) native(a, value, advise(a));
   else if (a instanceof Uint8Array) fillBytes(a, value);
   else a.fill(value);
 }
@@ -22,7 +37,7 @@ export function fillArray(a: StateArray, value: number): void {
 /** Sets every entry of `a` to its index (union-find parents: every vertex its own tree). */
 export function fillIndex(a: Int32Array | Uint32Array | Float64Array): void {
   const native = a.byteLength >= FILL_NATIVE_MIN ? nativeFillIndex() : undefined;
-  if (native !== undefined) native(a);
+  if (native !== undefined) native(a, advise(a));
   else for (let i = 0; i < a.length; i++) a[i] = i;
 }
 
@@ -32,7 +47,7 @@ export function fillIndex(a: Int32Array | Uint32Array | Float64Array): void {
  */
 export function prefault(a: StateArray): void {
   const native = a.byteLength >= FILL_NATIVE_MIN ? nativeFillArray() : undefined;
-  if (native !== undefined) native(a, 0);
+  if (native !== undefined) native(a, 0, advise(a));
 }
 
 /**
@@ -44,7 +59,10 @@ export function prefault(a: StateArray): void {
 export function populate(a: StateArray): void {
   const p = a.byteLength >= FILL_NATIVE_MIN ? nativePopulate()?.(a) : undefined;
   if (p === undefined) prefault(a);
-  else p.catch(() => undefined); // a fault left for the first write: nothing lost
+  else {
+    advise(a); // the addon asked huge pages for it first
+    p.catch(() => undefined); // a fault left for the first write: nothing lost
+  }
 }
 
 /**
