@@ -28,8 +28,11 @@
  *
  * GPU memory (GTS, seeds/gts-sigmod16.txt §5 Eq. 1): pages that fit the device stay resident and
  * are charged once (copied before the first superstep, with the vertex state); pages that do not
- * fit are streamed every superstep at the link's byte rate, overlapped with the kernels on K
- * streams, so a GPU's superstep takes max(compute, stream).
+ * fit are streamed every superstep at the link's byte rate. GTS overlaps the copies with the
+ * kernels on K streams (a superstep takes max(compute, stream)); ours add up instead, each page's
+ * kernels waiting for its copy (one H200 capped at 2 GiB, PageRank on RMAT 25: 38.7 ms a pass
+ * against 7.8 resident, its ~1.6 GB of pages a pass taking ~31 ms at the link's rate;
+ * bench/results/h200-x2-2026-11-29-recycled), so a GPU's superstep takes compute + stream.
  *
  * One-time costs of a run, measured rather than derived from the link where calibrate.ts has them
  * (on an H100 host they were most of a GPU run: 319 ms for 10 PageRank passes of 6 ms each):
@@ -187,8 +190,10 @@ export interface ElementTime {
   linkMessages: number;
   /** linkMessages / c (TOTEM Eq. 1, communication term). */
   transferS: number;
-  /** Time of the computation phase of a superstep: compute, or max(compute, stream) on a GPU (GTS). */
+  /** Time of the computation phase of a superstep: compute, plus stream on a GPU (the header). */
   stepS: number;
+  /** Of computeS, the charge for a GPU's owned ranges beyond its first (ModelParams.rangeS each). */
+  rangesS: number;
 }
 
 export interface Prediction {
@@ -302,15 +307,15 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
     if (isGpu) linkMessages = traffic.perLink ? (traffic.perLink[i] ?? 0) : gpus > 0 ? traffic.messages : 0;
     const peer = isGpu && params.peerBytesPerSec !== undefined ? Math.min(linkMessages, traffic.perPeer?.[i] ?? 0) : 0;
     const transferS = (linkMessages - peer) / params.c + (peer * params.messageBytes) / (params.peerBytesPerSec ?? Infinity);
-    // GTS: copies of page i+1 overlap the kernels of page i on K streams.
-    const stepS = Math.max(comp, streamS);
+    // A GPU's streamed pages add to its kernels (the header); sockets read pages from disk beside theirs.
+    const stepS = isGpu ? comp + streamS : Math.max(comp, streamS);
     if (stepS > computeS) {
       computeS = stepS;
       bottleneck = e.name;
     }
     if (transferS > commS) commS = transferS;
     if (load > loadS) loadS = load;
-    times.push({ name: e.name, kind: e.kind, edges: l.edges, computeS: comp, streamS, loadS: load, linkMessages, transferS, stepS });
+    times.push({ name: e.name, kind: e.kind, edges: l.edges, computeS: comp, streamS, loadS: load, linkMessages, transferS, stepS, rangesS: isGpu ? rangesS : 0 });
   }
   // Without per-link counts all messages share one link (charged once, not once per GPU).
   if (!traffic.perLink && gpus > 0) commS = traffic.messages / params.c;
@@ -341,15 +346,18 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
         edgesL += x;
         if (x > 0) coord = Math.max(coord, coordOf(e));
         if (e.kind === 'cpu') cpuL += x;
-        else if (e.rate > 0) slowest = Math.max(slowest, (x * (1 - (e.coordShare ?? 0))) / e.rate);
+        // A GPU owning several ranges pays for each at every level, edges there or not (its
+        // frontier's slices and the peers' copies per range), as at every pass.
+        else if (e.rate > 0) slowest = Math.max(slowest, (x * (1 - (e.coordShare ?? 0))) / e.rate + times[i]!.rangesS);
       }
       levelsS += edgesL * coord + Math.max(slowest, cpuL * cpuPerEdge);
     }
     let overhead = 0;
     for (let i = 0; i < els.length; i++) if (loads[i]!.edges > 0) overhead = Math.max(overhead, els[i]!.kind === 'cpu' ? cpuOverhead : (els[i]!.overheadS ?? 0));
+    // Streamed pages add to the GPU's kernels (as at every pass): the slowest GPU's, once per traversal.
     let streamMax = 0;
     for (const t of times) streamMax = Math.max(streamMax, t.streamS);
-    computeS = Math.max(levelsS + overhead, streamMax);
+    computeS = levelsS + overhead + streamMax;
   }
   const passS = computeS + commS;
   const setupS = params.setupS ?? 0;
