@@ -49,8 +49,14 @@
 
 export type ElementKind = 'cpu' | 'gpu';
 
-/** ModelParams.rangeS's default: seconds per extra owned range per pass on a GPU. */
-export const RANGE_S = 50e-6;
+/**
+ * ModelParams.rangeS's default: seconds per extra owned range per pass (or level) on a GPU. Not
+ * calibrated: PageRank's dealt pages (29 ranges a GPU) cost 10-31 us a range and pass more than one
+ * range each on two H100s (bench/results/h100-x2-2026-11-26-multi-gpu); on two H200s with the
+ * exchange after the kernels they ran 0.2-0.3 ms a pass faster than one range each, their owned
+ * ranges (and so their peer copies) balanced (bench/results/h200-x2-2026-11-29-recycled).
+ */
+export const RANGE_S = 10e-6;
 
 /** One processing element (TOTEM's p): a CPU socket actor or a GPU. */
 export interface ModelElement {
