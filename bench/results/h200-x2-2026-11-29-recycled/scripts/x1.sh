@@ -3,19 +3,13 @@
 # (10 iterations), one GPU against two with P and S, preloaded and results recycled (mg29.mjs, 8 runs, the median of
 # runs 2-8), two rounds; the same with each GPU capped at 2 GiB, one round; the model's P/S choice under that cap.
 set -u
-F=bench/results/h200-x2-2026-11-29-recycled/scripts
-xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
-[ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp; ln -sfn /tmp/node_modules node_modules
-export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
-rm -rf /tmp/o; mkdir -p /tmp/o; T0=$(date +%s)
-{ nvidia-smi -L; nproc; lscpu | grep "Model name"; nvidia-smi topo -m; } > /tmp/o/machine.txt 2>&1
-log() { echo "$1 rc=$2 $(( $(date +%s) - t1 ))s (at $(( $(date +%s) - T0 ))s)" >> /tmp/o/machine.txt; }
-t1=$(date +%s); [ -f /tmp/g.tsr ] || timeout 150 node dist/src/cli/main.js generate rmat --scale 25 --out /tmp/g.tsr > /tmp/o/gen.txt 2>&1; log generate $?
-for round in 1 2; do t1=$(date +%s); CONFIGS=1,2p,2s CELLS=bfs,pr RUNS=8 REPORTS=/tmp/o/reports.jsonl timeout 120 node $F/mg29.mjs "$PWD" /tmp/g.tsr | sed "s/^{/{\"round\":$round,\"cap\":0,/" >> /tmp/o/speed.jsonl 2>> /tmp/o/speed.err; log "speed $round" $?; done
-t1=$(date +%s); MEMLIMIT=2147483648 CONFIGS=1,2p,2s CELLS=bfs,pr RUNS=5 timeout 150 node $F/mg29.mjs "$PWD" /tmp/g.tsr | sed "s/^{/{\"round\":1,\"cap\":2,/" >> /tmp/o/speed.jsonl 2>> /tmp/o/speed.err; log capped $?
+source bench/results/h200-x2-2026-11-29-recycled/scripts/setup.sh
+nvidia-smi topo -m >> /tmp/o/machine.txt 2>&1
+for round in 1 2; do t1=$(date +%s); CONFIGS=1,2p,2s CELLS=bfs,pr RUNS=8 REPORTS=/tmp/o/reports.jsonl timeout 120 node $F/mg29.mjs "$PWD" $TSR | sed "s/^{/{\"round\":$round,\"cap\":0,/" >> /tmp/o/speed.jsonl 2>> /tmp/o/speed.err; log "speed $round" $?; done
+t1=$(date +%s); MEMLIMIT=2147483648 CONFIGS=1,2p,2s CELLS=bfs,pr RUNS=5 timeout 150 node $F/mg29.mjs "$PWD" $TSR | sed "s/^{/{\"round\":1,\"cap\":2,/" >> /tmp/o/speed.jsonl 2>> /tmp/o/speed.err; log capped $?
 sed -e 's/    streams: 4/    streams: 4\n    memoryLimit: 2GiB/' configs/1S2G.yaml > /tmp/1S2G-2GiB.yaml
 for a in pr bfs; do t1=$(date +%s); left=$(( 540 - (t1 - T0) )); [ $left -lt 30 ] && break; echo "== $a" >> /tmp/o/model.txt
-  timeout $left node dist/src/cli/main.js model --graph /tmp/g.tsr --topology /tmp/1S2G-2GiB.yaml --algo $a --multi-gpu auto --alpha 0 >> /tmp/o/model.txt 2>&1; log "model $a" $?; done
+  timeout $left node dist/src/cli/main.js model --graph $TSR --topology /tmp/1S2G-2GiB.yaml --algo $a --multi-gpu auto --alpha 0 >> /tmp/o/model.txt 2>&1; log "model $a" $?; done
 for c in p s; do t1=$(date +%s); left=$(( 580 - (t1 - T0) )); [ $left -lt 30 ] && break; timeout $left node scripts/gpu-check.mjs --gpus 2 --multi-gpu $c --gpu-share 1 --scale 20 --no-bench > /tmp/o/gc2$c.txt 2>&1; log "gpu-check 2 $c" $?; done
 python3 - /tmp/o/speed.jsonl > /tmp/o/speed.txt <<'PY'
 import json,sys

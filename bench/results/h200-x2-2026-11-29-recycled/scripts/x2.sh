@@ -4,18 +4,10 @@
 # median of runs 2-8), two rounds; B with each GPU capped at 2 GiB, bfs and pr, one GPU and two with P and S, 8 runs;
 # gpu-check on two GPUs with S at GPU share 1 (B).
 set -u
-F=bench/results/h200-x2-2026-11-29-recycled/scripts
-xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
-[ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp; ln -sfn /tmp/node_modules node_modules
-rm -rf .device/A; tar xJf .device/A.tar.xz -C .device; ln -sfn /tmp/node_modules .device/A/node_modules
-export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1 TESSERA_NATIVE_DIR=$PWD/build/Release
-rm -rf /tmp/o; mkdir -p /tmp/o; T0=$(date +%s)
-{ nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
-log() { echo "$1 rc=$2 $(( $(date +%s) - t1 ))s (at $(( $(date +%s) - T0 ))s)" >> /tmp/o/machine.txt; }
-t1=$(date +%s); [ -f /tmp/g.tsr ] || timeout 150 node dist/src/cli/main.js generate rmat --scale 25 --out /tmp/g.tsr > /tmp/o/gen.txt 2>&1; log generate $?
+source bench/results/h200-x2-2026-11-29-recycled/scripts/setup.sh
 for round in 1 2; do for b in A B; do R=$PWD; [ $b = A ] && R=$PWD/.device/A
-  t1=$(date +%s); CONFIGS=1,2s CELLS=bfs RUNS=8 timeout 60 node $F/mg29.mjs "$R" /tmp/g.tsr | sed "s/^{/{\"round\":$round,\"build\":\"$b\",\"cap\":0,/" >> /tmp/o/speed.jsonl 2>> /tmp/o/speed.err; log "ab $round $b" $?; done; done
-t1=$(date +%s); MEMLIMIT=2147483648 CONFIGS=1,2p,2s CELLS=bfs,pr RUNS=8 timeout 150 node $F/mg29.mjs "$PWD" /tmp/g.tsr | sed "s/^{/{\"round\":1,\"build\":\"B\",\"cap\":2,/" >> /tmp/o/speed.jsonl 2>> /tmp/o/speed.err; log capped $?
+  t1=$(date +%s); CONFIGS=1,2s CELLS=bfs RUNS=8 timeout 60 node $F/mg29.mjs "$R" $TSR | sed "s/^{/{\"round\":$round,\"build\":\"$b\",\"cap\":0,/" >> /tmp/o/speed.jsonl 2>> /tmp/o/speed.err; log "ab $round $b" $?; done; done
+t1=$(date +%s); MEMLIMIT=2147483648 CONFIGS=1,2p,2s CELLS=bfs,pr RUNS=8 timeout 150 node $F/mg29.mjs "$PWD" $TSR | sed "s/^{/{\"round\":1,\"build\":\"B\",\"cap\":2,/" >> /tmp/o/speed.jsonl 2>> /tmp/o/speed.err; log capped $?
 t1=$(date +%s); timeout 150 node scripts/gpu-check.mjs --gpus 2 --multi-gpu s --gpu-share 1 --scale 20 --no-bench > /tmp/o/gc2s.txt 2>&1; log "gpu-check 2 s" $?
 python3 - /tmp/o/speed.jsonl > /tmp/o/speed.txt <<'PY'
 import json,sys

@@ -2,16 +2,10 @@
 # Call 4 (nvidia-h200-x2), build 6c5c516: is bfs's slow 4 MB fill (alloc29.mjs) the addon's madvise(MADV_HUGEPAGE)
 # before each fill? One GPU, RMAT 25, 8 runs, with TESSERA_NO_HUGEPAGES=1 (no madvise) and without, in turn, two rounds.
 set -u
-F=bench/results/h200-x2-2026-11-29-recycled/scripts
-xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
-[ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp; ln -sfn /tmp/node_modules node_modules
-export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
-rm -rf /tmp/o; mkdir -p /tmp/o; T0=$(date +%s)
-{ nvidia-smi -L; nproc; lscpu | grep "Model name"; cat /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag; } > /tmp/o/machine.txt 2>&1
-log() { echo "$1 rc=$2 $(( $(date +%s) - t1 ))s (at $(( $(date +%s) - T0 ))s)" >> /tmp/o/machine.txt; }
-t1=$(date +%s); [ -f /tmp/g.tsr ] || timeout 150 node dist/src/cli/main.js generate rmat --scale 25 --out /tmp/g.tsr > /tmp/o/gen.txt 2>&1; log generate $?
+source bench/results/h200-x2-2026-11-29-recycled/scripts/setup.sh
+{ cat /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag; uname -r; } >> /tmp/o/machine.txt 2>&1
 for round in 1 2; do for nh in 0 1; do t1=$(date +%s)
-  if [ $nh = 1 ]; then TESSERA_NO_HUGEPAGES=1 timeout 60 node $F/alloc29.mjs "$PWD" /tmp/g.tsr 1 8; else timeout 60 node $F/alloc29.mjs "$PWD" /tmp/g.tsr 1 8; fi | sed "s/^{/{\"round\":$round,\"nohuge\":$nh,/" >> /tmp/o/alloc.jsonl 2>> /tmp/o/err.txt; log "nohuge=$nh round $round" $?; done; done
+  if [ $nh = 1 ]; then TESSERA_NO_HUGEPAGES=1 timeout 60 node $F/alloc29.mjs "$PWD" $TSR 1 8; else timeout 60 node $F/alloc29.mjs "$PWD" $TSR 1 8; fi | sed "s/^{/{\"round\":$round,\"nohuge\":$nh,/" >> /tmp/o/alloc.jsonl 2>> /tmp/o/err.txt; log "nohuge=$nh round $round" $?; done; done
 tar cJf $OUT/call4.tar.xz -C /tmp/o .
 cat /tmp/o/machine.txt | grep -v "^GPU"; python3 -c "
 import json

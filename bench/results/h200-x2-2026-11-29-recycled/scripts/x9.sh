@@ -4,16 +4,9 @@
 # (configs/1S2G-2GiB.yaml), and the cells it chooses between measured in the same call (mg29.mjs: one GPU capped, two
 # with P, two with S; 8 runs, the median of runs 2-8).
 set -u
-F=bench/results/h200-x2-2026-11-29-recycled/scripts
-xz -dc .device/node.xz > /tmp/node && chmod +x /tmp/node && export PATH=/tmp:$PATH
-[ -d /tmp/node_modules ] || tar xJf .device/prod-modules.tar.xz -C /tmp; ln -sfn /tmp/node_modules node_modules
-export TESSERA_CACHE_DIR=/tmp/tcache TESSERA_REQUIRE_NATIVE=1
-rm -rf /tmp/o; mkdir -p /tmp/o; T0=$(date +%s)
-{ nvidia-smi -L; nproc; lscpu | grep "Model name"; } > /tmp/o/machine.txt 2>&1
-log() { echo "$1 rc=$2 $(( $(date +%s) - t1 ))s (at $(( $(date +%s) - T0 ))s)" >> /tmp/o/machine.txt; }
-t1=$(date +%s); [ -f /tmp/g.tsr ] || timeout 150 node dist/src/cli/main.js generate rmat --scale 25 --out /tmp/g.tsr > /tmp/o/gen.txt 2>&1; log generate $?
-t1=$(date +%s); MEMLIMIT=2147483648 CONFIGS=1,2p,2s CELLS=bfs,pr RUNS=8 timeout 150 node $F/mg29.mjs "$PWD" /tmp/g.tsr >> /tmp/o/speed.jsonl 2>> /tmp/o/speed.err; log capped $?
-t1=$(date +%s); timeout 300 node $F/split29.mjs "$PWD" /tmp/g.tsr configs/1S2G-2GiB.yaml pr,bfs > /tmp/o/split.jsonl 2> /tmp/o/split.err; log split $?
+source bench/results/h200-x2-2026-11-29-recycled/scripts/setup.sh
+t1=$(date +%s); MEMLIMIT=2147483648 CONFIGS=1,2p,2s CELLS=bfs,pr RUNS=8 timeout 150 node $F/mg29.mjs "$PWD" $TSR >> /tmp/o/speed.jsonl 2>> /tmp/o/speed.err; log capped $?
+t1=$(date +%s); timeout 300 node $F/split29.mjs "$PWD" $TSR configs/1S2G-2GiB.yaml pr,bfs > /tmp/o/split.jsonl 2> /tmp/o/split.err; log split $?
 cp /tmp/tcache/calibration.json /tmp/o/ 2>/dev/null
 python3 - /tmp/o/speed.jsonl > /tmp/o/speed.txt <<'PY'
 import json,sys
