@@ -106,9 +106,6 @@ test('level-synchronous BFS: each level waits for its slowest element, by hand',
   // there or not): level 1 0.3 (the CPU), level 2 0.2 + 0.04, level 3 0.175 + 0.04.
   const ranged = predict({ ...params, rangeS: 0.01 }, [loads[0]!, { ...loads[1]!, ranges: 5 }], { messages: 0 });
   t.true(close(ranged.computeS, 0.3 + 0.24 + 0.215 + 0.02), `${ranged.computeS}`);
-  // Streamed pages add to the levels once per traversal: 1e9 B at c x messageBytes = 1.2e10 B/s.
-  const streamed = predict({ ...params, c: 1e9 }, [loads[0]!, { ...loads[1]!, streamedBytes: 1.2e9 }], { messages: 0 });
-  t.true(close(streamed.computeS, 0.3 + 0.2 + 0.175 + 0.02 + 0.1), `${streamed.computeS}`);
 });
 
 test('pushLevels: a serial top-down BFS per level and page; page sums give each element its level loads', (t) => {
@@ -165,17 +162,16 @@ test('n sockets + m GPUs: shares by rate, per-link communication, streaming and 
   t.true(close(p.makespanS, 1.2));
   t.true(close(p.cpuOnlyS, 3));
   t.true(close(p.speedup, 2.5));
-  // gpu0 streams 2e9 B per pass at 1e8 x 10 = 1e9 B/s: 2 s on top of its 2/3 s compute (the copies
-  // add to the kernels); it loads 1e9 B of resident pages + 5e8 B of state once: 1.5 s. Two passes:
-  // 1.5 + 2 x (8/3 + 0.2).
+  // gpu0 streams 2e9 B per pass at 1e8 x 10 = 1e9 B/s: 2 s > its 2/3 s compute (overlapped, GTS);
+  // it loads 1e9 B of resident pages + 5e8 B of state once: 1.5 s. Two passes: 1.5 + 2 x (2 + 0.2).
   const loads2 = loads.map((l, i) => (i === 2 ? { ...l, residentBytes: 1e9, streamedBytes: 2e9 } : l));
   const q = predict({ ...params, gpuStateBytes: 5e8, passes: 2 }, loads2, { messages: 2.5e7, perLink: [0, 0, 2e7, 1e7] });
   t.true(close(q.elements[2]!.streamS, 2));
-  t.true(close(q.elements[2]!.stepS, 2 + 2 / 3));
+  t.true(close(q.elements[2]!.stepS, 2));
   t.is(q.bottleneck, 'gpu0');
   t.true(close(q.loadS, 1.5 + 0)); // gpu1: state only (5e8 / 1e9 = 0.5 s) < 1.5 s
-  t.true(close(q.makespanS, 1.5 + 2 * (2 + 2 / 3 + 0.2)));
-  t.true(close(q.speedup, 6 / (1.5 + 2 * (2 + 2 / 3 + 0.2))));
+  t.true(close(q.makespanS, 1.5 + 2 * 2.2));
+  t.true(close(q.speedup, 6 / 5.9));
   // Without per-link counts every message is charged to one link (TOTEM's single c).
   t.true(close(predict(params, loads, { messages: 2.5e7 }).commS, 0.25));
 });

@@ -28,11 +28,10 @@
  *
  * GPU memory (GTS, seeds/gts-sigmod16.txt §5 Eq. 1): pages that fit the device stay resident and
  * are charged once (copied before the first superstep, with the vertex state); pages that do not
- * fit are streamed every superstep at the link's byte rate. GTS overlaps the copies with the
- * kernels on K streams (a superstep takes max(compute, stream)); ours add up instead, each page's
- * kernels waiting for its copy (one H200 capped at 2 GiB, PageRank on RMAT 25: 38.7 ms a pass
- * against 7.8 resident, its ~1.6 GB of pages a pass taking ~31 ms at the link's rate;
- * bench/results/h200-x2-2026-11-29-recycled), so a GPU's superstep takes compute + stream.
+ * fit are streamed every superstep at the link's byte rate, overlapped with the kernels on K
+ * streams, so a GPU's superstep takes max(compute, stream). (Charging their sum instead was tried:
+ * replaying the H100's 1 GiB PageRank sweep, Pearson 0.964 -> 0.926 and mean error 8.3% -> 16.9%,
+ * bench/results/h200-x2-2026-11-29-recycled.)
  *
  * One-time costs of a run, measured rather than derived from the link where calibrate.ts has them
  * (on an H100 host they were most of a GPU run: 319 ms for 10 PageRank passes of 6 ms each):
@@ -196,7 +195,7 @@ export interface ElementTime {
   linkMessages: number;
   /** linkMessages / c (TOTEM Eq. 1, communication term). */
   transferS: number;
-  /** Time of the computation phase of a superstep: compute, plus stream on a GPU (the header). */
+  /** Time of the computation phase of a superstep: compute, or max(compute, stream) on a GPU (GTS). */
   stepS: number;
   /** Of computeS, the charge for a GPU's owned ranges beyond its first (ModelParams.rangeS each). */
   rangesS: number;
@@ -313,8 +312,8 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
     if (isGpu) linkMessages = traffic.perLink ? (traffic.perLink[i] ?? 0) : gpus > 0 ? traffic.messages : 0;
     const peer = isGpu && params.peerBytesPerSec !== undefined ? Math.min(linkMessages, traffic.perPeer?.[i] ?? 0) : 0;
     const transferS = (linkMessages - peer) / params.c + (peer * params.messageBytes) / (params.peerBytesPerSec ?? Infinity);
-    // A GPU's streamed pages add to its kernels (the header); sockets read pages from disk beside theirs.
-    const stepS = isGpu ? comp + streamS : Math.max(comp, streamS);
+    // GTS: copies of page i+1 overlap the kernels of page i on K streams.
+    const stepS = Math.max(comp, streamS);
     if (stepS > computeS) {
       computeS = stepS;
       bottleneck = e.name;
@@ -360,10 +359,9 @@ export function predict(params: ModelParams, loads: ElementLoad[], traffic: Traf
     }
     let overhead = 0;
     for (let i = 0; i < els.length; i++) if (loads[i]!.edges > 0) overhead = Math.max(overhead, els[i]!.kind === 'cpu' ? cpuOverhead : (els[i]!.overheadS ?? 0));
-    // Streamed pages add to the GPU's kernels (as at every pass): the slowest GPU's, once per traversal.
     let streamMax = 0;
     for (const t of times) streamMax = Math.max(streamMax, t.streamS);
-    computeS = levelsS + overhead + streamMax;
+    computeS = Math.max(levelsS + overhead, streamMax);
   }
   const passS = computeS + commS;
   const setupS = params.setupS ?? 0;
