@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => import(path.join(root, 'dist', p));
@@ -71,10 +72,14 @@ const curves = [];
 for (const m of results.modelCurves) {
   const cell = results.cells.find((c) => c.topology === m.topology && c.topologyFile);
   const file = path.resolve(root, cell.topologyFile);
-  let text = readFileSync(file, 'utf8').replace(/threads: auto/g, `threads: ${a.threads}`);
+  let text = readFileSync(file, 'utf8');
   if (a.c !== undefined) text += `\nmodel:\n  c: ${Number(a.c)}\n`;
-  // parseTopology does not open devices: the sweep host's GPU need not exist here.
-  const topology = parseTopology(text, file);
+  // parseTopology does not open devices: the sweep host's GPU need not exist here. Its sockets
+  // with `threads: auto` get the sweep host's threads after the parse: this machine's cores bound
+  // the threads a topology may start (MAX_THREADS_PER_CORE), and a replay starts none.
+  const parsed = parseTopology(text, file);
+  const auto = (parseYaml(text)?.sockets ?? []).map((x) => x?.threads === undefined || x.threads === 'auto');
+  const topology = { ...parsed, sockets: parsed.sockets.map((x, i) => (auto[i] ? { ...x, threads: Number(a.threads) } : x)) };
   const [program, mode] = m.program.split(':');
   const params = results.cells.find((c) => c.program === m.program)?.params ?? {};
   const source = results.graphs?.find((g) => g.id === m.graph)?.source;
