@@ -19,6 +19,8 @@ import { readTsrHeader } from '../src/graph/tsr-read.js';
 import { pageBytesOf } from '../src/graph/store.js';
 import { kcore } from '../src/programs/index.js';
 import { referenceKcore } from '../src/programs/kcore/reference.js';
+import { ALIVE_SHIFT, kcoreSelect } from '../src/programs/kcore/kernels.js';
+import type { TaskOut } from '../src/engine/kernel.js';
 import { GPU, ONE, TWO, withGpu } from './helpers/topologies.js';
 import { CHAIN, CLIQUE, hand, HAND_VERTICES, TRIANGLE } from './helpers/hand-graph.js';
 import { undirectedCsr } from './helpers/references.js';
@@ -171,6 +173,39 @@ test('the undirected view merged in supersteps (RMAT 14, directed): 2S equals th
   } finally {
     await s.close();
   }
+});
+
+test("kcoreSelect skips a block whose alive count is 0, walks the others and writes the count of each block a task holds whole (a block split between tasks keeps its count)", (t) => {
+  const B = 1 << ALIVE_SHIFT;
+  const n = 3 * B + 5;
+  const deg = new Int32Array(n).fill(9);
+  const core = new Int32Array(n).fill(-1);
+  // Block 0: two vertices left at deg 9, the rest peeled; block 1: marked empty (alive 0) although
+  // a vertex there could be selected (so a walk of it would show); block 2: one vertex at deg 1.
+  core.fill(3, 2, B);
+  core.fill(3, B, 2 * B);
+  core[B + 7] = -1;
+  deg[B + 7] = 1;
+  core.fill(3, 2 * B, n);
+  core[2 * B + 1] = -1;
+  deg[2 * B + 1] = 1;
+  core[3 * B + 2] = -1;
+  const alive = Int32Array.from([5, 0, 5, 5]);
+  const lowest = Int32Array.of(0x7fffffff);
+  const next = new Uint8Array(n);
+  const out = { active: 0, edges: 0, sum: 0 } as never as TaskOut;
+  const ctx = { state: { deg, core, lowest, alive, off: undefined }, args: { c: 2 }, next } as never;
+  // Two tasks: [0, 2B + 512) and [2B + 512, n): block 2 split between them, block 3 partial (the last).
+  kcoreSelect.vertex!(ctx, 0, 2 * B + 512, out);
+  kcoreSelect.vertex!(ctx, 2 * B + 512, n, out);
+  t.is(next[B + 7], 0, 'block 1 skipped');
+  t.is(core[B + 7], -1);
+  t.is(next[2 * B + 1], 1, 'block 2 walked');
+  t.is(core[2 * B + 1], 2);
+  t.deepEqual(Array.from(alive), [2, 0, 5, 5], 'block 0 counted; block 2 split and block 3 partial keep theirs');
+  t.is(out.active, 1);
+  t.is(out.sum, 9 * 3, "the unpeeled vertices' degrees (no CSR): blocks 0 and 3");
+  t.is(lowest[0], 9);
 });
 
 test('undirectedNeighbours walks N_out(v) ∪ N_in(v) once each, ascending (split hubs too), and stops where fn says', (t) => {

@@ -16,6 +16,7 @@
 import { defineProgram } from '../../engine/define.js';
 import type { Frontier } from '../../engine/program.js';
 import { undirectedCsr } from '../../engine/undirected-csr.js';
+import { ALIVE_SHIFT } from './kernels.js';
 import { referenceKcore } from './reference.js';
 
 /** A sockets-only round pulls when its frontier's out-edges exceed the unpeeled vertices' view entries / PULL_SHARE. */
@@ -34,6 +35,9 @@ export const kcore = defineProgram({
     core: { type: 'i32', init: -1, reduce: 'claim', resident: true },
     // The smallest degree left: one word every thread lowers.
     lowest: { type: 'i32', init: 0, reduce: 'min', length: () => 1 },
+    // Per block of 2^ALIVE_SHIFT vertices, its unpeeled vertices at the last select that walked it
+    // (kernels.ts kcoreSelect skips blocks at 0); the sockets' alone.
+    alive: { type: 'i32', init: 1, reduce: 'none', length: (g) => (g.numVertices >>> ALIVE_SHIFT) + 1 },
   },
   output: 'int',
   kernels: new URL('./kernels.js', import.meta.url),
@@ -47,8 +51,8 @@ export const kcore = defineProgram({
   },
   // deg + core i32, frontier + next u8, the view's offsets f64 (its entries, ~2 an edge, are beyond
   // this figure). The view is merged from the in- and out-lists (two passes), then every vertex
-  // walks its list once when peeled; each level visits every vertex once (twice where it is not
-  // the last + 1).
+  // walks its list once when peeled; each level's select visits the vertices of the blocks that
+  // still hold unpeeled ones (twice where the level is not the last + 1).
   profile: { mode: 'push', stateBytesPerVertex: 18, passes: 3, unit: 'run', vertexTerm: true },
   reference: (g) => referenceKcore(g),
   demoParams: () => ({}),
@@ -58,7 +62,7 @@ export const kcore = defineProgram({
   readsWeights: false,
   async run(ctx) {
     const g = ctx.graph;
-    const { deg, core, lowest } = ctx.state;
+    const { deg, core, lowest, alive } = ctx.state;
     let r = ctx.resume<{ levels: number; c: number; next: Frontier }>();
     // The undirected view's CSR, which the CPU kernels walk and GPUs cut their union pages from;
     // none for a graph read from disk page by page (it would hold the whole graph in memory).
@@ -78,7 +82,7 @@ export const kcore = defineProgram({
         // and a round trip a level fewer than finding it first).
         const select = async (at: number): Promise<Frontier & { sum: number }> => {
           lowest[0] = 0x7fffffff;
-          return ctx.vertexFilter('kcoreSelect', { deg, core, lowest, ...(view.off !== undefined ? { off: view.off } : {}) }, { c: at });
+          return ctx.vertexFilter('kcoreSelect', { deg, core, lowest, alive, ...(view.off !== undefined ? { off: view.off } : {}) }, { c: at });
         };
         let at = levels === 0 ? 0 : c + 1;
         let f = await select(at);

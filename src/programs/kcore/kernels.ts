@@ -43,29 +43,49 @@ export const kcoreInit: CpuKernel<Pick<KcoreState, 'deg'> & Pick<KcoreView, 'off
   },
 };
 
+/** Vertices per block of `alive` (kcoreSelect). */
+export const ALIVE_SHIFT = 10;
+
 /**
  * Level c's first peel: every unpeeled vertex with deg <= c gets core c and is marked; the others'
  * view entries (without the CSR: their deg; nonzero either way) are summed (out.sum: what a pull
  * over them reads) and lower lowest[0] to their smallest deg (the level to try when this one marks
- * none).
+ * none). alive[b]: the unpeeled vertices of block b (2^ALIVE_SHIFT vertices) when a select last
+ * walked it, never fewer than now (vertices are only ever peeled): a block at 0 is skipped, so late
+ * levels walk the few blocks where the dense core's vertices are (ids follow degree: the hubs' low
+ * ids) instead of every vertex. Only a task holding a whole block writes its count.
  */
-export const kcoreSelect: CpuKernel<KcoreState & Pick<KcoreView, 'off'> & { lowest: Int32Array }> = {
+export const kcoreSelect: CpuKernel<KcoreState & Pick<KcoreView, 'off'> & { lowest: Int32Array; alive: Int32Array }> = {
   vertex(ctx, lo, hi, out) {
-    const { deg, core, off, lowest } = ctx.state;
+    const { deg, core, off, lowest, alive } = ctx.state;
     const c = ctx.args.c!;
     let left = 0;
     let min = 0x7fffffff;
-    for (let v = lo; v < hi; v++) {
-      if (core[v] !== -1) continue;
-      const d = deg[v]!;
-      if (d <= c) {
-        core[v] = c;
-        ctx.next[v] = 1;
-        out.active++;
-      } else {
-        left += off !== undefined ? off[v + 1]! - off[v]! : d;
-        if (d < min) min = d;
+    for (let b0 = lo; b0 < hi; ) {
+      const b = b0 >>> ALIVE_SHIFT;
+      const blockEnd = (b + 1) << ALIVE_SHIFT;
+      const end = Math.min(hi, blockEnd);
+      const whole = b0 === b << ALIVE_SHIFT && end === blockEnd;
+      if (whole && alive[b] === 0) {
+        b0 = end;
+        continue;
       }
+      let unpeeled = 0;
+      for (let v = b0; v < end; v++) {
+        if (core[v] !== -1) continue;
+        const d = deg[v]!;
+        if (d <= c) {
+          core[v] = c;
+          ctx.next[v] = 1;
+          out.active++;
+        } else {
+          unpeeled++;
+          left += off !== undefined ? off[v + 1]! - off[v]! : d;
+          if (d < min) min = d;
+        }
+      }
+      if (whole) alive[b] = unpeeled;
+      b0 = end;
     }
     // Tasks on every thread lower one shared word: a compare-and-swap min loop.
     for (let cur = lowest[0]!; min < cur; ) {
