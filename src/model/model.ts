@@ -29,9 +29,8 @@
  * GPU memory (GTS, seeds/gts-sigmod16.txt §5 Eq. 1): pages that fit the device stay resident and
  * are charged once (copied before the first superstep, with the vertex state); pages that do not
  * fit are streamed every superstep at the link's byte rate, overlapped with the kernels on K
- * streams, so a GPU's superstep takes max(compute, stream). (Charging their sum instead was tried:
- * replaying the H100's 1 GiB PageRank sweep, Pearson 0.964 -> 0.926 and mean error 8.3% -> 16.9%,
- * bench/results/h200-x2-2026-11-29-recycled.)
+ * streams, so a GPU's superstep takes max(compute, stream) (their sum fits the recorded capped
+ * sweeps worse: bench/results/h200-x2-2026-11-29-recycled).
  *
  * One-time costs of a run, measured rather than derived from the link where calibrate.ts has them
  * (on an H100 host they were most of a GPU run: 319 ms for 10 PageRank passes of 6 ms each):
@@ -50,10 +49,9 @@ export type ElementKind = 'cpu' | 'gpu';
 
 /**
  * ModelParams.rangeS's default: seconds per extra owned range per pass (or level) on a GPU. Not
- * calibrated: PageRank's dealt pages (29 ranges a GPU) cost 10-31 us a range and pass more than one
- * range each on two H100s (bench/results/h100-x2-2026-11-26-multi-gpu); on two H200s with the
- * exchange after the kernels they ran 0.2-0.3 ms a pass faster than one range each, their owned
- * ranges (and so their peer copies) balanced (bench/results/h200-x2-2026-11-29-recycled).
+ * calibrated: the low end of what dealt pages cost PageRank on two H100s, and dealt pages ran
+ * faster than one range each on two H200s (bench/results/h100-x2-2026-11-26-multi-gpu,
+ * bench/results/h200-x2-2026-11-29-recycled).
  */
 export const RANGE_S = 10e-6;
 
