@@ -234,9 +234,15 @@ gpuTest('PageRank stealing with RAND: a GPU owning several ranges takes CPU task
   const e = await Engine.create(g, single, await withOwnership(g, single, { partition: 'rand', gpuShare: 0.05, steal: 'always' }));
   try {
     t.true(e.gpuOwned[0]!.length > 1, `several ranges: ${e.gpuOwned[0]!.length}`);
-    const r = await e.run(algorithm('pr').program, paramsFor(g, 'pr') as never);
-    t.is(firstMismatch(r.values, want, true), -1);
-    t.true(r.report.steps.some((s) => s.actors.some((a) => a.kind === 'gpu' && a.stolen > 0)), 'the GPU stole tasks');
+    // Whether the GPU runs out of work before the socket depends on the two threads' timing (a
+    // loaded machine can hold the emulated GPU back for a whole run): up to five runs, each right.
+    let stole = false;
+    for (let run = 0; run < 5 && !stole; run++) {
+      const r = await e.run(algorithm('pr').program, paramsFor(g, 'pr') as never);
+      t.is(firstMismatch(r.values, want, true), -1, `run ${run}`);
+      stole = r.report.steps.some((s) => s.actors.some((a) => a.kind === 'gpu' && a.stolen > 0));
+    }
+    t.true(stole, 'the GPU stole tasks');
   } finally {
     await e.close();
   }
