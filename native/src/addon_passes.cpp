@@ -368,8 +368,8 @@ Napi::Value ListFlags(const Napi::CallbackInfo& info) {
 // was tried: 7-94 ms for 67 MB from run to run on the 2-core box, vs a steady 18-19 ms without.)
 // advise (default true) asks for huge pages first (adviseHugePages); the caller passes false for an
 // array advised before (a pooled one): each madvise takes the process's memory map lock for
-// writing, and beside a GPU's driver threads that wait cost 6-10 ms for a 4 MB fill against 0.2-0.3
-// without it (two H200s, bfs's hint bits at RMAT 25; bench/results/h200-x2-2026-11-29-recycled).
+// writing, which beside a GPU's driver threads can stall a small fill for milliseconds
+// (bench/results/h200-x2-2026-11-29-recycled).
 
 template <typename T>
 void fillChunks(T* a, size_t n, T value) {

@@ -14,8 +14,8 @@ export const FILL_NATIVE_MIN = 256 << 10;
 /**
  * Buffers the addon asked huge pages for (its fills, prefaults and populates of the whole buffer):
  * it is not asked again for them. Each ask (madvise) takes the process's memory map lock for
- * writing, which beside a GPU driver's threads cost 6-10 ms of a 4 MB fill (bfs's hint bits, every
- * run, two H200s at RMAT 25: bench/results/h200-x2-2026-11-29-recycled).
+ * writing, which beside a GPU driver's threads stalled bfs's small fill of its hint bits every run
+ * (bench/results/h200-x2-2026-11-29-recycled).
  */
 const advised = new WeakSet<ArrayBufferLike>();
 /** Whether the addon should ask huge pages for `a` (not asked yet); records that it will. */
