@@ -5,6 +5,7 @@
  * the serial reference implementations (computed here, in-process, on the same graph).
  */
 import test, { type ExecutionContext } from 'ava';
+import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,7 +26,7 @@ import {
 } from './helpers/references.js';
 import { matchFor, readOutput, type GraphalyticsAlgorithm } from '../src/programs/validate.js';
 import type { RunReport } from '../src/engine/report.js';
-import { removeTempDirs, tempDir, tessera, writeTopology, type CliResult } from './helpers/cli.js';
+import { CLI, removeTempDirs, tempDir, tessera, writeTopology, type CliResult } from './helpers/cli.js';
 import { GRAPHALYTICS, REPO_ROOT, SNAP } from './helpers/paths.js';
 
 const LONG_MAX = '9223372036854775807';
@@ -579,6 +580,25 @@ test('--out - writes the results to standard output (the summary to standard err
   const v = await tessera(['--version']);
   t.is(v.code, 0);
   t.is(v.stdout.trim(), pkg.version);
+  // Far more than a pipe holds (the CLI exits once its streams are flushed, not when node is done
+  // freeing the run's memory: main.ts): every line arrives, and a reader that stops early is not
+  // an error.
+  const big = await tessera(['run', '--algo', 'pr', '--graph', 'rmat:14', '--topology', f.topology, '--out', '-', '-q']);
+  t.is(big.code, 0, big.stderr);
+  const lines = big.stdout.split('\n');
+  t.is(lines.pop(), '', 'the output ends with a newline');
+  t.is(lines.length, 16384);
+  t.deepEqual([lines[0]!.split(' ')[0], lines[16383]!.split(' ')[0]], ['0', '16383']);
+  const early = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'run', '--algo', 'pr', '--graph', 'rmat:14', '--topology', f.topology, '--out', '-', '-q'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy());
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stderr }));
+  });
+  t.is(early.code, 0, early.stderr);
+  t.is(early.stderr, '');
 });
 
 test('a .tsr refuses the options that shape pages it has stored (--undirected on a directed one, another --page-edges)', async (t) => {
