@@ -10,6 +10,7 @@ import path from 'node:path';
 import { TesseraError } from './errors.js';
 import type { Graph } from './graph/types.js';
 import { tsrChecksum } from './graph/tsr-format.js';
+import { pageView } from './graph/pages.js';
 import type { AnyProgram } from './engine/define.js';
 import { CheckpointWriter, readCheckpoint, type CheckpointPolicy, type Json, type LoadedCheckpoint } from './engine/checkpoint.js';
 import type { RunCheckpointing } from './engine/coordinator.js';
@@ -61,7 +62,7 @@ export function graphIdentity(g: Graph): GraphIdentity {
   for (const set of g.in === g.out ? [g.out] : [g.out, g.in]) {
     const st = set.stored;
     for (const p of set.pages) {
-      const sum = st !== undefined ? st.store.entries[st.base + p.index]!.checksum : tsrChecksum(new Uint8Array(p.buffer));
+      const sum = st !== undefined ? st.store.entries[st.base + p.index]!.checksum : tsrChecksum(pageView(p));
       h.update(Uint32Array.of(p.vBegin, p.vEnd, p.edges, p.split ? 1 : 0, sum));
     }
   }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { readTsr } from '../src/graph/tsr.js';
 import type { Graph } from '../src/graph/types.js';
 import { removeTempDirs, tempDir, tessera } from './helpers/cli.js';
+import { pageView } from '../src/graph/pages.js';
 
 test.after.always(removeTempDirs);
 
@@ -20,7 +21,7 @@ function sameGraph(t: ExecutionContext, a: Graph, b: Graph): void {
     [a.in, b.in],
   ] as const) {
     t.is(y.pages.length, x.pages.length);
-    x.pages.forEach((p, i) => t.true(Buffer.from(new Uint8Array(p.buffer)).equals(Buffer.from(new Uint8Array(y.pages[i]!.buffer))), `page ${i}`));
+    x.pages.forEach((p, i) => t.true(Buffer.from(pageView(p)).equals(Buffer.from(pageView(y.pages[i]!))), `page ${i}`));
   }
   t.deepEqual(b.outDegree, a.outDegree);
   t.deepEqual(b.inDegree, a.inDegree);

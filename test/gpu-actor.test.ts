@@ -31,6 +31,7 @@ import { GRAPHALYTICS, REPO_ROOT } from './helpers/paths.js';
 import { cpuResults, firstMismatch, makeGraph, paramsFor, rmat, PROGRAMS, type Cpu } from './helpers/gpu-compare.js';
 import { PROGRAMS as ALL_BUILTINS } from '../src/programs/index.js';
 import { defineProgram, type AnyProgram, type StateSpec } from '../src/engine/define.js';
+import { pageView } from '../src/graph/pages.js';
 
 /** The built-ins gpu-check runs by default: those with GPU kernels (all of them). */
 const BUILTINS = ALL_BUILTINS.filter((p) => p.gpu !== undefined || p.operators !== undefined);
@@ -241,7 +242,7 @@ gpuTest('push supersteps send only the pages of active vertices, and the outbox 
 gpuTest('a small memoryLimit streams pages through an LRU cache; a large one reuses them', async (t) => {
   const g = rmat(false);
   const want = (await cpuResults(g)).get('pr')!;
-  const slot = Math.max(...g.out.pages.map((p) => p.buffer.byteLength));
+  const slot = Math.max(...g.out.pages.map((p) => pageView(p).byteLength));
   const gpuPages = g.in.pages.filter((p) => p.vEnd > 0).length;
   const runPr = async (memoryLimit: number): Promise<RunReport> => {
     const topo: Topology = { ...cpuTopo, name: '1S1G-small', gpus: [{ ...emulatedGpu, memoryLimit }] };

@@ -31,6 +31,7 @@ import {
 import { tinyGraph } from './helpers/tiny-graph.js';
 import { rawFrom } from './helpers/raw.js';
 import { close } from './helpers/tolerance.js';
+import { pageView } from '../src/graph/pages.js';
 
 // ------------------------------------------------------------------------------------------------
 // Partitions
@@ -271,7 +272,7 @@ test('RAND charges a GPU its byte per vertex of ownership: a memory that holds t
   const g = skewedGraph(64);
   const state = 6 * g.numVertices;
   let slot = 0;
-  for (const p of g.in.pages) slot = Math.max(slot, p.buffer.byteLength);
+  for (const p of g.in.pages) slot = Math.max(slot, pageView(p).byteLength);
   const mem = state + slot + Math.floor(g.numVertices / 2);
   const high = partitionGraph(g, { elements: cpuGpu(mem), gpuStateBytes: state }, { strategy: 'high', alpha: 0.5 });
   const rand = partitionGraph(g, { elements: cpuGpu(mem), gpuStateBytes: state }, { strategy: 'rand', alpha: 0.5 });
@@ -284,7 +285,7 @@ test('alpha respects GPU memory: streamed pages are charged, or alpha is pushed 
   const g = skewedGraph(256);
   const state = g.numVertices * 16;
   let slot = 0;
-  for (const p of g.in.pages) slot = Math.max(slot, p.buffer.byteLength);
+  for (const p of g.in.pages) slot = Math.max(slot, pageView(p).byteLength);
   const memory = state + 6 * slot; // room for 6 pages
   const params: ModelParams = { elements: cpuGpu(memory), c: 1e8, messageBytes: 12, gpuStateBytes: state };
   const part = partitionGraph(g, params, { strategy: 'high', alpha: 0 });

@@ -34,8 +34,15 @@ export function shareGraph(g: Graph, graphId: number): GraphShare {
     shared.push(b);
     return shared.length - 1;
   };
+  // Pages sharing a buffer (a .tsr's read batches) name it once.
+  const pageBuffers = new Map<SharedArrayBuffer, number>();
+  const addPage = (b: SharedArrayBuffer): number => {
+    let i = pageBuffers.get(b);
+    if (i === undefined) pageBuffers.set(b, (i = add(b)));
+    return i;
+  };
   const refs = (set: PageSet): PageRef[] =>
-    set.pages.map((p) => ({ buffer: set.stored !== undefined ? -1 : add(p.buffer), vBegin: p.vBegin, vEnd: p.vEnd, edges: p.edges, split: p.split }));
+    set.pages.map((p) => ({ buffer: set.stored !== undefined ? -1 : addPage(p.buffer), ...(p.offsets.byteOffset !== 0 ? { base: p.offsets.byteOffset } : {}), vBegin: p.vBegin, vEnd: p.vEnd, edges: p.edges, split: p.split }));
   const outPages = refs(g.out);
   const inPages = g.in === g.out ? 'same' : refs(g.in);
   const load: LoadFrame = {
@@ -107,7 +114,7 @@ export function materializeGraph({ load, shared }: GraphShare): KernelGraph {
     }
     return {
       orientation,
-      pages: refs.map((r, i) => pageOver(shared[r.buffer]!, i, r.vBegin, r.vEnd, r.edges, r.split, load.weightType)),
+      pages: refs.map((r, i) => pageOver(shared[r.buffer]!, i, r.vBegin, r.vEnd, r.edges, r.split, load.weightType, r.base)),
       firstPageOf,
     };
   };

@@ -52,7 +52,7 @@ export type TsrCheckFn = (blobs: Uint8Array[], spec: Float64Array, n: number, ou
  * addon's threads) and, with `check`, checked; out[3i], out[3i + 1]: checksum and flags, out[3i + 2]:
  * 0 when it was read whole (else read it again for the error).
  */
-export type TsrLoadFn = (fd: number, blobs: Uint8Array[], positions: Float64Array, spec: Float64Array, n: number, check: boolean, out: Uint32Array) => Promise<void>;
+export type TsrLoadFn = (fd: number, blobs: Uint8Array[], positions: Float64Array, spec: Float64Array, n: number, check: boolean, out: Uint32Array, whole?: Uint8Array) => Promise<void>;
 
 /** Vertex flags: a byte a vertex (1 = set), or a bit a vertex in 32-bit words (BFS's team: n / 8 bytes stay in cache). */
 export type Flags = Uint8Array | Uint32Array;

@@ -48,6 +48,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page, PageSet } from '../../src/graph/types.js';
+import { pageView } from '../../src/graph/pages.js';
 import type { CopyArrayFn, PopulateFn, FillArrayFn, FillIndexFn, CountEqualFn, FoldFlagsFn, ListFlagsFn, ModelCountFn, NativeCpuKernels, TsrCheckFn, TsrLoadFn } from './native-host.js';
 
 export type StateType = 'f64' | 'f32' | 'u32' | 'i32' | 'u8';
@@ -408,7 +409,7 @@ export function pageWeightBytes(p: Page): number {
 
 /** Bytes of a page's buffer, without reading a page on disk. */
 export function pageBufferBytes(p: Page): number {
-  return fileBlob(p)?.length ?? p.buffer.byteLength;
+  return fileBlob(p)?.length ?? pageView(p).byteLength;
 }
 
 /** Bytes a GPU holds of a page registered without its weights (registerPageSet): its offsets and neighbours, 8-byte aligned each. */
@@ -603,8 +604,8 @@ export class GpuController {
    * Registers one page (the controller keeps a reference to its bytes until the page is replaced,
    * its set unregistered or the controller closed). split: undefined infers it from neighbours.
    */
-  registerPage(setId: number, pageIndex: number, buffer: SharedArrayBuffer, vBegin: number, vEnd: number, edges: number, weightBytes: number, split?: boolean): Promise<void> {
-    return this.h.registerPage(setId, pageIndex, new Uint8Array(buffer), vBegin, vEnd, edges, weightBytes, split);
+  registerPage(setId: number, pageIndex: number, bytes: SharedArrayBuffer | Uint8Array, vBegin: number, vEnd: number, edges: number, weightBytes: number, split?: boolean): Promise<void> {
+    return this.h.registerPage(setId, pageIndex, bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), vBegin, vEnd, edges, weightBytes, split);
   }
 
   /** Files that pages read from disk come from (pageArgs), open while the controller is. */
@@ -627,7 +628,7 @@ export class GpuController {
   /** registerPage's arguments for page p after the set: its bytes, or for a page read from disk (graph/store.ts) its place in the file. */
   private pageArgs(p: Page, weights: boolean): [number, PageBytes, number, number, number, number, boolean | undefined] {
     const blob = fileBlob(p);
-    if (blob === undefined) return [p.index, new Uint8Array(p.buffer), p.vBegin, p.vEnd, p.edges, weights ? pageWeightBytes(p) : 0, p.split];
+    if (blob === undefined) return [p.index, pageView(p), p.vBegin, p.vEnd, p.edges, weights ? pageWeightBytes(p) : 0, p.split];
     // Checked here once (checksum, ids: PageSource's first read); the controller has no checksum.
     void p.nbrs;
     let fd = this.files.get(blob.file);

@@ -3,7 +3,7 @@
  * (so the native controller caches and streams them like graph pages): CDLP's native kernel
  * needs every neighbour of a vertex (in- then out-edges, as a multiset) in one list.
  */
-import { allocPage, lowerBound } from '../../src/graph/pages.js';
+import { allocPage, lowerBound, pageView } from '../../src/graph/pages.js';
 import type { Page, PageSet } from '../../src/graph/types.js';
 import type { Task } from '../../src/wire/frames.js';
 import { mergeRanges } from '../../src/engine/partition.js';
@@ -76,7 +76,7 @@ function rangePages(
   // were most of a page set's build.
   const page = (vBegin: number, vEnd: number, edges: number, split: boolean): Page => {
     const p = allocPage(pages.length, vBegin, vEnd, edges, split, undefined);
-    prefault(new Uint8Array(p.buffer));
+    prefault(pageView(p));
     return p;
   };
   for (const [begin, end] of ranges) {

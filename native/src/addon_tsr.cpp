@@ -198,21 +198,25 @@ class LoadWorker : public Napi::AsyncWorker {
   static constexpr size_t kChunk = size_t(256) << 10;
 
  public:
-  LoadWorker(Napi::Env env, int fd, std::vector<BlobCheck> blobs, std::vector<double> pos, uint32_t n, bool check, Napi::Object keepBlobs, Napi::Object out)
+  LoadWorker(Napi::Env env, int fd, std::vector<BlobCheck> blobs, std::vector<double> pos, uint32_t n, bool check, Napi::Object keepBlobs, Napi::Object out,
+             uint8_t* whole, size_t wholeBytes)
       : Napi::AsyncWorker(env), deferred_(Napi::Promise::Deferred::New(env)), fd_(fd), blobs_(std::move(blobs)), pos_(std::move(pos)),
-        status_(blobs_.size(), 0), n_(n), check_(check) {
+        status_(blobs_.size(), 0), n_(n), check_(check), whole_(whole), wholeBytes_(wholeBytes) {
     keepBlobs_ = Napi::Persistent(keepBlobs);
     out_ = Napi::Persistent(out);
   }
   Napi::Promise Promise() { return deferred_.Promise(); }
 
   void Execute() override {
+    // Fresh buffers: read into 2 MiB pages (far fewer faults, and a faster exit). Blobs that share
+    // one buffer (`whole`) are advised together: one blob's advice covers only the 2 MiB pages
+    // wholly inside it, which for blobs of a few MiB is about half of them.
+    if (wholeBytes_ > 0) adviseHugePages(whole_, wholeBytes_);
     eachBlob(blobs_.size(), [&](size_t i) {
       BlobCheck& c = blobs_[i];
       Hasher h(c, n_);
       uint8_t* p = const_cast<uint8_t*>(c.bytes);
-      // Fresh buffers: read into 2 MiB pages (far fewer faults, and a faster exit).
-      adviseHugePages(p, c.length);
+      if (!(p >= whole_ && p + c.length <= whole_ + wholeBytes_)) adviseHugePages(p, c.length);
       size_t off = 0;
       while (off < c.length) {
         // A chunk at a time, hashed while it is in cache.
@@ -247,15 +251,18 @@ class LoadWorker : public Napi::AsyncWorker {
   std::vector<uint32_t> status_;
   uint32_t n_;
   bool check_;
+  uint8_t* whole_;
+  size_t wholeBytes_;
   Napi::ObjectReference keepBlobs_, out_;
 };
 
 }  // namespace
 
-// tsrLoad(fd, blobs: Uint8Array[], positions: Float64Array, spec, n, check, out: Uint32Array) ->
-// Promise<void>: reads blob i (blobs[i].length bytes at positions[i] of fd) and with `check` checks
-// it as tsrCheck does (spec, n); out[3i], out[3i + 1] = its checksum and flags, out[3i + 2] = 0 when
-// it was read whole, else not (the caller reads it again for the error).
+// tsrLoad(fd, blobs: Uint8Array[], positions: Float64Array, spec, n, check, out: Uint32Array,
+// whole?: Uint8Array) -> Promise<void>: reads blob i (blobs[i].length bytes at positions[i] of fd)
+// and with `check` checks it as tsrCheck does (spec, n); out[3i], out[3i + 1] = its checksum and
+// flags, out[3i + 2] = 0 when it was read whole, else not (the caller reads it again for the error).
+// whole: the one fresh buffer the blobs lie in, if they share one (huge pages asked for it once).
 Napi::Value TsrLoad(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 7) throw codedError(env, "TS_ARG", "tsrLoad(fd, blobs, positions, spec, n, check, out)");
@@ -273,7 +280,11 @@ Napi::Value TsrLoad(const Napi::CallbackInfo& info) {
   const bool check = info[5].ToBoolean().Value();
   if (!getTypedArray(env, info[6], &out) || out.type != napi_uint32_array || out.length < 3 * count)
     throw codedError(env, "TS_ARG", "tsrLoad: out must be a Uint32Array with 3 entries per blob");
-  auto* w = new LoadWorker(env, fd, std::move(blobs), std::move(positions), n, check, info[1].As<Napi::Object>(), info[6].As<Napi::Object>());
+  TA whole{};
+  if (info.Length() > 7 && !info[7].IsUndefined() && (!getTypedArray(env, info[7], &whole) || whole.type != napi_uint8_array))
+    throw codedError(env, "TS_ARG", "tsrLoad: whole must be a Uint8Array when given");
+  auto* w = new LoadWorker(env, fd, std::move(blobs), std::move(positions), n, check, info[1].As<Napi::Object>(), info[6].As<Napi::Object>(),
+                           (uint8_t*)whole.data, whole.data == nullptr ? 0 : whole.length);
   Napi::Promise p = w->Promise();
   w->Queue();
   return p;

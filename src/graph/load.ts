@@ -4,6 +4,7 @@
  */
 import { checkGraphFits } from './memory.js';
 import { isGeneratorSpec } from './generate/spec.js';
+import { pageView } from './pages.js';
 import type { Graph } from './types.js';
 import { TesseraError } from '../errors.js';
 import type { GraphDefaults } from '../engine/define.js';
@@ -50,8 +51,8 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
   const limit = opts.hostMemoryLimit;
   if (limit !== undefined && r.graph.out.stored === undefined) {
     let b = 0;
-    for (const p of r.graph.out.pages) b += p.buffer.byteLength;
-    if (r.graph.in !== r.graph.out) for (const p of r.graph.in.pages) b += p.buffer.byteLength;
+    for (const p of r.graph.out.pages) b += pageView(p).byteLength;
+    if (r.graph.in !== r.graph.out) for (const p of r.graph.in.pages) b += pageView(p).byteLength;
     if (b > limit)
       throw new TesseraError(`its pages take ${(b / 2 ** 20).toFixed(1)} MiB, more than hostMemoryLimit ${(limit / 2 ** 20).toFixed(1)} MiB, and only a .tsr is read from disk page by page`, {
         file: spec,

@@ -1,7 +1,8 @@
 /**
- * Page layout and allocation. A page is one SharedArrayBuffer [offsets | nbrs | weights]
- * (8-byte aligned parts), so it can be handed to a worker, copied to a GPU or written to a .tsr
- * file as one blob (GTS slotted pages; Garaph shards).
+ * Page layout and allocation. A page is one run of bytes [offsets | nbrs | weights] (8-byte
+ * aligned parts) in a SharedArrayBuffer, its own or one it shares with other pages (pageView), so
+ * it can be handed to a worker, copied to a GPU or written to a .tsr file as one blob (GTS slotted
+ * pages; Garaph shards).
  */
 import type { Orientation, Page, PageSet, WeightArray, WeightType } from './types.js';
 
@@ -14,6 +15,16 @@ export function weightBytes(t: WeightType | undefined): number {
 /** Byte size of a page's buffer. */
 export function pageByteLength(vertices: number, edges: number, wt: WeightType | undefined): number {
   return align8(4 * (vertices + 1)) + align8(4 * edges) + weightBytes(wt) * edges;
+}
+
+/**
+ * A page's own bytes [offsets | nbrs | weights] within its buffer: the whole buffer of a page
+ * allocated alone, a part of one that holds several (a .tsr's pages are read into one buffer per
+ * read batch: tsr-read.ts).
+ */
+export function pageView(p: Page): Uint8Array {
+  const wt: WeightType | undefined = p.weights === undefined ? undefined : p.weights.BYTES_PER_ELEMENT === 4 ? 'float32' : 'float64';
+  return new Uint8Array(p.buffer, p.offsets.byteOffset, pageByteLength(p.vEnd - p.vBegin, p.edges, wt));
 }
 
 /**

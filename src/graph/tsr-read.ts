@@ -329,12 +329,15 @@ export async function readTsrArray(
 /** One of readTsr's blobs: a page or an array. */
 type Item = { blob: TsrBlob; page?: [Orientation, TsrPageEntry]; array?: keyof TsrHeader['arrays'] };
 
-function toCheck(it: Item, sab: SharedArrayBuffer): BlobToCheck {
-  return it.page !== undefined ? pageToCheck(sab, it.page[1], 0) : { bytes: new Uint8Array(sab), nv: -1, from: 0, to: 0 };
+function toCheck(it: Item, sab: SharedArrayBuffer, base = 0): BlobToCheck {
+  return it.page !== undefined ? pageToCheck(sab, it.page[1], base) : { bytes: new Uint8Array(sab), nv: -1, from: 0, to: 0 };
 }
 
-/** A blob read, with (when verified) its checksum and checkBlobs flags. */
-type ReadBlob = { sab: SharedArrayBuffer; checksum: number; flags: number };
+/** A blob read (from `base` of its buffer), with (when verified) its checksum and checkBlobs flags. */
+type ReadBlob = { sab: SharedArrayBuffer; base: number; checksum: number; flags: number };
+
+/** Where a read batch's pages start in its one buffer: at 4 KiB boundaries, so no two share an OS page (a GPU page-locks each alone). */
+const PAGE_ALIGN = 4096;
 
 /** Blob reads kept in flight on libuv's threads (readBlobs without the addon). */
 const READ_AHEAD = Math.max(8, 2 * availableParallelism());
@@ -358,32 +361,44 @@ async function* readBlobs(h: FileHandle | number, file: string, items: readonly 
       let bytes = 0;
       while (next < items.length && (next === k || (bytes < LOAD_RUN && next - k < maxBlobs))) bytes += items[next++]!.blob.length;
       const run = items.slice(k, next);
-      const sabs = run.map((it) => new SharedArrayBuffer(it.blob.length));
+      // The batch's pages in one buffer, huge pages asked for it whole (one page's own buffer of a
+      // few MiB got them for about half its bytes: the 2 MiB pages wholly inside it); the vertex
+      // arrays in their own.
+      let arenaBytes = 0;
+      const bases = run.map((it) => {
+        if (it.page === undefined) return 0;
+        const at = arenaBytes;
+        arenaBytes += Math.ceil(it.blob.length / PAGE_ALIGN) * PAGE_ALIGN;
+        return at;
+      });
+      const arena = arenaBytes > 0 ? new SharedArrayBuffer(arenaBytes) : undefined;
+      const sabs = run.map((it) => (it.page !== undefined ? arena! : new SharedArrayBuffer(it.blob.length)));
       const spec = new Float64Array(3 * run.length);
       const positions = new Float64Array(run.length);
       run.forEach((it, i) => {
-        const c = toCheck(it, sabs[i]!);
+        const c = toCheck(it, sabs[i]!, bases[i]);
         spec.set([c.nv, c.from, c.to], 3 * i);
         positions[i] = it.blob.offset;
       });
       const out = new Uint32Array(3 * run.length);
-      const done = load(fd, sabs.map((sab) => new Uint8Array(sab)), positions, spec, n, verify, out);
+      const done = load(fd, run.map((it, i) => new Uint8Array(sabs[i]!, bases[i], it.blob.length)), positions, spec, n, verify, out, arena !== undefined ? new Uint8Array(arena) : undefined);
       done.catch(() => undefined);
-      return { run, sabs, out, done };
+      return { run, sabs, bases, out, done };
     };
     const inFlight = [start()];
     try {
       while (inFlight.length > 0) {
         if (next < items.length) inFlight.push(start());
-        const { run, sabs, out, done } = inFlight[0]!;
+        const { run, sabs, bases, out, done } = inFlight[0]!;
         await done;
         for (let i = 0; i < run.length; i++) {
           const sab = sabs[i]!;
+          const base = bases[i]!;
           if (out[3 * i + 2] !== 0) {
-            await readAt(h, new Uint8Array(sab), run[i]!.blob.offset, file);
-            const c = verify ? checkBlobs([toCheck(run[i]!, sab)], n) : [0, 0];
-            yield { sab, checksum: c[0]!, flags: c[1]! };
-          } else yield { sab, checksum: out[3 * i]!, flags: out[3 * i + 1]! };
+            await readAt(h, new Uint8Array(sab, base, run[i]!.blob.length), run[i]!.blob.offset, file);
+            const c = verify ? checkBlobs([toCheck(run[i]!, sab, base)], n) : [0, 0];
+            yield { sab, base, checksum: c[0]!, flags: c[1]! };
+          } else yield { sab, base, checksum: out[3 * i]!, flags: out[3 * i + 1]! };
         }
         inFlight.shift();
       }
@@ -409,7 +424,7 @@ async function* readBlobs(h: FileHandle | number, file: string, items: readonly 
       const batch = [await reads[k]!];
       for (let j = k + 1; j < reads.length && ready[j] !== undefined; j++) batch.push(ready[j]!);
       const checks = verify ? checkBlobs(batch.map((sab, i) => toCheck(items[k + i]!, sab)), n) : undefined;
-      for (let i = 0; i < batch.length; i++) yield { sab: batch[i]!, checksum: checks?.[2 * i] ?? 0, flags: checks?.[2 * i + 1] ?? 0 };
+      for (let i = 0; i < batch.length; i++) yield { sab: batch[i]!, base: 0, checksum: checks?.[2 * i] ?? 0, flags: checks?.[2 * i + 1] ?? 0 };
       k += batch.length;
     }
   } finally {
@@ -437,17 +452,17 @@ export async function readTsr(path: string, opts: TsrReadOptions = {}): Promise<
     const pagesOf: Record<Orientation, Page[]> = { out: [], in: [] };
     const arrays: Partial<Record<keyof TsrHeader['arrays'], Uint32Array>> = {};
     let k = 0;
-    for await (const { sab, checksum, flags } of readBlobs(h, file, items, n, verify)) {
+    for await (const { sab, base, checksum, flags } of readBlobs(h, file, items, n, verify)) {
       const it = items[k++]!;
       if (it.page !== undefined) {
         const [o, e] = it.page;
-        pagesOf[o].push(pageFrom(sab, e, header, file, `${o} page ${e.index}`, verify, 0, { checksum, flags }));
+        pagesOf[o].push(pageFrom(sab, e, header, file, `${o} page ${e.index}`, verify, base, { checksum, flags }));
       } else {
         const problem = verify ? checksumProblem(sab, it.blob, checksum) : undefined;
         if (problem !== undefined) throw new TesseraError(`array ${it.array} is corrupt: ${problem}`, { file, fix: damagedFix(header.source) });
         arrays[it.array!] = new Uint32Array(sab);
       }
-      done += sab.byteLength;
+      done += it.blob.length;
       opts.onProgress?.(done, total);
     }
     const setOf = (o: Orientation): PageSet => {

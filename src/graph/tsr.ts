@@ -62,20 +62,20 @@ export { tsrPageProblem } from './tsr-check.js';
 const alignUp = (x: number, a: number): number => Math.ceil(x / a) * a;
 const align8 = (x: number): number => (x + 7) & ~7;
 
-/** The bytes of a page in the canonical layout (its buffer itself when it already is one). */
+/** The bytes of a page in the canonical layout (where its buffer holds it so, those bytes). */
 export function pageBytes(p: Page, wt: WeightType | undefined): Uint8Array {
   const nv = p.vEnd - p.vBegin;
   const len = pageByteLength(nv, p.edges, wt);
-  const nbrOff = align8(4 * (nv + 1));
+  const base = p.offsets.byteOffset;
+  const nbrOff = base + align8(4 * (nv + 1));
   const canonical =
-    p.buffer.byteLength === len &&
-    p.offsets.byteOffset === 0 &&
+    base + len <= p.buffer.byteLength &&
     p.offsets.length === nv + 1 &&
     p.nbrs.buffer === p.buffer &&
     p.nbrs.byteOffset === nbrOff &&
     p.nbrs.length === p.edges &&
     (wt === undefined || (p.weights?.buffer === p.buffer && p.weights.byteOffset === nbrOff + align8(4 * p.edges) && p.weights.length === p.edges));
-  if (canonical) return new Uint8Array(p.buffer);
+  if (canonical) return new Uint8Array(p.buffer, base, len);
   // Copy into the canonical layout (pages not made by pages.ts).
   const q = pageOver(new SharedArrayBuffer(len), p.index, p.vBegin, p.vEnd, p.edges, p.split, wt);
   q.offsets.set(p.offsets.subarray(0, nv + 1));

@@ -33,7 +33,10 @@ export interface Page {
   readonly nbrs: Uint32Array;
   /** Edge weights parallel to nbrs, when the graph is weighted. */
   readonly weights?: WeightArray;
-  /** The one buffer the three arrays above live in (offsets | nbrs | weights, 8-byte aligned). */
+  /**
+   * The buffer the three arrays above live in (offsets | nbrs | weights, 8-byte aligned, from
+   * offsets.byteOffset): the page's own, or one several pages share (pages.ts pageView).
+   */
   readonly buffer: SharedArrayBuffer;
 }
 

@@ -90,7 +90,7 @@ export async function warmTwoSideCounts(
     const sums = await Promise.all(
       chunks.map(([a, b]) => {
         const task: TwoSideTask = {
-          pages: plan.holders.slice(a, b).map((p) => ({ buffer: p.buffer, vBegin: p.vBegin, vEnd: p.vEnd, edges: p.edges, split: p.split })),
+          pages: plan.holders.slice(a, b).map((p) => ({ buffer: p.buffer, base: p.offsets.byteOffset, vBegin: p.vBegin, vEnd: p.vEnd, edges: p.edges, split: p.split })),
           weightType: graph.weightType,
           unitOf: plan.unitOf.buffer as SharedArrayBuffer,
           wide: plan.unitOf instanceof Uint32Array,
@@ -110,7 +110,7 @@ const WORKER = new URL('./two-side-entry.cjs', import.meta.url);
 
 /** What a worker walks: a chunk of the holder pages (shared memory) and the unit tables. */
 export interface TwoSideTask {
-  pages: Array<{ buffer: SharedArrayBuffer; vBegin: number; vEnd: number; edges: number; split: boolean }>;
+  pages: Array<{ buffer: SharedArrayBuffer; base: number; vBegin: number; vEnd: number; edges: number; split: boolean }>;
   weightType: Graph['weightType'];
   unitOf: SharedArrayBuffer;
   wide: boolean;
@@ -120,7 +120,7 @@ export interface TwoSideTask {
 
 /** The worker's side (two-side-entry.cts). */
 export function runTwoSideTask(t: TwoSideTask): HolderSums[] {
-  const pages = t.pages.map((r, i) => pageOver(r.buffer, i, r.vBegin, r.vEnd, r.edges, r.split, t.weightType));
+  const pages = t.pages.map((r, i) => pageOver(r.buffer, i, r.vBegin, r.vEnd, r.edges, r.split, t.weightType, r.base));
   return holderSums(pages, t.wide ? new Uint32Array(t.unitOf) : new Uint16Array(t.unitOf), t.positions, t.U);
 }
 

@@ -103,6 +103,8 @@ export interface GpuLoad {
 
 export interface PageRef {
   buffer: number;
+  /** Where the page starts in that buffer (bytes; absent: 0). */
+  base?: number;
   vBegin: number;
   vEnd: number;
   edges: number;

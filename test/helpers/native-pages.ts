@@ -6,6 +6,7 @@
  * plain JS references for BFS, SSSP and WCC.
  */
 import { GpuController } from '../../actors/gpu/native.js';
+import { pageView } from '../../src/graph/pages.js';
 
 // ---- hand-built graphs ----------------------------------------------------------------------
 
@@ -119,7 +120,7 @@ export function finish(n: number, out: Lists): G {
 
 /** inferSplit: leave the split flag out and let the controller infer it from neighbouring pages. */
 export async function register(c: GpuController, setId: number, pages: HPage[], inferSplit = false): Promise<void> {
-  await Promise.all(pages.map((p) => c.registerPage(setId, p.index, p.buffer, p.vBegin, p.vEnd, p.edges, p.weights ? p.weights.BYTES_PER_ELEMENT : 0, inferSplit ? undefined : p.split)));
+  await Promise.all(pages.map((p) => c.registerPage(setId, p.index, pageView(p), p.vBegin, p.vEnd, p.edges, p.weights ? p.weights.BYTES_PER_ELEMENT : 0, inferSplit ? undefined : p.split)));
 }
 
 export const all = (pages: HPage[]): number[] => pages.map((p) => p.index);

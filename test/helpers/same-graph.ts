@@ -4,6 +4,7 @@
  */
 import type { ExecutionContext } from 'ava';
 import type { Graph, PageSet } from '../../src/graph/types.js';
+import { pageView } from '../../src/graph/pages.js';
 
 export function samePages(t: ExecutionContext, a: PageSet, b: PageSet, what: string): void {
   t.is(a.pages.length, b.pages.length, `${what}: page count`);
@@ -12,7 +13,7 @@ export function samePages(t: ExecutionContext, a: PageSet, b: PageSet, what: str
     const q = b.pages[i]!;
     const head = (x: typeof p): string => `${x.vBegin}-${x.vEnd} ${x.split} ${x.edges}`;
     t.is(head(q), head(p), `${what} page ${i}`);
-    t.true(Buffer.from(new Uint8Array(p.buffer)).equals(Buffer.from(new Uint8Array(q.buffer))), `${what} page ${i}: bytes`);
+    t.true(Buffer.from(pageView(p)).equals(Buffer.from(pageView(q))), `${what} page ${i}: bytes`);
   }
 }
 
