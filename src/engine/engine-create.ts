@@ -20,6 +20,7 @@ import type * as taskPlan from './tasks.js';
 import { kernelModules } from './prestart.js';
 import { PinnedOutputs } from './pinned-outputs.js';
 import { warmStart } from './warm-up.js';
+import { warmPools } from './pools.js';
 import { gpuOpenError } from './actor-errors.js';
 import type { EngineOptions } from './engine-options.js';
 import type { ActorLink, Engine } from './coordinator.js';
@@ -73,6 +74,9 @@ export async function createEngine(graph: Graph, topology: Topology, opts: Engin
     parts.actors.push({ name, kind: 'cpu', threads: s.threads, link: coord, actor, bytesAtStepStart: 0 });
   }
   e.cpuCount = parts.actors.length;
+  // Without GPUs, the preloaded programs' pools are filled while the sockets' threads start (~0.1 s
+  // of their modules, this thread idle meanwhile); warmStart's warmPools then finds them full.
+  if (topology.gpus.length === 0) warmPools(e, opts.preload ?? [], noTeamwork(e, false, e.forceMode !== undefined) === undefined);
   const ready: Array<Promise<ReadyFrame>> = [];
   // The GPU actors' modules load only for a topology with GPUs (a CPU run's start spares them).
   // A weighted graph's pages go to the GPUs without their weights where every preloaded program
