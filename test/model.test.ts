@@ -9,6 +9,8 @@
  */
 import { busiestQueue, planSteal, releaseFromTail, shouldSteal } from '../src/engine/steal.js';
 import test from 'ava';
+import os from 'node:os';
+import path from 'node:path';
 import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import type { Graph, Orientation } from '../src/graph/types.js';
@@ -256,7 +258,14 @@ test('the boundary counts made on worker threads in chunks equal the single pass
   const { twoSideCounts, warmTwoSideCounts } = await import('../src/model/two-side.js');
   // Small pages: many units, split pages for the hubs (a chunk must not cut a vertex's pages).
   const make = (): Graph => buildGraph({ ...generateEdges('rmat:13:ef=12:seed=3'), directed: true }, { pageEdges: 700 });
-  const [a, b] = [make(), make()];
+  // The workers' graph read back from a .tsr: with the addon its pages share a buffer per read
+  // batch, each from its own base, which the workers' pages must start from.
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { readTsr, writeTsr } = await import('../src/graph/tsr.js');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-two-side-'));
+  await writeTsr(make(), path.join(dir, 'a.tsr'));
+  const [a, b] = [await readTsr(path.join(dir, 'a.tsr')), make()];
+  await rm(dir, { recursive: true, force: true });
   t.true(a.in.pages.some((p) => p.split) && a.out.pages.some((p) => p.split), 'split pages in both orientations');
   for (const orientation of ['in', 'out'] as const) {
     // A chunk per page (where a vertex's list starts): every boundary a chunk may have.
