@@ -16,6 +16,7 @@ import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
 import { OFFSETS_BAD, OUT_OF_RANGE, checkBlobs, type BlobToCheck } from '../src/graph/tsr-check.js';
 import { readTsr, readTsrHeader, tsrChecksum, writeTsr } from '../src/graph/tsr.js';
+import { LOAD_RUN } from '../src/graph/tsr-read.js';
 import { pageView } from '../src/graph/pages.js';
 import type { Graph } from '../src/graph/types.js';
 
@@ -155,6 +156,15 @@ async function bothFail(t: import('ava').ExecutionContext, file: string, message
   const a = await t.throwsAsync(readTsr(file), { instanceOf: TesseraError, message });
   const b = await withoutNative(() => t.throwsAsync(readTsr(file), { instanceOf: TesseraError, message }));
   t.is(a?.message, b?.message);
+  // Read in calls of a few blobs each, the first damage in file order still the one named.
+  const saved = { ...LOAD_RUN };
+  Object.assign(LOAD_RUN, { blobs: 3 });
+  try {
+    const c = await t.throwsAsync(readTsr(file), { instanceOf: TesseraError, message });
+    t.is(c?.message, a?.message);
+  } finally {
+    Object.assign(LOAD_RUN, saved);
+  }
   t.notRegex(a?.message ?? '', /\n/);
 }
 
@@ -192,6 +202,16 @@ test.serial('readTsr: the same graph with the addon (tsrLoad), without it, and u
     const a = await readTsr(file, { onProgress: (d, total) => progress.push(d / total) });
     t.is(progress[progress.length - 1], 1);
     sameGraph(t, a, await withoutNative(() => readTsr(file)));
+    // Read in calls of a few blobs each (a large file's batches), its pages in several buffers.
+    const saved = { ...LOAD_RUN };
+    Object.assign(LOAD_RUN, { blobs: 3, bytes: 1 << 30 });
+    try {
+      const c = await readTsr(file);
+      sameGraph(t, a, c);
+      if (!skipNative) t.true(new Set(c.out.pages.map((p) => p.buffer)).size > 1, 'several read batches');
+    } finally {
+      Object.assign(LOAD_RUN, saved);
+    }
     sameGraph(t, a, await readTsr(file, { verify: false }));
     sameGraph(t, a, await withoutNative(() => readTsr(file, { verify: false })));
   }

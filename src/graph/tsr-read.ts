@@ -342,8 +342,13 @@ const PAGE_ALIGN = 4096;
 
 /** Blob reads kept in flight on libuv's threads (readBlobs without the addon). */
 const READ_AHEAD = Math.max(8, 2 * availableParallelism());
-/** Bytes of one tsrLoad call (readBlobs with the addon; two are in flight). */
-const LOAD_RUN = 256 << 20;
+/**
+ * Bytes of one tsrLoad call (readBlobs with the addon; two are in flight). The next call starts
+ * only when this thread gets to it, which the CLI's module compiles delay during a load: large
+ * calls leave fewer turns to wait for (bench/results/h200-2026-11-29-cli-exit). At most `blobs`
+ * blobs a call. (Tests lower both to read a small file in several calls.)
+ */
+export const LOAD_RUN = { bytes: 1 << 30, blobs: 256 };
 
 /**
  * readTsr's blobs read and (with `verify`) checked, yielded in file order. With the addon, runs
@@ -355,12 +360,12 @@ async function* readBlobs(h: FileHandle | number, file: string, items: readonly 
   const load = nativeTsrLoad();
   if (load !== undefined) {
     const fd = typeof h === 'number' ? h : h.fd;
-    const maxBlobs = 4 * availableParallelism();
+    const maxBlobs = Math.max(1, LOAD_RUN.blobs);
     let next = 0;
     const start = () => {
       const k = next;
       let bytes = 0;
-      while (next < items.length && (next === k || (bytes < LOAD_RUN && next - k < maxBlobs))) bytes += items[next++]!.blob.length;
+      while (next < items.length && (next === k || (bytes < LOAD_RUN.bytes && next - k < maxBlobs))) bytes += items[next++]!.blob.length;
       const run = items.slice(k, next);
       // The batch's pages in one buffer, huge pages asked for it whole (one page's own buffer of a
       // few MiB got them for about half its bytes: the 2 MiB pages wholly inside it); the vertex
