@@ -348,6 +348,9 @@ const ERROR_CASES: ErrorCase[] = [
   { title: 'a flag the program does not take, before the load', args: (f) => ['run', '--algo', 'bfs', '--graph', path.join(f.dir, 'nope.tsr'), '--iterations', '3'], patterns: [/bfs has no parameter --iterations/, /bfs takes --source/] },
   { title: 'a --param the program does not take, before the load', args: (f) => ['run', '--algo', 'pr', '--graph', path.join(f.dir, 'nope.tsr'), '--param', 'sorce=3'], patterns: [/pr has no parameter --param sorce/, /pr takes --iterations, --damping/] },
   { title: 'bfs without a source', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small], patterns: [/bfs needs --source/, /Fix: add --source/] },
+  // A .tsr or a generator spec carries no Graphalytics defaults: a missing source is refused before the read.
+  { title: 'bfs without a source, before the load', args: (f) => ['run', '--algo', 'bfs', '--graph', path.join(f.dir, 'nope.tsr')], patterns: [/bfs needs --source/, /Fix: add --source/] },
+  { title: 'sssp without a source on a generator spec', args: () => ['run', '--algo', 'sssp', '--graph', 'rmat:4:weighted'], patterns: [/sssp needs --source/] },
   { title: 'negative --iterations', args: (f) => ['run', '--algo', 'pr', '--graph', f.small, '--iterations', '-1'], patterns: [/--iterations/, /'-1'/] },
   { title: '--damping 2', args: (f) => ['run', '--algo', 'pr', '--graph', f.small, '--damping', '2'], patterns: [/--damping 2 is out of range/, />= 0 and <= 1/] },
   { title: '--window 0', args: (f) => ['run', '--algo', 'sssp', '--graph', f.small, '--source', '1', '--window', '0'], patterns: [/--window 0 is out of range/, /> 0/] },

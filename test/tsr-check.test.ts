@@ -19,6 +19,7 @@ import { readTsr, readTsrHeader, tsrChecksum, writeTsr } from '../src/graph/tsr.
 import { LOAD_RUN } from '../src/graph/tsr-read.js';
 import { pageView } from '../src/graph/pages.js';
 import type { Graph } from '../src/graph/types.js';
+import { REPO_ROOT } from './helpers/paths.js';
 
 const avail = nativeAvailable();
 const skipNative = !avail.ok && avail.toolchainMissing;
@@ -308,4 +309,31 @@ tn('tsrLoad: a page larger than its read chunks hashes and checks ids across the
   } finally {
     await fh.close();
   }
+});
+
+// A process exiting during a load (a refused run) stops the addon's reads at their next chunk
+// (tsrStop at the exit event; node waits for its thread pool's work). Stopped, a load's unread
+// blobs are read again on this thread, so one stopped midway still gives the whole graph.
+tn('tsrStop: a load in flight when the process exits ends it cleanly; a stopped load still reads the whole graph', async (t) => {
+  const g = buildGraph(generateEdges('rmat:12:weighted'), { pageEdges: 400 });
+  const file = path.join(dir, 'stop.tsr');
+  await writeTsr(g, file);
+  const dist = path.join(REPO_ROOT, 'dist');
+  const script = `
+    const { readTsr, LOAD_RUN } = await import(${JSON.stringify(path.join(dist, 'src/graph/tsr-read.js'))});
+    const { nativeTsrStop } = await import(${JSON.stringify(path.join(dist, 'actors/gpu/native-host.js'))});
+    const whole = await readTsr(process.argv[1]);
+    LOAD_RUN.blobs = 2;
+    const p = readTsr(process.argv[1]);
+    nativeTsrStop()();
+    const stopped = await p;
+    const same = stopped.out.pages.every((q, i) => Buffer.from(q.nbrs.buffer, q.nbrs.byteOffset, q.nbrs.byteLength).equals(Buffer.from(whole.out.pages[i].nbrs.buffer, whole.out.pages[i].nbrs.byteOffset, whole.out.pages[i].nbrs.byteLength)));
+    console.log(same ? 'same' : 'differs', stopped.out.pages.length);
+    readTsr(process.argv[1]);
+    setImmediate(() => process.exit(3));`;
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, file], { encoding: 'utf8', timeout: 60_000 });
+  t.is(r.status, 3, r.stderr);
+  t.is(r.stdout.trim(), `same ${g.out.pages.length}`);
+  t.is(r.stderr, '');
 });

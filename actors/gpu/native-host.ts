@@ -195,6 +195,11 @@ export function nativeTsrLoad(): TsrLoadFn | undefined {
   return addonModule()?.tsrLoad;
 }
 
+/** The addon's tsrStop (loads in flight stop at their next chunk), or undefined with an older build. */
+export function nativeTsrStop(): (() => void) | undefined {
+  return addonModule()?.tsrStop;
+}
+
 /** The addon's fillArray, or undefined without an addon (or an older build). */
 export function nativeFillArray(): FillArrayFn | undefined {
   return addonModule()?.fillArray;

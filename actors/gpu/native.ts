@@ -258,6 +258,7 @@ export interface NativeModule {
   tsrCheck?: TsrCheckFn;
   modelCount?: ModelCountFn;
   tsrLoad?: TsrLoadFn;
+  tsrStop?: () => void;
   dropFileCache?: (fd: number, offset: number, length: number) => number;
   cpu?: NativeCpuKernels;
   nvrtc?: () => { ok: boolean; reason?: string };

@@ -151,6 +151,8 @@ Napi::Value Nvrtc(const Napi::CallbackInfo& info);
 Napi::Value TsrCheck(const Napi::CallbackInfo& info);
 // tsrLoad(fd, blobs, positions, spec, n, check, out) -> Promise: the same with the blobs' reads (addon_tsr.cpp).
 Napi::Value TsrLoad(const Napi::CallbackInfo& info);
+// tsrStop(): the loads in flight stop at their next chunk (the process is exiting: addon_tsr.cpp).
+Napi::Value TsrStop(const Napi::CallbackInfo& info);
 // modelCount(nbrs, pageElement, owner, k, agg, raw): a partition's boundary counts (addon_model.cpp).
 Napi::Value ModelCount(const Napi::CallbackInfo& info);
 // cudaDeviceCount() -> { count, reason? } (addon_info.cpp).

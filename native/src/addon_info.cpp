@@ -128,6 +128,7 @@ void ExportFunctions(Napi::Env env, Napi::Object exports) {
   exports.Set("tsrCheck", Napi::Function::New(env, TsrCheck, "tsrCheck"));
 #if !defined(_WIN32)
   exports.Set("tsrLoad", Napi::Function::New(env, TsrLoad, "tsrLoad"));
+  exports.Set("tsrStop", Napi::Function::New(env, TsrStop, "tsrStop"));
 #endif
   exports.Set("modelCount", Napi::Function::New(env, ModelCount, "modelCount"));
   exports.Set("nvrtc", Napi::Function::New(env, Nvrtc, "nvrtc"));

@@ -192,6 +192,10 @@ Napi::Value TsrCheck(const Napi::CallbackInfo& info) {
 #if !defined(_WIN32)
 namespace {
 
+// Set once the process is exiting (tsrStop): node waits for the work of its thread pool at exit,
+// and a load's call reads up to a GiB, so the reads stop at their next chunk instead.
+std::atomic<bool> gStop{false};
+
 // Reads each blob with pread on the threads, and (with `check`) checks it there too; off
 // the JS thread (an AsyncWorker whose Execute runs the threads), so the event loop goes on.
 class LoadWorker : public Napi::AsyncWorker {
@@ -219,6 +223,10 @@ class LoadWorker : public Napi::AsyncWorker {
       if (!(p >= whole_ && p + c.length <= whole_ + wholeBytes_)) adviseHugePages(p, c.length);
       size_t off = 0;
       while (off < c.length) {
+        if (gStop.load(std::memory_order_relaxed)) {
+          status_[i] = 2;
+          return;
+        }
         // A chunk at a time, hashed while it is in cache.
         const size_t len = std::min<size_t>(c.length - off, kChunk);
         const ssize_t r = pread(fd_, p + off, len, (off_t)(pos_[i] + (double)off));
@@ -257,6 +265,13 @@ class LoadWorker : public Napi::AsyncWorker {
 };
 
 }  // namespace
+
+// tsrStop(): every load in flight stops at its next chunk, its unread blobs failed (the process
+// is exiting; loads after it read nothing).
+Napi::Value TsrStop(const Napi::CallbackInfo& info) {
+  gStop.store(true);
+  return info.Env().Undefined();
+}
 
 // tsrLoad(fd, blobs: Uint8Array[], positions: Float64Array, spec, n, check, out: Uint32Array,
 // whole?: Uint8Array) -> Promise<void>: reads blob i (blobs[i].length bytes at positions[i] of fd)

@@ -3,7 +3,8 @@ import { constants as fsConstants } from 'node:fs';
 import { access, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkParamNames, flagOf, type AnyProgram } from '../engine/define.js';
+import { checkParamNames, checkRequiredParams, flagOf, type AnyProgram } from '../engine/define.js';
+import { isGeneratorSpec } from '../graph/generate/spec.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { EngineEvents } from '../engine/coordinator.js';
 import type { RunResult } from '../api.js';
@@ -299,6 +300,9 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
         const label = (k: string): string => (k in byFlag && !(k in f.param) ? flagOf(k) : `--param ${k}`);
         // A flag or --param the program does not take is refused before the run.
         checkParamNames(def, { ...byFlag, ...f.param }, label);
+        // A required one missing is refused now, not after the read, where the graph cannot give it
+        // (Graphalytics defaults come with .e/.v files only).
+        checkRequiredParams(def, { ...byFlag, ...f.param }, !(f.graph.endsWith('.tsr') || isGeneratorSpec(f.graph)), label);
         // What the run needs besides the graph, imported meanwhile (a .tsr is read on the addon's threads).
         const [{ runOnce }, { EventEmitter }, { superstepProgress }, { writeResultToStdout }] = await Promise.all([
           import('../api.js'),

@@ -413,6 +413,24 @@ export function checkParamNames(program: { name: string; params: ParamSpecs }, i
   }
 }
 
+/** The error of a required parameter that is missing (resolveParams; the CLI's check before the read). */
+function missingParam(name: string, key: string, p: { description: string }, style: ParamStyle): TesseraError {
+  const label = labeller(style);
+  return new TesseraError(`${name} needs ${label(key)} (${p.description})`, { key: label(key), fix: `add ${style === 'library' ? `${key}: ...` : `${label(key)} VALUE`}` });
+}
+
+/**
+ * Refuses a missing required parameter before the graph is read, where the graph cannot supply
+ * it: `fromGraph` false (only Graphalytics files carry defaults, a .tsr or a generator spec none).
+ */
+export function checkRequiredParams(program: { name: string; params: ParamSpecs; graphalytics?: string }, input: Readonly<Record<string, unknown>>, fromGraph: boolean, style: ParamStyle = 'library'): void {
+  for (const [k, p] of Object.entries(program.params)) {
+    if (input[k] !== undefined || !p.required || ('default' in p && p.default !== undefined)) continue;
+    if (fromGraph && p.property !== undefined && program.graphalytics !== undefined) continue;
+    throw missingParam(program.name, k, p, style);
+  }
+}
+
 /**
  * Validates a caller's parameters against the definition: unknown keys are refused (naming the
  * ones the program takes), required ones must be there (or in the graph's Graphalytics
@@ -439,7 +457,7 @@ export function resolveParams<R>(
     if (x === undefined) {
       if ('default' in p && p.default !== undefined) x = p.default;
       else if (p.required) {
-        throw new TesseraError(`${name} needs ${label(k)} (${p.description})`, { key: label(k), fix: `add ${style === 'library' ? `${k}: ...` : `${label(k)} VALUE`}` });
+        throw missingParam(name, k, p, style);
       } else {
         out[k] = undefined;
         continue;

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { checkGraphFits, gib } from './memory.js';
 import { pageByteLength, pageOver } from './pages.js';
 import type { Graph, Orientation, Page, PageSet, WeightType } from './types.js';
-import { nativeTsrLoad } from '../../actors/gpu/native-host.js';
+import { nativeTsrLoad, nativeTsrStop } from '../../actors/gpu/native-host.js';
 import { prefault } from '../engine/fill.js';
 import { OFFSETS_BAD, OUT_OF_RANGE, checkBlobs, neighbourProblem, offsetsProblem, weightProblem, type BlobToCheck } from './tsr-check.js';
 import { IO_MAX, PREAMBLE, TSR_ALIGN, TSR_MAGIC, TSR_VERSION, packr, tsrChecksum, type TsrBlob, type TsrHeader, type TsrPageEntry, type TsrProgress } from './tsr-format.js';
@@ -349,6 +349,7 @@ const READ_AHEAD = Math.max(8, 2 * availableParallelism());
  * blobs a call. (Tests lower both to read a small file in several calls.)
  */
 export const LOAD_RUN = { bytes: 1 << 30, blobs: 256 };
+let stopAtExit = false;
 
 /**
  * readTsr's blobs read and (with `verify`) checked, yielded in file order. With the addon, runs
@@ -359,6 +360,9 @@ export const LOAD_RUN = { bytes: 1 << 30, blobs: 256 };
 async function* readBlobs(h: FileHandle | number, file: string, items: readonly Item[], n: number, verify: boolean): AsyncGenerator<ReadBlob> {
   const load = nativeTsrLoad();
   if (load !== undefined) {
+    // Node waits for its thread pool's work at exit (a refused run exits during its load): the
+    // reads in flight stop then at their next chunk.
+    if (!stopAtExit) (stopAtExit = true), process.once('exit', () => nativeTsrStop()?.());
     const fd = typeof h === 'number' ? h : h.fd;
     const maxBlobs = Math.max(1, LOAD_RUN.blobs);
     let next = 0;
