@@ -111,6 +111,25 @@ test('a GPU that cannot open early is refused with the message of one opened at 
   t.is(pre?.message, plain?.message);
 });
 
+test('a prestart no engine took has closed its GPUs when its close resolves (a refused run exits then)', async (t) => {
+  if (!withGpu) return t.pass('no native controller on this machine');
+  const { GpuController } = await import('../actors/gpu/native.js');
+  const closeOf = GpuController.prototype.close;
+  let closed = 0;
+  GpuController.prototype.close = async function (this: Awaited<ReturnType<typeof GpuController.create>>) {
+    await closeOf.call(this);
+    closed++;
+  };
+  try {
+    const early = new Prestart(GPU, [], { sockets: false });
+    await early.close();
+    t.is(closed, 1, 'the controller opened early is closed');
+    t.true(early.taken);
+  } finally {
+    GpuController.prototype.close = closeOf;
+  }
+});
+
 test('a prestart for another topology is stopped and the engine starts its own; one not taken closes', async (t) => {
   const program = findProgram('wcc');
   const early = new Prestart(TWO, [program]);

@@ -63,22 +63,26 @@ export class Prestart {
         return g.device === h.device && g.emulated === h.emulated && g.memoryLimit === h.memoryLimit && g.streams === h.streams;
       });
     if (same) return { sockets: this.sockets, gpus: this.gpus };
-    this.stop();
+    void this.stop();
     return undefined;
   }
 
-  /** Stops the threads of sockets no engine took (the graph failed to load, say). */
-  close(): Promise<void> {
-    if (this.taken) return Promise.resolve();
+  /**
+   * Stops the threads of sockets no engine took (the graph failed to load, say) and closes the
+   * GPUs opened for it, once they are open: a process that exited while a controller's thread was
+   * still making its CUDA context crashed in the driver (a run refused during its load).
+   */
+  async close(): Promise<void> {
+    if (this.taken) return;
     this.taken = true;
-    this.stop();
+    const gpus = this.stop();
     // Let the stop frames be handled (pools destroyed) before returning.
-    return new Promise((r) => setTimeout(r, 0));
+    await Promise.all([new Promise((r) => setTimeout(r, 0)), gpus]);
   }
 
-  private stop(): void {
+  private stop(): Promise<unknown> {
     for (const s of this.sockets) s.coord.send({ type: 'stop' });
-    for (const g of this.gpus) void g.then((c) => c?.close());
+    return Promise.all(this.gpus.map((g) => g.then((c) => c?.close()).catch(() => undefined)));
   }
 }
 
