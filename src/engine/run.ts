@@ -202,9 +202,6 @@ export class Run extends RunPools implements RunContext {
     fillArray(array, value);
   }
 
-  /** Per GPU actor, whether it owns any vertex (fixed at load). */
-  private owningGpus: boolean[] | undefined;
-
   /** The next frontier the last edge step returned (GPU actors may hold its flags already). */
   private lastNext: Frontier | undefined;
 
@@ -219,8 +216,7 @@ export class Run extends RunPools implements RunContext {
    * does not count.
    */
   private heldBy(gpuVotes: ReadonlyArray<{ held?: { state: string[]; next: boolean } }>): { state: string[]; next: boolean } | undefined {
-    const owning = (this.owningGpus ??= this.engine.gpuOwned.map((r) => r.length > 0));
-    const votes = gpuVotes.filter((_, i) => owning[i] !== false);
+    const votes = gpuVotes.filter((_, i) => this.engine.gpuOwned[i]?.length !== 0);
     const h = votes[0]?.held;
     const same = votes.every((v) => v.held?.next === h?.next && (v.held?.state ?? []).join() === (h?.state ?? []).join());
     if (!same) throw new Error(`the GPU actors held different state (${votes.map((v) => JSON.stringify(v.held ?? {})).join(' / ')}): a bug`);

@@ -31,7 +31,8 @@
  */
 import { TesseraError } from '../errors.js';
 import { CHUNK, type U32List } from './chunked.js';
-import { firstPages, outPagesTaken, outUnits, reindexed, type OutRange, type OutTaken } from './build/assemble.js';
+import { outPagesTaken, outUnits, reindexed, type OutRange, type OutTaken } from './build/assemble.js';
+import { firstPages } from './first-pages.js';
 import { fillInPages, type TransposeMode } from './build/transpose.js';
 import { collectGarbage } from './build/gc.js';
 import { allocCounts, allocCursors, countChunks, cursorsRange, degreeHistogram, degreesRange, degreeTables, idMapsRange, keySpace, placeRange, renumber, scanChunks, type CountTables, type IdPlan, type KeySpace } from './build/ids.js';

@@ -25,7 +25,7 @@ import type { Graph, Orientation, Page, PageSet, WeightType } from './types.js';
 import bytes from 'bytes-iec';
 import { checkGraphFits } from './memory.js';
 import { nativeDropFileCache } from '../../actors/gpu/native-host.js';
-import { prefault } from '../engine/fill.js';
+import { firstPages } from './first-pages.js';
 
 // The kernel's cache of what a store read is let go (posix_fadvise): the pages' host memory is
 // the actors' arenas', bounded by hostMemoryLimit, and a pass over a graph larger than memory would only
@@ -261,10 +261,7 @@ export async function openStoredTsr(path: string, cacheBytes: number): Promise<G
       }
     };
     await Promise.all(Array.from({ length: Math.min(OFFSET_READS, table.length) }, worker));
-    const firstPageOf = new Uint32Array(new SharedArrayBuffer(4 * n));
-    prefault(firstPageOf); // faulted in on the addon's threads (tsr-read.ts readTsr's setOf)
-    for (let k = table.length - 1; k >= 0; k--) firstPageOf.fill(k, table[k]!.vBegin, table[k]!.vEnd);
-    return storedSet(o, store, base, table.length, offsets, offsetsAt, firstPageOf, source);
+    return storedSet(o, store, base, table.length, offsets, offsetsAt, firstPages(table, n), source);
   };
   try {
     const out = await setOf('out', 0);

@@ -7,7 +7,7 @@ import { checkGraphFits, gib } from './memory.js';
 import { pageByteLength, pageOver } from './pages.js';
 import type { Graph, Orientation, Page, PageSet, WeightType } from './types.js';
 import { nativeTsrLoad, nativeTsrStop } from '../../actors/gpu/native-host.js';
-import { prefault } from '../engine/fill.js';
+import { firstPages } from './first-pages.js';
 import { OFFSETS_BAD, OUT_OF_RANGE, checkBlobs, neighbourProblem, offsetsProblem, weightProblem, type BlobToCheck } from './tsr-check.js';
 import { IO_MAX, PREAMBLE, TSR_ALIGN, TSR_MAGIC, TSR_VERSION, packr, tsrChecksum, type TsrBlob, type TsrHeader, type TsrPageEntry, type TsrProgress } from './tsr-format.js';
 
@@ -477,12 +477,7 @@ export async function readTsr(path: string, opts: TsrReadOptions = {}): Promise<
     }
     const setOf = (o: Orientation): PageSet => {
       const pages = pagesOf[o];
-      const firstPageOf = new Uint32Array(new SharedArrayBuffer(4 * n));
-      // Faulted in on the addon's threads first (2 MiB pages): one page at a time here took most
-      // of the fills below, on the thread everything else of the load waits for.
-      prefault(firstPageOf);
-      for (let k = pages.length - 1; k >= 0; k--) firstPageOf.fill(k, pages[k]!.vBegin, pages[k]!.vEnd);
-      return { orientation: o, pages, firstPageOf };
+      return { orientation: o, pages, firstPageOf: firstPages(pages, n) };
     };
     const out = setOf('out');
     const inSet = header.directed ? setOf('in') : out;

@@ -179,8 +179,3 @@ export function reindexed(p: Page, index: number): Page {
   return p.index === index ? p : { ...p, index };
 }
 
-export function firstPages(pages: Page[], n: number): Uint32Array {
-  const firstPageOf = new Uint32Array(new SharedArrayBuffer(4 * n));
-  for (let k = pages.length - 1; k >= 0; k--) firstPageOf.fill(k, pages[k]!.vBegin, pages[k]!.vEnd);
-  return firstPageOf;
-}
