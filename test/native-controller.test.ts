@@ -49,6 +49,11 @@ t_('a memoryLimit that holds only 3 pages streams and evicts, results unchanged;
     t.is(st.evictions, pages.length - 3);
     t.true(st.bytesCopied > 0);
     close(t, await c.readState('next', new Float64Array(g.n)), want, 'streamed pr_pull');
+    // Pages the cache evicted stream: their host bytes are page-locked (direct DMA from their next
+    // load on; on a real device tiny pages sharing an OS page with a locked one stay on the staging path).
+    const i1 = await c.info();
+    if (!onCuda) t.is(i1.pinnedPages, pages.length - 3);
+    else t.true(i1.pinnedPages > 0 && i1.pinnedPages <= pages.length - 3, `${i1.pinnedPages} pinned`);
     const st2 = await c.run('pr_pull', { setId: 0, pages: all(pages) });
     t.is(st2.hits, 3, 'the 3 resident pages are reused first');
     t.is(st2.misses, pages.length - 3);
@@ -57,13 +62,55 @@ t_('a memoryLimit that holds only 3 pages streams and evicts, results unchanged;
     t.true(i2.used <= limit);
     t.is(i2.totals.calls, 2);
     t.is(i2.totals.hits, 3);
-    // Pages loaded a second time stream: their host bytes are page-locked (direct DMA from now on;
-    // on a real device tiny pages sharing an OS page with a locked one stay on the staging path).
-    if (!onCuda) t.is(i2.pinnedPages, pages.length - 3);
-    else t.true(i2.pinnedPages > 0 && i2.pinnedPages <= pages.length - 3, `${i2.pinnedPages} pinned`);
+    // The three resident pages were evicted in turn.
+    if (!onCuda) t.is(i2.pinnedPages, pages.length);
     const st3 = await c.run('pr_pull', { setId: 0, pages: all(pages) });
     t.is(st3.misses, pages.length - 3);
     close(t, await c.readState('next', new Float64Array(g.n)), want, 'streamed pr_pull from page-locked pages');
+  } finally {
+    await c.close();
+  }
+});
+
+t_('an allocation past a full cache frees its last slots only: the other resident pages stay, and pages that lost their slot so are not page-locked', async (t) => {
+  const g = G1;
+  const pages = paginate(g.in, 600, undefined);
+  const probe = await emu();
+  let info;
+  try {
+    await register(probe, 0, pages);
+    await probe.allocState('contrib', 'f64', g.n);
+    await probe.allocState('next', 'f64', g.n);
+    await probe.run('pr_pull', { setId: 0, pages: all(pages) });
+    info = await probe.info();
+  } finally {
+    await probe.close();
+  }
+  // Six slots in three allocations of two (TESSERA_ARENA_CHUNK is read when a controller is made).
+  const limit = info.stateBytes + info.scratchBytes + 6 * info.slotBytes + 100;
+  process.env.TESSERA_ARENA_CHUNK = String(2 * info.slotBytes);
+  const c = await emu(limit, 2).finally(() => delete process.env.TESSERA_ARENA_CHUNK);
+  try {
+    await register(c, 0, pages);
+    await c.allocState('contrib', 'f64', g.n);
+    await c.allocState('next', 'f64', g.n);
+    await c.writeState('contrib', Float64Array.from({ length: g.n }, (_, i) => i % 7));
+    const st = await c.run('pr_pull', { setId: 0, pages: all(pages) });
+    t.is(st.cacheSlots, 6);
+    t.is(st.evictions, pages.length - 6);
+    // One slot's bytes more of state: the last allocation (two slots) goes, four pages stay resident.
+    await c.allocState('extra', 'u8', info.slotBytes);
+    const i1 = await c.info();
+    t.is(i1.cacheSlots, 4);
+    t.is(i1.residentPages, 4);
+    t.is(i1.totals.cacheResets, 1);
+    t.true(i1.used <= limit);
+    // Locked: the pages the first run evicted; not the two whose slots were freed.
+    if (!onCuda) t.is(i1.pinnedPages, pages.length - 6);
+    else t.true(i1.pinnedPages > 0 && i1.pinnedPages <= pages.length - 6, `${i1.pinnedPages} pinned`);
+    const st2 = await c.run('pr_pull', { setId: 0, pages: all(pages) });
+    t.is(st2.hits, 4, 'the pages in the slots kept are hits');
+    t.is(st2.misses, pages.length - 4);
   } finally {
     await c.close();
   }

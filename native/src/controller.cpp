@@ -72,6 +72,8 @@ bool parseSType(const std::string& s, SType* out) {
 Controller::Controller(int device, bool emulated, double memoryLimit, int streams, double hostBuffer)
     : device_(device), emulated_(emulated), requestedLimit_(memoryLimit), nstreams_(streams), hostBufLimit_((size_t)hostBuffer) {
   if (const char* e = std::getenv("TESSERA_PIN_PAGES")) pinPages_ = std::string(e) != "0";
+  // Tests split a small cache into several allocations (shrinkCache's partial frees).
+  if (const char* e = std::getenv("TESSERA_ARENA_CHUNK")) arenaChunk_ = std::max<size_t>(1, std::strtoull(e, nullptr, 10));
 }
 
 Controller::~Controller() { shutdown(); }
@@ -122,7 +124,7 @@ void Controller::shutdown() {
   } catch (...) {
   }
   unloadOperators();
-  for (auto* a : arenas_) be_->devFree(a);
+  for (auto& a : arenas_) be_->devFree(a.p);
   arenas_.clear();
   for (auto& s : slots_) {
     be_->freeEvent(s.ready);
@@ -210,13 +212,11 @@ void Controller::throwOom(const std::string& what, size_t need, bool deviceFull)
 
 void* Controller::dalloc(size_t bytes, const std::string& what) {
   const size_t need = align256(std::max<size_t>(bytes, 1));
-  if (used() + need > limit_ && !arenas_.empty()) dropArena();
+  if (used() + need > limit_) shrinkCache(need);
   if (used() + need > limit_) throwOom(what, need, false);
   void* p = be_->devAlloc(need);
-  if (!p && !arenas_.empty()) {
-    dropArena();
-    p = be_->devAlloc(need);
-  }
+  // The device itself is full (other processes): give back cache allocations one at a time.
+  while (!p && shrinkCache(SIZE_MAX, 1)) p = be_->devAlloc(need);
   if (!p) throwOom(what, need, true);
   return p;
 }
@@ -239,22 +239,44 @@ void* Controller::scratch(const std::string& name, size_t bytes, bool* fresh) {
   return b.p;
 }
 
-void Controller::dropArena() {
-  if (arenas_.empty()) return;
+bool Controller::shrinkCache(size_t need, size_t most) {
+  if (arenas_.empty()) return false;
   be_->syncAll();
-  for (auto& s : slots_) {
-    if (s.key >= 0) {
-      auto it = pages_.find(s.key);
-      if (it != pages_.end()) it->second.slot = -1;
+  size_t freed = 0;
+  while (!arenas_.empty() && freed < most && (need == SIZE_MAX || used() + need > limit_)) {
+    const Arena a = arenas_.back();
+    arenas_.pop_back();
+    for (size_t i = slots_.size() - a.slots; i < slots_.size(); i++) {
+      Slot& s = slots_[i];
+      if (s.key >= 0) {
+        auto it = pages_.find(s.key);
+        if (it != pages_.end()) it->second.slot = -1;
+      }
+      be_->freeEvent(s.ready);
+      be_->freeEvent(s.used);
     }
-    be_->freeEvent(s.ready);
-    be_->freeEvent(s.used);
+    slots_.resize(slots_.size() - a.slots);
+    be_->devFree(a.p);
+    arenaBytes_ -= a.slots * slotBytes_;
+    freed++;
   }
-  slots_.clear();
-  for (auto* a : arenas_) be_->devFree(a);
-  arenas_.clear();
-  arenaBytes_ = 0;
-  totals_.cacheResets++;
+  if (freed > 0) totals_.cacheResets++;
+  return freed > 0;
+}
+
+size_t Controller::growCache(size_t n) {
+  // At most ~16 allocations for a large cache (each cudaMalloc costs), none over ~kArenaChunk below that.
+  const size_t per = std::max<size_t>({1, arenaChunk_ / slotBytes_, arenaChunk_ == kArenaChunk ? (n + 15) / 16 : 0});
+  size_t added = 0;
+  while (added < n) {
+    size_t k = std::min(per, n - added);
+    void* p = nullptr;
+    while (k > 0 && !(p = be_->devAlloc(k * slotBytes_))) k /= 2;
+    if (!p) break;  // the device itself is full: the cache keeps what it has
+    addSlots((uint8_t*)p, k);
+    added += k;
+  }
+  return added;
 }
 
 size_t Controller::slotSize() const { return align256(std::max<size_t>(maxImage_, 256)); }
@@ -268,14 +290,10 @@ void Controller::ensureCache() {
     // victim's pages mid-run) in a new allocation, so the resident pages stay (Graphie's reuse);
     // dropping the cache here re-copied every page of the next superstep.
     const size_t cap = std::min(want, avail / slotBytes_);
-    if (cap <= slots_.size()) return;
-    size_t extra = cap - slots_.size();
-    void* p = nullptr;
-    while (extra > 0 && !(p = be_->devAlloc(extra * slotBytes_))) extra /= 2;
-    if (p) addSlots((uint8_t*)p, extra);
+    if (cap > slots_.size()) growCache(cap - slots_.size());
     return;
   }
-  dropArena();
+  shrinkCache(SIZE_MAX);
   size_t n = std::min(want, avail / sb);
   if (n == 0) {
     std::ostringstream m;
@@ -285,16 +303,13 @@ void Controller::ensureCache() {
       << ". Fix: lower pageEdges / raise memoryLimit";
     throw CodedError("TS_OOM", m.str());
   }
-  void* p = nullptr;
-  while (n > 0 && !(p = be_->devAlloc(n * sb))) n /= 2;
-  if (!p) throwOom("the page cache (one slot)", sb, true);
   slotBytes_ = sb;
-  addSlots((uint8_t*)p, n);
+  if (growCache(n) == 0) throwOom("the page cache (one slot)", sb, true);
   ensureStaging();
 }
 
 void Controller::addSlots(uint8_t* arena, size_t n) {
-  arenas_.push_back(arena);
+  arenas_.push_back(Arena{arena, n});
   arenaBytes_ += n * slotBytes_;
   const size_t first = slots_.size();
   slots_.resize(first + n);

@@ -70,9 +70,8 @@ struct HostPage {
   uint32_t R = 1;
   size_t imageBytes = 0;  // bytes + tiles, as held in a cache slot
   int slot = -1;
-  uint32_t loads = 0;       // times copied into a cache slot
   bool hostPinned = false;  // its host bytes are page-locked and its loads copy from them directly
-  std::shared_ptr<PagePin> pinJob;  // the lock asked for on its second load (pinPage)
+  std::shared_ptr<PagePin> pinJob;  // the lock asked for when the cache first evicted it (pinPage)
   Tile* tilesPinned = nullptr;  // a page-locked copy of tiles once it streams (one DMA, no staging)
   uint8_t* buffered = nullptr;  // file-backed: its image (bytes, tiles) in the host buffer (GTS's MMBuf)
   int bufChunk = -1;
@@ -297,11 +296,20 @@ class Controller {
   void* scratch(const std::string& name, size_t bytes, bool* fresh = nullptr);
   /** scatterState's and mergeState's checks of (ids, values) against `a`, then both copied into scratch on the device. */
   std::pair<uint32_t*, void*> scatterInputs(const StateArr& a, const std::string& what, const uint32_t* ids, const void* vals, SType type, size_t count);
-  void dropArena();
+  /**
+   * Frees the cache's allocations from the last one down (their slots' pages lose their slots)
+   * until `need` more bytes fit under the limit; every one with need SIZE_MAX. The slots of the
+   * allocations kept keep their pages (a scratch buffer grown past the limit costs a few slots,
+   * not every resident page); at most `most` allocations. Whether any was freed.
+   */
+  bool shrinkCache(size_t need, size_t most = SIZE_MAX);
+  /** Adds up to n slots of slotBytes_ in allocations of about kArenaChunk; the slots it added. */
+  size_t growCache(size_t n);
   void ensureCache();
   /** Bytes of a cache slot: the largest registered page's image (ensureCache, preload). */
   size_t slotSize() const;
   void addSlots(uint8_t* arena, size_t n);
+  static constexpr size_t kArenaChunk = (size_t)256 << 20;
   void ensureStaging();
   void stageChunks(uint8_t* dst, size_t n, int s, const std::function<void(uint8_t*, size_t, size_t)>& fill);
   void copyChunks(uint8_t* dst, const void* src, size_t n, int s);
@@ -503,9 +511,14 @@ class Controller {
   std::map<std::string, Buf> scratch_;
   std::unordered_map<int64_t, HostPage> pages_;
   size_t maxImage_ = 0;
-  // page cache: slots of slotBytes_ in one or more device allocations (a cache grown for pages
-  // registered later keeps its resident pages: the new slots come in an allocation of their own)
-  std::vector<uint8_t*> arenas_;
+  // page cache: slots of slotBytes_ in device allocations of about kArenaChunk, slots in allocation
+  // order (a cache grown for pages registered later keeps its resident pages: the new slots come in
+  // allocations of their own; one shrunk for an allocation frees its last ones only)
+  struct Arena {
+    uint8_t* p;
+    size_t slots;
+  };
+  std::vector<Arena> arenas_;
   size_t slotBytes_ = 0;
   std::vector<Slot> slots_;
   uint64_t tick_ = 0;
@@ -520,7 +533,8 @@ class Controller {
   /** Unpins every range this controller pinned aside (close: the addon's side thread has stopped). */
   void releaseAside();
   size_t asideBytes() const;
-  bool pinPages_ = true;  // TESSERA_PIN_PAGES=0: stream every page through the staging ring
+  bool pinPages_ = true;
+  size_t arenaChunk_ = kArenaChunk;  // TESSERA_ARENA_CHUNK (bytes)  // TESSERA_PIN_PAGES=0: stream every page through the staging ring
   std::thread pinner_;
   std::mutex pinMu_;
   std::condition_variable pinCv_;

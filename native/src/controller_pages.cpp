@@ -293,7 +293,15 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
   Slot& sl = slots_[victim];
   if (sl.key >= 0) {
     auto it = pages_.find(sl.key);
-    if (it != pages_.end()) it->second.slot = -1;
+    if (it != pages_.end()) {
+      // The working set outgrows the cache: this page's later loads stream (GTS). Its host bytes
+      // are page-locked from now (off this thread), so that its next load is one direct DMA at
+      // link speed instead of a memcpy into the staging ring plus a DMA. Not a page whose slot
+      // went with a shrinking cache: a lock for a page that then stays resident gains nothing and
+      // costs the GPUs' copies and kernels while it is made.
+      it->second.slot = -1;
+      if (pinPages_) pinPage(it->second);
+    }
     st.evictions++;
     sl.key = -1;
   }
@@ -313,9 +321,6 @@ int Controller::acquire(HostPage& hp, int s, RunStats& st, Event copyStart) {
   if (hp.buffered) {
     be_->h2d(sl.dev, hp.buffered, hp.imageBytes, s);
   } else {
-    // A page loaded a second time streams (GTS): page-lock its host bytes once so every later load
-    // is one direct DMA at link speed instead of a memcpy into the staging ring plus a DMA.
-    if (++hp.loads == 2 && pinPages_) pinPage(hp);
     if (!hp.hostPinned && hp.pinJob && hp.pinJob->state.load(std::memory_order_acquire) == 1) adoptPin(hp);
     if (hp.spec.fd >= 0)
       copyFileChunks(sl.dev, hp.spec.fd, hp.spec.fileOffset, hp.bytes, s), st.fileBytes += hp.bytes;
