@@ -303,6 +303,9 @@ test('modelParamsFor: sockets by threads x rate, GPU memory and state', (t) => {
   t.is(p.gpuStateBytes, g.numVertices * 10);
   t.is(p.passes, 1);
   t.is(p.c, 5);
+  // A calibration that measured what the GPU held per vertex: that, not the profile's figure.
+  const q = modelParamsFor(topo, { program: 'sssp', mode: 'push', rCpu: { value: 10, source: 'topology', note: '' }, rGpu: { value: 100, source: 'topology', note: '' }, c: { value: 5, source: 'topology', note: '' }, linkBytesPerSec: { value: 60, source: 'derived', note: '' }, gpuStateBytesPerVertex: 37.5, cacheFile: '', cacheKey: '' }, g);
+  t.is(q.gpuStateBytes, g.numVertices * 37.5);
 });
 
 test('modelSummary puts the prediction beside a real CPU run (1S)', async (t) => {

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildGraph } from '../src/graph/build.js';
 import { generateEdges } from '../src/graph/generate/index.js';
-import type { Graph, Orientation } from '../src/graph/types.js';
+import type { Graph, Orientation, Page } from '../src/graph/types.js';
 import { parseTopology } from '../src/topology/parse.js';
 import { gpuRanges, gpuShareFor } from '../src/engine/partition.js';
 import {
@@ -281,7 +281,7 @@ test('RAND charges a GPU its byte per vertex of ownership: a memory that holds t
   const g = skewedGraph(64);
   const state = 6 * g.numVertices;
   let slot = 0;
-  for (const p of g.in.pages) slot = Math.max(slot, pageView(p).byteLength);
+  for (const p of [...g.in.pages, ...g.out.pages]) slot = Math.max(slot, pageView(p).byteLength); // a GPU registers both orientations' pages
   const mem = state + slot + Math.floor(g.numVertices / 2);
   const high = partitionGraph(g, { elements: cpuGpu(mem), gpuStateBytes: state }, { strategy: 'high', alpha: 0.5 });
   const rand = partitionGraph(g, { elements: cpuGpu(mem), gpuStateBytes: state }, { strategy: 'rand', alpha: 0.5 });
@@ -290,11 +290,22 @@ test('RAND charges a GPU its byte per vertex of ownership: a memory that holds t
   t.regex(rand.problem!, /cannot hold its vertex state/);
 });
 
+test("a GPU's cache slots are sized by the largest page it registers, of either orientation (it holds both)", (t) => {
+  const g = skewedGraph(256);
+  const largest = (ps: readonly Page[]): number => Math.max(...ps.map((p) => pageView(p).byteLength));
+  const [small, big] = largest(g.in.pages) < largest(g.out.pages) ? (['in', 'out'] as const) : (['out', 'in'] as const);
+  t.true(largest(g[small].pages) < largest(g[big].pages), 'the orientations differ in their largest page');
+  const state = g.numVertices * 16;
+  const memory = state + 6 * largest(g[big].pages); // six slots of the larger orientation's page
+  const part = partitionGraph(g, { elements: cpuGpu(memory), gpuStateBytes: state }, { strategy: 'high', alpha: 0, orientation: small });
+  t.is(part.elements[1]!.residentPages, 6);
+});
+
 test('alpha respects GPU memory: streamed pages are charged, or alpha is pushed up until they fit', (t) => {
   const g = skewedGraph(256);
   const state = g.numVertices * 16;
   let slot = 0;
-  for (const p of g.in.pages) slot = Math.max(slot, pageView(p).byteLength);
+  for (const p of [...g.in.pages, ...g.out.pages]) slot = Math.max(slot, pageView(p).byteLength); // a GPU registers both orientations' pages
   const memory = state + 6 * slot; // room for 6 pages
   const params: ModelParams = { elements: cpuGpu(memory), c: 1e8, messageBytes: 12, gpuStateBytes: state };
   const part = partitionGraph(g, params, { strategy: 'high', alpha: 0 });

@@ -106,6 +106,9 @@ gpuTest('measureGpu calibrates a GPU rate through the GPU actor', async (t) => {
   t.regex(m.on ?? '', /emulated GPU 0/);
   // The coordinator's share of the superstep time: measured, a fraction.
   t.true(m.coordShare !== undefined && m.coordShare >= 0 && m.coordShare < 1, `coordinator share ${m.coordShare}`);
+  // What the device held per vertex beside its pages: at least PageRank's arrays (two f64
+  // contribution arrays and an f64 rank: the model's state before it pages), measured, not declared.
+  t.true(m.stateBytesPerVertex !== undefined && m.stateBytesPerVertex >= 24, `${m.stateBytesPerVertex} B a vertex`);
 });
 
 test('--alpha or --partition rand on a CPU-only topology, a bad --alpha and a bad --partition-seed are one-line errors', async (t) => {

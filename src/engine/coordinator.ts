@@ -135,6 +135,19 @@ export class Engine {
     return this.actors.slice(this.cpuCount).map((a) => a.owned!.map(([b, e]): [number, number] => [b, e]));
   }
 
+  /**
+   * Each GPU actor's device bytes beside its page cache (vertex state and scratch, topology
+   * order): what the model's calibration measures a program to hold per vertex (run-timing.ts).
+   */
+  async gpuStateBytes(): Promise<number[]> {
+    const out: number[] = [];
+    for (const a of this.actors.slice(this.cpuCount)) {
+      const info = await (a.actor as GpuActor).controller.info();
+      out.push(info.stateBytes + info.scratchBytes);
+    }
+    return out;
+  }
+
   /** The vertex ranges the CPU actors share (the complement of the GPUs'). */
   get cpuOwned(): VertexRanges {
     return this.cpuRanges.map(([b, e]): [number, number] => [b, e]);

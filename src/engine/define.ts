@@ -183,7 +183,7 @@ export interface ProgramPeers {
 export interface ModelProfile {
   /** The mode the bulk of the edges runs in (calibration and the partition's page orientation follow it). */
   mode: Mode;
-  /** Bytes of state per vertex on a GPU: its arrays plus the frontier/next byte maps. */
+  /** Bytes of state per vertex on a GPU: its arrays plus the frontier/next byte maps (the model's until a GPU calibration measures it). */
   stateBytesPerVertex: number;
   /** Full passes over the edges of a run with default parameters. */
   passes: number;

@@ -24,6 +24,7 @@ const entrySchema = z.object({
   cpuCoordShare: z.number().min(0).max(1).optional(),
   gpuCoordShare: z.number().min(0).max(1).optional(),
   gpuPageBytesPerSec: z.number().positive().optional(),
+  gpuStateBytesPerVertex: z.number().positive().optional(),
   rGpu: z.number().positive().optional(),
   gpuOverheadS: z.number().nonnegative().optional(),
   c: z.number().positive().optional(),
@@ -47,9 +48,11 @@ export type CacheEntry = z.infer<typeof entrySchema>;
  * the coordinator shares and one-time costs calibrated before the fill/list/fold changes of
  * 2026-11-23 put the H100's GPU-only top-down BFS at 108 ms when it ran in 64 ms ('h': that
  * build; 'i': hubs cut across CPU push tasks, a GPU's depth upload skipped between its push levels;
- * 'j': a cost per vertex beside the one per edge for PageRank, CDLP and LCC, fitted from a third graph).
+ * 'j': a cost per vertex beside the one per edge for PageRank, CDLP and LCC, fitted from a third graph;
+ * '2026-11-29a': the bytes a GPU holds per vertex beside its pages, measured: PageRank's 28 against
+ * the 16 its profile declared left the model seeing ~90 page slots more on a GPU capped at 2 GiB).
  */
-export const ENGINE_COSTS = '2026-11-23j';
+export const ENGINE_COSTS = '2026-11-29a';
 
 const cacheSchema = z.object({ version: z.literal(3), entries: z.record(z.string(), entrySchema) });
 type CacheFile = z.infer<typeof cacheSchema>;

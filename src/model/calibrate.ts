@@ -71,6 +71,8 @@ export interface ResolvedRates {
   gpuStartSPerVertex?: number;
   /** Bytes per second of a GPU's one-time page copy; undefined: the link's. */
   pageLoadBytesPerSec?: number;
+  /** Device bytes a GPU held per vertex beside its page cache (state and scratch), measured; undefined: the profile's stateBytesPerVertex. */
+  gpuStateBytesPerVertex?: number;
   /** The coordinator's share (0..1) of the superstep time inside rCpu / rGpu (measured with them). */
   cpuCoordShare?: number;
   gpuCoordShare?: number;
@@ -104,6 +106,8 @@ export interface Measurement {
   startSPerVertex?: number;
   /** gpu: bytes per second of the first run's page copies (pages not yet resident). */
   pageBytesPerSec?: number;
+  /** gpu: device bytes per vertex it held beside its page cache after the runs (state and scratch). */
+  stateBytesPerVertex?: number;
   /** The coordinator's share of the superstep time inside the rate (RunTiming.coordShare, the larger graph's). */
   coordShare?: number;
   /** gpu: messages/s over its link, when measured. */
@@ -191,7 +195,7 @@ export async function calibrate(topology: Topology, program: string, mode: Mode,
   const m = topology.model;
 
   // GPU values first: a topology with GPUs and no GPU rate fails before any CPU measurement.
-  const gpu: Pick<ResolvedRates, 'rGpu' | 'c' | 'linkBytesPerSec' | 'peerBytesPerSec' | 'gpuOverheadS' | 'gpuVertexS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec'> = {};
+  const gpu: Pick<ResolvedRates, 'rGpu' | 'c' | 'linkBytesPerSec' | 'peerBytesPerSec' | 'gpuOverheadS' | 'gpuVertexS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec' | 'gpuStateBytesPerVertex'> = {};
 
   if (topology.gpus.length > 0) {
     let gm: Measurement | undefined;
@@ -279,6 +283,7 @@ const GPU_ENTRY = {
   startSPerVertex: 'gpuStartSPerVertex',
   coordShare: 'gpuCoordShare',
   pageBytesPerSec: 'gpuPageBytesPerSec',
+  stateBytesPerVertex: 'gpuStateBytesPerVertex',
   c: 'c',
   linkBytesPerSec: 'linkBytesPerSec',
   peerBytesPerSec: 'peerBytesPerSec',
@@ -297,7 +302,7 @@ function entryOf(m: Measurement, fields: Partial<Record<keyof Measurement, keyof
 }
 
 /** What a GPU measurement writes into a cache entry (dropped together when it is measured again). */
-const GPU_MEASURED = ['rGpu', 'gpuOverheadS', 'gpuVertexS', 'gpuStartSPerVertex', 'gpuCoordShare', 'gpuPageBytesPerSec', 'gpuOn', 'gpuVertices'] as const;
+const GPU_MEASURED = ['rGpu', 'gpuOverheadS', 'gpuVertexS', 'gpuStartSPerVertex', 'gpuCoordShare', 'gpuPageBytesPerSec', 'gpuStateBytesPerVertex', 'gpuOn', 'gpuVertices'] as const;
 
 /** A cache entry's (or a fresh measurement's) CPU overhead and one-time costs, as resolved rates. */
 function cpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'cpuOverheadS' | 'cpuVertexS' | 'setupSPerVertex' | 'cpuStartSPerVertex' | 'cpuCoordShare'> {
@@ -311,13 +316,14 @@ function cpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'cpuOverheadS' | 'cpuVert
 }
 
 /** The same for a GPU (start and page-copy rate only where measured: the model falls back to the link). */
-function gpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'gpuOverheadS' | 'gpuVertexS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec' | 'gpuCoordShare'> {
+function gpuOnceOf(e: CacheEntry): Pick<ResolvedRates, 'gpuOverheadS' | 'gpuVertexS' | 'gpuStartSPerVertex' | 'pageLoadBytesPerSec' | 'gpuStateBytesPerVertex' | 'gpuCoordShare'> {
   return {
     gpuOverheadS: e.gpuOverheadS ?? 0,
     gpuVertexS: e.gpuVertexS ?? 0,
     ...(e.gpuCoordShare !== undefined ? { gpuCoordShare: e.gpuCoordShare } : {}),
     ...(e.gpuStartSPerVertex !== undefined ? { gpuStartSPerVertex: e.gpuStartSPerVertex } : {}),
     ...(e.gpuPageBytesPerSec !== undefined ? { pageLoadBytesPerSec: e.gpuPageBytesPerSec } : {}),
+    ...(e.gpuStateBytesPerVertex !== undefined ? { gpuStateBytesPerVertex: e.gpuStateBytesPerVertex } : {}),
   };
 }
 
@@ -364,6 +370,7 @@ export async function measureGpu(topology: Topology, gpu: Topology['gpus'][numbe
   out.startSPerVertex = m.large.startS / m.large.vertices;
   out.coordShare = m.large.coordShare;
   if (m.large.pageBytesPerSec !== undefined) out.pageBytesPerSec = m.large.pageBytesPerSec;
+  if (m.large.stateBytesPerVertex !== undefined) out.stateBytesPerVertex = m.large.stateBytesPerVertex;
   // A real device's link is measured (an emulated one's copies are host memcpy: its link is what
   // the topology declares).
   if (!gpu.emulated) {
@@ -621,7 +628,8 @@ export function modelParamsFor(topology: Topology, rates: ResolvedRates, graph: 
     messageBytes: profile.messageBytes,
     ...(hasGpu ? { linkBytesPerSec: rates.linkBytesPerSec!.value } : {}),
     ...(rates.peerBytesPerSec !== undefined && topology.gpus.length > 1 ? { peerBytesPerSec: rates.peerBytesPerSec.value } : {}),
-    gpuStateBytes: graph.numVertices * profile.stateBytesPerVertex,
+    // What the GPU held per vertex in the calibration's runs (its arrays and scratch), else what the program declares.
+    gpuStateBytes: graph.numVertices * (rates.gpuStateBytesPerVertex ?? profile.stateBytesPerVertex),
     ...(!profile.readsWeights && graph.weightType !== undefined ? { pageWeights: false as const } : {}),
     passes: opts.passes ?? profile.passes,
     setupS: graph.numVertices * (rates.setupSPerVertex ?? 0),

@@ -109,6 +109,18 @@ function nearestCut(prefix: Float64Array, lo: number, target: number): number {
  * Pages a GPU keeps resident: the room left after its vertex state, in slots the size of its
  * largest page (native/README.md); 0 when not even one slot fits (the controller's TS_OOM).
  */
+/** The largest of `pages` (ascending vertex ranges) overlapping `ranges` (ascending, disjoint), by `bytes`. */
+function largestOver(pages: readonly Page[], ranges: ReadonlyArray<[number, number]>, bytes: (p: Page) => number): number {
+  let max = 0;
+  let r = 0;
+  for (const p of pages) {
+    while (r < ranges.length && ranges[r]![1] <= p.vBegin) r++;
+    if (r === ranges.length) break;
+    if (ranges[r]![0] < p.vEnd) max = Math.max(max, bytes(p));
+  }
+  return max;
+}
+
 function gpuSlots(memoryBytes: number | undefined, stateBytes: number, slotBytes: number, pages: number): number {
   if (memoryBytes === undefined) return pages;
   return Math.min(pages, Math.max(0, Math.floor((memoryBytes - stateBytes) / slotBytes)));
@@ -128,6 +140,7 @@ export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements
   const orientation = opts.orientation ?? 'in';
   const seed = opts.seed ?? DEFAULT_PARTITION_SEED;
   const set = graph[orientation];
+  const other = graph[orientation === 'in' ? 'out' : 'in'];
   const pages = set.pages;
   const units = unitsOf(set);
   const U = units.edges.length;
@@ -200,6 +213,9 @@ export function partitionGraph(graph: Graph, params: Pick<ModelParams, 'elements
     }
     for (const [b, en] of ranges) vertices += en - b;
     if (el.kind === 'cpu') cpuEdges += edges;
+    // A GPU registers the other orientation's pages over its ranges too, and its cache's slots fit
+    // the largest page it registered (controller.cpp, ensureCache).
+    if (el.kind === 'gpu' && other !== set) slotBytes = Math.max(slotBytes, largestOver(other.pages, ranges, pageBytes));
     let resident = list.length;
     if (el.kind === 'gpu' && list.length > 0) {
       resident = gpuSlots(el.memoryBytes, stateBytes, slotBytes, list.length);

@@ -15,6 +15,8 @@ export interface RunTiming {
   setupS: number;
   /** GPU actors: page bytes copied / copy time in the warm-up run (pages not yet resident). */
   pageBytesPerSec?: number;
+  /** GPU actors: the most device bytes a GPU held beside its page cache after the runs (state and scratch), per vertex. */
+  stateBytesPerVertex?: number;
   /**
    * The share of the supersteps' time spent on the coordinator's thread outside the slowest vote
    * (the cut before it; folds and the next frontier's list after): inside the rate, paid once per
@@ -69,6 +71,7 @@ export async function runTiming(graph: Graph, topology: Topology, engineOpts: En
   const setup: number[] = [];
   const coord: number[] = [];
   let pageBytesPerSec: number | undefined;
+  let stateBytesPerVertex: number | undefined;
   try {
     for (let r = 0; r <= repetitions; r++) {
       const { report } = await engine.run(program, params);
@@ -94,9 +97,18 @@ export async function runTiming(graph: Graph, topology: Topology, engineOpts: En
         coord.push(stepMs > 0 ? coordMs / stepMs : 0);
       }
     }
+    const held = Math.max(0, ...(await engine.gpuStateBytes()));
+    if (held > 0) stateBytesPerVertex = held / graph.numVertices;
   } finally {
     await engine.close();
   }
   if (pass.length === 0) return undefined;
-  return { passS: middle(pass), startS: middle(start), setupS: middle(setup), coordShare: middle(coord), ...(pageBytesPerSec !== undefined ? { pageBytesPerSec } : {}) };
+  return {
+    passS: middle(pass),
+    startS: middle(start),
+    setupS: middle(setup),
+    coordShare: middle(coord),
+    ...(pageBytesPerSec !== undefined ? { pageBytesPerSec } : {}),
+    ...(stateBytesPerVertex !== undefined ? { stateBytesPerVertex } : {}),
+  };
 }
