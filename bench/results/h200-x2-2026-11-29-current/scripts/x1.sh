@@ -1,6 +1,6 @@
 #!/bin/bash
 # Call 1 (nvidia-h200-x2), build 80b3020: the runs session 50 left for a two-GPU host. RMAT 25 unweighted GPU-only,
-# bfs and pr (10 iterations), one GPU against two with P and S (mg29.mjs, 10 runs, the median of runs 2-10), two
+# bfs and pr (10 iterations), one GPU against two with P and S (mg51.mjs without PERRUN, run as a copy of mg29.mjs; 10 runs, the median of runs 2-10), two
 # rounds; gpu-check on two GPUs with P and with S; a run refused during its load on this GPU host, four times
 # (a5cbdf3); gpu_anchors.py 25 (cuSPARSE, the link); the bench harness's two-GPU streaming sweep (multiGpu auto).
 set -u
