@@ -533,8 +533,8 @@ class Controller {
   /** Unpins every range this controller pinned aside (close: the addon's side thread has stopped). */
   void releaseAside();
   size_t asideBytes() const;
-  bool pinPages_ = true;
-  size_t arenaChunk_ = kArenaChunk;  // TESSERA_ARENA_CHUNK (bytes)  // TESSERA_PIN_PAGES=0: stream every page through the staging ring
+  bool pinPages_ = true;  // TESSERA_PIN_PAGES=0: stream every page through the staging ring
+  size_t arenaChunk_ = kArenaChunk;  // TESSERA_ARENA_CHUNK (bytes)
   std::thread pinner_;
   std::mutex pinMu_;
   std::condition_variable pinCv_;

@@ -105,10 +105,6 @@ function nearestCut(prefix: Float64Array, lo: number, target: number): number {
   return a;
 }
 
-/**
- * Pages a GPU keeps resident: the room left after its vertex state, in slots the size of its
- * largest page (native/README.md); 0 when not even one slot fits (the controller's TS_OOM).
- */
 /** The largest of `pages` (ascending vertex ranges) overlapping `ranges` (ascending, disjoint), by `bytes`. */
 function largestOver(pages: readonly Page[], ranges: ReadonlyArray<[number, number]>, bytes: (p: Page) => number): number {
   let max = 0;
@@ -121,6 +117,10 @@ function largestOver(pages: readonly Page[], ranges: ReadonlyArray<[number, numb
   return max;
 }
 
+/**
+ * Pages a GPU keeps resident: the room left after its vertex state, in slots the size of its
+ * largest page (native/README.md); 0 when not even one slot fits (the controller's TS_OOM).
+ */
 function gpuSlots(memoryBytes: number | undefined, stateBytes: number, slotBytes: number, pages: number): number {
   if (memoryBytes === undefined) return pages;
   return Math.min(pages, Math.max(0, Math.floor((memoryBytes - stateBytes) / slotBytes)));
