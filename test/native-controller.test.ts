@@ -15,6 +15,20 @@ const t_ = skipAll ? test.skip : test;
 
 // ---- page cache -------------------------------------------------------------------------------
 
+/** The slot, state and scratch sizes of pr_pull over `pages` (G1's in-lists), learnt with room to spare. */
+async function probeSizes(pages: ReturnType<typeof paginate>): Promise<Awaited<ReturnType<GpuController['info']>>> {
+  const probe = await emu();
+  try {
+    await register(probe, 0, pages);
+    await probe.allocState('contrib', 'f64', G1.n);
+    await probe.allocState('next', 'f64', G1.n);
+    await probe.run('pr_pull', { setId: 0, pages: all(pages) });
+    return await probe.info();
+  } finally {
+    await probe.close();
+  }
+}
+
 t_('a memoryLimit that holds only 3 pages streams and evicts, results unchanged; resident pages go first', async (t) => {
   const g = G1;
   const pages = paginate(g.in, 600, undefined);
@@ -23,19 +37,8 @@ t_('a memoryLimit that holds only 3 pages streams and evicts, results unchanged;
   const contrib = Float64Array.from({ length: g.n }, () => r());
   const want = new Float64Array(g.n);
   for (let v = 0; v < g.n; v++) for (const [u] of g.in[v]!) want[v]! += contrib[u]!;
-  // learn the slot and scratch sizes with room to spare
-  const probe = await emu();
-  let info;
-  try {
-    await register(probe, 0, pages);
-    await probe.allocState('contrib', 'f64', g.n);
-    await probe.allocState('next', 'f64', g.n);
-    await probe.run('pr_pull', { setId: 0, pages: all(pages) });
-    info = await probe.info();
-    t.is(info.cacheSlots, pages.length);
-  } finally {
-    await probe.close();
-  }
+  const info = await probeSizes(pages);
+  t.is(info.cacheSlots, pages.length);
   const limit = info.stateBytes + info.scratchBytes + 3 * info.slotBytes + 100;
   const c = await emu(limit, 2);
   try {
@@ -75,17 +78,7 @@ t_('a memoryLimit that holds only 3 pages streams and evicts, results unchanged;
 t_('an allocation past a full cache frees its last slots only: the other resident pages stay, and pages that lost their slot so are not page-locked', async (t) => {
   const g = G1;
   const pages = paginate(g.in, 600, undefined);
-  const probe = await emu();
-  let info;
-  try {
-    await register(probe, 0, pages);
-    await probe.allocState('contrib', 'f64', g.n);
-    await probe.allocState('next', 'f64', g.n);
-    await probe.run('pr_pull', { setId: 0, pages: all(pages) });
-    info = await probe.info();
-  } finally {
-    await probe.close();
-  }
+  const info = await probeSizes(pages);
   // Six slots in three allocations of two (TESSERA_ARENA_CHUNK is read when a controller is made).
   const limit = info.stateBytes + info.scratchBytes + 6 * info.slotBytes + 100;
   process.env.TESSERA_ARENA_CHUNK = String(2 * info.slotBytes);

@@ -4,7 +4,7 @@
 # rounds; gpu-check on two GPUs with P and with S; a run refused during its load on this GPU host, four times
 # (a5cbdf3); gpu_anchors.py 25 (cuSPARSE, the link); the bench harness's two-GPU streaming sweep (multiGpu auto).
 set -u
-source bench/results/h200-x2-2026-11-29-current/scripts/setup.sh
+source bench/results/h200-2026-11-29-cli-exit/scripts/setup.sh; F=bench/results/h200-x2-2026-11-29-current/scripts
 for round in 1 2; do t1=$(date +%s); CONFIGS=1,2p,2s CELLS=bfs,pr RUNS=10 REPORTS=/tmp/o/reports.jsonl timeout 120 node $F/mg51.mjs "$PWD" $TSR | sed "s/^{/{\"round\":$round,\"cap\":0,/" >> /tmp/o/speed.jsonl 2>> /tmp/o/speed.err; log "speed $round" $?; done
 for i in 1 2 3 4; do t1=$(date +%s); timeout 60 node dist/src/cli/main.js run --graph $TSR --algo bfs > /tmp/o/refused$i.txt 2>&1; log "refused $i" $?; done
 for c in p s; do t1=$(date +%s); timeout 120 node scripts/gpu-check.mjs --gpus 2 --multi-gpu $c --gpu-share 1 --scale 20 --no-bench > /tmp/o/gc2$c.txt 2>&1; log "gpu-check 2 $c" $?; done

@@ -3,7 +3,7 @@
 # with S and P, each run's page traffic (mg51.mjs PERRUN=1, 8 runs): bfs and pr, then bfs with TESSERA_PIN_PAGES=0
 # (every streamed page through the staging ring): why two GPUs' bfs took three runs to reach its pace (call 1's sweep).
 set -u
-source bench/results/h200-x2-2026-11-29-current/scripts/setup.sh
+source bench/results/h200-2026-11-29-cli-exit/scripts/setup.sh; F=bench/results/h200-x2-2026-11-29-current/scripts
 t1=$(date +%s); MEMLIMIT=2147483648 PERRUN=1 CONFIGS=1,2s,2p CELLS=bfs,pr RUNS=8 timeout 150 node $F/mg51.mjs "$PWD" $TSR > /tmp/o/capped.jsonl 2>> /tmp/o/err.txt; log capped $?
 t1=$(date +%s); TESSERA_PIN_PAGES=0 MEMLIMIT=2147483648 PERRUN=1 CONFIGS=1,2s CELLS=bfs RUNS=8 timeout 100 node $F/mg51.mjs "$PWD" $TSR > /tmp/o/capped-nopin.jsonl 2>> /tmp/o/err.txt; log nopin $?
 tar cJf $OUT/call2.tar.xz -C /tmp/o .

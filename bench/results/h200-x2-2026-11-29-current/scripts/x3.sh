@@ -4,7 +4,7 @@
 # capped at 2 GiB, RMAT 25, each run's page traffic), resident bfs/pr one GPU against two (S, P), gpu-check on two
 # GPUs with S, the bench harness's two-GPU streaming sweep.
 set -u
-source bench/results/h200-x2-2026-11-29-current/scripts/setup.sh
+source bench/results/h200-2026-11-29-cli-exit/scripts/setup.sh; F=bench/results/h200-x2-2026-11-29-current/scripts
 t1=$(date +%s); MEMLIMIT=2147483648 PERRUN=1 CONFIGS=1,2s,2p CELLS=bfs,pr RUNS=8 timeout 150 node $F/mg51.mjs "$PWD" $TSR > /tmp/o/capped.jsonl 2>> /tmp/o/err.txt; log capped $?
 t1=$(date +%s); CONFIGS=1,2s,2p CELLS=bfs,pr RUNS=10 timeout 100 node $F/mg51.mjs "$PWD" $TSR > /tmp/o/resident.jsonl 2>> /tmp/o/err.txt; log resident $?
 t1=$(date +%s); timeout 100 node scripts/gpu-check.mjs --gpus 2 --multi-gpu s --gpu-share 1 --scale 20 --no-bench > /tmp/o/gc2s.txt 2>&1; log "gpu-check 2 s" $?
