@@ -393,6 +393,8 @@ test('tessera model runs an alpha sweep on an emulated topology (CLI, JSON and t
   const table = (await run(process.execPath, [main, ...args], { env })).stdout;
   t.regex(table, /rCpu .* cached/);
   t.regex(table, /rGpu .* ASSUMED: topology .* model\.rGpu/);
+  // The rates given, nothing measured the GPU's state: the program's declared figure, said so.
+  t.regex(table, /GPU state 16\.0 B a vertex \(ASSUMED: pr's profile\.stateBytesPerVertex/);
   t.regex(table, /^0\.500 \|/m);
   t.regex(table, /chosen: (HIGH|LOW|RAND), alpha/);
   // A top-down BFS from a source is predicted level by level (rates given: nothing measured).

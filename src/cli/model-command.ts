@@ -102,6 +102,7 @@ export function sweepJson(m: ModelSweep, graph: Graph, topology: Topology): unkn
     graph: { source: graph.source, vertices: graph.numVertices, edges: graph.numEdges, directed: graph.directed },
     topology: { name: topology.name, source: topology.source, sockets: topology.sockets, gpus: topology.gpus },
     rates: { rCpu: m.rates.rCpu, rGpu: m.rates.rGpu ?? null, c: m.rates.c ?? null, linkBytesPerSec: m.rates.linkBytesPerSec ?? null, peerBytesPerSec: m.rates.peerBytesPerSec ?? null, diskBytesPerSec: m.rates.diskBytesPerSec ?? null },
+    gpuStateBytesPerVertex: topology.gpus.length > 0 ? { value: (m.params.gpuStateBytes ?? 0) / Math.max(1, graph.numVertices), source: m.rates.gpuStateBytesPerVertex !== undefined ? 'measured' : 'profile' } : null,
     disk: m.params.disk ?? null,
     points: m.points,
     chosen: m.chosen ?? null,
@@ -165,6 +166,12 @@ export function formatModelSweep(m: ModelSweep, graph: Graph, topology: Topology
       : `, GPU start ${once.gpuStartS !== undefined ? `${ms(once.gpuStartS)} ms` : 'state bytes / link'}, ` +
         `page copy ${once.pageLoadBytesPerSec !== undefined ? `${(once.pageLoadBytesPerSec / 1e9).toFixed(1)} GB/s` : 'at link rate'}`;
   L.push(`  one-time: setup ${ms(once.setupS ?? 0)} ms per run, CPU start ${ms(once.cpuStartS ?? 0)} ms${gpuOnce}`);
+  // What decides how many pages fit beside the state on a capped GPU, and so what streams.
+  if (topology.gpus.length > 0)
+    L.push(
+      `  GPU state ${((once.gpuStateBytes ?? 0) / Math.max(1, graph.numVertices)).toFixed(1)} B a vertex ` +
+        (m.rates.gpuStateBytesPerVertex !== undefined ? '(what the GPU held in the calibration runs)' : `(ASSUMED: ${m.program}'s profile.stateBytesPerVertex; a GPU calibration measures it)`),
+    );
   const first = m.points[0];
   if (first) L.push(`CPU sockets alone: ${ms(first.prediction.cpuOnlyS)} ms predicted`);
 
