@@ -111,7 +111,7 @@ export interface GpuTotals {
   /** Page bytes read from files, and file-backed pages loaded from the host buffer instead. */
   fileBytes: number;
   bufferHits: number;
-  /** Times the page cache was dropped to make room (state or scratch grew) or resized. */
+  /** Times the page cache gave back allocations to make room (state or scratch grew: its last ones) or was resized (all). */
   cacheResets: number;
   /** State read-backs packed on the device into 1 or 2 bytes a value and widened on the host. */
   narrowReads: number;

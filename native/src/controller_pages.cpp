@@ -352,7 +352,7 @@ size_t Controller::preload(int setId, const std::vector<uint32_t>& pages, size_t
   }
   if (todo.empty()) return 0;
   // Only where a slot for every registered page and `reserve` fit: a cache that streams would evict
-  // what this loads, and state allocated past the limit drops the cache.
+  // what this loads, and state allocated past the limit frees the cache's last allocations.
   const size_t sb = slotSize();
   const size_t cache = arenas_.empty() || slotBytes_ < sb ? pages_.size() * sb : arenaBytes_ + (pages_.size() - std::min(pages_.size(), slots_.size())) * slotBytes_;
   if (stateBytes_ + scratchBytes_ + cache + reserve > limit_) return 0;
