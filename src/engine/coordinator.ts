@@ -14,6 +14,7 @@ import type { Channel } from '../wire/channel.js';
 import type { ActorFrame, CoordinatorFrame, ErrorFrame, IdleFrame, Mode, ReadyFrame, ReleasedFrame, StateRef, Task, VoteFrame } from '../wire/frames.js';
 import type { CpuSocketActor } from '../../actors/cpu/socket-actor.js';
 import type { GpuActor } from '../../actors/gpu/gpu-actor.js';
+import type { GpuController } from '../../actors/gpu/native.js';
 import { DEFAULT_PARTITION_SEED, rangeEdges, rangeVertices, type VertexRanges } from './partition.js';
 import type { StateArray } from './kernel.js';
 import type { IdList } from './ids.js';
@@ -142,8 +143,9 @@ export class Engine {
   async gpuStateBytes(): Promise<number[]> {
     const out: number[] = [];
     for (const a of this.actors.slice(this.cpuCount)) {
-      const info = await (a.actor as GpuActor).controller.info();
-      out.push(info.stateBytes + info.scratchBytes);
+      // A GPU actor whose device never opened has nothing to count.
+      const info = await ((a.actor as GpuActor).controller as GpuController | undefined)?.info();
+      if (info !== undefined) out.push(info.stateBytes + info.scratchBytes);
     }
     return out;
   }
