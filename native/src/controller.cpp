@@ -265,8 +265,8 @@ bool Controller::shrinkCache(size_t need, size_t most) {
 }
 
 size_t Controller::growCache(size_t n) {
-  // At most ~16 allocations for a large cache (each cudaMalloc costs), none over ~kArenaChunk below that.
-  const size_t per = std::max<size_t>({1, arenaChunk_ / slotBytes_, arenaChunk_ == kArenaChunk ? (n + 15) / 16 : 0});
+  // At most ~16 allocations for a large cache (each cudaMalloc costs), none over ~arenaChunk_ below that.
+  const size_t per = std::max<size_t>({1, arenaChunk_ / slotBytes_, (n + 15) / 16});
   size_t added = 0;
   while (added < n) {
     size_t k = std::min(per, n - added);

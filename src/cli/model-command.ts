@@ -92,6 +92,11 @@ export function registerModelCommand(program: Command): void {
     });
 }
 
+/** The GPU state the model counts per vertex, and whether calibration measured it or the program's profile declared it. */
+function gpuState(m: ModelSweep, graph: Graph): { value: number; source: 'measured' | 'profile' } {
+  return { value: (m.params.gpuStateBytes ?? 0) / Math.max(1, graph.numVertices), source: m.rates.gpuStateBytesPerVertex !== undefined ? 'measured' : 'profile' };
+}
+
 /** The sweep as plain JSON (the harness reads this). */
 export function sweepJson(m: ModelSweep, graph: Graph, topology: Topology): unknown {
   return {
@@ -102,7 +107,7 @@ export function sweepJson(m: ModelSweep, graph: Graph, topology: Topology): unkn
     graph: { source: graph.source, vertices: graph.numVertices, edges: graph.numEdges, directed: graph.directed },
     topology: { name: topology.name, source: topology.source, sockets: topology.sockets, gpus: topology.gpus },
     rates: { rCpu: m.rates.rCpu, rGpu: m.rates.rGpu ?? null, c: m.rates.c ?? null, linkBytesPerSec: m.rates.linkBytesPerSec ?? null, peerBytesPerSec: m.rates.peerBytesPerSec ?? null, diskBytesPerSec: m.rates.diskBytesPerSec ?? null },
-    gpuStateBytesPerVertex: topology.gpus.length > 0 ? { value: (m.params.gpuStateBytes ?? 0) / Math.max(1, graph.numVertices), source: m.rates.gpuStateBytesPerVertex !== undefined ? 'measured' : 'profile' } : null,
+    gpuStateBytesPerVertex: topology.gpus.length > 0 ? gpuState(m, graph) : null,
     disk: m.params.disk ?? null,
     points: m.points,
     chosen: m.chosen ?? null,
@@ -167,11 +172,13 @@ export function formatModelSweep(m: ModelSweep, graph: Graph, topology: Topology
         `page copy ${once.pageLoadBytesPerSec !== undefined ? `${(once.pageLoadBytesPerSec / 1e9).toFixed(1)} GB/s` : 'at link rate'}`;
   L.push(`  one-time: setup ${ms(once.setupS ?? 0)} ms per run, CPU start ${ms(once.cpuStartS ?? 0)} ms${gpuOnce}`);
   // What decides how many pages fit beside the state on a capped GPU, and so what streams.
-  if (topology.gpus.length > 0)
+  if (topology.gpus.length > 0) {
+    const st = gpuState(m, graph);
     L.push(
-      `  GPU state ${((once.gpuStateBytes ?? 0) / Math.max(1, graph.numVertices)).toFixed(1)} B a vertex ` +
-        (m.rates.gpuStateBytesPerVertex !== undefined ? '(what the GPU held in the calibration runs)' : `(ASSUMED: ${m.program}'s profile.stateBytesPerVertex; a GPU calibration measures it)`),
+      `  GPU state ${st.value.toFixed(1)} B a vertex ` +
+        (st.source === 'measured' ? '(what the GPU held in the calibration runs)' : `(ASSUMED: ${m.program}'s profile.stateBytesPerVertex; a GPU calibration measures it)`),
     );
+  }
   const first = m.points[0];
   if (first) L.push(`CPU sockets alone: ${ms(first.prediction.cpuOnlyS)} ms predicted`);
 
