@@ -1,9 +1,12 @@
 /**
  * Topologies from files and from objects take the same checks: the schema, socket ids once each,
- * threads capped at MAX_THREADS_PER_CORE per core of this machine.
+ * threads capped at MAX_THREADS_PER_CORE per core of this machine; a detected topology's GPUs.
  */
 import test from 'ava';
 import os from 'node:os';
+import path from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { driverGpus, visibleGpus } from '../src/topology/detect.js';
 import { checkTopology, MAX_THREADS_PER_CORE, parseTopology } from '../src/topology/parse.js';
 import { generate, run, TesseraError } from '../src/index.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
@@ -66,4 +69,34 @@ gpuTest('every shipped topology file parses; 1S2G-emulated runs two GPU actors t
   t.deepEqual([...two.values], [...one.values]);
   t.is(two.report.partition?.gpus.length, 2);
   t.true(two.report.partition!.gpus.every((x) => x.edges > 0), 'both GPUs own edges');
+});
+
+test('detected GPUs: the driver\'s /proc entries, narrowed by CUDA_VISIBLE_DEVICES as CUDA reads it', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-gpus-'));
+  try {
+    const uuids = ['GPU-f5241086-dbb1-13d3-a497-d6560648e827', 'GPU-c3684858-7034-665e-e867-c4f18ed8935a'];
+    // Listed out of bus order on purpose: the entries are read in bus order.
+    for (const [bus, uuid] of [['0000:00:07.0', uuids[1]!], ['0000:00:06.0', uuids[0]!]]) {
+      mkdirSync(path.join(dir, bus));
+      writeFileSync(path.join(dir, bus, 'information'), `Model: \t\t NVIDIA H200\nIRQ:   \t\t 41\nGPU UUID: \t ${uuid}\nBus Location: \t ${bus}\n`);
+    }
+    t.deepEqual(driverGpus(dir), uuids);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const two = ['GPU-aaaa1111-0000', 'GPU-bbbb2222-0000'];
+  const cases: Array<[string | undefined, number]> = [
+    [undefined, 2],
+    ['', 0],
+    ['-1', 0],
+    ['1', 1],
+    ['1,0', 2],
+    ['0,2,1', 1], // cut at the first ordinal past the GPUs
+    ['0,0', 1], // a GPU named twice ends the list
+    ['GPU-bbbb2222', 1], // a UUID's unique prefix
+    ['GPU-', 0], // a prefix of both names none
+    ['bbbb2222-0000, 0', 2],
+    ['MIG-7f3c0e2a-1111', 1],
+  ];
+  for (const [v, n] of cases) t.is(visibleGpus(two, v), n, `CUDA_VISIBLE_DEVICES=${v}`);
 });
