@@ -106,6 +106,14 @@ export class CpuSocketActor {
 
   private mailbox: GraphMailbox | undefined;
   private prestarted: Promise<void> | undefined;
+  /**
+   * Resolves once the threads prestart began have started, or failed to: a pool destroyed while
+   * a thread was still starting (a run refused at once, the process exiting) aborted the process
+   * now and then ("terminate called after throwing an instance of 'Napi::Error'").
+   */
+  async started(): Promise<void> {
+    await this.prestarted?.catch(() => undefined);
+  }
   /** A thread's failure before the load frame (no coordinator listens yet): reported at load. */
   private startError: string | undefined;
 

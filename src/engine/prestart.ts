@@ -69,12 +69,14 @@ export class Prestart {
 
   /**
    * Stops the threads of sockets no engine took (the graph failed to load, say) and closes the
-   * GPUs opened for it, once they are open: a process that exited while a controller's thread was
-   * still making its CUDA context crashed in the driver (a run refused during its load).
+   * GPUs opened for it, each once it has started: a process that exited while a controller's
+   * thread was still making its CUDA context crashed in the driver, and one whose socket threads
+   * were still starting aborted (runs refused during their load).
    */
   async close(): Promise<void> {
     if (this.taken) return;
     this.taken = true;
+    await Promise.all(this.sockets.map((s) => s.actor.started()));
     const gpus = this.stop();
     // Let the stop frames be handled (pools destroyed) before returning.
     await Promise.all([new Promise((r) => setTimeout(r, 0)), gpus]);
