@@ -122,6 +122,18 @@ async function chooseSplit(f: ReadyFlags, graph: Graph, topology: Topology): Pro
   return modelSplit(graph, topology, f.algo, { partition, alpha, seed, mode: f.mode, source, multiGpu });
 }
 
+/** Graph files below this size start the sockets' threads during their load (`tessera run`). */
+const PRESTART_BYTES = 1 << 30;
+
+/** Whether `graph` names a file of under PRESTART_BYTES (not a generator spec; a file that cannot be read is left to the load's error). */
+async function smallFile(graph: string): Promise<boolean> {
+  if (isGeneratorSpec(graph)) return false;
+  return stat(graph).then(
+    (st) => st.isFile() && st.size < PRESTART_BYTES,
+    () => false,
+  );
+}
+
 /** `--param key=value` (repeatable) into one record. */
 type ParamValue = number | string | Array<number | string>;
 
@@ -282,11 +294,13 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
       // (A file that set it where its text did not say so: read again under the limit.)
       if (loading === undefined || (f.hostMemory === undefined && limit !== undefined)) loading = load(limit);
       // The GPUs open while the graph is read, before the engine's modules are imported (their
-      // contexts took ~0.65 s on the H200 hosts: open-gpus.ts). The sockets' threads start after
-      // it: on the H100/H200 hosts' 16 cores, starting them during a load from the page cache
-      // slowed the load about as much as it saved (bench/results/h200-2026-11-27-cli-start).
+      // contexts took ~0.65 s on the H200 hosts: open-gpus.ts). The sockets' threads start now
+      // too where the graph is a file under PRESTART_BYTES: each thread's start (~0.1 s of node's
+      // own) then runs beside the engine's imports. A larger file's load from the page cache slowed
+      // about as much as that saved on the H100/H200 hosts' 16 cores (bench/results/h200-2026-11-27-cli-start,
+      // h200-2026-11-29-startup): its sockets start after the load.
       const gpus = topology.gpus.length > 0 ? (await import('../engine/open-gpus.js')).openGpus(topology) : [];
-      const early = new (await import('../engine/prestart.js')).Prestart(topology, [], { sockets: false, gpus });
+      const early = new (await import('../engine/prestart.js')).Prestart(topology, [], { sockets: await smallFile(f.graph), gpus });
       try {
         const def = first ?? (await findDef());
         // A program without safe points cannot checkpoint; a refusal exits once its line is out
