@@ -516,6 +516,31 @@ test('convert to .tsr, info on it, and run on it agrees with the text file', asy
   t.is(await readFile(path.join(dir, 'a.txt'), 'utf8'), await readFile(path.join(dir, 'b.txt'), 'utf8'));
 });
 
+test("a machine's GPU stays idle on a small graph unless a flag asks for it (its driver entry faked here)", async (t) => {
+  const dir = await tempDir();
+  const f = await fx();
+  const proc = path.join(dir, 'nvidia-gpus');
+  await mkdir(path.join(proc, '0000:00:06.0'), { recursive: true });
+  await writeFile(path.join(proc, '0000:00:06.0', 'information'), 'Model: \t\t NVIDIA H200\nGPU UUID: \t GPU-f5241086-dbb1-13d3\n');
+  const env = { TESSERA_NVIDIA_PROC: proc, CUDA_VISIBLE_DEVICES: 'GPU-f5241086' };
+  const d = await tessera(['topology', 'detect'], { env });
+  t.regex(d.stdout, /name: detected-\d+S1G/);
+  for (const graph of [f.small, 'rmat:8']) {
+    const report = path.join(dir, 'idle.json');
+    const r = await tessera(['run', '--algo', 'bfs', '--graph', graph, '--source', '1', '--report', report, '-q'], { env });
+    t.is(r.code, 0, r.stderr);
+    t.regex(r.stderr, graph === 'rmat:8' ? /GPU stays idle on a graph this small \(under 2M edges\)/ : /GPU stays idle on a graph this small \(a file under 32 MiB\)/);
+    const rep = JSON.parse(await readFile(report, 'utf8')) as RunReport;
+    t.deepEqual(rep.topology.gpus, [], graph);
+  }
+  // --alpha asks for the GPU: it is opened (on a machine without one CUDA can use, the run says so).
+  const report = path.join(dir, 'asked.json');
+  const a = await tessera(['run', '--algo', 'bfs', '--graph', f.small, '--source', '1', '--alpha', '0', '--report', report, '-q'], { env });
+  t.notRegex(a.stderr, /stays idle/);
+  if (a.code === 0) t.is((JSON.parse(await readFile(report, 'utf8')) as RunReport).topology.gpus.length, 1);
+  else t.regex(a.stderr, /names GPU device 0, which cannot be used here/);
+});
+
 test('topology detect prints YAML that --topology accepts', async (t) => {
   const dir = await tempDir();
   const f = await fx();

@@ -4,7 +4,7 @@ import { access, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkParamNames, checkRequiredParams, flagOf, type AnyProgram } from '../engine/define.js';
-import { isGeneratorSpec } from '../graph/generate/spec.js';
+import { isGeneratorSpec, parseGeneratorSpec, specEdges } from '../graph/generate/spec.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { EngineEvents } from '../engine/coordinator.js';
 import type { RunResult } from '../api.js';
@@ -125,13 +125,33 @@ async function chooseSplit(f: ReadyFlags, graph: Graph, topology: Topology): Pro
 /** Graph files below this size start the sockets' threads during their load (`tessera run`). */
 const PRESTART_BYTES = 1 << 30;
 
-/** Whether `graph` names a file of under PRESTART_BYTES (not a generator spec; a file that cannot be read is left to the load's error). */
-async function smallFile(graph: string): Promise<boolean> {
+/**
+ * A detected GPU stays idle on graphs below these (files, generator specs): one run's GPU start
+ * (its context, registration and copies: ~0.1 s of `tessera run` on an H200 host) costs more than
+ * it saves there. Warm on that host, one GPU against the 16 cores at RMAT 16 (0.95 M edges) saved
+ * at most 64 ms (lcc, tc) and lost up to 7 ms (scc); at RMAT 18 (3.94 M) cdlp, louvain, lcc and tc
+ * saved 87-373 ms (bench/results/h200-2026-11-29-small-gpu).
+ */
+const SMALL_GPU_BYTES = 32 << 20;
+const SMALL_GPU_EDGES = 2 << 20;
+
+/** Whether `graph` names a file of under `bytes` (not a generator spec; a file that cannot be read is left to the load's error). */
+async function fileUnder(graph: string, bytes: number): Promise<boolean> {
   if (isGeneratorSpec(graph)) return false;
   return stat(graph).then(
-    (st) => st.isFile() && st.size < PRESTART_BYTES,
+    (st) => st.isFile() && st.size < bytes,
     () => false,
   );
+}
+
+/** Whether `graph` is small enough to leave a detected GPU idle (a file under SMALL_GPU_BYTES, a generator spec of under SMALL_GPU_EDGES edges). */
+async function tooSmallForGpu(graph: string): Promise<boolean> {
+  if (!isGeneratorSpec(graph)) return fileUnder(graph, SMALL_GPU_BYTES);
+  try {
+    return specEdges(parseGeneratorSpec(graph)) < SMALL_GPU_EDGES;
+  } catch {
+    return false;  // a malformed spec: the load says what is wrong
+  }
 }
 
 /** `--param key=value` (repeatable) into one record. */
@@ -288,8 +308,15 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
         const program = isModulePath(f.algo) ? await programFromModule(f.algo) : f.algo;
         return typeof program === 'string' ? (await import('../programs/index.js')).findProgram(program) : program;
       };
-      const first = loaded.gpus.length > 1 ? await findDef() : undefined;
-      const { topology, notice: sole } = first === undefined ? { topology: loaded, notice: undefined } : (await import('../topology/sole-gpu.js')).soleGpuTopology(loaded, first, f.multiGpu !== undefined);
+      // A GPU the machine has (not one a topology file names) is left idle on a small graph unless
+      // a flag asks for GPUs; said once the run's parameters are accepted.
+      const idle = !fromCheckpoint && loaded.source === 'detected' && loaded.gpus.length > 0 && f.alpha === undefined && f.partition === undefined && f.multiGpu === undefined && (await tooSmallForGpu(f.graph));
+      const base = idle ? topologies.withoutGpus(loaded) : loaded;
+      const idleNotice = idle
+        ? `the machine's GPU${loaded.gpus.length > 1 ? 's stay' : ' stays'} idle on a graph this small (${isGeneratorSpec(f.graph) ? 'under 2M edges' : 'a file under 32 MiB'}): starting ${loaded.gpus.length > 1 ? 'them' : 'it'} would cost more than ${loaded.gpus.length > 1 ? 'they save' : 'it saves'} (--alpha 0 runs on the GPU alone)`
+        : undefined;
+      const first = base.gpus.length > 1 ? await findDef() : undefined;
+      const { topology, notice: sole } = first === undefined ? { topology: base, notice: undefined } : (await import('../topology/sole-gpu.js')).soleGpuTopology(base, first, f.multiGpu !== undefined);
       const limit = f.hostMemory ?? topology.hostMemoryLimit;
       // (A file that set it where its text did not say so: read again under the limit.)
       if (loading === undefined || (f.hostMemory === undefined && limit !== undefined)) loading = load(limit);
@@ -300,7 +327,7 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
       // about as much as that saved on the H100/H200 hosts' 16 cores (bench/results/h200-2026-11-27-cli-start,
       // h200-2026-11-29-startup): its sockets start after the load.
       const gpus = topology.gpus.length > 0 ? (await import('../engine/open-gpus.js')).openGpus(topology) : [];
-      const early = new (await import('../engine/prestart.js')).Prestart(topology, [], { sockets: await smallFile(f.graph), gpus });
+      const early = new (await import('../engine/prestart.js')).Prestart(topology, [], { sockets: await fileUnder(f.graph, PRESTART_BYTES), gpus });
       try {
         const def = first ?? (await findDef());
         // A program without safe points cannot checkpoint; a refusal exits once its line is out
@@ -366,7 +393,7 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
           if (f.report !== undefined) await writeJson(f.report, r.report);
         };
         const notice = (m: string): void => void process.stderr.write(`tessera: ${m}\n`);
-        const r = await runOnce(graph, def, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver, ...(sole !== undefined ? { pending: [sole] } : {}) }).finally(stopProgress);
+        const r = await runOnce(graph, def, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver, pending: [idleNotice, sole].filter((m): m is string => m !== undefined) }).finally(stopProgress);
         // With the results on standard output, the summary goes to standard error.
         if (!f.quiet) (f.out === '-' ? process.stderr : process.stdout).write(summarize(r.report) + '\n');
       } finally {

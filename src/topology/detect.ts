@@ -89,7 +89,8 @@ export function detectTopology(): Topology {
   const total = [...pk.values()].reduce((a, b) => a + b, 0);
   let sockets = [...pk.keys()].sort((a, b) => a - b).map((id) => ({ id, threads: Math.max(1, Math.round((pk.get(id)! / total) * cores)) }));
   if (sockets.length === 0 || total > cores * 2) sockets = [{ id: 0, threads: cores }];
-  const gpus = Array.from({ length: visibleGpus(driverGpus(), process.env.CUDA_VISIBLE_DEVICES) }, (_, device) => ({ device, emulated: false, streams: 4 }));
+  // TESSERA_NVIDIA_PROC: another folder of driver entries (tests give a GPU-less machine one).
+  const gpus = Array.from({ length: visibleGpus(driverGpus(process.env.TESSERA_NVIDIA_PROC), process.env.CUDA_VISIBLE_DEVICES) }, (_, device) => ({ device, emulated: false, streams: 4 }));
   return {
     name: `detected-${sockets.length}S${gpus.length}G`,
     source: 'detected',

@@ -13,6 +13,11 @@ function mark(t: Topology): Topology {
   return t;
 }
 
+/** `t` (made or checked here) with no GPU: checked as it is (a topology's GPUs are optional), so the library's run takes it unchecked. */
+export function withoutGpus(t: Topology): Topology {
+  return mark({ ...t, name: t.name.replace(/\d+G$/, '0G'), gpus: [] });
+}
+
 /** A topology given to the library: an object (checked as a file is), a YAML path, or 'auto' / undefined. */
 export function resolveTopology(t: Topology | string | undefined): Promise<Topology> {
   if (typeof t === 'object' && checked.get(t) === JSON.stringify(t)) return Promise.resolve(t);
