@@ -15,7 +15,7 @@
 import { Engine, notResumable, type EngineOptions, type RunCheckpointing } from './engine/coordinator.js';
 import { checkIdentity, loadCheckpoint, planCheckpoint, type RunControl } from './checkpoint.js';
 import type { Json, LoadedCheckpoint } from './engine/checkpoint.js';
-import { DEFAULT_PARTITION_SEED, gpuShareFor } from './engine/partition.js';
+import { DEFAULT_PARTITION_SEED, gpuShareFor, SMALL_GPU_EDGES } from './engine/partition.js';
 import { hasPaths, parentsOf } from './engine/paths.js';
 import { nvrtcStatus } from '../actors/gpu/native.js';
 import { isArrowFile, resultTable, tableBytes } from './graph/arrow.js';
@@ -31,7 +31,7 @@ import { withTeam } from './graph/build/team.js';
 import type { Graph } from './graph/types.js';
 import { assignByKey, isKeyedGraph, type GraphologyLike, type KeyedGraph } from './graphology.js';
 import { findProgram, type BuiltinName, type ProgramByName } from './programs/index.js';
-import { resolveTopology } from './topology/load.js';
+import { resolveTopology, withoutGpus } from './topology/load.js';
 import { soleGpuTopology } from './topology/sole-gpu.js';
 import type { Topology } from './topology/schema.js';
 
@@ -372,8 +372,14 @@ export async function runOnce(
   const resumed = await resumeFrom(control, graph, prepared);
   const notice = delivery.notice ?? warn;
   const shared = setup.multiGpu !== undefined || setup.ownership !== undefined;
-  const sole = soleGpuTopology(withoutUnusableGpus(await resolveTopology(setup.topology), prepared.program), prepared.program, shared);
-  for (const m of [...(delivery.pending ?? []), ...(sole.notice !== undefined ? [sole.notice] : [])]) notice(m);
+  const resolved = withoutUnusableGpus(await resolveTopology(setup.topology), prepared.program);
+  // A GPU the machine has (the topology detected here) stays idle on a small graph unless the set-up splits the work.
+  const idle =
+    typeof setup.topology !== 'object' && resolved.source === 'detected' && resolved.gpus.length > 0 && resumed === undefined && graph.numEdges < SMALL_GPU_EDGES &&
+    setup.gpuShare === undefined && setup.partition === undefined && !shared;
+  const sole = soleGpuTopology(idle ? withoutGpus(resolved) : resolved, prepared.program, shared);
+  const idleNotice = idle ? `the machine's GPU${resolved.gpus.length > 1 ? 's stay' : ' stays'} idle on a graph of under ${SMALL_GPU_EDGES / 2 ** 20}M edges: starting ${resolved.gpus.length > 1 ? 'them' : 'it'} for one run would cost more than ${resolved.gpus.length > 1 ? 'they save' : 'it saves'} (gpuShare runs on ${resolved.gpus.length > 1 ? 'them' : 'it'}; a session keeps ${resolved.gpus.length > 1 ? 'them' : 'it'} for its runs)` : undefined;
+  for (const m of [...(delivery.pending ?? []), ...(idleNotice !== undefined ? [idleNotice] : []), ...(sole.notice !== undefined ? [sole.notice] : [])]) notice(m);
   let topology = sole.topology;
   if (resumed !== undefined) checkIdentity(resumed, graph, prepared.program, prepared.params, topology);
   // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.

@@ -100,3 +100,36 @@ test('detected GPUs: the driver\'s /proc entries, narrowed by CUDA_VISIBLE_DEVIC
   ];
   for (const [v, n] of cases) t.is(visibleGpus(two, v), n, `CUDA_VISIBLE_DEVICES=${v}`);
 });
+
+test.serial("run() leaves a detected GPU idle on a small graph unless gpuShare asks for it (its driver entry faked here)", async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-gpus-'));
+  const saved = { proc: process.env.TESSERA_NVIDIA_PROC, visible: process.env.CUDA_VISIBLE_DEVICES };
+  const warnings: string[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w.message);
+  process.on('warning', onWarning);
+  try {
+    mkdirSync(path.join(dir, '0000:00:06.0'));
+    writeFileSync(path.join(dir, '0000:00:06.0', 'information'), 'GPU UUID: \t GPU-f5241086-dbb1\n');
+    process.env.TESSERA_NVIDIA_PROC = dir;
+    process.env.CUDA_VISIBLE_DEVICES = 'GPU-f5241086';
+    const g = generate('rmat:8:seed=3');
+    const r = await run(g, 'wcc');
+    t.deepEqual(r.report.topology.gpus, []);
+    await new Promise((res) => setImmediate(res));
+    t.true(warnings.some((w) => /GPU stays idle on a graph of under 2M edges/.test(w)), warnings.join('\n'));
+    // Asked for, the GPU is opened: on a machine without one CUDA can use, the run says so.
+    const asked = await run(g, 'wcc', { gpuShare: 1 }).then(
+      (x) => x.report.topology.gpus.length,
+      (e: Error) => e.message,
+    );
+    if (typeof asked === 'number') t.is(asked, 1);
+    else t.regex(asked, /GPU device 0/);
+  } finally {
+    process.off('warning', onWarning);
+    for (const [k, v] of [['TESSERA_NVIDIA_PROC', saved.proc], ['CUDA_VISIBLE_DEVICES', saved.visible]] as const) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -16,7 +16,7 @@ import type { Graph } from '../graph/types.js';
 import type { ModelSummary } from '../model/index.js';
 import type { Topology } from '../topology/schema.js';
 import { choiceOption, floatOption, intOption, positiveOption, sizeOption } from './options.js';
-import { DEFAULT_PARTITION_SEED, type MultiGpu, type RunnableStrategy } from '../engine/partition.js';
+import { DEFAULT_PARTITION_SEED, SMALL_GPU_BYTES, SMALL_GPU_EDGES, type MultiGpu, type RunnableStrategy } from '../engine/partition.js';
 import { TesseraError } from '../errors.js';
 import { hasPaths } from '../engine/paths.js';
 import { inFlight } from './in-flight.js';
@@ -124,16 +124,6 @@ async function chooseSplit(f: ReadyFlags, graph: Graph, topology: Topology): Pro
 
 /** Graph files below this size start the sockets' threads during their load (`tessera run`). */
 const PRESTART_BYTES = 1 << 30;
-
-/**
- * A detected GPU stays idle on graphs below these (files, generator specs): one run's GPU start
- * (its context, registration and copies: ~0.1 s of `tessera run` on an H200 host) costs more than
- * it saves there. Warm on that host, one GPU against the 16 cores at RMAT 16 (0.95 M edges) saved
- * at most 64 ms (lcc, tc) and lost up to 7 ms (scc); at RMAT 18 (3.94 M) cdlp, louvain, lcc and tc
- * saved 87-373 ms (bench/results/h200-2026-11-29-small-gpu).
- */
-const SMALL_GPU_BYTES = 32 << 20;
-const SMALL_GPU_EDGES = 2 << 20;
 
 /** Whether `graph` names a file of under `bytes` (not a generator spec; a file that cannot be read is left to the load's error). */
 async function fileUnder(graph: string, bytes: number): Promise<boolean> {

@@ -25,6 +25,17 @@ export const DEFAULT_GPU_SHARE = 1;
 export const EMULATED_GPU_SHARE = 0.5;
 
 /**
+ * One run (`tessera run`, the library's run()) leaves a detected GPU idle on graphs below these
+ * (edges; for `tessera run`, which decides before the read, a file's bytes): the GPU's start
+ * (context, registration, copies: ~0.1 s of `tessera run` on an H200 host) costs more than it
+ * saves there. Warm on that host, one GPU against the 16 cores at RMAT 16 (0.95 M edges) saved at
+ * most 64 ms (lcc, tc) and lost up to 7 ms (scc); at RMAT 18 (3.94 M) cdlp, louvain, lcc and tc
+ * saved 87-373 ms (bench/results/h200-2026-11-29-small-gpu). Sessions keep it: they pay the start once.
+ */
+export const SMALL_GPU_EDGES = 2 << 20;
+export const SMALL_GPU_BYTES = 32 << 20;
+
+/**
  * Fraction of the (in-)edges the GPUs own together, in [0, 1]: EngineOptions.gpuShare, else the
  * topology's model.gpuShare, else DEFAULT_GPU_SHARE (EMULATED_GPU_SHARE when every GPU is
  * emulated). This is the one place a performance model (issue 7: CPU and GPU processing rates,
