@@ -31,8 +31,8 @@ import { withTeam } from './graph/build/team.js';
 import type { Graph } from './graph/types.js';
 import { assignByKey, isKeyedGraph, type GraphologyLike, type KeyedGraph } from './graphology.js';
 import { findProgram, type BuiltinName, type ProgramByName } from './programs/index.js';
-import { resolveTopology, withoutGpus } from './topology/load.js';
-import { soleGpuTopology } from './topology/sole-gpu.js';
+import { resolveTopology } from './topology/load.js';
+import { idleGpusTopology, soleGpuTopology } from './topology/sole-gpu.js';
 import type { Topology } from './topology/schema.js';
 
 /** A program: a built-in's name (or alias) or a definition from defineProgram. */
@@ -377,8 +377,9 @@ export async function runOnce(
   const idle =
     typeof setup.topology !== 'object' && resolved.source === 'detected' && resolved.gpus.length > 0 && resumed === undefined && graph.numEdges < SMALL_GPU_EDGES &&
     setup.gpuShare === undefined && setup.partition === undefined && !shared;
-  const sole = soleGpuTopology(idle ? withoutGpus(resolved) : resolved, prepared.program, shared);
-  const idleNotice = idle ? `the machine's GPU${resolved.gpus.length > 1 ? 's stay' : ' stays'} idle on a graph of under ${SMALL_GPU_EDGES / 2 ** 20}M edges: starting ${resolved.gpus.length > 1 ? 'them' : 'it'} for one run would cost more than ${resolved.gpus.length > 1 ? 'they save' : 'it saves'} (gpuShare runs on ${resolved.gpus.length > 1 ? 'them' : 'it'}; a session keeps ${resolved.gpus.length > 1 ? 'them' : 'it'} for its runs)` : undefined;
+  const small = idle ? idleGpusTopology(resolved, `a graph of under ${SMALL_GPU_EDGES / 2 ** 20}M edges`, 'gpuShare puts it to work; a session keeps the GPUs for its runs') : undefined;
+  const sole = soleGpuTopology(small?.topology ?? resolved, prepared.program, shared);
+  const idleNotice = small?.notice;
   for (const m of [...(delivery.pending ?? []), ...(idleNotice !== undefined ? [idleNotice] : []), ...(sole.notice !== undefined ? [sole.notice] : [])]) notice(m);
   let topology = sole.topology;
   if (resumed !== undefined) checkIdentity(resumed, graph, prepared.program, prepared.params, topology);

@@ -301,10 +301,9 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
       // A GPU the machine has (not one a topology file names) is left idle on a small graph unless
       // a flag asks for GPUs; said once the run's parameters are accepted.
       const idle = !fromCheckpoint && loaded.source === 'detected' && loaded.gpus.length > 0 && f.alpha === undefined && f.partition === undefined && f.multiGpu === undefined && (await tooSmallForGpu(f.graph));
-      const base = idle ? topologies.withoutGpus(loaded) : loaded;
-      const idleNotice = idle
-        ? `the machine's GPU${loaded.gpus.length > 1 ? 's stay' : ' stays'} idle on a graph this small (${isGeneratorSpec(f.graph) ? 'under 2M edges' : 'a file under 32 MiB'}): starting ${loaded.gpus.length > 1 ? 'them' : 'it'} would cost more than ${loaded.gpus.length > 1 ? 'they save' : 'it saves'} (--alpha 0 runs on the GPU alone)`
-        : undefined;
+      const small = idle ? (await import('../topology/sole-gpu.js')).idleGpusTopology(loaded, isGeneratorSpec(f.graph) ? 'a graph of under 2M edges' : 'a graph file under 32 MiB', '--alpha 0 runs on the GPU alone') : undefined;
+      const base = small?.topology ?? loaded;
+      const idleNotice = small?.notice;
       const first = base.gpus.length > 1 ? await findDef() : undefined;
       const { topology, notice: sole } = first === undefined ? { topology: base, notice: undefined } : (await import('../topology/sole-gpu.js')).soleGpuTopology(base, first, f.multiGpu !== undefined);
       const limit = f.hostMemory ?? topology.hostMemoryLimit;
