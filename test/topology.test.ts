@@ -5,7 +5,7 @@
 import test from 'ava';
 import os from 'node:os';
 import path from 'node:path';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { driverGpus, visibleGpus } from '../src/topology/detect.js';
 import { checkTopology, MAX_THREADS_PER_CORE, parseTopology } from '../src/topology/parse.js';
 import { generate, run, TesseraError } from '../src/index.js';
@@ -81,6 +81,17 @@ test('detected GPUs: the driver\'s /proc entries, narrowed by CUDA_VISIBLE_DEVIC
       writeFileSync(path.join(dir, bus, 'information'), `Model: \t\t NVIDIA H200\nIRQ:   \t\t 41\nGPU UUID: \t ${uuid}\nBus Location: \t ${bus}\n`);
     }
     t.deepEqual(driverGpus(dir), uuids);
+    // With their device files: one this process lacks (/dev/nvidia1 here) is left out, and no GPU
+    // at all where none is there (nvidia-smi is not asked then: it would list them).
+    const dev = mkdtempSync(path.join(os.tmpdir(), 'tessera-dev-'));
+    t.teardown(() => rmSync(dev, { recursive: true, force: true }));
+    for (const [bus, minor] of [['0000:00:06.0', 0], ['0000:00:07.0', 1]] as const) {
+      const f = path.join(dir, bus, 'information');
+      writeFileSync(f, readFileSync(f, 'utf8') + `Device Minor: \t ${minor}\n`);
+    }
+    t.deepEqual(driverGpus(dir, dev), []);
+    writeFileSync(path.join(dev, 'nvidia0'), '');
+    t.deepEqual(driverGpus(dir, dev), [uuids[0]]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

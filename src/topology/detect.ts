@@ -4,7 +4,7 @@
  * CUDA_VISIBLE_DEVICES).
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Topology } from './schema.js';
 
@@ -30,14 +30,25 @@ function socketsFromSysfs(): Map<number, number> {
 /**
  * The driver's GPUs, by UUID: one /proc/driver/nvidia/gpus/<bus id>/information file each where
  * the driver is loaded (read in microseconds), else nvidia-smi's list (~30 ms on an H200 host: a
- * tenth of `tessera run`'s start on a small graph); none where neither answers.
+ * tenth of `tessera run`'s start on a small graph); none where neither answers. An entry whose
+ * device file (/dev/nvidia<minor>) this process lacks is left out: CUDA cannot open it either.
  */
-export function driverGpus(procDir = '/proc/driver/nvidia/gpus'): string[] {
+export function driverGpus(procDir = '/proc/driver/nvidia/gpus', devDir = '/dev'): string[] {
   try {
-    const uuids = readdirSync(procDir)
-      .sort()
-      .map((d) => /^GPU UUID:\s*(\S+)/m.exec(readFileSync(`${procDir}/${d}/information`, 'utf8'))?.[1] ?? '');
-    if (uuids.length > 0) return uuids;
+    const uuids: string[] = [];
+    const dirs = readdirSync(procDir).sort();
+    for (const d of dirs) {
+      let info: string;
+      try {
+        info = readFileSync(`${procDir}/${d}/information`, 'utf8');
+      } catch {
+        continue;  // not a GPU's entry
+      }
+      const minor = /^Device Minor:\s*(\d+)/m.exec(info)?.[1];
+      if (minor !== undefined && !existsSync(`${devDir}/nvidia${minor}`)) continue;
+      uuids.push(/^GPU UUID:\s*(\S+)/m.exec(info)?.[1] ?? '');
+    }
+    if (dirs.length > 0) return uuids;
   } catch {
     // no driver entries here (no NVIDIA driver, or a container without them): ask nvidia-smi
   }
