@@ -379,8 +379,7 @@ export async function runOnce(
     setup.gpuShare === undefined && setup.partition === undefined && !shared;
   const small = idle ? idleGpusTopology(resolved, `a graph of under ${SMALL_GPU_EDGES / 2 ** 20}M edges`, 'gpuShare puts it to work; a session keeps the GPUs for its runs') : undefined;
   const sole = soleGpuTopology(small?.topology ?? resolved, prepared.program, shared);
-  const idleNotice = small?.notice;
-  for (const m of [...(delivery.pending ?? []), ...(idleNotice !== undefined ? [idleNotice] : []), ...(sole.notice !== undefined ? [sole.notice] : [])]) notice(m);
+  for (const m of [...(delivery.pending ?? []), small?.notice, sole.notice]) if (m !== undefined) notice(m);
   let topology = sole.topology;
   if (resumed !== undefined) checkIdentity(resumed, graph, prepared.program, prepared.params, topology);
   // RAND shuffles the pages the model does for this program: in-pages for pull programs, out-pages for push.

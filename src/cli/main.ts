@@ -45,11 +45,13 @@ program
 installSignalCleanup();
 
 // The command is the first word that is not an option (the top level has only -V and -h).
-const word = process.argv.slice(2).find((a) => !a.startsWith('-'));
+const args = process.argv.slice(2);
+const word = args.find((a) => !a.startsWith('-'));
 const mine = modules.filter((m) => word !== undefined && m.names.includes(word));
-const help = mine.length === 0 || process.argv.slice(2).some((a) => a === '-h' || a === '--help');
+const asksHelp = args.some((a) => a === '-h' || a === '--help');
+const help = mine.length === 0 || asksHelp;
 // `tessera --version` needs no command's modules (all of them took ~0.4 s on an H200 host).
-const versionOnly = word === undefined && process.argv.slice(2).some((a) => a === '-V' || a === '--version') && !process.argv.slice(2).some((a) => a === '-h' || a === '--help');
+const versionOnly = word === undefined && !asksHelp && args.some((a) => a === '-V' || a === '--version');
 if (!versionOnly) for (const m of mine.length > 0 ? mine : modules) (await m.load(help))(program);
 
 try {

@@ -125,18 +125,18 @@ async function chooseSplit(f: ReadyFlags, graph: Graph, topology: Topology): Pro
 /** Graph files below this size start the sockets' threads during their load (`tessera run`). */
 const PRESTART_BYTES = 1 << 30;
 
-/** Whether `graph` names a file of under `bytes` (not a generator spec; a file that cannot be read is left to the load's error). */
-async function fileUnder(graph: string, bytes: number): Promise<boolean> {
-  if (isGeneratorSpec(graph)) return false;
+/** The size of the file `graph` names (undefined for a generator spec, or a file that cannot be read: the load says why). */
+async function graphFileBytes(graph: string): Promise<number | undefined> {
+  if (isGeneratorSpec(graph)) return undefined;
   return stat(graph).then(
-    (st) => st.isFile() && st.size < bytes,
-    () => false,
+    (st) => (st.isFile() ? st.size : undefined),
+    () => undefined,
   );
 }
 
-/** Whether `graph` is small enough to leave a detected GPU idle (a file under SMALL_GPU_BYTES, a generator spec of under SMALL_GPU_EDGES edges). */
-async function tooSmallForGpu(graph: string): Promise<boolean> {
-  if (!isGeneratorSpec(graph)) return fileUnder(graph, SMALL_GPU_BYTES);
+/** Whether a graph (its file's `bytes`, or its generator spec) is small enough to leave a detected GPU idle: a file under SMALL_GPU_BYTES, a spec of under SMALL_GPU_EDGES edges. */
+function tooSmallForGpu(graph: string, bytes: number | undefined): boolean {
+  if (!isGeneratorSpec(graph)) return bytes !== undefined && bytes < SMALL_GPU_BYTES;
   try {
     return specEdges(parseGeneratorSpec(graph)) < SMALL_GPU_EDGES;
   } catch {
@@ -300,12 +300,15 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
       };
       // A GPU the machine has (not one a topology file names) is left idle on a small graph unless
       // a flag asks for GPUs; said once the run's parameters are accepted.
-      const idle = !fromCheckpoint && loaded.source === 'detected' && loaded.gpus.length > 0 && f.alpha === undefined && f.partition === undefined && f.multiGpu === undefined && (await tooSmallForGpu(f.graph));
-      const small = idle ? (await import('../topology/sole-gpu.js')).idleGpusTopology(loaded, isGeneratorSpec(f.graph) ? 'a graph of under 2M edges' : 'a graph file under 32 MiB', '--alpha 0 runs on the GPU alone') : undefined;
+      const fileBytes = await graphFileBytes(f.graph);
+      const gpuTopologies = loaded.gpus.length > 0 ? await import('../topology/sole-gpu.js') : undefined;
+      const idle = !fromCheckpoint && loaded.source === 'detected' && loaded.gpus.length > 0 && f.alpha === undefined && f.partition === undefined && f.multiGpu === undefined && tooSmallForGpu(f.graph, fileBytes);
+      const small = idle
+        ? gpuTopologies!.idleGpusTopology(loaded, isGeneratorSpec(f.graph) ? `a graph of under ${SMALL_GPU_EDGES / 2 ** 20}M edges` : `a graph file under ${SMALL_GPU_BYTES / 2 ** 20} MiB`, '--alpha 0 runs on the GPU alone')
+        : undefined;
       const base = small?.topology ?? loaded;
-      const idleNotice = small?.notice;
       const first = base.gpus.length > 1 ? await findDef() : undefined;
-      const { topology, notice: sole } = first === undefined ? { topology: base, notice: undefined } : (await import('../topology/sole-gpu.js')).soleGpuTopology(base, first, f.multiGpu !== undefined);
+      const { topology, notice: sole } = first === undefined ? { topology: base, notice: undefined } : gpuTopologies!.soleGpuTopology(base, first, f.multiGpu !== undefined);
       const limit = f.hostMemory ?? topology.hostMemoryLimit;
       // (A file that set it where its text did not say so: read again under the limit.)
       if (loading === undefined || (f.hostMemory === undefined && limit !== undefined)) loading = load(limit);
@@ -316,7 +319,7 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
       // about as much as that saved on the H100/H200 hosts' 16 cores (bench/results/h200-2026-11-27-cli-start,
       // h200-2026-11-29-startup): its sockets start after the load.
       const gpus = topology.gpus.length > 0 ? (await import('../engine/open-gpus.js')).openGpus(topology) : [];
-      const early = new (await import('../engine/prestart.js')).Prestart(topology, [], { sockets: await fileUnder(f.graph, PRESTART_BYTES), gpus });
+      const early = new (await import('../engine/prestart.js')).Prestart(topology, [], { sockets: fileBytes !== undefined && fileBytes < PRESTART_BYTES, gpus });
       try {
         const def = first ?? (await findDef());
         // A program without safe points cannot checkpoint; a refusal exits once its line is out
@@ -382,7 +385,7 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
           if (f.report !== undefined) await writeJson(f.report, r.report);
         };
         const notice = (m: string): void => void process.stderr.write(`tessera: ${m}\n`);
-        const r = await runOnce(graph, def, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver, pending: [idleNotice, sole].filter((m): m is string => m !== undefined) }).finally(stopProgress);
+        const r = await runOnce(graph, def, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver, pending: [small?.notice, sole].filter((m): m is string => m !== undefined) }).finally(stopProgress);
         // With the results on standard output, the summary goes to standard error.
         if (!f.quiet) (f.out === '-' ? process.stderr : process.stdout).write(summarize(r.report) + '\n');
       } finally {
