@@ -278,16 +278,22 @@ Napi::Value AffVertex(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-/** Links each vertex of [lo, hi) with its first `rounds` neighbours in s (a split vertex: in its first page). */
+/**
+ * Links each vertex of [lo, hi) with its first `rounds` neighbours in s (a split vertex: across
+ * its pages, as many as they take: the final pass skips its first `rounds` wherever they lie).
+ */
 double sampleRange(int32_t* comp, const PageSetN& s, uint32_t lo, uint32_t hi, uint32_t rounds) {
   double edges = 0;
   for (uint32_t v = lo; v < hi;) {
-    const size_t pi = s.firstPageOf[v];
+    size_t pi = s.firstPageOf[v];
     const uint32_t* nb = s.nbr[pi];
     if (s.split[pi] != 0) {
-      const uint32_t b = std::min(s.edges[pi], rounds);
-      for (uint32_t e = 0; e < b; e++) link(comp, (int32_t)v, (int32_t)nb[e]);
-      edges += b;
+      for (uint32_t left = rounds; left > 0 && pi < s.vBegin.size() && s.split[pi] != 0 && s.vBegin[pi] == v; pi++) {
+        const uint32_t b = std::min(s.edges[pi], left);
+        for (uint32_t e = 0; e < b; e++) link(comp, (int32_t)v, (int32_t)s.nbr[pi][e]);
+        edges += b;
+        left -= b;
+      }
       v++;
       continue;
     }

@@ -84,10 +84,16 @@ export const affSample: CpuKernel<AfforestState> = {
     const rounds = ctx.args.rounds!;
     const p = pages[0]!;
     if (pages.length > 1 || p.split) {
-      // One hub over several pages: its first edges are in the first.
-      const b = Math.min(p.edges, rounds);
-      for (let e = 0; e < b; e++) link(comp, p.vBegin, p.nbrs[e]!);
-      out.edges += b;
+      // One hub over several pages: its first `rounds` edges, across as many pages as they take
+      // (affFinal skips that many wherever they lie: a page shorter than `rounds` lost the rest).
+      let left = rounds;
+      for (let i = 0; i < pages.length && left > 0; i++) {
+        const q = pages[i]!;
+        const b = Math.min(q.edges, left);
+        for (let e = 0; e < b; e++) link(comp, q.vBegin, q.nbrs[e]!);
+        out.edges += b;
+        left -= b;
+      }
       return;
     }
     if (native !== undefined) {
