@@ -85,16 +85,29 @@ export type PlainGraph = Graph & { readonly keys?: never };
 const SETUP_KEY_SET: Record<keyof RunSetup | 'defaults', true> = {
   topology: true, defaults: true, events: true, pullDivisor: true, forceMode: true, gpuShare: true, steal: true, partition: true, multiGpu: true, partitionSeed: true, partitionPages: true, ownership: true, preload: true, prestart: true, teams: true,
 };
-const SETUP_KEYS = new Set<string>(Object.keys(SETUP_KEY_SET));
+/** @internal (a test checks define.ts RESERVED_PARAMS against them) */
+export const SETUP_KEYS: ReadonlySet<string> = new Set<string>(Object.keys(SETUP_KEY_SET));
 /** Keys of RunControl: per run, on sessions too. */
 const CONTROL_KEY_SET: Record<keyof RunControl, true> = { checkpoint: true, resume: true };
+/** @internal */
+export const CONTROL_KEYS: ReadonlySet<string> = new Set<string>(Object.keys(CONTROL_KEY_SET));
+
+/** `graph` and `opts` of run() / openSession: a graph tessera made, an options object (else one line, not a TypeError). */
+function checkArgs(fn: string, graph: unknown, opts: unknown): void {
+  const g = graph as Partial<Graph> | null | undefined;
+  if (g === null || typeof g !== 'object' || typeof g.numVertices !== 'number' || typeof g.out !== 'object' || g.out === null)
+    throw new TesseraError(`${fn} takes a graph, and got ${graph === null || typeof graph !== 'object' ? String(graph) : 'an object that is not one'}`, {
+      fix: 'give a graph from loadGraph, generate, fromGraphology, fromArrow or buildGraph',
+    });
+  if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) throw new TesseraError(`${fn}'s options are ${Array.isArray(opts) ? 'an array' : String(opts)}`, { fix: 'give an object, e.g. { topology: "configs/1S.yaml" }, or leave it out' });
+}
 
 /** Splits run's options into the program's parameters, the set-up and the run's checkpointing. */
 export function splitOptions(opts: Readonly<Record<string, unknown>>): { params: Record<string, unknown>; setup: RunSetup; defaults: GraphDefaults | undefined; control: RunControl } {
   const params: Record<string, unknown> = {};
   const setup: Record<string, unknown> = {};
   const control: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(opts)) (SETUP_KEYS.has(k) ? setup : k in CONTROL_KEY_SET ? control : params)[k] = v;
+  for (const [k, v] of Object.entries(opts)) (SETUP_KEYS.has(k) ? setup : CONTROL_KEYS.has(k) ? control : params)[k] = v;
   const { defaults, ...rest } = setup;
   return { params, setup: rest as RunSetup, defaults: defaults as GraphDefaults | undefined, control: control as RunControl };
 }
@@ -352,6 +365,7 @@ export class RunResult<K extends number | string = number, V extends Float64Arra
 export function run<const P extends ProgramRef>(graph: KeyedGraph, program: P, ...opts: OptsArg<P, string>): Promise<RunResult<string, ResultValues<P>>>;
 export function run<const P extends ProgramRef>(graph: PlainGraph, program: P, ...opts: OptsArg<P, number>): Promise<RunResult<number, ResultValues<P>>>;
 export async function run(graph: Graph, program: ProgramRef, opts: Readonly<Record<string, unknown>> = {}): Promise<RunResult<number | string>> {
+  checkArgs('run', graph, opts);
   const { params, setup, defaults, control } = splitOptions(opts);
   return runOnce(graph, program, params, setup, defaults, 'library', control);
 }
@@ -438,6 +452,14 @@ export class Session<K extends number | string = number> {
 
   /** @internal use openSession */
   static async open(graph: Graph, opts: SessionOptions = {}): Promise<Session<number | string>> {
+    checkArgs('openSession', graph, opts);
+    // A session's options are its set-up: a program's parameter here would be ignored by every run.
+    const stray = Object.keys(opts).find((k) => !SETUP_KEYS.has(k) || k === 'defaults');
+    if (stray !== undefined)
+      throw new TesseraError(`openSession takes the set-up (topology and engine options), and '${stray}' is not one`, {
+        key: stray,
+        fix: `pass program parameters to session.run(program, { ${stray}: ... }); the set-up's keys: ${[...SETUP_KEYS].filter((k) => k !== 'defaults').join(', ')}`,
+      });
     const topology = await resolveTopology(opts.topology);
     return new Session(graph, await Engine.create(graph, topology, await withOwnership(graph, topology, { ...opts, preload: preloaded(opts) })));
   }
@@ -446,6 +468,10 @@ export class Session<K extends number | string = number> {
   run<const P extends ProgramRef>(program: P, ...params: OptsArg<P, K>): Promise<RunResult<K, ResultValues<P>>>;
   async run(program: ProgramRef, params: Readonly<Record<string, unknown>> = {}): Promise<RunResult<number | string>> {
     if (this.closed) throw new TesseraError('this session is closed', { fix: 'open a new one with openSession(graph, options)' });
+    const failed = this.engine.failed;
+    if (failed !== undefined)
+      throw new TesseraError(`this session's actors stopped when an earlier run failed (${failed.message.replace(/ Fix: .*$/, '').replace(/\.$/, '')})`, { fix: 'close it and open a new one with openSession(graph, options)' });
+    if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new TesseraError(`session.run's parameters are ${Array.isArray(params) ? 'an array' : String(params)}`, { fix: 'give an object, e.g. { source: 1 }, or leave it out' });
     const { params: p, setup, defaults, control } = splitOptions(params);
     const extra = Object.keys(setup).filter((k) => setup[k as keyof RunSetup] !== undefined);
     if (extra.length > 0) throw new TesseraError(`a session's set-up is fixed when it opens, and this run gave ${extra.join(', ')}`, { key: extra[0], fix: 'pass them to openSession, or open another session' });

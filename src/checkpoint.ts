@@ -181,6 +181,11 @@ export async function planCheckpoint(
       throw new TesseraError(`checkpoint ${k} ${v} is not a positive ${k === 'every' ? 'integer' : 'number'}`, { key: k === 'every' ? '--checkpoint-every' : '--checkpoint-interval', fix: k === 'every' ? 'give a number of supersteps >= 1' : 'give seconds > 0' });
     }
   }
+  if (control.checkpoint !== undefined && (opts === null || typeof opts !== 'object' || (typeof opts.dir !== 'string' && resumed === undefined)))
+    throw new TesseraError(`checkpoint ${JSON.stringify(control.checkpoint) ?? String(control.checkpoint)} names no folder to write into`, {
+      key: 'checkpoint',
+      fix: "give checkpoint: 'DIR' or { dir: 'DIR', every, interval } (a resumed run may leave dir out: it goes on in its folder)",
+    });
   const dir = opts?.dir ?? resumed?.dir;
   if (dir === undefined) return resumed !== undefined ? { resume: resumed } : {};
   const was = resumed?.manifest.header as Header | undefined;

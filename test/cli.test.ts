@@ -358,7 +358,7 @@ const ERROR_CASES: ErrorCase[] = [
   {
     title: '--sources with --source-list',
     args: (f) => ['run', '--algo', 'bc', '--graph', f.small, '--sources', '2', '--source-list', path.join(f.dir, 'list.txt')],
-    patterns: [/--sources and --source-list cannot be used together/],
+    patterns: [/sources \(--sources\) and sourceList \(--source-list\) cannot be used together/],
   },
   { title: 'unknown --mode', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--source', '1', '--mode', 'sideways'], patterns: [/--mode/, /push, pull/] },
   { title: 'unknown option', args: (f) => ['run', '--algo', 'bfs', '--graph', f.small, '--bogus'], patterns: [/unknown option '--bogus'/] },

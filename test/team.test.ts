@@ -146,7 +146,7 @@ test("a user's team kernel: shared loops cover each index once, sums agree on ev
 test('a team thread that throws, or dies, lets the others go: the run fails in one line naming the actor, the engine closes', async (t) => {
   const { graph: g } = await loadGraph('rmat:15');
   for (const [kernel, message] of [
-    ['fails', /^actor socket0 failed in superstep 0: rank 1 found a bad vertex/],
+    ['fails', /^actor socket0 failed in superstep 0: kernel 'fails' threw in its team function: rank 1 found a bad vertex/],
     ['dies', /^actor socket0 failed in superstep 0/],
     ['failsInLoop', /^actor socket0 failed in superstep 0: rank 1 failed in a loop/],
   ] as const) {

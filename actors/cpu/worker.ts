@@ -10,7 +10,7 @@ import { loadStoreFor, materializeGraph, type GraphShare } from './share.js';
 import { fetchGraph } from './mailbox.js';
 import type { Mode, StateKind } from '../../src/wire/frames.js';
 import { TaskTaker } from './task-queue.js';
-import { activatedEdges, discoveredEdges, runOne } from '../../src/engine/run-tasks.js';
+import { activatedEdges, discoveredEdges, kernelThrew, runOne } from '../../src/engine/run-tasks.js';
 import { gangLoop, type GangStart } from './gang.js';
 import { nativeCpuKernels } from '../gpu/native-host.js';
 import { markInputError } from '../../src/errors.js';
@@ -188,7 +188,7 @@ function teamTask(m: TaskMessage): TaskResult {
     team.abort();
     // Another thread's failure: its own reply carries the error.
     if (e instanceof TeamAborted) return { active: 0, tasks: 0, sums: [], edges: 0, nextEdges: 0, ms: 0, discovered: undefined };
-    throw e;
+    throw kernelThrew(m.kernel, 'team', e);
   }
   return { active: out.active, tasks: 1, sums: [out.sum], edges: out.edges, nextEdges: 0, ms: performance.now() - t0, discovered: undefined };
 }

@@ -2,6 +2,7 @@
 import { TesseraError } from '../errors.js';
 import type { Topology } from '../topology/schema.js';
 import type { ErrorFrame } from '../wire/frames.js';
+import { KERNEL_THREW } from './run-tasks.js';
 
 /**
  * An actor's failure in a run (`gpu`: its index among the GPUs, -1 for a socket; `at`: where the
@@ -10,7 +11,9 @@ import type { ErrorFrame } from '../wire/frames.js';
 export function stepError(f: ErrorFrame, gpu: number, at: string, topology: Topology): TesseraError {
   const resume = 'with --checkpoint DIR, --resume DIR continues from the last checkpoint';
   return (
-    f.code === 'TS_INPUT'
+    f.code === 'TS_INPUT' && KERNEL_THREW.test(f.message)
+      ? new TesseraError(`actor ${f.actor} failed ${at}: ${splitFix(f.message).problem.replace(/\.$/, '')}`, { fix: splitFix(f.message).fix })
+      : f.code === 'TS_INPUT'
       ? new TesseraError(f.message)
       : f.code === 'TS_OOM' && gpu >= 0
       ? new TesseraError(`GPU actor ${f.actor} failed ${at}: ${splitFix(f.message).problem}`, {

@@ -181,6 +181,11 @@ export class Engine {
     await Promise.all(votes);
   }
 
+  /** The first actor failure, after which this engine runs nothing more (its actors' state is unknown). */
+  get failed(): Error | undefined {
+    return this.failure;
+  }
+
   /** Whether the topology has GPU actors. */
   get hasGpus(): boolean {
     return this.actors.length > this.cpuCount;

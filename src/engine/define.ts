@@ -305,6 +305,15 @@ export function runsAs(program: AnyProgram, params: unknown, graph: Graph): AnyP
 }
 
 const NAME = /^[a-z][a-z0-9-]*$/;
+/**
+ * Names run() takes from its options for the run's set-up and checkpointing (api.ts SETUP_KEY_SET,
+ * CONTROL_KEY_SET; a test keeps the lists equal): a parameter of one of these names would never
+ * reach the program.
+ */
+export const RESERVED_PARAMS: ReadonlySet<string> = new Set([
+  'topology', 'defaults', 'events', 'pullDivisor', 'forceMode', 'gpuShare', 'steal', 'partition', 'multiGpu', 'partitionSeed', 'partitionPages', 'ownership', 'preload', 'prestart', 'teams',
+  'checkpoint', 'resume',
+]);
 const OUTPUTS = new Set<OutputKind>(['int', 'label', 'float', 'depth', 'distance']);
 const PARAM_TYPES = new Set(['vertex', 'vertices', 'int', 'number']);
 
@@ -332,6 +341,7 @@ export function defineProgram<const N extends string, const P extends ParamSpecs
   if (!OUTPUTS.has(spec.output)) bad(name, `output '${String(spec.output)}' is not one of ${[...OUTPUTS].join(', ')}`, "use e.g. output: 'float'");
   if (typeof spec.run !== 'function') bad(name, 'run (the driver) is missing', 'give run(ctx, params), the superstep loop over ctx.edgeMap');
   for (const [k, p] of Object.entries(spec.params ?? {})) {
+    if (RESERVED_PARAMS.has(k)) bad(name, `parameter '${k}' has a name run() takes for the run's set-up`, `rename it (run's own options: ${[...RESERVED_PARAMS].join(', ')})`);
     if (!PARAM_TYPES.has(p?.type)) bad(name, `parameter '${k}' has type '${String(p?.type)}'`, 'use vertex, vertices, int or number');
     if ('default' in p && p.default !== undefined) checkValue(name, k, p, p.default, 'its default');
   }

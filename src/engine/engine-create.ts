@@ -23,6 +23,7 @@ import { warmStart } from './warm-up.js';
 import { warmPools } from './pools.js';
 import { gpuOpenError } from './actor-errors.js';
 import type { EngineOptions } from './engine-options.js';
+import { checkEngineOptions } from './engine-option-checks.js';
 import type { ActorLink, Engine } from './coordinator.js';
 
 let nextGraphId = 1;
@@ -39,6 +40,7 @@ export interface EngineSetup {
 /** Engine.create: `make` builds the engine once the CPU actors' ranges are known. */
 export async function createEngine(graph: Graph, topology: Topology, opts: EngineOptions, make: (cpuRanges: VertexRanges) => EngineSetup): Promise<Engine> {
   const n = graph.numVertices;
+  checkEngineOptions(opts);
   checkMultiGpu(opts.multiGpu, topology);
   const owned =
     opts.ownership !== undefined

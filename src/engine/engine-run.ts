@@ -7,6 +7,7 @@ import { allocState, type AnyProgram } from './define.js';
 import { loadKernels } from './kernel-modules.js';
 import { runPhases, type RunReport, type StepReport } from './report.js';
 import { Run } from './run.js';
+import { checkOutput, UNREAD_OUTPUT } from './call-checks.js';
 import type { RunCheckpointing } from './engine-options.js';
 import type { Engine } from './coordinator.js';
 
@@ -27,16 +28,19 @@ export async function runProgram(
     r.report.notes.ranAs = handed.program.name;
     return r;
   }
-  if (engine.hasGpus && program.gpu === undefined && program.operators === undefined) {
-    // Refused before any work: none of its kernels has a GPU implementation.
-    throw new TesseraError(`program '${program.name}' cannot run on topology '${engine.topology.name}' yet: its kernels have no GPU implementation`, {
-      file: engine.topology.source,
-      key: 'gpus',
-      fix: 'run it on a CPU-only topology such as configs/1S.yaml',
-    });
-  }
   if ((ckpt.writer !== undefined || ckpt.resume !== undefined) && program.resumable !== true) throw notResumable(program.name, ckpt.resume !== undefined);
   const kernels = await loadKernels(program.kernels, program.name);
+  if (engine.hasGpus && program.gpu === undefined && program.operators === undefined) {
+    // Refused before any work where an edge kernel has no GPU side; vertex maps alone run on the
+    // CPU sockets over every vertex (docs/PROGRAMS.md), so such a program runs with the GPUs idle.
+    const edgeKernels = Object.entries(kernels.table).filter(([, k]) => k.push !== undefined || k.pull !== undefined || k.team !== undefined).map(([name]) => name);
+    if (edgeKernels.length > 0)
+      throw new TesseraError(`program '${program.name}' cannot run on topology '${engine.topology.name}': its kernel${edgeKernels.length > 1 ? 's' : ''} ${edgeKernels.map((k) => `'${k}'`).join(', ')} ${edgeKernels.length > 1 ? 'have' : 'has'} no GPU implementation`, {
+        file: engine.topology.source,
+        key: 'gpus',
+        fix: 'give the program GPU operators (gpu: { source, kernels }, docs/PROGRAMS.md), or run it on a CPU-only topology such as configs/1S.yaml',
+      });
+  }
   const gpu = engine.hasGpus && program.gpu !== undefined ? await (await import('../../actors/gpu/handler.js')).loadGpuHandlers(program.gpu) : undefined;
   const t0 = performance.now();
   const ctx = new Run(engine, steps, notes, program, kernels, gpu);
@@ -49,6 +53,7 @@ export async function runProgram(
   }
   ctx.writer = ckpt.writer;
   const values = await program.run(ctx, params);
+  if (!UNREAD_OUTPUT.has(program)) checkOutput(program.name, program.output, values, engine.graph.numVertices);
   await ctx.settleAll();
   if (ckpt.writer !== undefined) {
     notes.checkpoints = ckpt.writer.written;

@@ -10,6 +10,7 @@ import { fillArray, populate, prefault } from './fill.js';
 import { allOnes, giveBack, markHanded, newBitmap, owedTaken, poolKey, replenish, takePooled, takePristine } from './pools.js';
 import type { Frontier } from './program.js';
 import type { Engine } from './coordinator.js';
+import { notVertex } from './call-checks.js';
 
 /** Lists from this many entries take their buffers from the run's and engine's spares (Run.listArray). */
 const LIST_POOL_MIN = 1 << 16;
@@ -159,6 +160,8 @@ export abstract class RunPools {
   }
 
   frontierOf(ids: ArrayLike<number>): Frontier {
+    const n = this.graph.numVertices;
+    if (ids === null || typeof ids !== 'object' || typeof ids.length !== 'number') throw notVertex(ids, -1, n);
     const bitmap = this.bitmap();
     // A long frontier gets no list here: edgeMap reads one off the byte map in order when a push
     // needs it (on the addon's threads), instead of a copy and a sort (SSSP's buckets of millions).
@@ -166,6 +169,7 @@ export abstract class RunPools {
       let size = 0;
       for (let i = 0; i < ids.length; i++) {
         const v = ids[i]!;
+        if (v >>> 0 !== v || v >= n) throw this.spared(bitmap, notVertex(v, i, n));
         size += 1 - bitmap[v]!;
         bitmap[v] = 1;
       }
@@ -175,6 +179,7 @@ export abstract class RunPools {
     let size = 0;
     for (let i = 0; i < ids.length; i++) {
       const v = ids[i]!;
+      if (v >>> 0 !== v || v >= n) throw this.spared(bitmap, notVertex(v, i, n));
       if (bitmap[v] === 1) continue;
       bitmap[v] = 1;
       list[size++] = v;
@@ -182,10 +187,25 @@ export abstract class RunPools {
     return this.madeHere({ bitmap, list: list.subarray(0, size).sort(), size });
   }
 
+  /** `err`, with `bitmap` (partly set by a refused frontierOf) cleared and spare again. */
+  private spared(bitmap: Uint8Array, err: Error): Error {
+    fillArray(bitmap, 0);
+    this.spare.push(bitmap);
+    return err;
+  }
+
   private madeHere(f: Frontier): Frontier {
     this.made.add(f);
     this.live.add(f);
     return f;
+  }
+
+  /**
+   * Whether `f` is an all() frontier (a GPU then sets its flags to ones instead of copying them):
+   * by its bitmap, not its size, which counts a vertex that several actors claimed more than once.
+   */
+  protected isAll(f: Frontier): boolean {
+    return f.size === this.graph.numVertices && Object.getOwnPropertyDescriptor(f, 'bitmap')?.value === allOnes(this.engine);
   }
 
   all(): Frontier {

@@ -7,6 +7,7 @@ import { IdList, type CpuKernel, type KernelCtx, type KernelGraph, type TaskOut 
 import type { Mode, Task, VoteFrame } from '../wire/frames.js';
 import type { Page, PageSet } from '../graph/types.js';
 import { nativeCpuKernels, type NativeCpuKernels } from '../../actors/gpu/native-host.js';
+import { isTesseraError, TesseraError } from '../errors.js';
 
 // The degree sums below on the addon where it loads: as TypeScript they ran cold (interpreted)
 // in a session's first supersteps, on every thread. Looked up at the first count, not when this
@@ -25,20 +26,41 @@ export interface StepKind {
 
 /** One task: its kernel call, adding to `out`. */
 export function runOne(kernel: CpuKernel, ctx: KernelCtx, m: StepKind, task: Task, out: TaskOut): void {
-  if (m.vertex) {
-    if (kernel.vertex === undefined) throw new Error(`kernel '${m.kernel}' has no vertex map`);
-    kernel.vertex(ctx, task.lo, task.hi, out);
-  } else if (m.mode === 'pull') {
-    if (kernel.pull === undefined) throw new Error(`kernel '${m.kernel}' has no pull mode`);
-    kernel.pull(ctx, taskPages(m.pullPages === 'out' ? ctx.graph.out : ctx.graph.in, task), task.lo, task.hi, out);
-  } else {
-    if (kernel.push === undefined) throw new Error(`kernel '${m.kernel}' has no push mode`);
-    if (task.edgeHi !== undefined && !kernel.splitPush) throw new Error(`kernel '${m.kernel}' cannot push part of a vertex's edges`);
-    // Set for every task (the cached context keeps one shape): whole vertices unless edgeHi.
-    ctx.edgeLo = task.edgeLo;
-    ctx.edgeHi = task.edgeHi;
-    kernel.push(ctx, task.lo, task.hi, out);
+  const fn = m.vertex ? 'vertex' : m.mode;
+  if (kernel[fn] === undefined)
+    throw new TesseraError(`kernel '${m.kernel}' has no ${fn} function, and the program runs it as ${m.vertex ? 'a vertex map' : `a ${fn} superstep`}`, {
+      fix: m.vertex ? 'give the kernel vertex(ctx, lo, hi, out)' : `give the kernel ${fn}(...), or pass edgeMap the modes it has (modes: ['${fn === 'push' ? 'pull' : 'push'}'])`,
+    });
+  if (!m.vertex && m.mode === 'push' && task.edgeHi !== undefined && !kernel.splitPush) throw new Error(`kernel '${m.kernel}' cannot push part of a vertex's edges`);
+  try {
+    if (m.vertex) kernel.vertex!(ctx, task.lo, task.hi, out);
+    else if (m.mode === 'pull') kernel.pull!(ctx, taskPages(m.pullPages === 'out' ? ctx.graph.out : ctx.graph.in, task), task.lo, task.hi, out);
+    else {
+      // Set for every task (the cached context keeps one shape): whole vertices unless edgeHi.
+      ctx.edgeLo = task.edgeLo;
+      ctx.edgeHi = task.edgeHi;
+      kernel.push!(ctx, task.lo, task.hi, out);
+    }
+  } catch (e) {
+    throw kernelThrew(m.kernel, fn, e);
   }
+}
+
+/** How kernelThrew's messages begin (actor-errors.ts adds where the run was). */
+export const KERNEL_THREW = /^kernel '[^']+' threw in its \w+ function: /;
+
+/**
+ * What a kernel's function threw, as the one line a program's author needs: the kernel, the
+ * function, the message and where it was thrown (the stack's first frame). A TesseraError (an
+ * input error the kernel found) passes as it is.
+ */
+export function kernelThrew(kernel: string, fn: string, e: unknown): unknown {
+  if (isTesseraError(e)) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  const frame = e instanceof Error ? /\n\s+at (?:.*? \()?(.*?:\d+:\d+)\)?/.exec(e.stack ?? '')?.[1] : undefined;
+  return new TesseraError(`kernel '${kernel}' threw in its ${fn} function: ${message.split('\n')[0]}${frame !== undefined ? ` (thrown at ${frame})` : ''}`, {
+    fix: "correct the kernel (if it is a built-in program's, report it with this line)",
+  });
 }
 
 /** A pull task's pages: one, or the split pages of one vertex. */

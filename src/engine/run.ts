@@ -23,6 +23,7 @@ import { listEdges, listOf, listsNatively, outEdgesOf, toShared } from './fronti
 import { inlineTeam, noTeamwork, runTeamInline } from './team-step.js';
 import { teamBuffer } from './team.js';
 import { RunPools } from './run-pools.js';
+import { checkFrontier, checkState } from './call-checks.js';
 
 /** Vertex maps over at most this many vertices run on the coordinator's thread (Run.vertexStep). */
 const INLINE_VERTEX_MAP = 1 << 16;
@@ -298,6 +299,7 @@ export class Run extends RunPools implements RunContext {
   }
 
   async team(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}, opts: TeamOptions = {}): Promise<{ sum: number; active: number; edges: number }> {
+    checkState(this.program, kernel, 'team', state);
     const why = this.whyNoTeam();
     if (why !== undefined) throw new TesseraError(`program '${this.program}' runs kernel '${kernel}' as a team, but ${why}`, { fix: 'check ctx.teamwork before calling ctx.team (and run the phase as supersteps otherwise)' });
     const k = this.kernel(kernel);
@@ -314,7 +316,7 @@ export class Run extends RunPools implements RunContext {
     try {
       const { votes, voteMs } =
         size === 1
-          ? this.engine.inlineSuperstep(step, (actor) => runTeamInline(k, { graph: g, state, args, frontier: undefined, frontierList: undefined, next: unused, edgeLo: undefined, edgeHi: undefined }, shares[0]!, actor, step))
+          ? this.engine.inlineSuperstep(step, (actor) => runTeamInline(k, { graph: g, state, args, frontier: undefined, frontierList: undefined, next: unused, edgeLo: undefined, edgeHi: undefined }, shares[0]!, actor, step, kernel))
           : await this.engine.superstep(step, { ...this.ref(kernel), team: teamBuffer(size) }, 'pull', shares, args, state, { bitmap: unused, list: undefined, size: 0 }, undefined, unused, false, pullPages);
       const active = votes.reduce((a, v) => a + v.active, 0), edges = votes.reduce((a, v) => a + v.edges, 0), sum = stepSum(votes);
       const record: StepReport = { step, kernel, mode: 'pull', frontier: 0, active, edges, ms: performance.now() - t0, planMs: 0, foldMs: 0, listMs: 0, actors: this.engine.actorReports(votes, voteMs, shares), team: size };
@@ -327,6 +329,7 @@ export class Run extends RunPools implements RunContext {
   }
 
   async vertexMap(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}): Promise<{ sum: number }> {
+    checkState(this.program, kernel, 'vertexMap', state);
     // The frame's frontier and next bitmaps: a vertex map's kernels read and write neither (kernel.ts).
     const unused = this.bitmap();
     try {
@@ -339,6 +342,7 @@ export class Run extends RunPools implements RunContext {
   }
 
   async vertexFilter(kernel: string, state: Record<string, StateArray>, args: Record<string, number> = {}): Promise<Frontier & { sum: number }> {
+    checkState(this.program, kernel, 'vertexFilter', state);
     const next = this.bitmap();
     const { sum, active } = await this.vertexStep(kernel, 'vertexFilter', state, args, next);
     const frontier: Frontier = { bitmap: next, list: undefined, size: active };
@@ -382,7 +386,9 @@ export class Run extends RunPools implements RunContext {
     return this.gpusOwnAll && this.def.operators?.kernels[kernel]?.modes.includes('vertex') === true;
   }
 
-  edgeMap(kernel: string, frontier: Frontier, state: Record<string, StateArray>, args: Record<string, number> = {}, opts: EdgeMapOptions = {}): Promise<StepResult> {
+  async edgeMap(kernel: string, frontier: Frontier, state: Record<string, StateArray>, args: Record<string, number> = {}, opts: EdgeMapOptions = {}): Promise<StepResult> {
+    checkFrontier(this.program, kernel, frontier);
+    checkState(this.program, kernel, 'edgeMap', state);
     return this.edgeStep(kernel, frontier, state, args, opts, undefined);
   }
 
@@ -509,7 +515,7 @@ export class Run extends RunPools implements RunContext {
           const m = { kernel, mode, pullPages, vertex: false, wantList, listCap: this.engine.listCap, countNext };
           return runShareInline(k, ctx, m, actor, step, shares[i]!);
         })
-      : await this.engine.superstep(step, { ...this.ref(kernel), ...(resident !== undefined ? { resident } : {}), ...(mode === 'pull' && opts.pullIf !== undefined ? { pullIf: opts.pullIf } : {}), ...(frontier === this.lastNext && !cpuOnly ? { frontierIsNext: true } : {}), ...(held !== undefined && held.length > 0 ? { held } : {}), ...(holdNext ? { holdNext } : {}), ...(onDevice ? { frontierHeld: true } : {}), ...(vertex ? { vertexOp: true as const } : {}), ...(!vertex && frontier.size === g.numVertices ? { frontierFull: true as const } : {}), ...(touched !== undefined && touched.length > 0 ? { touched: Object.fromEntries(touched) } : {}) }, mode, shares, args, state, onDevice ? { bitmap: h.bitmap, list: undefined, size: frontier.size } : frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext, cpuOnly);
+      : await this.engine.superstep(step, { ...this.ref(kernel), ...(resident !== undefined ? { resident } : {}), ...(mode === 'pull' && opts.pullIf !== undefined ? { pullIf: opts.pullIf } : {}), ...(frontier === this.lastNext && !cpuOnly ? { frontierIsNext: true } : {}), ...(held !== undefined && held.length > 0 ? { held } : {}), ...(holdNext ? { holdNext } : {}), ...(onDevice ? { frontierHeld: true } : {}), ...(vertex ? { vertexOp: true as const } : {}), ...(!vertex && this.isAll(frontier) ? { frontierFull: true as const } : {}), ...(touched !== undefined && touched.length > 0 ? { touched: Object.fromEntries(touched) } : {}) }, mode, shares, args, state, onDevice ? { bitmap: h.bitmap, list: undefined, size: frontier.size } : frontier, mode === 'push' ? list : undefined, next, wantList, pullPages, false, first, countNext, cpuOnly);
     let active = 0;
     let sum = 0;
     let edges = 0;

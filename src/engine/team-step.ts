@@ -4,6 +4,7 @@
  */
 import { faults } from './faults.js';
 import { TeamView, teamBuffer } from './team.js';
+import { kernelThrew } from './run-tasks.js';
 import type { CpuKernel, KernelCtx, TaskOut } from './kernel.js';
 import type { Task, VoteFrame } from '../wire/frames.js';
 import type { Graph } from '../graph/types.js';
@@ -31,11 +32,15 @@ export function inlineTeam(g: Graph): boolean {
 }
 
 /** The kernel's team run alone on this thread over `tasks`, voted as the socket would. */
-export function runTeamInline(kernel: CpuKernel, ctx: KernelCtx, tasks: readonly Task[], actor: string, step: number): VoteFrame {
+export function runTeamInline(kernel: CpuKernel, ctx: KernelCtx, tasks: readonly Task[], actor: string, step: number, kernelName = 'team'): VoteFrame {
   const t0 = performance.now();
   const team = new TeamView(teamBuffer(1), 1, tasks.length, (i) => tasks[i]!);
   const out: TaskOut = { active: 0, sum: 0, edges: 0, discovered: undefined };
-  kernel.team!(ctx, team, out);
+  try {
+    kernel.team!(ctx, team, out);
+  } catch (e) {
+    throw kernelThrew(kernelName, 'team', e);
+  }
   const ms = performance.now() - t0;
   return { type: 'vote', actor, step, active: out.active, sum: out.sum, ...(out.sum !== 0 ? { sums: Float64Array.of(out.sum) } : {}), edges: out.edges, tasks: 1, stolen: 0, stolenEdges: 0, computeMs: ms, busyMs: ms, discovered: undefined };
 }

@@ -13,6 +13,7 @@ import type { EngineEvents } from './engine-options.js';
 import { faults } from './faults.js';
 import { warmPools } from './pools.js';
 import type { AnyProgram } from './define.js';
+import { UNREAD_OUTPUT } from './call-checks.js';
 
 export const warmUp = defineProgram({
   name: 'warm-up',
@@ -68,6 +69,8 @@ export const warmUpGpu = defineProgram({
     return new Int32Array(0);
   },
 });
+
+UNREAD_OUTPUT.add(warmUp).add(warmUpGpu);
 
 /**
  * Runs the warm-up that fits `e` (Engine.create, with programs preloaded): warmUp where its runs

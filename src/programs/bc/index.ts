@@ -41,7 +41,7 @@ export const bc = defineProgram({
   params: {
     sources: { type: 'int', min: 1, description: 'sample size K: K sources drawn by seed (default: every vertex, exact)' },
     sourceList: { type: 'vertices', description: 'explicit source vertices (excludes sources)' },
-    seed: { type: 'int', default: 1, min: 0, description: 'seed of the source sample' },
+    seed: { type: 'int', min: 0, description: 'seed of the source sample (with sources; default 1)' },
   },
   state: {
     // Filled by the driver (-1, 0, 0) and re-initialised per source for the vertices it reached;
@@ -66,10 +66,13 @@ export const bc = defineProgram({
   /** The source vertices (internal ids); undefined = every vertex (exact). */
   prepare({ sources, sourceList, seed }, g): { sources: Uint32Array | undefined } {
     if (sources !== undefined && sourceList !== undefined) {
-      throw new TesseraError('--sources and --source-list cannot be used together', { key: '--sources', fix: 'give either a sample size (--sources K) or a list of sources (--source-list FILE)' });
+      throw new TesseraError('sources (--sources) and sourceList (--source-list) cannot be used together', { key: 'sources', fix: 'give either a sample size (sources: K, --sources K) or a list of sources (sourceList, --source-list FILE)' });
     }
+    // A seed alone would change nothing (every vertex is a source): refused, not ignored.
+    if (seed !== undefined && sources === undefined)
+      throw new TesseraError('seed draws the sample of sources, and no sample size was given', { key: 'seed', fix: 'give sources (--sources K) with it, or leave seed out' });
     if (sourceList !== undefined) return { sources: sourceList };
-    if (sources !== undefined) return { sources: sampleSources(g, sources, seed) };
+    if (sources !== undefined) return { sources: sampleSources(g, sources, seed ?? 1) };
     return { sources: undefined };
   },
   reference: (g, { sources }) => referenceBetweenness(g, sources),

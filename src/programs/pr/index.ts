@@ -64,6 +64,8 @@ export const pr = defineProgram({
     const r0 = 1 / n;
     const { rank } = ctx.state;
     const all = ctx.all();
+    // No iteration: PR_0, 1/n everywhere (rank is declared unset, written by the iterations).
+    if (iterations === 0) return rank.fill(r0);
     let c = ctx.resume<{ it: number; dangling: number; contrib: Float64Array; nextContrib: Float64Array }>();
     if (c === undefined && ctx.gpusOwnAll && ctx.forcedMode === undefined && !ctx.checkpointing && n > 0 && iterations >= 1) {
       // GPUs owning every vertex (one, or several exchanging their contributions each iteration)
