@@ -201,13 +201,18 @@ function sourceOf(prepared: { program: AnyProgram; params: unknown }): number | 
 }
 
 /**
- * One value per vertex, read by vertex: `K` is `number` (original ids) for graphs from files and
- * generators, `string` (node keys) for graphs from fromGraphology.
+ * One value per vertex, read by vertex: `K` is `number` (original ids) for graphs from files of
+ * ids and generators, `string` (node keys, names) for graphs from fromGraphology or read with
+ * names (`number | string` when the type does not tell: loadGraph, fromArrow).
  *
  * Values: bfs depth in edges, -1 when unreachable; sssp distance, Infinity when unreachable;
- * pr rank; wcc / cdlp label = an original id (on a keyed graph, `graph.keys[label]` is the node
- * key: for wcc the first node of the component in graphology's node order); lcc coefficient;
- * bc centrality.
+ * pr rank; wcc / scc / cdlp / louvain label = an original id (`values`, `get`, `entries`; on a
+ * keyed graph `graph.keys[label]` is the node key: for wcc the first node of the component in
+ * graphology's node order); lcc coefficient; bc centrality. The outputs (`write`, `toArrow`,
+ * `format`) name a label as they name vertices: on a graph read with names, by that name.
+ *
+ * A vertex that is not in the graph, or given as the wrong kind (a string on a graph of ids, a
+ * number on one of names), is a TesseraError. `JSON.stringify(result)` gives its summary (toJSON).
  */
 export class RunResult<K extends number | string = number, V extends Float64Array | Int32Array | Uint32Array = Float64Array | Int32Array | Uint32Array> {
   constructor(
@@ -259,7 +264,8 @@ export class RunResult<K extends number | string = number, V extends Float64Arra
 
   /**
    * Value of a vertex: an original id, or a node key on a graph from fromGraphology (BFS: -1
-   * when unreachable; SSSP: Infinity). A vertex not in the graph is a RangeError.
+   * when unreachable; SSSP: Infinity; a label: an original id, even on a graph of names). A
+   * vertex not in the graph is a TesseraError.
    */
   get(vertex: K): number {
     return this.values[this.internal(vertex)]!;
@@ -280,16 +286,44 @@ export class RunResult<K extends number | string = number, V extends Float64Arra
     }
   }
 
-  /** The value as the output file writes it (BFS unreachable 9223372036854775807, SSSP `infinity`). */
+  /**
+   * The value as the text output file writes it (BFS unreachable 9223372036854775807, SSSP
+   * `infinity`; on a graph read with names a label is the name, quoted as a line quotes it).
+   */
   format(vertex: K): string {
-    return formatValue(this.kind, this.get(vertex));
+    return formatValue(this.kind, this.get(vertex), this.graph);
+  }
+
+  /**
+   * What JSON.stringify writes of a result: the program, its output kind, the report's summary
+   * (graph, topology name, supersteps, times, edges, TEPS, notes) and the number of values. Not
+   * the values (one per vertex) nor the graph (its pages): those are `values` / `entries()` and
+   * `write()`; `report` holds the per-superstep detail.
+   */
+  toJSON(): RunResultJson {
+    const r = this.report;
+    return {
+      program: r.program,
+      kind: this.kind,
+      graph: r.graph,
+      topology: r.topology.name,
+      supersteps: r.supersteps,
+      totalMs: r.totalMs,
+      edgesProcessed: r.edgesProcessed,
+      teps: r.teps,
+      ...(r.loadMs !== undefined ? { loadMs: r.loadMs } : {}),
+      ...(r.startMs !== undefined ? { startMs: r.startMs } : {}),
+      notes: r.notes,
+      valueCount: this.values.length,
+    };
   }
 
   /**
    * Writes `id value` lines (ascending original id) atomically; with `parents`, `id value parent`
    * (the parent's original id, the source's own, -1 when unreachable: bfs, sssp). On a graph from
    * fromGraphology the ids are original ids, i.e. positions in `graph.keys` (keys may hold
-   * spaces, ids never do).
+   * spaces, ids never do); on a graph read with names, names (quoted when they hold a space, a
+   * comma or a quote), labels and parents too.
    */
   write(file: string, opts: { parents?: boolean } = {}): Promise<void> {
     if (isArrowFile(file)) return this.toArrow(opts).then(tableBytes).then((b) => writeBytes(file, b));
@@ -298,14 +332,16 @@ export class RunResult<K extends number | string = number, V extends Float64Arra
 
   /**
    * The result as an Apache Arrow table, one row per vertex in ascending original id: `id`
-   * (Uint32; on a graph with names or keys `name`, strings), `value` (Int32 depths, else Float64),
-   * and with `parents` a `parent` column (bfs, sssp; -1 or null when unreachable). `write` makes an
-   * Arrow IPC file of it when the file name ends in .arrow (also .arrows, .feather, .ipc).
+   * (Uint32; on a graph with names or keys `name`, strings), `value` (Int32 depths, else Float64;
+   * labels on a graph with names or keys: the names, strings as `name` is), and with `parents` a
+   * `parent` column (bfs, sssp; -1 or null when unreachable). `write` makes an Arrow IPC file of
+   * it when the file name ends in .arrow (also .arrows, .feather, .ipc).
    */
   toArrow(opts: { parents?: boolean } = {}): Promise<Table> {
     const g = this.graph;
     const keys = isKeyedGraph(g) ? g.keys : undefined;
-    return resultTable(g.ids.toOriginal, keys, this.values, g.ids.byOriginal, !(this.values instanceof Int32Array), opts.parents === true ? this.parents() : undefined);
+    const parents = opts.parents === true ? this.parents() : undefined;
+    return resultTable(g.ids.toOriginal, keys, this.values, g.ids.byOriginal, !(this.values instanceof Int32Array), parents, this.kind === 'label');
   }
 
   /**
@@ -331,17 +367,24 @@ export class RunResult<K extends number | string = number, V extends Float64Arra
     assignByKey(g, target, attribute, transform === undefined ? (o) => values[byOriginal[o]!]! : (o, key) => transform(values[byOriginal[o]!]!, key));
   }
 
-  /** Internal id of a vertex (original id or node key). */
+  /** Internal id of a vertex (original id or node key); one TesseraError when there is none. */
   private internal(vertex: K): number {
     const g = this.graph;
-    const { toOriginal, byOriginal } = g.ids;
+    const { byOriginal } = g.ids;
     if (isKeyedGraph(g)) {
       // graphology turns a key given as a number into its string; so do we.
-      const o = g.keyIndex.get(String(vertex));
-      if (o === undefined) throw new RangeError(`node '${String(vertex)}' is not in the graph`);
+      const o = typeof vertex === 'string' || typeof vertex === 'number' ? g.keyIndex.get(String(vertex)) : undefined;
+      if (o === undefined) throw this.notInGraph(vertex);
       return byOriginal[o]!;
     }
-    const originalId = vertex as number;
+    const v = typeof vertex === 'number' ? this.byId(vertex) : undefined;
+    if (v === undefined) throw this.notInGraph(vertex);
+    return v;
+  }
+
+  /** Internal id of an original id on a graph of ids (binary search of the ascending original ids), if it is a vertex. */
+  private byId(originalId: number): number | undefined {
+    const { toOriginal, byOriginal } = this.graph.ids;
     let lo = 0;
     let hi = byOriginal.length;
     while (lo < hi) {
@@ -350,10 +393,52 @@ export class RunResult<K extends number | string = number, V extends Float64Arra
       else hi = mid;
     }
     const v = byOriginal[lo];
-    if (v === undefined || toOriginal[v] !== originalId) throw new RangeError(`vertex ${originalId} is not in the graph`);
-    return v;
+    return v !== undefined && toOriginal[v] === originalId ? v : undefined;
+  }
+
+  /** Why `vertex` names no vertex: absent, or of the other kind (a string on a graph of ids, a number on one of names). */
+  private notInGraph(vertex: unknown): TesseraError {
+    const g = this.graph;
+    const shown = typeof vertex === 'string' ? `'${vertex}'` : typeof vertex === 'number' ? String(vertex) : JSON.stringify(vertex) ?? String(vertex);
+    if (isKeyedGraph(g)) {
+      const what = g.writesKeys === true ? 'names' : 'node keys';
+      const first = g.keys[0] === undefined ? '' : `, e.g. '${g.keys[0]}'`;
+      if (typeof vertex !== 'string') return new TesseraError(`vertex ${shown} is not in the graph: the vertices of ${g.source} are ${what} (strings)`, { fix: `pass ${g.writesKeys === true ? 'a name' : 'a node key'}${first}` });
+      // Worded as run() words a source that is not there (vertexIdOf).
+      return new TesseraError(`${g.writesKeys === true ? 'vertex' : 'node'} ${shown} is not in the graph`, { fix: `name a vertex of ${g.source} (${what} are matched exactly)` });
+    }
+    const { toOriginal, byOriginal } = g.ids;
+    const range = byOriginal.length === 0 ? 'it has no vertices' : `ids run from ${toOriginal[byOriginal[0]!]} to ${toOriginal[byOriginal[byOriginal.length - 1]!]}`;
+    if (typeof vertex === 'number') return new TesseraError(`vertex ${vertex} is not in the graph`, { fix: `pass an original id that appears in ${g.source} (${range})` });
+    // An id passed as a string (a parsed line, a form field): say which number to pass.
+    const asId = typeof vertex === 'string' && /^\d+$/.test(vertex) ? Number(vertex) : undefined;
+    return new TesseraError(`vertex ${shown} is not in the graph: the vertices of ${g.source} are original ids (numbers)`, {
+      fix: asId !== undefined && this.byId(asId) !== undefined ? `pass ${asId}` : `pass an original id as a number (${range}); a graph read with names takes names`,
+    });
   }
 }
+
+/** The summary JSON.stringify writes of a RunResult (RunResult.toJSON). */
+export interface RunResultJson {
+  program: string;
+  kind: OutputKind;
+  graph: RunReport['graph'];
+  /** The topology's name. */
+  topology: string;
+  supersteps: number;
+  totalMs: number;
+  edgesProcessed: number;
+  teps: number;
+  loadMs?: number;
+  startMs?: number;
+  notes: RunReport['notes'];
+  /** How many values the result holds (one per vertex). */
+  valueCount: number;
+}
+
+// loadGraph's and fromArrow's graph type, and the key type of run's results on it (graphology.ts).
+type MaybeKeyedGraph = import('./graphology.js').MaybeKeyedGraph;
+type VertexOf<G extends Graph> = import('./graphology.js').VertexOf<G>;
 
 /**
  * Runs one program on a graph with a fresh set of actors, and releases them afterwards (for
@@ -364,6 +449,8 @@ export class RunResult<K extends number | string = number, V extends Float64Arra
  */
 export function run<const P extends ProgramRef>(graph: KeyedGraph, program: P, ...opts: OptsArg<P, string>): Promise<RunResult<string, ResultValues<P>>>;
 export function run<const P extends ProgramRef>(graph: PlainGraph, program: P, ...opts: OptsArg<P, number>): Promise<RunResult<number, ResultValues<P>>>;
+/** A graph from loadGraph or fromArrow (names or ids, known when read): vertices as either. */
+export function run<G extends MaybeKeyedGraph, const P extends ProgramRef>(graph: G, program: P, ...opts: OptsArg<P, VertexOf<G>>): Promise<RunResult<VertexOf<G>, ResultValues<P>>>;
 export async function run(graph: Graph, program: ProgramRef, opts: Readonly<Record<string, unknown>> = {}): Promise<RunResult<number | string>> {
   checkArgs('run', graph, opts);
   const { params, setup, defaults, control } = splitOptions(opts);
@@ -522,6 +609,7 @@ export class Session<K extends number | string = number> {
 /** Opens a session on a graph: actors start now and stay until close(). */
 export function openSession(graph: KeyedGraph, opts?: SessionOptions): Promise<Session<string>>;
 export function openSession(graph: PlainGraph, opts?: SessionOptions): Promise<Session<number>>;
+export function openSession<G extends MaybeKeyedGraph>(graph: G, opts?: SessionOptions): Promise<Session<VertexOf<G>>>;
 export function openSession(graph: Graph, opts: SessionOptions = {}): Promise<Session<number | string>> {
   return Session.open(graph, opts);
 }

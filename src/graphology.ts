@@ -99,6 +99,17 @@ export interface KeyedGraph extends Graph {
   readonly writesKeys?: boolean;
 }
 
+/**
+ * A graph that may be read by name or by original id, known only when it is read: what
+ * loadGraph and fromArrow give (an edge list or table of names gives a KeyedGraph, of integers
+ * a plain graph). `run` on it takes and gives either (`RunResult<number | string>`);
+ * `isKeyedGraph(g)` tells which, and narrows it to one or the other.
+ */
+export type MaybeKeyedGraph = KeyedGraph | (Graph & { readonly keys?: never });
+
+/** How `run` names a graph's vertices: node keys or names (string), original ids (number), either for a MaybeKeyedGraph. */
+export type VertexOf<G extends Graph> = G extends KeyedGraph ? string : number;
+
 /** True when `g` was built by fromGraphology (its results are read by node key). */
 export function isKeyedGraph(g: Graph): g is KeyedGraph {
   const k = g as Partial<KeyedGraph>;

@@ -12,6 +12,7 @@ export {
   type RunSetup,
   type SessionOptions,
   type PlainGraph,
+  type RunResultJson,
   type GenerateOptions,
   type GenerateBuildOptions,
 } from './api.js';
@@ -19,6 +20,8 @@ export {
   fromGraphology,
   isKeyedGraph,
   type KeyedGraph,
+  type MaybeKeyedGraph,
+  type VertexOf,
   type GraphologyLike,
   type GraphologyAttributes,
   type FromGraphologyOptions,

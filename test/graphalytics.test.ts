@@ -41,7 +41,8 @@ for (const name of graphs) {
       for (const algo of algos) {
         const r = await run(graph, ALGO[algo], { defaults, topology: topo([...threads]) });
         const actual: Output = new Map();
-        for (const [id, x] of r.entries()) actual.set(id, algo === 'BFS' && x < 0 ? BFS_UNREACHABLE : x);
+        // Graphalytics ids are integers (loadGraph's type admits names too).
+        for (const [id, x] of r.entries()) actual.set(id as number, algo === 'BFS' && x < 0 ? BFS_UNREACHABLE : x);
         const m = matchFor(algo, readOutput(path.join(dir, `${name}-${algo}`)), actual);
         t.true(m.ok, `${algo} (pageEdges ${pageEdges ?? 'default'}, sockets ${threads.join('+')}): ${m.reason ?? ''}`);
       }

@@ -315,7 +315,9 @@ test('keys in and out: run options by key, get by key, entries in node order, un
   const bfs = await run(graph, 'bfs', { source: 'zeta', topology: TOPO });
   t.deepEqual([...bfs.entries()], [['zeta', 0], ['alpha', 1], ['mid', -1], ['b e t a', 2], ['42', 3]]);
   t.is(bfs.format('mid'), '9223372036854775807');
-  t.throws(() => bfs.get('nope'), { instanceOf: RangeError, message: /node 'nope'/ });
+  t.throws(() => bfs.get('nope'), { instanceOf: TesseraError, message: /node 'nope' is not in the graph\. Fix: name a vertex of graphology graph \(node keys/ });
+  t.throws(() => bfs.get(7 as never), { instanceOf: TesseraError, message: /vertex 7 is not in the graph: .* node keys \(strings\)\. Fix: pass a node key, e\.g\. 'zeta'/ });
+  t.is(bfs.get(42 as never), 3, 'a number finds the key it reads as (as in graphology)');
   await t.throwsAsync(run(graph, 'bfs', { source: 'nope', topology: TOPO }), { instanceOf: TesseraError, message: /node 'nope' is not in the graph \(at source\)/ });
   const bc = await run(graph, 'bc', { sourceList: ['zeta'], topology: TOPO });
   // From zeta alone: alpha and 'b e t a' lie on one shortest path each to the nodes after them.

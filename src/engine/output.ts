@@ -14,7 +14,12 @@ import type { OutputKind } from './program.js';
 
 const LONG_MAX = '9223372036854775807';
 
-export function formatValue(kind: OutputKind, x: number): string {
+/**
+ * A value as an output line writes it; given the graph, a 'label' on a graph read with names is
+ * the vertex's name (valueText), as RunResult.format promises.
+ */
+export function formatValue(kind: OutputKind, x: number, graph?: Graph): string {
+  if (graph !== undefined) return valueText(graph, kind)(x);
   switch (kind) {
     case 'depth':
       return x < 0 ? LONG_MAX : String(x);
@@ -34,9 +39,9 @@ export function formatValue(kind: OutputKind, x: number): string {
  * `parents` (internal ids, -1 unreachable) a third column, the parent's original id or -1.
  */
 async function writeLines(out: NodeJS.WritableStream, failed: Promise<never>, graph: Graph, values: ArrayLike<number>, kind: OutputKind, parents?: Int32Array): Promise<void> {
-  const { toOriginal, byOriginal } = graph.ids;
-  const { name, label } = namesOf(graph);
-  const value = kind === 'label' && label !== undefined ? (x: number) => label(x) : (x: number) => formatValue(kind, x);
+  const { byOriginal } = graph.ids;
+  const { name } = namesOf(graph);
+  const value = valueText(graph, kind);
   let buf = '';
   for (let i = 0; i < byOriginal.length; i++) {
     const v = byOriginal[i]!;
@@ -50,6 +55,17 @@ async function writeLines(out: NodeJS.WritableStream, failed: Promise<never>, gr
 }
 
 /**
+ * How an output line writes a value of `kind` (RunResult.format uses it too, so the two agree): as
+ * formatValue, except that on a graph read with names a 'label' (an original id) is the name of
+ * the vertex it denotes, written as a line names vertices (a label that is no vertex, from a
+ * defined program, stays a number rather than becoming "undefined").
+ */
+export function valueText(graph: Graph, kind: OutputKind): (x: number) => string {
+  const { label } = namesOf(graph);
+  return kind === 'label' && label !== undefined ? label : (x) => formatValue(kind, x);
+}
+
+/**
  * How an output line names internal vertex v: its original id, or on a graph read with names its
  * name, quoted ("...", a quote inside doubled) when it holds a space, a comma, a quote or is empty;
  * `label` names a 'label' value (an original id) the same way.
@@ -60,7 +76,8 @@ function namesOf(graph: Graph): { name: (v: number) => string; label?: (original
   const keys = named.writesKeys === true ? named.keys : undefined;
   if (keys === undefined) return { name: (v) => String(toOriginal[v]) };
   const label = (o: number): string => {
-    const k = keys[o]!;
+    const k = keys[o];
+    if (k === undefined) return String(o);
     return k === '' || /[\s,"]/.test(k) ? `"${k.replace(/"/g, '""')}"` : k;
   };
   return { name: (v) => label(toOriginal[v]!), label };

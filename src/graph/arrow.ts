@@ -19,6 +19,7 @@ import { F64List, U32List } from './chunked.js';
 import { MAX_ORIGINAL_ID, type Graph, type RawEdges } from './types.js';
 import { buildGraph } from './build.js';
 import { withKeys } from './keys.js';
+import type { MaybeKeyedGraph } from '../graphology.js';
 
 export interface ArrowEdgeOptions {
   source?: string;
@@ -134,18 +135,22 @@ function isString(v: Vector): boolean {
  * A result as a table: `id` (original ids, Uint32) or, on a graph with names, `name` (strings),
  * and `value` (Float64, or Int32 for depths and counts), one row per vertex in ascending
  * original id; with `parents`, a `parent` column the same way (-1 / null when unreachable).
+ * With `labels` (values that are original ids: wcc, scc, cdlp, louvain) on a graph with names,
+ * `value` holds names too, typed as `name` is: the table has no ids to look a label up by.
  */
-export async function resultTable(ids: Uint32Array, names: readonly string[] | undefined, values: ArrayLike<number>, byOriginal: Uint32Array, float: boolean, parents?: Int32Array): Promise<Table> {
+export async function resultTable(ids: Uint32Array, names: readonly string[] | undefined, values: ArrayLike<number>, byOriginal: Uint32Array, float: boolean, parents?: Int32Array, labels = false): Promise<Table> {
   const n = byOriginal.length;
-  const val = float ? new Float64Array(n) : new Int32Array(n);
   const orig = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const v = byOriginal[i]!;
-    orig[i] = ids[v]!;
-    val[i] = values[v]!;
-  }
+  for (let i = 0; i < n; i++) orig[i] = ids[byOriginal[i]!]!;
   const cols: Record<string, unknown> = names === undefined ? { id: orig } : { name: Array.from(orig, (o) => names[o]!) };
-  cols.value = val;
+  if (labels && names !== undefined) {
+    // A label that is no vertex (a defined program's) stays its number, as the text output writes it.
+    cols.value = Array.from(byOriginal, (v) => names[values[v]!] ?? String(values[v]));
+  } else {
+    const val = float ? new Float64Array(n) : new Int32Array(n);
+    for (let i = 0; i < n; i++) val[i] = values[byOriginal[i]!]!;
+    cols.value = val;
+  }
   if (parents !== undefined) {
     if (names === undefined) cols.parent = Float64Array.from(byOriginal, (v) => (parents[v]! < 0 ? -1 : ids[parents[v]!]!));
     else cols.parent = Array.from(byOriginal, (v) => (parents[v]! < 0 ? null : names[ids[parents[v]!]!]!));
@@ -159,7 +164,7 @@ export async function resultTable(ids: Uint32Array, names: readonly string[] | u
  * integer columns, or names from string columns (then read and written by name, as a graph from
  * fromGraphology).
  */
-export function fromArrow(table: Table, opts: ArrowEdgeOptions & { pageEdges?: number } = {}): Graph {
+export function fromArrow(table: Table, opts: ArrowEdgeOptions & { pageEdges?: number } = {}): MaybeKeyedGraph {
   const r = arrowEdges(table, 'Arrow table', opts);
   const built = buildGraph(r.raw, { pageEdges: opts.pageEdges });
   return r.keys === undefined ? built : withKeys(built, r.keys);

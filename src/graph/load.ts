@@ -5,7 +5,7 @@
 import { checkGraphFits } from './memory.js';
 import { isGeneratorSpec } from './generate/spec.js';
 import { pageView } from './pages.js';
-import type { Graph } from './types.js';
+import type { MaybeKeyedGraph } from '../graphology.js';
 import { TesseraError } from '../errors.js';
 import type { GraphDefaults } from '../engine/define.js';
 
@@ -35,7 +35,8 @@ export interface LoadOptions {
 }
 
 export interface LoadedGraph {
-  graph: Graph;
+  /** Read by name (a KeyedGraph) when the input's ids are names, else by original id. */
+  graph: MaybeKeyedGraph;
   /**
    * Program parameters the input carries: a Graphalytics .properties file's numeric values by key
    * (`bfs.source-vertex`: 6), which programs read through their parameters' `property`.
