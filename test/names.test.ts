@@ -78,6 +78,25 @@ test('tessera run on names: --source by name, labels and parents by name', async
   t.regex(missing.stderr, /'zed' is not/);
 });
 
+test('integer literals are integer ids whichever line is bad: negative or too large ids are errors, never names', async (t) => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['n1.txt', '-5 0\n1 2\n', /n1\.txt:1: '-5' is a negative vertex id/],
+    ['n2.txt', '-5 0\n-1 2\n', /n2\.txt:1: '-5' is a negative vertex id/],
+    ['n3.txt', '0 1\n-1 2\n', /n3\.txt:2: '-1' is a negative vertex id/],
+    ['l1.txt', '0 1\n4294967296 2\n', /l1\.txt:2: vertex id 4294967296 is larger than 4294967294/],
+    ['l2.txt', '4294967296 1\n4294967297 2\n', /l2\.txt:1: vertex id 4294967296 is larger than 4294967294/],
+    ['h.txt', 'src dst\n-1 2\n', /h\.txt:2: vertex id '-1' is not an integer/],
+  ];
+  for (const [name, text, re] of cases) {
+    const f = await file(name, text);
+    t.false((await sniffEdgeList(f)).names, name);
+    const e = await t.throwsAsync(loadGraph(f), { instanceOf: TesseraError });
+    t.regex(e!.message, re);
+  }
+  // A token that is not an integer still means names.
+  t.true((await sniffEdgeList(await file('m.txt', '-5x 0\n-1y 2\n'))).names);
+});
+
 test('a header over integer ids; --names and --no-names, --header and --no-header', async (t) => {
   const tsv = await file('h.tsv', 'src\tdst\n1\t2\n2\t3\n');
   const { graph } = await loadGraph(tsv);

@@ -49,6 +49,10 @@ const HEAD_SRC = /^(source|src|from|start|u|node_?1|id_?1|head|sender|caller|fol
 const HEAD_DST = /^(target|dst|to|end|v|node_?2|id_?2|tail|receiver|callee|followee|friend)$/i;
 const INT = /^\d+$/;
 const isId = (s: string | undefined): boolean => s !== undefined && INT.test(s) && Number(s) <= MAX_ORIGINAL_ID;
+// For the sniff, any integer literal is an integer id: a negative or too large one then reaches
+// the integer reader and its one-line error, instead of turning the file into names.
+const INT_LITERAL = /^[+-]?\d+$/;
+const isIntToken = (s: string | undefined): boolean => s !== undefined && INT_LITERAL.test(s);
 const isNumber = (s: string | undefined): boolean => s !== undefined && s !== '' && Number.isFinite(Number(s));
 const skip = (line: string): boolean => line.trim() === '' || line.startsWith('#') || line.startsWith('%');
 
@@ -88,7 +92,8 @@ export function splitFields(line: string, d: Delimiter): string[] | undefined {
 
 /**
  * From the first data lines: the delimiter, whether the ids are names (the first line's ids are
- * not integers and neither are the second's), and whether the first line is a header (over
+ * not integer literals and neither are the second's; -5 or 4294967296 is an integer, refused
+ * later by the integer reader with its line), and whether the first line is a header (over
  * integer ids: any first line whose ids are not integers; over names: a third field that is not a
  * number, or with two fields column names such as source/target or a .csv / .tsv file).
  * loadGraph returns the header it skipped (LoadedGraph.header); the CLI says so.
@@ -104,10 +109,10 @@ export async function sniffEdgeList(file: string): Promise<Sniffed> {
   const delimiter: Delimiter = first.includes('\t') ? '\t' : first.includes(',') ? ',' : ' ';
   const a = splitFields(first, delimiter) ?? [];
   const b = lines[1] === undefined ? undefined : splitFields(lines[1], delimiter);
-  if (isId(a[0]) && isId(a[1])) return { delimiter, header: false, names: false };
+  if (isIntToken(a[0]) && isIntToken(a[1])) return { delimiter, header: false, names: false };
   // Integers below a first line of two words: a header; a first line like "1 2x" stays an error.
   const word = (x: string | undefined): boolean => x !== undefined && x !== '' && !isNumber(x);
-  if (b !== undefined && isId(b[0]) && isId(b[1])) return { delimiter, header: word(a[0]) && word(a[1]), names: false };
+  if (b !== undefined && isIntToken(b[0]) && isIntToken(b[1])) return { delimiter, header: word(a[0]) && word(a[1]), names: false };
   // Names: a third field settles it (a weight is a number, a column name is not); with two
   // fields, column names such as source/target do, and so does the CSV/TSV habit of a header row.
   const header = a.length >= 3 ? !isNumber(a[2]) : (HEAD_SRC.test(a[0] ?? '') && HEAD_DST.test(a[1] ?? '')) || /\.(csv|tsv)(\.gz)?$/i.test(file);
