@@ -101,12 +101,27 @@ for (const sparse of [false, true]) {
 test('bounded renumber none and a vertex file: same .tsr as in memory', async (t) => {
   const file = await edgeListFile(false);
   const vfile = path.join(path.dirname(file), 'g.v');
-  await writeFile(vfile, Array.from({ length: 400 }, (_, i) => `${i * 2}`).join('\n') + '\n');
+  // Every vertex of the edges (ids below 300), and isolated even ones up to 798: a vertex list lists every vertex.
+  await writeFile(vfile, Array.from({ length: 800 }, (_, i) => i).filter((i) => i < 300 || i % 2 === 0).join('\n') + '\n');
   const raw = async (): Promise<RawEdges> => {
     const { readGraphFile } = await import('../src/graph/readers/index.js');
     return (await readGraphFile(file, { vertices: vfile })).raw;
   };
   await compare(t, raw, edgeListStream(file, { vertices: vfile }), { pageEdges: 32, renumber: 'none', runEdges: 300 });
+});
+
+test('bounded: a vertex file that lacks an edge endpoint or lists a vertex twice is refused, as in memory', async (t) => {
+  const dir = await tmp();
+  const file = path.join(dir, 'e.txt');
+  const vfile = path.join(dir, 'v.txt');
+  await writeFile(file, '# edges\n0 1\n1 2\n');
+  await writeFile(vfile, '0\n1\n');
+  const stream = edgeListStream(file, { vertices: vfile });
+  const e = await t.throwsAsync(buildTsrExternal(stream, path.join(dir, 'g.tsr'), { hostMemory: BIG }), { instanceOf: TesseraError });
+  t.regex(e!.message, /e\.txt:3: edge endpoint 2 is not a vertex of v\.txt\. Fix: add vertex 2 to /);
+  await writeFile(vfile, '0\n1\n2\n1\n');
+  const e2 = await t.throwsAsync(buildTsrExternal(edgeListStream(file, { vertices: vfile }), path.join(dir, 'g2.tsr'), { hostMemory: BIG }), { instanceOf: TesseraError });
+  t.regex(e2!.message, /v\.txt:4: vertex 1 is listed twice/);
 });
 
 test('bounded: refuses when the disk is short, naming the directory, the need and the free space', async (t) => {

@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { TesseraError } from '../src/errors.js';
 import { F32List, type U32List, type WeightList } from '../src/graph/chunked.js';
 import { readGraphFile, readGraphalytics, readLineBlocks, type ReadGraphOptions } from '../src/graph/readers/index.js';
+import { loadGraph } from '../src/graph/load.js';
 import { GRAPHALYTICS, SNAP } from './helpers/paths.js';
 
 let dir = '';
@@ -366,6 +367,22 @@ test('edge list: weighted false ignores a third column; directed false; vertices
   t.deepEqual(arr(raw.vertices), [1, 2, 3, 42]);
   // weighted: true demands the column.
   await rejects(t, await fixture('t2.txt', '1 2 1\n2 3\n'), { weighted: true }, 2, 'missing the weight column');
+});
+
+test('edge list with a vertex file: it lists every vertex (an edge endpoint it lacks, a vertex listed twice: errors), as a Graphalytics .v', async (t) => {
+  const f = await fixture('lv.txt', '0 1\n# c\n1 2\n');
+  const v = await fixture('lv.v', '0\n1\n');
+  for (const load of [() => readGraphFile(f, { vertices: v }), () => loadGraph(f, { vertices: v })]) {
+    const e = await t.throwsAsync(load(), { instanceOf: TesseraError });
+    t.regex(e!.message, /lv\.txt:3: edge endpoint 2 is not a vertex of lv\.v\. Fix: add vertex 2 to .*lv\.v, or remove the edge/);
+  }
+  const e = await t.throwsAsync(readGraphFile(f, { vertices: await fixture('lv2.v', '0\n1\n2\n0\n') }), { instanceOf: TesseraError });
+  t.regex(e!.message, /lv2\.v:4: vertex 0 is listed twice/);
+  // The same pair as a Graphalytics .v/.e: the same refusal.
+  const gdir = await gaFixture('lv', '0\n1\n', '0 1\n1 2\n');
+  const e3 = await t.throwsAsync(readGraphFile(gdir), { instanceOf: TesseraError });
+  t.regex(e3!.message, /lv\.e:2: edge endpoint 2 is not a vertex of lv\.v/);
+  t.is((await loadGraph(f, { vertices: await fixture('lv3.v', '2\n1\n0\n7\n') })).graph.numVertices, 4);
 });
 
 test('edge list: the largest allowed id, 2^32-2', async (t) => {

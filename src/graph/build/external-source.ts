@@ -9,9 +9,12 @@ import { CHUNK, type U32List } from '../chunked.js';
 import { createGenerator, formatGeneratorSpec, generatedVertices, type GeneratorSpec } from '../generate/index.js';
 import { emptyError, edgeListParser, readVertexFile, type EdgeListOptions, type EdgeParser } from '../readers/edgelist.js';
 import { readLineBlocks } from '../readers/lines.js';
+import { foreignError, foreignIn, idSet, uniqueVertices, type IdSet } from '../readers/vertex-list.js';
 import type { WeightArray, WeightType } from '../types.js';
 
 /** Receives k edges; the arrays are reused once it returns. */
+const STOP = Symbol('stop');
+
 export type EdgeSink = (src: Uint32Array, dst: Uint32Array, w: WeightArray | undefined, k: number) => void;
 
 export interface EdgeStream {
@@ -61,11 +64,23 @@ export function generatorStream(spec: GeneratorSpec): EdgeStream {
   };
 }
 
-/** A plain / SNAP edge list (readEdgeList's parsing and errors), in chunks of 2^20 edges. */
+/**
+ * A plain / SNAP edge list (readEdgeList's parsing and errors), in chunks of 2^20 edges. With a
+ * vertex list, each chunk's endpoints are checked against it before they go on (it lists every
+ * vertex, as a Graphalytics .v does).
+ */
 export function edgeListStream(
   file: string,
   opts: EdgeListOptions & { vertices?: string; expectedEdges?: number; expectedWeights?: WeightType | 'none' },
 ): EdgeStream {
+  const vertexFile = opts.vertices;
+  const files = { vertexFile: vertexFile ?? '', edgeFile: file };
+  let known: Promise<{ list: U32List; set: IdSet }> | undefined;
+  const listed = (): Promise<{ list: U32List; set: IdSet }> =>
+    (known ??= (async () => {
+      const list = await readVertexFile(vertexFile!);
+      return { list, set: idSet(await uniqueVertices(files, list)) };
+    })());
   return {
     source: file,
     directed: opts.directed ?? true,
@@ -73,20 +88,44 @@ export function edgeListStream(
     idSpace: undefined,
     weights: opts.weighted === false ? 'none' : opts.weighted === true ? (opts.weightType ?? 'float64') : opts.expectedWeights,
     progressUnit: 'bytes',
-    vertices: () => (opts.vertices === undefined ? Promise.resolve(undefined) : readVertexFile(opts.vertices)),
+    vertices: async () => (vertexFile === undefined ? undefined : (await listed()).list),
     async run(sink, progress) {
+      const set = vertexFile === undefined ? undefined : (await listed()).set;
       const p = edgeListParser(file, opts);
       let edges = 0;
-      await readLineBlocks(
-        file,
-        (buf, start, end) => {
-          p.block(buf, start, end);
-          if (p.src.length >= CHUNK) edges += drainParser(p, sink);
-        },
-        { onProgress: progress, currentLine: () => p.line },
-      );
-      edges += drainParser(p, sink);
-      if (edges === 0 && opts.vertices === undefined) throw emptyError(file);
+      let foreign: { edge: number; id: number } | undefined;
+      const checked: EdgeSink =
+        set === undefined
+          ? sink
+          : (s, d, w, k) => {
+              const i = foreignIn(s, d, k, set);
+              if (i >= 0) {
+                foreign = { edge: edges + i, id: set.has(s[i]!) ? d[i]! : s[i]! };
+                throw STOP;
+              }
+              sink(s, d, w, k);
+              edges += k;
+            };
+      const drain = (): void => {
+        const k = drainParser(p, checked);
+        if (set === undefined) edges += k;
+      };
+      try {
+        await readLineBlocks(
+          file,
+          (buf, start, end) => {
+            p.block(buf, start, end);
+            if (p.src.length >= CHUNK) drain();
+          },
+          { onProgress: progress, currentLine: () => p.line },
+        );
+        drain();
+      } catch (e) {
+        if (e !== STOP) throw e;
+      }
+      if (foreign !== undefined) throw await foreignError(files, foreign.edge, foreign.id);
+      if (edges === 0 && vertexFile === undefined) throw emptyError(file);
+      known = undefined;
     },
   };
 }

@@ -14,6 +14,7 @@ import { TesseraError } from '../../errors.js';
 import { F32List, F64List, U32List, type WeightList } from '../chunked.js';
 import { MAX_ORIGINAL_ID, type RawEdges, type WeightType } from '../types.js';
 import { excerpt, NL, readLineBlocks, type ReadProgress } from './lines.js';
+import { checkVertexList } from './vertex-list.js';
 
 export interface EdgeListOptions {
   /** Whether the edges are directed (default true). Undirected: each line is one edge both ways. */
@@ -342,36 +343,8 @@ export class EdgeParser {
   }
 }
 
-/** Number of data lines before line k, found by scanning again (error paths only). */
-export async function lineOfRecord(file: string, k: number, skipRecords = 0): Promise<number> {
-  let line = 0;
-  let seen = 0;
-  const target = k + skipRecords;
-  let found = 0;
-  const STOP = Symbol('stop');
-  try {
-    await readLineBlocks(file, (buf, start, end) => {
-      let i = start;
-      while (i < end) {
-        line++;
-        let c = buf[i]!;
-        while (c === SP || c === TAB || c === CR) c = buf[++i]!;
-        const j = buf.indexOf(NL, i);
-        if (c !== NL && c !== HASH && c !== PERCENT) {
-          if (seen === target) {
-            found = line;
-            throw STOP;
-          }
-          seen++;
-        }
-        i = j + 1;
-      }
-    });
-  } catch (e) {
-    if (e !== STOP) throw e;
-  }
-  return found;
-}
+// Where the vertex checks (vertex-list.ts) find it too, without importing this file.
+export { lineOfRecord } from './lines.js';
 
 /**
  * Reads a vertex list: one id per line (Graphalytics .v). Extra columns are allowed only when
@@ -480,6 +453,8 @@ export async function readEdgeList(file: string, opts: EdgeListOptions & { verti
   await readLineBlocks(file, p.block, { onProgress: opts.onProgress, currentLine: () => p.line });
   const vertices = opts.vertices !== undefined ? await readVertexFile(opts.vertices) : undefined;
   if (p.src.length === 0 && (vertices === undefined || vertices.length === 0)) throw emptyError(file);
+  // A vertex list lists every vertex (Graphalytics .v semantics), as for a .v/.e pair.
+  if (vertices !== undefined) await checkVertexList({ vertexFile: opts.vertices!, edgeFile: file }, vertices, p.src, p.dst);
   const raw: RawEdges = { src: p.src, dst: p.dst, directed: opts.directed ?? true, source: file };
   if (p.weights) {
     raw.weights = p.weights;

@@ -221,6 +221,40 @@ export async function readLines(file: string, onLine: (line: string, lineNo: num
   }
 }
 
+/**
+ * The line of data record k (0-based, after skipRecords), found by scanning again (error paths
+ * only): blank lines and lines starting with # or % are not records.
+ */
+export async function lineOfRecord(file: string, k: number, skipRecords = 0): Promise<number> {
+  let line = 0;
+  let seen = 0;
+  const target = k + skipRecords;
+  let found = 0;
+  const STOP = Symbol('stop');
+  try {
+    await readLineBlocks(file, (buf, start, end) => {
+      let i = start;
+      while (i < end) {
+        line++;
+        let c = buf[i]!;
+        while (c === 32 || c === 9 || c === 13) c = buf[++i]!; // space, tab, CR
+        const j = buf.indexOf(NL, i);
+        if (c !== NL && c !== 35 && c !== 37) { // not # or %
+          if (seen === target) {
+            found = line;
+            throw STOP;
+          }
+          seen++;
+        }
+        i = j + 1;
+      }
+    });
+  } catch (e) {
+    if (e !== STOP) throw e;
+  }
+  return found;
+}
+
 /** A short printable excerpt of buf[s, e) for error messages. */
 export function excerpt(buf: Buffer, s: number, e: number, max = 40): string {
   const long = e - s > max;
