@@ -8,6 +8,7 @@ import { pageView } from './pages.js';
 import type { MaybeKeyedGraph } from '../graphology.js';
 import { TesseraError } from '../errors.js';
 import type { GraphDefaults } from '../engine/define.js';
+import { checkBoolean, checkInteger, checkOneOf, checkOptions, checkString, describe } from './options.js';
 
 export interface LoadOptions {
   /** Store every edge both ways. */
@@ -47,7 +48,33 @@ export interface LoadedGraph {
   header?: string[];
 }
 
+const LOAD_KEYS: readonly (keyof LoadOptions)[] = ['undirected', 'vertices', 'pageEdges', 'allowNegativeWeights', 'renumber', 'names', 'header', 'hostMemoryLimit'];
+
+/** The spec a string and the options of the types LoadOptions says, every key a known one. */
+function checkLoadArgs(spec: unknown, opts: unknown): LoadOptions {
+  if (typeof spec !== 'string' || spec.trim() === '') {
+    throw new TesseraError(`loadGraph needs a graph: a file path or a generator spec, got ${spec === '' ? 'an empty string' : describe(spec)}`, {
+      fix: "pass e.g. loadGraph('edges.txt'), loadGraph('g.tsr') or loadGraph('rmat:20')",
+    });
+  }
+  const what = 'loadGraph options';
+  const o = checkOptions(opts, what, LOAD_KEYS);
+  for (const k of ['undirected', 'allowNegativeWeights', 'names', 'header'] as const) checkBoolean(o, k, what);
+  checkString(o, 'vertices', what, 'give the path of a vertex list file (one id per line), or leave it out');
+  checkInteger(o, 'pageEdges', what, 1, 0x7fffffff, 'use e.g. 1048576, or leave it out');
+  checkOneOf(o, 'renumber', what, ['degree', 'none']);
+  const limit = o.hostMemoryLimit;
+  if (limit !== undefined && !(typeof limit === 'number' && Number.isFinite(limit) && limit > 0)) {
+    throw new TesseraError(`${what}: hostMemoryLimit must be a number of bytes > 0, got ${describe(limit)}`, {
+      key: 'hostMemoryLimit',
+      fix: 'give bytes, e.g. 8 * 2 ** 30 for 8 GiB (sizes such as 8GiB are for --host-memory and a topology file)',
+    });
+  }
+  return o as LoadOptions;
+}
+
 export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<LoadedGraph> {
+  opts = checkLoadArgs(spec, opts);
   const r = await loadAny(spec, opts);
   const limit = opts.hostMemoryLimit;
   if (limit !== undefined && r.graph.out.stored === undefined) {
@@ -72,6 +99,7 @@ async function loadAny(spec: string, opts: LoadOptions): Promise<LoadedGraph> {
   const build = { pageEdges: opts.pageEdges, renumber: opts.renumber, ...(opts.undirected ? { directed: false } : {}) };
   if (isGeneratorSpec(spec)) {
     if (opts.vertices !== undefined) throw notFor(spec, '--vertices', 'a generated graph has every id below 2^scale as a vertex', 'drop --vertices');
+    refuseTextOptions(spec, opts, 'a generated graph has integer ids and no header');
     const [{ createGenerator, generateEdges }, { buildGraph }] = await Promise.all([import('./generate/index.js'), import('./build.js')]);
     const g = createGenerator(spec);
     checkGraphFits(g.numVertices, g.numEdges, { what: `generator spec ${spec}`, says: `makes ${g.numVertices} vertices and ${g.numEdges} edges` });
@@ -80,6 +108,8 @@ async function loadAny(spec: string, opts: LoadOptions): Promise<LoadedGraph> {
   }
   if (spec.endsWith('.tsr')) {
     if (opts.vertices !== undefined) throw notFor(spec, '--vertices', 'a .tsr holds its vertices already', 'drop --vertices, or convert the edge list with it again');
+    refuseTextOptions(spec, opts, 'a .tsr stores integer ids only and has no header');
+    if (opts.renumber !== undefined) throw notFor(spec, 'renumber', 'the vertices of a .tsr were numbered when it was converted', 'drop renumber, or load the source graph (the text file or generator spec) with it');
     const limit = opts.hostMemoryLimit;
     const [{ readTsr, readTsrHeader }, { openStoredTsr, pageBytesOf }] = await Promise.all([import('./tsr.js'), import('./store.js')]);
     const graph = limit !== undefined && pageBytesOf(await readTsrHeader(spec)) > limit ? await openStoredTsr(spec, limit) : await readTsr(spec);
@@ -98,11 +128,17 @@ async function loadAny(spec: string, opts: LoadOptions): Promise<LoadedGraph> {
   ]);
   if (isArrowFile(spec)) {
     if (opts.vertices !== undefined) throw notFor(spec, '--vertices', 'an Arrow table lists edges only', 'drop --vertices');
+    if (opts.header === true) throw notFor(spec, '--header', 'an Arrow table has named columns, no header line', 'drop --header');
     const r = await readArrowEdges(spec, { directed: opts.undirected ? false : undefined, allowNegativeWeights: opts.allowNegativeWeights });
+    // The id columns' type says whether the ids are names: a names option that disagrees is refused.
+    if (opts.names !== undefined && opts.names !== (r.keys !== undefined))
+      throw notFor(spec, opts.names ? '--names' : '--no-names', `the table's id columns hold ${r.keys !== undefined ? 'strings (names)' : 'integers'}`, 'drop the names option');
     const built = buildGraph(r.raw, build);
     return { graph: r.keys === undefined ? built : withKeys(built, r.keys), defaults: {}, loadMs: performance.now() - t0 };
   }
-  if ((await detectFormat(spec)) === 'edgelist') {
+  const format = await detectFormat(spec);
+  if (format !== 'edgelist') refuseTextOptions(spec, opts, `a ${format === 'matrixmarket' ? 'Matrix Market' : 'Graphalytics'} graph has integer ids and no header line`);
+  if (format === 'edgelist') {
     const sniffed = await sniffEdgeList(spec);
     const names = opts.names ?? sniffed.names;
     const header = opts.header ?? sniffed.header;
@@ -127,6 +163,12 @@ async function loadAny(spec: string, opts: LoadOptions): Promise<LoadedGraph> {
     if (Number.isFinite(x)) defaults[k] = x;
   }
   return { graph, defaults, loadMs: performance.now() - t0 };
+}
+
+/** names / header: they apply to edge lists only (false, true of every other source, passes). */
+function refuseTextOptions(spec: string, opts: LoadOptions, why: string): void {
+  if (opts.names === true) throw notFor(spec, '--names', why, 'drop --names (names: true)');
+  if (opts.header === true) throw notFor(spec, '--header', why, 'drop --header (header: true)');
 }
 
 /** An option that cannot apply to this kind of graph source: refused, never ignored. */
