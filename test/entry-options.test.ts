@@ -6,9 +6,11 @@
 import test, { type ExecutionContext } from 'ava';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadGraph, TesseraError } from '../src/index.js';
+import { generate, loadGraph, TesseraError } from '../src/index.js';
+import { generateArguments } from '../src/graph/generate/index.js';
 import { writeTsr } from '../src/graph/tsr.js';
 import { tempDir } from './helpers/cli.js';
+import { sameGraph } from './helpers/same-graph.js';
 
 /** The call fails with one TesseraError line matching `re`. */
 async function refused(t: ExecutionContext, f: () => unknown, re: RegExp): Promise<void> {
@@ -47,4 +49,36 @@ test('loadGraph: option types, unknown keys and the arguments themselves are che
   const { graph } = await loadGraph('rmat:4', { undirected: true, renumber: 'none', pageEdges: 8, hostMemoryLimit: 8 * 2 ** 30, allowNegativeWeights: false, names: false, header: false, vertices: undefined });
   t.false(graph.directed);
   t.is(graph.pageEdges, 8);
+});
+
+test('generate: the object form takes what the string form takes, refuses the rest, and no second argument', async (t) => {
+  // Through generate() (api.ts checks the object form with checkGeneratorSpec).
+  for (const [o, re] of [
+    [{ kind: 'uniform', scale: 4, scramble: false }, /option 'scramble' applies to rmat only/],
+    [{ kind: 'uniform', scale: 4, a: 0.5 }, /option 'a' applies to rmat only/],
+    [{ kind: 'rmat', scale: 4, scramble: 'no' }, /scramble must be true or false, got a string \('no'\)/],
+    [{ kind: 'rmat', scale: 4, weighted: 'yes' }, /weighted must be true or false, got a string \('yes'\)/],
+    [{ kind: 'rmat', scale: 4, seeed: 2 }, /unknown option 'seeed'.*did you mean 'seed'\?/],
+    [{ kind: 'rmat', scale: 4, ef: 2 }, /unknown option 'ef'.*write edgeFactor/],
+    [{ kind: 'rmat', scale: 40 }, /scale must be an integer from 1 to 31/],
+    [{ kind: 'rmat', scale: 4, a: 0.6, b: 0.3, c: 0.2 }, /a \+ b \+ c = 1\.1 exceeds 1/],
+    [{ kind: 'graph500', scale: 4 }, /kind must be 'rmat' or 'uniform'/],
+  ] as const) {
+    await refused(t, () => generate(o as never), re);
+    await refused(t, () => generateArguments(o, undefined), re);
+  }
+  // The same values as the string form give the same graph.
+  const a = generate({ kind: 'rmat', scale: 6, scramble: false, a: 0.5, seed: 3, edgeFactor: 4, weighted: true, pageEdges: 16 });
+  const b = generate('rmat:6:scramble=false:a=0.5:seed=3:ef=4:weighted', { pageEdges: 16 });
+  sameGraph(t, b, a);
+  t.deepEqual(generateArguments({ kind: 'rmat', scale: 4, scramble: false, undirected: true }, undefined), {
+    spec: { kind: 'rmat', scale: 4, edgeFactor: 16, seed: 1, weighted: false, scramble: false },
+    build: { undirected: true, pageEdges: undefined },
+  });
+  // A second argument: the object form has none (refused); the string form's is checked.
+  await refused(t, () => generateArguments({ kind: 'rmat', scale: 4 }, { undirected: true }), /generate with an options object takes no second argument.*put undirected and pageEdges in the object/);
+  await refused(t, () => generateArguments('rmat:4', { undirectd: true }), /generate options: unknown option 'undirectd'.*did you mean 'undirected'\?/);
+  await refused(t, () => generateArguments('rmat:4', { pageEdges: '64' }), /pageEdges must be an integer/);
+  await refused(t, () => generateArguments(null, undefined), /generate expects a generator spec or options, got null/);
+  t.deepEqual(generateArguments('rmat:4', { undirected: true }).build, { undirected: true, pageEdges: undefined });
 });

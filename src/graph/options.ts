@@ -28,7 +28,7 @@ export function nearestName(key: string, known: readonly string[]): string | und
     const x = distance(key.toLowerCase(), k.toLowerCase());
     if (x < d) (best = k), (d = x);
   }
-  return best !== undefined && d <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+  return best !== undefined && d <= Math.max(1, Math.ceil(key.length / 3)) ? best : undefined;
 }
 
 /** What a value is, for messages: `a string ('8GiB')`, `null`, `NaN`. */

@@ -20,6 +20,8 @@ export {
   isGeneratorSpec,
   formatGeneratorSpec,
   checkGeneratorSpec,
+  generateArguments,
+  type GeneratedBuild,
   specEdges,
   GRAPH500,
   DEFAULT_EDGE_FACTOR,

@@ -9,6 +9,7 @@
  * Examples: `rmat:20`, `uniform:18`, `rmat:20:ef=8:seed=3`, `rmat:16:weighted`.
  */
 import { TesseraError } from '../../errors.js';
+import { checkBoolean, checkInteger, checkOptions, describe } from '../options.js';
 
 export type GeneratorKind = 'rmat' | 'uniform';
 
@@ -122,9 +123,78 @@ function checkRmatParams(s: GeneratorSpec, bad: (p: string, k?: string) => Tesse
   if (!(d >= 0)) throw bad(`a + b + c = ${+(a + b + c).toFixed(6)} exceeds 1`, 'a');
 }
 
-/** Validates a spec built in code (the CLI's flags) with the same rules as the string form. */
-export function checkGeneratorSpec(s: GeneratorSpec): GeneratorSpec {
-  return parseGeneratorSpec(formatGeneratorSpec(s));
+const SPEC_KEYS = ['kind', 'scale', 'edgeFactor', 'seed', 'weighted', 'a', 'b', 'c', 'scramble'] as const;
+const RMAT_ONLY = ['a', 'b', 'c', 'scramble'] as const;
+
+/**
+ * Validates a spec built in code (generate's object form, the CLI's flags) with the rules of the
+ * string form: the same options (edgeFactor for ef), the same ranges, scramble and a, b, c on
+ * rmat only; besides, an unknown key or a value of the wrong type (weighted: 'yes') is refused,
+ * never dropped. `what` names the caller in errors.
+ */
+export function checkGeneratorSpec(s: GeneratorSpec, what = 'generator spec'): GeneratorSpec {
+  const bad = (problem: string, key: string, fix: string): TesseraError => new TesseraError(`${what}: ${problem}`, { key, fix });
+  checkShortNames(s, what);
+  const o = checkOptions(s, what, SPEC_KEYS);
+  const head = typeof o.kind === 'string' ? o.kind.toLowerCase() : undefined;
+  const kind: GeneratorKind | undefined = head === 'rmat' || head === 'kron' || head === 'kronecker' ? 'rmat' : head === 'uniform' || head === 'er' ? 'uniform' : undefined;
+  if (kind === undefined) throw bad(`kind must be 'rmat' or 'uniform', got ${describe(o.kind)}`, 'kind', "pass kind: 'rmat' or kind: 'uniform'");
+  if (o.scale === undefined) throw bad('the scale is missing', 'scale', 'add scale: S (2^S vertex ids), e.g. scale: 20');
+  checkInteger(o, 'scale', what, 1, MAX_SCALE, 'use e.g. scale: 20');
+  checkInteger(o, 'edgeFactor', what, 1, 1 << 20, 'use e.g. edgeFactor: 16 (the default), or leave it out');
+  checkInteger(o, 'seed', what, 0, Number.MAX_SAFE_INTEGER, 'use any integer >= 0, or leave it out');
+  checkBoolean(o, 'weighted', what);
+  for (const k of RMAT_ONLY) {
+    if (o[k] === undefined) continue;
+    if (kind !== 'rmat') throw bad(`option '${k}' applies to rmat only`, k, `drop ${k}, or use kind: 'rmat'`);
+    if (k === 'scramble') checkBoolean(o, k, what);
+    else if (!(typeof o[k] === 'number' && (o[k] as number) > 0 && (o[k] as number) < 1)) throw bad(`${k} must be a probability in (0, 1), got ${describe(o[k])}`, k, `use e.g. ${k}: ${GRAPH500[k]} (the Graph500 value), or leave it out`);
+  }
+  const out: GeneratorSpec = { kind, scale: o.scale as number, edgeFactor: (o.edgeFactor as number | undefined) ?? DEFAULT_EDGE_FACTOR, seed: (o.seed as number | undefined) ?? DEFAULT_SEED, weighted: (o.weighted as boolean | undefined) ?? false };
+  for (const k of RMAT_ONLY) if (o[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = o[k];
+  if (kind === 'rmat') checkRmatParams(out, (p, k) => bad(p, k ?? 'a', 'give a, b and c that sum to at most 1 (d = 1 - a - b - c)'));
+  // The string form's other checks of the whole (the edge count), on the canonical string.
+  const parsed = parseGeneratorSpec(formatGeneratorSpec(out));
+  // The string drops values equal to the defaults: the spec keeps what was given.
+  return { ...parsed, ...(out.a !== undefined ? { a: out.a } : {}), ...(out.b !== undefined ? { b: out.b } : {}), ...(out.c !== undefined ? { c: out.c } : {}), ...(out.scramble !== undefined ? { scramble: out.scramble } : {}) };
+}
+
+/** The string form's short names (ef, w) in an object: refused, naming the object form's. */
+function checkShortNames(s: unknown, what: string): void {
+  if (s === null || typeof s !== 'object') return;
+  for (const [short, long] of [['ef', 'edgeFactor'], ['edge-factor', 'edgeFactor'], ['w', 'weighted']] as const) {
+    if ((s as Record<string, unknown>)[short] !== undefined) throw new TesseraError(`${what}: unknown option '${short}'`, { key: short, fix: `write ${long} (${short} is its name in a spec string)` });
+  }
+}
+
+/** How a generated graph is stored (generate's second argument, or keys of its object form). */
+export interface GeneratedBuild {
+  undirected?: boolean;
+  pageEdges?: number;
+}
+
+/**
+ * generate()'s arguments: a spec string with optional build options, or one options object
+ * holding the spec's fields and the build options. The object form takes no second argument
+ * (its type has none): one given is refused rather than ignored.
+ */
+export function generateArguments(spec: unknown, opts: unknown): { spec: GeneratorSpec; build: GeneratedBuild } {
+  const checkBuild = (o: Record<string, unknown>, what: string): GeneratedBuild => {
+    checkBoolean(o, 'undirected', what);
+    checkInteger(o, 'pageEdges', what, 1, 0x7fffffff, 'use e.g. 1048576, or leave it out');
+    return { undirected: o.undirected as boolean | undefined, pageEdges: o.pageEdges as number | undefined };
+  };
+  if (typeof spec === 'string') return { spec: parseGeneratorSpec(spec), build: checkBuild(checkOptions(opts, 'generate options', ['undirected', 'pageEdges']), 'generate options') };
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) {
+    throw new TesseraError(`generate expects a generator spec or options, got ${describe(spec)}`, { fix: "pass e.g. 'rmat:16' or { kind: 'rmat', scale: 16 }" });
+  }
+  if (opts !== undefined) {
+    throw new TesseraError('generate with an options object takes no second argument', { fix: "put undirected and pageEdges in the object, e.g. generate({ kind: 'rmat', scale: 16, undirected: true })" });
+  }
+  checkShortNames(spec, 'generate options');
+  checkOptions(spec, 'generate options', [...SPEC_KEYS, 'undirected', 'pageEdges']);
+  const { undirected, pageEdges, ...fields } = spec as Record<string, unknown>;
+  return { spec: checkGeneratorSpec(fields as unknown as GeneratorSpec, 'generate options'), build: checkBuild({ undirected, pageEdges }, 'generate options') };
 }
 
 /** The canonical string of a spec (every value spelled out), used as the graph's `source`. */
