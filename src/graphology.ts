@@ -17,6 +17,7 @@ import { buildGraph, type BuiltGraph } from './graph/build.js';
 import { F64List, U32List } from './graph/chunked.js';
 import type { Graph } from './graph/types.js';
 import { MAX_ORIGINAL_ID } from './graph/types.js';
+import { checkBoolean, checkInteger, checkOptions, describe } from './graph/options.js';
 
 /** graphology's attribute bag (graphology-types `Attributes`, whose values are `any`). */
 export type GraphologyAttributes = { [name: string]: any };
@@ -138,6 +139,7 @@ const SOURCE = 'graphology graph';
  */
 export function fromGraphology<G extends GraphologyLike>(graph: G, opts: FromGraphologyOptions<EdgeAttributesOf<G>> = {}): KeyedGraph & BuiltGraph {
   checkGraphology(graph);
+  checkFromGraphologyOptions(opts);
   const n = graph.order;
   if (n > MAX_ORIGINAL_ID + 1) {
     throw new TesseraError(`the graph has ${n} nodes, more than tessera's ${MAX_ORIGINAL_ID + 1}`, { file: SOURCE });
@@ -219,6 +221,21 @@ function checkGraphology(graph: unknown): asserts graph is GraphologyLike {
       fix: "pass an instance of graphology's Graph (or DirectedGraph, UndirectedGraph, MultiGraph...)",
     });
   }
+}
+
+/** The options of the types FromGraphologyOptions says, every key a known one. */
+function checkFromGraphologyOptions(opts: unknown): void {
+  const what = 'fromGraphology options';
+  const o = checkOptions(opts, what, ['getEdgeWeight', 'undirected', 'pageEdges']);
+  const w = o.getEdgeWeight;
+  if (w !== undefined && w !== null && typeof w !== 'function' && (typeof w !== 'string' || w === '')) {
+    throw new TesseraError(`${what}: getEdgeWeight must be an edge attribute name, a function or null, got ${describe(w)}`, {
+      key: 'getEdgeWeight',
+      fix: "pass e.g. getEdgeWeight: 'weight', (edge, attributes) => attributes.cost, or null for an unweighted graph",
+    });
+  }
+  checkBoolean(o, 'undirected', what);
+  checkInteger(o, 'pageEdges', what, 1, 0x7fffffff, 'use e.g. 1048576, or leave it out');
 }
 
 function checkWeight(edge: string, x: unknown, what: string): number {

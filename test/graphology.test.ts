@@ -335,6 +335,27 @@ test('bad input to fromGraphology is a one-line TesseraError', (t) => {
   t.true(isTesseraError(e));
 });
 
+test('fromGraphology options: wrong types, unknown keys and null are one-line TesseraErrors', (t) => {
+  const g = new DirectedGraph();
+  g.mergeEdge('a', 'b', { weight: 2 });
+  const cases: Array<[unknown, RegExp]> = [
+    [{ getEdgeWeight: 5 }, /getEdgeWeight must be an edge attribute name, a function or null, got 5/],
+    [{ getEdgeWeight: '' }, /getEdgeWeight must be/],
+    [{ undirectd: true }, /unknown option 'undirectd'.*did you mean 'undirected'\?/],
+    [{ undirected: 'yes' }, /undirected must be true or false/],
+    [{ pageEdges: -1 }, /pageEdges must be an integer from 1/],
+    [null, /fromGraphology options must be an object, got null/],
+  ];
+  for (const [opts, re] of cases) {
+    const e = t.throws(() => fromGraphology(g, opts as never), { instanceOf: TesseraError });
+    t.regex(e!.message, re);
+    t.false(e!.message.includes('\n'));
+  }
+  // What the types say is taken.
+  t.is(fromGraphology(g, { getEdgeWeight: null, undirected: false, pageEdges: 4 }).weightType, undefined);
+  t.is(fromGraphology(g, { getEdgeWeight: (_e, a) => a.weight * 2 }).weightType, 'float64');
+});
+
 test('undirected option stores every edge both ways', async (t) => {
   const g = new DirectedGraph();
   g.mergeEdge('a', 'b');
