@@ -137,3 +137,22 @@ test('bad tables: one error naming the column and row', async (t) => {
   const e = await t.throwsAsync(loadGraph(notArrow), { instanceOf: TesseraError });
   t.regex(e!.message, /not an Arrow IPC file/);
 });
+
+test('fromArrow takes a Table: anything else, and options of the wrong type or name, are one-line TesseraErrors', (t) => {
+  const table = tableFromArrays({ source: Uint32Array.from([0, 1]), target: Uint32Array.from([1, 2]) });
+  const cases: Array<[() => unknown, RegExp]> = [
+    [() => fromArrow({} as never), /fromArrow takes an apache-arrow Table of edges, got an object/],
+    [() => fromArrow(null as never), /fromArrow takes an apache-arrow Table of edges, got null/],
+    [() => fromArrow(tableToIPC(table) as never), /got bytes \(Arrow IPC\?\).*Fix: decode them first: fromArrow\(tableFromIPC\(bytes\)\)/],
+    [() => fromArrow(table, { sourc: 'source' } as never), /fromArrow options: unknown option 'sourc'.*did you mean 'source'\?/],
+    [() => fromArrow(table, { directed: 'no' } as never), /directed must be true or false/],
+    [() => fromArrow(table, { weight: 3 } as never), /weight must be a non-empty string/],
+    [() => fromArrow(table, null as never), /fromArrow options must be an object, got null/],
+  ];
+  for (const [f, re] of cases) {
+    const e = t.throws(f, { instanceOf: TesseraError });
+    t.regex(e!.message, re);
+    t.false(e!.message.includes('\n'));
+  }
+  t.is(fromArrow(tableFromIPC(tableToIPC(table)), { weight: null, directed: false, pageEdges: 4 }).numEdges, 4);
+});

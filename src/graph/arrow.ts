@@ -20,6 +20,7 @@ import { MAX_ORIGINAL_ID, type Graph, type RawEdges } from './types.js';
 import { buildGraph } from './build.js';
 import { withKeys } from './keys.js';
 import type { MaybeKeyedGraph } from '../graphology.js';
+import { checkBoolean, checkInteger, checkOptions, checkString, describe } from './options.js';
 
 export interface ArrowEdgeOptions {
   source?: string;
@@ -165,9 +166,31 @@ export async function resultTable(ids: Uint32Array, names: readonly string[] | u
  * fromGraphology).
  */
 export function fromArrow(table: Table, opts: ArrowEdgeOptions & { pageEdges?: number } = {}): MaybeKeyedGraph {
+  checkTable(table);
+  const what = 'fromArrow options';
+  const o = checkOptions(opts, what, ['source', 'target', 'weight', 'directed', 'allowNegativeWeights', 'pageEdges']);
+  checkString(o, 'source', what, 'name the source column, or leave it out');
+  checkString(o, 'target', what, 'name the target column, or leave it out');
+  if (o.weight !== null) checkString(o, 'weight', what, 'name the weight column, null for none, or leave it out');
+  checkBoolean(o, 'directed', what);
+  checkBoolean(o, 'allowNegativeWeights', what);
+  checkInteger(o, 'pageEdges', what, 1, 0x7fffffff, 'use e.g. 1048576, or leave it out');
   const r = arrowEdges(table, 'Arrow table', opts);
   const built = buildGraph(r.raw, { pageEdges: opts.pageEdges });
   return r.keys === undefined ? built : withKeys(built, r.keys);
+}
+
+/** Refuses anything but an apache-arrow Table (checked by shape: apache-arrow is not loaded here). */
+function checkTable(t: unknown): void {
+  const x = t as Partial<Table> | null;
+  const ok = typeof x === 'object' && x !== null && typeof x.numRows === 'number' && typeof x.getChild === 'function' && Array.isArray(x.schema?.fields);
+  if (ok) return;
+  const bytes = t instanceof Uint8Array || t instanceof ArrayBuffer;
+  throw new TesseraError(`fromArrow takes an apache-arrow Table of edges, got ${bytes ? 'bytes (Arrow IPC?)' : describe(t)}`, {
+    fix: bytes
+      ? 'decode them first: fromArrow(tableFromIPC(bytes)), or write them to a .arrow file and loadGraph it'
+      : "pass a Table (apache-arrow's tableFromArrays / tableFromIPC) with source and target columns",
+  });
 }
 
 /** An Arrow IPC file's bytes. */
