@@ -276,3 +276,43 @@ test('generateEdges gives the same edges with 1 and 3 threads (shared chunks)', 
     sameGraph(t, buildGraph(a, { pageEdges: 4096, threads: 1 }), buildGraph(b, { pageEdges: 4096, threads: 2 }));
   }
 });
+
+test('buildGraph takes plain and typed arrays (docs/PROGRAMS.md "Testing a program"), checked value by value', async (t) => {
+  const { buildGraph: fromPackage, run } = await import('../src/index.js');
+  const edges: Array<[number, number, number]> = [[0, 1, 2], [1, 2, 0.5], [2, 0, 1], [5, 2, 3]];
+  const want = buildGraph(rawFrom(edges, { weighted: true, vertices: [9] }), { pageEdges: 2 });
+  const plain = fromPackage({ src: edges.map((e) => e[0]), dst: edges.map((e) => e[1]), weights: edges.map((e) => e[2]), vertices: [9], source: 'test' }, { pageEdges: 2 });
+  sameGraph(t, want, plain);
+  const typed = fromPackage(
+    { src: Uint32Array.from(edges, (e) => e[0]), dst: Int32Array.from(edges, (e) => e[1]), weights: Float64Array.from(edges, (e) => e[2]), vertices: Uint32Array.of(9), directed: true, source: 'test' },
+    { pageEdges: 2 },
+  );
+  sameGraph(t, want, typed);
+  // Float32 weights stay float32; directed defaults to true; undirected on request.
+  t.is(fromPackage({ src: [0], dst: [1], weights: Float32Array.of(1.5) }).weightType, 'float32');
+  t.true(fromPackage({ src: [0], dst: [1] }).directed);
+  t.false(fromPackage({ src: [0], dst: [1], directed: false }).directed);
+  // The documented snippet: a small graph with small pages, run.
+  const g = fromPackage({ src: [0, 1, 2], dst: [1, 2, 3] }, { pageEdges: 64 });
+  const r = await run(g, 'bfs', { source: 0, topology: { name: '1S', source: 'test', sockets: [{ id: 0, threads: 1 }], gpus: [], interconnect: {}, model: {} } });
+  t.deepEqual([0, 1, 2, 3].map((v) => r.get(v)), [0, 1, 2, 3]);
+  const cases: Array<[unknown, unknown, RegExp]> = [
+    [{ src: [0, -1], dst: [1, 2] }, undefined, /buildGraph edges: src\[1\] is -1, not a vertex id/],
+    [{ src: [0, 1], dst: [1, 2.5] }, undefined, /dst\[1\] is 2\.5, not a vertex id/],
+    [{ src: [0], dst: [4294967295] }, undefined, /dst\[0\] is 4294967295, not a vertex id/],
+    [{ src: '01', dst: [1, 2] }, undefined, /src must be an array of numbers or a typed array, got a string/],
+    [{ src: [0, 1], dst: [1, 2], weights: [1, Number.NaN] }, undefined, /weights\[1\] is NaN, not a finite number/],
+    [{ src: [0, 1], dst: [1] }, undefined, /the edge lists differ in length \(2 sources, 1 targets\)/],
+    [{ src: [0] }, undefined, /src and dst are required/],
+    [{ src: [0], dst: [1], directd: true }, undefined, /unknown option 'directd'.*did you mean 'directed'\?/],
+    [{ src: [0], dst: [1], maxId: 1 }, undefined, /maxId is a reader's promise/],
+    [null, undefined, /buildGraph takes edges as an object, got null/],
+    [{ src: [0], dst: [1] }, { renumber: 'bogus' }, /renumber must be 'degree' or 'none'/],
+    [{ src: [0], dst: [1] }, { pagEdges: 4 }, /unknown option 'pagEdges'.*did you mean 'pageEdges'\?/],
+  ];
+  for (const [raw, opts, re] of cases) {
+    const e = t.throws(() => fromPackage(raw as never, opts as never), { instanceOf: TesseraError });
+    t.regex(e!.message, re);
+    t.false(e!.message.includes('\n'));
+  }
+});

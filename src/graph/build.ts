@@ -41,6 +41,10 @@ import { defaultThreads, Team, type Task } from './build/team.js';
 import { layoutPages, planPages, type PagePlan } from './pages.js';
 import type { Graph, Page, PageSet, RawEdges, WeightArray, WeightType } from './types.js';
 import { DEFAULT_PAGE_EDGES } from './types.js';
+import { checkBoolean, checkOneOf, checkOptions, describe } from './options.js';
+import { toRawEdges, type EdgeArrays } from './raw-input.js';
+
+export type { EdgeArrays } from './raw-input.js';
 
 /** Edge count from which phases are separated by a garbage collection. */
 const BIG = 1 << 22;
@@ -81,7 +85,14 @@ export interface BuildInternals {
   team?: Team;
 }
 
-export function buildGraph(raw: RawEdges, opts: BuildOptions = {}, internals: BuildInternals = {}): BuiltGraph {
+/**
+ * Builds a graph from edges in original ids: the readers' RawEdges, or arrays (number[],
+ * Uint32Array, Float64Array...) for src, dst, weights and vertices (raw-input.ts; directed
+ * defaults to true), e.g. buildGraph({ src: [0, 1], dst: [1, 2] }, { pageEdges: 64 }).
+ */
+export function buildGraph(edges: RawEdges | EdgeArrays, opts: BuildOptions = {}, internals: BuildInternals = {}): BuiltGraph {
+  const raw = toRawEdges(edges);
+  checkBuildOptions(opts);
   const pageEdges = opts.pageEdges ?? DEFAULT_PAGE_EDGES;
   if (!Number.isInteger(pageEdges) || pageEdges < 1 || pageEdges > 0x7fffffff) {
     throw new TesseraError(`page size ${pageEdges} is not a positive integer below 2^31`, { key: 'pageEdges', fix: 'use e.g. 1048576' });
@@ -103,6 +114,15 @@ export function buildGraph(raw: RawEdges, opts: BuildOptions = {}, internals: Bu
   } finally {
     team?.close();
   }
+}
+
+function checkBuildOptions(opts: unknown): void {
+  const what = 'buildGraph options';
+  const o = checkOptions(opts, what, ['pageEdges', 'renumber', 'directed', 'weightType', 'threads', 'onPhase']);
+  checkOneOf(o, 'renumber', what, ['degree', 'none']);
+  checkBoolean(o, 'directed', what);
+  checkOneOf(o, 'weightType', what, ['float32', 'float64', 'none']);
+  if (o.onPhase !== undefined && typeof o.onPhase !== 'function') throw new TesseraError(`${what}: onPhase must be a function, got ${describe(o.onPhase)}`, { key: 'onPhase', fix: 'pass (phase, ms) => ..., or leave it out' });
 }
 
 function build(raw: RawEdges, opts: BuildOptions, pageEdges: number, team: Team | undefined, internals: BuildInternals): BuiltGraph {
