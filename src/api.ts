@@ -25,7 +25,7 @@ import { formatValue, internalId, writeBytes, writeResult } from './engine/outpu
 import type { RunReport } from './engine/report.js';
 import { TesseraError } from './errors.js';
 import { buildGraph, type BuiltGraph } from './graph/build.js';
-import { checkGeneratorSpec, DEFAULT_EDGE_FACTOR, DEFAULT_SEED, generateEdges, parseGeneratorSpec, type GeneratorSpec } from './graph/generate/index.js';
+import { generateArguments, generateEdges } from './graph/generate/index.js';
 import { specEdges } from './graph/generate/spec.js';
 import { withTeam } from './graph/build/team.js';
 import type { Graph } from './graph/types.js';
@@ -662,19 +662,8 @@ export type GenerateOptions =
  */
 export function generate(spec: string, opts?: GenerateBuildOptions): BuiltGraph;
 export function generate(options: GenerateOptions): BuiltGraph;
-export function generate(spec: string | GenerateOptions, opts: GenerateBuildOptions = {}): BuiltGraph {
-  let s: GeneratorSpec;
-  let build: GenerateBuildOptions;
-  if (typeof spec === 'string') {
-    s = parseGeneratorSpec(spec);
-    build = opts;
-  } else if (typeof spec === 'object' && spec !== null) {
-    const { undirected, pageEdges, ...g } = spec;
-    s = checkGeneratorSpec({ ...g, edgeFactor: g.edgeFactor ?? DEFAULT_EDGE_FACTOR, seed: g.seed ?? DEFAULT_SEED, weighted: g.weighted ?? false });
-    build = { undirected, pageEdges };
-  } else {
-    throw new TesseraError('generate expects a generator spec or options', { fix: "pass e.g. 'rmat:16' or { kind: 'rmat', scale: 16 }" });
-  }
-  // One team of helpers for the generator and the build (they boot once).
+export function generate(spec: string | GenerateOptions, opts?: GenerateBuildOptions): BuiltGraph {
+  // Both arguments checked (an options object's second argument is refused, not ignored).
+  const { spec: s, build } = generateArguments(spec, opts);
   return withTeam(specEdges(s), (team) => buildGraph(generateEdges(s, { team }), { pageEdges: build.pageEdges, ...(build.undirected ? { directed: false } : {}) }, { team }));
 }

@@ -28,7 +28,7 @@ export {
   type EdgeWeightGetter,
   type EdgeAttributesOf,
 } from './graphology.js';
-export { buildGraph, type BuildOptions, type BuiltGraph, type BuildStats } from './graph/build.js';
+export { buildGraph, type BuildOptions, type BuiltGraph, type BuildStats, type EdgeArrays } from './graph/build.js';
 export type { Graph, Page, PageSet, RawEdges } from './graph/types.js';
 export { Engine, type EngineOptions, type EngineEvents } from './engine/coordinator.js';
 export { Prestart } from './engine/prestart.js';
