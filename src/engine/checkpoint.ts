@@ -11,10 +11,17 @@
  * vertex lists, carried arrays as raw files (a carried array that is one of the declared state
  * arrays is saved once, by name), numbers exactly (JSON's shortest round-trip form; Infinity, NaN
  * and -0 tagged).
+ *
+ * Every file is checked when read back: the manifest records each one's tsrChecksum (the .tsr's
+ * 32-bit hash; any one changed word changes it) and its own, so a damaged checkpoint is refused
+ * in one line naming the file instead of resuming to a wrong result.
  */
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { nativeTsrCheck } from '../../actors/gpu/native-host.js';
 import { TesseraError } from '../errors.js';
+import { checkBlobs } from '../graph/tsr-check.js';
+import { tsrChecksum } from '../graph/tsr-format.js';
 import { trackTemp, untrackTemp } from '../tmp-files.js';
 import type { StateKind } from '../wire/frames.js';
 import { diskFullNow, enospc, reachedStep } from './faults.js';
@@ -33,7 +40,8 @@ export const DEFAULT_CHECKPOINT_INTERVAL_S = 60;
 
 export const MANIFEST = 'manifest.json';
 const FORMAT = 'tessera-checkpoint';
-const VERSION = 1;
+/** 2: checksums of every file and of the manifest (version 1 had none, so it cannot be checked). */
+const VERSION = 2;
 
 /** A JSON value (what the manifest holds). */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -43,6 +51,8 @@ interface BlobRef {
   file: string;
   kind: StateKind;
   length: number;
+  /** tsrChecksum of the file's bytes, taken from the array as it was written. */
+  sum: number;
 }
 
 /** manifest.json. */
@@ -60,8 +70,12 @@ export interface Manifest {
   header: { [k: string]: Json };
   state: Array<BlobRef & { name: string }>;
   blobs: BlobRef[];
+  /** Bytes of the pieces each file's checksum is taken over (SUM_PIECE.bytes). */
+  sumPiece: number;
   carry: Json;
   notes: Record<string, string | number | boolean>;
+  /** tsrChecksum of the manifest's JSON without this field (manifestSum): a flipped step or carry counter is caught too. */
+  sum: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,33 +148,98 @@ export function decodeCarry(json: Json, state: Readonly<Record<string, StateArra
 // ---------------------------------------------------------------------------------------------
 // files
 
-/** Writes an array's bytes and syncs them to disk (TESSERA_FAULT disk-full: half, then ENOSPC). */
-async function writeArray(file: string, a: StateArray): Promise<void> {
-  const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+const bytesOf = (a: StateArray): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/**
+ * Bytes of each piece of a file that is hashed alone (its checksum hashes the pieces' together):
+ * pieces are what the addon's threads share out, and without it what JS hashes while libuv's
+ * thread writes or reads the next. (Tests lower it, to a multiple of 4, to hash small arrays in
+ * several pieces; a reader takes the manifest's.)
+ */
+export const SUM_PIECE = { bytes: 64 << 20 };
+
+function piecesOf(bytes: Uint8Array, piece: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; at += piece) out.push(bytes.subarray(at, Math.min(at + piece, bytes.length)));
+  return out;
+}
+
+/** A file's checksum: tsrChecksum of its pieces' tsrChecksums (one changed word changes one piece's, and so this). */
+const combine = (sums: readonly number[]): number => tsrChecksum(new Uint8Array(Uint32Array.from(sums).buffer));
+
+/**
+ * The arrays' checksums, all pieces of all arrays at once on the addon's threads (after a read,
+ * before a write: memory is hashed far faster than disks move it). Without the addon, writeArray
+ * and readArray hash instead, each piece beside the I/O of the next.
+ */
+function checksumsOf(arrays: readonly StateArray[], piece: number): number[] {
+  const pieces = arrays.map((a) => piecesOf(bytesOf(a), piece));
+  const out = checkBlobs(pieces.flat().map((bytes) => ({ bytes, nv: -1, from: 0, to: 0 })), 0);
+  let k = 0;
+  return pieces.map((ps) => combine(ps.map(() => out[2 * k++]!)));
+}
+
+/** The manifest's own checksum: of its JSON without `sum` (JSON.parse then stringify gives back the text hashed). */
+function manifestSum(body: Omit<Manifest, 'sum'>): number {
+  return tsrChecksum(Buffer.from(JSON.stringify(body)));
+}
+
+async function writeAt(h: FileHandle, bytes: Uint8Array, pos: number): Promise<void> {
+  for (let at = 0; at < bytes.length; ) at += (await h.write(bytes, at, bytes.length - at, pos + at)).bytesWritten;
+}
+
+async function readAt(h: FileHandle, bytes: Uint8Array, pos: number, whole: number): Promise<void> {
+  for (let at = 0; at < bytes.length; ) {
+    const { bytesRead } = await h.read(bytes, at, bytes.length - at, pos + at);
+    if (bytesRead === 0) throw new Error(`the file ended after ${pos + at} of its ${whole} bytes`);
+    at += bytesRead;
+  }
+}
+
+/**
+ * Writes an array's bytes and syncs them to disk (TESSERA_FAULT disk-full: half, then ENOSPC).
+ * With `hash`, returns its checksum, each piece hashed while libuv's thread writes it.
+ */
+async function writeArray(file: string, a: StateArray, piece: number, hash: boolean): Promise<number | undefined> {
+  const bytes = bytesOf(a);
   const h = await open(file, 'w');
   try {
     const full = diskFullNow();
-    const end = full ? bytes.length >> 1 : bytes.length;
-    for (let at = 0; at < end; ) at += (await h.write(bytes, at, Math.min(end - at, 1 << 30), at)).bytesWritten;
+    const pieces = piecesOf(bytes.subarray(0, full ? bytes.length >> 1 : bytes.length), piece);
+    const sums: number[] = [];
+    for (let i = 0; i < pieces.length; i++) {
+      const written = writeAt(h, pieces[i]!, i * piece);
+      if (hash) sums.push(tsrChecksum(pieces[i]!));
+      await written;
+    }
     if (full) throw enospc('write', file);
     await h.sync();
+    return hash ? combine(sums) : undefined;
   } finally {
     await h.close();
   }
 }
 
-/** Reads a file into `a` (which has the file's size). */
-async function readArray(file: string, a: StateArray): Promise<void> {
-  const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+/**
+ * Reads a file into `a` (which must have the file's size). With `hash`, returns its checksum
+ * (pieces of `piece` bytes), each piece hashed while libuv's thread reads the next. (The addon's
+ * tsrLoad reads and hashes together, but measured slower here than a read, then checksumsOf.)
+ */
+async function readArray(file: string, a: StateArray, piece: number, hash: boolean): Promise<number | undefined> {
+  const bytes = bytesOf(a);
   const h = await open(file, 'r');
   try {
-    let at = 0;
-    while (at < bytes.length) {
-      const { bytesRead } = await h.read(bytes, at, Math.min(bytes.length - at, 1 << 30), at);
-      if (bytesRead === 0) break;
-      at += bytesRead;
+    const size = (await h.stat()).size;
+    if (size !== bytes.length) throw new Error(`the file has ${size} bytes, ${MANIFEST} says ${bytes.length}`);
+    const pieces = piecesOf(bytes, piece);
+    const sums: number[] = [];
+    let reading = pieces.length > 0 ? readAt(h, pieces[0]!, 0, size) : undefined;
+    for (let i = 0; i < pieces.length; i++) {
+      await reading;
+      reading = i + 1 < pieces.length ? readAt(h, pieces[i + 1]!, (i + 1) * piece, size) : undefined;
+      if (hash) sums.push(tsrChecksum(pieces[i]!));
     }
-    if (at !== bytes.length || (await h.stat()).size !== bytes.length) throw new Error(`${file} has ${(await h.stat()).size} bytes, the manifest says ${bytes.length}`);
+    return hash ? combine(sums) : undefined;
   } finally {
     await h.close();
   }
@@ -226,14 +305,23 @@ export class CheckpointWriter {
     const name = folderOf(seq);
     const tmp = path.join(this.dir, `${name}.tmp-${process.pid}`);
     trackTemp(tmp);
-    const stateRefs = Object.entries(state).map(([k, a]) => ({ name: k, file: `state-${k}.bin`, kind: kindOf(a), length: a.length }));
-    const blobRefs = blobs.map((a, i): BlobRef => ({ file: `blob-${i}.bin`, kind: kindOf(a), length: a.length }));
+    const arrays = [...Object.values(state), ...blobs];
+    const files = [...Object.keys(state).map((k) => `state-${k}.bin`), ...blobs.map((_, i) => `blob-${i}.bin`)];
+    // Hashed from memory (the state is settled: nothing changes it while it is written).
+    const piece = SUM_PIECE.bytes;
+    const sums = nativeTsrCheck() !== undefined ? checksumsOf(arrays, piece) : [];
     try {
       await mkdir(tmp, { recursive: true });
-      for (const r of stateRefs) await writeArray(path.join(tmp, r.file), state[r.name]!);
-      for (let i = 0; i < blobs.length; i++) await writeArray(path.join(tmp, blobRefs[i]!.file), blobs[i]!);
+      for (let i = 0; i < arrays.length; i++) {
+        const sum = await writeArray(path.join(tmp, files[i]!), arrays[i]!, piece, sums[i] === undefined);
+        sums[i] ??= sum!;
+      }
+      const refs = arrays.map((a, i): BlobRef => ({ file: files[i]!, kind: kindOf(a), length: a.length, sum: sums[i]! }));
+      const stateRefs = Object.keys(state).map((name, i) => ({ name, ...refs[i]! }));
+      const blobRefs = refs.slice(stateRefs.length);
       await rename(tmp, path.join(this.dir, name));
-      const manifest: Manifest = { format: FORMAT, version: VERSION, seq, step, writtenAt: new Date().toISOString(), data: name, header: this.header, state: stateRefs, blobs: blobRefs, carry: encoded, notes: { ...notes } };
+      const body: Omit<Manifest, 'sum'> = { format: FORMAT, version: VERSION, seq, step, writtenAt: new Date().toISOString(), data: name, header: this.header, state: stateRefs, blobs: blobRefs, sumPiece: piece, carry: encoded, notes: { ...notes } };
+      const manifest: Manifest = { ...body, sum: manifestSum(body) };
       const { default: writeFileAtomic } = await import('write-file-atomic');
       if (diskFullNow()) throw enospc('write', path.join(this.dir, MANIFEST));
       await writeFileAtomic(path.join(this.dir, MANIFEST), JSON.stringify(manifest, null, 1) + '\n');
@@ -280,8 +368,16 @@ export interface LoadedCheckpoint {
   loadBlobs(alloc: (kind: StateKind, length: number) => StateArray): Promise<StateArray[]>;
 }
 
-function corrupt(dir: string, what: string): TesseraError {
-  return new TesseraError(`the checkpoint is damaged: ${what}`, { file: dir, key: '--resume', fix: 'resume from another checkpoint folder, or start the run again without --resume' });
+/**
+ * A damaged checkpoint (`file`: the folder, or the damaged file in it). A folder keeps only its
+ * latest checkpoint (the writer removes the one before), so there is no older one to fall back to.
+ */
+function corrupt(dir: string, what: string, file = dir): TesseraError {
+  return new TesseraError(`the checkpoint is damaged: ${what}`, {
+    file,
+    key: '--resume',
+    fix: `remove ${dir} and start the run again without --resume (or resume from another checkpoint folder)`,
+  });
 }
 
 /** Reads DIR/manifest.json; undefined when the folder holds no checkpoint. */
@@ -300,12 +396,27 @@ export async function readCheckpoint(dir: string): Promise<LoadedCheckpoint | un
     throw corrupt(dir, `${MANIFEST} is not JSON`);
   }
   if (m.format !== FORMAT) throw corrupt(dir, `${MANIFEST} is not a tessera checkpoint`);
+  if ((m.version as number) === 1) {
+    // Checkpoints are short-lived: one of an older tessera is refused rather than resumed unchecked.
+    throw new TesseraError('the checkpoint was written by an older tessera, without checksums of its files, so it cannot be checked and is not resumed', {
+      file: dir,
+      key: '--resume',
+      fix: `remove ${dir} and start the run again without --resume (or resume it with the tessera that wrote it)`,
+    });
+  }
   if (m.version !== VERSION) throw new TesseraError(`the checkpoint has format version ${String(m.version)}, this tessera reads ${VERSION}`, { file: dir, key: '--resume', fix: 'resume with the tessera version that wrote it, or start again' });
+  const { sum, ...body } = m;
+  if (typeof sum !== 'number' || manifestSum(body) !== sum) throw corrupt(dir, `${MANIFEST} does not match its checksum (it changed after it was written)`);
+  if (!(Number.isSafeInteger(m.sumPiece) && m.sumPiece > 0 && m.sumPiece % 4 === 0)) throw corrupt(dir, `${MANIFEST} has sumPiece ${String(m.sumPiece)}, not a positive multiple of 4`);
   const data = path.join(dir, m.data);
   const read = async (ref: BlobRef, into: StateArray): Promise<void> => {
-    await readArray(path.join(data, ref.file), into).catch((e: Error) => {
-      throw corrupt(dir, e.message);
+    const file = path.join(data, ref.file);
+    const hashHere = nativeTsrCheck() === undefined;
+    const hashed = await readArray(file, into, m.sumPiece, hashHere).catch((e: Error) => {
+      throw corrupt(dir, `${e.message}, so the checkpoint cannot be used`, file);
     });
+    const got = hashed ?? checksumsOf([into], m.sumPiece)[0];
+    if (got !== ref.sum) throw corrupt(dir, `the file's bytes changed after it was written (its checksum differs from the one in ${MANIFEST}), so the checkpoint cannot be used`, file);
   };
   return {
     dir,
