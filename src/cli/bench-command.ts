@@ -15,6 +15,7 @@ import { renderMarkdown } from '../bench/markdown.js';
 import { resultsSchema } from '../bench/schema.js';
 import { runSweep } from '../bench/sweep.js';
 import { TesseraError } from '../errors.js';
+import { checkFolder } from './paths.js';
 
 interface BenchFlags {
   config?: string;
@@ -73,6 +74,8 @@ export function registerBenchCommand(program: Command): void {
     .option('--no-progress', 'one line per finished cell instead of progress bars')
     .option('--programs <list>', "only these of the config's programs, by label (e.g. pr,bfs:push): a long sweep in parts")
     .action(async (f: BenchFlags) => {
+      // A file where the folder should be is refused here, not met as mkdir's ENOTDIR.
+      await checkFolder(f.outDir, '--out-dir');
       if (f.replot !== undefined) {
         const files = await replot(f.replot);
         process.stdout.write(`wrote ${files.map((x) => path.join(f.replot!, x)).join(', ')}\n`);

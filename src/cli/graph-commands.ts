@@ -42,6 +42,7 @@ import { copyTsr } from '../graph/tsr-stream.js';
 import type { Graph, PageSet, RawEdges } from '../graph/types.js';
 import { choiceOption, intOption, sizeOption } from './options.js';
 import { note, progressBar, type Bar } from './progress.js';
+import { checkClashes, checkNotEmpty, checkOutputDir, graphInputs, type Named } from './paths.js';
 import { boundedFallback, boundedNote, boundedStream, catchOf, convertBounded, convertLimit, type ConvertFlags } from './convert-bounded.js';
 
 export type { ConvertFlags } from './convert-bounded.js';
@@ -104,7 +105,9 @@ export function specFromFlags(kind: string, f: Omit<GenerateFlags, 'out'>): Gene
 /** Generates to FILE.el (streamed text) or FILE.tsr (built graph); returns a summary line. */
 export async function generateCommand(kind: string, f: GenerateFlags): Promise<string> {
   const spec = specFromFlags(kind, f);
+  checkNotEmpty(f.out, '--out');
   const out = outKind(f.out, ['el', 'tsr']);
+  await checkOutputDir(f.out, '--out');
   const name = formatGeneratorSpec(spec);
   const t0 = performance.now();
   if (out === 'el') {
@@ -263,7 +266,11 @@ async function loadSource(
 
 /** Converts IN (file or spec) to OUT.tsr; returns a summary line. */
 export async function convertCommand(input: string, f: ConvertFlags): Promise<string> {
+  checkNotEmpty(f.out, '--out');
   outKind(f.out, ['tsr']);
+  await checkOutputDir(f.out, '--out');
+  // Written by a rename: an output over the input (or a file it brings) would lose it.
+  await checkClashes([...(await graphInputs(input, 'the input')), ...(f.vertices !== undefined ? [['--vertices', f.vertices] as Named] : [])], [['--out', f.out]]);
   const t0 = performance.now();
   if (await isTsrFile(input)) {
     if (f.vertices !== undefined) throw new TesseraError('--vertices applies to edge-list files only', { key: '--vertices' });

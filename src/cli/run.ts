@@ -1,6 +1,5 @@
 /** `tessera run`, `tessera demo` and `tessera topology detect`. */
-import { constants as fsConstants } from 'node:fs';
-import { access, realpath, stat, writeFile } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkParamNames, checkRequiredParams, flagOf, type AnyProgram } from '../engine/define.js';
@@ -20,6 +19,7 @@ import { DEFAULT_PARTITION_SEED, SMALL_GPU_BYTES, SMALL_GPU_EDGES, type MultiGpu
 import { TesseraError } from '../errors.js';
 import { hasPaths } from '../engine/paths.js';
 import { inFlight } from './in-flight.js';
+import { checkClashes, checkOutputDir, graphInputs, type Named } from './paths.js';
 
 // The engine, the graph readers, the topology's schema (zod) and the checkpoints load when a
 // command needs them: `tessera run` starts reading its graph, then imports the engine (~0.15 s
@@ -242,7 +242,7 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
     .option('--topology <file|auto>', 'topology YAML, or auto to detect this machine (default: auto; with --resume, the checkpoint\'s)')
     .option('--out <file>', 'write `id value` lines, ascending original id (atomic); - for standard output')
     .option('--parents', 'bfs/sssp: a third column in --out, the parent on a shortest path (original id; the source: itself; -1: unreachable)')
-    .option('--report <file.json>', 'write the run report as JSON')
+    .option('--report <file.json>', 'write the run report as JSON (atomic); - for standard output')
     .option('--page-edges <n>', 'target edges per page', intOption('--page-edges', 1))
     .option('--host-memory <size>', "host memory the graph's edge pages may take (e.g. 8GiB): a larger .tsr is read from disk page by page (default: the topology's hostMemoryLimit, else none)", sizeOption('--host-memory'))
     .option('--mode <push|pull>', 'force the mode of every superstep (default: chosen per superstep)', choiceOption('--mode', ['push', 'pull'] as const))
@@ -387,7 +387,7 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
         const notice = (m: string): void => void process.stderr.write(`tessera: ${m}\n`);
         const r = await runOnce(graph, def, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver, pending: [small?.notice, sole].filter((m): m is string => m !== undefined) }).finally(stopProgress);
         // With the results on standard output, the summary goes to standard error.
-        if (!f.quiet) (f.out === '-' ? process.stderr : process.stdout).write(summarize(r.report) + '\n');
+        if (!f.quiet) (f.out === '-' || f.report === '-' ? process.stderr : process.stdout).write(summarize(r.report) + '\n');
       } finally {
         await early.close();
       }
@@ -405,79 +405,54 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
   topo
     .command('detect')
     .description('describe this machine as a topology (sockets, cores, GPUs)')
-    .option('--out <file>', 'write the YAML here instead of stdout')
+    .option('--out <file>', 'write the YAML here (atomically) instead of stdout; - for standard output')
     .action(async (f: { out?: string }) => {
+      const out = f.out === '-' ? undefined : f.out;
+      if (out !== undefined) await checkOutputDir(out, '--out');
       const { detectTopology, topologyToYaml } = await import('../topology/detect.js');
       const yaml = topologyToYaml(detectTopology());
-      if (f.out) await writeFile(f.out, yaml).catch((e: Error) => {
-        throw new TesseraError(`cannot write: ${e.message}`, { file: f.out, fix: 'check the directory exists and is writable' });
-      });
+      // Through a temporary file and a rename, as every output: a failed write leaves the old file.
+      if (out !== undefined) await writeAtomic(out, yaml, '--out', 'the topology');
       else process.stdout.write(yaml);
     });
 }
 
 /**
- * A live line on stderr (TTY only) fed by the engine's progress events: superstep count, mode,
- * active vertices, elapsed time. Returns the function that clears it.
- */
-/** Throws a TesseraError unless FILE's directory exists (the file itself is written later). */
-async function checkOutputDir(file: string, key: string): Promise<void> {
-  const dir = path.dirname(path.resolve(file));
-  const st = await stat(dir).catch(() => undefined);
-  if (st === undefined || !st.isDirectory()) {
-    throw new TesseraError(`the directory ${dir} does not exist`, { file, key, fix: 'create the directory first, or write somewhere else' });
-  }
-  // Written by an atomic rename: only a regular file the user may write is ever replaced.
-  const at = await stat(file).catch(() => undefined);
-  if (at !== undefined && !at.isFile()) {
-    throw new TesseraError(`${file} is not a regular file (${at.isDirectory() ? 'a directory' : 'a device, pipe or socket'})`, {
-      file,
-      key,
-      fix: key === '--out' ? 'name a file to create, or use --out - for standard output' : 'name a file to create',
-    });
-  }
-  if (at !== undefined) {
-    await access(file, fsConstants.W_OK).catch(() => {
-      throw new TesseraError(`${file} is read-only`, { file, key, fix: 'make it writable, or write somewhere else' });
-    });
-  }
-}
-
-/**
- * Output paths are checked before any work: each must differ from the graph's input files and
- * from the other outputs (a result written over its input, or over the report, loses one of them).
+ * Output paths are checked before any work: each must differ from every file the run reads (the
+ * graph's, a Graphalytics graph's .v and .properties, the vertex and source lists, the topology,
+ * a program module) and from the other outputs (a result written over its input, or over the
+ * report, loses one of them).
  */
 async function checkOutputs(f: ReadyFlags): Promise<void> {
-  const outs: Array<[string, string]> = [];
+  const outs: Named[] = [];
   if (f.out !== undefined && f.out !== '-') outs.push(['--out', f.out]);
-  if (f.report !== undefined) outs.push(['--report', f.report]);
+  if (f.report !== undefined && f.report !== '-') outs.push(['--report', f.report]);
+  if (f.out === '-' && f.report === '-') throw new TesseraError('--out - and --report - both write to standard output', { key: '--report', fix: 'write one of them to a file' });
   for (const [key, file] of outs) await checkOutputDir(file, key);
-  const real = async (p: string): Promise<string> => realpath(p).catch(() => path.resolve(p));
-  const inputs: Array<[string, string]> = [['--graph', f.graph], ...(f.vertices !== undefined ? [['--vertices', f.vertices] as [string, string]] : []), ...(f.sourceList !== undefined ? [['--source-list', f.sourceList] as [string, string]] : [])];
-  const seen = new Map<string, string>();
-  for (const [key, file] of inputs) seen.set(await real(file), key);
+  const inputs: Named[] = [...(await graphInputs(f.graph))];
+  if (f.vertices !== undefined) inputs.push(['--vertices', f.vertices]);
+  if (f.sourceList !== undefined) inputs.push(['--source-list', f.sourceList]);
+  if (f.topology !== undefined && f.topology !== 'auto') inputs.push(['--topology', f.topology]);
+  if (isModulePath(f.algo)) inputs.push(['--algo', f.algo]);
   // The checkpoint folder is an output too: a file there (an input, --out) would be lost or break it.
   if (f.checkpoint !== undefined) {
     await (await import('../checkpoint.js')).checkWritableFolder(f.checkpoint);
     outs.push(['--checkpoint', f.checkpoint]);
   }
-  for (const [key, file] of outs) {
-    const r = await real(file);
-    const clash = seen.get(r);
-    if (clash !== undefined) {
-      throw new TesseraError(`${key} ${file} is also ${['--out', '--report', '--checkpoint'].includes(clash) ? 'the' : 'an input:'} ${clash}`, {
-        file,
-        key,
-        fix: key === '--checkpoint' ? 'give --checkpoint a folder of its own' : `write ${key} to another file`,
-      });
-    }
-    seen.set(r, key);
-  }
+  await checkClashes(inputs, outs, (key) => (key === '--checkpoint' ? 'give --checkpoint a folder of its own' : `write ${key} to another file`));
 }
 
-async function writeJson(file: string, data: unknown): Promise<void> {
+/** Writes TEXT to FILE through a temporary file and a rename (write-file-atomic). */
+async function writeAtomic(file: string, text: string, key: string, what: string): Promise<void> {
   const { default: writeFileAtomic } = await import('write-file-atomic');
-  await writeFileAtomic(file, JSON.stringify(data, null, 2) + '\n').catch((e: Error) => {
-    throw new TesseraError(`cannot write the report: ${e.message}`, { file, fix: 'check the directory exists and is writable' });
+  await writeFileAtomic(file, text).catch((e: Error) => {
+    throw new TesseraError(`cannot write ${what}: ${e.message}`, { file, key, fix: 'check the directory exists and is writable' });
   });
+}
+
+/** The report as JSON: into FILE, or on standard output for `-` (as --out -). */
+async function writeJson(file: string, data: unknown): Promise<void> {
+  const text = JSON.stringify(data, null, 2) + '\n';
+  if (file === '-') await new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
+  else await writeAtomic(file, text, '--report', 'the report');
 }
