@@ -82,3 +82,22 @@ test('topology detect --out writes through a temporary file and refuses a folder
   refused(t, await tessera(['topology', 'detect', '--out', path.join(d.dir, 'ga')]), /not a regular file \(a directory\)/);
   refused(t, await tessera(['topology', 'detect', '--out', path.join(d.dir, 'nope', 'x.yaml')]), /does not exist/);
 });
+
+test('model --cache refuses the graph and any file that is not a calibration cache', async (t) => {
+  const d = await dataset();
+  const graph = path.join(d.dir, 'mg.el');
+  await writeFile(graph, '1 2\n2 3\n3 1\n');
+  const other = path.join(d.dir, 'notes.json');
+  await writeFile(other, '{"mine": true}\n');
+  const model = (cache: string): Promise<CliResult> => tessera(['model', '--graph', graph, '--algo', 'wcc', '--topology', d.topology, '--cache', cache]);
+  refused(t, await model(graph), /--cache .*mg\.el is also an input: --graph/);
+  refused(t, await model(d.topology), /is also an input: --topology/);
+  refused(t, await model(other), /notes\.json: this file is not a tessera calibration cache \(JSON, but no calibration cache/);
+  refused(t, await model(''), /--cache is empty/);
+  t.is(await readFile(graph, 'utf8'), '1 2\n2 3\n3 1\n');
+  t.is(await readFile(other, 'utf8'), '{"mine": true}\n');
+  // A new file, then the same file again: a cache it made is read and kept.
+  const cache = path.join(d.dir, 'cal.json');
+  for (let i = 0; i < 2; i++) t.is((await model(cache)).code, 0);
+  t.is((JSON.parse(await readFile(cache, 'utf8')) as { version: number }).version, 3);
+});

@@ -15,7 +15,10 @@ import { loadTopology } from '../topology/load.js';
 import type { Topology } from '../topology/schema.js';
 import { modelSweep, type ModelSweep, type RateValue, type Strategy, type SweepPoint } from '../model/index.js';
 import { choiceOption, intOption, sizeOption } from './options.js';
-import { programList } from '../programs/index.js';
+import { findProgram, programList } from '../programs/index.js';
+import { checkParamNames, flagOf } from '../engine/define.js';
+import { readCache } from '../model/cache.js';
+import { checkClashes, checkNotEmpty, graphInputs, type Named } from './paths.js';
 import { internalId } from '../engine/output.js';
 
 interface ModelFlags {
@@ -71,6 +74,15 @@ export function registerModelCommand(program: Command): void {
     .option('--host-memory <size>', "host memory the graph's edge pages may take (as for run): a larger .tsr is predicted read from disk", sizeOption('--host-memory'))
     .option('--json', 'print the sweep as JSON')
     .action(async (f: ModelFlags) => {
+      // The parameters as run checks them: a flag the program does not take is refused, not ignored.
+      checkParamNames(findProgram(f.algo), { source: f.source }, flagOf);
+      if (f.cache !== undefined) {
+        // The cache is rewritten after a calibration: never over an input, never over another file.
+        checkNotEmpty(f.cache, '--cache');
+        const inputs: Named[] = [...(await graphInputs(f.graph)), ...(f.vertices !== undefined ? [['--vertices', f.vertices] as Named] : []), ...(f.topology !== 'auto' ? [['--topology', f.topology] as Named] : [])];
+        await checkClashes(inputs, [['--cache', f.cache]], () => 'give --cache a file of its own');
+        await readCache(f.cache);
+      }
       const topology = await loadTopology(f.topology);
       const { graph } = await loadGraph(f.graph, { undirected: f.undirected, vertices: f.vertices, pageEdges: f.pageEdges, hostMemoryLimit: f.hostMemory ?? topology.hostMemoryLimit });
       const m = await modelSweep(graph, topology, f.algo, {

@@ -88,15 +88,40 @@ export function cpuCacheKey(t: Topology, program: string, mode: Mode): string {
   return `sockets#${h}|${programProfile(program).algo}|${mode}`;
 }
 
-/** The cache's entries; a missing or unreadable file is an empty cache (it is only a cache). */
+/**
+ * The cache's entries. A missing or empty file is an empty cache, and so is a tessera cache of
+ * another version (measured again); any other file is refused, never replaced: `--cache` naming
+ * the graph or some other file would have turned it into JSON.
+ */
 export async function readCache(file: string): Promise<CacheFile> {
+  const empty: CacheFile = { version: 3, entries: {} };
+  let text: string;
   try {
-    const parsed = cacheSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
-    if (parsed.success) return parsed.data;
-  } catch {
-    // missing or not JSON: start afresh
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return empty;
+    throw notACache(file, (e as NodeJS.ErrnoException).code === 'EISDIR' ? 'a directory' : `unreadable (${(e as Error).message})`);
   }
-  return { version: 3, entries: {} };
+  if (text.trim() === '') return empty;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw notACache(file, 'not JSON');
+  }
+  const parsed = cacheSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  // Another version's (or a damaged entry's) cache is still ours: its entries are measured again.
+  const j = json as { version?: unknown; entries?: unknown };
+  if (typeof j === 'object' && j !== null && typeof j.version === 'number' && typeof j.entries === 'object' && j.entries !== null) return empty;
+  throw notACache(file, 'JSON, but no calibration cache (version and entries)');
+}
+
+function notACache(file: string, what: string): TesseraError {
+  return new TesseraError(`this file is not a tessera calibration cache (${what}), and it would be overwritten`, {
+    file,
+    fix: 'remove it, or give tessera model --cache a new file or an existing calibration cache',
+  });
 }
 
 /** Merges `entry` into the cached entry under `key` (atomic write). */
