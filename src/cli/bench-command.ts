@@ -30,6 +30,7 @@ function peerOption(v: string, prev: Record<string, string>): Record<string, str
   const m = /^(gapbs|graphology)=(.+)$/.exec(v);
   if (!m) throw new InvalidArgumentError(`--peer must be gapbs=/path/to/gapbs, gapbs=off or graphology=off, got '${v}'.`);
   if (m[1] === 'graphology' && m[2] !== 'off') throw new InvalidArgumentError(`graphology comes from npm; the only setting is graphology=off, got '${v}'.`);
+  if (m[1]! in prev) throw new InvalidArgumentError(`--peer ${m[1]} is given twice (only one setting can apply); give it once.`);
   return { ...prev, [m[1]!]: m[2]! };
 }
 

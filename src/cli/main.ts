@@ -53,6 +53,8 @@ const help = mine.length === 0 || asksHelp;
 // `tessera --version` needs no command's modules (all of them took ~0.4 s on an H200 host).
 const versionOnly = word === undefined && !asksHelp && args.some((a) => a === '-V' || a === '--version');
 if (!versionOnly) for (const m of mine.length > 0 ? mine : modules) (await m.load(help))(program);
+// A flag given twice is refused: commander keeps the last value silently.
+if (!versionOnly) (await import('./options.js')).refuseRepeats(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,5 +1,6 @@
 /** Option parsers that turn bad values into one-line commander errors. */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { TesseraError } from '../errors.js';
 import { parseSize } from '../topology/size.js';
 
 export function intOption(name: string, min = 0) {
@@ -42,4 +43,28 @@ export function sizeOption(name: string) {
     if (!(x > 0)) throw new InvalidArgumentError(`${name} must be a size such as 8GiB or 512MiB, got '${v}'.`);
     return x;
   };
+}
+
+/**
+ * Refuses a single-value option given twice on any command of PROGRAM (`--source 1 --source 3`:
+ * commander keeps the last silently), a --x and its --no-x too. REPEATABLE options collect their
+ * values (their parsers refuse a key given twice).
+ */
+export function refuseRepeats(program: Command, repeatable: ReadonlySet<string> = new Set(['--param', '--peer'])): void {
+  const walk = (cmd: Command): void => {
+    const given = new Map<string, string>();
+    for (const opt of cmd.options) {
+      if (opt.long === undefined || repeatable.has(opt.long) || opt.variadic) continue;
+      const flag = opt.long;
+      cmd.on(`option:${opt.name()}`, (value: string | undefined) => {
+        const seen = given.get(opt.attributeName());
+        const said = value === undefined ? flag : `${flag} ${value}`;
+        // A switch given twice says the same thing; --x with --no-x, or a value twice, does not.
+        if (seen !== undefined && (value !== undefined || seen !== said)) throw new TesseraError(`${seen} and ${said} are both given, and only one can apply`, { key: flag, fix: value === undefined ? 'give one of them' : `give ${flag} once` });
+        given.set(opt.attributeName(), said);
+      });
+    }
+    for (const sub of cmd.commands) walk(sub);
+  };
+  walk(program);
 }

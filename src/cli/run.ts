@@ -89,6 +89,17 @@ async function chooseSplit(f: ReadyFlags, graph: Graph, topology: Topology): Pro
       fix: 'drop the flag, or use a topology with two GPUs or more (e.g. configs/1S2G.yaml or configs/1S2G-emulated.yaml)',
     });
   }
+  if (f.partitionSeed !== undefined) {
+    // Refused where it cannot apply (as --alpha and --partition), not ignored.
+    if (topology.gpus.length === 0) {
+      throw new TesseraError('--partition-seed seeds the rand partition between CPU sockets and GPUs, and this topology has no GPU', {
+        key: '--partition-seed',
+        fix: 'drop the flag, or use a topology with gpus (e.g. configs/1S1G.yaml or configs/1S1G-emulated.yaml)',
+      });
+    }
+    const rand = f.partition === 'rand' || f.partition === 'auto' || (f.partition === undefined && f.alpha === 'auto');
+    if (!rand) throw new TesseraError(`--partition-seed seeds the rand partition, and this run's partition is ${f.partition ?? 'high (the default)'}`, { key: '--partition-seed', fix: 'add --partition rand (or auto), or drop --partition-seed' });
+  }
   if (f.alpha === undefined && f.partition === undefined && f.multiGpu === undefined) return undefined;
   if (topology.gpus.length === 0) {
     throw new TesseraError('--alpha and --partition split the work between CPU sockets and GPUs, and this topology has no GPU', {
@@ -152,6 +163,7 @@ function collectParam(v: string, acc: Record<string, ParamValue>): Record<string
   const m = /^([A-Za-z][A-Za-z0-9]*)=(.+)$/.exec(v);
   const parts = m === null ? [] : m[2]!.split(',').map((p) => p.trim());
   if (m === null || parts.some((p) => p === '')) throw new InvalidArgumentError(`--param expects key=value or key=v1,v2,... (numbers, or vertex names), got '${v}'.`);
+  if (m[1]! in acc) throw new InvalidArgumentError(`--param ${m[1]} is given twice (only one value can apply); give it once.`);
   const xs = parts.map((p) => (p === 'Infinity' ? Infinity : p === 'NaN' ? NaN : /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(p) ? Number(p) : p));
   return { ...acc, [m[1]!]: xs.length === 1 ? xs[0]! : xs };
 }
@@ -245,7 +257,7 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
     .option('--report <file.json>', 'write the run report as JSON (atomic); - for standard output')
     .option('--page-edges <n>', 'target edges per page', intOption('--page-edges', 1))
     .option('--host-memory <size>', "host memory the graph's edge pages may take (e.g. 8GiB): a larger .tsr is read from disk page by page (default: the topology's hostMemoryLimit, else none)", sizeOption('--host-memory'))
-    .option('--mode <push|pull>', 'force the mode of every superstep (default: chosen per superstep)', choiceOption('--mode', ['push', 'pull'] as const))
+    .option('--mode <push|pull>', 'force the mode of every superstep whose kernel has it (default: chosen per superstep); supersteps that ran the other mode are counted in a notice', choiceOption('--mode', ['push', 'pull'] as const))
     .option('--alpha <x|auto>', "GPU topologies: the CPU sockets' fraction of the edges (0..1), or auto (the performance model picks)", alphaOption)
     .option('--partition <high|low|rand|auto>', 'GPU topologies: which vertices the CPU keeps (high: the hubs; low: the GPUs take them; rand: pages at random, as tessera model predicts)', choiceOption('--partition', ['high', 'low', 'rand', 'auto'] as const))
     .option('--multi-gpu <p|s|auto>', 'several GPUs: p (each owns one range of about equal edges), s (their pages dealt round-robin, state merged device to device) or auto (the performance model picks)', choiceOption('--multi-gpu', ['p', 's', 'auto'] as const))
@@ -386,6 +398,10 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
         };
         const notice = (m: string): void => void process.stderr.write(`tessera: ${m}\n`);
         const r = await runOnce(graph, def, params, setup, defaults, label, control, { extra: { flags: recordFlags(f) }, notice, deliver, pending: [small?.notice, sole].filter((m): m is string => m !== undefined) }).finally(stopProgress);
+        // --mode applies to the supersteps whose kernel runs that mode; any other ran its own,
+        // said once here rather than refused before: which kernels run is the program's choice as it goes.
+        const other = f.mode === undefined ? [] : r.report.steps.filter((s) => s.mode !== f.mode);
+        if (other.length > 0) notice(`--mode ${f.mode} applies to kernels with a ${f.mode} form: ${other.length} of ${r.report.steps.length} supersteps of ${def.name} (kernel ${[...new Set(other.map((s) => s.kernel))].join(', ')}) ran ${f.mode === 'push' ? 'pull' : 'push'}`);
         // With the results on standard output, the summary goes to standard error.
         if (!f.quiet) (f.out === '-' || f.report === '-' ? process.stderr : process.stdout).write(summarize(r.report) + '\n');
       } finally {
