@@ -15,6 +15,10 @@
  *
  * Progress bars go to stderr, only when it is a terminal. Every failure is a TesseraError.
  */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
 import path from 'node:path';
 import bytes from 'bytes-iec';
 import type { Command } from 'commander';
@@ -37,6 +41,8 @@ import {
   type GeneratorSpec,
 } from '../graph/generate/index.js';
 import { detectFormat, readGraphFile } from '../graph/readers/index.js';
+import { readNamedEdgeList, sniffEdgeList, type Sniffed } from '../graph/readers/named.js';
+import { isArrowFile, readArrowEdges } from '../graph/arrow.js';
 import { isTsrFile, readTsr, readTsrArray, readTsrHeader, verifyTsr, writeTsr, type TsrHeader } from '../graph/tsr.js';
 import { copyTsr } from '../graph/tsr-stream.js';
 import type { Graph, PageSet, RawEdges } from '../graph/types.js';
@@ -87,6 +93,17 @@ export function specFromFlags(kind: string, f: Omit<GenerateFlags, 'out'>): Gene
   let spec: GeneratorSpec;
   if (kind.includes(':')) {
     spec = parseGeneratorSpec(kind);
+    // A setting both in the spec and as a flag: one would silently override the other.
+    const keys = new Set(kind.split(':').slice(2).map((p) => p.split('=')[0]!.toLowerCase()).map((k) => (k === 'edge-factor' || k === 'edgefactor' ? 'ef' : k === 'w' ? 'weighted' : k)));
+    const both: Array<[boolean, string, string]> = [
+      [f.scale !== undefined, '--scale', 'the scale'],
+      [f.edgeFactor !== undefined && keys.has('ef'), '--edge-factor', 'ef='],
+      [f.seed !== undefined && keys.has('seed'), '--seed', 'seed='],
+      [f.weighted === true && keys.has('weighted'), '--weighted', 'weighted'],
+    ];
+    for (const [clash, flag, what] of both) {
+      if (clash) throw new TesseraError(`${flag} and the spec '${kind}' (${what}) both set it`, { key: flag, fix: `give it once: in the spec, or as ${flag} with the bare kind (e.g. rmat ${flag} ...)` });
+    }
   } else {
     const k = kind.toLowerCase();
     if (k !== 'rmat' && k !== 'uniform') {
@@ -123,6 +140,7 @@ export async function generateCommand(kind: string, f: GenerateFlags): Promise<s
       bar.stop();
     }
   }
+  if (f.tmpDir !== undefined) await checkTmpDir(f.tmpDir);
   const limit = f.hostMemory ?? boundedFallback(catchOf(() => checkGraphFits(2 ** spec.scale, specEdges(spec), { what: name })));
   if (limit !== undefined) {
     const r = await convertBounded(generatorStream(spec), f.out, limit, f);
@@ -131,6 +149,7 @@ export async function generateCommand(kind: string, f: GenerateFlags): Promise<s
   // One team of helpers for the generator and the build (they boot once).
   const g = withTeam(specEdges(spec), (team) => buildWithNote(generateWithBar(spec, team), { pageEdges: f.pageEdges, ...(f.undirected ? { directed: false } : {}) }, team));
   await writeTsrWithBar(g, f.out);
+  unusedTmpDir(f);
   return `wrote ${f.out}: ${name}, ${g.numVertices} vertices, ${g.numEdges} edges${g.directed ? '' : ' (undirected: arcs both ways)'} in ${secs(t0)}`;
 }
 
@@ -181,6 +200,18 @@ function progressBarLazy(label: string, unit: string): { start(total: number): v
   };
 }
 
+/** --tmp-dir must be a folder: checked before the build, whether or not it turns out bounded. */
+async function checkTmpDir(dir: string): Promise<void> {
+  checkNotEmpty(dir, '--tmp-dir');
+  const st = await stat(dir).catch(() => undefined);
+  if (st === undefined || !st.isDirectory()) throw new TesseraError(`--tmp-dir ${st === undefined ? 'does not exist' : 'is not a folder'}`, { file: dir, key: '--tmp-dir', fix: 'give an existing folder for the temporary runs' });
+}
+
+/** A build in memory puts nothing in --tmp-dir: said, rather than ignored. */
+function unusedTmpDir(f: { tmpDir?: string }): void {
+  if (f.tmpDir !== undefined) process.stderr.write(`tessera: --tmp-dir unused: the graph fit in memory and was built without temporary runs (--host-memory SIZE bounds the build)\n`);
+}
+
 function secs(t0: number): string {
   return `${((performance.now() - t0) / 1000).toFixed(2)} s`;
 }
@@ -215,7 +246,7 @@ export function rawFromGraph(g: Graph): RawEdges {
 async function loadSource(
   input: string,
   f: { undirected?: boolean; vertices?: string; weights?: 'float32' | 'float64' | 'none' },
-): Promise<{ raw?: RawEdges; graph?: Graph }> {
+): Promise<{ raw?: RawEdges; graph?: Graph; keys?: string[] }> {
   if (isGeneratorSpec(input)) {
     if (f.vertices !== undefined) throw new TesseraError('--vertices applies to edge-list files only', { key: '--vertices' });
     return { raw: generateWithBar(parseGeneratorSpec(input)) };
@@ -243,6 +274,8 @@ async function loadSource(
     // Let readTsrHeader explain what is wrong with it (missing, not a .tsr, ...).
     await readTsrHeader(input);
   }
+  const other = await readAsRun(input, f);
+  if (other !== undefined) return other;
   const bar = progressBarLazy('read', ' B');
   let started = false;
   try {
@@ -264,6 +297,59 @@ async function loadSource(
   }
 }
 
+/** What `run` reads with other readers than readGraphFile: an Arrow table, an edge list with a header line or names. */
+async function runReader(input: string): Promise<{ kind: 'arrow' } | { kind: 'named'; sniffed: Sniffed } | undefined> {
+  if (isArrowFile(input)) return { kind: 'arrow' };
+  if ((await detectFormat(input)) !== 'edgelist') return undefined;
+  const sniffed = await sniffEdgeList(input).catch(() => undefined);
+  return sniffed !== undefined && (sniffed.names || sniffed.header) ? { kind: 'named', sniffed } : undefined;
+}
+
+/**
+ * The edges of an input readGraphFile does not read, by the readers loadGraph (graph/load.ts)
+ * gives `run`, so that convert and info take every file run takes; undefined: readGraphFile's.
+ */
+async function readAsRun(input: string, f: { undirected?: boolean; vertices?: string }): Promise<{ raw: RawEdges; keys?: string[] } | undefined> {
+  const how = await runReader(input);
+  if (how === undefined) return undefined;
+  const directed = f.undirected ? false : undefined;
+  if (f.vertices !== undefined) throw new TesseraError(`--vertices does not apply here: ${how.kind === 'arrow' ? 'an Arrow table lists edges only' : 'its vertices are names or it has a header line'}`, { file: input, key: '--vertices', fix: 'drop --vertices' });
+  if (how.kind === 'arrow') return readArrowEdges(input, { directed });
+  const { sniffed } = how;
+  const r = await readNamedEdgeList(input, { delimiter: sniffed.delimiter, header: sniffed.header, names: sniffed.names, directed });
+  // As run says it: the header was guessed, and how to read it as an edge.
+  if (r.header !== undefined) process.stderr.write(`tessera: ${input}: the first line (${r.header.join(', ')}) is a header, skipped\n`);
+  return r;
+}
+
+/** The number of fields of a text file's first edge line (gzipped or not); undefined: none. */
+async function firstFields(file: string): Promise<number | undefined> {
+  const raw = createReadStream(file);
+  const rl = createInterface({ input: file.toLowerCase().endsWith('.gz') ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity });
+  try {
+    for await (const line of rl) {
+      const t = line.trim();
+      if (t !== '' && !t.startsWith('#') && !t.startsWith('%')) return t.split(/[\s,]+/).length;
+    }
+    return undefined;
+  } catch {
+    return undefined; // the reader says what is wrong with the file
+  } finally {
+    rl.close();
+    raw.destroy();
+  }
+}
+
+function namesRefusal(input: string): TesseraError {
+  return new TesseraError('the vertices of this graph are names, and a .tsr stores integer ids only', { file: input, fix: 'run it from this file (tessera run --graph FILE), or number its vertices' });
+}
+
+/** Refuses --weights float32/float64 for an input that has none: it would write an unweighted graph. */
+function noWeights(f: ConvertFlags, input: string, has: boolean): void {
+  if (has || f.weights === undefined || f.weights === 'none') return;
+  throw new TesseraError(`--weights ${f.weights} stores the input's weights, and it has none`, { file: input, key: '--weights', fix: 'drop --weights (the graph is written unweighted), or convert a weighted input' });
+}
+
 /** Converts IN (file or spec) to OUT.tsr; returns a summary line. */
 export async function convertCommand(input: string, f: ConvertFlags): Promise<string> {
   checkNotEmpty(f.out, '--out');
@@ -271,28 +357,44 @@ export async function convertCommand(input: string, f: ConvertFlags): Promise<st
   await checkOutputDir(f.out, '--out');
   // Written by a rename: an output over the input (or a file it brings) would lose it.
   await checkClashes([...(await graphInputs(input, 'the input')), ...(f.vertices !== undefined ? [['--vertices', f.vertices] as Named] : [])], [['--out', f.out]]);
+  if (f.tmpDir !== undefined) await checkTmpDir(f.tmpDir);
   const t0 = performance.now();
+  if (isGeneratorSpec(input)) noWeights(f, input, parseGeneratorSpec(input).weighted);
   if (await isTsrFile(input)) {
     if (f.vertices !== undefined) throw new TesseraError('--vertices applies to edge-list files only', { key: '--vertices' });
     const h = await readTsrHeader(input);
+    noWeights(f, input, h.weightType !== undefined);
     // A .tsr keeps its page size unless --page-edges names another.
     f = { ...f, pageEdges: f.pageEdges ?? h.pageEdges };
     if (f.pageEdges === h.pageEdges && !(f.undirected && h.directed) && (f.weights === undefined || f.weights === (h.weightType ?? 'none'))) {
       // Nothing to change: copied page by page, whatever its size.
       await withBar('copy', (onProgress) => copyTsr(input, f.out, onProgress));
+      unusedTmpDir(f);
       return `wrote ${f.out}: ${h.numVertices} vertices, ${h.numEdges} edges, ${h.directed ? 'directed' : 'undirected'}, ${h.pages.out.length} page${h.pages.out.length === 1 ? '' : 's'} per orientation, in ${secs(t0)}`;
     }
   }
-  const limit = await convertLimit(input, f);
+  const named = isGeneratorSpec(input) ? undefined : await runReader(input);
+  // A bounded build streams plain edge lists: a header line, names or an Arrow table it cannot.
+  if (named !== undefined && f.hostMemory !== undefined)
+    throw new TesseraError(`a bounded build (--host-memory) reads integer edge lists without a header line, and this is ${named.kind === 'arrow' ? 'an Arrow table' : named.sniffed.names ? 'an edge list of names' : 'an edge list with a header line'}`, { file: input, key: '--host-memory', fix: 'drop --host-memory (it is built in memory)' });
+  if (named?.kind === 'named' && named.sniffed.names) throw namesRefusal(input);
+  const limit = named !== undefined ? undefined : await convertLimit(input, f);
   if (limit !== undefined) {
-    const r = await convertBounded(await boundedStream(input, f), f.out, limit, f);
+    const stream = await boundedStream(input, f);
+    // An edge list's weights are known once read: its first edge line says whether it has a third column.
+    noWeights(f, input, stream.weights !== undefined ? stream.weights !== 'none' : ((await firstFields(input)) ?? 3) >= 3);
+    const r = await convertBounded(stream, f.out, limit, f);
     return `wrote ${f.out}: ${r.numVertices} vertices, ${r.numEdges} edges, ${r.directed ? 'directed' : 'undirected'}, ${r.pages.out} page${r.pages.out === 1 ? '' : 's'} out${r.directed ? `, ${r.pages.in} in` : ''}, in ${secs(t0)}${boundedNote(r)}`;
   }
   const src = await loadSource(input, f);
+  // A .tsr keeps original ids only: names would be lost (written as numbers).
+  if (src.keys !== undefined) throw namesRefusal(input);
+  noWeights(f, input, src.graph !== undefined ? src.graph.weightType !== undefined : src.raw!.weights !== undefined);
   const opts: BuildOptions = { pageEdges: f.pageEdges, ...(f.undirected ? { directed: false } : {}), ...(f.weights ? { weightType: f.weights } : {}) };
   // A .tsr unchanged was copied above: here it is rebuilt (pageEdges: its own unless given).
   const g = buildWithNote(src.graph !== undefined ? rawFromGraph(src.graph) : src.raw!, opts);
   await writeTsrWithBar(g, f.out);
+  unusedTmpDir(f);
   return `wrote ${f.out}: ${g.numVertices} vertices, ${g.numEdges} edges, ${g.directed ? 'directed' : 'undirected'}, ${g.out.pages.length} page${g.out.pages.length === 1 ? '' : 's'} per orientation, in ${secs(t0)}`;
 }
 
@@ -508,7 +610,7 @@ export function registerGraphCommands(program: Command): void {
     .option('--page-edges <n>', '.tsr only: target edges per page', intOption('--page-edges', 1))
     .option('--undirected', '.tsr only: store every edge both ways')
     .option('--host-memory <size>', '.tsr only: build within this much memory (e.g. 8GiB), through sorted runs on disk', sizeOption('--host-memory'))
-    .option('--tmp-dir <dir>', '.tsr only: where a bounded build puts its temporary runs (default: next to the output)')
+    .option('--tmp-dir <dir>', '.tsr only: an existing folder for a bounded build\'s temporary runs (default: next to the output; a build in memory uses none and says so)')
     .requiredOption('--out <file>', 'FILE.el (edge-list text, streamed) or FILE.tsr (tessera graph)')
     .action(async (kind: string, f: GenerateFlags) => {
       process.stdout.write((await generateCommand(kind, f)) + '\n');
@@ -522,9 +624,9 @@ export function registerGraphCommands(program: Command): void {
     .option('--undirected', 'treat every edge as undirected (stored both ways)')
     .option('--page-edges <n>', 'target edges per page (default 1048576; a .tsr: its own)', intOption('--page-edges', 1))
     .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
-    .option('--weights <type>', 'store weights as float32 | float64 | none (default: as the input; text: float64)', choiceOption('--weights', ['float32', 'float64', 'none'] as const))
+    .option('--weights <type>', 'store weights as float32 | float64 | none (default: as the input; text: float64); float32/float64 refused for an input without weights', choiceOption('--weights', ['float32', 'float64', 'none'] as const))
     .option('--host-memory <size>', 'build within this much memory (e.g. 8GiB), through sorted runs on disk', sizeOption('--host-memory'))
-    .option('--tmp-dir <dir>', 'where a bounded build puts its temporary runs (default: next to the output)')
+    .option('--tmp-dir <dir>', 'an existing folder for a bounded build\'s temporary runs (default: next to the output; a build in memory uses none and says so)')
     .action(async (input: string, f: ConvertFlags) => {
       process.stdout.write((await convertCommand(input, f)) + '\n');
     });
