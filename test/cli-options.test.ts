@@ -100,3 +100,18 @@ test('convert and info read what run reads: a CSV with a header line, an Arrow t
   refused(t, await tessera(['convert', names, '--out', path.join(dir, 'n.tsr')]), /names, and a \.tsr stores integer ids only/);
   t.true((await readFile(csv, 'utf8')).startsWith('source'));
 });
+
+test('generate --out X.el says how many ids it cannot hold (an edge list has no isolated vertices); --scale out of range names --scale', async (t) => {
+  const { dir } = await fixtures;
+  const out = path.join(dir, 'r10.el');
+  const r = await tessera(['generate', 'rmat', '--scale', '10', '--out', out]);
+  t.is(r.code, 0, r.stderr);
+  const m = /an edge list holds only vertices with edges: (\d+) of the 1024 vertex ids have none and are not in it \(read back: (\d+) vertices\); write FILE\.tsr to keep all 1024/.exec(r.stderr);
+  t.truthy(m, r.stderr);
+  const info = JSON.parse((await tessera(['info', out, '--format', 'json'])).stdout) as { numVertices: number };
+  t.is(info.numVertices, Number(m![2]), 'the count is what reading it back gives');
+  t.is(Number(m![1]) + info.numVertices, 1024);
+  t.regex((await tessera(['generate', '--help'])).stdout.replace(/\s+/g, ' '), /holds only the ids with an edge/);
+  refused(t, await tessera(['demo', '--scale', '40']), /--scale must be an integer from 4 to 31, got '40'/);
+  refused(t, await tessera(['generate', 'rmat', '--scale', '40', '--out', out]), /--scale must be an integer from 1 to 31/);
+});

@@ -3,11 +3,11 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { TesseraError } from '../errors.js';
 import { parseSize } from '../topology/size.js';
 
-export function intOption(name: string, min = 0) {
+export function intOption(name: string, min = 0, max?: number) {
   return (v: string): number => {
     const x = Number(v);
-    if (!/^\s*-?\d+\s*$/.test(v) || !Number.isSafeInteger(x) || x < min) {
-      throw new InvalidArgumentError(`${name} must be an integer >= ${min}, got '${v}'.`);
+    if (!/^\s*-?\d+\s*$/.test(v) || !Number.isSafeInteger(x) || x < min || (max !== undefined && x > max)) {
+      throw new InvalidArgumentError(`${name} must be an integer ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`}, got '${v}'.`);
     }
     return x;
   };

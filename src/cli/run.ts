@@ -3,7 +3,7 @@ import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkParamNames, checkRequiredParams, flagOf, type AnyProgram } from '../engine/define.js';
-import { isGeneratorSpec, parseGeneratorSpec, specEdges } from '../graph/generate/spec.js';
+import { isGeneratorSpec, MAX_SCALE, parseGeneratorSpec, specEdges } from '../graph/generate/spec.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { EngineEvents } from '../engine/coordinator.js';
 import type { RunResult } from '../api.js';
@@ -412,7 +412,7 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
   program
     .command('demo')
     .description('the embedded default job: generate an RMAT graph, detect the machine, run the programs, check them, report')
-    .option('--scale <s>', 'RMAT scale (2^s vertices, 16 edges each)', intOption('--scale', 4), 16)
+    .option('--scale <s>', `RMAT scale (2^s vertices, 16 edges each; 4 to ${MAX_SCALE})`, intOption('--scale', 4, MAX_SCALE), 16)
     .option('--topology <file|auto>', 'topology YAML, or auto', 'auto')
     .option('--verbose', "the engine's run report of each program as well")
     .action(async (f: { scale: number; topology: string; verbose?: boolean }) => (await import('./demo.js')).runDemo(f.scale, f.topology, f.verbose === true));
