@@ -331,7 +331,8 @@ async function loadSource(
 /** What `run` reads with other readers than readGraphFile: an Arrow table, an edge list with a header line or names. */
 async function runReader(input: string): Promise<{ kind: 'arrow' } | { kind: 'named'; sniffed: Sniffed } | undefined> {
   if (isArrowFile(input)) return { kind: 'arrow' };
-  if ((await detectFormat(input)) !== 'edgelist') return undefined;
+  // A .tsr (or a path named so) is no text: its own reader says what is wrong with it.
+  if (input.toLowerCase().endsWith('.tsr') || (await isTsrFile(input)) || (await detectFormat(input)) !== 'edgelist') return undefined;
   const sniffed = await sniffEdgeList(input).catch(() => undefined);
   return sniffed !== undefined && (sniffed.names || sniffed.header) ? { kind: 'named', sniffed } : undefined;
 }
