@@ -148,7 +148,7 @@ test('a team thread that throws, or dies, lets the others go: the run fails in o
   for (const [kernel, message] of [
     ['fails', /^actor socket0 failed in superstep 0: kernel 'fails' threw in its team function: rank 1 found a bad vertex/],
     ['dies', /^actor socket0 failed in superstep 0/],
-    ['failsInLoop', /^actor socket0 failed in superstep 0: rank 1 failed in a loop/],
+    ['failsInLoop', /^actor socket0 failed in superstep 0: kernel 'failsInLoop' threw in its team function: rank 1 failed in a loop/],
   ] as const) {
     const e = await Engine.create(g, topo([3]), { teams: true });
     try {

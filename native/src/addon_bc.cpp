@@ -19,6 +19,8 @@
 //   with -ffp-contract=off). stats[0] += edges.
 #include "addon_cpu.h"
 
+#include <algorithm>
+
 #include <cstring>
 
 namespace ts {
@@ -71,12 +73,15 @@ Napi::Value BcFwdPush(const Napi::CallbackInfo& info) {
   uint32_t* found = arrayArg<uint32_t>(info, 7, napi_uint32_array, "found", &nf);
   const int32_t level = levelArg(info, 8, "bcFwdPush");
   double* stats = arrayArg<double>(info, 9, napi_float64_array, "stats");
-  if (!p.ok(nd) || ns < nd || nn < nd) throw codedError(env, "TS_ARG", "bcFwdPush: range out of bounds");
+  // Every array holds at least the graph's n entries (a few vertices' arrays are padded to 8 bytes:
+  // lengths differ by type, so none stands for n).
+  const size_t n = out->n;
+  if (!p.ok(n) || nd < n || ns < n || nn < n) throw codedError(env, "TS_ARG", "bcFwdPush: range out of bounds");
   uint64_t edges = 0;
   size_t k = 0;
   for (uint32_t i = p.lo; i < p.hi; i++) {
     const uint32_t u = p.list[i];
-    if (u >= nd) throw codedError(env, "TS_ARG", "bcFwdPush: a listed vertex is out of range");
+    if (u >= n) throw codedError(env, "TS_ARG", "bcFwdPush: a listed vertex is out of range");
     const double su = sigma[u];
     const bool room = forSlices(*out, u, 0, INFINITY, [&](size_t pi, uint32_t a, uint32_t b) -> bool {
       if (k + (b - a) > nf) return false;
@@ -131,7 +136,8 @@ Napi::Value BcFwdPull(const Napi::CallbackInfo& info) {
   uint8_t* next = arrayArg<uint8_t>(info, 8, napi_uint8_array, "next", &nn);
   const int32_t level = levelArg(info, 9, "bcFwdPull");
   double* stats = arrayArg<double>(info, 10, napi_float64_array, "stats");
-  if (!p.ok(nd) || ns < nd || nfr < nd || nn < nd) throw codedError(env, "TS_ARG", "bcFwdPull: range out of bounds");
+  // The arrays' common length bounds the range (padded arrays of a few vertices differ in length).
+  if (!p.ok(std::min({nd, ns, nfr, nn}))) throw codedError(env, "TS_ARG", "bcFwdPull: range out of bounds");
   uint64_t edges = 0, found = 0;
   for (uint32_t i = p.lo; i < p.hi; i++) {
     const uint32_t v = p.vBegin + i;
@@ -183,7 +189,7 @@ Napi::Value BcBackPull(const Napi::CallbackInfo& info) {
   const int32_t level = levelArg(info, 10, "bcBackPull");
   const bool byDist = info.Length() > 11 && info[11].ToBoolean().Value();
   double* stats = arrayArg<double>(info, 12, napi_float64_array, "stats");
-  if (!p.ok(nd) || ns < nd || nde < nd || nb < nd || nfr < nd) throw codedError(env, "TS_ARG", "bcBackPull: range out of bounds");
+  if (!p.ok(std::min({nd, ns, nde, nb, nfr}))) throw codedError(env, "TS_ARG", "bcBackPull: range out of bounds");
   uint64_t edges = 0;
   for (uint32_t i = p.lo; i < p.hi; i++) {
     const uint32_t v = p.vBegin + i;

@@ -2,6 +2,7 @@
  * One entry point for every graph source: generator specs (rmat:S, uniform:S), .tsr files,
  * and text formats (edge list, Graphalytics, Matrix Market) built into pages.
  */
+import { compactBytes } from '../format.js';
 import { checkGraphFits } from './memory.js';
 import { isGeneratorSpec } from './generate/spec.js';
 import { pageView } from './pages.js';
@@ -82,7 +83,7 @@ export async function loadGraph(spec: string, opts: LoadOptions = {}): Promise<L
     for (const p of r.graph.out.pages) b += pageView(p).byteLength;
     if (r.graph.in !== r.graph.out) for (const p of r.graph.in.pages) b += pageView(p).byteLength;
     if (b > limit)
-      throw new TesseraError(`its pages take ${(b / 2 ** 20).toFixed(1)} MiB, more than hostMemoryLimit ${(limit / 2 ** 20).toFixed(1)} MiB, and only a .tsr is read from disk page by page`, {
+      throw new TesseraError(`its pages take ${compactBytes(b)}, more than hostMemoryLimit ${compactBytes(limit)}, and only a .tsr is read from disk page by page`, {
         file: spec,
         key: 'hostMemoryLimit',
         fix: `convert it once (tessera convert ${spec} --out G.tsr) and run on G.tsr, or raise the limit`,
