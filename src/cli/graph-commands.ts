@@ -655,7 +655,7 @@ export function registerGraphCommands(program: Command): void {
     .requiredOption('--out <file.tsr>', 'output .tsr file (written atomically)')
     .option('--undirected', 'treat every edge as undirected (stored both ways)')
     .option('--page-edges <n>', 'target edges per page (default 1048576; a .tsr: its own)', intOption('--page-edges', 1))
-    .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
+    .option('--vertices <file.v>', 'vertex list for an edge list: every vertex, isolated ones included (an edge naming one it lacks is an error)')
     .option('--weights <type>', 'store weights as float32 | float64 | none (default: as the input; text: float64); float32/float64 refused for an input without weights', choiceOption('--weights', ['float32', 'float64', 'none'] as const))
     .option('--host-memory <size>', 'build within this much memory (e.g. 8GiB), through sorted runs on disk', sizeOption('--host-memory'))
     .option('--tmp-dir <dir>', 'an existing folder for a bounded build\'s temporary runs (default: next to the output; a build in memory uses none and says so)')

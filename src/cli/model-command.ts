@@ -67,7 +67,7 @@ export function registerModelCommand(program: Command): void {
     .option('--source <id>', 'bfs: the source vertex (original id); a top-down BFS is then predicted level by level', intOption('--source'))
     .option('--page-edges <n>', 'target edges per page', intOption('--page-edges', 1))
     .option('--undirected', 'treat every edge as undirected')
-    .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
+    .option('--vertices <file.v>', 'vertex list for an edge list: every vertex, isolated ones included (an edge naming one it lacks is an error)')
     .option('--cache <file>', 'calibration cache file (default: $XDG_CACHE_HOME/tessera/calibration.json)')
     .option('--recalibrate', 'measure the CPU rate again instead of using the cache')
     .option('--no-streaming', 'choose only partitions whose GPU pages all fit in GPU memory')

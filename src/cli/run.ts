@@ -236,7 +236,7 @@ export function registerRunCommands(program: Command, programs = 'a built-in pro
     .description('run an algorithm on a graph with every actor of a topology')
     .option('--algo <algo|module>', `${programs}, or the path of a module exporting a program (defineProgram); required unless --resume`)
     .option('--graph <file|spec>', 'edge list (.txt/.el/.csv[.gz]), Graphalytics .e/.v, .mtx, .tsr, or rmat:SCALE / uniform:SCALE')
-    .option('--vertices <file.v>', 'vertex list for an edge list (isolated vertices)')
+    .option('--vertices <file.v>', 'vertex list for an edge list: every vertex, isolated ones included (an edge naming one it lacks is an error)')
     .option('--undirected', 'treat every edge as undirected')
     .option('--names', 'edge lists: the ids are names (strings), read and written by name (default: detected)')
     .option('--no-names', 'edge lists: the ids are integers')
