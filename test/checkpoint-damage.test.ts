@@ -8,9 +8,8 @@
 import test, { type ExecutionContext } from 'ava';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { EventEmitter } from 'eventemitter3';
+import { bytes, stopAfter } from './helpers/stop-after.js';
 import { generate, run } from '../src/api.js';
-import type { EngineEvents } from '../src/engine/coordinator.js';
 import { SUM_PIECE } from '../src/engine/checkpoint.js';
 import { TesseraError } from '../src/errors.js';
 import { removeTempDirs, tempDir, tessera } from './helpers/cli.js';
@@ -21,15 +20,6 @@ const TWO = { name: 'two', source: 'test', sockets: [{ id: 0, threads: 1 }, { id
 const graph = generate('rmat:12');
 const bfsSource = { source: graph.ids.toOriginal[0]! };
 
-function stopAfter(at: number): EventEmitter<EngineEvents> {
-  const e = new EventEmitter<EngineEvents>();
-  e.on('superstep', (s) => {
-    if (s.step === at) throw new Error(`stopped after superstep ${at}`);
-  });
-  return e;
-}
-
-const bytes = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 interface ManifestLike {

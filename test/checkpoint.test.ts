@@ -9,6 +9,7 @@ import test from 'ava';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EventEmitter } from 'eventemitter3';
+import { bytes, stopAfter } from './helpers/stop-after.js';
 import { generate, openSession, run } from '../src/api.js';
 import { defineProgram, type AnyProgram } from '../src/engine/define.js';
 import type { EngineEvents } from '../src/engine/coordinator.js';
@@ -49,16 +50,6 @@ const PARAMS: Record<string, Record<string, unknown>> = {
 };
 const graphFor = (name: string): Graph => (name === 'sssp' ? weighted : name === 'kcore' ? undirected : graph);
 
-/** Events that stop the run (as a crash would) once superstep `at` has finished. */
-function stopAfter(at: number): EventEmitter<EngineEvents> {
-  const e = new EventEmitter<EngineEvents>();
-  e.on('superstep', (s) => {
-    if (s.step === at) throw new Error(`stopped after superstep ${at}`);
-  });
-  return e;
-}
-
-const bytes = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 for (const program of [...PROGRAMS.map((p) => p as AnyProgram), mis as AnyProgram, hits as AnyProgram]) {
   test(`${program.name}: interrupted after a checkpoint and resumed equals an uninterrupted run, byte for byte`, async (t) => {

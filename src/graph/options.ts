@@ -5,8 +5,8 @@
  */
 import { TesseraError } from '../errors.js';
 
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
+/** Levenshtein distance, for "did you mean" (here and programs/index.ts). */
+export function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let prev = row[0]!;

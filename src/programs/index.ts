@@ -3,6 +3,7 @@
  * reference), listed once here. The CLI, library, demo, model and benchmark read this list;
  * adding a built-in is one folder plus one line below.
  */
+import { distance } from '../graph/options.js';
 import type { AnyProgram } from '../engine/define.js';
 import { TesseraError } from '../errors.js';
 import { bc } from './bc/index.js';
@@ -28,21 +29,6 @@ export type BuiltinName = keyof ProgramByName;
 
 /** Every name and alias of a built-in. */
 export const PROGRAM_NAMES: readonly string[] = PROGRAMS.flatMap((p) => [p.name, ...(p.aliases ?? [])]);
-
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
-}
 
 /** The built-ins as CLI help lists them: `bfs | pr (pagerank) | ...`. */
 export function programList(): string {

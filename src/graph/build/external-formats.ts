@@ -24,7 +24,7 @@ import { readLineBlocks } from '../readers/lines.js';
 import { checkNotEmpty, entryCountError, matrixMarketDirected, MatrixMarketScan, matrixVertices, readMatrixMarketHeader, type MatrixMarketOptions } from '../readers/matrixmarket.js';
 import { readTsrArray, readTsrHeader, readTsrPage } from '../tsr-read.js';
 import type { Page, WeightArray } from '../types.js';
-import { drainParser, type EdgeSink, type EdgeStream } from './external-source.js';
+import { drainParser, listedOnly, type EdgeSink, type EdgeStream } from './external-source.js';
 
 type ReadOptions = Pick<EdgeListOptions, 'directed' | 'weighted' | 'weightType' | 'allowNegativeWeights'>;
 
@@ -105,18 +105,9 @@ export async function graphalyticsStream(p: string, opts: GraphalyticsOptions = 
     async run(sink, progress) {
       const { count, set } = await vertices();
       const parser = new EdgeParser(cfg);
-      let edges = 0;
-      let foreign: { edge: number; id: number } | undefined;
       // Each chunk's endpoints against the .v file's set before it goes on.
-      const checked: EdgeSink = (s, d, w, k) => {
-        const i = foreignIn(s, d, k, set);
-        if (i >= 0) {
-          foreign = { edge: edges + i, id: set.has(s[i]!) ? d[i]! : s[i]! };
-          throw STOP;
-        }
-        sink(s, d, w, k);
-        edges += k;
-      };
+      const only = listedOnly(sink, set, STOP);
+      const checked = only.sink;
       try {
         await readLineBlocks(
           g.edgeFile,
@@ -130,7 +121,9 @@ export async function graphalyticsStream(p: string, opts: GraphalyticsOptions = 
       } catch (e) {
         if (e !== STOP) throw e;
       }
+      const foreign = only.foreign();
       if (foreign !== undefined) throw await foreignError(g, foreign.edge, foreign.id);
+      const edges = only.edges();
       if (edges === 0 && count === 0) throw emptyError(g.edgeFile);
       checkAnnounced(g, count, edges, set);
       known = undefined;

@@ -92,23 +92,12 @@ export function edgeListStream(
     async run(sink, progress) {
       const set = vertexFile === undefined ? undefined : (await listed()).set;
       const p = edgeListParser(file, opts);
+      const only = set === undefined ? undefined : listedOnly(sink, set, STOP);
+      const checked: EdgeSink = only?.sink ?? sink;
       let edges = 0;
-      let foreign: { edge: number; id: number } | undefined;
-      const checked: EdgeSink =
-        set === undefined
-          ? sink
-          : (s, d, w, k) => {
-              const i = foreignIn(s, d, k, set);
-              if (i >= 0) {
-                foreign = { edge: edges + i, id: set.has(s[i]!) ? d[i]! : s[i]! };
-                throw STOP;
-              }
-              sink(s, d, w, k);
-              edges += k;
-            };
       const drain = (): void => {
         const k = drainParser(p, checked);
-        if (set === undefined) edges += k;
+        if (only === undefined) edges += k;
       };
       try {
         await readLineBlocks(
@@ -123,10 +112,34 @@ export function edgeListStream(
       } catch (e) {
         if (e !== STOP) throw e;
       }
+      const foreign = only?.foreign();
       if (foreign !== undefined) throw await foreignError(files, foreign.edge, foreign.id);
+      if (only !== undefined) edges = only.edges();
       if (edges === 0 && vertexFile === undefined) throw emptyError(file);
       known = undefined;
     },
+  };
+}
+
+/**
+ * `sink` for the chunks whose endpoints are all in `set` (a vertex file's ids): at the first edge
+ * with one outside it, `foreign()` gives that edge's index and endpoint and the sink throws `stop`.
+ */
+export function listedOnly(sink: EdgeSink, set: IdSet, stop: unknown): { sink: EdgeSink; foreign: () => { edge: number; id: number } | undefined; edges: () => number } {
+  let edges = 0;
+  let found: { edge: number; id: number } | undefined;
+  return {
+    sink: (s, d, w, k) => {
+      const i = foreignIn(s, d, k, set);
+      if (i >= 0) {
+        found = { edge: edges + i, id: set.has(s[i]!) ? d[i]! : s[i]! };
+        throw stop;
+      }
+      sink(s, d, w, k);
+      edges += k;
+    },
+    foreign: () => found,
+    edges: () => edges,
   };
 }
 
