@@ -59,6 +59,8 @@ export interface RunSetup extends Omit<EngineOptions, 'preload' | 'runs'> {
 
 /** RunSetup's preload as programs (names resolved: an unknown one is refused as a run's is). */
 function preloaded(setup: RunSetup, also?: AnyProgram): AnyProgram[] {
+  if (setup.preload !== undefined && !Array.isArray(setup.preload))
+    throw new TesseraError(`preload ${JSON.stringify(setup.preload) ?? String(setup.preload)} is not a list`, { key: 'preload', fix: "give a list of programs: names or definitions, e.g. ['bfs', 'pr']" });
   const named = (setup.preload ?? []).map((p) => (typeof p === 'string' ? findProgram(p, 'preload') : (p as AnyProgram)));
   return also === undefined ? named : [...named, also];
 }

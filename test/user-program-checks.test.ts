@@ -133,12 +133,18 @@ test("run()'s and openSession's arguments and engine options of the wrong kind a
     [{ partitionSeed: -3 }, /partitionSeed -3 is not a whole number from 0/],
     [{ events: {} }, /events is not an emitter/],
     [{ prestart: {} }, /prestart is not a Prestart/],
+    [{ preload: 'bfs' }, /preload "bfs" is not a list/],
     [{ checkpoint: 5 }, /checkpoint 5 names no folder/],
     [{ checkpoint: { every: 1 } }, /checkpoint \{"every":1\} names no folder/],
   ];
   for (const [opts, msg] of bad) await t.throwsAsync(run(small, 'wcc', { topology: ONE, ...opts }), { instanceOf: TesseraError, message: msg }, JSON.stringify(opts));
   await t.throwsAsync(openSession(small, { topology: ONE, iterations: 5 } as never), { instanceOf: TesseraError, message: /openSession takes the set-up .* and 'iterations' is not one.*session\.run/ });
   await t.throwsAsync(openSession(null as never), { instanceOf: TesseraError, message: /openSession takes a graph/ });
+});
+
+test('bc refuses a seed without a sample size (it would change nothing)', async (t) => {
+  await t.throwsAsync(run(small, 'bc', { seed: 5, topology: ONE }), { instanceOf: TesseraError, message: /seed draws the sample of sources, and no sample size was given/ });
+  t.is((await run(small, 'bc', { sources: 4, seed: 5, topology: ONE })).report.notes.sources, 4);
 });
 
 test('pr with no iteration gives PR_0, 1/n everywhere, also after other runs in a session', async (t) => {
