@@ -5,7 +5,7 @@
  * a one-vertex graph whose vertex a GPU owned: "bcFwdPull: range out of bounds").
  */
 import test from 'ava';
-import { buildGraph, PROGRAMS, run, type Topology } from '../src/index.js';
+import { buildGraph, openSession, PROGRAMS, run, TesseraError, type Topology } from '../src/index.js';
 import { nativeAvailable } from '../actors/gpu/native.js';
 import { prepareRun } from '../src/api.js';
 
@@ -43,5 +43,29 @@ test('every built-in on one to three vertices equals its reference, on a socket 
         }
       }
     }
+  }
+});
+
+test('a GPU out of memory while it prepares the program is an error the caller catches (it ended the process)', async (t) => {
+  if (!nativeAvailable().ok) return t.pass('no native addon here');
+  const g = buildGraph({ src: [0, 1, 2, 2, 3], dst: [1, 2, 0, 3, 0], vertices: [0, 1, 2, 3], directed: true });
+  for (const memoryLimit of [400, 600, 800]) {
+    const topology: Topology = { ...ONE, name: 'small-gpu', gpus: [{ device: 0, emulated: true, streams: 2, memoryLimit }] };
+    await t.throwsAsync(run(g, 'pr', { iterations: 8, topology }), { instanceOf: TesseraError, message: /preparing program 'pr': GPU out of memory/ }, `memoryLimit ${memoryLimit}`);
+  }
+});
+
+test("in a session under a memoryLimit, another program's run starts without the earlier ones' scratch", async (t) => {
+  if (!nativeAvailable().ok) return t.pass('no native addon here');
+  const g = buildGraph({ src: [0, 1, 2, 2, 3], dst: [1, 2, 0, 3, 0], vertices: [0, 1, 2, 3], directed: true });
+  const topology: Topology = { ...ONE, name: 'small-gpu', gpus: [{ device: 0, emulated: true, streams: 2, memoryLimit: 10000 }] };
+  const s = await openSession(g, { topology, gpuShare: 1 });
+  try {
+    t.deepEqual([...(await s.run('wcc')).values], [0, 0, 0, 0]);
+    // Alone, each fits; after wcc, its 8 KiB of sampling scratch left them too little.
+    t.deepEqual([...(await s.run('tc')).values], [2, 2, 1, 1]);
+    t.deepEqual([...(await s.run('bfs', { source: 0 })).values], [0, 2, 1, 3]);
+  } finally {
+    await s.close();
   }
 });

@@ -219,6 +219,7 @@ interface NativeControllerHandle {
   info(): Promise<GpuDeviceInfo>;
   allocState(name: string, type: StateType, n: number): Promise<void>;
   freeState(name: string): Promise<void>;
+  freeScratch(): Promise<void>;
   writeState(name: string, data: StateArray, offset?: number): Promise<void>;
   readState<T extends StateArray>(name: string, into: T, offset?: number): Promise<T>;
   fillState(name: string, value: number): Promise<void>;
@@ -456,6 +457,11 @@ export class GpuController {
 
   freeState(name: string): Promise<void> {
     return this.h.freeState(name);
+  }
+
+  /** Frees the device's scratch buffers (Controller::freeScratch): another program runs next. */
+  freeScratch(): Promise<void> {
+    return this.h.freeScratch();
   }
 
   /**

@@ -51,9 +51,13 @@ export abstract class GpuStateSync {
     return this.othersRanges;
   }
 
-  /** Another program: frees the previous one's device arrays (they would shrink the page cache); '@' names are graph constants. */
+  /**
+   * Another program: frees the previous one's device arrays and scratch (they would shrink the page
+   * cache, and under a memoryLimit leave the next program too little); '@' names are graph constants.
+   */
   protected async freeProgramArrays(): Promise<void> {
     for (const name of [...this.device.keys()]) if (!name.startsWith('@')) (await this.ctl!.freeState(name), this.device.delete(name));
+    await this.ctl!.freeScratch();
   }
 
   /** Allocates (or keeps) a device array of `n` entries (default: one per vertex); freed when another program runs. */

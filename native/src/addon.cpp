@@ -43,6 +43,7 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
                            InstanceMethod("info", &NativeController::Info),
                            InstanceMethod("allocState", &NativeController::AllocState),
                            InstanceMethod("freeState", &NativeController::FreeState),
+                           InstanceMethod("freeScratch", &NativeController::FreeScratch),
                            InstanceMethod("writeState", &NativeController::WriteState),
                            InstanceMethod("readState", &NativeController::ReadState),
                            InstanceMethod("fillState", &NativeController::FillState),
@@ -229,6 +230,10 @@ class NativeController : public Napi::ObjectWrap<NativeController> {
   Napi::Value FreeState(const Napi::CallbackInfo& info) {
     const std::string name = stringArg(info, 0, "freeState: name");
     return queue(info.Env(), [this, name] { ctl_->freeState(name); });
+  }
+
+  Napi::Value FreeScratch(const Napi::CallbackInfo& info) {
+    return queue(info.Env(), [this] { ctl_->freeScratch(); });
   }
 
   Napi::Value WriteState(const Napi::CallbackInfo& info) { return copyState(info, true); }

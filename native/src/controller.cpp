@@ -396,6 +396,20 @@ void Controller::freeState(const std::string& name) {
   state_.erase(it);
 }
 
+void Controller::freeScratch() {
+  be_->syncAll();
+  // 'ctr' and 'outbox.out' stay: some paths read them by name without asking scratch() first.
+  for (auto it = scratch_.begin(); it != scratch_.end();) {
+    if (it->first == "ctr" || it->first == "outbox.out") {
+      ++it;
+      continue;
+    }
+    be_->devFree(it->second.p);
+    scratchBytes_ -= it->second.bytes;
+    it = scratch_.erase(it);
+  }
+}
+
 void Controller::writeState(const std::string& name, const void* src, SType type, size_t count, size_t offset) {
   StateArr& a = findState(state_, name, "writeState");
   if (a.type != type)

@@ -178,6 +178,8 @@ class Controller {
 
   void allocState(const std::string& name, SType type, size_t n);
   void freeState(const std::string& name);
+  /** Frees the scratch buffers (another program runs next: under a memoryLimit an earlier program's would crowd it out). */
+  void freeScratch();
   void writeState(const std::string& name, const void* src, SType type, size_t count, size_t offset);
   void readState(const std::string& name, void* dst, SType type, size_t count, size_t offset);
   void fillState(const std::string& name, double value);

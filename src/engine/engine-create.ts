@@ -108,8 +108,10 @@ export async function createEngine(graph: Graph, topology: Topology, opts: Engin
   const imports = Promise.all((opts.preload ?? []).map((p) => loadKernels(p.kernels, p.name).catch(() => undefined)));
   const results = await Promise.allSettled(ready);
   // The preloaded program's device side (GpuHandler.prepare) while the sockets may still start.
-  const prepared = results.every((r) => r.status === 'fulfilled') ? [prepareGpus(e, parts.actors, opts.preload ?? [])] : [];
-  const failed = [...results, ...(await Promise.allSettled(cpuReady)), ...(await Promise.allSettled(prepared))].find((r) => r.status === 'rejected');
+  // Settled as soon as it starts: a GPU out of memory while preparing, rejected while the sockets
+  // were still starting, was an unhandled rejection that ended the process before the caller's catch.
+  const prepared = Promise.allSettled(results.every((r) => r.status === 'fulfilled') ? [prepareGpus(e, parts.actors, opts.preload ?? [])] : []);
+  const failed = [...results, ...(await Promise.allSettled(cpuReady)), ...(await prepared)].find((r) => r.status === 'rejected');
   if (failed !== undefined) {
     await e.close();
     throw (failed as PromiseRejectedResult).reason;
