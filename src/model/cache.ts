@@ -111,10 +111,30 @@ export async function readCache(file: string): Promise<CacheFile> {
   }
   const parsed = cacheSchema.safeParse(json);
   if (parsed.success) return parsed.data;
-  // Another version's (or a damaged entry's) cache is still ours: its entries are measured again.
   const j = json as { version?: unknown; entries?: unknown };
-  if (typeof j === 'object' && j !== null && typeof j.version === 'number' && typeof j.entries === 'object' && j.entries !== null) return empty;
+  if (typeof j === 'object' && j !== null && typeof j.version === 'number' && typeof j.entries === 'object' && j.entries !== null) {
+    // A damaged entry in a current cache is refused, never dropped with the rest: the next write
+    // would replace every other entry's measurement with this one run's.
+    if (j.version === 3) throw damagedEntry(file, j.entries as Record<string, unknown>);
+    // Another version's cache is still ours: its entries are measured again.
+    return empty;
+  }
   throw notACache(file, 'JSON, but no calibration cache (version and entries)');
+}
+
+function damagedEntry(file: string, entries: Record<string, unknown>): TesseraError {
+  for (const [name, value] of Object.entries(entries)) {
+    const r = entrySchema.safeParse(value);
+    if (r.success) continue;
+    const issue = r.error.issues[0];
+    const field = issue?.path.join('.') ?? '';
+    return new TesseraError(`calibration cache entry '${name}' is damaged (${field ? `${field}: ` : ''}${issue?.message ?? 'invalid'})`, {
+      file,
+      key: `entries.${name}${field ? `.${field}` : ''}`,
+      fix: 'remove that entry (it is measured again) or the file',
+    });
+  }
+  return notACache(file, 'JSON, but its entries are not an object of entries');
 }
 
 function notACache(file: string, what: string): TesseraError {
