@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { ZodError } from 'zod';
 import { TesseraError } from '../errors.js';
 import { parseSize, topologySchema, type Topology } from './schema.js';
@@ -21,7 +21,7 @@ export function parseTopology(text: string, file: string): Topology {
       fix: 'check indentation and that each key is followed by a colon',
     });
   }
-  return resolve(yamlValue(doc, file), file, doc);
+  return resolve(yamlValue(doc, file), file, { doc, lineCounter });
 }
 
 /**
@@ -50,9 +50,15 @@ export function checkTopology(t: unknown): Topology {
   return resolve(rest, source, undefined);
 }
 
-function resolve(data: unknown, file: string, doc: ReturnType<typeof parseDocument> | undefined): Topology {
+/** The parsed document and its line counter: lines are those of the original text. */
+interface Source {
+  doc: ReturnType<typeof parseDocument>;
+  lineCounter: LineCounter;
+}
+
+function resolve(data: unknown, file: string, src: Source | undefined): Topology {
   const parsed = topologySchema.safeParse(data);
-  if (!parsed.success) throw schemaError(parsed.error, file, doc);
+  if (!parsed.success) throw schemaError(parsed.error, file, src);
   const t = parsed.data;
   const cores = os.availableParallelism();
   const sockets = t.sockets.map((s, i) => ({
@@ -69,7 +75,10 @@ function resolve(data: unknown, file: string, doc: ReturnType<typeof parseDocume
     throw new TesseraError(`the sockets ask for ${total} threads, and this machine has ${cores} cores`, {
       file,
       key: 'sockets',
-      fix: `use at most ${MAX_THREADS_PER_CORE * cores} threads in all (${MAX_THREADS_PER_CORE} per core), or threads: auto`,
+      // Every socket on auto still gets one thread each: only fewer sockets help then.
+      fix: t.sockets.every((s) => s.threads === 'auto')
+        ? `list at most ${MAX_THREADS_PER_CORE * cores} sockets (threads: auto gives each socket at least one thread)`
+        : `use at most ${MAX_THREADS_PER_CORE * cores} threads in all (${MAX_THREADS_PER_CORE} per core), or threads: auto`,
     });
   }
   const seen = new Set<number>();
@@ -93,18 +102,29 @@ function resolve(data: unknown, file: string, doc: ReturnType<typeof parseDocume
   };
 }
 
-function schemaError(err: ZodError, file: string, doc: ReturnType<typeof parseDocument> | undefined): TesseraError {
+function schemaError(err: ZodError, file: string, src: Source | undefined): TesseraError {
   const issue = err.issues[0]!;
   const key = issue.path.join('.') || '(top level)';
-  // Find the line of the offending key in the YAML, when it exists.
-  let line: number | undefined;
-  const node = doc !== undefined && issue.path.length > 0 ? doc.getIn(issue.path, true) : undefined;
-  const range = (node as { range?: [number, number] } | undefined)?.range;
-  if (range && doc !== undefined) line = doc.toString().slice(0, range[0]).split('\n').length;
+  const line = src !== undefined ? issueLine(src, issue) : undefined;
   let fix = 'see configs/1S.yaml for a valid example';
   if (issue.code === 'unrecognized_keys') fix = `remove or rename ${issue.keys.map((k) => `'${k}'`).join(', ')} (allowed keys are in configs/1S.yaml)`;
   else if (key.endsWith('threads')) fix = "use a positive integer or 'auto'";
   else if (key.endsWith('emoryLimit')) fix = 'use a size such as 8GiB';
+  else if (key.endsWith('bandwidth')) fix = 'use a positive bandwidth such as 25GB/s';
   else if (key.startsWith('sockets')) fix = 'list at least one socket, e.g. "sockets: [{ threads: auto }]"';
   return new TesseraError(`invalid topology: ${key}: ${issue.message}`, { file, line, key, fix });
+}
+
+/**
+ * The line of the offending key in the original text (the LineCounter's, not doc.toString()'s,
+ * which drops comments and blank lines): an unknown key's own line, else the value's.
+ */
+function issueLine({ doc, lineCounter }: Source, issue: ZodError['issues'][number]): number | undefined {
+  let node = issue.path.length > 0 ? doc.getIn(issue.path, true) : doc.contents;
+  if (issue.code === 'unrecognized_keys' && isMap(node)) {
+    const pair = node.items.find((p) => isScalar(p.key) && p.key.value === issue.keys[0]);
+    if (pair !== undefined) node = pair.key;
+  }
+  const range = (node as { range?: [number, number] } | null | undefined)?.range;
+  return range ? lineCounter.linePos(range[0]).line : undefined;
 }

@@ -4,13 +4,29 @@
  */
 import { z } from 'zod';
 
+import { parseSize } from './size.js';
+
+// A size or bandwidth must come to at least one whole byte: 0GiB or 0.1B would pass here and fail
+// later (a GPU opened with no memory; a link of 0 B/s gives the model Infinity).
+const wholeBytes = (v: string): boolean => {
+  const n = parseSize(v);
+  return Number.isFinite(n) && n >= 1 && Math.abs(bytesOf(v) - n) < 1e-6;
+};
+const bytesOf = (v: string): number => Number(v.replace(/[^0-9.]/g, '')) * (parseSize(v.replace(/^\s*[0-9.]+/, '1')) || NaN);
+
 const size = z.union([
   z.number().int().positive(),
-  z.string().regex(/^\s*\d+(\.\d+)?\s*(B|KB|KiB|MB|MiB|GB|GiB|TB|TiB)?\s*$/i, 'must be a size such as 8GiB or 512MiB'),
+  z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?\s*(B|KB|KiB|MB|MiB|GB|GiB|TB|TiB)?\s*$/i, 'must be a size such as 8GiB or 512MiB')
+    .refine(wholeBytes, 'must be a whole number of bytes, at least 1 (such as 8GiB or 512MiB)'),
 ]);
 const bandwidth = z.union([
   z.number().positive(),
-  z.string().regex(/^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)\/s\s*$/i, 'must be a bandwidth such as 25GB/s'),
+  z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)\/s\s*$/i, 'must be a bandwidth such as 25GB/s')
+    .refine((v) => parseSize(v) >= 1, 'must be at least 1 B/s (such as 25GB/s)'),
 ]);
 
 export const socketSchema = z
@@ -64,4 +80,4 @@ export interface Topology {
   model: { rCpu?: number; rGpu?: number; c?: number; gpuShare?: number };
 }
 
-export { parseSize } from './size.js';
+export { parseSize };
