@@ -77,6 +77,8 @@ export interface CellResult {
   auto?: { strategy: string; alpha: number; predictedMs: number; modelS: number };
   /** The cell ran on fewer GPUs than its topology's (the program's soleGpu), and why. */
   notice?: string;
+  /** The GPUs the cell ran on, when fewer than its topology's (with the notice). */
+  gpus?: number;
 }
 
 export type ChildMessage =
@@ -262,7 +264,7 @@ async function runTessera(job: Extract<Job, { type: 'tessera' }>): Promise<CellR
   } finally {
     await engine.close();
   }
-  return { loadMs, setupMs, warmup, samples, peakRssBytes: maxRss(), ...(auto ? { auto } : {}), ...(sole.notice !== undefined ? { notice: sole.notice } : {}) };
+  return { loadMs, setupMs, warmup, samples, peakRssBytes: maxRss(), ...(auto ? { auto } : {}), ...(sole.notice !== undefined ? { notice: sole.notice, gpus: topology.gpus.length } : {}) };
 }
 
 // graphology ships CommonJS; load it as such (its typings do not resolve under NodeNext).

@@ -7,7 +7,7 @@
 import { yamlValue } from '../topology/parse.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { TesseraError } from '../errors.js';
 import { PROGRAMS, programNamed } from '../programs/index.js';
@@ -16,16 +16,21 @@ const scales = z.union([z.number().int().min(1).max(31), z.array(z.number().int(
 const graphCommon = {
   weighted: z.boolean().default(false),
   undirected: z.boolean().default(false),
-  /** Edges per vertex for generators (Graph500 default 16). */
-  edgeFactor: z.number().int().positive().optional(),
-  seed: z.number().int().nonnegative().optional(),
   /** Original id of the bfs/sssp source (default: the Graphalytics .properties source, else the highest-degree vertex). */
   source: z.number().int().nonnegative().optional(),
 };
+// Generator keys belong to generated graphs alone: a file entry's edgeFactor or seed would be
+// ignored, so it is refused (the schema is strict).
+const generatorKeys = {
+  /** Edges per vertex for generators (Graph500 default 16). */
+  edgeFactor: z.number().int().positive().optional(),
+  seed: z.number().int().nonnegative().optional(),
+};
+const fileEntry = z.object({ file: z.string().min(1), label: z.string().optional(), ...graphCommon }).strict();
 const graphEntry = z.union([
-  z.object({ rmat: scales, ...graphCommon }).strict(),
-  z.object({ uniform: scales, ...graphCommon }).strict(),
-  z.object({ file: z.string().min(1), label: z.string().optional(), ...graphCommon }).strict(),
+  z.object({ rmat: scales, ...graphCommon, ...generatorKeys }).strict(),
+  z.object({ uniform: scales, ...graphCommon, ...generatorKeys }).strict(),
+  fileEntry,
 ]);
 
 const programParams = z
@@ -132,22 +137,26 @@ export async function loadBenchConfig(file: string): Promise<BenchConfig> {
 }
 
 export function parseBenchConfig(text: string, file: string): BenchConfig {
-  const doc = parseDocument(text, { prettyErrors: false });
+  // The LineCounter gives a YAML error its line (e.linePos is set only with prettyErrors).
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
-    throw new TesseraError(`invalid YAML: ${e.message.split('\n')[0]}`, { file, line: e.linePos?.[0]?.line, fix: 'check indentation and that each key is followed by a colon' });
+    throw new TesseraError(`invalid YAML: ${e.message.split('\n')[0]}`, { file, line: lineCounter.linePos(e.pos[0]).line, fix: 'check indentation and that each key is followed by a colon' });
   }
   const lineOf = (p: PropertyKey[]): number | undefined => {
     const node = p.length > 0 ? doc.getIn(p as unknown[], true) : undefined;
     const range = (node as { range?: [number, number] } | undefined)?.range;
     return range ? text.slice(0, range[0]).split('\n').length : undefined;
   };
-  const parsed = configSchema.safeParse(yamlValue(doc, file) ?? {});
+  const value = yamlValue(doc, file) ?? {};
+  const parsed = configSchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    const issue = fileEntryIssue(value) ?? parsed.error.issues[0]!;
     const key = issue.path.join('.') || '(top level)';
     let fix = 'see bench/config.yaml for a valid example';
-    if (issue.code === 'unrecognized_keys') fix = `remove or rename ${issue.keys.map((k) => `'${k}'`).join(', ')} (see bench/config.yaml)`;
+    if (issue.code === 'unrecognized_keys' && key.startsWith('graphs') && issue.keys.some((k) => k in generatorKeys)) fix = `remove ${issue.keys.map((k) => `'${k}'`).join(', ')}: edgeFactor and seed apply to generated graphs (rmat, uniform), not to a file`;
+    else if (issue.code === 'unrecognized_keys') fix = `remove or rename ${issue.keys.map((k) => `'${k}'`).join(', ')} (see bench/config.yaml)`;
     else if (key.startsWith('graphs')) fix = 'each graph is { rmat: [14, 16] }, { uniform: 16 } or { file: path }, with optional weighted/undirected';
     else if (key.startsWith('programs')) fix = `list program names (${PROGRAMS.map((p) => p.name).join(', ')}), optionally with parameters: { pr: { iterations: 10 } }, { bfs: { mode: push } } (mode: push or pull)`;
     throw new TesseraError(`invalid benchmark config: ${key}: ${issue.message}`, { file, line: lineOf(issue.path), key, fix });
@@ -158,8 +167,8 @@ export function parseBenchConfig(text: string, file: string): BenchConfig {
   const seen = new Set<string>();
   c.graphs.forEach((g, i) => {
     const opts = [
-      g.edgeFactor !== undefined ? `ef=${g.edgeFactor}` : '',
-      g.seed !== undefined ? `seed=${g.seed}` : '',
+      'edgeFactor' in g && g.edgeFactor !== undefined ? `ef=${g.edgeFactor}` : '',
+      'seed' in g && g.seed !== undefined ? `seed=${g.seed}` : '',
       g.weighted ? 'weighted' : '',
     ].filter(Boolean);
     const add = (p: GraphPlan): void => {
@@ -180,6 +189,11 @@ export function parseBenchConfig(text: string, file: string): BenchConfig {
       }
     }
   });
+  const topologies = c.topologies.map((t) => path.resolve(dir, t));
+  topologies.forEach((t, i) => {
+    if (topologies.indexOf(t) !== i) throw new TesseraError(`topology '${c.topologies[i]}' is listed twice`, { file, line: lineOf(['topologies', i]), key: `topologies.${i}`, fix: 'list each topology once' });
+  });
+  const labels = new Set<string>();
   const programs: ProgramPlan[] = c.programs.flatMap((p, i) => {
     const entries: Array<[string, z.infer<typeof programParams>]> = typeof p === 'string' ? [[p, {}]] : Object.entries(p).map(([k, v]) => [k, v ?? {}]);
     return entries.map(([name, params]) => {
@@ -193,7 +207,11 @@ export function parseBenchConfig(text: string, file: string): BenchConfig {
           throw new TesseraError(`program '${name}' has no parameter '${k}'`, { file, line: lineOf(['programs', i]), key: `programs.${i}.${name}.${k}`, fix: takes.length > 0 ? `remove it (${program.name} takes ${takes.join(', ')}, and mode)` : `remove it (${program.name} takes only mode)` });
         }
       }
-      return { name: program.name, params };
+      const plan = { name: program.name, params };
+      // Cells are named by the program's label: a repeat would run cells sharing one id.
+      if (labels.has(programLabel(plan))) throw new TesseraError(`program '${programLabel(plan)}' is listed twice`, { file, line: lineOf(['programs', i]), key: `programs.${i}`, fix: 'list each program (and mode) once; one parameter set per program' });
+      labels.add(programLabel(plan));
+      return plan;
     });
   });
   return {
@@ -203,7 +221,7 @@ export function parseBenchConfig(text: string, file: string): BenchConfig {
     warmup: c.warmup,
     cellTimeoutMs: c.cellTimeout * 1000,
     graphs,
-    topologies: c.topologies.map((t) => path.resolve(dir, t)),
+    topologies,
     programs,
     alphas: c.alphas,
     steal: c.steal,
@@ -211,4 +229,19 @@ export function parseBenchConfig(text: string, file: string): BenchConfig {
     multiGpu: c.multiGpu,
     peers: { graphology: c.peers.graphology, gapbs: c.peers.gapbs === null ? null : path.resolve(dir, c.peers.gapbs) },
   };
+}
+
+/**
+ * The issue of the first graph entry with a `file` key that fails the file entry's schema: the
+ * union's first issue would name the generator branches (rmat required) instead.
+ */
+function fileEntryIssue(value: unknown): z.ZodIssue | undefined {
+  const graphs = (value as { graphs?: unknown }).graphs;
+  if (!Array.isArray(graphs)) return undefined;
+  for (const [i, g] of graphs.entries()) {
+    if (typeof g !== 'object' || g === null || !('file' in g)) continue;
+    const r = fileEntry.safeParse(g);
+    if (!r.success) return { ...r.error.issues[0]!, path: ['graphs', i, ...r.error.issues[0]!.path] };
+  }
+  return undefined;
 }

@@ -112,13 +112,19 @@ export function fillPeerTeps(cells: Cell[]): void {
 
 export async function runSweep(o: SweepOptions): Promise<{ dir: string; results: BenchResults }> {
   const cfg = o.config;
+  // Inputs first: a bad topology or an empty program list fails the sweep before its folder exists.
+  if (cfg.programs.length === 0) throw new TesseraError('the sweep has no programs', { file: cfg.file, key: '--programs', fix: "name at least one of the config's programs (e.g. --programs pr,bfs:push), or leave --programs out" });
+  const topologies: Array<{ file: string; t: Topology }> = [];
+  for (const file of cfg.topologies) {
+    const t = await loadTopology(file);
+    // Cells are named by the topology's name: two files of one name would share cell ids.
+    const twin = topologies.find((x) => x.t.name === t.name);
+    if (twin) throw new TesseraError(`topologies ${twin.file} and ${file} are both named '${t.name}'`, { file: cfg.file, key: 'topologies', fix: 'give each topology its own name (the name: key)' });
+    topologies.push({ file, t });
+  }
   const dir = path.resolve(o.outDir, timestampDir());
   const cache = path.join(dir, '.graphs');
   await mkdir(cache, { recursive: true });
-
-  // Topologies first: a bad file fails the sweep before anything runs.
-  const topologies: Array<{ file: string; t: Topology }> = [];
-  for (const file of cfg.topologies) topologies.push({ file, t: await loadTopology(file) });
   const maxThreads = Math.max(...topologies.map(({ t }) => t.sockets.reduce((a, s) => a + s.threads, 0)));
 
   // Peers: used, disabled, or absent with the reason; never simulated.
@@ -227,7 +233,11 @@ export async function runSweep(o: SweepOptions): Promise<{ dir: string; results:
       if (interrupted) break;
       if (prep.type !== 'prepared') {
         const msg = prep.type === 'error' ? prep.message : 'unexpected answer';
-        if (prep.type === 'error' && prep.user) throw new TesseraError(`graph ${g.id}: ${msg}`, { file: cfg.file, key: 'graphs', fix: 'fix or remove this graph entry' });
+        if (prep.type === 'error' && prep.user && results.cells.length === 0) {
+          // Before the first cell: nothing measured, so no results folder is left behind.
+          await rm(dir, { recursive: true, force: true });
+          throw graphRefused(g.id, msg, cfg.file);
+        }
         log(`graph ${g.id}: preparation failed: ${msg}; its cells are skipped`);
         advance(`skipped ${g.id}`);
         for (const c of cells) {
@@ -395,6 +405,20 @@ async function runCell(
     const asked = a ? `alpha auto: the model chose ${a.strategy.toUpperCase()} alpha ${a.alpha.toFixed(3)} (predicted ${a.predictedMs.toFixed(0)} ms; choosing took ${a.modelS.toFixed(1)} s)` : `alpha ${c.alpha} requested`;
     cell.note = got ? `${asked}; measured CPU edge share ${got.median.toFixed(3)}` : `${asked}; no per-actor edges reported`;
   }
-  if (m.result.notice !== undefined) cell.note = cell.note === undefined ? m.result.notice : `${cell.note}; ${m.result.notice}`;
+  // base.note is null: a notice alone is the note.
+  if (m.result.notice !== undefined) cell.note = cell.note == null ? m.result.notice : `${cell.note}; ${m.result.notice}`;
+  // The GPUs the cell ran on (a soleGpu program takes one of the topology's several).
+  if (m.result.gpus !== undefined) cell.gpus = m.result.gpus;
   return cell;
+}
+
+/**
+ * A graph the engine refuses (the child's one line, with its own fix): one Fix part, the child's
+ * fix with the way out of the sweep beside it.
+ */
+function graphRefused(id: string, msg: string, file: string): TesseraError {
+  const at = msg.lastIndexOf(' Fix: ');
+  const problem = (at < 0 ? msg : msg.slice(0, at)).replace(/\.$/, '');
+  const fix = at < 0 ? undefined : msg.slice(at + ' Fix: '.length).replace(/\.$/, '');
+  return new TesseraError(`graph ${id}: ${problem}`, { file, key: 'graphs', fix: fix === undefined ? 'fix or remove this graph entry' : `${fix}; or remove this graph entry` });
 }
