@@ -26,7 +26,7 @@
  * (Timing whole runs instead put those into a GPU's rate: 7.7 G edges/s for PageRank on an H100
  * whose steady supersteps ran at 50 G.)
  */
-import { TesseraError } from '../errors.js';
+import { isTesseraError, TesseraError } from '../errors.js';
 import type { Topology } from '../topology/schema.js';
 import type { Mode } from '../wire/frames.js';
 import type { Graph } from '../graph/types.js';
@@ -361,7 +361,10 @@ export function fitPassTime(small: { edges: number; seconds: number }, large: { 
 export async function measureGpu(topology: Topology, gpu: Topology['gpus'][number], program: string, mode: Mode, opts: CpuMeasureOptions = {}): Promise<Measurement> {
   const profile = programProfile(program);
   const gpuOnly: Topology = { ...topology, sockets: [{ id: 0, threads: 1 }], gpus: [gpu] };
-  const at = (graph: Graph) => runTiming(graph, gpuOnly, { forceMode: mode, gpuShare: 1 }, profile, opts.repetitions ?? 3, 1);
+  const at = (graph: Graph) =>
+    runTiming(graph, gpuOnly, { forceMode: mode, gpuShare: 1 }, profile, opts.repetitions ?? 3, 1).catch((e: unknown) => {
+      throw calibrationMemory(e, topology, gpu, graph, profile.algo) ?? e;
+    });
   // The emulated device runs kernels on host threads: a smaller second graph keeps it quick.
   const m = await measureTwoSizes(profile, opts, gpu.emulated ? 16 : 18, `${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}`, at);
   const out: Measurement = { rate: m.rate, ...measuredOn(`${m.on} on ${gpu.emulated ? 'emulated ' : ''}GPU ${gpu.device}`, m.large) };
@@ -386,6 +389,21 @@ export async function measureGpu(topology: Topology, gpu: Topology['gpus'][numbe
     }
   }
   return out;
+}
+
+/**
+ * A calibration graph that does not fit the GPU's memoryLimit: the run's own error names a
+ * superstep and run flags (--checkpoint) that `tessera model` lacks; this says what ran out.
+ */
+function calibrationMemory(e: unknown, topology: Topology, gpu: Topology['gpus'][number], graph: Graph, algo: string): TesseraError | undefined {
+  if (!isTesseraError(e) || e.details.key?.endsWith('memoryLimit') !== true) return undefined;
+  const i = topology.gpus.indexOf(gpu);
+  const limit = gpu.memoryLimit !== undefined ? ` (${(gpu.memoryLimit / 1024 ** 2).toFixed(1)} MiB)` : '';
+  return new TesseraError(`calibrating GPU ${gpu.device} runs ${algo} on ${graph.source}, which needs more GPU memory than its memoryLimit${limit}`, {
+    file: topology.source,
+    key: `gpus.${i < 0 ? 0 : i}.memoryLimit`,
+    fix: "raise memoryLimit (calibration measures on RMAT graphs from rmat:14 up), or give the GPU's rate in the topology's model section (model: { rGpu: EDGES_PER_SECOND }) so that none is measured",
+  });
 }
 
 /** Bytes per second of a copy of `bytes`: the median of 5 after a warm-up. */

@@ -13,6 +13,9 @@ import { programProfile } from './profile.js';
 import { pushLevels } from './levels.js';
 import { warmTwoSideCounts } from './two-side.js';
 import { diskLoad, diskRate } from './disk.js';
+import { TesseraError } from '../errors.js';
+import { findProgram } from '../programs/index.js';
+import { loadKernels } from '../engine/kernel-modules.js';
 
 export * from './model.js';
 export * from './partition.js';
@@ -53,6 +56,41 @@ export interface ModelSweepOptions {
   /** Allow streamed GPU pages in the choice (default true). */
   allowStreaming?: boolean;
   calibrate?: CalibrateOptions;
+  /**
+   * The run's own source and mode (run --alpha auto, the benchmark's curves): where they change
+   * nothing the sweep models what the run does (no source; the program's mode where its kernels
+   * lack the forced one) instead of refusing them as a user's flags are.
+   */
+  asRun?: boolean;
+}
+
+/** Whether the model uses a source: a top-down (push) traversal predicted level by level. */
+export function sourceApplies(algo: string, mode: Mode): boolean {
+  return programProfile(algo).levels === true && mode === 'push';
+}
+
+/** Whether any of the program's CPU kernels has a `mode` form (loaded as the engine loads them). */
+export async function programHasMode(algo: string, mode: Mode): Promise<boolean> {
+  const program = findProgram(algo);
+  const { table } = await loadKernels(program.kernels, program.name);
+  return Object.values(table).some((k) => typeof k[mode] === 'function');
+}
+
+/**
+ * A user's mode and source refused where they change nothing: a mode no kernel of the program has
+ * (the run would run its supersteps in the other), a source the prediction does not read.
+ */
+async function checkModelInputs(algo: string, mode: Mode | undefined, source: number | undefined): Promise<void> {
+  const profile = programProfile(algo);
+  if (mode !== undefined && !(await programHasMode(algo, mode))) {
+    throw new TesseraError(`program '${profile.algo}' has no ${mode} kernels, so its runs never ${mode}`, { key: '--mode', fix: `leave --mode out (${profile.algo} runs ${mode === 'push' ? 'pull' : 'push'})` });
+  }
+  if (source !== undefined && !sourceApplies(algo, mode ?? profile.mode)) {
+    throw new TesseraError(`the model's prediction for ${profile.algo}${mode !== undefined ? ` in ${mode} mode` : ''} does not depend on the source`, {
+      key: '--source',
+      fix: profile.levels === true ? 'add --mode push (a top-down traversal from the source is then predicted level by level), or leave --source out' : `leave --source out (only a top-down BFS, --algo bfs --mode push, is predicted from its source)`,
+    });
+  }
 }
 
 export interface ModelSweep {
@@ -70,10 +108,12 @@ export interface ModelSweep {
 
 export async function modelSweep(graph: Graph, topology: Topology, algo: string, opts: ModelSweepOptions = {}): Promise<ModelSweep> {
   const profile = programProfile(algo);
-  const mode = opts.mode ?? profile.mode;
+  const mode = opts.mode === undefined || (opts.asRun === true && !(await programHasMode(algo, opts.mode))) ? profile.mode : opts.mode;
+  if (opts.asRun !== true) await checkModelInputs(algo, opts.mode, opts.source);
+  const source = sourceApplies(algo, mode) ? opts.source : undefined;
   const rates = await calibrate(topology, profile.algo, mode, { graphVertices: graph.numVertices, ...opts.calibrate });
   const params = modelParamsFor(topology, rates, graph, { passes: opts.passes, pagesResident: opts.pagesResident });
-  if (profile.levels === true && mode === 'push' && opts.source !== undefined) params.levelPageEdges = pushLevels(graph, opts.source);
+  if (source !== undefined) params.levelPageEdges = pushLevels(graph, source);
   if (profile.levels === true && mode === 'pull') params.gpuWorkByVertices = true;
   const strategies = opts.partition === undefined || opts.partition === 'auto' ? (opts.strategies ?? STRATEGIES) : [opts.partition];
   const orientation = mode === 'push' ? 'out' : 'in';
