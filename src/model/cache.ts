@@ -90,7 +90,8 @@ export function cpuCacheKey(t: Topology, program: string, mode: Mode): string {
 
 /**
  * The cache's entries. A missing or empty file is an empty cache, and so is a tessera cache of
- * another version (measured again); any other file is refused, never replaced: `--cache` naming
+ * another version (measured again); a current cache with a damaged entry is refused naming it (the
+ * user removes it, the others kept); any other file is refused, never replaced: `--cache` naming
  * the graph or some other file would have turned it into JSON.
  */
 export async function readCache(file: string): Promise<CacheFile> {
