@@ -28,13 +28,13 @@ test('calibration cache: a damaged entry is refused in one line naming it; the o
   t.is(readFileSync(file, 'utf8'), text, 'the file is kept as it was');
 });
 
-test('model: a source or mode that changes nothing is refused, saying when it applies; as the run uses them, they are modelled as run', async (t) => {
+test('model: a user\'s source or mode that changes nothing is refused, saying when it applies; a run\'s own are modelled as run', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-model-inputs-'));
   const calibrate = { cacheFile: path.join(dir, 'c.json') };
   const topo = parseTopology('sockets: [{threads: 1}]\nmodel: {rCpu: 10000000}\n', '1S.yaml');
   const { graph } = await loadGraph('rmat:6:weighted');
   const refused = async (algo: string, o: { mode?: 'push' | 'pull'; source?: number }, re: RegExp): Promise<void> => {
-    const e = await t.throwsAsync(modelSweep(graph, topo, algo, { steps: 2, calibrate, ...o }));
+    const e = await t.throwsAsync(modelSweep(graph, topo, algo, { steps: 2, calibrate, userFlags: true, ...o }));
     t.true(isTesseraError(e), `${algo}: ${e?.message}`);
     t.regex(e!.message, re);
   };
@@ -42,12 +42,13 @@ test('model: a source or mode that changes nothing is refused, saying when it ap
   await refused('bfs', { source: 0, mode: 'pull' }, /bfs in pull mode does not depend on the source/);
   await refused('sssp', { source: 3 }, /sssp does not depend on the source.*Fix: leave --source out/);
   for (const algo of ['tc', 'lcc', 'pr']) await refused(algo, { mode: 'push' }, new RegExp(`program '${algo}' has no push kernels.*\\(at --mode\\)\\. Fix: leave --mode out \\(${algo} runs pull\\)`));
-  const levelled = await modelSweep(graph, topo, 'bfs', { steps: 2, calibrate, mode: 'push', source: 0 });
+  const levelled = await modelSweep(graph, topo, 'bfs', { steps: 2, calibrate, mode: 'push', source: 0, userFlags: true });
   t.true((levelled.params.levelPageEdges?.length ?? 0) > 0);
-  await t.notThrowsAsync(modelSweep(graph, topo, 'bfs', { steps: 2, calibrate, mode: 'pull' }));
-  // run --alpha auto and the benchmark pass the run's own: modelled as the run goes, not refused.
-  const asRun = await modelSweep(graph, topo, 'tc', { steps: 2, calibrate, mode: 'push', source: 0, asRun: true });
+  await t.notThrowsAsync(modelSweep(graph, topo, 'bfs', { steps: 2, calibrate, mode: 'pull', userFlags: true }));
+  // run --alpha auto, the benchmark and model-replay pass the run's own: modelled as the run goes.
+  const asRun = await modelSweep(graph, topo, 'tc', { steps: 2, calibrate, mode: 'push', source: 0 });
   t.is(asRun.mode, 'pull');
+  t.is(asRun.params.levelPageEdges, undefined);
 });
 
 test('model: a GPU whose memoryLimit is below the calibration graph\'s needs says so, with the fix', async (t) => {

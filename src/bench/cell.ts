@@ -317,7 +317,7 @@ interface ModelModule {
     graph: Graph,
     topology: Awaited<ReturnType<typeof loadTopology>>,
     algo: string,
-    opts: { steps?: number; alphas?: number[]; pagesResident?: boolean; passes?: number; mode?: 'push' | 'pull'; source?: number; asRun?: boolean },
+    opts: { steps?: number; alphas?: number[]; pagesResident?: boolean; passes?: number; mode?: 'push' | 'pull'; source?: number },
   ): Promise<{ points: Array<{ strategy: string; alphaRequested: number; feasible: boolean; prediction: { alpha: number; speedup: number; makespanS: number } }> }>;
 }
 
@@ -336,8 +336,6 @@ async function runModel(job: Extract<Job, { type: 'model' }>): Promise<ModelCurv
     alphas: job.alphas,
     pagesResident: true,
     mode: job.program.params.mode,
-    // The cells' own mode and source, modelled as the cells run them (not refused as flags are).
-    asRun: true,
     // The cells' source: the model predicts a top-down BFS level by level.
     ...(job.sourceInternal !== undefined ? { source: job.sourceInternal } : {}),
     // A program that walks every edge each iteration makes `iterations` passes.

@@ -57,11 +57,12 @@ export interface ModelSweepOptions {
   allowStreaming?: boolean;
   calibrate?: CalibrateOptions;
   /**
-   * The run's own source and mode (run --alpha auto, the benchmark's curves): where they change
-   * nothing the sweep models what the run does (no source; the program's mode where its kernels
-   * lack the forced one) instead of refusing them as a user's flags are.
+   * The mode and source are a user's flags (tessera model): refused where they change nothing.
+   * Otherwise they are a run's own (run --alpha auto, the benchmark's curves, model-replay): the
+   * sweep models what that run does (no source; the program's mode where its kernels lack the
+   * forced one).
    */
-  asRun?: boolean;
+  userFlags?: boolean;
 }
 
 /** Whether the model uses a source: a top-down (push) traversal predicted level by level. */
@@ -82,7 +83,8 @@ export async function programHasMode(algo: string, mode: Mode): Promise<boolean>
  */
 async function checkModelInputs(algo: string, mode: Mode | undefined, source: number | undefined): Promise<void> {
   const profile = programProfile(algo);
-  if (mode !== undefined && !(await programHasMode(algo, mode))) {
+  // The profile's own mode is the program's (a program of team or vertex kernels has no push/pull form).
+  if (mode !== undefined && mode !== profile.mode && !(await programHasMode(algo, mode))) {
     throw new TesseraError(`program '${profile.algo}' has no ${mode} kernels, so its runs never ${mode}`, { key: '--mode', fix: `leave --mode out (${profile.algo} runs ${mode === 'push' ? 'pull' : 'push'})` });
   }
   if (source !== undefined && !sourceApplies(algo, mode ?? profile.mode)) {
@@ -108,8 +110,8 @@ export interface ModelSweep {
 
 export async function modelSweep(graph: Graph, topology: Topology, algo: string, opts: ModelSweepOptions = {}): Promise<ModelSweep> {
   const profile = programProfile(algo);
-  const mode = opts.mode === undefined || (opts.asRun === true && !(await programHasMode(algo, opts.mode))) ? profile.mode : opts.mode;
-  if (opts.asRun !== true) await checkModelInputs(algo, opts.mode, opts.source);
+  if (opts.userFlags === true) await checkModelInputs(algo, opts.mode, opts.source);
+  const mode = opts.mode === undefined || (opts.mode !== profile.mode && !(await programHasMode(algo, opts.mode))) ? profile.mode : opts.mode;
   const source = sourceApplies(algo, mode) ? opts.source : undefined;
   const rates = await calibrate(topology, profile.algo, mode, { graphVertices: graph.numVertices, ...opts.calibrate });
   const params = modelParamsFor(topology, rates, graph, { passes: opts.passes, pagesResident: opts.pagesResident });

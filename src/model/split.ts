@@ -48,7 +48,7 @@ export async function modelSplit(graph: Graph, topology: Topology, algo: string,
   // Each point is one O(|E|) boundary count: on a 0.1 grid when alpha is chosen too; at a given
   // alpha only its point (and the grid's ends).
   const steps = alpha === 'auto' ? 10 : 1;
-  const sweep = await modelSweep(graph, topology, algo, { partition: o.partition, steps, alpha, seed: o.seed, mode: o.mode, source: o.source, pagesResident: o.pagesResident, multiGpu: o.multiGpu, asRun: true });
+  const sweep = await modelSweep(graph, topology, algo, { partition: o.partition, steps, alpha, seed: o.seed, mode: o.mode, source: o.source, pagesResident: o.pagesResident, multiGpu: o.multiGpu });
   const chosen = bestPoint(sweep.points, { alpha });
   if (chosen === undefined) {
     throw new TesseraError('the performance model found no feasible split for this graph and topology', {
