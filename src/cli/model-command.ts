@@ -64,7 +64,7 @@ export function registerModelCommand(program: Command): void {
     .option('--mode <push|pull>', "mode the rates and pages follow (default: the program's main mode)", choiceOption('--mode', ['push', 'pull'] as const))
     .option('--passes <n>', 'full passes over the edges the run makes (default: per program, pr/cdlp 10)', intOption('--passes', 1))
     .option('--seed <n>', 'RAND partition seed', intOption('--seed'), 1)
-    .option('--source <id>', 'bfs: the source vertex (original id); a top-down BFS is then predicted level by level', intOption('--source'))
+    .option('--source <id>', 'bfs with --mode push: the source vertex (original id), its top-down levels predicted one by one (refused elsewhere)', intOption('--source'))
     .option('--page-edges <n>', 'target edges per page', intOption('--page-edges', 1))
     .option('--undirected', 'treat every edge as undirected')
     .option('--vertices <file.v>', 'vertex list for an edge list: every vertex, isolated ones included (an edge naming one it lacks is an error)')
@@ -94,6 +94,8 @@ export function registerModelCommand(program: Command): void {
         passes: f.passes,
         seed: f.seed,
         ...(f.source !== undefined ? { source: internalId(graph, f.source) } : {}),
+        // The user's --source and --mode: refused where they would change nothing.
+        userFlags: true,
         allowStreaming: f.streaming,
         // A real GPU's first calibration runs the program on RMAT graphs up to the graph's size
         // for minutes: on a terminal each graph is named on stderr as it goes (as the runs' progress).
