@@ -24,6 +24,7 @@ import { resolveParams, runsAs, type AnyProgram, type GraphDefaults, type InputP
 import { formatValue, internalId, writeBytes, writeResult } from './engine/output.js';
 import type { RunReport } from './engine/report.js';
 import { TesseraError } from './errors.js';
+import { splitFix } from './engine/actor-errors.js';
 import { buildGraph, type BuiltGraph } from './graph/build.js';
 import { generateArguments, generateEdges } from './graph/generate/index.js';
 import { specEdges } from './graph/generate/spec.js';
@@ -101,7 +102,12 @@ function checkArgs(fn: string, graph: unknown, opts: unknown): void {
     throw new TesseraError(`${fn} takes a graph, and got ${graph === null || typeof graph !== 'object' ? String(graph) : 'an object that is not one'}`, {
       fix: 'give a graph from loadGraph, generate, fromGraphology, fromArrow or buildGraph',
     });
-  if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) throw new TesseraError(`${fn}'s options are ${Array.isArray(opts) ? 'an array' : String(opts)}`, { fix: 'give an object, e.g. { topology: "configs/1S.yaml" }, or leave it out' });
+  checkObject(`${fn}'s options`, opts, '{ topology: "configs/1S.yaml" }');
+}
+
+/** `x` as an options or parameters object (null, an array or a primitive: one line). */
+function checkObject(what: string, x: unknown, example: string): void {
+  if (x === null || typeof x !== 'object' || Array.isArray(x)) throw new TesseraError(`${what} are ${Array.isArray(x) ? 'an array' : String(x)}`, { fix: `give an object, e.g. ${example}, or leave it out` });
 }
 
 /** Splits run's options into the program's parameters, the set-up and the run's checkpointing. */
@@ -559,8 +565,8 @@ export class Session<K extends number | string = number> {
     if (this.closed) throw new TesseraError('this session is closed', { fix: 'open a new one with openSession(graph, options)' });
     const failed = this.engine.failed;
     if (failed !== undefined)
-      throw new TesseraError(`this session's actors stopped when an earlier run failed (${failed.message.replace(/ Fix: .*$/, '').replace(/\.$/, '')})`, { fix: 'close it and open a new one with openSession(graph, options)' });
-    if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new TesseraError(`session.run's parameters are ${Array.isArray(params) ? 'an array' : String(params)}`, { fix: 'give an object, e.g. { source: 1 }, or leave it out' });
+      throw new TesseraError(`this session's actors stopped when an earlier run failed (${splitFix(failed.message).problem.replace(/\.$/, '')})`, { fix: 'close it and open a new one with openSession(graph, options)' });
+    checkObject("session.run's parameters", params, '{ source: 1 }');
     const { params: p, setup, defaults, control } = splitOptions(params);
     const extra = Object.keys(setup).filter((k) => setup[k as keyof RunSetup] !== undefined);
     if (extra.length > 0) throw new TesseraError(`a session's set-up is fixed when it opens, and this run gave ${extra.join(', ')}`, { key: extra[0], fix: 'pass them to openSession, or open another session' });
@@ -667,5 +673,6 @@ export function generate(options: GenerateOptions): BuiltGraph;
 export function generate(spec: string | GenerateOptions, opts?: GenerateBuildOptions): BuiltGraph {
   // Both arguments checked (an options object's second argument is refused, not ignored).
   const { spec: s, build } = generateArguments(spec, opts);
+  // One team of helpers for the generator and the build (they boot once).
   return withTeam(specEdges(s), (team) => buildGraph(generateEdges(s, { team }), { pageEdges: build.pageEdges, ...(build.undirected ? { directed: false } : {}) }, { team }));
 }

@@ -31,7 +31,6 @@ import { checkGraphFits } from '../graph/memory.js';
 import { F32List, F64List, U32List } from '../graph/chunked.js';
 import {
   checkGeneratorSpec,
-  forEachBlock,
   formatGeneratorSpec,
   generateEdges,
   generateToEdgeList,
@@ -135,10 +134,10 @@ export async function generateCommand(kind: string, f: GenerateFlags): Promise<s
     }
     const bar = progressBar('generate', specEdges(spec), ' edges');
     try {
-      const r = await generateToEdgeList(spec, f.out, { onProgress: (d) => bar.update(d) });
+      const r = await generateToEdgeList(spec, f.out, { onProgress: (d) => bar.update(d), countIds: true });
       bar.stop();
       // An edge list cannot hold a vertex without edges: said, with the count, not lost silently.
-      const lost = idsWithoutEdges(spec);
+      const lost = r.idsWithoutEdges!;
       if (lost > 0) process.stderr.write(`tessera: ${f.out}: an edge list holds only vertices with edges: ${lost} of the ${2 ** spec.scale} vertex ids have none and are not in it (read back: ${2 ** spec.scale - lost} vertices); write FILE.tsr to keep all ${2 ** spec.scale}\n`);
       return `wrote ${f.out}: ${name}, ${r.edges} edges, ${bytesText(r.bytes)} in ${secs(t0)}`;
     } finally {
@@ -156,32 +155,6 @@ export async function generateCommand(kind: string, f: GenerateFlags): Promise<s
   await writeTsrWithBar(g, f.out);
   unusedTmpDir(f);
   return `wrote ${f.out}: ${name}, ${g.numVertices} vertices, ${g.numEdges} edges${g.directed ? '' : ' (undirected: arcs both ways)'} in ${secs(t0)}`;
-}
-
-/**
- * How many ids of the spec's 2^scale appear in no edge: a second pass over its seeded edges into a
- * bitmap (2^scale / 8 bytes: 256 MiB at scale 31; ~0.6x the .el write's time on the 2-core box).
- */
-function idsWithoutEdges(spec: GeneratorSpec): number {
-  const n = 2 ** spec.scale;
-  const bits = new Int32Array(Math.ceil(n / 32));
-  forEachBlock(spec, (src, dst, _w, k) => {
-    for (let i = 0; i < k; i++) {
-      const a = src[i]!;
-      const b = dst[i]!;
-      bits[a >>> 5]! |= 1 << (a & 31);
-      bits[b >>> 5]! |= 1 << (b & 31);
-    }
-  });
-  let seen = 0;
-  for (let i = 0; i < bits.length; i++) {
-    // Population count of one word (Hacker's Delight).
-    let x = bits[i]!;
-    x -= (x >>> 1) & 0x55555555;
-    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-    seen += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
-  }
-  return n - seen;
 }
 
 function generateWithBar(spec: GeneratorSpec, team?: Team): RawEdges {

@@ -85,7 +85,10 @@ export async function graphInputs(graph: string, key = '--graph'): Promise<Named
 /** Refuses two of OUTS on one file, or one on an input (by real path: a link or `./x` names the same file). */
 export async function checkClashes(inputs: Named[], outs: Named[], fixOf: (key: string) => string = (key) => `write ${key} to another file`): Promise<void> {
   const seen = new Map<string, { key: string; input: boolean }>();
-  for (const [key, file] of inputs) if (!seen.has(await real(file))) seen.set(await real(file), { key, input: true });
+  for (const [key, file] of inputs) {
+    const r = await real(file);
+    if (!seen.has(r)) seen.set(r, { key, input: true });
+  }
   for (const [key, file] of outs) {
     const r = await real(file);
     const clash = seen.get(r);

@@ -29,7 +29,7 @@ export function stepError(f: ErrorFrame, gpu: number, at: string, topology: Topo
 }
 
 /** A native message "problem. Fix: how" as its two parts. */
-function splitFix(message: string): { problem: string; fix: string | undefined } {
+export function splitFix(message: string): { problem: string; fix: string | undefined } {
   const at = message.indexOf(' Fix: ');
   return at < 0 ? { problem: message, fix: undefined } : { problem: message.slice(0, at), fix: message.slice(at + 6).replace(/\.$/, '') };
 }

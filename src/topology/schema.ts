@@ -4,15 +4,14 @@
  */
 import { z } from 'zod';
 
-import { parseSize } from './size.js';
+import { exactSize, parseSize } from './size.js';
 
 // A size or bandwidth must come to at least one whole byte: 0GiB or 0.1B would pass here and fail
 // later (a GPU opened with no memory; a link of 0 B/s gives the model Infinity).
 const wholeBytes = (v: string): boolean => {
   const n = parseSize(v);
-  return Number.isFinite(n) && n >= 1 && Math.abs(bytesOf(v) - n) < 1e-6;
+  return Number.isFinite(n) && n >= 1 && Math.abs(exactSize(v) - n) < 1e-6;
 };
-const bytesOf = (v: string): number => Number(v.replace(/[^0-9.]/g, '')) * (parseSize(v.replace(/^\s*[0-9.]+/, '1')) || NaN);
 
 const size = z.union([
   z.number().int().positive(),

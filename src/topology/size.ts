@@ -9,6 +9,10 @@ import bytes from 'bytes-iec';
  * GiB = 2^30, as everywhere in tessera (the `bytes` package reads GB as 2^30).
  */
 export function parseSize(v: string | number): number {
-  if (typeof v === 'number') return v;
-  return Math.round(bytes.parse(v.replace(/\/s\s*$/i, ''), { mode: 'metric' }) ?? NaN);
+  return typeof v === 'number' ? v : Math.round(exactSize(v));
+}
+
+/** parseSize before its rounding (the schema refuses a size that is not a whole number of bytes). */
+export function exactSize(v: string): number {
+  return bytes.parse(v.replace(/\/s\s*$/i, ''), { mode: 'metric' }) ?? NaN;
 }

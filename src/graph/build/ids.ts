@@ -428,7 +428,8 @@ export function rankChunk(ch: Uint32Array, k: number, bits: Uint32Array, rank: U
   }
 }
 
-function popcount(x: number): number {
+/** The set bits of a 32-bit word. */
+export function popcount(x: number): number {
   x = x - ((x >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;

@@ -11,6 +11,7 @@ import { defaultThreads, Team } from '../build/team.js';
 import { CHUNK, F32List, U32List } from '../chunked.js';
 import type { RawEdges } from '../types.js';
 import { gib } from '../memory.js';
+import { popcount } from '../build/ids.js';
 import { BLOCK, RmatGenerator } from './rmat.js';
 import { UniformGenerator } from './uniform.js';
 import { formatGeneratorSpec, parseGeneratorSpec, specEdges, type GeneratorSpec } from './spec.js';
@@ -227,8 +228,8 @@ export function putWeight(buf: Uint8Array, pos: number, w: number): number {
 export async function generateToEdgeList(
   spec: GeneratorSpec | string,
   file: string,
-  opts: { onProgress?: Progress; comment?: boolean } = {},
-): Promise<{ edges: number; bytes: number }> {
+  opts: { onProgress?: Progress; comment?: boolean; countIds?: boolean } = {},
+): Promise<{ edges: number; bytes: number; idsWithoutEdges?: number }> {
   const s = toSpec(spec);
   const g = createGenerator(s);
   const tmp = `${file}.tmp-${process.pid}`;
@@ -247,6 +248,8 @@ export async function generateToEdgeList(
   const lineMax = s.weighted ? 24 + 10 : 24;
   const bufs = [new Uint8Array(BLOCK * lineMax), new Uint8Array(BLOCK * lineMax)];
   let bytes = 0;
+  // countIds: the ids in some edge, one bit each (an edge list holds no other vertex; the caller says how many it lost).
+  const inEdge = opts.countIds === true ? new Int32Array(Math.ceil(g.numVertices / 32)) : undefined;
   let pending: Promise<unknown> = Promise.resolve();
   try {
     if (opts.comment !== false) {
@@ -256,6 +259,7 @@ export async function generateToEdgeList(
     }
     for (let b = 0; b < g.numBlocks; b++) {
       const k = g.fill(b, src, dst, w);
+      if (inEdge !== undefined) for (let i = 0; i < k; i++) (inEdge[src[i]! >>> 5]! |= 1 << (src[i]! & 31)), (inEdge[dst[i]! >>> 5]! |= 1 << (dst[i]! & 31));
       const buf = bufs[b & 1]!;
       let pos = 0;
       if (w === undefined) {
@@ -294,7 +298,10 @@ export async function generateToEdgeList(
   } finally {
     untrackTemp(tmp);
   }
-  return { edges: g.numEdges, bytes };
+  if (inEdge === undefined) return { edges: g.numEdges, bytes };
+  let seen = 0;
+  for (let i = 0; i < inEdge.length; i++) seen += popcount(inEdge[i]!);
+  return { edges: g.numEdges, bytes, idsWithoutEdges: g.numVertices - seen };
 }
 
 async function writeAll(fh: import('node:fs/promises').FileHandle, buf: Uint8Array, len: number): Promise<void> {
